@@ -1,0 +1,103 @@
+/**
+ * The shape of one API operation in the route table.
+ *
+ * The route table (`src/api/routes/*.ts`, gathered in `src/api/table.ts`) is the single
+ * source of truth: the local router, `serve`, the remote client, `docsctl api`, the
+ * generated commands and the coverage tests all read it. A route says *what* the
+ * operation is (id, method, path, schemas, success status); the domain handler that
+ * implements it lives in `src/domain/` under the same id.
+ */
+import type { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * How the operation answers on success:
+ * - 200 / 201 / 204: that status (204 has no body);
+ * - 'delete': 205 when something was deleted, 204 when it did not exist (real API);
+ * - 'upsert': 201 when created, 200 when updated (PUT create-or-update).
+ */
+export type SuccessKind = 200 | 201 | 204 | 'delete' | 'upsert';
+
+/** Where the operation comes from: a section of the API doc, or the real API only. */
+export type RouteSource = `doc ${string}` | 'real-api';
+
+export interface RouteDef<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+> {
+  /** The OpenAPI operationId, e.g. `getSpaceById`. */
+  readonly id: string;
+  readonly method: HttpMethod;
+  /** Path template with `{param}` segments, starting with `/v1`. */
+  readonly path: string;
+  readonly summary: string;
+  readonly source: RouteSource;
+  readonly params: P;
+  readonly query: Q;
+  /** Body schema; undefined when the operation takes no body. */
+  readonly body: B;
+  /** True when the request must carry a body (otherwise `{}` is assumed). */
+  readonly bodyRequired: boolean;
+  readonly success: SuccessKind;
+  /** The response is a list envelope `{ items, next?, count? }` that `--all`/`--paginate` can follow. */
+  readonly paginated: boolean;
+}
+
+export type AnyRoute = RouteDef<z.ZodType, z.ZodType, z.ZodType | undefined>;
+
+/** The validated input a handler receives. */
+export interface RouteInput<R extends AnyRoute> {
+  params: z.output<R['params']>;
+  query: z.output<R['query']>;
+  body: R['body'] extends z.ZodType ? z.output<R['body']> : undefined;
+}
+
+/** Declares a route; a function only so TypeScript infers the schema types. */
+export function defineRoute<
+  P extends z.ZodType,
+  Q extends z.ZodType,
+  B extends z.ZodType | undefined = undefined,
+>(route: {
+  id: string;
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  source: RouteSource;
+  params: P;
+  query: Q;
+  body?: B;
+  bodyRequired?: boolean;
+  success?: SuccessKind;
+  paginated?: boolean;
+}): RouteDef<P, Q, B> {
+  const success = route.success ?? (route.method === 'DELETE' ? 'delete' : 200);
+  return {
+    id: route.id,
+    method: route.method,
+    path: route.path,
+    summary: route.summary,
+    source: route.source,
+    params: route.params,
+    query: route.query,
+    body: route.body as B,
+    bodyRequired: route.bodyRequired ?? false,
+    success,
+    paginated: route.paginated ?? false,
+  };
+}
+
+/** Names of the `{param}` segments of a path template, in order. */
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1] as string);
+}
+
+/** Fills a path template; each value is URI-encoded as one segment. */
+export function fillPath(path: string, params: Record<string, string>): string {
+  return path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`missing path parameter ${name} for ${path}`);
+    return encodeURIComponent(value);
+  });
+}

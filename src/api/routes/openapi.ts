@@ -1,0 +1,2 @@
+/** Routes of this area are declared here (see docs/architecture.md). */
+export {};

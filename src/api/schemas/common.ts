@@ -1,0 +1,107 @@
+/**
+ * Zod building blocks shared by the route declarations.
+ *
+ * Query values arrive as strings (from a URL or from command-line flags), so the
+ * query helpers accept strings and convert them; bodies are JSON and use the plain types.
+ */
+import { z } from 'zod';
+
+/** A path parameter: a non-empty segment. */
+export const id = () => z.string().min(1);
+
+/** Path params object for a template, e.g. `pathParams('spaceId')`. */
+export function pathParams<K extends string>(...names: K[]) {
+  const shape = {} as Record<K, z.ZodString>;
+  for (const name of names) shape[name] = z.string().min(1);
+  return z.object(shape);
+}
+
+/** A boolean query parameter: `true`/`false` (also `1`/`0`), or a real boolean. */
+export const qBool = () =>
+  z.preprocess((value) => {
+    if (value === 'true' || value === '1' || value === '') return true;
+    if (value === 'false' || value === '0') return false;
+    return value;
+  }, z.boolean());
+
+/** A numeric query parameter given as a string or number. */
+export const qNumber = () =>
+  z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value), z.number());
+
+/** A query parameter that may repeat (`?type=a&type=b`) or be comma-separated. */
+export function qArray<T extends z.ZodType>(item: T) {
+  return z.preprocess((value) => {
+    if (value === undefined) return undefined;
+    const list = Array.isArray(value) ? value : [value];
+    return list.flatMap((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : [v]));
+  }, z.array(item));
+}
+
+/** `page` and `limit` of every paginated list (limit ≤ 1000; a larger value is a 400). */
+export const paginationQuery = {
+  page: z.string().optional(),
+  limit: qNumber().pipe(z.number().int().min(0).max(1000)).optional(),
+};
+
+/** Query of a plain paginated list. */
+export const listQuery = () => z.object(paginationQuery);
+
+/** A query with no parameters (unknown ones are ignored, as the real API does). */
+export const noQuery = () => z.object({});
+
+// ─── Enumerations (gaps.md §1.1) ───────────────────────────────────────────
+
+export const MemberRole = z.enum(['admin', 'create', 'edit', 'review', 'comment', 'read']);
+export const MemberRoleOrGuest = MemberRole.nullable();
+export const DefaultLevel = z.union([MemberRole, z.literal('inherit')]).nullable();
+export const TeamMemberRole = z.enum(['owner', 'member']);
+export const SpaceEditMode = z.enum(['live', 'locked']);
+export const ContentVisibility = z.enum(['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private']);
+export const SiteVisibility = z.enum(['public', 'unlisted', 'share-link', 'visitor-auth']);
+export const SiteType = z.enum(['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium']);
+export const ChangeRequestStatus = z.enum(['draft', 'open', 'archived', 'merged']);
+export const ListOrder = z.enum(['asc', 'desc']);
+export const DocumentFormat = z.enum(['document', 'markdown']);
+export const CommentStatusFilter = z.enum(['all', 'open', 'resolved']);
+export const ContentReferenceStatus = z.enum(['ok', 'broken', 'in-app']);
+export const TranslationLanguage = z.enum([
+  'en', 'fr', 'de', 'es', 'it', 'pt', 'pt-br', 'ru', 'ja', 'zh', 'yue', 'ko', 'ar', 'hi', 'nl', 'pl', 'tr', 'sv',
+  'no', 'da', 'fi', 'el', 'cs', 'hu', 'ro', 'th', 'vi', 'id', 'ms', 'he', 'uk', 'sk', 'bg', 'hr', 'lt', 'lv', 'et', 'sl',
+]);
+export const ImportContentSource = z.enum([
+  'website', 'docx', 'markdown', 'html', 'zip', 'confluence', 'github-wiki', 'notion', 'google-docs',
+]);
+export const IntegrationTarget = z.enum(['all', 'site', 'space', 'organization']);
+export const IntegrationVisibility = z.enum(['public', 'private', 'unlisted']);
+export const IntegrationCategory = z.enum([
+  'analytics', 'collaboration', 'content', 'gitsync', 'marketing', 'visitor-auth', 'other',
+]);
+export const IntegrationScope = z.enum([
+  'space:content:read', 'space:content:write', 'space:metadata:read', 'space:metadata:write', 'space:git:sync',
+  'page:feedback:read', 'site:metadata:read', 'site:views:read', 'site:script:inject', 'site:script:cookies',
+  'site:visitor:auth', 'site:adaptive:read', 'site:adaptive:write', 'openapi:read', 'openapi:write',
+  'conversations:ingest', 'space:views:read', 'space:script:inject', 'space:script:cookies', 'space:visitor:auth',
+]);
+export const CustomFieldType = z.enum(['text', 'number', 'boolean', 'tags', 'select:multi', 'select:single']);
+
+/** Emoji or icon name: a string of at most 50 characters. */
+export const Emoji = z.string().max(50);
+export const Url = z.string().url().max(2048);
+
+/** A JSON document (`{object:'document', data, nodes}`), kept as given. */
+export const JSONDocument = z
+  .object({ object: z.literal('document'), data: z.record(z.string(), z.unknown()), nodes: z.array(z.unknown()) })
+  .passthrough();
+
+/** Comment/reply body: `{markdown}` or `{document}`. */
+export const DocumentBody = z.union([
+  z.object({ markdown: z.string() }).strict(),
+  z.object({ document: JSONDocument }).strict(),
+]);
+
+/** Position pointer of collection/space moves. */
+export const ContentPointer = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('space'), space: z.string().min(1) }),
+  z.object({ type: z.literal('collection'), collection: z.string().min(1) }),
+]);
+export const ContentPosition = z.object({ before: ContentPointer.optional(), after: ContentPointer.optional() });

@@ -1,0 +1,83 @@
+/**
+ * Runs one operation against the store: the core shared by LocalTransport (CLI in
+ * local mode) and `serve`. Validation, the 501 of unimplemented operations, the
+ * transaction and the success status all happen here, once.
+ */
+import { ApiError } from '../api/errors.js';
+import type { AnyRoute } from '../api/route.js';
+import { type RawInput, validateInput } from '../api/validate.js';
+import type { Store, StoreReader, StoreWriter } from '../store/types.js';
+import type { Clock } from '../util/clock.js';
+import type { IdGenerator } from '../util/ids.js';
+import type { Actor, HandlerContext } from './handler.js';
+import { Reply } from './handler.js';
+import { handlers } from './handlers.js';
+
+export interface ExecuteEnv {
+  store: Store;
+  actor: Actor;
+  clock: Clock;
+  ids: IdGenerator;
+  origin: string;
+}
+
+export interface OperationResult {
+  status: number;
+  /** Undefined for 204/205. A JSON-safe value (plain objects, arrays, strings, numbers, booleans, null). */
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+export function isImplemented(routeId: string): boolean {
+  return Object.hasOwn(handlers, routeId);
+}
+
+/** Wraps a snapshot so a GET handler that tries to write fails loudly instead of silently dropping it. */
+function readOnly(reader: StoreReader): StoreWriter {
+  const refuse = (): never => {
+    throw new Error('a read operation tried to write to the store');
+  };
+  return {
+    gen: reader.gen,
+    get: (table, key) => reader.get(table, key),
+    has: (table, key) => reader.has(table, key),
+    entries: (table) => reader.entries(table),
+    getObject: (hash) => reader.getObject(hash),
+    put: refuse,
+    delete: refuse,
+    putObject: refuse,
+  };
+}
+
+export async function executeOperation(env: ExecuteEnv, route: AnyRoute, raw: RawInput): Promise<OperationResult> {
+  const handler = handlers[route.id];
+  if (!handler) throw new ApiError(501, `${route.id} is not implemented yet`);
+  const input = validateInput(route, raw);
+  const context = (tx: StoreWriter): HandlerContext => ({
+    tx,
+    actor: env.actor,
+    clock: env.clock,
+    ids: env.ids,
+    origin: env.origin,
+  });
+  const value =
+    route.method === 'GET'
+      ? await handler(context(readOnly(env.store.read())), input)
+      : await env.store.transact((tx) => handler(context(tx), input), { command: route.id });
+  return toResult(route, value);
+}
+
+function toResult(route: AnyRoute, value: unknown): OperationResult {
+  if (value instanceof Reply) {
+    const body = value.status === 204 || value.status === 205 ? undefined : jsonSafe(value.body);
+    return { status: value.status, body, headers: { ...value.headers } };
+  }
+  const status = route.success === 'delete' ? 205 : route.success === 'upsert' ? 200 : route.success;
+  if (status === 204 || status === 205) return { status, body: undefined, headers: {} };
+  return { status, body: jsonSafe(value), headers: {} };
+}
+
+/** Passes a value through JSON so local output is byte-identical to what `serve` sends. */
+function jsonSafe(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}

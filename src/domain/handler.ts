@@ -1,0 +1,50 @@
+/**
+ * What a domain handler is and what it receives.
+ *
+ * A handler implements one route (same id) against the store. It gets the
+ * validated input and a context, returns a plain JSON value (or a `Reply` to pick
+ * another success status), or throws `ApiError`. It never touches `process`, the
+ * terminal, or HTTP: the same handler serves the CLI in local mode and `serve`.
+ */
+import type { AnyRoute, RouteInput } from '../api/route.js';
+import type { StoreWriter } from '../store/types.js';
+import type { Clock } from '../util/clock.js';
+import type { IdGenerator } from '../util/ids.js';
+
+/** Who is calling. */
+export interface Actor {
+  userId: string;
+}
+
+export interface HandlerContext {
+  /** The transaction (write routes) or a read-only snapshot that throws on writes (GET routes). */
+  tx: StoreWriter;
+  actor: Actor;
+  clock: Clock;
+  ids: IdGenerator;
+  /** Origin used to build `urls` (e.g. `http://127.0.0.1:4000`); API URLs are `${origin}/v1/...`. */
+  origin: string;
+}
+
+/** A success answer other than the route's default status, or with headers. */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body?: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+export type Handler<R extends AnyRoute = AnyRoute> = (
+  ctx: HandlerContext,
+  input: RouteInput<R>,
+) => unknown | Promise<unknown>;
+
+/** Answers for DELETE routes: 205 when deleted, 204 when there was nothing to delete. */
+export const deleted = () => new Reply(205);
+export const nothingToDelete = () => new Reply(204);
+
+/** Pairs a route with its handler so the handler's input is typed from the route's schemas. */
+export function implement<R extends AnyRoute>(route: R, handler: Handler<R>): Record<string, Handler> {
+  return { [route.id]: handler as Handler };
+}

@@ -1,0 +1,3 @@
+import type { Handler } from './handler.js';
+
+export const orgHandlers: Record<string, Handler> = {};

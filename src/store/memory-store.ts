@@ -1,0 +1,95 @@
+/**
+ * An in-memory Store for unit tests of the domain: same semantics as the file
+ * store (snapshots, transactions that see their own writes, all-or-nothing
+ * commit, values deep-copied so callers cannot mutate committed state).
+ */
+import { createHash } from 'node:crypto';
+import { StoreError } from '../api/errors.js';
+import type { Store, StoreReader, StoreWriter, TransactOptions } from './types.js';
+
+type Tables = Map<string, Map<string, string>>;
+
+const clone = <T>(text: string): T => JSON.parse(text) as T;
+
+class Snapshot implements StoreReader {
+  constructor(
+    readonly gen: number,
+    protected tables: Tables,
+    protected objects: Map<string, string>,
+  ) {}
+  get<T>(table: string, key: string): T | undefined {
+    const text = this.tables.get(table)?.get(key);
+    return text === undefined ? undefined : clone<T>(text);
+  }
+  has(table: string, key: string): boolean {
+    return this.tables.get(table)?.has(key) ?? false;
+  }
+  entries<T>(table: string): Array<[string, T]> {
+    const rows = [...(this.tables.get(table) ?? new Map<string, string>())];
+    rows.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return rows.map(([key, text]) => [key, clone<T>(text)]);
+  }
+  getObject<T>(hash: string): T {
+    const text = this.objects.get(hash);
+    if (text === undefined) throw new StoreError(`object ${hash} is missing from the store`, `memory:${hash}`);
+    return clone<T>(text);
+  }
+}
+
+class Transaction extends Snapshot implements StoreWriter {
+  dirty = false;
+  put(table: string, key: string, value: unknown): void {
+    let rows = this.tables.get(table);
+    if (!rows) this.tables.set(table, (rows = new Map()));
+    rows.set(key, JSON.stringify(value));
+    this.dirty = true;
+  }
+  delete(table: string, key: string): boolean {
+    const existed = this.tables.get(table)?.delete(key) ?? false;
+    if (existed) this.dirty = true;
+    return existed;
+  }
+  putObject(value: unknown): string {
+    const text = JSON.stringify(value);
+    const hash = createHash('sha256').update(text).digest('hex');
+    this.objects.set(hash, text);
+    this.dirty = true;
+    return hash;
+  }
+  result(): { tables: Tables; objects: Map<string, string> } {
+    return { tables: this.tables, objects: this.objects };
+  }
+}
+
+export class MemoryStore implements Store {
+  readonly location = 'memory';
+  private gen = 0;
+  private tables: Tables = new Map();
+  private objects = new Map<string, string>();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  read(): StoreReader {
+    return new Snapshot(this.gen, this.tables, this.objects);
+  }
+
+  transact<T>(fn: (tx: StoreWriter) => T | Promise<T>, _options?: TransactOptions): Promise<T> {
+    const run = async (): Promise<T> => {
+      // Copy-on-write at table granularity is enough for tests.
+      const tables: Tables = new Map([...this.tables].map(([name, rows]) => [name, new Map(rows)]));
+      const tx = new Transaction(this.gen, tables, new Map(this.objects));
+      const value = await fn(tx);
+      if (tx.dirty) {
+        const next = tx.result();
+        this.tables = next.tables;
+        this.objects = next.objects;
+        this.gen += 1;
+      }
+      return value;
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async close(): Promise<void> {}
+}

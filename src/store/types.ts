@@ -1,0 +1,57 @@
+/**
+ * The store as the domain sees it: named tables of JSON values keyed by string,
+ * plus immutable content-addressed objects for large content (revisions, page
+ * bodies, files), read and written in snapshots and transactions.
+ *
+ * Reads are synchronous (small files, read on demand) so domain code stays plain;
+ * a transaction is async only around the lock and the commit. Implementations:
+ * `JsonFileStore` (`json-file-store.ts`, the durable on-disk store) and
+ * `MemoryStore` (`memory-store.ts`, for unit tests).
+ */
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A consistent, read-only view of one committed generation. */
+export interface StoreReader {
+  /** Generation number of the commit this view reads (0 = empty store). */
+  readonly gen: number;
+  /** The value stored under `key` in `table`, or undefined. Never returns a torn value. */
+  get<T = unknown>(table: string, key: string): T | undefined;
+  /** True when `table` has `key`. */
+  has(table: string, key: string): boolean;
+  /** Every `[key, value]` of a table, in key order. For small tables and maintenance only. */
+  entries<T = unknown>(table: string): Array<[string, T]>;
+  /** An immutable object by its hash (see `StoreWriter.putObject`). Throws StoreError when missing or damaged. */
+  getObject<T = unknown>(hash: string): T;
+}
+
+/** A transaction: reads see its own writes; nothing is visible to others until commit. */
+export interface StoreWriter extends StoreReader {
+  put(table: string, key: string, value: unknown): void;
+  /** Removes a key; returns whether it existed. */
+  delete(table: string, key: string): boolean;
+  /** Stores an immutable JSON value and returns its content hash (same value, same hash). */
+  putObject(value: unknown): string;
+}
+
+export interface TransactOptions {
+  /** Idempotency key recorded in the commit: a retried transaction with the same id is not applied twice. */
+  txId?: string;
+  /** A short description of the writer, recorded in the lock (shown when the store is busy). */
+  command?: string;
+}
+
+export interface Store {
+  /** Where the store lives (for messages). */
+  readonly location: string;
+  /** A snapshot of the newest committed generation. */
+  read(): StoreReader;
+  /**
+   * Runs `fn` against the newest state under the writer lock and commits its writes atomically.
+   * `fn` may run more than once (when another writer committed first), so it must not have
+   * side effects outside the transaction. A transaction that writes nothing commits nothing.
+   */
+  transact<T>(fn: (tx: StoreWriter) => T | Promise<T>, options?: TransactOptions): Promise<T>;
+  /** Releases resources (timers, caches). */
+  close(): Promise<void>;
+}

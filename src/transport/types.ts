@@ -1,0 +1,26 @@
+/**
+ * One interface for talking to the API, whatever is behind it. The CLI never
+ * knows which one it has: LocalTransport runs the domain in process against the
+ * store; HttpTransport sends the request to a `/v1` endpoint (GitBook's, or
+ * `docsctl serve`). Both answer with the same ApiResponse and throw the same errors.
+ */
+import type { RawInput } from '../api/validate.js';
+
+export interface ApiResponse {
+  status: number;
+  /** Parsed JSON body; undefined for 204/205. */
+  body: unknown;
+}
+
+export interface Transport {
+  /** `local` or `remote` (for messages and `--debug`). */
+  readonly mode: 'local' | 'remote';
+  /** Calls the operation `routeId` of the route table. Throws ApiError for an error answer. */
+  request(routeId: string, input: RawInput): Promise<ApiResponse>;
+  /**
+   * Sends any method and path (`/v1/...`, with or without a query string): `docsctl api`.
+   * Locally the path must match a route; remotely it is sent as is.
+   */
+  raw(method: string, pathAndQuery: string, body?: unknown): Promise<ApiResponse>;
+  close(): Promise<void>;
+}
