@@ -125,3 +125,17 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof DocsctlError) return error.exitCode;
   return ExitCode.error;
 }
+
+/** No store at the given directory: a usage problem (run `docsctl init`), not damage. */
+export class StoreNotFoundError extends DocsctlError {
+  readonly path: string;
+  constructor(path: string) {
+    super(`No docsctl store at ${path}`, {
+      hint: 'Run "docsctl init" to create one, or pass --store DIR / set DOCSCTL_STORE.',
+    });
+    this.path = path;
+  }
+  override get exitCode(): ExitCode {
+    return ExitCode.usage;
+  }
+}
