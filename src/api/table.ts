@@ -15,6 +15,7 @@ import * as integrations from './routes/integrations.js';
 import * as members from './routes/members.js';
 import * as openapi from './routes/openapi.js';
 import * as orgs from './routes/orgs.js';
+import * as orgsExtra from './routes/orgs-extra.js';
 import * as sites from './routes/sites.js';
 import * as spaces from './routes/spaces.js';
 import * as sso from './routes/sso.js';
@@ -22,7 +23,7 @@ import * as teams from './routes/teams.js';
 import * as translations from './routes/translations.js';
 
 const modules = [
-  orgs, collections, spaces, sites, changeRequests, content, comments, customFields,
+  orgs, orgsExtra, collections, spaces, sites, changeRequests, content, comments, customFields,
   integrations, sso, openapi, translations, members, teams, git,
 ];
 
@@ -61,7 +62,7 @@ function compile(): Map<HttpMethod, CompiledRoute[]> {
         if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
         names.push(param[1] as string);
         // `pagePath` may span several segments (a page path such as `guides/setup`).
-        return param[1] === 'pagePath' ? '(.+)' : '([^/]+)';
+        return param[1] === 'pagePath' ? '(.+?)' : '([^/]+)';
       })
       .join('/');
     const literals = route.path.split('/').filter((s) => s && !s.startsWith('{')).length;

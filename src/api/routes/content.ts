@@ -1,2 +1,289 @@
-/** Routes of this area are declared here (see docs/architecture.md). */
-export {};
+/**
+ * API doc §4.9 Change request content, plus the real API's space content reads and
+ * imports the CLI needs (gaps.md §2.2).
+ */
+import { z } from 'zod';
+import { defineRoute } from '../route.js';
+import {
+  ContentReferenceStatus,
+  DocumentFormat,
+  ImportContentSource,
+  noQuery,
+  paginationQuery,
+  pathParams,
+  qBool,
+} from '../schemas/common.js';
+
+// ─── Helper schemas ────────────────────────────────────────────────────────
+
+/** `metadata` (default true; false omits mutable git metadata) and `computed` (default true). */
+const contentQuery = {
+  metadata: qBool().optional(),
+  computed: qBool().optional(),
+};
+
+/** `evaluated` of page reads: a boolean or `deterministic-only` (default false). */
+const qEvaluated = () =>
+  z.preprocess(
+    (value) => {
+      if (value === 'true' || value === '1' || value === '') return true;
+      if (value === 'false' || value === '0') return false;
+      return value;
+    },
+    z.union([z.boolean(), z.literal('deterministic-only')]),
+  );
+
+/** Query of a single page read. */
+const pageQuery = () =>
+  z.object({ format: DocumentFormat.optional(), evaluated: qEvaluated().optional(), ...contentQuery });
+
+/** Body of content imports. */
+const ImportContent = z.object({ url: z.string().url(), source: ImportContentSource });
+
+const space = ['spaceId'] as const;
+const cr = ['spaceId', 'changeRequestId'] as const;
+const crBase = '/v1/spaces/{spaceId}/change-requests/{changeRequestId}';
+
+// ─── §4.9 Change request content ───────────────────────────────────────────
+
+export const getRevisionOfChangeRequestById = defineRoute({
+  id: 'getRevisionOfChangeRequestById',
+  method: 'GET',
+  path: `${crBase}/content`,
+  summary: 'Get the revision of a change request',
+  source: 'doc 4.9',
+  params: pathParams(...cr),
+  query: z.object(contentQuery),
+});
+
+export const importContentInChangeRequest = defineRoute({
+  id: 'importContentInChangeRequest',
+  method: 'POST',
+  path: `${crBase}/content/import`,
+  summary: 'Import content from a URL into a change request',
+  source: 'doc 4.9',
+  params: pathParams(...cr),
+  query: noQuery(),
+  body: ImportContent,
+  bodyRequired: true,
+  success: 201,
+});
+
+export const listPagesInChangeRequest = defineRoute({
+  id: 'listPagesInChangeRequest',
+  method: 'GET',
+  path: `${crBase}/content/pages`,
+  summary: 'List the page tree of a change request',
+  source: 'doc 4.9',
+  params: pathParams(...cr),
+  query: z.object(contentQuery),
+});
+
+export const listFilesInChangeRequestById = defineRoute({
+  id: 'listFilesInChangeRequestById',
+  method: 'GET',
+  path: `${crBase}/content/files`,
+  summary: 'List the files of a change request',
+  source: 'doc 4.9',
+  params: pathParams(...cr),
+  query: z.object({ ...paginationQuery, ...contentQuery }),
+  paginated: true,
+});
+
+export const getFileInChangeRequestById = defineRoute({
+  id: 'getFileInChangeRequestById',
+  method: 'GET',
+  path: `${crBase}/content/files/{fileId}`,
+  summary: 'Get a file of a change request',
+  source: 'doc 4.9',
+  params: pathParams(...cr, 'fileId'),
+  query: z.object(contentQuery),
+});
+
+export const listChangeRequestFileBacklinks = defineRoute({
+  id: 'listChangeRequestFileBacklinks',
+  method: 'GET',
+  path: `${crBase}/content/files/{fileId}/backlinks`,
+  summary: 'List the places that reference a file of a change request',
+  source: 'doc 4.9',
+  params: pathParams(...cr, 'fileId'),
+  query: z.object(paginationQuery),
+  paginated: true,
+});
+
+export const getPageInChangeRequestById = defineRoute({
+  id: 'getPageInChangeRequestById',
+  method: 'GET',
+  path: `${crBase}/content/page/{pageId}`,
+  summary: 'Get a page of a change request by id',
+  source: 'doc 4.9',
+  params: pathParams(...cr, 'pageId'),
+  query: pageQuery(),
+});
+
+export const listPageLinksInChangeRequest = defineRoute({
+  id: 'listPageLinksInChangeRequest',
+  method: 'GET',
+  path: `${crBase}/content/page/{pageId}/links`,
+  summary: 'List the links of a page of a change request',
+  source: 'doc 4.9',
+  params: pathParams(...cr, 'pageId'),
+  query: z.object(paginationQuery),
+  paginated: true,
+});
+
+// ─── Change request content, real API only ─────────────────────────────────
+
+export const getPageInChangeRequestByPath = defineRoute({
+  id: 'getPageInChangeRequestByPath',
+  method: 'GET',
+  path: `${crBase}/content/path/{pagePath}`,
+  summary: 'Get a page of a change request by path',
+  source: 'real-api',
+  params: pathParams(...cr, 'pagePath'),
+  query: pageQuery(),
+});
+
+export const listChangeRequestLinks = defineRoute({
+  id: 'listChangeRequestLinks',
+  method: 'GET',
+  path: `${crBase}/links`,
+  summary: 'List the links in the content of a change request',
+  source: 'real-api',
+  params: pathParams(...cr),
+  query: z.object({
+    ...paginationQuery,
+    status: ContentReferenceStatus.optional(),
+    brokenContext: z.enum(['change-request', 'space']).optional(),
+  }),
+  paginated: true,
+});
+
+// ─── Space content, real API only ──────────────────────────────────────────
+
+export const getCurrentRevision = defineRoute({
+  id: 'getCurrentRevision',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/content',
+  summary: 'Get the current revision of a space',
+  source: 'real-api',
+  params: pathParams(...space),
+  query: z.object(contentQuery),
+});
+
+export const importContent = defineRoute({
+  id: 'importContent',
+  method: 'POST',
+  path: '/v1/spaces/{spaceId}/content/import',
+  summary: 'Import content from a URL into a space',
+  source: 'real-api',
+  params: pathParams(...space),
+  query: noQuery(),
+  body: ImportContent,
+  bodyRequired: true,
+  success: 201,
+});
+
+export const listPages = defineRoute({
+  id: 'listPages',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/content/pages',
+  summary: 'List the page tree of a space',
+  source: 'real-api',
+  params: pathParams(...space),
+  query: z.object(contentQuery),
+});
+
+export const listFiles = defineRoute({
+  id: 'listFiles',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/content/files',
+  summary: 'List the files of a space',
+  source: 'real-api',
+  params: pathParams(...space),
+  query: z.object({ ...paginationQuery, ...contentQuery }),
+  paginated: true,
+});
+
+export const getFileById = defineRoute({
+  id: 'getFileById',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/content/files/{fileId}',
+  summary: 'Get a file of a space',
+  source: 'real-api',
+  params: pathParams(...space, 'fileId'),
+  query: z.object(contentQuery),
+});
+
+export const listSpaceFileBacklinks = defineRoute({
+  id: 'listSpaceFileBacklinks',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/content/files/{fileId}/backlinks',
+  summary: 'List the places that reference a file of a space',
+  source: 'real-api',
+  params: pathParams(...space, 'fileId'),
+  query: z.object(paginationQuery),
+  paginated: true,
+});
+
+export const getPageById = defineRoute({
+  id: 'getPageById',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/content/page/{pageId}',
+  summary: 'Get a page of a space by id',
+  source: 'real-api',
+  params: pathParams(...space, 'pageId'),
+  query: pageQuery(),
+});
+
+export const listSpacePageBacklinks = defineRoute({
+  id: 'listSpacePageBacklinks',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/content/page/{pageId}/backlinks',
+  summary: 'List the places that link to a page of a space',
+  source: 'real-api',
+  params: pathParams(...space, 'pageId'),
+  query: z.object(paginationQuery),
+  paginated: true,
+});
+
+export const listPageLinksInSpace = defineRoute({
+  id: 'listPageLinksInSpace',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/content/page/{pageId}/links',
+  summary: 'List the links of a page of a space',
+  source: 'real-api',
+  params: pathParams(...space, 'pageId'),
+  query: z.object({ ...paginationQuery, status: ContentReferenceStatus.optional() }),
+  paginated: true,
+});
+
+export const getPageByPath = defineRoute({
+  id: 'getPageByPath',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/content/path/{pagePath}',
+  summary: 'Get a page of a space by path',
+  source: 'real-api',
+  params: pathParams(...space, 'pagePath'),
+  query: pageQuery(),
+});
+
+export const getRevisionById = defineRoute({
+  id: 'getRevisionById',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/revisions/{revisionId}',
+  summary: 'Get a revision of a space',
+  source: 'real-api',
+  params: pathParams(...space, 'revisionId'),
+  query: z.object(contentQuery),
+});
+
+export const getSpacePDF = defineRoute({
+  id: 'getSpacePDF',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/pdf',
+  summary: 'Get a temporary URL to print a space as PDF',
+  source: 'real-api',
+  params: pathParams(...space),
+  query: z.object({ only: qBool().optional(), page: z.string().optional() }),
+});

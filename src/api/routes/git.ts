@@ -1,2 +1,63 @@
-/** Routes of this area are declared here (see docs/architecture.md). */
-export {};
+/** API doc §4.19 Git import, export and info of a space. */
+import { z } from 'zod';
+import { defineRoute } from '../route.js';
+import { noQuery, pathParams } from '../schemas/common.js';
+
+/** The fields import and export share. */
+const gitSyncFields = {
+  /** Repository URL; may contain basic-auth credentials. */
+  url: z.string().min(1),
+  /** Branch ref, `refs/heads/<branch>`. */
+  ref: z.string().regex(/^refs\/heads\/.+$/, 'must have the form refs/heads/<branch>'),
+  repoCacheID: z.string().optional(),
+  /** Prefix for external file references. */
+  repoTreeURL: z.string().optional(),
+  /** Prefix for commit URLs. */
+  repoCommitURL: z.string().optional(),
+  /** Root directory of the project in the repository. */
+  repoProjectDirectory: z.string().optional(),
+  /** Date-time of the triggering event (keeps import and export ordered). */
+  timestamp: z.string().datetime({ offset: true }).optional(),
+  force: z.boolean().optional(),
+  gitInfo: z.object({ provider: z.enum(['github', 'gitlab']).optional(), url: z.string().optional() }).optional(),
+};
+
+export const importGitRepository = defineRoute({
+  id: 'importGitRepository',
+  method: 'POST',
+  path: '/v1/spaces/{spaceId}/git/import',
+  summary: 'Start importing a Git repository into a space',
+  source: 'doc 4.19',
+  params: pathParams('spaceId'),
+  query: noQuery(),
+  body: z.object({
+    ...gitSyncFields,
+    /** When true a revision is generated without updating the primary content. */
+    standalone: z.boolean().optional(),
+  }),
+  bodyRequired: true,
+  success: 204,
+});
+
+export const exportToGitRepository = defineRoute({
+  id: 'exportToGitRepository',
+  method: 'POST',
+  path: '/v1/spaces/{spaceId}/git/export',
+  summary: 'Start exporting a space to a Git repository',
+  source: 'doc 4.19',
+  params: pathParams('spaceId'),
+  query: noQuery(),
+  body: z.object({ ...gitSyncFields, commitMessage: z.string().min(1) }),
+  bodyRequired: true,
+  success: 204,
+});
+
+export const getSpaceGitInfo = defineRoute({
+  id: 'getSpaceGitInfo',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/git/info',
+  summary: 'Get the Git sync state of a space',
+  source: 'doc 4.19',
+  params: pathParams('spaceId'),
+  query: noQuery(),
+});

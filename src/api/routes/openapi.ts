@@ -1,2 +1,74 @@
-/** Routes of this area are declared here (see docs/architecture.md). */
-export {};
+/** API doc §4.15 OpenAPI specifications of an organization. */
+import { z } from 'zod';
+import { defineRoute } from '../route.js';
+import { Url, id, listQuery, noQuery, pathParams } from '../schemas/common.js';
+
+/** Slug: 1 to 100 characters, lowercase words joined by single hyphens. */
+const OpenAPISpecSlug = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lowercase letters and digits joined by single hyphens');
+
+/** Where the spec comes from: `{url}` or `{text}` (the text variant's field is `text`, gaps.md §1.2). */
+const OpenAPISpecSource = z.union([z.object({ url: Url }), z.object({ text: z.string().min(1) })]);
+
+const spec = ['organizationId', 'specSlug'] as const;
+
+export const listOpenAPISpecs = defineRoute({
+  id: 'listOpenAPISpecs',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/openapi',
+  summary: 'List the OpenAPI specifications of an organization',
+  source: 'doc 4.15',
+  params: pathParams('organizationId'),
+  query: listQuery(),
+  paginated: true,
+});
+
+export const createOpenAPISpec = defineRoute({
+  id: 'createOpenAPISpec',
+  method: 'POST',
+  path: '/v1/orgs/{organizationId}/openapi',
+  summary: 'Create an OpenAPI specification',
+  source: 'doc 4.15',
+  params: pathParams('organizationId'),
+  query: noQuery(),
+  body: z.object({ slug: OpenAPISpecSlug, source: OpenAPISpecSource }),
+  bodyRequired: true,
+  success: 201,
+});
+
+export const getOpenAPISpecBySlug = defineRoute({
+  id: 'getOpenAPISpecBySlug',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/openapi/{specSlug}',
+  summary: 'Get an OpenAPI specification by slug',
+  source: 'doc 4.15',
+  params: pathParams(...spec),
+  query: noQuery(),
+});
+
+export const createOrUpdateOpenAPISpecBySlug = defineRoute({
+  id: 'createOrUpdateOpenAPISpecBySlug',
+  method: 'PUT',
+  path: '/v1/orgs/{organizationId}/openapi/{specSlug}',
+  summary: 'Create or update an OpenAPI specification by slug',
+  source: 'doc 4.15',
+  // The slug may name a new spec here, so it is validated like a created one.
+  params: z.object({ organizationId: id(), specSlug: OpenAPISpecSlug }),
+  query: noQuery(),
+  body: z.object({ source: OpenAPISpecSource }),
+  bodyRequired: true,
+  success: 'upsert',
+});
+
+export const deleteOpenAPISpecBySlug = defineRoute({
+  id: 'deleteOpenAPISpecBySlug',
+  method: 'DELETE',
+  path: '/v1/orgs/{organizationId}/openapi/{specSlug}',
+  summary: 'Delete an OpenAPI specification',
+  source: 'doc 4.15',
+  params: pathParams(...spec),
+  query: noQuery(),
+});

@@ -1,2 +1,443 @@
-/** Routes of this area are declared here (see docs/architecture.md). */
-export {};
+/** API doc §4.3–4.7: sites, site sections, section groups, site spaces and share links. */
+import { z } from 'zod';
+import { defineRoute } from '../route.js';
+import { SiteType, SiteVisibility, listQuery, noQuery, paginationQuery, pathParams, qArray, qBool } from '../schemas/common.js';
+
+// ─── Helper schemas ────────────────────────────────────────────────────────
+
+/** Icon name (string ≤ 50); `null` removes it where the API allows. */
+const Icon = z.string().max(50);
+/** Site title: 2 to 128 characters. */
+const SiteTitle = z.string().min(2).max(128);
+/** Visibility condition of a section or site space: 1 to 1024 characters (API doc; spec allows 0). */
+const Expression = z.string().min(1).max(1024);
+/** Proxy origin such as `company.com/docs` (spec `SiteProxyOrigin`). */
+const SiteProxyOrigin = z
+  .string()
+  .max(512)
+  .regex(/^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/, 'must be a host followed by a path prefix, e.g. company.com/docs');
+const SiteAgentsContext = z.enum(['excluded', 'included']);
+
+/** Position of a site section move: `{type:'site-section', siteSection}` pointers. */
+const SiteSectionPointer = z.object({ type: z.literal('site-section'), siteSection: z.string().min(1) });
+const SiteSectionMovePosition = z.object({
+  before: SiteSectionPointer.optional(),
+  after: SiteSectionPointer.optional(),
+});
+
+/** Position of a site space move: `{type:'site-space', siteSpace}` pointers. */
+const SiteSpacePointer = z.object({ type: z.literal('site-space'), siteSpace: z.string().min(1) });
+const SiteSpaceMovePosition = z.object({ before: SiteSpacePointer.optional(), after: SiteSpacePointer.optional() });
+
+/** Position of a section group move: `{type:'site-section'|'site-section-group', id}` pointers. */
+const SiteSectionGroupPointer = z.object({
+  type: z.enum(['site-section', 'site-section-group']),
+  id: z.string().min(1),
+});
+const SiteSectionGroupMovePosition = z.object({
+  before: SiteSectionGroupPointer.optional(),
+  after: SiteSectionGroupPointer.optional(),
+});
+
+/** JSON Schema (draft-07) of a site's adaptive content claims. */
+const SiteAdaptiveJSONSchema = z
+  .object({
+    $schema: z.literal('http://json-schema.org/draft-07/schema#').optional(),
+    type: z.literal('object'),
+    properties: z.record(z.string(), z.unknown()),
+    additionalProperties: z.boolean(),
+  })
+  .passthrough();
+
+const site = ['organizationId', 'siteId'] as const;
+
+// ─── §4.3 Sites ────────────────────────────────────────────────────────────
+
+export const listSites = defineRoute({
+  id: 'listSites',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/sites',
+  summary: 'List the sites of an organization',
+  source: 'doc 4.3',
+  params: pathParams('organizationId'),
+  query: z.object({
+    ...paginationQuery,
+    space: z.string().optional(),
+    title: z.string().optional(),
+    published: qBool().optional(),
+    type: qArray(SiteType).optional(),
+    shareKey: z.string().optional(),
+  }),
+  paginated: true,
+});
+
+export const createSite = defineRoute({
+  id: 'createSite',
+  method: 'POST',
+  path: '/v1/orgs/{organizationId}/sites',
+  summary: 'Create a site',
+  source: 'doc 4.3',
+  params: pathParams('organizationId'),
+  query: noQuery(),
+  body: z.object({
+    type: SiteType.optional(),
+    title: SiteTitle.optional(),
+    visibility: SiteVisibility.optional(),
+    /** Space ids to add, or (API doc; spec v0.74–v0.137) `sample`/`empty` to create a new space for the site. */
+    spaces: z.union([z.array(z.string().min(1)), z.enum(['sample', 'empty'])]).optional(),
+  }),
+  success: 201,
+});
+
+export const getSiteById = defineRoute({
+  id: 'getSiteById',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}',
+  summary: 'Get a site',
+  source: 'doc 4.3',
+  params: pathParams(...site),
+  query: noQuery(),
+});
+
+export const deleteSiteById = defineRoute({
+  id: 'deleteSiteById',
+  method: 'DELETE',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}',
+  summary: 'Delete a site',
+  source: 'doc 4.3',
+  params: pathParams(...site),
+  query: noQuery(),
+});
+
+export const updateSiteById = defineRoute({
+  id: 'updateSiteById',
+  method: 'PATCH',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}',
+  summary: 'Update a site',
+  source: 'doc 4.3',
+  params: pathParams(...site),
+  query: noQuery(),
+  body: z
+    .object({
+      title: SiteTitle,
+      visibility: SiteVisibility,
+      basename: z.string().min(1).max(100),
+      adaptiveContent: z.object({ enabled: z.boolean() }),
+      agentsContext: SiteAgentsContext,
+      defaultSiteSpace: z.string().min(1),
+      defaultSiteSection: z.string().min(1),
+      proxy: SiteProxyOrigin.nullable(),
+    })
+    .partial(),
+  bodyRequired: true,
+});
+
+export const getSiteAdaptiveSchema = defineRoute({
+  id: 'getSiteAdaptiveSchema',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema',
+  summary: 'Get the adaptive content schema of a site',
+  source: 'doc 4.3',
+  params: pathParams(...site),
+  query: noQuery(),
+});
+
+export const updateSiteAdaptiveSchema = defineRoute({
+  id: 'updateSiteAdaptiveSchema',
+  method: 'PUT',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema',
+  summary: 'Set the adaptive content schema of a site',
+  source: 'doc 4.3',
+  params: pathParams(...site),
+  query: noQuery(),
+  body: z.object({ jsonSchema: SiteAdaptiveJSONSchema }),
+  bodyRequired: true,
+});
+
+export const getPublishedContentSite = defineRoute({
+  id: 'getPublishedContentSite',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/published',
+  summary: 'Get the published content and customization of a site',
+  source: 'doc 4.3',
+  params: pathParams(...site),
+  query: z.object({ shareKey: z.string().optional() }),
+});
+
+// ─── §4.4 Site sections ────────────────────────────────────────────────────
+
+export const listSiteSections = defineRoute({
+  id: 'listSiteSections',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/sections',
+  summary: 'List the sections of a site',
+  source: 'doc 4.4',
+  params: pathParams(...site),
+  query: z.object({ ...paginationQuery, shareKey: z.string().optional() }),
+  paginated: true,
+});
+
+export const addSectionToSite = defineRoute({
+  id: 'addSectionToSite',
+  method: 'POST',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/sections',
+  summary: 'Add a section to a site',
+  source: 'doc 4.4',
+  params: pathParams(...site),
+  query: noQuery(),
+  body: z.object({
+    spaceId: z.string().min(1),
+    /** API doc: max 64 at creation (stored titles are 2 to 128); null uses the space title. */
+    title: z.string().min(2).max(64).nullable().optional(),
+    icon: Icon.nullable().optional(),
+  }),
+  bodyRequired: true,
+  success: 201,
+});
+
+export const deleteSiteSectionById = defineRoute({
+  id: 'deleteSiteSectionById',
+  method: 'DELETE',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}',
+  summary: 'Delete a site section',
+  source: 'doc 4.4',
+  params: pathParams(...site, 'siteSectionId'),
+  query: noQuery(),
+});
+
+export const updateSiteSectionById = defineRoute({
+  id: 'updateSiteSectionById',
+  method: 'PATCH',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}',
+  summary: 'Update a site section',
+  source: 'doc 4.4',
+  params: pathParams(...site, 'siteSectionId'),
+  query: noQuery(),
+  body: z
+    .object({
+      title: z.string().min(2).max(128),
+      path: z.string().min(1).max(100),
+      defaultSiteSpace: z.string().min(1),
+      condition: Expression.nullable(),
+      icon: Icon.nullable(),
+      description: z.string().max(256).nullable(),
+    })
+    .partial(),
+  bodyRequired: true,
+});
+
+export const moveSiteSection = defineRoute({
+  id: 'moveSiteSection',
+  method: 'POST',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move',
+  summary: 'Move a site section (to the end when no position is given)',
+  source: 'doc 4.4',
+  params: pathParams(...site, 'siteSectionId'),
+  query: noQuery(),
+  body: z.object({ position: SiteSectionMovePosition.optional() }),
+});
+
+// ─── §4.5 Site section groups ──────────────────────────────────────────────
+
+export const listSiteSectionGroups = defineRoute({
+  id: 'listSiteSectionGroups',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/section-groups',
+  summary: 'List the section groups of a site',
+  source: 'doc 4.5',
+  params: pathParams(...site),
+  query: listQuery(),
+  paginated: true,
+});
+
+export const addSectionGroupToSite = defineRoute({
+  id: 'addSectionGroupToSite',
+  method: 'POST',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/section-groups',
+  summary: 'Add a section group to a site',
+  source: 'doc 4.5',
+  params: pathParams(...site),
+  query: noQuery(),
+  body: z.object({
+    title: z.string().min(1).max(100),
+    icon: Icon.nullable().optional(),
+    sections: z.array(z.string().min(1)).optional(),
+    /** Real API: id of a parent group to nest this group under. */
+    parent: z.string().min(1).optional(),
+  }),
+  bodyRequired: true,
+  success: 201,
+});
+
+export const deleteSiteSectionGroupById = defineRoute({
+  id: 'deleteSiteSectionGroupById',
+  method: 'DELETE',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}',
+  summary: 'Delete a site section group',
+  source: 'doc 4.5',
+  params: pathParams(...site, 'siteSectionGroupId'),
+  query: noQuery(),
+});
+
+export const updateSiteSectionGroupById = defineRoute({
+  id: 'updateSiteSectionGroupById',
+  method: 'PATCH',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}',
+  summary: 'Update a site section group',
+  source: 'doc 4.5',
+  params: pathParams(...site, 'siteSectionGroupId'),
+  query: noQuery(),
+  body: z.object({ title: z.string().min(1).max(100), icon: Icon.nullable() }).partial(),
+  bodyRequired: true,
+});
+
+export const addSectionToGroup = defineRoute({
+  id: 'addSectionToGroup',
+  method: 'POST',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections',
+  summary: 'Add a site section to a section group',
+  source: 'doc 4.5',
+  params: pathParams(...site, 'siteSectionGroupId'),
+  query: noQuery(),
+  body: z.object({ sectionId: z.string().min(1) }),
+  bodyRequired: true,
+  success: 201,
+});
+
+export const removeSectionFromGroup = defineRoute({
+  id: 'removeSectionFromGroup',
+  method: 'DELETE',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}',
+  summary: 'Remove a site section from a section group',
+  source: 'doc 4.5',
+  params: pathParams(...site, 'siteSectionGroupId', 'siteSectionId'),
+  query: noQuery(),
+});
+
+export const moveSiteSectionGroup = defineRoute({
+  id: 'moveSiteSectionGroup',
+  method: 'POST',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move',
+  summary: 'Move a site section group (to the end of the site when no position is given)',
+  source: 'doc 4.5',
+  params: pathParams(...site, 'siteSectionGroupId'),
+  query: noQuery(),
+  body: z.object({ position: SiteSectionGroupMovePosition.optional() }),
+});
+
+// ─── §4.6 Site spaces ──────────────────────────────────────────────────────
+
+export const listSiteSpaces = defineRoute({
+  id: 'listSiteSpaces',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces',
+  summary: 'List the site spaces of a site',
+  source: 'doc 4.6',
+  params: pathParams(...site),
+  query: z.object({ ...paginationQuery, shareKey: z.string().optional(), default: qBool().optional() }),
+  paginated: true,
+});
+
+export const addSpaceToSite = defineRoute({
+  id: 'addSpaceToSite',
+  method: 'POST',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces',
+  summary: 'Add a space to a site',
+  source: 'doc 4.6',
+  params: pathParams(...site),
+  query: noQuery(),
+  body: z.object({ spaceId: z.string().min(1), sectionId: z.string().min(1).optional() }),
+  bodyRequired: true,
+  success: 201,
+});
+
+export const deleteSiteSpaceById = defineRoute({
+  id: 'deleteSiteSpaceById',
+  method: 'DELETE',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}',
+  summary: 'Remove a space from a site',
+  source: 'doc 4.6',
+  params: pathParams(...site, 'siteSpaceId'),
+  query: noQuery(),
+});
+
+export const updateSiteSpaceById = defineRoute({
+  id: 'updateSiteSpaceById',
+  method: 'PATCH',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}',
+  summary: 'Update a site space',
+  source: 'doc 4.6',
+  params: pathParams(...site, 'siteSpaceId'),
+  query: noQuery(),
+  body: z
+    .object({
+      path: z.string().min(1).max(100),
+      condition: Expression.nullable(),
+      /** Real API: swap the space the site space points to. */
+      spaceId: z.string().min(1),
+    })
+    .partial(),
+  bodyRequired: true,
+});
+
+export const moveSiteSpace = defineRoute({
+  id: 'moveSiteSpace',
+  method: 'POST',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move',
+  summary: 'Move a site space (to the end when no position is given)',
+  source: 'doc 4.6',
+  params: pathParams(...site, 'siteSpaceId'),
+  query: noQuery(),
+  body: z.object({ position: SiteSpaceMovePosition.optional() }),
+});
+
+// ─── §4.7 Site share links ─────────────────────────────────────────────────
+
+export const listSiteShareLinks = defineRoute({
+  id: 'listSiteShareLinks',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/share-links',
+  summary: 'List the share links of a site',
+  source: 'doc 4.7',
+  params: pathParams(...site),
+  query: listQuery(),
+  paginated: true,
+});
+
+export const createSiteShareLink = defineRoute({
+  id: 'createSiteShareLink',
+  method: 'POST',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/share-links',
+  summary: 'Create a share link for a site',
+  source: 'doc 4.7',
+  params: pathParams(...site),
+  query: noQuery(),
+  body: z.object({ name: z.string().max(50) }),
+  bodyRequired: true,
+  success: 201,
+});
+
+export const deleteSiteShareLinkById = defineRoute({
+  id: 'deleteSiteShareLinkById',
+  method: 'DELETE',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}',
+  summary: 'Delete a share link of a site',
+  source: 'doc 4.7',
+  params: pathParams(...site, 'shareLinkId'),
+  query: noQuery(),
+});
+
+export const updateSiteShareLinkById = defineRoute({
+  id: 'updateSiteShareLinkById',
+  method: 'PATCH',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}',
+  summary: 'Update a share link of a site',
+  source: 'doc 4.7',
+  params: pathParams(...site, 'shareLinkId'),
+  query: noQuery(),
+  body: z
+    .object({ active: z.boolean(), name: z.string().max(50) })
+    .partial()
+    .refine((value) => Object.keys(value).length > 0, 'give at least one of active, name'),
+  bodyRequired: true,
+});

@@ -1,0 +1,69 @@
+/** Organization operations of the real API the CLI needs beyond orgs.ts (gaps.md §2.1). */
+import { z } from 'zod';
+import { defineRoute } from '../route.js';
+import { ChangeRequestStatus, MemberRoleOrGuest, Url, paginationQuery, pathParams } from '../schemas/common.js';
+
+const MergeRule = z.discriminatedUnion('rule', [
+  z.object({ rule: z.literal('require_specific_reviewers'), users: z.array(z.string()) }),
+  z.object({ rule: z.literal('require_one_of_specific_reviewers'), users: z.array(z.string()) }),
+  z.object({ rule: z.literal('allow_bypass'), users: z.array(z.string()) }),
+  z.object({
+    rule: z.enum([
+      'require_at_least_one_review',
+      'require_all_reviews_approved',
+      'require_agent_review',
+      'require_up_to_date_change_request',
+      'require_change_request_subject',
+      'require_change_request_description',
+    ]),
+  }),
+  z.object({ rule: z.literal('custom'), expression: z.string().max(1024) }),
+]);
+
+/** Organization merge rules: `{type:'rules', rules}` or `{type:'none'}`. */
+const OrganizationMergeRules = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('rules'), rules: z.array(MergeRule) }),
+  z.object({ type: z.literal('none') }),
+]);
+
+export const updateOrganizationById = defineRoute({
+  id: 'updateOrganizationById',
+  method: 'PATCH',
+  path: '/v1/orgs/{organizationId}',
+  summary: 'Update an organization',
+  source: 'real-api',
+  params: pathParams('organizationId'),
+  query: z.object({}),
+  body: z
+    .object({
+      title: z.string().min(2).max(255),
+      emailDomains: z.array(z.string()),
+      hostname: z.string().min(3).max(32),
+      defaultRole: MemberRoleOrGuest,
+      /** The site visitors land on; null removes it. */
+      defaultContent: z.object({ type: z.literal('site'), site: z.string().min(1) }).nullable(),
+      logo: Url.nullable(),
+      sso: z.boolean(),
+      ai: z.boolean(),
+      inviteLinks: z.boolean(),
+      mergeRules: OrganizationMergeRules,
+    })
+    .partial(),
+  bodyRequired: true,
+});
+
+export const listChangeRequestsForOrganization = defineRoute({
+  id: 'listChangeRequestsForOrganization',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/change-requests',
+  summary: 'List the change requests across the spaces of an organization',
+  source: 'real-api',
+  params: pathParams('organizationId'),
+  query: z.object({
+    ...paginationQuery,
+    status: ChangeRequestStatus.optional(),
+    creator: z.string().optional(),
+    contributor: z.string().optional(),
+  }),
+  paginated: true,
+});

@@ -1,0 +1,521 @@
+/**
+ * A specification of the route table: it covers every operation of the API doc
+ * (api-ops.tsv) and the real-API extras the CLI needs, and agrees with the real
+ * OpenAPI document (`@gitbook/api@0.143.2`) on ids, path params, query params,
+ * body fields, success statuses and pagination — except where the API doc wins,
+ * listed below with the reason.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { type AnyRoute, pathParamNames } from '../../src/api/route.js';
+import { matchRoute, routes, routesById } from '../../src/api/table.js';
+
+// ─── Inputs ────────────────────────────────────────────────────────────────
+
+interface ApiOp {
+  method: string;
+  path: string;
+  section: string;
+  id: string;
+}
+
+const tsv = readFileSync(new URL('../../../shared/spec/api-ops.tsv', import.meta.url), 'utf8');
+const apiOps: ApiOp[] = tsv
+  .split('\n')
+  .slice(1)
+  .filter((line) => line.trim() !== '')
+  .map((line) => {
+    const [method = '', path = '', section = '', id = ''] = line.split('\t');
+    return { method, path, section, id };
+  });
+
+type Json = Record<string, unknown>;
+interface SpecOp {
+  method: string;
+  path: string;
+  operation: Json;
+  pathItem: Json;
+}
+
+const spec = JSON.parse(
+  readFileSync(new URL('../../node_modules/@gitbook/api/spec/openapi.json', import.meta.url), 'utf8'),
+) as { paths: Record<string, Json> };
+
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
+const normalise = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
+
+/** Spec operations by `METHOD normalised-path` (paths get the `/v1` prefix). */
+const specOps = new Map<string, SpecOp>();
+for (const [path, pathItem] of Object.entries(spec.paths)) {
+  for (const method of METHODS) {
+    const operation = pathItem[method] as Json | undefined;
+    if (!operation) continue;
+    specOps.set(`${method.toUpperCase()} ${normalise(`/v1${path}`)}`, {
+      method: method.toUpperCase(),
+      path: `/v1${path}`,
+      operation,
+      pathItem,
+    });
+  }
+}
+
+function resolve(node: unknown): Json {
+  let current = node as Json;
+  for (let guard = 0; current && typeof current.$ref === 'string' && guard < 20; guard++) {
+    const parts = (current.$ref as string).replace(/^#\//, '').split('/');
+    current = parts.reduce<unknown>((acc, key) => (acc as Json)[key], spec) as Json;
+  }
+  return current;
+}
+
+/** Required property names of a (possibly composed) object schema. */
+function requiredFields(node: unknown): string[] {
+  const schema = resolve(node);
+  if (Array.isArray(schema.allOf)) return [...new Set(schema.allOf.flatMap(requiredFields))];
+  const variants = (schema.oneOf ?? schema.anyOf) as unknown[] | undefined;
+  if (Array.isArray(variants)) {
+    const sets = variants.map(requiredFields);
+    return (sets[0] ?? []).filter((name) => sets.every((set) => set.includes(name)));
+  }
+  return Array.isArray(schema.required) ? (schema.required as string[]) : [];
+}
+
+/** Declared property names of a (possibly composed) object schema. */
+function propertyNames(node: unknown): string[] {
+  const schema = resolve(node);
+  const parts = [schema.allOf, schema.oneOf, schema.anyOf].flatMap((list) => (Array.isArray(list) ? list : []));
+  return [...new Set([...Object.keys((schema.properties as Json | undefined) ?? {}), ...parts.flatMap(propertyNames)])];
+}
+
+function parameters(op: SpecOp, location: 'path' | 'query'): Json[] {
+  const all = [...((op.pathItem.parameters as unknown[]) ?? []), ...((op.operation.parameters as unknown[]) ?? [])];
+  return all.map(resolve).filter((param) => param.in === location);
+}
+
+function requestBody(op: SpecOp): { required: boolean; schema: Json } | undefined {
+  if (!op.operation.requestBody) return undefined;
+  const body = resolve(op.operation.requestBody);
+  const content = body.content as Record<string, { schema: unknown }> | undefined;
+  const schema = content?.['application/json']?.schema;
+  return schema ? { required: body.required === true, schema: resolve(schema) } : undefined;
+}
+
+function successCodes(op: SpecOp): string[] {
+  return Object.keys(op.operation.responses as Json).filter((code) => code.startsWith('2')).sort();
+}
+
+function isListEnvelope(op: SpecOp): boolean {
+  const responses = op.operation.responses as Json;
+  const ok = responses['200'];
+  if (!ok) return false;
+  const content = resolve(ok).content as Record<string, { schema: unknown }> | undefined;
+  const schema = content?.['application/json']?.schema as Json | undefined;
+  if (!schema || !Array.isArray(schema.allOf)) return false;
+  const parts = schema.allOf as Json[];
+  const hasList = parts.some((part) => part.$ref === '#/components/schemas/List');
+  const hasItems = parts.some((part) => {
+    const items = (resolve(part).properties as Json | undefined)?.items as Json | undefined;
+    return items?.type === 'array';
+  });
+  return hasList && hasItems;
+}
+
+function shapeKeys(schema: unknown): string[] | undefined {
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : undefined;
+}
+
+const specOpOf = (route: AnyRoute) => specOps.get(`${route.method} ${normalise(route.path)}`);
+
+// ─── Exceptions ────────────────────────────────────────────────────────────
+
+/** Custom fields exist only in the older real API (v0.25–v0.91), not in 0.143.2 (gaps.md §3). */
+const NOT_IN_SPEC = new Set([
+  'getSpaceCustomFields',
+  'updateSpaceCustomFields',
+  'listOrganizationCustomFields',
+  'createOrganizationCustomField',
+  'getOrganizationCustomFieldByName',
+  'updateOrganizationCustomField',
+  'deleteOrganizationCustomField',
+]);
+
+/**
+ * Path params named differently from the spec: the API doc (api-ops.tsv) names the
+ * translation settings id `{translationSettingsId}`; the spec says `{translationId}`.
+ */
+const RENAMED_PATH_PARAMS: Record<string, Record<string, string>> = {
+  getTranslation: { translationId: 'translationSettingsId' },
+  updateTranslation: { translationId: 'translationSettingsId' },
+  deleteTranslation: { translationId: 'translationSettingsId' },
+};
+
+/**
+ * Spec body fields the route does not take, because the API doc wins: its translation
+ * settings have a `title` body (gaps.md §0, §3 "§4.16"), while the spec's `Translation`
+ * takes `source`, `language`, `instructions`.
+ */
+const BODY_FIELDS_DOC_WINS: Record<string, string[]> = {
+  createTranslation: ['source', 'language', 'instructions'],
+  updateTranslation: ['instructions'],
+};
+
+/**
+ * Optional spec body fields a route leaves out on purpose (they are stripped):
+ * createSpace (spaces.ts) does not offer the real API's templates or computed content
+ * sources (`template`, `computedSource`; gaps.md §2.1), which the local store cannot honour.
+ */
+const OPTIONAL_BODY_FIELDS_LEFT_OUT: Record<string, string[]> = {
+  createSpace: ['template', 'computedSource'],
+};
+
+const REAL_API_EXTRAS = [
+  'getAuthenticatedUser',
+  'listOrganizationsForAuthenticatedUser',
+  'getOrganizationById',
+  'listSpacesInOrganizationById',
+  'createSpace',
+  'inviteUsersToOrganization',
+  'updateOrganizationById',
+  'listChangeRequestsForOrganization',
+  'deleteCommentReplyInChangeRequest',
+  'getCurrentRevision',
+  'listPages',
+  'getPageById',
+  'getPageByPath',
+  'listFiles',
+  'getFileById',
+  'listSpaceFileBacklinks',
+  'listSpacePageBacklinks',
+  'listPageLinksInSpace',
+  'importContent',
+  'getPageInChangeRequestByPath',
+  'listChangeRequestLinks',
+  'getRevisionById',
+  'getSpacePDF',
+];
+
+const inSpec = routes.filter((route) => !NOT_IN_SPEC.has(route.id));
+
+// ─── 1. Coverage of the API doc ────────────────────────────────────────────
+
+describe('coverage of api-ops.tsv', () => {
+  it('reads all 127 operations', () => {
+    expect(apiOps).toHaveLength(127);
+  });
+
+  it.each(apiOps)('$id: $method $path', (op) => {
+    const route = routesById.get(op.id);
+    expect(route, `no route ${op.id}`).toBeDefined();
+    expect(route?.method).toBe(op.method);
+    expect(route?.path).toBe(op.path);
+    expect(route?.source).toBe(`doc ${op.section}`);
+  });
+
+  it('has unique route ids', () => {
+    const ids = routes.map((route) => route.id);
+    expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
+  });
+
+  it('has unique (method, path) pairs, also with params normalised', () => {
+    const keys = routes.map((route) => `${route.method} ${normalise(route.path)}`);
+    expect(keys.filter((key, index) => keys.indexOf(key) !== index)).toEqual([]);
+  });
+});
+
+// ─── 2. Real-API extras ────────────────────────────────────────────────────
+
+describe('real-API operations', () => {
+  it.each(REAL_API_EXTRAS)('%s exists and is marked real-api', (id) => {
+    expect(routesById.get(id)?.source).toBe('real-api');
+  });
+
+  it('every route is either an API-doc operation or a listed real-API extra', () => {
+    const known = new Set([...apiOps.map((op) => op.id), ...REAL_API_EXTRAS]);
+    expect(routes.map((route) => route.id).filter((id) => !known.has(id))).toEqual([]);
+  });
+
+  it('every route has a /v1 path and a one-line summary', () => {
+    for (const route of routes) {
+      expect(route.path.startsWith('/v1/'), route.id).toBe(true);
+      expect(route.summary, route.id).toMatch(/^[A-Z][^\n]*[^.\n]$/);
+    }
+  });
+});
+
+// ─── 3. Agreement with the real OpenAPI document ───────────────────────────
+
+describe('agreement with the real spec', () => {
+  it.each(inSpec.map((route) => [route.id, route] as const))('%s exists with the same operationId', (_, route) => {
+    const op = specOpOf(route);
+    expect(op, `${route.method} ${route.path} is not in the spec`).toBeDefined();
+    expect(op?.operation.operationId).toBe(route.id);
+  });
+
+  it('the custom-field routes are indeed absent from the spec', () => {
+    for (const id of NOT_IN_SPEC) {
+      const route = routesById.get(id);
+      expect(route, id).toBeDefined();
+      if (route) expect(specOpOf(route), id).toBeUndefined();
+    }
+  });
+
+  it.each(inSpec.map((route) => [route.id, route] as const))('%s succeeds with the spec status', (_, route) => {
+    const op = specOpOf(route);
+    if (!op) return;
+    const codes = successCodes(op).join(',');
+    const expected = { '200': 200, '201': 201, '204': 204, '204,205': 'delete', '200,201': 'upsert' }[codes];
+    expect(route.success).toBe(expected);
+  });
+});
+
+// ─── 4. Params and bodies ──────────────────────────────────────────────────
+
+describe('params and bodies', () => {
+  it.each(routes.map((route) => [route.id, route] as const))('%s: params are the path params in order', (_, route) => {
+    expect(shapeKeys(route.params)).toEqual(pathParamNames(route.path));
+  });
+
+  it.each(inSpec.map((route) => [route.id, route] as const))('%s: spec path params are declared', (_, route) => {
+    const op = specOpOf(route);
+    if (!op) return;
+    const renamed = RENAMED_PATH_PARAMS[route.id] ?? {};
+    const names = parameters(op, 'path').map((param) => renamed[param.name as string] ?? (param.name as string));
+    expect(names).toEqual(pathParamNames(route.path));
+  });
+
+  it.each(inSpec.map((route) => [route.id, route] as const))('%s: spec query params are declared', (_, route) => {
+    const op = specOpOf(route);
+    if (!op) return;
+    const keys = shapeKeys(route.query);
+    expect(keys, 'query should be a zod object').toBeDefined();
+    const missing = parameters(op, 'query')
+      .map((param) => param.name as string)
+      .filter((name) => !keys?.includes(name));
+    expect(missing).toEqual([]);
+  });
+
+  it.each(inSpec.map((route) => [route.id, route] as const))('%s: body agrees with the spec', (_, route) => {
+    const op = specOpOf(route);
+    if (!op) return;
+    const body = requestBody(op);
+    if (!body) {
+      expect(route.body, 'the spec takes no body').toBeUndefined();
+      return;
+    }
+    expect(route.body, 'the spec takes a body').toBeDefined();
+    const keys = shapeKeys(route.body);
+    expect(keys, 'body should be a zod object').toBeDefined();
+    const docWins = BODY_FIELDS_DOC_WINS[route.id] ?? [];
+    const required = requiredFields(body.schema).filter((name) => !docWins.includes(name));
+    expect(required.filter((name) => !keys?.includes(name)), 'required fields').toEqual([]);
+    const leftOut = [...docWins, ...(OPTIONAL_BODY_FIELDS_LEFT_OUT[route.id] ?? [])];
+    const declared = propertyNames(body.schema).filter((name) => !leftOut.includes(name));
+    expect(declared.filter((name) => !keys?.includes(name)), 'declared fields').toEqual([]);
+    // bodyRequired follows the spec (required body or required fields).
+    expect(route.bodyRequired).toBe(body.required || requiredFields(body.schema).length > 0);
+  });
+
+  it('required body fields are required by the route schemas', () => {
+    const mustFail: [string, unknown][] = [
+      ['createSiteShareLink', {}],
+      ['addSpaceToSite', {}],
+      ['addSectionToSite', { title: 'Docs' }],
+      ['addSectionGroupToSite', {}],
+      ['addSectionToGroup', {}],
+      ['updateSiteAdaptiveSchema', {}],
+      ['importContentInChangeRequest', { url: 'https://example.com' }],
+      ['postCommentInSpace', { page: 'p1' }],
+      ['postCommentReplyInChangeRequest', {}],
+      ['createOrganizationCustomField', { name: 'field' }],
+      ['createOrganizationSAMLProvider', {}],
+      ['createOpenAPISpec', { slug: 'petstore' }],
+      ['createTranslation', {}],
+      ['updateTranslation', {}],
+      ['createOrganizationTeam', {}],
+      ['updateTeamInOrganizationById', {}],
+      ['importGitRepository', { url: 'https://github.com/o/r.git' }],
+      ['exportToGitRepository', { url: 'https://github.com/o/r.git', ref: 'refs/heads/main' }],
+      ['publishIntegration', { title: 'My app', description: 'x', scopes: [], script: 'x' }],
+      ['updateSiteShareLinkById', {}],
+    ];
+    for (const [id, body] of mustFail) {
+      const route = routesById.get(id);
+      expect(route?.body?.safeParse(body).success, id).toBe(false);
+    }
+  });
+
+  it('API-doc limits and enums are enforced', () => {
+    const parse = (id: string, body: unknown) => routesById.get(id)?.body?.safeParse(body).success;
+    expect(parse('createSite', { title: 'A' })).toBe(false);
+    expect(parse('createSite', { title: 'Docs', spaces: ['s1'] })).toBe(true);
+    expect(parse('createSite', { spaces: 'sample' })).toBe(true);
+    expect(parse('updateSiteById', { proxy: null })).toBe(true);
+    expect(parse('updateSiteById', { proxy: 'company.com/docs' })).toBe(true);
+    expect(parse('updateSiteById', { proxy: 'not a proxy' })).toBe(false);
+    expect(parse('addSectionToSite', { spaceId: 's1', title: 'x'.repeat(65) })).toBe(false);
+    expect(parse('updateSiteSectionById', { condition: null, icon: null, description: null })).toBe(true);
+    expect(parse('updateSiteSpaceById', { condition: '' })).toBe(false);
+    expect(parse('moveSiteSection', { position: { before: { type: 'site-section', siteSection: 'x' } } })).toBe(true);
+    expect(parse('moveSiteSection', { position: { before: { type: 'site-space', siteSpace: 'x' } } })).toBe(false);
+    expect(parse('moveSiteSpace', { position: { after: { type: 'site-space', siteSpace: 'x' } } })).toBe(true);
+    expect(parse('moveSiteSectionGroup', { position: { after: { type: 'site-section-group', id: 'g' } } })).toBe(true);
+    expect(parse('createSiteShareLink', { name: 'x'.repeat(51) })).toBe(false);
+    expect(parse('updateChangeRequestById', { status: 'merged' })).toBe(false);
+    expect(parse('updateChangeRequestById', { status: 'archived', subject: 'Fix' })).toBe(true);
+    expect(parse('importContent', { url: 'https://example.com', source: 'website' })).toBe(true);
+    expect(parse('importContent', { url: 'https://example.com', source: 'pdf' })).toBe(false);
+    expect(parse('postCommentInSpace', { body: { markdown: 'Hi' } })).toBe(true);
+    expect(parse('updateCommentReplyInSpace', { resolved: true })).toBe(true); // stripped, not accepted
+    expect(shapeKeys(routesById.get('updateCommentReplyInSpace')?.body)).not.toContain('resolved');
+    expect(parse('createOrganizationCustomField', { name: 'Bad Name', type: 'text' })).toBe(false);
+    expect(parse('createOrganizationCustomField', { name: 'team_size', type: 'select:single', options: ['a'] })).toBe(true);
+    expect(parse('createOrganizationCustomField', { name: 'tags', type: 'tags', options: [] })).toBe(false);
+    expect(parse('createOpenAPISpec', { slug: 'Pet Store', source: { url: 'https://x.dev/o.json' } })).toBe(false);
+    expect(parse('createOpenAPISpec', { slug: 'petstore', source: { text: 'openapi: 3.0.0' } })).toBe(true);
+    expect(parse('createTranslation', { title: 'French' })).toBe(true);
+    expect(parse('createOrganizationTeam', { title: 'x'.repeat(65) })).toBe(false);
+    expect(parse('updateMembersInOrganizationTeam', { memberships: { u1: { role: 'owner' } } })).toBe(true);
+    expect(parse('updateMembersInOrganizationTeam', { memberships: { u1: { role: 'admin' } } })).toBe(false);
+    expect(parse('updateMemberInOrganizationById', { role: null })).toBe(true);
+    expect(parse('importGitRepository', { url: 'u', ref: 'main' })).toBe(false);
+    expect(parse('importGitRepository', { url: 'u', ref: 'refs/heads/main', standalone: true })).toBe(true);
+  });
+
+  it('query strings are converted', () => {
+    const query = (id: string, value: unknown) => routesById.get(id)?.query.safeParse(value);
+    expect(query('listSites', { type: 'basic,premium', published: 'true' })?.data).toEqual({
+      type: ['basic', 'premium'],
+      published: true,
+    });
+    expect(query('listSiteSpaces', { default: 'false', limit: '10' })?.data).toEqual({ default: false, limit: 10 });
+    expect(query('getPageById', { evaluated: 'deterministic-only' })?.data).toEqual({ evaluated: 'deterministic-only' });
+    expect(query('getPageById', { evaluated: 'true', metadata: 'false' })?.data).toEqual({
+      evaluated: true,
+      metadata: false,
+    });
+    expect(query('listCommentsInSpace', { status: 'bogus' })?.success).toBe(false);
+    expect(query('listMembersInOrganizationById', { role: 'guest', sort: 'lastSeenAt' })?.success).toBe(true);
+    expect(query('listFiles', { limit: '1001' })?.success).toBe(false);
+    expect(query('listIntegrations', { blockDomain: 'bad domain!' })?.success).toBe(false);
+  });
+});
+
+// ─── 5. Pagination ─────────────────────────────────────────────────────────
+
+describe('pagination', () => {
+  it.each(inSpec.map((route) => [route.id, route] as const))('%s: paginated flag matches the spec', (_, route) => {
+    const op = specOpOf(route);
+    if (!op) return;
+    expect(route.paginated).toBe(isListEnvelope(op));
+  });
+
+  it('paginated routes take page and limit; page trees and SSO logins are not paginated', () => {
+    for (const route of routes.filter((r) => r.paginated)) {
+      expect(route.method, route.id).toBe('GET');
+      expect(shapeKeys(route.query), route.id).toEqual(expect.arrayContaining(['page', 'limit']));
+    }
+    for (const id of ['listPages', 'listPagesInChangeRequest', 'listSSOProviderLoginsInOrganization']) {
+      expect(routesById.get(id)?.paginated, id).toBe(false);
+    }
+    expect(routesById.get('listOrganizationCustomFields')?.paginated).toBe(true);
+  });
+});
+
+// ─── 6. Matching ───────────────────────────────────────────────────────────
+
+describe('matchRoute', () => {
+  const cases: [string, string, string, Record<string, string>][] = [
+    ['GET', '/v1/spaces/abc/content/path/guides/setup', 'getPageByPath', { spaceId: 'abc', pagePath: 'guides/setup' }],
+    ['GET', '/v1/spaces/abc/content/path/intro', 'getPageByPath', { spaceId: 'abc', pagePath: 'intro' }],
+    [
+      'GET',
+      '/v1/spaces/abc/change-requests/7/content/path/a/b/c',
+      'getPageInChangeRequestByPath',
+      { spaceId: 'abc', changeRequestId: '7', pagePath: 'a/b/c' },
+    ],
+    ['GET', '/v1/spaces/abc/content/path/page/p1', 'getPageByPath', { spaceId: 'abc', pagePath: 'page/p1' }],
+    ['GET', '/v1/spaces/abc/content', 'getCurrentRevision', { spaceId: 'abc' }],
+    ['GET', '/v1/spaces/abc/content/pages', 'listPages', { spaceId: 'abc' }],
+    ['GET', '/v1/spaces/abc/content/files', 'listFiles', { spaceId: 'abc' }],
+    ['GET', '/v1/spaces/abc/content/files/f1', 'getFileById', { spaceId: 'abc', fileId: 'f1' }],
+    ['GET', '/v1/spaces/abc/content/files/f1/backlinks', 'listSpaceFileBacklinks', { spaceId: 'abc', fileId: 'f1' }],
+    ['GET', '/v1/spaces/abc/content/page/p1', 'getPageById', { spaceId: 'abc', pageId: 'p1' }],
+    ['GET', '/v1/spaces/abc/content/page/p1/links', 'listPageLinksInSpace', { spaceId: 'abc', pageId: 'p1' }],
+    ['POST', '/v1/spaces/abc/content/import', 'importContent', { spaceId: 'abc' }],
+    ['GET', '/v1/spaces/abc/revisions/r1', 'getRevisionById', { spaceId: 'abc', revisionId: 'r1' }],
+    ['GET', '/v1/spaces/abc/change-requests', 'listChangeRequestsForSpace', { spaceId: 'abc' }],
+    ['GET', '/v1/spaces/abc/change-requests/12', 'getChangeRequestById', { spaceId: 'abc', changeRequestId: '12' }],
+    ['POST', '/v1/spaces/abc/change-requests/12/merge', 'mergeChangeRequest', { spaceId: 'abc', changeRequestId: '12' }],
+    ['GET', '/v1/spaces/abc/change-requests/12/links', 'listChangeRequestLinks', { spaceId: 'abc', changeRequestId: '12' }],
+    [
+      'DELETE',
+      '/v1/spaces/s/change-requests/c/comments/m/replies/r',
+      'deleteCommentReplyInChangeRequest',
+      { spaceId: 's', changeRequestId: 'c', commentId: 'm', commentReplyId: 'r' },
+    ],
+    ['PATCH', '/v1/orgs/o1', 'updateOrganizationById', { organizationId: 'o1' }],
+    ['GET', '/v1/orgs/o1/change-requests', 'listChangeRequestsForOrganization', { organizationId: 'o1' }],
+    ['GET', '/v1/orgs/o1/sites/s1', 'getSiteById', { organizationId: 'o1', siteId: 's1' }],
+    ['GET', '/v1/orgs/o1/sites/s1/sections', 'listSiteSections', { organizationId: 'o1', siteId: 's1' }],
+    ['GET', '/v1/orgs/o1/sites/s1/section-groups', 'listSiteSectionGroups', { organizationId: 'o1', siteId: 's1' }],
+    [
+      'DELETE',
+      '/v1/orgs/o1/sites/s1/section-groups/g1/sections/x1',
+      'removeSectionFromGroup',
+      { organizationId: 'o1', siteId: 's1', siteSectionGroupId: 'g1', siteSectionId: 'x1' },
+    ],
+    ['PUT', '/v1/orgs/o1/teams', 'createOrganizationTeam', { organizationId: 'o1' }],
+    ['PUT', '/v1/orgs/o1/teams/t1/members', 'updateMembersInOrganizationTeam', { organizationId: 'o1', teamId: 't1' }],
+    [
+      'PUT',
+      '/v1/orgs/o1/teams/t1/members/u1',
+      'addMemberToOrganizationTeamById',
+      { organizationId: 'o1', teamId: 't1', userId: 'u1' },
+    ],
+    ['POST', '/v1/orgs/o1/ping', 'updateOrganizationMemberLastSeenAt', { organizationId: 'o1' }],
+    ['GET', '/v1/integrations', 'listIntegrations', {}],
+    ['POST', '/v1/integrations/my-app', 'publishIntegration', { integrationName: 'my-app' }],
+    ['PUT', '/v1/orgs/o1/openapi/petstore', 'createOrUpdateOpenAPISpecBySlug', { organizationId: 'o1', specSlug: 'petstore' }],
+    [
+      'GET',
+      '/v1/orgs/o1/translations/tr1',
+      'getTranslation',
+      { organizationId: 'o1', translationSettingsId: 'tr1' },
+    ],
+    ['GET', '/v1/orgs/o1/custom-fields/team_size', 'getOrganizationCustomFieldByName', { organizationId: 'o1', fieldName: 'team_size' }],
+    ['GET', '/v1/spaces/abc/git/info', 'getSpaceGitInfo', { spaceId: 'abc' }],
+    // Param values spelled like literal segments still land on the right route.
+    ['GET', '/v1/spaces/content/content', 'getCurrentRevision', { spaceId: 'content' }],
+    ['GET', '/v1/orgs/members/sso', 'listSSOProviderLoginsInOrganization', { organizationId: 'members' }],
+    ['GET', '/v1/orgs/members/members/sso', 'getMemberInOrganizationById', { organizationId: 'members', userId: 'sso' }],
+  ];
+
+  it.each(cases)('%s %s → %s', (method, path, id, params) => {
+    const match = matchRoute(method, path);
+    expect(match?.route.id).toBe(id);
+    expect(match?.params).toEqual(params);
+  });
+
+  it('returns undefined for unknown paths and methods', () => {
+    expect(matchRoute('GET', '/v1/nope')).toBeUndefined();
+    expect(matchRoute('POST', '/v1/spaces/abc/content/pages')).toBeUndefined();
+  });
+
+  it('decodes percent-encoded segments', () => {
+    expect(matchRoute('GET', '/v1/spaces/abc/content/path/guides%2Fsetup')?.params.pagePath).toBe('guides/setup');
+  });
+
+  it('literal segments win over params: every route resolves to itself, even with literal-like values', () => {
+    const literals = [...new Set(routes.flatMap((route) => route.path.split('/')).filter((s) => s && !s.startsWith('{')))];
+    for (const route of routes) {
+      for (const fill of ['x1', ...literals]) {
+        const names = pathParamNames(route.path);
+        const path = route.path.replace(/\{([A-Za-z0-9_]+)\}/g, () => fill);
+        const match = matchRoute(route.method, path);
+        expect(match?.route.id, `${route.method} ${path}`).toBe(route.id);
+        expect(match?.params, `${route.method} ${path}`).toEqual(Object.fromEntries(names.map((name) => [name, fill])));
+      }
+    }
+  });
+});
