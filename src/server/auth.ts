@@ -1,0 +1,20 @@
+/**
+ * Who is calling `serve`: the bearer token of a request → the user it belongs to.
+ * The lookup itself is the domain's (`userIdForToken`: sha256 of the token in
+ * the `tokens` table, and the user must still exist), so `serve` and
+ * `LocalTransport --token` accept exactly the same tokens.
+ */
+import { userIdForToken } from '../domain/auth.js';
+import type { StoreReader } from '../store/types.js';
+
+/** The server's default `resolveActor`. */
+export function resolveTokenUser(token: string, reader: StoreReader): string | undefined {
+  return userIdForToken(reader, token);
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined when absent or another scheme. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const match = /^\s*Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : undefined;
+}

@@ -1,0 +1,387 @@
+/**
+ * HttpTransport: remote mode. Sends an operation of the route table to a `/v1`
+ * endpoint (GitBook's API, or `docsctl serve`) with undici and turns the answer
+ * into the same ApiResponse / ApiError that LocalTransport gives.
+ *
+ * - undici is imported lazily, on the first request: importing it costs ~160 ms
+ *   (notes/perf.md §4), which commands that never go remote must not pay. Only
+ *   type imports of undici may appear at the top of this file.
+ * - `undici.request` on a keep-alive Agent, not fetch (2.6× cheaper per request).
+ * - Retries with backoff on 429/502/503/504 and broken connections (policy in
+ *   retry.ts), honouring `Retry-After`.
+ * - `debug` receives one line per request and per response (plus headers), with
+ *   the token and URL credentials masked (debug-log.ts). The token is never
+ *   written anywhere else, including error messages.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Dispatcher } from 'undici';
+import { ApiError, NetworkError, UsageError, isApiErrorBody } from '../api/errors.js';
+import { fillPath } from '../api/route.js';
+import { getRoute } from '../api/table.js';
+import type { RawInput } from '../api/validate.js';
+import { VERSION } from '../version.js';
+import { formatHeaders, redactUrl, redactingLogger } from './debug-log.js';
+import {
+  DEFAULT_RETRY_POLICY,
+  type RetryPolicy,
+  isRetryableNetworkError,
+  isRetryableStatus,
+  retryDelay,
+} from './retry.js';
+import type { ApiResponse, Transport } from './types.js';
+
+type Undici = typeof import('undici');
+
+let undiciModule: Promise<Undici> | undefined;
+
+/** undici, imported on first use and shared by every transport of the process. */
+function loadUndici(): Promise<Undici> {
+  undiciModule ??= import('undici');
+  return undiciModule;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface HttpTransportOptions {
+  /** API base: `https://api.gitbook.com`, `https://api.gitbook.com/v1`, `http://127.0.0.1:4000/`… */
+  endpoint: string;
+  /** API token sent as `Authorization: Bearer <token>`. */
+  token?: string | undefined;
+  /** undici dispatcher to use instead of the transport's own keep-alive Agent (tests: MockAgent). Not closed by `close()`. */
+  dispatcher?: Dispatcher | undefined;
+  /** Per-request timeout for the response headers and between body chunks (default 30 s). */
+  timeoutMs?: number | undefined;
+  /** Retries after the first attempt (default 3). */
+  retries?: number | undefined;
+  /** `--debug` sink: one line per call. */
+  debug?: ((line: string) => void) | undefined;
+  /** Default `docsctl/<version>`. */
+  userAgent?: string | undefined;
+  /** How to wait between retries (tests record the waits instead of sleeping). */
+  sleep?: ((ms: number) => Promise<void>) | undefined;
+  /** Current time in ms, for `Retry-After` dates (default Date.now). */
+  now?: (() => number) | undefined;
+  /** Random source for the backoff jitter (default Math.random). */
+  random?: (() => number) | undefined;
+}
+
+interface Endpoint {
+  /** `scheme://host[:port][/prefix]`, without credentials, trailing slash or `/v1`. */
+  base: string;
+  /** What messages show: the base, credentials removed. */
+  display: string;
+  host: string;
+  /** `Basic …` from credentials in the URL, used when no token is given. */
+  basicAuth: string | undefined;
+}
+
+/** Normalises `--endpoint`: route paths start with `/v1`, so a trailing `/v1` is dropped from the base. */
+export function parseEndpoint(endpoint: string): Endpoint {
+  let url: URL;
+  try {
+    url = new URL(endpoint.trim());
+  } catch {
+    throw new UsageError(`Invalid endpoint "${redactUrl(endpoint)}": expected a URL`, {
+      hint: 'Pass --endpoint (or DOCSCTL_ENDPOINT) as the API base, e.g. https://api.gitbook.com or http://127.0.0.1:4000',
+    });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`Invalid endpoint "${redactUrl(endpoint)}": only http:// and https:// URLs are supported`, {
+      hint: 'Pass --endpoint (or DOCSCTL_ENDPOINT) as the API base, e.g. https://api.gitbook.com or http://127.0.0.1:4000',
+    });
+  }
+  const basicAuth = url.username
+    ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`
+    : undefined;
+  let prefix = url.pathname.replace(/\/+$/, '');
+  if (prefix.endsWith('/v1')) prefix = prefix.slice(0, -3);
+  prefix = prefix.replace(/\/+$/, '');
+  const base = `${url.protocol}//${url.host}${prefix}`;
+  return { base, display: base, host: url.host, basicAuth };
+}
+
+/** `?k=a&k=b&flag=true`: arrays repeat the key, undefined/null values are skipped. */
+export function buildQueryString(query: Record<string, unknown> | undefined): string {
+  if (!query) return '';
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (Array.isArray(value)) {
+      for (const item of value) if (item !== undefined && item !== null) search.append(key, stringify(item));
+    } else if (value !== undefined && value !== null) {
+      search.append(key, stringify(value));
+    }
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+function stringify(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value instanceof Date) return value.toISOString();
+  return JSON.stringify(value);
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))}s`;
+}
+
+/** The error code of a network failure (undici errors, system errors, AggregateError of happy eyeballs). */
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') return code;
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause !== undefined && cause !== error) {
+    const inner = errorCode(cause);
+    if (inner) return inner;
+  }
+  const errors = (error as { errors?: unknown }).errors;
+  if (Array.isArray(errors)) return errorCode(errors[0]);
+  return undefined;
+}
+
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
+  'ESOCKETTIMEDOUT',
+]);
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL']);
+
+function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class HttpTransport implements Transport {
+  readonly mode = 'remote' as const;
+  private readonly endpoint: Endpoint;
+  private readonly token: string | undefined;
+  private readonly timeoutMs: number;
+  private readonly policy: RetryPolicy;
+  private readonly debug: ((line: string) => void) | undefined;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly baseHeaders: Record<string, string>;
+  private readonly injected: Dispatcher | undefined;
+  private agent: Dispatcher | undefined;
+  private closed = false;
+
+  constructor(options: HttpTransportOptions) {
+    this.endpoint = parseEndpoint(options.endpoint);
+    this.token = options.token === '' ? undefined : options.token;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.policy = { ...DEFAULT_RETRY_POLICY, retries: Math.max(0, options.retries ?? DEFAULT_RETRY_POLICY.retries) };
+    this.debug = options.debug ? redactingLogger(options.debug, [this.token]) : undefined;
+    this.sleep = options.sleep ?? defaultSleep;
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+    this.injected = options.dispatcher;
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': options.userAgent ?? `docsctl/${VERSION}`,
+    };
+    const authorization = this.token !== undefined ? `Bearer ${this.token}` : this.endpoint.basicAuth;
+    if (authorization !== undefined) headers.authorization = authorization;
+    this.baseHeaders = headers;
+  }
+
+  async request(routeId: string, input: RawInput): Promise<ApiResponse> {
+    const route = getRoute(routeId);
+    const path = fillPath(route.path, input.params ?? {}) + buildQueryString(input.query);
+    const body = route.method === 'GET' ? undefined : input.body;
+    return this.send(route.method, path, body);
+  }
+
+  async raw(method: string, pathAndQuery: string, body?: unknown): Promise<ApiResponse> {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(pathAndQuery)) {
+      throw new UsageError(`Pass a path such as /v1/spaces/ID, not a URL ("${redactUrl(pathAndQuery)}")`, {
+        hint: 'The host comes from --endpoint / DOCSCTL_ENDPOINT.',
+      });
+    }
+    const verb = method.toUpperCase();
+    const path = pathAndQuery.startsWith('/') ? pathAndQuery : `/${pathAndQuery}`;
+    return this.send(verb, path, verb === 'GET' || verb === 'HEAD' ? undefined : body);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const agent = this.agent;
+    this.agent = undefined;
+    if (agent) await agent.close();
+  }
+
+  private dispatcher(undici: Undici): Dispatcher {
+    if (this.injected) return this.injected;
+    this.agent ??= new undici.Agent({
+      connect: { timeout: Math.min(this.timeoutMs, 10_000) },
+    });
+    return this.agent;
+  }
+
+  private async send(method: string, path: string, body: unknown): Promise<ApiResponse> {
+    if (this.closed) throw new Error('HttpTransport used after close()');
+    const undici = await loadUndici();
+    const dispatcher = this.dispatcher(undici);
+    const url = this.endpoint.base + path;
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers =
+      payload === undefined ? this.baseHeaders : { ...this.baseHeaders, 'content-type': 'application/json' };
+    const pathname = path.split('?', 1)[0] as string;
+    const debug = this.debug;
+
+    for (let attempt = 0; ; attempt++) {
+      if (debug) {
+        debug(`→ ${method} ${redactUrl(url)}${attempt > 0 ? ` (retry ${attempt}/${this.policy.retries})` : ''}`);
+        for (const line of formatHeaders(headers)) debug(`  ${line}`);
+        if (payload !== undefined) debug(`  (${Buffer.byteLength(payload)} bytes of JSON)`);
+      }
+      const started = performance.now();
+      let status: number;
+      let responseHeaders: Record<string, string | string[] | undefined>;
+      let text: string;
+      try {
+        const response = await undici.request(url, {
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body: payload,
+          dispatcher,
+          headersTimeout: this.timeoutMs,
+          bodyTimeout: this.timeoutMs,
+        });
+        status = response.statusCode;
+        responseHeaders = response.headers;
+        text = await response.body.text();
+      } catch (error) {
+        const code = errorCode(error);
+        debug?.(`← ${method} ${pathname} failed after ${Math.round(performance.now() - started)}ms: ${code ?? String(error)}`);
+        if (attempt < this.policy.retries && isRetryableNetworkError(method, code)) {
+          await this.wait(attempt + 1, undefined, {});
+          continue;
+        }
+        throw this.networkError(error, code, method, pathname);
+      }
+      if (debug) {
+        const reason = STATUS_CODES[status];
+        debug(`← ${status}${reason ? ` ${reason}` : ''} in ${Math.round(performance.now() - started)}ms`);
+        for (const line of formatHeaders(responseHeaders)) debug(`  ${line}`);
+      }
+      if (attempt < this.policy.retries && isRetryableStatus(method, status)) {
+        await this.wait(attempt + 1, status, {
+          retryAfter: headerValue(responseHeaders, 'retry-after'),
+          rateLimitReset: headerValue(responseHeaders, 'x-ratelimit-reset'),
+        });
+        continue;
+      }
+      return this.interpret(method, pathname, status, responseHeaders, text, attempt);
+    }
+  }
+
+  private async wait(
+    attempt: number,
+    status: number | undefined,
+    headers: { retryAfter?: string | undefined; rateLimitReset?: string | undefined },
+  ): Promise<void> {
+    const delay = retryDelay(attempt, status, headers, this.policy, this.now(), this.random);
+    this.debug?.(`  waiting ${delay}ms before retry ${attempt}/${this.policy.retries}`);
+    await this.sleep(delay);
+  }
+
+  private interpret(
+    method: string,
+    pathname: string,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+    text: string,
+    retried: number,
+  ): ApiResponse {
+    if (status >= 200 && status < 300) {
+      if (status === 204 || status === 205 || text.trim() === '') return { status, body: undefined };
+      try {
+        return { status, body: JSON.parse(text) as unknown };
+      } catch {
+        throw new ApiError(502, `The ${status} response to ${method} ${pathname} is not valid JSON`, {
+          hint: `Is ${this.endpoint.display} a docs API endpoint (e.g. https://api.gitbook.com)? Check --endpoint / DOCSCTL_ENDPOINT.`,
+        });
+      }
+    }
+    let parsed: unknown;
+    try {
+      parsed = text ? (JSON.parse(text) as unknown) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (isApiErrorBody(parsed)) {
+      const code = Number.isInteger(parsed.error.code) && parsed.error.code >= 400 && parsed.error.code <= 599
+        ? parsed.error.code
+        : status;
+      throw new ApiError(code, parsed.error.message, { hint: this.hintFor(code, retried, true, headers) });
+    }
+    const statusText = STATUS_CODES[status] ?? 'Error';
+    throw new ApiError(status, `${status} ${statusText} from ${method} ${pathname}`, {
+      hint: this.hintFor(status, retried, false, headers),
+    });
+  }
+
+  private hintFor(
+    status: number,
+    retried: number,
+    apiBody: boolean,
+    headers: Record<string, string | string[] | undefined>,
+  ): string | undefined {
+    if (status === 401) {
+      return this.token === undefined
+        ? 'No API token was sent: pass --token, set DOCSCTL_TOKEN, or run "docsctl config".'
+        : 'The API token was rejected: check --token / DOCSCTL_TOKEN or run "docsctl config".';
+    }
+    if (status === 403) {
+      return 'The token does not allow this operation: check --token / DOCSCTL_TOKEN or run "docsctl config".';
+    }
+    if (status === 429) {
+      const after = retried > 0 ? ` after ${retried} ${retried === 1 ? 'retry' : 'retries'}` : '';
+      return `Rate limited by ${this.endpoint.host}${after}; try again later.`;
+    }
+    if (status >= 300 && status < 400) {
+      const location = headerValue(headers, 'location');
+      return location
+        ? `The server redirects to ${redactUrl(location)}: use that address as --endpoint.`
+        : 'The server answered with a redirect: check --endpoint / DOCSCTL_ENDPOINT.';
+    }
+    if (!apiBody && (status === 404 || status === 405)) {
+      return `Is ${this.endpoint.display} the API base URL (e.g. https://api.gitbook.com)? Check --endpoint / DOCSCTL_ENDPOINT.`;
+    }
+    return undefined;
+  }
+
+  private networkError(error: unknown, code: string | undefined, method: string, pathname: string): NetworkError {
+    const { display, host } = this.endpoint;
+    if (code !== undefined && TIMEOUT_CODES.has(code)) {
+      const connect = code === 'UND_ERR_CONNECT_TIMEOUT';
+      return new NetworkError(
+        connect ? `Timed out connecting to ${host}` : `Timed out after ${seconds(this.timeoutMs)} waiting for ${host}`,
+        {
+          hint: `${method} ${pathname} got no answer in time: check that ${display} is up and that --endpoint / DOCSCTL_ENDPOINT is right, then try again.`,
+          cause: error,
+        },
+      );
+    }
+    if (code !== undefined && (DNS_CODES.has(code) || /^E[A-Z]+$/.test(code) || code.startsWith('UND_ERR_'))) {
+      const hint = DNS_CODES.has(code)
+        ? `The host name ${host} does not resolve: check --endpoint / DOCSCTL_ENDPOINT.`
+        : code === 'ECONNREFUSED'
+          ? `Nothing is listening there: check --endpoint / DOCSCTL_ENDPOINT (is the server running?).`
+          : 'Check --endpoint / DOCSCTL_ENDPOINT and your network connection.';
+      return new NetworkError(`Cannot reach ${display}: ${code}`, { hint, cause: error });
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return new NetworkError(`Cannot reach ${display}: ${redactUrl(message)}`, {
+      hint: 'Check --endpoint / DOCSCTL_ENDPOINT and your network connection.',
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * LocalTransport: runs operations in process against the local store, through
+ * the same `executeOperation` that `serve` uses, so local output is what the
+ * server would send. The acting user is the store's owner, or the user of
+ * `--token` when one is given.
+ */
+import { ApiError } from '../api/errors.js';
+import { getRoute, matchRoute, methodsForPath } from '../api/table.js';
+import type { RawInput } from '../api/validate.js';
+import { storeOwner, userIdForToken } from '../domain/auth.js';
+import { executeOperation } from '../domain/execute.js';
+import type { Store } from '../store/types.js';
+import type { Clock } from '../util/clock.js';
+import type { IdGenerator } from '../util/ids.js';
+import type { ApiResponse, Transport } from './types.js';
+
+export interface LocalTransportOptions {
+  store: Store;
+  clock: Clock;
+  ids: IdGenerator;
+  origin: string;
+  token?: string | undefined;
+}
+
+export class LocalTransport implements Transport {
+  readonly mode = 'local' as const;
+  constructor(private readonly options: LocalTransportOptions) {}
+
+  private actor(): { userId: string } {
+    const reader = this.options.store.read();
+    if (this.options.token !== undefined) {
+      const userId = userIdForToken(reader, this.options.token);
+      if (!userId) throw new ApiError(401, 'Invalid API token for this store', { hint: 'Check --token / DOCSCTL_TOKEN.' });
+      return { userId };
+    }
+    const owner = storeOwner(reader);
+    if (!owner) {
+      throw new ApiError(401, `The store at ${this.options.store.location} has no owner`, {
+        hint: 'Run "docsctl init" to initialize it.',
+      });
+    }
+    return { userId: owner };
+  }
+
+  async request(routeId: string, input: RawInput): Promise<ApiResponse> {
+    const route = getRoute(routeId);
+    const { store, clock, ids, origin } = this.options;
+    const result = await executeOperation({ store, actor: this.actor(), clock, ids, origin }, route, input);
+    return { status: result.status, body: result.body };
+  }
+
+  async raw(method: string, pathAndQuery: string, body?: unknown): Promise<ApiResponse> {
+    const url = new URL(pathAndQuery, 'http://local');
+    const match = matchRoute(method, url.pathname);
+    if (!match) {
+      const allowed = methodsForPath(url.pathname);
+      if (allowed.length) throw new ApiError(405, `${method.toUpperCase()} is not allowed on ${url.pathname} (allowed: ${allowed.join(', ')})`);
+      throw new ApiError(404, `No operation matches ${method.toUpperCase()} ${url.pathname}`, {
+        hint: 'Run "docsctl api --list" to see the operations.',
+      });
+    }
+    const query: Record<string, string | string[]> = {};
+    for (const key of new Set(url.searchParams.keys())) {
+      const values = url.searchParams.getAll(key);
+      query[key] = values.length === 1 ? (values[0] as string) : values;
+    }
+    return this.request(match.route.id, { params: match.params, query, body });
+  }
+
+  async close(): Promise<void> {
+    await this.options.store.close();
+  }
+}
