@@ -1,1 +1,27 @@
-console.log("build placeholder")
+// Bundles the CLI into dist/ with esbuild: one entry chunk that starts fast,
+// and separate chunks for what only some commands load (undici, the server,
+// prompts, tables, the store and domain). See notes/perf.md: bundling removes
+// most of the module-loading cost of a large CLI.
+import { readFileSync, rmSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const root = new URL('..', import.meta.url);
+const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+
+rmSync(new URL('dist', root), { recursive: true, force: true });
+await build({
+  absWorkingDir: root.pathname,
+  entryPoints: { cli: 'src/cli/entry.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  chunkNames: 'chunks/[name]-[hash]',
+  define: { __DOCSCTL_VERSION__: JSON.stringify(version) },
+  // Some dependencies are CommonJS and call require(): give the ESM bundle one.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  legalComments: 'none',
+  logLevel: 'warning',
+});

@@ -1,3 +1,113 @@
-import type { Handler } from './handler.js';
+/**
+ * Organizations, the authenticated user and invites (gaps.md §2.1).
+ *
+ * `listChangeRequestsForOrganization` is left to the change-request module (it
+ * needs that module's storage); until then it answers 501.
+ *
+ * Invites have local semantics: there is no e-mail to send, so inviting an
+ * address makes its user (created when unknown) a member at once.
+ */
+import { badRequest, conflict } from '../api/errors.js';
+import * as extra from '../api/routes/orgs-extra.js';
+import * as routes from '../api/routes/orgs.js';
+import { type Handler, implement } from './handler.js';
+import { paginate } from './pagination.js';
+import { orgAccess, requireRole, roleIn } from './permissions.js';
+import {
+  type OrgRecord,
+  type Role,
+  Tables,
+  addMember,
+  ensureUser,
+  getList,
+  getOrg,
+  putOrg,
+  requireUser,
+} from './records.js';
+import { organizationView, userView } from './views.js';
 
-export const orgHandlers: Record<string, Handler> = {};
+export const orgHandlers: Record<string, Handler> = {
+  ...implement(routes.getAuthenticatedUser, (ctx) => userView(ctx, requireUser(ctx.tx, ctx.actor.userId))),
+
+  ...implement(routes.listOrganizationsForAuthenticatedUser, (ctx, { query }) => {
+    // A user belongs to few organizations: filtering out disabled memberships reads one row each.
+    const orgIds = getList(ctx.tx, Tables.userOrgs, ctx.actor.userId).filter(
+      (orgId) => getOrg(ctx.tx, orgId) !== undefined && roleIn(ctx.tx, orgId, ctx.actor.userId) !== undefined,
+    );
+    return paginate(orgIds, query, (orgId) => {
+      const { org, role } = orgAccess(ctx.tx, orgId, ctx.actor.userId);
+      return organizationView(ctx, org, role);
+    });
+  }),
+
+  ...implement(routes.getOrganizationById, (ctx, { params }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    return organizationView(ctx, org, role);
+  }),
+
+  ...implement(routes.inviteUsersToOrganization, (ctx, { params, body }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    requireRole(role, 'admin', org.id, 'invite users');
+    const now = ctx.clock().toISOString();
+    const fallback: Role = body.role !== undefined ? body.role : org.defaultRole !== undefined ? org.defaultRole : 'read';
+    const users: string[] = [];
+    for (const entry of body.emails) {
+      const email = typeof entry === 'string' ? entry : entry.email;
+      const memberRole: Role = typeof entry === 'string' ? fallback : entry.role;
+      const { user } = ensureUser(ctx.tx, { email }, ctx.ids, now);
+      // Already a member (or listed twice in this request): left alone and not counted.
+      const added = addMember(ctx.tx, org.id, user.id, {
+        role: memberRole,
+        joinedAt: now,
+        sso: body.sso ?? false,
+        disabled: false,
+      });
+      if (added) users.push(user.id);
+    }
+    return { users, invited: users.length };
+  }),
+
+  ...implement(extra.updateOrganizationById, (ctx, { params, body }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    requireRole(role, 'admin', org.id, 'update the organization');
+    if (Object.values(body).every((value) => value === undefined)) {
+      throw badRequest(
+        'Nothing to update: pass at least one of title, emailDomains, hostname, defaultRole, defaultContent, logo, sso, ai, inviteLinks, mergeRules',
+      );
+    }
+    const updated: OrgRecord = { ...org, updatedAt: ctx.clock().toISOString() };
+    if (body.title !== undefined) updated.title = body.title.trim();
+    if (updated.title.length < 2) throw badRequest('Invalid title: it must be 2 to 255 characters long');
+    if (body.emailDomains !== undefined) {
+      updated.emailDomains = [...new Set(body.emailDomains.map((domain) => domain.trim().toLowerCase()).filter(Boolean))];
+    }
+    if (body.hostname !== undefined && body.hostname !== org.hostname) {
+      const hostname = body.hostname.toLowerCase();
+      if (!/^[a-z0-9][a-z0-9-]*[a-z0-9]$/.test(hostname)) {
+        throw badRequest(`Invalid hostname "${body.hostname}": use lowercase letters, digits and inner hyphens`);
+      }
+      const owner = ctx.tx.get<string>(Tables.orgsByHostname, hostname);
+      if (owner !== undefined && owner !== org.id) {
+        throw conflict(`The hostname "${hostname}" is already used by another organization`);
+      }
+      if (org.hostname !== undefined) ctx.tx.delete(Tables.orgsByHostname, org.hostname);
+      ctx.tx.put(Tables.orgsByHostname, hostname, org.id);
+      updated.hostname = hostname;
+    }
+    if (body.defaultRole !== undefined) updated.defaultRole = body.defaultRole;
+    if (body.defaultContent !== undefined) {
+      if (body.defaultContent === null) delete updated.defaultContent;
+      else updated.defaultContent = body.defaultContent;
+    }
+    if (body.logo !== undefined) {
+      if (body.logo === null) delete updated.logo;
+      else updated.logo = body.logo;
+    }
+    if (body.sso !== undefined) updated.sso = body.sso;
+    if (body.ai !== undefined) updated.ai = body.ai;
+    if (body.inviteLinks !== undefined) updated.inviteLinks = body.inviteLinks;
+    if (body.mergeRules !== undefined) updated.mergeRules = body.mergeRules;
+    putOrg(ctx.tx, updated);
+    return organizationView(ctx, updated, role);
+  }),
+};

@@ -1,0 +1,105 @@
+/** `docsctl collection …` (API doc §4.1). */
+import type { OperationCommandSpec } from '../operation.js';
+import { buildPosition, moveFlags } from './positions.js';
+
+const collectionArg = [{ name: 'collectionId', description: 'collection id' }];
+const levels = ['admin', 'create', 'edit', 'review', 'comment', 'read', 'inherit'] as const;
+
+export const collectionCommands: OperationCommandSpec[] = [
+  {
+    command: 'collection list',
+    route: 'listCollectionsInOrganizationById',
+    summary: 'List the collections of an organization',
+    aliases: ['ls'],
+    org: true,
+    flags: [{ flags: '--no-nested', description: 'only collections at the organization root', to: 'query.nested', type: 'boolean' }],
+    output: 'list',
+    columns: 'collection',
+    noun: 'collection',
+    examples: ['docsctl collection list', 'docsctl collection list --no-nested --format ids'],
+  },
+  {
+    command: 'collection get',
+    route: 'getCollectionById',
+    summary: 'Show a collection',
+    args: collectionArg,
+    output: 'object',
+    columns: 'collection',
+    examples: ['docsctl collection get c0ll3ct10n'],
+  },
+  {
+    command: 'collection create',
+    route: 'createCollection',
+    summary: 'Create a collection',
+    org: true,
+    flags: [
+      { flags: '--title <title>', description: 'title (max 50 characters)', to: 'body.title' },
+      { flags: '--parent <collectionId>', description: 'create it inside this collection', to: 'body.parent' },
+    ],
+    output: 'object',
+    columns: 'collection',
+    examples: ['docsctl collection create --title Guides', 'id=$(docsctl collection create --title API --format ids)'],
+  },
+  {
+    command: 'collection edit',
+    route: 'updateCollectionById',
+    summary: 'Change the title, description or default access level of a collection',
+    args: collectionArg,
+    flags: [
+      { flags: '--title <title>', description: 'new title', to: 'body.title' },
+      { flags: '--description <text>', description: 'new description (max 100)', to: 'body.description' },
+      { flags: '--default-level <role>', description: 'default access level', to: 'body.defaultLevel', choices: levels },
+    ],
+    nonEmptyBody: 'Nothing to change: pass --title, --description or --default-level',
+    output: 'object',
+    columns: 'collection',
+    examples: ['docsctl collection edit c0ll3ct10n --title "User guides" --default-level read'],
+  },
+  {
+    command: 'collection delete',
+    route: 'deleteCollectionById',
+    summary: 'Delete a collection (its spaces can be restored for 7 days)',
+    aliases: ['rm'],
+    args: collectionArg,
+    confirm: (input) => `Delete collection ${input.params?.collectionId} and everything in it?`,
+    output: 'delete',
+    columns: 'collection',
+    noun: 'collection',
+    examples: ['docsctl collection delete c0ll3ct10n --yes'],
+  },
+  {
+    command: 'collection move',
+    route: 'moveCollection',
+    summary: 'Move a collection under another parent or next to a sibling',
+    args: collectionArg,
+    flags: moveFlags,
+    build: buildPosition,
+    output: 'object',
+    columns: 'collection',
+    examples: [
+      'docsctl collection move c0ll3ct10n --parent none',
+      'docsctl collection move c0ll3ct10n --before collection:0th3r',
+    ],
+  },
+  {
+    command: 'collection transfer',
+    route: 'transferCollection',
+    summary: 'Transfer a collection and its content to another organization',
+    args: collectionArg,
+    flags: [{ flags: '--to-org <organizationId>', description: 'target organization id', to: 'body.organization', required: true }],
+    confirm: (input) => `Transfer collection ${input.params?.collectionId} to organization ${(input.body as { organization?: string }).organization}?`,
+    output: 'object',
+    columns: 'collection',
+    examples: ['docsctl collection transfer c0ll3ct10n --to-org 0th3r0rg --yes'],
+  },
+  {
+    command: 'collection spaces',
+    route: 'listSpacesInCollectionById',
+    summary: 'List the spaces of a collection',
+    args: collectionArg,
+    output: 'list',
+    columns: 'space',
+    noun: 'space',
+    examples: ['docsctl collection spaces c0ll3ct10n --all'],
+  },
+];

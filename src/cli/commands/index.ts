@@ -1,0 +1,15 @@
+/** Every data-declared command, and the descriptions of their groups. */
+import type { OperationCommandSpec } from '../operation.js';
+import { collectionCommands } from './collections.js';
+import { orgCommands } from './orgs.js';
+import { spaceCommands } from './spaces.js';
+
+export const operationCommands: readonly OperationCommandSpec[] = [...orgCommands, ...collectionCommands, ...spaceCommands];
+
+export const groupDescriptions: Record<string, string> = {
+  org: 'Organizations you belong to',
+  user: 'Users',
+  member: 'Members of an organization',
+  collection: 'Collections: groups of spaces inside an organization',
+  space: 'Spaces: containers of documentation content',
+};

@@ -1,0 +1,73 @@
+/** `docsctl store …`: maintenance of the local store (check, repair, collect garbage, break a stale lock). */
+import type { Command } from 'commander';
+import { UsageError } from '../../api/errors.js';
+import type { Session } from '../session.js';
+
+function localDir(session: Session): string {
+  if (session.settings.mode === 'remote') throw new UsageError('store commands work on a local store; unset --endpoint');
+  return session.settings.storeDir;
+}
+
+export function registerStoreCommands(program: Command, getSession: (command: Command) => Session): void {
+  const store = program.command('store').description('Maintenance of the local store');
+
+  store
+    .command('fsck')
+    .description('Verify the store (commits and every reachable object); exits 74 when damaged')
+    .action(async (_options: unknown, command: Command) => {
+      const session = getSession(command);
+      const { fsck } = await import('../../store/index.js');
+      const report = await fsck(localDir(session));
+      if (session.format === 'json' || session.format === 'yaml') await session.printObject(report, []);
+      for (const problem of report.problems) await session.info(`${problem.path}: ${problem.problem}`);
+      if (report.problems.length > 0) {
+        const { StoreError } = await import('../../api/errors.js');
+        const first = report.problems[0] as { path: string; problem: string };
+        throw new StoreError(`store damaged: ${report.problems.length} problem(s), first ${first.path}`, first.path, {
+          hint: 'run "docsctl store recover" to return to the last good state',
+        });
+      }
+      await session.info(`Store OK at generation ${report.gen}`);
+    });
+
+  store
+    .command('recover')
+    .description('Quarantine damaged files and return to the last fully verified state')
+    .action(async (_options: unknown, command: Command) => {
+      const session = getSession(command);
+      const dir = localDir(session);
+      await session.confirm(`Recover the store at ${dir} to its last good state?`);
+      const { recover } = await import('../../store/index.js');
+      const result = await recover(dir);
+      if (session.format === 'json' || session.format === 'yaml') await session.printObject(result, []);
+      await session.info(`Recovered: generation ${result.fromGen} → ${result.toGen}; quarantined ${result.quarantined.length} file(s)`);
+    });
+
+  store
+    .command('gc')
+    .description('Remove old commits and unreferenced objects')
+    .option('--keep <n>', 'commits to keep', '100')
+    .action(async (options: { keep: string }, command: Command) => {
+      const session = getSession(command);
+      const keepCommits = Number(options.keep);
+      if (!Number.isInteger(keepCommits) || keepCommits < 1) throw new UsageError(`--keep expects a positive integer, got "${options.keep}"`);
+      const { gc } = await import('../../store/index.js');
+      const result = await gc(localDir(session), { keepCommits });
+      if (session.format === 'json' || session.format === 'yaml') await session.printObject(result, []);
+      await session.info(
+        `Removed ${result.removedCommits} commit(s), ${result.removedObjects} object(s), ${result.removedTemps} temporary file(s)`,
+      );
+    });
+
+  store
+    .command('unlock')
+    .description('Remove the writer lock left by a process that is gone')
+    .action(async (_options: unknown, command: Command) => {
+      const session = getSession(command);
+      const dir = localDir(session);
+      await session.confirm(`Remove the lock of the store at ${dir}? Only do this when no docsctl process is writing`);
+      const { unlock } = await import('../../store/index.js');
+      const result = await unlock(dir);
+      await session.info(result.removed ? 'Lock removed' : 'The store was not locked');
+    });
+}

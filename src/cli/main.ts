@@ -1,0 +1,117 @@
+/**
+ * The CLI: `main(argv, ctx)` builds the command tree, runs one command and
+ * returns the exit code. It never exits the process and never writes outside
+ * `ctx.io`; `bin/docsctl.js` sets the exit code. Errors become one line on
+ * stderr (plus the stack with --debug) and the documented exit code.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { DocsctlError, ExitCode, exitCodeFor } from '../api/errors.js';
+import { registerApiCommand } from './commands/api.js';
+import { registerConfigCommands } from './commands/config.js';
+import { groupDescriptions, operationCommands } from './commands/index.js';
+import { registerInitCommand } from './commands/init.js';
+import { registerServeCommand } from './commands/serve.js';
+import { registerStoreCommands } from './commands/store.js';
+import type { CliContext } from './context.js';
+import { registerOperationCommands } from './operation.js';
+import { type GlobalFlags, Session } from './session.js';
+
+const ROOT_HELP = `
+Modes:
+  local (default)  every command runs against a JSON-file store on disk (--store, DOCSCTL_STORE)
+  remote           with --endpoint URL (DOCSCTL_ENDPOINT) and --token (DOCSCTL_TOKEN), against any /v1 server
+
+Get started:
+  $ docsctl init --org "Acme Docs"        create a local store with an organization
+  $ docsctl space create --title Handbook
+  $ docsctl space list
+  $ docsctl serve --port 4000             serve the same store as the /v1 API
+
+Exit codes: 0 ok, 1 error, 2 usage/validation, 3 auth, 4 not found, 5 conflict,
+            6 network, 7 rate limited, 74 store damaged, 130 cancelled
+`;
+
+export function buildProgram(ctx: CliContext, sessions: Session[]): Command {
+  const program = new Command('docsctl')
+    .description('Administer a documentation platform (GitBook /v1 API): locally, remotely, or as an emulator.')
+    .version(ctx.version, '-V, --version', 'print the version')
+    .addOption(new Option('--store <dir>', 'local store directory').env('DOCSCTL_STORE'))
+    .addOption(new Option('--endpoint <url>', 'remote API endpoint (selects remote mode)').env('DOCSCTL_ENDPOINT'))
+    .addOption(new Option('--token <token>', 'API token').env('DOCSCTL_TOKEN'))
+    .addOption(new Option('--profile <name>', 'configuration profile').env('DOCSCTL_PROFILE'))
+    .option('--json', 'print JSON (same as --format json)')
+    .addOption(new Option('--format <format>', 'output format').choices(['table', 'tsv', 'json', 'yaml', 'ids']))
+    .option('--no-input', 'never prompt; fail when input is missing')
+    .option('-y, --yes', 'confirm destructive actions without asking')
+    .option('--debug', 'log requests and show stack traces')
+    .addHelpText('after', ROOT_HELP)
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => ctx.io.out.write(text),
+      writeErr: (text) => ctx.io.err.write(text),
+    });
+
+  const getSession = (command: Command): Session => {
+    const session = new Session(ctx, command.optsWithGlobals() as GlobalFlags);
+    sessions.push(session);
+    return session;
+  };
+
+  registerInitCommand(program, getSession);
+  registerOperationCommands(program, operationCommands, groupDescriptions, getSession);
+  registerApiCommand(program, getSession);
+  registerServeCommand(program, getSession);
+  registerConfigCommands(program, getSession);
+  registerStoreCommands(program, getSession);
+
+  // Every subcommand reports parse errors through the same exitOverride/output.
+  const inherit = (command: Command) => {
+    for (const sub of command.commands) {
+      sub.exitOverride().configureOutput({
+        writeOut: (text) => ctx.io.out.write(text),
+        writeErr: (text) => ctx.io.err.write(text),
+      });
+      sub.showSuggestionAfterError(true);
+      inherit(sub);
+    }
+  };
+  inherit(program);
+  return program;
+}
+
+function formatError(error: unknown, debug: boolean): string {
+  if (error instanceof DocsctlError) {
+    const hint = error.hint ? ` (${error.hint})` : '';
+    return `error: ${error.message}${hint}\n${debug && error.stack ? `${error.stack}\n` : ''}`;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const stack = debug && error instanceof Error && error.stack ? `${error.stack}\n` : '';
+  return `error: ${message} (this is a bug in docsctl; rerun with --debug for details)\n${stack}`;
+}
+
+export async function main(argv: readonly string[], ctx: CliContext): Promise<number> {
+  const sessions: Session[] = [];
+  const program = buildProgram(ctx, sessions);
+  const debug = argv.includes('--debug');
+  try {
+    if (argv.length === 0) {
+      program.outputHelp();
+      return ExitCode.ok;
+    }
+    await program.parseAsync([...argv], { from: 'user' });
+    return ExitCode.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+        return ExitCode.ok;
+      }
+      // Commander already printed its message on stderr.
+      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
+    ctx.io.err.write(formatError(error, debug));
+    return exitCodeFor(error);
+  } finally {
+    await Promise.all(sessions.map((session) => session.close().catch(() => undefined)));
+  }
+}

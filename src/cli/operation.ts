@@ -1,0 +1,296 @@
+/**
+ * Commands that map one-to-one onto an API operation, declared as data
+ * (`OperationCommandSpec`) and turned into commander commands here. A spec says
+ * which route it calls, which positional arguments fill which path parameters,
+ * which flags fill the query or the body, and how to print the result. The
+ * mapping, prompting for missing input, confirmation of destructive actions,
+ * pagination (--limit/--page/--all) and output are written once, here.
+ */
+import { type Command, Option } from 'commander';
+import { UsageError } from '../api/errors.js';
+import type { RawInput } from '../api/validate.js';
+import { type ColumnSet, columns } from '../output/columns.js';
+import type { Session } from './session.js';
+
+export interface ArgSpec {
+  /** Name shown in usage, e.g. `spaceId`. */
+  name: string;
+  /** Path parameter it fills (defaults to `name`). */
+  param?: string;
+  description: string;
+  /** Collects the remaining arguments into a list placed at `to`. */
+  variadic?: { to: string };
+}
+
+export type FlagType = 'string' | 'number' | 'boolean' | 'json' | 'list';
+
+export interface FlagSpec {
+  /** Commander flags, e.g. `--title <title>` or `--nested` (booleans may be negated with --no-…). */
+  flags: string;
+  description: string;
+  /** Destination: `body.title`, `query.nested`, `params.x`. Omitted for flags used by `build`. */
+  to?: string;
+  type?: FlagType;
+  choices?: readonly string[];
+  /** Asked on a terminal when missing; a usage error naming the flag otherwise. */
+  required?: boolean;
+  /** The value `none` becomes null (e.g. `--parent none` moves to the root). */
+  noneIsNull?: boolean;
+}
+
+export type OutputKind = 'object' | 'list' | 'delete' | 'empty';
+
+export interface OperationCommandSpec {
+  /** Command path, e.g. `space get`. */
+  command: string;
+  /** Route id (operationId). */
+  route: string;
+  summary: string;
+  aliases?: string[];
+  args?: ArgSpec[];
+  /** The route has `{organizationId}`: add `--org ID` (defaults to DOCSCTL_ORG, the profile's, or the user's only one). */
+  org?: boolean;
+  flags?: FlagSpec[];
+  output: OutputKind;
+  columns: ColumnSet;
+  /** Noun used in messages ("space", "collection"). */
+  noun?: string;
+  /** A question asked before running (destructive commands); --yes skips it. */
+  confirm?: (input: RawInput) => string;
+  /** Custom mapping after flags are applied (complex bodies). */
+  build?: (options: Record<string, unknown>, input: RawInput) => void;
+  /** The body must carry at least one field (PATCH): the error message when it does not. */
+  nonEmptyBody?: string;
+  examples?: string[];
+}
+
+// ─── Building the commander tree ───────────────────────────────────────────
+
+function findOrCreateGroup(parent: Command, name: string, description: string | undefined): Command {
+  const existing = parent.commands.find((c) => c.name() === name);
+  if (existing) return existing;
+  const group = parent.command(name);
+  if (description) group.description(description);
+  return group;
+}
+
+export function registerOperationCommands(
+  program: Command,
+  specs: readonly OperationCommandSpec[],
+  groupDescriptions: Record<string, string>,
+  getSession: (command: Command) => Session,
+): void {
+  for (const spec of specs) {
+    const words = spec.command.split(' ');
+    const verb = words.pop() as string;
+    let parent = program;
+    for (const [index, word] of words.entries()) {
+      parent = findOrCreateGroup(parent, word, groupDescriptions[words.slice(0, index + 1).join(' ')]);
+    }
+    const command = parent.command(verb).description(spec.summary);
+    if (spec.aliases) command.aliases(spec.aliases);
+    for (const arg of spec.args ?? []) {
+      command.argument(arg.variadic ? `<${arg.name}...>` : `<${arg.name}>`, arg.description);
+    }
+    if (spec.org) command.addOption(new Option('--org <organizationId>', 'organization (default: DOCSCTL_ORG, the profile, or your only one)'));
+    for (const flag of spec.flags ?? []) {
+      const option = new Option(flag.flags, flag.description);
+      if (flag.choices) option.choices(flag.choices);
+      command.addOption(option);
+    }
+    if (spec.output === 'list') {
+      command.addOption(new Option('--limit <n>', 'items per page (max 1000)'));
+      command.addOption(new Option('--page <cursor>', 'page cursor (the next.page of a previous answer)'));
+      command.addOption(new Option('--all', 'follow pagination to the end'));
+    }
+    if (hasBody(spec)) command.addOption(new Option('--body <json>', 'request body as JSON, or @FILE (flags override its fields)'));
+    if (spec.examples?.length) {
+      command.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+    }
+    command.action(async (...received: unknown[]) => {
+      const cmd = received[received.length - 1] as Command;
+      const positional = received.slice(0, (spec.args ?? []).length) as Array<string | string[]>;
+      await runOperationCommand(getSession(cmd), spec, positional, cmd.opts());
+    });
+  }
+}
+
+function hasBody(spec: OperationCommandSpec): boolean {
+  return (spec.flags ?? []).some((f) => f.to?.startsWith('body.')) || spec.build !== undefined || spec.nonEmptyBody !== undefined;
+}
+
+// ─── Running one command ───────────────────────────────────────────────────
+
+function setPath(input: RawInput, path: string, value: unknown): void {
+  const [area, ...rest] = path.split('.');
+  const root = input as Record<string, unknown>;
+  let target = (root[area as string] ??= {}) as Record<string, unknown>;
+  for (const key of rest.slice(0, -1)) target = (target[key] ??= {}) as Record<string, unknown>;
+  target[rest[rest.length - 1] as string] = value;
+}
+
+/** The long flag name (`--title <title>` → `--title`). */
+export function flagName(flags: string): string {
+  return (/--[a-z0-9-]+/i.exec(flags)?.[0] ?? flags).replace(/^--no-/, '--');
+}
+
+function attributeName(flags: string): string {
+  return new Option(flags).attributeName();
+}
+
+function convert(flag: FlagSpec, raw: unknown): unknown {
+  const name = flagName(flag.flags);
+  if (flag.noneIsNull && raw === 'none') return null;
+  switch (flag.type ?? 'string') {
+    case 'number': {
+      const value = Number(raw);
+      if (typeof raw !== 'string' || raw.trim() === '' || Number.isNaN(value)) {
+        throw new UsageError(`${name} expects a number, got "${String(raw)}"`);
+      }
+      return value;
+    }
+    case 'boolean':
+      return raw === true || raw === 'true';
+    case 'json':
+      try {
+        return JSON.parse(String(raw));
+      } catch {
+        throw new UsageError(`${name} expects JSON, got "${String(raw)}"`);
+      }
+    case 'list':
+      return String(raw)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+    default:
+      return raw;
+  }
+}
+
+async function readBodyOption(value: string): Promise<Record<string, unknown>> {
+  let text = value;
+  if (value.startsWith('@')) {
+    const { readFile } = await import('node:fs/promises');
+    try {
+      text = await readFile(value.slice(1), 'utf8');
+    } catch (error) {
+      throw new UsageError(`Cannot read --body file ${value.slice(1)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  }
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+    return parsed as Record<string, unknown>;
+  } catch {
+    throw new UsageError('--body expects a JSON object (or @FILE containing one)');
+  }
+}
+
+/** Resolves the organization: --org, DOCSCTL_ORG / profile, else the user's only organization. */
+export async function resolveOrganization(session: Session, explicit: unknown): Promise<string> {
+  if (typeof explicit === 'string' && explicit) return explicit;
+  if (session.settings.org) return session.settings.org;
+  const transport = await session.transport();
+  const { body } = await transport.request('listOrganizationsForAuthenticatedUser', { query: { limit: 2 } });
+  const items = ((body as { items?: Array<{ id: string; title: string }> }).items ?? []);
+  if (items.length === 1) return (items[0] as { id: string }).id;
+  if (items.length === 0) throw new UsageError('You do not belong to any organization', { hint: 'run "docsctl init" or pass --org ID' });
+  throw new UsageError('You belong to several organizations: pass --org ID (or set DOCSCTL_ORG)', {
+    hint: 'run "docsctl org list" to see them',
+  });
+}
+
+export async function buildInput(
+  session: Session,
+  spec: OperationCommandSpec,
+  positional: Array<string | string[]>,
+  options: Record<string, unknown>,
+): Promise<RawInput> {
+  const input: RawInput = { params: {}, query: {} };
+  if (typeof options.body === 'string') input.body = await readBodyOption(options.body);
+  (spec.args ?? []).forEach((arg, index) => {
+    const value = positional[index];
+    if (arg.variadic) setPath(input, arg.variadic.to, value);
+    else (input.params as Record<string, string>)[arg.param ?? arg.name] = value as string;
+  });
+  for (const flag of spec.flags ?? []) {
+    let raw = options[attributeName(flag.flags)];
+    if (raw === undefined && flag.required) {
+      const name = flagName(flag.flags);
+      if (!session.canPrompt) throw new UsageError(`Missing required flag ${name}`, { hint: `${spec.command} needs ${name}: ${flag.description}` });
+      raw = await session.ctx.prompter.input(`${flag.description}:`, {
+        validate: (value) => (value.trim() ? true : `${name} cannot be empty`),
+      });
+    }
+    if (raw === undefined || flag.to === undefined) continue;
+    setPath(input, flag.to, convert(flag, raw));
+  }
+  spec.build?.(options, input);
+  if (spec.org) (input.params as Record<string, string>).organizationId = await resolveOrganization(session, options.org);
+  if (spec.output === 'list') {
+    if (options.limit !== undefined) {
+      const limit = Number(options.limit);
+      if (!Number.isInteger(limit) || limit < 0 || limit > 1000) {
+        throw new UsageError(`--limit expects an integer from 0 to 1000, got "${String(options.limit)}"`);
+      }
+      (input.query as Record<string, unknown>).limit = limit;
+    }
+    if (typeof options.page === 'string') (input.query as Record<string, unknown>).page = options.page;
+  }
+  if (spec.nonEmptyBody && (input.body === undefined || Object.keys(input.body as object).length === 0)) {
+    throw new UsageError(spec.nonEmptyBody);
+  }
+  return input;
+}
+
+interface ListBody {
+  items?: unknown[];
+  next?: { page?: string } | null;
+  count?: number;
+}
+
+export async function runOperationCommand(
+  session: Session,
+  spec: OperationCommandSpec,
+  positional: Array<string | string[]>,
+  options: Record<string, unknown>,
+): Promise<void> {
+  const input = await buildInput(session, spec, positional, options);
+  if (spec.confirm) await session.confirm(spec.confirm(input));
+  const transport = await session.transport();
+  const cols = columns[spec.columns];
+
+  if (spec.output === 'list') {
+    const items: unknown[] = [];
+    let body = (await transport.request(spec.route, input)).body as ListBody;
+    items.push(...(body.items ?? []));
+    while (options.all && body.next?.page) {
+      const query: Record<string, unknown> = { ...(input.query as Record<string, unknown>), page: body.next.page };
+      if (query.limit === undefined) query.limit = 1000;
+      body = (await transport.request(spec.route, { ...input, query })).body as ListBody;
+      items.push(...(body.items ?? []));
+    }
+    await session.printList(items, cols);
+    if (!options.all && body.next?.page) {
+      const of = body.count !== undefined ? ` of ${body.count}` : '';
+      await session.info(`note: showing ${items.length}${of}; pass --all for every item, or --page ${body.next.page} for the next page`);
+    } else if (items.length === 0) {
+      await session.hint(`No ${spec.noun ?? 'item'}s found.`);
+    }
+    return;
+  }
+
+  const response = await transport.request(spec.route, input);
+  if (spec.output === 'delete') {
+    const id = Object.values(input.params ?? {}).pop() ?? '';
+    const deleted = response.status !== 204;
+    if (session.format === 'json' || session.format === 'yaml') await session.printObject({ id, deleted }, cols);
+    const noun = spec.noun ?? 'item';
+    await session.info(
+      deleted ? `Deleted ${noun} ${id}` : `Nothing to delete: ${noun} ${id} is already deleted or does not exist`,
+    );
+    return;
+  }
+  if (spec.output === 'empty' || response.body === undefined) return;
+  await session.printObject(response.body, cols);
+}

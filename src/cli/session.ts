@@ -1,0 +1,151 @@
+/**
+ * One invocation of the CLI: the context, the parsed global options, and what is
+ * derived from them lazily — settings, the transport (store or HTTP client),
+ * the output format. A command that never calls `transport()` never opens the
+ * store nor loads undici.
+ */
+import { CancelledError, UsageError } from '../api/errors.js';
+import type { Transport } from '../transport/types.js';
+import type { Column } from '../output/columns.js';
+import { OUTPUT_FORMATS, type OutputFormat, renderList, renderObject } from '../output/render.js';
+import { type GlobalOptions, type Settings, readConfig, resolveSettings } from './config.js';
+import type { CliContext } from './context.js';
+import { write } from './io.js';
+
+export interface GlobalFlags extends GlobalOptions {
+  json?: boolean;
+  format?: string;
+  /** False with --no-input. */
+  input?: boolean;
+  yes?: boolean;
+  debug?: boolean;
+}
+
+/** Where `serve` and the local mode build API URLs (`urls.location`); DOCSCTL_PUBLIC_URL overrides. */
+export const DEFAULT_ORIGIN = 'http://127.0.0.1:4000';
+
+export class Session {
+  private cachedSettings: Settings | undefined;
+  private cachedTransport: Promise<Transport> | undefined;
+
+  constructor(
+    readonly ctx: CliContext,
+    readonly flags: GlobalFlags,
+  ) {}
+
+  get settings(): Settings {
+    this.cachedSettings ??= resolveSettings(this.flags, this.ctx.env, readConfig(this.ctx.env));
+    return this.cachedSettings;
+  }
+
+  get origin(): string {
+    return (this.ctx.env.DOCSCTL_PUBLIC_URL ?? DEFAULT_ORIGIN).replace(/\/+$/, '');
+  }
+
+  /** The transport for this invocation (opened once). */
+  transport(): Promise<Transport> {
+    this.cachedTransport ??= this.openTransport();
+    return this.cachedTransport;
+  }
+
+  private async openTransport(): Promise<Transport> {
+    const settings = this.settings;
+    if (settings.mode === 'remote') {
+      const { HttpTransport } = await import('../transport/http.js');
+      return new HttpTransport({
+        endpoint: settings.endpoint as string,
+        ...(settings.token !== undefined ? { token: settings.token } : {}),
+        userAgent: `docsctl/${this.ctx.version}`,
+        ...(this.flags.debug ? { debug: (line: string) => this.debug(line) } : {}),
+      });
+    }
+    const [{ openStore }, { LocalTransport }] = await Promise.all([
+      import('../store/index.js'),
+      import('../transport/local.js'),
+    ]);
+    const store = openStore(settings.storeDir);
+    return new LocalTransport({
+      store,
+      clock: this.ctx.clock,
+      ids: this.ctx.ids,
+      origin: this.origin,
+      token: settings.token,
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.cachedTransport) {
+      const transport = await this.cachedTransport.catch(() => undefined);
+      await transport?.close();
+    }
+  }
+
+  // ─── Interaction ───────────────────────────────────────────────────────────
+
+  /** Prompts are allowed: stdin and stdout are terminals and --no-input is absent. */
+  get canPrompt(): boolean {
+    return this.flags.input !== false && this.ctx.io.isStdinTTY && this.ctx.io.isStdoutTTY;
+  }
+
+  /** Asks for confirmation of a destructive action; --yes skips it; without a terminal --yes is required. */
+  async confirm(question: string, flagHint = '--yes'): Promise<void> {
+    if (this.flags.yes) return;
+    if (!this.canPrompt) {
+      throw new UsageError(`${question.replace(/\?$/, '')}: confirmation needed`, {
+        hint: `pass ${flagHint} to confirm when not running in a terminal`,
+      });
+    }
+    const ok = await this.ctx.prompter.confirm(question, { default: false });
+    if (!ok) throw new CancelledError('Cancelled');
+  }
+
+  // ─── Output ────────────────────────────────────────────────────────────────
+
+  get format(): OutputFormat {
+    if (this.flags.json) return 'json';
+    const requested = this.flags.format ?? this.ctx.env.DOCSCTL_OUTPUT;
+    if (requested !== undefined) {
+      if (!OUTPUT_FORMATS.includes(requested as OutputFormat)) {
+        throw new UsageError(`Unknown output format "${requested}"`, { hint: `use one of ${OUTPUT_FORMATS.join(', ')}` });
+      }
+      return requested as OutputFormat;
+    }
+    return this.ctx.io.isStdoutTTY ? 'table' : 'tsv';
+  }
+
+  private renderOptions(columns: Column[]) {
+    return { format: this.format, columns, color: this.ctx.io.colorEnabled, width: this.ctx.io.columns };
+  }
+
+  async printObject(item: unknown, columns: Column[]): Promise<void> {
+    await write(this.ctx.io.out, await renderObject(item, this.renderOptions(columns)));
+  }
+
+  async printList(items: unknown[], columns: Column[]): Promise<void> {
+    await write(this.ctx.io.out, await renderList(items, this.renderOptions(columns)));
+  }
+
+  /** Raw JSON on stdout (used by `api`). */
+  async printJson(value: unknown): Promise<void> {
+    await write(this.ctx.io.out, `${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  async printText(text: string): Promise<void> {
+    await write(this.ctx.io.out, text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  /** A message for people, on stderr. */
+  async info(message: string): Promise<void> {
+    await write(this.ctx.io.err, `${message}\n`);
+  }
+
+  /** A hint shown only on a terminal (e.g. "no spaces yet"). */
+  async hint(message: string): Promise<void> {
+    if (this.ctx.io.isStdoutTTY) await write(this.ctx.io.err, `${message}\n`);
+  }
+
+  debug(line: string): void {
+    if (this.flags.debug) this.ctx.io.err.write(`[debug] ${line}\n`);
+  }
+}
+

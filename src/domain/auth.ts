@@ -1,0 +1,25 @@
+/**
+ * Who is calling: API tokens are looked up by their SHA-256 (plain tokens are
+ * never stored), and the local CLI acts as the store's owner unless a token is
+ * given (`serve` always requires one).
+ */
+import { createHash } from 'node:crypto';
+import type { StoreReader } from '../store/types.js';
+import { Tables, type TokenRecord, getMeta, getUser } from './records.js';
+
+/** The key of a token in the `tokens` table. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** The user a token belongs to, or undefined when the token is unknown (or its user is gone). */
+export function userIdForToken(reader: StoreReader, token: string): string | undefined {
+  const record = reader.get<TokenRecord>(Tables.tokens, hashToken(token));
+  if (!record || !getUser(reader, record.userId)) return undefined;
+  return record.userId;
+}
+
+/** The user created by `docsctl init` (`meta.store.owner`), or undefined on an uninitialized store. */
+export function storeOwner(reader: StoreReader): string | undefined {
+  return getMeta(reader)?.owner;
+}

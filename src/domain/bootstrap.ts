@@ -1,0 +1,82 @@
+/**
+ * Creating a store's first state (`docsctl init`): an organization, its admin
+ * user, an API token, and `meta.store`. Also issues further tokens.
+ *
+ * Tokens: only their SHA-256 is stored (`tokens` table); the plain token is
+ * returned once and cannot be recovered from the store.
+ */
+import { badRequest, conflict } from '../api/errors.js';
+import type { StoreWriter } from '../store/types.js';
+import type { Clock } from '../util/clock.js';
+import { type IdGenerator, newToken } from '../util/ids.js';
+import { hashToken } from './auth.js';
+import {
+  type OrgRecord,
+  type StoreMeta,
+  Tables,
+  type TokenRecord,
+  addMember,
+  ensureUser,
+  getMeta,
+  putOrg,
+} from './records.js';
+import { type OrganizationView, type UserView, organizationView, userView } from './views.js';
+
+export interface BootstrapOptions {
+  organizationTitle: string;
+  userName: string;
+  email: string;
+  clock: Clock;
+  ids: IdGenerator;
+  origin: string;
+}
+
+export interface BootstrapResult {
+  organization: OrganizationView;
+  user: UserView;
+  token: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+export function bootstrap(tx: StoreWriter, opts: BootstrapOptions): BootstrapResult {
+  const meta = getMeta(tx);
+  if (meta) {
+    throw conflict(`This store is already initialized (created ${meta.createdAt}); nothing was changed`);
+  }
+  const title = opts.organizationTitle.trim();
+  if (title.length < 2 || title.length > 255) {
+    throw badRequest('Invalid organization title: it must be 2 to 255 characters long');
+  }
+  const email = opts.email.trim();
+  if (!EMAIL.test(email)) throw badRequest(`Invalid e-mail address "${opts.email}"`);
+
+  const now = opts.clock().toISOString();
+  const org: OrgRecord = {
+    id: opts.ids(),
+    title,
+    createdAt: now,
+    type: 'business',
+    plan: 'free',
+    emailDomains: [],
+    inviteLinks: false,
+    mergeRules: { type: 'none' },
+  };
+  putOrg(tx, org);
+  const { user } = ensureUser(tx, { email, displayName: opts.userName }, opts.ids, now);
+  addMember(tx, org.id, user.id, { role: 'admin', joinedAt: now, sso: false, disabled: false });
+  const token = createToken(tx, user.id, 'init', opts.clock);
+  const storeMeta: StoreMeta = { createdAt: now, owner: user.id };
+  tx.put(Tables.meta, 'store', storeMeta);
+
+  const view = { origin: opts.origin };
+  return { organization: organizationView(view, org, 'admin'), user: userView(view, user), token };
+}
+
+/** Issues a new API token for `userId` and returns it (only its hash is stored). */
+export function createToken(tx: StoreWriter, userId: string, label: string, clock: Clock): string {
+  const token = newToken();
+  const record: TokenRecord = { userId, createdAt: clock().toISOString(), label };
+  tx.put(Tables.tokens, hashToken(token), record);
+  return token;
+}

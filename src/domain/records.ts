@@ -1,0 +1,351 @@
+/**
+ * What the domain keeps in the store: table names, the stored record types, and
+ * small typed accessors (`requireSpace(tx, id)`, `getMember(tx, org, user)`…).
+ *
+ * Records are small and keyed so that a request reads only what it needs:
+ *
+ * | table            | key                          | value                                              |
+ * |------------------|------------------------------|----------------------------------------------------|
+ * | meta             | `store`                      | StoreMeta (set once by bootstrap)                  |
+ * | users            | userId                       | UserRecord                                         |
+ * | usersByEmail     | lower-cased e-mail           | userId                                             |
+ * | tokens           | sha256hex(token)             | TokenRecord (plain tokens are never stored)        |
+ * | orgs             | orgId                        | OrgRecord                                          |
+ * | orgsByHostname   | hostname                     | orgId (hostnames are unique)                       |
+ * | members          | `${orgId}/${userId}`         | MemberRecord                                       |
+ * | orgMembers       | orgId                        | userId[] (join order)                              |
+ * | userOrgs         | userId                       | orgId[] (join order)                               |
+ * | collections      | collectionId                 | CollectionRecord                                   |
+ * | orgCollections   | orgId                        | collectionId[] (creation order)                    |
+ * | spaces           | spaceId                      | SpaceRecord                                        |
+ * | orgSpaces        | orgId                        | spaceId[] (creation order; soft-deleted included)  |
+ * | orgTrash         | orgId                        | TrashEntry[] (the org's soft-deleted spaces)       |
+ * | children         | `org:<orgId>` / `col:<id>`   | ChildRef[] (ordered content of a root/collection)  |
+ * | revisions        | `${spaceId}/${revisionId}`   | RevisionRecord                                     |
+ *
+ * `orgTrash` lets a listing skip soft-deleted spaces without reading every space
+ * record of the organization, and bounds the lazy purge of expired spaces to the
+ * (small) set of deleted ones.
+ */
+import { notFound } from '../api/errors.js';
+import type { StoreReader, StoreWriter } from '../store/types.js';
+
+export const Tables = {
+  meta: 'meta',
+  users: 'users',
+  usersByEmail: 'usersByEmail',
+  tokens: 'tokens',
+  orgs: 'orgs',
+  orgsByHostname: 'orgsByHostname',
+  members: 'members',
+  orgMembers: 'orgMembers',
+  userOrgs: 'userOrgs',
+  collections: 'collections',
+  orgCollections: 'orgCollections',
+  spaces: 'spaces',
+  orgSpaces: 'orgSpaces',
+  orgTrash: 'orgTrash',
+  children: 'children',
+  revisions: 'revisions',
+} as const;
+
+// ─── Enumerations (gaps.md §1.1) ───────────────────────────────────────────
+
+export const MEMBER_ROLES = ['admin', 'create', 'edit', 'review', 'comment', 'read'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+/** An organization role; null = guest. */
+export type Role = MemberRole | null;
+export type DefaultLevel = MemberRole | null | 'inherit';
+export type ContentVisibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth' | 'in-collection' | 'private';
+export type SpaceEditMode = 'live' | 'locked';
+export type OrganizationType = 'business' | 'community';
+export type BillingProduct =
+  | 'free_2024'
+  | 'plus_2024'
+  | 'pro_2024'
+  | 'enterprise_2024'
+  | 'community_2024'
+  | 'free'
+  | 'plus'
+  | 'pro'
+  | 'internal';
+
+export type OrgMergeRules = { type: 'none' } | { type: 'rules'; rules: unknown[] };
+export type SpaceMergeRules = { type: 'inherit' } | OrgMergeRules;
+
+/** How long a deleted space stays restorable. */
+export const RESTORE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+
+// ─── Records ───────────────────────────────────────────────────────────────
+
+export interface StoreMeta {
+  createdAt: string;
+  /** The user the local CLI acts as when no token is given. */
+  owner: string;
+}
+
+export interface UserRecord {
+  id: string;
+  displayName: string;
+  email: string;
+  photoURL?: string;
+  createdAt: string;
+}
+
+export interface TokenRecord {
+  userId: string;
+  createdAt: string;
+  label: string;
+}
+
+export interface OrgRecord {
+  id: string;
+  title: string;
+  createdAt: string;
+  type: OrganizationType;
+  plan: BillingProduct;
+  emailDomains: string[];
+  inviteLinks: boolean;
+  mergeRules: OrgMergeRules;
+  hostname?: string;
+  /** Role given to invited users when the invite names none; undefined = `read`. */
+  defaultRole?: Role;
+  sso?: boolean;
+  ai?: boolean;
+  logo?: string;
+  /** The site visitors land on. */
+  defaultContent?: { type: 'site'; site: string };
+  updatedAt?: string;
+}
+
+export interface MemberRecord {
+  role: Role;
+  joinedAt: string;
+  sso: boolean;
+  disabled: boolean;
+}
+
+export interface CollectionRecord {
+  id: string;
+  organization: string;
+  title: string;
+  description?: string;
+  parent?: string;
+  defaultLevel: DefaultLevel;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SpaceCounters {
+  comments: number;
+  changeRequests: number;
+  changeRequestsOpen: number;
+  changeRequestsDraft: number;
+}
+
+export interface GitSyncState {
+  repoName?: string;
+  installationProvider?: 'github' | 'gitlab' | 'github-legacy';
+  integration?: string;
+  url?: string;
+  updatedAt?: string;
+}
+
+export interface SpaceRecord {
+  id: string;
+  organization: string;
+  title: string;
+  emoji: string;
+  /** Icon URL (exclusive with a non-empty emoji); shown as `urls.icon`. */
+  icon?: string;
+  visibility: ContentVisibility;
+  /** Parent collection. Kept on a soft-deleted space so restore can put it back. */
+  parent?: string;
+  editMode: SpaceEditMode;
+  defaultLevel: DefaultLevel;
+  language?: string;
+  mergeRules: SpaceMergeRules;
+  /** Id of the primary (active) revision: `revisions` key `${id}/${revision}`. */
+  revision: string;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt?: string;
+  counters: SpaceCounters;
+  gitSync?: GitSyncState;
+}
+
+export interface RevisionRecord {
+  id: string;
+  space: string;
+  type: 'edits' | 'merge' | 'rollback' | 'update' | 'computed';
+  parents: string[];
+  createdAt: string;
+  /** Content references (page tree hash, files…) added by later features; copied as-is by duplicate. */
+  [extra: string]: unknown;
+}
+
+export interface ChildRef {
+  type: 'space' | 'collection';
+  id: string;
+}
+
+export interface TrashEntry {
+  id: string;
+  deletedAt: string;
+}
+
+// ─── Keys ──────────────────────────────────────────────────────────────────
+
+export const memberKey = (orgId: string, userId: string) => `${orgId}/${userId}`;
+export const revisionKey = (spaceId: string, revisionId: string) => `${spaceId}/${revisionId}`;
+export const emailKey = (email: string) => email.trim().toLowerCase();
+
+// ─── Accessors ─────────────────────────────────────────────────────────────
+
+export const getMeta = (tx: StoreReader) => tx.get<StoreMeta>(Tables.meta, 'store');
+export const getUser = (tx: StoreReader, id: string) => tx.get<UserRecord>(Tables.users, id);
+export const getOrg = (tx: StoreReader, id: string) => tx.get<OrgRecord>(Tables.orgs, id);
+export const getCollection = (tx: StoreReader, id: string) => tx.get<CollectionRecord>(Tables.collections, id);
+export const getSpace = (tx: StoreReader, id: string) => tx.get<SpaceRecord>(Tables.spaces, id);
+export const getMember = (tx: StoreReader, orgId: string, userId: string) =>
+  tx.get<MemberRecord>(Tables.members, memberKey(orgId, userId));
+export const getRevision = (tx: StoreReader, spaceId: string, revisionId: string) =>
+  tx.get<RevisionRecord>(Tables.revisions, revisionKey(spaceId, revisionId));
+
+export const userIdByEmail = (tx: StoreReader, email: string) => tx.get<string>(Tables.usersByEmail, emailKey(email));
+
+/** A list-valued row (`orgSpaces`, `userOrgs`, …); missing = empty. */
+export function getList<T = string>(tx: StoreReader, table: string, key: string): T[] {
+  return tx.get<T[]>(table, key) ?? [];
+}
+
+/** Appends `value` to a list-valued row unless it is already there. */
+export function addToList(tx: StoreWriter, table: string, key: string, value: string): void {
+  const list = getList(tx, table, key);
+  if (list.includes(value)) return;
+  list.push(value);
+  tx.put(table, key, list);
+}
+
+/** Removes `value` from a list-valued row (deletes the row when it becomes empty). */
+export function removeFromList(tx: StoreWriter, table: string, key: string, value: string): void {
+  const list = getList(tx, table, key);
+  const next = list.filter((item) => item !== value);
+  if (next.length === list.length) return;
+  if (next.length === 0) tx.delete(table, key);
+  else tx.put(table, key, next);
+}
+
+export function requireUser(tx: StoreReader, id: string): UserRecord {
+  const user = getUser(tx, id);
+  if (!user) throw notFound(`User ${id} not found`);
+  return user;
+}
+
+export function requireOrg(tx: StoreReader, id: string): OrgRecord {
+  const org = getOrg(tx, id);
+  if (!org) throw notFound(`Organization ${id} not found`);
+  return org;
+}
+
+export function requireCollection(tx: StoreReader, id: string): CollectionRecord {
+  const collection = getCollection(tx, id);
+  if (!collection) throw notFound(`Collection ${id} not found`);
+  return collection;
+}
+
+/** A space record, soft-deleted or not, unless it is past the restore window (then it is gone: 404). */
+export function requireSpace(tx: StoreReader, id: string, now: Date): SpaceRecord {
+  const space = getSpace(tx, id);
+  if (!space || isExpired(space, now)) throw notFound(`Space ${id} not found`);
+  return space;
+}
+
+/** True when a soft-deleted space is past its 7-day restore window (exactly 7 days is still restorable). */
+export function isExpired(space: { deletedAt?: string | undefined }, now: Date): boolean {
+  return space.deletedAt !== undefined && now.getTime() - Date.parse(space.deletedAt) > RESTORE_WINDOW_MS;
+}
+
+export const putUser = (tx: StoreWriter, user: UserRecord) => tx.put(Tables.users, user.id, user);
+export const putOrg = (tx: StoreWriter, org: OrgRecord) => tx.put(Tables.orgs, org.id, org);
+export const putCollection = (tx: StoreWriter, c: CollectionRecord) => tx.put(Tables.collections, c.id, c);
+export const putSpace = (tx: StoreWriter, s: SpaceRecord) => tx.put(Tables.spaces, s.id, s);
+export const putRevision = (tx: StoreWriter, r: RevisionRecord) => tx.put(Tables.revisions, revisionKey(r.space, r.id), r);
+
+/** Makes `userId` a member of `orgId` (no-op when already a member); keeps both indexes in order. */
+export function addMember(tx: StoreWriter, orgId: string, userId: string, member: MemberRecord): boolean {
+  const key = memberKey(orgId, userId);
+  if (tx.has(Tables.members, key)) return false;
+  tx.put(Tables.members, key, member);
+  addToList(tx, Tables.orgMembers, orgId, userId);
+  addToList(tx, Tables.userOrgs, userId, orgId);
+  return true;
+}
+
+// ─── Trash (soft-deleted spaces) ───────────────────────────────────────────
+
+export const getTrash = (tx: StoreReader, orgId: string) => getList<TrashEntry>(tx, Tables.orgTrash, orgId);
+
+export function putTrash(tx: StoreWriter, orgId: string, entries: TrashEntry[]): void {
+  if (entries.length === 0) tx.delete(Tables.orgTrash, orgId);
+  else tx.put(Tables.orgTrash, orgId, entries);
+}
+
+/**
+ * Removes a space for good: its record, its primary revision record, and its
+ * place in the organization's indexes. Called lazily for spaces past the window.
+ */
+export function purgeSpace(tx: StoreWriter, space: SpaceRecord): void {
+  tx.delete(Tables.spaces, space.id);
+  tx.delete(Tables.revisions, revisionKey(space.id, space.revision));
+  removeFromList(tx, Tables.orgSpaces, space.organization, space.id);
+  const trash = getTrash(tx, space.organization);
+  const rest = trash.filter((entry) => entry.id !== space.id);
+  if (rest.length !== trash.length) putTrash(tx, space.organization, rest);
+}
+
+/**
+ * Lazy purge: removes the organization's soft-deleted spaces that are past the
+ * restore window. Reads only the org's trash list; writes nothing when nothing expired.
+ * Write operations call it; reads simply treat expired spaces as absent.
+ */
+export function sweepTrash(tx: StoreWriter, orgId: string, now: Date): void {
+  const trash = getTrash(tx, orgId);
+  const expired = trash.filter((entry) => isExpired(entry, now));
+  for (const entry of expired) {
+    const space = getSpace(tx, entry.id);
+    if (space) purgeSpace(tx, space);
+  }
+  if (expired.length > 0) {
+    const ids = new Set(expired.map((entry) => entry.id));
+    putTrash(
+      tx,
+      orgId,
+      getTrash(tx, orgId).filter((entry) => !ids.has(entry.id)),
+    );
+  }
+}
+
+// ─── Users ─────────────────────────────────────────────────────────────────
+
+/** The user with this e-mail, created when unknown (display name = the e-mail's local part). */
+export function ensureUser(
+  tx: StoreWriter,
+  input: { email: string; displayName?: string | undefined },
+  newId: () => string,
+  now: string,
+): { user: UserRecord; created: boolean } {
+  const existingId = userIdByEmail(tx, input.email);
+  const existing = existingId === undefined ? undefined : getUser(tx, existingId);
+  if (existing) return { user: existing, created: false };
+  const email = input.email.trim();
+  const user: UserRecord = {
+    id: newId(),
+    displayName: input.displayName?.trim() || email.split('@')[0] || email,
+    email,
+    createdAt: now,
+  };
+  putUser(tx, user);
+  tx.put(Tables.usersByEmail, emailKey(email), user.id);
+  return { user, created: true };
+}

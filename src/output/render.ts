@@ -1,0 +1,111 @@
+/**
+ * The output layer: every result a command prints goes through here.
+ *
+ * - table (default on a terminal): aligned columns, headers, colour when enabled;
+ * - tsv (default when piped): tab-separated rows, no header, no colour;
+ * - json: the full API objects (lists as an array of items), nothing else on stdout;
+ * - yaml: the same as YAML;
+ * - ids: one id per line.
+ * Messages, progress and hints go to stderr, never stdout.
+ */
+import type { Column } from './columns.js';
+
+export type OutputFormat = 'table' | 'tsv' | 'json' | 'yaml' | 'ids';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'tsv', 'json', 'yaml', 'ids'];
+
+export interface RenderOptions {
+  format: OutputFormat;
+  columns: Column[];
+  color: boolean;
+  width: number | undefined;
+}
+
+function cell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+/** TSV cells cannot hold tabs or newlines. */
+const tsvCell = (value: unknown) => cell(value).replace(/[\t\r\n]+/g, ' ');
+
+function idOf(item: unknown): string {
+  if (typeof item === 'object' && item !== null) {
+    const record = item as Record<string, unknown>;
+    for (const key of ['id', 'name', 'slug']) if (typeof record[key] === 'string') return record[key];
+  }
+  return cell(item);
+}
+
+async function toYaml(value: unknown): Promise<string> {
+  const { stringify } = await import('yaml');
+  return stringify(value);
+}
+
+function visibleColumns(columns: Column[], width: number | undefined): Column[] {
+  return width !== undefined && width < 100 ? columns.filter((c) => !c.wide) : columns;
+}
+
+async function table(rows: Record<string, unknown>[], columns: Column[], color: boolean, width: number | undefined) {
+  const { default: Table } = await import('cli-table3');
+  const { Chalk } = await import('chalk');
+  const chalk = new Chalk({ level: color ? 1 : 0 });
+  const shown = visibleColumns(columns, width);
+  const t = new Table({
+    head: shown.map((c) => chalk.bold(c.header)),
+    style: { head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 2 },
+    chars: {
+      top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '',
+      'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
+    },
+  });
+  for (const row of rows) t.push(shown.map((c) => cell(c.get(row))));
+  return `${t.toString().split('\n').map((line) => line.trimEnd()).join('\n')}\n`;
+}
+
+/** A single object on a terminal: one `FIELD  value` line per column. */
+async function details(item: Record<string, unknown>, columns: Column[], color: boolean): Promise<string> {
+  const { Chalk } = await import('chalk');
+  const chalk = new Chalk({ level: color ? 1 : 0 });
+  const width = Math.max(...columns.map((c) => c.header.length));
+  return columns
+    .map((c) => `${chalk.bold(c.header.padEnd(width))}  ${cell(c.get(item))}`.trimEnd())
+    .join('\n')
+    .concat('\n');
+}
+
+/** Renders a list of items. */
+export async function renderList(items: unknown[], options: RenderOptions): Promise<string> {
+  switch (options.format) {
+    case 'json':
+      return `${JSON.stringify(items, null, 2)}\n`;
+    case 'yaml':
+      return toYaml(items);
+    case 'ids':
+      return items.map((item) => `${idOf(item)}\n`).join('');
+    case 'tsv':
+      return items
+        .map((item) => `${options.columns.map((c) => tsvCell(c.get(item as Record<string, unknown>))).join('\t')}\n`)
+        .join('');
+    case 'table':
+      if (items.length === 0) return '';
+      return table(items as Record<string, unknown>[], options.columns, options.color, options.width);
+  }
+}
+
+/** Renders one object. */
+export async function renderObject(item: unknown, options: RenderOptions): Promise<string> {
+  switch (options.format) {
+    case 'json':
+      return `${JSON.stringify(item, null, 2)}\n`;
+    case 'yaml':
+      return toYaml(item);
+    case 'ids':
+      return `${idOf(item)}\n`;
+    case 'tsv':
+      return `${options.columns.map((c) => tsvCell(c.get(item as Record<string, unknown>))).join('\t')}\n`;
+    case 'table':
+      return details(item as Record<string, unknown>, options.columns, options.color);
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * End-to-end: the built binary (bin/docsctl.js → dist/cli.js) run with execa
+ * from a clean temporary HOME, as a new user or a script would.
+ */
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
+
+const bin = new URL('../../bin/docsctl.js', import.meta.url).pathname;
+let home: string;
+let env: Record<string, string>;
+
+const docsctl = (args: string[], extraEnv: Record<string, string> = {}) =>
+  execa('node', [bin, ...args], { env: { ...env, ...extraEnv }, extendEnv: false, reject: false, timeout: 30_000 });
+
+beforeAll(() => {
+  home = tempDir('docsctl-e2e-');
+  env = {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    XDG_DATA_HOME: join(home, 'data'),
+    XDG_CONFIG_HOME: join(home, 'config'),
+    NO_COLOR: '1',
+  };
+});
+afterAll(cleanupTempDirs);
+
+describe('docsctl binary', () => {
+  it('prints its version', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const result = await docsctl(['--version']);
+    expect(result.stdout).toBe(pkg.version);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('explains that there is no store yet (exit 2)', async () => {
+    const result = await docsctl(['space', 'list']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/No docsctl store at .*docsctl\/store.*docsctl init/);
+  });
+
+  it('rejects an invalid init with exit 2 and leaves no store behind', async () => {
+    const result = await docsctl(['init', '--org', 'X']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/^error: .*organization title/i);
+    expect(existsSync(join(home, 'data', 'docsctl', 'store'))).toBe(false);
+  });
+
+  it('initializes a store in the user data directory and lists the organization', async () => {
+    const init = await docsctl(['init', '--org', 'Demo Docs', '--json']);
+    expect(init.exitCode, init.stderr).toBe(0);
+    const result = JSON.parse(init.stdout) as { organization: { title: string }; user: { id: string }; token: string };
+    expect(result.organization.title).toBe('Demo Docs');
+    expect(result.token).toMatch(/^gb_api_/);
+    const org = await docsctl(['org', 'list']);
+    expect(org.stdout).toMatch(/^\w+\tDemo Docs\tfree\t/m);
+  });
+
+  it('refuses a second init and changes nothing (exit 5)', async () => {
+    const storeDir = join(home, 'data', 'docsctl', 'store');
+    const before = readdirSync(join(storeDir, 'commits')).sort();
+    const again = await docsctl(['init', '--org', 'Other']);
+    expect(again.exitCode).toBe(5);
+    expect(again.stderr.trim().split('\n')).toHaveLength(1);
+    expect(readdirSync(join(storeDir, 'commits')).sort()).toEqual(before);
+  });
+
+  it('creates and lists spaces (TSV when piped)', async () => {
+    const created = await docsctl(['space', 'create', '--title', 'Handbook', '--format', 'ids']);
+    expect(created.exitCode, created.stderr).toBe(0);
+    const id = created.stdout.trim();
+    const list = await docsctl(['space', 'list']);
+    expect(list.stdout).toContain(`${id}\tHandbook\tprivate`);
+  });
+
+  it('answers an unknown id with exit 4 and one line', async () => {
+    const result = await docsctl(['space', 'get', 'nope']);
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^error: .*nope/);
+  });
+
+  it('rejects a bad flag with exit 2', async () => {
+    const result = await docsctl(['space', 'list', '--bogus']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/unknown option '--bogus'/);
+  });
+
+  it('refuses a destructive command without --yes when not on a terminal (exit 2)', async () => {
+    const result = await docsctl(['space', 'delete', 'anything']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/--yes/);
+  });
+
+  it('serves the store; a wrong token gets exit 3; SIGTERM stops it cleanly', async () => {
+    const server = execa('node', [bin, 'serve', '--port', '0'], { env, extendEnv: false, reject: false });
+    const url = await new Promise<string>((resolve, reject) => {
+      server.stdout?.on('data', (chunk: Buffer) => {
+        const match = /Listening on (http:\/\/\S+)/.exec(chunk.toString());
+        if (match) resolve(match[1] as string);
+      });
+      server.on('exit', () => reject(new Error('serve exited early')));
+    });
+    const wrong = await docsctl(['space', 'list', '--org', 'x'], { DOCSCTL_ENDPOINT: url, DOCSCTL_TOKEN: 'gb_api_wrong' });
+    expect(wrong.exitCode).toBe(3);
+    expect(wrong.stderr).toMatch(/^error: Invalid API token/);
+    server.kill('SIGTERM');
+    const ended = await server;
+    expect(ended.exitCode).toBe(0);
+  });
+
+  it('reports a damaged store file with exit 74, naming the file', async () => {
+    const storeDir = join(home, 'data', 'docsctl', 'store');
+    const objects = join(storeDir, 'objects');
+    // Damage the newest object files: flip their content.
+    const files = readdirSync(objects).flatMap((sub) => readdirSync(join(objects, sub)).map((f) => join(objects, sub, f)));
+    files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+    for (const file of files.slice(0, 3)) writeFileSync(file, '{"damaged":true}');
+    const result = await docsctl(['space', 'list']);
+    expect(result.exitCode).toBe(74);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain(objects);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});

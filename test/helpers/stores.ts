@@ -1,0 +1,33 @@
+/** Temporary store directories and a `serve` on a free loopback port, for tests. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_ORIGIN } from '../../src/cli/session.js';
+import { startServer } from '../../src/server/server.js';
+import { openStore } from '../../src/store/index.js';
+import type { Clock } from '../../src/util/clock.js';
+import type { IdGenerator } from '../../src/util/ids.js';
+
+const made: string[] = [];
+
+export function tempDir(prefix = 'docsctl-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+export function cleanupTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+export async function serveStore(dir: string, options: { clock: Clock; ids: IdGenerator }) {
+  const store = openStore(dir);
+  const server = await startServer({ store, host: '127.0.0.1', port: 0, origin: DEFAULT_ORIGIN, clock: options.clock, ids: options.ids });
+  return {
+    url: server.url,
+    async close() {
+      await server.close();
+      await store.close();
+    },
+  };
+}
