@@ -4,10 +4,12 @@
 // most of the module-loading cost of a large CLI.
 import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
+import { writeManifest } from './gen-manifest.mjs';
 
 const root = new URL('..', import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
 
+await writeManifest();
 rmSync(new URL('dist', root), { recursive: true, force: true });
 await build({
   absWorkingDir: root.pathname,

@@ -139,3 +139,15 @@ export class StoreNotFoundError extends DocsctlError {
     return ExitCode.usage;
   }
 }
+
+/** `docsctl init` (createStore) on a directory that already holds a store, or holds other files. */
+export class StoreExistsError extends DocsctlError {
+  readonly path: string;
+  constructor(path: string, message = `A docsctl store already exists at ${path}`) {
+    super(message, { hint: 'Nothing was changed. Use that store, or pick another directory with --store DIR.' });
+    this.path = path;
+  }
+  override get exitCode(): ExitCode {
+    return ExitCode.conflict;
+  }
+}

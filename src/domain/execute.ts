@@ -11,7 +11,7 @@ import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
 import type { Actor, HandlerContext } from './handler.js';
 import { Reply } from './handler.js';
-import { handlers } from './handlers.js';
+import { findHandler } from './handlers.js';
 
 export interface ExecuteEnv {
   store: Store;
@@ -28,9 +28,7 @@ export interface OperationResult {
   headers: Record<string, string>;
 }
 
-export function isImplemented(routeId: string): boolean {
-  return Object.hasOwn(handlers, routeId);
-}
+export { isImplemented } from './handlers.js';
 
 /** Wraps a snapshot so a GET handler that tries to write fails loudly instead of silently dropping it. */
 function readOnly(reader: StoreReader): StoreWriter {
@@ -50,7 +48,7 @@ function readOnly(reader: StoreReader): StoreWriter {
 }
 
 export async function executeOperation(env: ExecuteEnv, route: AnyRoute, raw: RawInput): Promise<OperationResult> {
-  const handler = handlers[route.id];
+  const handler = await findHandler(route.id);
   if (!handler) throw new ApiError(501, `${route.id} is not implemented yet`);
   const input = validateInput(route, raw);
   const context = (tx: StoreWriter): HandlerContext => ({

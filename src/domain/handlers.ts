@@ -1,14 +1,34 @@
 /**
- * The handler registry: route id → domain handler. A route with no entry here
- * answers 501 "<id> is not implemented yet" in every mode.
+ * The handler registry: route id → domain handler, loaded per area on demand
+ * (a command loads only the domain module of the operation it runs). A route
+ * with no handler answers 501 "<id> is not implemented yet" in every mode.
+ *
+ * Adding an area: map the route module(s) it implements to a loader below.
  */
+import { type RouteModuleName, routeInfo } from '../api/catalog.js';
 import type { Handler } from './handler.js';
-import { collectionHandlers } from './collections.js';
-import { orgHandlers } from './orgs.js';
-import { spaceHandlers } from './spaces.js';
 
-export const handlers: Readonly<Record<string, Handler>> = {
-  ...orgHandlers,
-  ...collectionHandlers,
-  ...spaceHandlers,
+type Handlers = Readonly<Record<string, Handler>>;
+
+const orgs = async (): Promise<Handlers> => (await import('./orgs.js')).orgHandlers;
+const collections = async (): Promise<Handlers> => (await import('./collections.js')).collectionHandlers;
+const spaces = async (): Promise<Handlers> => (await import('./spaces.js')).spaceHandlers;
+
+/** Which domain module implements the routes of each route module. */
+export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers>>> = {
+  orgs,
+  'orgs-extra': orgs,
+  collections,
+  spaces,
 };
+
+export async function findHandler(routeId: string): Promise<Handler | undefined> {
+  const load = areaLoaders[routeInfo(routeId).module];
+  if (!load) return undefined;
+  const handlers = await load();
+  return Object.hasOwn(handlers, routeId) ? handlers[routeId] : undefined;
+}
+
+export async function isImplemented(routeId: string): Promise<boolean> {
+  return (await findHandler(routeId)) !== undefined;
+}

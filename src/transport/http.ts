@@ -17,7 +17,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { ApiError, NetworkError, UsageError, isApiErrorBody } from '../api/errors.js';
 import { fillPath } from '../api/route.js';
-import { getRoute } from '../api/table.js';
+import { routeInfo } from '../api/catalog.js';
 import type { RawInput } from '../api/validate.js';
 import { VERSION } from '../version.js';
 import { formatHeaders, redactUrl, redactingLogger } from './debug-log.js';
@@ -36,7 +36,11 @@ let undiciModule: Promise<Undici> | undefined;
 
 /** undici, imported on first use and shared by every transport of the process. */
 function loadUndici(): Promise<Undici> {
-  undiciModule ??= import('undici');
+  // undici is CommonJS: once bundled, its exports may sit on the namespace's `default`.
+  undiciModule ??= import('undici').then((mod) => {
+    const withDefault = mod as Undici & { default?: Undici };
+    return typeof withDefault.Agent === 'function' ? mod : (withDefault.default ?? mod);
+  });
   return undiciModule;
 }
 
@@ -192,7 +196,7 @@ export class HttpTransport implements Transport {
   }
 
   async request(routeId: string, input: RawInput): Promise<ApiResponse> {
-    const route = getRoute(routeId);
+    const route = routeInfo(routeId);
     const path = fillPath(route.path, input.params ?? {}) + buildQueryString(input.query);
     const body = route.method === 'GET' ? undefined : input.body;
     return this.send(route.method, path, body);

@@ -5,7 +5,7 @@
  * `--token` when one is given.
  */
 import { ApiError } from '../api/errors.js';
-import { getRoute, matchRoute, methodsForPath } from '../api/table.js';
+import { loadRoute, matchRouteInfo, methodsForPathInfo } from '../api/catalog.js';
 import type { RawInput } from '../api/validate.js';
 import { storeOwner, userIdForToken } from '../domain/auth.js';
 import { executeOperation } from '../domain/execute.js';
@@ -43,7 +43,7 @@ export class LocalTransport implements Transport {
   }
 
   async request(routeId: string, input: RawInput): Promise<ApiResponse> {
-    const route = getRoute(routeId);
+    const route = await loadRoute(routeId);
     const { store, clock, ids, origin } = this.options;
     const result = await executeOperation({ store, actor: this.actor(), clock, ids, origin }, route, input);
     return { status: result.status, body: result.body };
@@ -51,9 +51,9 @@ export class LocalTransport implements Transport {
 
   async raw(method: string, pathAndQuery: string, body?: unknown): Promise<ApiResponse> {
     const url = new URL(pathAndQuery, 'http://local');
-    const match = matchRoute(method, url.pathname);
+    const match = matchRouteInfo(method, url.pathname);
     if (!match) {
-      const allowed = methodsForPath(url.pathname);
+      const allowed = methodsForPathInfo(url.pathname);
       if (allowed.length) throw new ApiError(405, `${method.toUpperCase()} is not allowed on ${url.pathname} (allowed: ${allowed.join(', ')})`);
       throw new ApiError(404, `No operation matches ${method.toUpperCase()} ${url.pathname}`, {
         hint: 'Run "docsctl api --list" to see the operations.',
@@ -64,7 +64,7 @@ export class LocalTransport implements Transport {
       const values = url.searchParams.getAll(key);
       query[key] = values.length === 1 ? (values[0] as string) : values;
     }
-    return this.request(match.route.id, { params: match.params, query, body });
+    return this.request(match.item.id, { params: match.params, query, body });
   }
 
   async close(): Promise<void> {

@@ -18,6 +18,9 @@ import { manualClock } from '../../src/util/clock.js';
 import { sequentialIds } from '../../src/util/ids.js';
 import { VERSION } from '../../src/version.js';
 
+/** Which routes have a domain handler (decided before the suites are declared). */
+const implementedFlags = await Promise.all(routes.map((r) => isImplemented(r.id)));
+
 const ORIGIN = 'http://docs.test';
 
 interface Seeded {
@@ -196,7 +199,7 @@ describe('serve: routing, auth and bodies', () => {
     expect((answer.json as { error: { message: string } }).error.message).toMatch(/title/);
   });
 
-  const unimplemented = routes.find((r) => r.method === 'GET' && !isImplemented(r.id));
+  const unimplemented = routes.find((r, index) => r.method === 'GET' && !implementedFlags[index]);
   it.skipIf(!unimplemented)('501 for an operation that is not implemented yet', async () => {
     const route = unimplemented as NonNullable<typeof unimplemented>;
     const path = route.path.replace(/\{[^}]+\}/g, 'x');

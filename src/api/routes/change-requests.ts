@@ -1,5 +1,5 @@
 /** API doc §4.8 Change requests. (Their content is in content.ts, their comments in comments.ts.) */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../route.js';
 import { ChangeRequestStatus, JSONDocument, noQuery, paginationQuery, pathParams, qBool } from '../schemas/common.js';
 

@@ -1,5 +1,5 @@
 /** API doc §4.1 Collections. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../route.js';
 import { ContentPosition, DefaultLevel, listQuery, noQuery, paginationQuery, pathParams, qBool } from '../schemas/common.js';
 

@@ -2,7 +2,7 @@
  * API doc §4.10 Change request comments and §4.11 Space comments, plus the real
  * API's `deleteCommentReplyInChangeRequest` (gaps.md §1.2).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../route.js';
 import {
   CommentStatusFilter,

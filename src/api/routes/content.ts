@@ -2,7 +2,7 @@
  * API doc §4.9 Change request content, plus the real API's space content reads and
  * imports the CLI needs (gaps.md §2.2).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../route.js';
 import {
   ContentReferenceStatus,

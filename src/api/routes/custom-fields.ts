@@ -4,7 +4,7 @@
  * v0.91 notes of gaps.md §3 (name pattern, option length). The space values
  * (`getSpaceCustomFields`, `updateSpaceCustomFields`) are in spaces.ts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../route.js';
 import { CustomFieldType, listQuery, noQuery, pathParams } from '../schemas/common.js';
 

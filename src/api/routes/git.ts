@@ -1,5 +1,5 @@
 /** API doc §4.19 Git import, export and info of a space. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../route.js';
 import { noQuery, pathParams } from '../schemas/common.js';
 

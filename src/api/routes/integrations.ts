@@ -1,5 +1,5 @@
 /** API doc §4.13 Integrations. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../route.js';
 import {
   IntegrationCategory,

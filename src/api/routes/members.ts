@@ -1,5 +1,5 @@
 /** API doc §4.17 Organization members. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../route.js';
 import { ListOrder, MemberRole, MemberRoleOrGuest, noQuery, paginationQuery, pathParams } from '../schemas/common.js';
 

@@ -1,5 +1,5 @@
 /** API doc §4.15 OpenAPI specifications of an organization. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../route.js';
 import { Url, id, listQuery, noQuery, pathParams } from '../schemas/common.js';
 

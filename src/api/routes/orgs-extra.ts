@@ -1,5 +1,5 @@
 /** Organization operations of the real API the CLI needs beyond orgs.ts (gaps.md §2.1). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../route.js';
 import { ChangeRequestStatus, MemberRoleOrGuest, Url, paginationQuery, pathParams } from '../schemas/common.js';
 

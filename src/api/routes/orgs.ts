@@ -1,5 +1,5 @@
 /** Organizations, the authenticated user and invites: operations of the real API the CLI needs (gaps.md §2.1). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../route.js';
 import { MemberRoleOrGuest, listQuery, noQuery, pathParams } from '../schemas/common.js';
 

@@ -1,5 +1,5 @@
 /** API doc §4.3–4.7: sites, site sections, section groups, site spaces and share links. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../route.js';
 import { SiteType, SiteVisibility, listQuery, noQuery, paginationQuery, pathParams, qArray, qBool } from '../schemas/common.js';
 

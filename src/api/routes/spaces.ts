@@ -1,5 +1,5 @@
 /** API doc §4.2 Spaces, plus space creation and listing from the real API (gaps.md §2.1). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../route.js';
 import {
   ContentPosition,

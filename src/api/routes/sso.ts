@@ -1,5 +1,5 @@
 /** API doc §4.14 SSO: SAML providers of an organization and its SSO login list. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../route.js';
 import { MemberRoleOrGuest, Url, listQuery, noQuery, pathParams } from '../schemas/common.js';
 

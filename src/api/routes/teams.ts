@@ -1,5 +1,5 @@
 /** API doc §4.18 Teams and team members. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../route.js';
 import { TeamMemberRole, listQuery, noQuery, paginationQuery, pathParams } from '../schemas/common.js';
 

@@ -6,7 +6,7 @@
  * (v0.130+) has a different `Translation` object (`source`, `language`,
  * `instructions`, path `{translationId}`); remote mode reads its responses as they come.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../route.js';
 import { TranslationLanguage, listQuery, noQuery, pathParams } from '../schemas/common.js';
 

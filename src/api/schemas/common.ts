@@ -4,7 +4,7 @@
  * Query values arrive as strings (from a URL or from command-line flags), so the
  * query helpers accept strings and convert them; bodies are JSON and use the plain types.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A path parameter: a non-empty segment. */
 export const id = () => z.string().min(1);

@@ -90,12 +90,14 @@ async function readInput(session: Session, file: string): Promise<unknown> {
 
 async function listOperations(session: Session): Promise<void> {
   const [{ routes }, { isImplemented }] = await Promise.all([import('../../api/table.js'), import('../../domain/execute.js')]);
-  const rows = routes.map((route) => ({
-    id: route.id,
-    method: route.method,
-    path: route.path,
-    local: isImplemented(route.id) ? 'implemented' : 'not implemented',
-  }));
+  const rows = await Promise.all(
+    routes.map(async (route) => ({
+      id: route.id,
+      method: route.method,
+      path: route.path,
+      local: (await isImplemented(route.id)) ? 'implemented' : 'not implemented',
+    })),
+  );
   await session.printList(rows, [
     { header: 'OPERATION', get: (r) => r.id },
     { header: 'METHOD', get: (r) => r.method },

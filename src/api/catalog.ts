@@ -1,0 +1,63 @@
+/**
+ * The light view of the route table used on the CLI's hot path: every route's
+ * id, method, path and module (from the generated `manifest.ts`) without its
+ * zod schemas. The remote client needs only this; the local mode loads the one
+ * route module it calls (`loadRoute`). The full table (`table.ts`) is for `serve`,
+ * `docsctl api --list` and tests.
+ */
+import { type Match, PathMatcher } from './match.js';
+import { type RouteInfo, type RouteModuleName, manifest } from './manifest.js';
+import type { AnyRoute, HttpMethod } from './route.js';
+
+export type { RouteInfo, RouteModuleName };
+
+const byId = new Map(manifest.map((info) => [info.id, info]));
+
+/** Each route module, loaded on demand (a separate chunk in the bundle). */
+const moduleLoaders: Record<RouteModuleName, () => Promise<Record<string, unknown>>> = {
+  orgs: () => import('./routes/orgs.js'),
+  'orgs-extra': () => import('./routes/orgs-extra.js'),
+  collections: () => import('./routes/collections.js'),
+  spaces: () => import('./routes/spaces.js'),
+  sites: () => import('./routes/sites.js'),
+  'change-requests': () => import('./routes/change-requests.js'),
+  content: () => import('./routes/content.js'),
+  comments: () => import('./routes/comments.js'),
+  'custom-fields': () => import('./routes/custom-fields.js'),
+  integrations: () => import('./routes/integrations.js'),
+  sso: () => import('./routes/sso.js'),
+  openapi: () => import('./routes/openapi.js'),
+  translations: () => import('./routes/translations.js'),
+  members: () => import('./routes/members.js'),
+  teams: () => import('./routes/teams.js'),
+  git: () => import('./routes/git.js'),
+};
+
+export function routeInfo(id: string): RouteInfo {
+  const info = byId.get(id);
+  if (!info) throw new Error(`unknown route id ${id}`);
+  return info;
+}
+
+/** The full route (with schemas) of `id`, loading only its module. */
+export async function loadRoute(id: string): Promise<AnyRoute> {
+  const info = routeInfo(id);
+  const mod = await moduleLoaders[info.module]();
+  const route = Object.values(mod).find(
+    (value): value is AnyRoute => typeof value === 'object' && value !== null && (value as { id?: unknown }).id === id,
+  );
+  if (!route) throw new Error(`route ${id} is not exported by module ${info.module}`);
+  return route;
+}
+
+let matcher: PathMatcher<RouteInfo> | undefined;
+
+export function matchRouteInfo(method: string, pathname: string): Match<RouteInfo> | undefined {
+  matcher ??= new PathMatcher(manifest);
+  return matcher.match(method, pathname);
+}
+
+export function methodsForPathInfo(pathname: string): HttpMethod[] {
+  matcher ??= new PathMatcher(manifest);
+  return matcher.methodsFor(pathname);
+}

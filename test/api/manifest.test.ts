@@ -1,0 +1,55 @@
+/**
+ * The catalog (`src/api/manifest.ts`, generated) is the light copy of the route
+ * table the CLI uses at start-up: it must match the table exactly.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadRoute, matchRouteInfo, routeInfo } from '../../src/api/catalog.js';
+import { manifest } from '../../src/api/manifest.js';
+import { routes } from '../../src/api/table.js';
+import { areaLoaders } from '../../src/domain/handlers.js';
+// @ts-expect-error: a plain .mjs build script without types
+import { renderManifest } from '../../scripts/gen-manifest.mjs';
+
+describe('route catalog', () => {
+  it('is up to date with src/api/routes (run "npm run build" to regenerate)', async () => {
+    const committed = readFileSync(new URL('../../src/api/manifest.ts', import.meta.url), 'utf8');
+    expect(committed).toBe(await (renderManifest as () => Promise<string>)());
+  });
+
+  it('lists every route of the table with the same method, path, success and pagination', () => {
+    expect(manifest.map((r) => r.id).sort()).toEqual(routes.map((r) => r.id).sort());
+    for (const route of routes) {
+      const info = routeInfo(route.id);
+      expect({ method: info.method, path: info.path, success: info.success, paginated: info.paginated }).toEqual({
+        method: route.method,
+        path: route.path,
+        success: route.success,
+        paginated: route.paginated,
+      });
+    }
+  });
+
+  it('loads the same route object as the table, from its module alone', async () => {
+    for (const route of routes) expect(await loadRoute(route.id)).toBe(route);
+  });
+
+  it('matches paths like the table does', () => {
+    expect(matchRouteInfo('GET', '/v1/spaces/abc')).toMatchObject({ item: { id: 'getSpaceById' }, params: { spaceId: 'abc' } });
+    expect(matchRouteInfo('POST', '/v1/spaces/abc/move')?.item.id).toBe('moveSpace');
+    expect(matchRouteInfo('GET', '/v1/nothing')).toBeUndefined();
+  });
+});
+
+describe('handler registry', () => {
+  it('finds every handler of an area through the route module its routes belong to', async () => {
+    for (const [module, load] of Object.entries(areaLoaders)) {
+      const handlers = await (load as () => Promise<Record<string, unknown>>)();
+      for (const id of Object.keys(handlers)) {
+        const info = routeInfo(id);
+        // A handler is only reachable when its route's module maps to this same loader.
+        expect(areaLoaders[info.module], `${id} (module ${info.module}) from area ${module}`).toBe(load);
+      }
+    }
+  });
+});
