@@ -125,3 +125,27 @@ describe('docsctl binary', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 });
+
+describe('profiles', () => {
+  it('keeps a remote profile with its token in a 0600 file and redacts the token when shown', async () => {
+    const set = await execa('node', [bin, 'config', 'set', 'work', '--endpoint', 'https://api.example.com', '--token-stdin', '--use'], {
+      env,
+      extendEnv: false,
+      reject: false,
+      input: 'gb_api_secretsecretsecret1234\n',
+    });
+    expect(set.exitCode, set.stderr).toBe(0);
+    const file = join(home, 'config', 'docsctl', 'config.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const show = await docsctl(['config', 'show', '--json']);
+    const shown = JSON.parse(show.stdout) as { mode: string; endpoint: string; token: string };
+    expect(shown).toMatchObject({ mode: 'remote', endpoint: 'https://api.example.com' });
+    expect(shown.token).not.toContain('secretsecret');
+    const list = await docsctl(['config', 'list']);
+    expect(list.stdout).toMatch(/\*\twork\tremote\thttps:\/\/api.example.com/);
+    // --store overrides the remote profile: local mode again.
+    const local = await docsctl(['config', 'show', '--json', '--store', join(home, 's')]);
+    expect(JSON.parse(local.stdout)).toMatchObject({ mode: 'local' });
+    expect((await docsctl(['config', 'delete', 'work'])).exitCode).toBe(0);
+  });
+});

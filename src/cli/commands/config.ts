@@ -19,6 +19,14 @@ interface SetOptions {
   use?: boolean;
 }
 
+/** The value of an option typed on the command line, by this command or a parent. */
+function fromCommandLine(command: Command, name: string): string | undefined {
+  for (let current: Command | null = command; current; current = current.parent) {
+    if (current.getOptionValueSource(name) === 'cli') return current.getOptionValue(name) as string | undefined;
+  }
+  return undefined;
+}
+
 async function readStdin(session: Session): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of session.ctx.io.in) chunks.push(Buffer.from(chunk as Buffer));
@@ -70,8 +78,16 @@ Examples:
   $ docsctl config set scratch --store ./scratch-store
 `,
     )
-    .action(async (name: string, options: SetOptions, command: Command) => {
+    .action(async (name: string, ownOptions: SetOptions, command: Command) => {
       const session = getSession(command);
+      // --store/--endpoint/--token are also global options, which commander gives to the
+      // program: take them from the command line (not from DOCSCTL_* variables).
+      const options: SetOptions = {
+        ...ownOptions,
+        store: ownOptions.store ?? fromCommandLine(command, 'store'),
+        endpoint: ownOptions.endpoint ?? fromCommandLine(command, 'endpoint'),
+        token: ownOptions.token ?? fromCommandLine(command, 'token'),
+      };
       if (options.store && options.endpoint) throw new UsageError('A profile is either --store or --endpoint, not both');
       const token = options.tokenStdin ? await readStdin(session) : options.token;
       if (options.endpoint) {
