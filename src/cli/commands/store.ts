@@ -33,12 +33,15 @@ export function registerStoreCommands(program: Command, getSession: (command: Co
   store
     .command('recover')
     .description('Quarantine damaged files and return to the last fully verified state')
-    .action(async (_options: unknown, command: Command) => {
+    .option('--to <gen>', 'return to this generation instead of the newest intact one')
+    .action(async (options: { to?: string }, command: Command) => {
       const session = getSession(command);
       const dir = localDir(session);
-      await session.confirm(`Recover the store at ${dir} to its last good state?`);
+      const toGen = options.to === undefined ? undefined : Number(options.to);
+      if (toGen !== undefined && (!Number.isInteger(toGen) || toGen < 0)) throw new UsageError(`--to expects a generation number, got "${options.to}"`);
+      await session.confirm(`Recover the store at ${dir} to ${toGen === undefined ? 'its last good state' : `generation ${toGen}`}?`);
       const { recover } = await import('../../store/index.js');
-      const result = await recover(dir);
+      const result = await recover(dir, toGen === undefined ? {} : { toGen });
       if (session.format === 'json' || session.format === 'yaml') await session.printObject(result, []);
       await session.info(`Recovered: generation ${result.fromGen} → ${result.toGen}; quarantined ${result.quarantined.length} file(s)`);
     });
@@ -61,13 +64,15 @@ export function registerStoreCommands(program: Command, getSession: (command: Co
 
   store
     .command('unlock')
-    .description('Remove the writer lock left by a process that is gone')
-    .action(async (_options: unknown, command: Command) => {
+    .description('Remove the writer lock left by a process that is gone (a live holder is refused unless --force)')
+    .option('--force', 'remove it even if its holder looks alive')
+    .action(async (options: { force?: boolean }, command: Command) => {
       const session = getSession(command);
       const dir = localDir(session);
       await session.confirm(`Remove the lock of the store at ${dir}? Only do this when no docsctl process is writing`);
       const { unlock } = await import('../../store/index.js');
-      const result = await unlock(dir);
-      await session.info(result.removed ? 'Lock removed' : 'The store was not locked');
+      const result = await unlock(dir, { force: Boolean(options.force) });
+      const owner = result.owner ? ` (held by pid ${result.owner.pid}${result.owner.command ? `, ${result.owner.command}` : ''})` : '';
+      await session.info(result.removed ? `Lock removed${owner}` : 'The store was not locked');
     });
 }

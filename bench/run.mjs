@@ -1,0 +1,90 @@
+// Benchmarks, as ratios to a bare `node -e 0` measured in the same run (pairs
+// alternate A/B so machine noise hits both). Usage: npm run bench [-- --quick]
+//   start-up: docsctl --version, docsctl --help
+//   store:    space get / space edit on 1,000 spaces in 100 collections after 10,000 writes,
+//             and on a store 10x larger (10,000 spaces, 1,000 collections, 100,000 writes)
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+
+const root = new URL('..', import.meta.url).pathname;
+const bin = join(root, 'bin', 'docsctl.js');
+const quick = process.argv.includes('--quick');
+const runs = quick ? 7 : 21;
+const work = mkdtempSync(join(tmpdir(), 'docsctl-bench-'));
+
+function time(cmd, args, env) {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(cmd, args, { env: { ...process.env, NO_COLOR: '1', ...env }, encoding: 'utf8' });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${result.status}): ${result.stderr}`);
+  return ms;
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+/** Runs `args` and `node -e 0` alternately; returns medians and the median of pairwise ratios. */
+function paired(label, args, env = {}, target) {
+  const a = [], b = [], ratios = [];
+  time('node', args, env); // warm the file cache
+  for (let i = 0; i < runs; i++) {
+    const ms = time('node', args, env);
+    const base = time('node', ['-e', '0']);
+    a.push(ms); b.push(base); ratios.push(ms / base);
+  }
+  const ratio = median(ratios);
+  const verdict = target === undefined ? '' : ratio <= target ? `  ok (target ≤ ${target}×)` : `  OVER target ≤ ${target}×`;
+  console.log(`${label.padEnd(44)} ${median(a).toFixed(1).padStart(7)} ms   node -e 0 ${median(b).toFixed(1).padStart(6)} ms   ${ratio.toFixed(2)}×${verdict}`);
+  return ratio;
+}
+
+async function generator() {
+  const outfile = join(work, 'generate.mjs');
+  await build({
+    entryPoints: [join(root, 'bench', 'generate.ts')], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20',
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" }, logLevel: 'warning',
+  });
+  return outfile;
+}
+
+function generate(script, dir, spaces, collections, writes) {
+  const out = execFileSync('node', [script, dir, String(spaces), String(collections), String(writes)], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const info = JSON.parse(out);
+  console.log(`  generated ${spaces} spaces / ${collections} collections / ${info.commits} commits in ${info.seconds.toFixed(1)} s`);
+  return info;
+}
+
+function storeBench(label, dir, info) {
+  const env = { DOCSCTL_STORE: dir };
+  const id = info.sample[Math.floor(info.sample.length / 2)];
+  const get = paired(`space get (${label})`, [bin, 'space', 'get', id, '--json'], env, 2);
+  let n = 0;
+  const edit = paired(`space edit (${label})`, [bin, 'space', 'edit', id, '--title', `Bench ${n++}`, '--json'], env, 2.5);
+  return { get, edit };
+}
+
+try {
+  console.log(`docsctl benchmarks — ${runs} paired runs each, ratios to node -e 0 (median of pairwise ratios)\n`);
+  paired('docsctl --version', [bin, '--version'], {}, 1.3);
+  paired('docsctl --help', [bin, '--help'], {}, 1.6);
+
+  const script = await generator();
+  console.log('\nstore of 1,000 spaces in 100 collections after 10,000 writes:');
+  const small = join(work, 'small');
+  const smallInfo = generate(script, small, 1000, 100, 10_000);
+  const s = storeBench('1k spaces', small, smallInfo);
+  if (!quick) {
+    console.log('\nstore 10x larger: 10,000 spaces in 1,000 collections after 100,000 writes:');
+    const large = join(work, 'large');
+    const largeInfo = generate(script, large, 10_000, 1000, 100_000);
+    const l = storeBench('10k spaces', large, largeInfo);
+    console.log(`\nflatness (10x store / 1x store): get ${(l.get / s.get).toFixed(2)}, edit ${(l.edit / s.edit).toFixed(2)} (1.00 = flat)`);
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

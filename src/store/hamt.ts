@@ -1,0 +1,220 @@
+/**
+ * A persistent hash-array-mapped trie of immutable JSON nodes: one per table.
+ *
+ * Keys are placed by the hex sha1 of the key. A leaf `{"l": {key: value, …}}`
+ * holds up to LEAF_MAX values inline; a bigger one splits into an inner node
+ * `{"n": {"0": hash, …, "f": hash}}` by the next hex digit of the key hash
+ * (16-way). A write copies only the nodes on the path from the touched leaves
+ * to the root; everything else is shared with the previous generation. Nodes
+ * are stored as content-addressed objects; this module never touches files:
+ * callers give it a `NodeSource` to load nodes and an `emit` to store new ones.
+ */
+import { createHash } from 'node:crypto';
+import type { Json } from './types.js';
+
+export interface LeafNode {
+  l: Record<string, Json>;
+}
+export interface InnerNode {
+  n: Record<string, string>;
+}
+export type HamtNode = LeafNode | InnerNode;
+
+/** A leaf with more entries than this splits. */
+export const LEAF_MAX = 32;
+/** After deletions, sibling leaves holding this many entries or fewer in total merge back into one leaf. */
+export const MERGE_MAX = 16;
+/** Hex digits in a key hash: below this depth leaves never split (33 keys sharing a sha1 cannot happen). */
+export const MAX_DEPTH = 40;
+
+const HEX = '0123456789abcdef';
+const HASH_RE = /^[0-9a-f]{64}$/;
+
+export function keyHash(key: string): string {
+  return createHash('sha1').update(key).digest('hex');
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Checks the shape of a parsed node; returns an explanation when it is not one. */
+export function nodeShapeProblem(value: unknown): string | undefined {
+  if (!isPlainObject(value)) return 'not a trie node';
+  const keys = Object.keys(value);
+  if (keys.length !== 1) return 'not a trie node';
+  if (keys[0] === 'l') return isPlainObject(value.l) ? undefined : 'leaf without entries';
+  if (keys[0] === 'n') {
+    const children = value.n;
+    if (!isPlainObject(children)) return 'inner node without children';
+    const digits = Object.keys(children);
+    if (digits.length === 0) return 'inner node without children';
+    for (const digit of digits) {
+      const child = children[digit];
+      if (digit.length !== 1 || !HEX.includes(digit) || typeof child !== 'string' || !HASH_RE.test(child)) {
+        return 'inner node with a malformed child';
+      }
+    }
+    return undefined;
+  }
+  return 'not a trie node';
+}
+
+export interface NodeSource {
+  /** The node stored under `hash` (verified; throws StoreError when missing or damaged). Must not be mutated. */
+  node(hash: string): HamtNode;
+}
+
+/** Stores a new node and returns its hash. */
+export type Emit = (node: HamtNode) => string;
+
+export function isLeaf(node: HamtNode): node is LeafNode {
+  return 'l' in node;
+}
+
+/** The value under `key`, or undefined (the returned value is shared: copy it before handing it out). */
+export function hamtGet(source: NodeSource, root: string | undefined, key: string): Json | undefined {
+  if (root === undefined) return undefined;
+  let hash: string | undefined;
+  let node = source.node(root);
+  for (let depth = 0; ; depth += 1) {
+    if (isLeaf(node)) return Object.hasOwn(node.l, key) ? node.l[key] : undefined;
+    hash ??= keyHash(key);
+    const child = node.n[hash[depth] as string];
+    if (child === undefined) return undefined;
+    node = source.node(child);
+  }
+}
+
+/** Every entry of the trie, unsorted (values shared: copy before handing out). */
+export function hamtEntries(source: NodeSource, root: string | undefined): Array<[string, Json]> {
+  const out: Array<[string, Json]> = [];
+  if (root === undefined) return out;
+  const visit = (hash: string): void => {
+    const node = source.node(hash);
+    if (isLeaf(node)) {
+      for (const key of Object.keys(node.l)) out.push([key, node.l[key] as Json]);
+    } else {
+      for (const digit of Object.keys(node.n)) visit(node.n[digit] as string);
+    }
+  };
+  visit(root);
+  return out;
+}
+
+/** Calls `visit` for every node hash of the trie (depth first, parents before children). */
+export function hamtWalk(source: NodeSource, root: string, visit: (hash: string, node: HamtNode) => boolean | void): void {
+  const node = source.node(root);
+  if (visit(root, node) === false) return;
+  if (!isLeaf(node)) for (const digit of Object.keys(node.n)) hamtWalk(source, node.n[digit] as string, visit);
+}
+
+export const DELETE: unique symbol = Symbol('delete');
+export interface Change {
+  key: string;
+  /** keyHash(key) */
+  hash: string;
+  value: Json | typeof DELETE;
+}
+
+export function makeChange(key: string, value: Json | typeof DELETE): Change {
+  return { key, hash: keyHash(key), value };
+}
+
+function emitLeaf(entries: Map<string, Json>, emit: Emit): string {
+  const l: Record<string, Json> = Object.create(null) as Record<string, Json>;
+  for (const key of [...entries.keys()].sort()) l[key] = entries.get(key) as Json;
+  return emit({ l });
+}
+
+function emitInner(children: Map<string, string>, emit: Emit): string {
+  const n: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const digit of [...children.keys()].sort()) n[digit] = children.get(digit) as string;
+  return emit({ n });
+}
+
+/** Builds a subtree at `depth` holding exactly `entries` (splitting as needed). */
+function build(entries: Map<string, Json>, depth: number, emit: Emit, hashes?: Map<string, string>): string | undefined {
+  if (entries.size === 0) return undefined;
+  if (entries.size <= LEAF_MAX || depth >= MAX_DEPTH) return emitLeaf(entries, emit);
+  const groups = new Map<string, Map<string, Json>>();
+  for (const [key, value] of entries) {
+    const digit = (hashes?.get(key) ?? keyHash(key))[depth] as string;
+    let group = groups.get(digit);
+    if (!group) groups.set(digit, (group = new Map()));
+    group.set(key, value);
+  }
+  const children = new Map<string, string>();
+  for (const [digit, group] of groups) {
+    const child = build(group, depth + 1, emit, hashes);
+    if (child !== undefined) children.set(digit, child);
+  }
+  return emitInner(children, emit);
+}
+
+function leafEntries(node: LeafNode): Map<string, Json> {
+  const entries = new Map<string, Json>();
+  for (const key of Object.keys(node.l)) entries.set(key, node.l[key] as Json);
+  return entries;
+}
+
+/**
+ * Applies `changes` to the trie rooted at `root` (undefined = empty) and returns
+ * the new root hash (undefined when the trie became empty). New nodes go to
+ * `emit`; untouched subtrees keep their hashes.
+ */
+export function hamtApply(
+  source: NodeSource,
+  root: string | undefined,
+  changes: Change[],
+  emit: Emit,
+  depth = 0,
+): string | undefined {
+  if (changes.length === 0) return root;
+  const node: HamtNode = root === undefined ? { l: {} } : source.node(root);
+  if (isLeaf(node)) {
+    const entries = leafEntries(node);
+    const hashes = new Map<string, string>();
+    for (const change of changes) {
+      hashes.set(change.key, change.hash);
+      if (change.value === DELETE) entries.delete(change.key);
+      else entries.set(change.key, change.value);
+    }
+    return build(entries, depth, emit, hashes);
+  }
+  const groups = new Map<string, Change[]>();
+  for (const change of changes) {
+    const digit = change.hash[depth] as string;
+    let group = groups.get(digit);
+    if (!group) groups.set(digit, (group = []));
+    group.push(change);
+  }
+  const children = new Map<string, string>(Object.entries(node.n));
+  let shrank = false;
+  for (const [digit, group] of groups) {
+    const next = hamtApply(source, children.get(digit), group, emit, depth + 1);
+    if (next === undefined) children.delete(digit);
+    else children.set(digit, next);
+    if (group.some((c) => c.value === DELETE)) shrank = true;
+  }
+  if (children.size === 0) return undefined;
+  if (shrank) {
+    // Merge small sibling leaves back into one leaf, so deletions do not leave a sparse tree.
+    const merged = new Map<string, Json>();
+    let mergeable = true;
+    for (const child of children.values()) {
+      const childNode = source.node(child);
+      if (!isLeaf(childNode)) {
+        mergeable = false;
+        break;
+      }
+      for (const key of Object.keys(childNode.l)) merged.set(key, childNode.l[key] as Json);
+      if (merged.size > MERGE_MAX) {
+        mergeable = false;
+        break;
+      }
+    }
+    if (mergeable) return emitLeaf(merged, emit);
+  }
+  return emitInner(children, emit);
+}

@@ -1,0 +1,702 @@
+/**
+ * JsonFileStore: the durable on-disk store (see notes/store.md §4).
+ *
+ * ```
+ * <dir>/                      0700
+ *   FORMAT                    {"format":"docsctl-store","version":1}
+ *   HEAD                      hint: newest gen (readers probe past it)
+ *   LOCK                      writer lock (lock.ts)
+ *   commits/000000001043.json {gen, parent, root, at, txId?, command?, sum}; created only by link()
+ *   objects/ab/<sha256>.json  immutable JSON named by the sha256 of its bytes
+ *   tmp/                      temp files
+ *   quarantine/               damaged files moved aside by recover
+ * ```
+ * A commit's root object is `{"tables": {name: trieRoot}, "tx"?: txLog}`; each
+ * table is a HAMT (hamt.ts) of small nodes. Readers take no lock: they read the
+ * newest commit and walk immutable objects, so they always see one whole
+ * generation. A writer takes the lock, runs the transaction on the newest
+ * state, writes the new nodes (fsynced, renamed into place), and publishes the
+ * generation by link()ing an fsynced commit record to `commits/<gen+1>`: EEXIST
+ * means another writer won and the transaction runs again on the new state.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { StoreBusyError, StoreError, StoreNotFoundError } from '../api/errors.js';
+import { crashPoint } from './fault.js';
+import {
+  DELETE,
+  type Change,
+  type HamtNode,
+  type NodeSource,
+  hamtApply,
+  hamtEntries,
+  hamtGet,
+  makeChange,
+  nodeShapeProblem,
+} from './hamt.js';
+import { acquireLock, lockTimeoutFromEnv } from './lock.js';
+import {
+  DAMAGE_HINT,
+  DIR_MODE,
+  HASH_RE,
+  ObjectCache,
+  ObjectWriter,
+  encodeJson,
+  errnoCode,
+  fsops,
+  fsyncDir,
+  objectPath,
+  readObjectSync,
+  removeQuietly,
+  sha256,
+  tempPath,
+  writeFailure,
+  writeNewFile,
+} from './objects.js';
+import type { Json, Store, StoreReader, StoreWriter, TransactOptions } from './types.js';
+
+export const FORMAT_NAME = 'docsctl-store';
+export const FORMAT_VERSION = 1;
+/** How many recent transaction ids the root remembers for idempotent retries. */
+export const TX_LOG_SIZE = 100;
+const MAX_ATTEMPTS = 10;
+
+// ─── Layout ──────────────────────────────────────────────────────────────────
+
+export const paths = {
+  format: (dir: string) => path.join(dir, 'FORMAT'),
+  head: (dir: string) => path.join(dir, 'HEAD'),
+  commits: (dir: string) => path.join(dir, 'commits'),
+  objects: (dir: string) => path.join(dir, 'objects'),
+  tmp: (dir: string) => path.join(dir, 'tmp'),
+  quarantine: (dir: string) => path.join(dir, 'quarantine'),
+  commit: (dir: string, gen: number) => path.join(dir, 'commits', `${String(gen).padStart(12, '0')}.json`),
+  object: objectPath,
+};
+
+export const COMMIT_FILE_RE = /^(\d{12})\.json$/;
+
+export interface CommitRecord {
+  gen: number;
+  /** The `sum` of the previous generation's commit (null for gen 1). */
+  parent: string | null;
+  /** Hash of the root object. */
+  root: string;
+  at: string;
+  txId?: string;
+  command?: string;
+  /** Set by `recover`: the generation whose state this commit restores. */
+  recoveredFrom?: number;
+  /** sha256 of this record's JSON without `sum`. */
+  sum: string;
+}
+
+export interface RootObject {
+  tables: Map<string, string>;
+  tx?: string;
+}
+
+const EMPTY_ROOT: RootObject = { tables: new Map() };
+
+/** The store was written by a newer docsctl (FORMAT version above ours): refuse to read or write it. */
+export class FormatTooNewError extends StoreError {}
+
+/** Checks FORMAT. Throws StoreNotFoundError when `dir` holds no store, StoreError when FORMAT is bad or newer. */
+export function checkFormat(dir: string): void {
+  const file = paths.format(dir);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      if (listCommitGens(dir).length > 0) {
+        throw new StoreError(`store damaged: ${file} is missing`, file, {
+          hint: `restore it with the line {"format":"${FORMAT_NAME}","version":${FORMAT_VERSION}}`,
+        });
+      }
+      throw new StoreNotFoundError(dir);
+    }
+    throw new StoreError(`cannot read ${file} (${code ?? String(error)})`, file, { cause: error });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  const format = value as { format?: unknown; version?: unknown } | undefined;
+  if (
+    typeof format !== 'object' ||
+    format === null ||
+    format.format !== FORMAT_NAME ||
+    typeof format.version !== 'number' ||
+    !Number.isInteger(format.version) ||
+    format.version < 1
+  ) {
+    throw new StoreError(`store damaged: ${file} is not a docsctl store format file`, file, {
+      hint: `it should contain {"format":"${FORMAT_NAME}","version":${FORMAT_VERSION}}`,
+    });
+  }
+  if (format.version > FORMAT_VERSION) {
+    throw new FormatTooNewError(
+      `the store at ${dir} has format version ${format.version}, newer than this docsctl supports (${FORMAT_VERSION})`,
+      file,
+      { hint: 'upgrade docsctl to use this store' },
+    );
+  }
+}
+
+/** Parses and verifies a commit file's text. Throws StoreError naming the file. */
+export function parseCommit(text: string, file: string, gen: number): CommitRecord {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new StoreError(`store damaged: commit ${file} is not valid JSON (truncated?)`, file, {
+      hint: DAMAGE_HINT,
+      cause: error,
+    });
+  }
+  const record = value as Partial<CommitRecord> | null;
+  if (
+    typeof record !== 'object' ||
+    record === null ||
+    Array.isArray(record) ||
+    typeof record.sum !== 'string' ||
+    typeof record.root !== 'string' ||
+    !HASH_RE.test(record.root)
+  ) {
+    throw new StoreError(`store damaged: ${file} is not a commit record`, file, { hint: DAMAGE_HINT });
+  }
+  const { sum, ...rest } = record;
+  if (sha256(JSON.stringify(rest)) !== sum) {
+    throw new StoreError(`store damaged: commit ${file} fails its checksum`, file, { hint: DAMAGE_HINT });
+  }
+  if (record.gen !== gen) {
+    throw new StoreError(`store damaged: commit ${file} records gen ${String(record.gen)}`, file, { hint: DAMAGE_HINT });
+  }
+  return record as CommitRecord;
+}
+
+/** Builds a commit record with its checksum. */
+export function makeCommit(fields: Omit<CommitRecord, 'sum'>): CommitRecord {
+  const rest: Omit<CommitRecord, 'sum'> = {
+    gen: fields.gen,
+    parent: fields.parent,
+    root: fields.root,
+    at: fields.at,
+    ...(fields.txId !== undefined ? { txId: fields.txId } : {}),
+    ...(fields.command !== undefined ? { command: fields.command } : {}),
+    ...(fields.recoveredFrom !== undefined ? { recoveredFrom: fields.recoveredFrom } : {}),
+  };
+  return { ...rest, sum: sha256(JSON.stringify(rest)) };
+}
+
+/** The text of a file, or undefined when it does not exist. Other errors become StoreError. */
+function readIfExists(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'ENOENT') return undefined;
+    throw new StoreError(`cannot read ${file} (${code ?? String(error)})`, file, { cause: error });
+  }
+}
+
+/** Generations present in commits/, ascending (readdir: maintenance and fallback only). */
+export function listCommitGens(dir: string): number[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(paths.commits(dir));
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return [];
+    const file = paths.commits(dir);
+    throw new StoreError(`cannot read ${file} (${errnoCode(error) ?? String(error)})`, file, { cause: error });
+  }
+  const gens: number[] = [];
+  for (const name of names) {
+    const match = COMMIT_FILE_RE.exec(name);
+    if (match) gens.push(Number(match[1]));
+  }
+  return gens.sort((a, b) => a - b);
+}
+
+function readHead(dir: string): number | undefined {
+  try {
+    const text = fs.readFileSync(paths.head(dir), 'utf8').trim();
+    return /^\d{1,15}$/.test(text) ? Number(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The newest generation and its commit text: HEAD (a hint) then probing
+ * gen+1, gen+2… until one is missing; readdir only when HEAD is missing or wrong.
+ */
+export function findNewest(dir: string): { gen: number; text: string | undefined } {
+  const head = readHead(dir);
+  let gen = head ?? (listCommitGens(dir).at(-1) ?? 0);
+  let text: string | undefined;
+  for (;;) {
+    const next = readIfExists(paths.commit(dir, gen + 1));
+    if (next === undefined) break;
+    gen += 1;
+    text = next;
+  }
+  if (text === undefined && gen > 0) {
+    text = readIfExists(paths.commit(dir, gen));
+    if (text === undefined) {
+      // HEAD ahead of the commits (files quarantined or removed by hand): look.
+      gen = listCommitGens(dir).at(-1) ?? 0;
+      text = gen > 0 ? readIfExists(paths.commit(dir, gen)) : undefined;
+      if (gen > 0 && text === undefined) {
+        const file = paths.commit(dir, gen);
+        throw new StoreError(`store damaged: commit ${file} disappeared while reading`, file, { hint: DAMAGE_HINT });
+      }
+    }
+  }
+  return { gen, text };
+}
+
+export function parseRoot(value: unknown, file: string): RootObject {
+  const problem = (): StoreError =>
+    new StoreError(`store damaged: ${file} is not a root object`, file, { hint: DAMAGE_HINT });
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw problem();
+  const { tables, tx } = value as { tables?: unknown; tx?: unknown };
+  if (typeof tables !== 'object' || tables === null || Array.isArray(tables)) throw problem();
+  if (tx !== undefined && (typeof tx !== 'string' || !HASH_RE.test(tx))) throw problem();
+  const map = new Map<string, string>();
+  for (const name of Object.keys(tables)) {
+    const hash = (tables as Record<string, unknown>)[name];
+    if (typeof hash !== 'string' || !HASH_RE.test(hash)) throw problem();
+    map.set(name, hash);
+  }
+  return tx === undefined ? { tables: map } : { tables: map, tx };
+}
+
+export function encodeRoot(root: RootObject): unknown {
+  const tables = Object.create(null) as Record<string, string>;
+  for (const name of [...root.tables.keys()].sort()) tables[name] = root.tables.get(name) as string;
+  return root.tx === undefined ? { tables } : { tables, tx: root.tx };
+}
+
+export type TxLogEntry = [txId: string, gen: number, result: string | null];
+
+export function parseTxLog(value: unknown, file: string): TxLogEntry[] {
+  const recent = (value as { recent?: unknown } | null)?.recent;
+  const ok =
+    Array.isArray(recent) &&
+    recent.every(
+      (e) =>
+        Array.isArray(e) &&
+        e.length === 3 &&
+        typeof e[0] === 'string' &&
+        typeof e[1] === 'number' &&
+        (e[2] === null || (typeof e[2] === 'string' && HASH_RE.test(e[2]))),
+    );
+  if (!ok) throw new StoreError(`store damaged: ${file} is not a transaction log`, file, { hint: DAMAGE_HINT });
+  return recent as TxLogEntry[];
+}
+
+// ─── Options ─────────────────────────────────────────────────────────────────
+
+export interface OpenStoreOptions {
+  /** How long a transaction waits for another process's lock (default 30 s or DOCSCTL_LOCK_TIMEOUT_MS). */
+  lockTimeoutMs?: number;
+  /** Parsed-object cache capacity (entries; default 20,000). 0 disables the cache. */
+  cacheEntries?: number;
+  /** Parsed-object cache capacity (bytes of JSON; default 64 MiB). */
+  cacheBytes?: number;
+  /**
+   * False skips every fsync: a crash of the machine (not of the process) may then
+   * lose or damage recent commits. Only for generating throw-away fixtures in bulk.
+   */
+  durable?: boolean;
+}
+
+// ─── Reading ─────────────────────────────────────────────────────────────────
+
+const copy = <T>(value: unknown): T => (value === null || typeof value !== 'object' ? value : structuredClone(value)) as T;
+
+class Snapshot implements StoreReader {
+  constructor(
+    readonly gen: number,
+    protected readonly store: JsonFileStore,
+    readonly commit: CommitRecord | undefined,
+    readonly root: RootObject,
+  ) {}
+
+  protected raw(table: string, key: string): Json | undefined {
+    return hamtGet(this.store, this.root.tables.get(table), key);
+  }
+
+  get<T = unknown>(table: string, key: string): T | undefined {
+    const value = this.raw(table, key);
+    return value === undefined ? undefined : copy<T>(value);
+  }
+
+  has(table: string, key: string): boolean {
+    return this.raw(table, key) !== undefined;
+  }
+
+  entries<T = unknown>(table: string): Array<[string, T]> {
+    const rows = hamtEntries(this.store, this.root.tables.get(table));
+    rows.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return rows.map(([key, value]) => [key, copy<T>(value)]);
+  }
+
+  getObject<T = unknown>(hash: string): T {
+    return copy<T>(this.store.object(hash));
+  }
+
+  /** The recorded outcome of an earlier transaction with this id, if it is among the recent ones. */
+  findTx(txId: string): { gen: number; result: string | null } | undefined {
+    if (this.root.tx === undefined) return undefined;
+    for (const [id, gen, result] of this.store.txLog(this.root.tx)) {
+      if (id === txId) return { gen, result };
+    }
+    return undefined;
+  }
+}
+
+class Transaction extends Snapshot implements StoreWriter {
+  /** table → key → JSON text, or null when deleted. */
+  readonly writes = new Map<string, Map<string, string | null>>();
+  readonly objects = new Map<string, string>();
+  dirty = false;
+  finished = false;
+
+  private buffered(table: string, key: string): string | null | undefined {
+    return this.writes.get(table)?.get(key);
+  }
+
+  private writable(): void {
+    if (this.finished) throw new Error('store transaction already finished: writes after it returned are not saved');
+  }
+
+  override get<T = unknown>(table: string, key: string): T | undefined {
+    const text = this.buffered(table, key);
+    if (text === undefined) return super.get<T>(table, key);
+    return text === null ? undefined : (JSON.parse(text) as T);
+  }
+
+  override has(table: string, key: string): boolean {
+    const text = this.buffered(table, key);
+    return text === undefined ? super.has(table, key) : text !== null;
+  }
+
+  override entries<T = unknown>(table: string): Array<[string, T]> {
+    const rows = super.entries<T>(table);
+    const writes = this.writes.get(table);
+    if (!writes) return rows;
+    const merged = new Map(rows);
+    for (const [key, text] of writes) {
+      if (text === null) merged.delete(key);
+      else merged.set(key, JSON.parse(text) as T);
+    }
+    return [...merged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  override getObject<T = unknown>(hash: string): T {
+    const text = this.objects.get(hash);
+    return text === undefined ? super.getObject<T>(hash) : (JSON.parse(text) as T);
+  }
+
+  put(table: string, key: string, value: unknown): void {
+    this.writable();
+    if (typeof table !== 'string' || typeof key !== 'string') throw new TypeError('table and key must be strings');
+    const text = encodeJson(value);
+    let rows = this.writes.get(table);
+    if (!rows) this.writes.set(table, (rows = new Map()));
+    rows.set(key, text);
+    this.dirty = true;
+  }
+
+  delete(table: string, key: string): boolean {
+    this.writable();
+    if (!this.has(table, key)) return false;
+    let rows = this.writes.get(table);
+    if (!rows) this.writes.set(table, (rows = new Map()));
+    rows.set(key, null);
+    this.dirty = true;
+    return true;
+  }
+
+  putObject(value: unknown): string {
+    this.writable();
+    const text = encodeJson(value);
+    const hash = sha256(text);
+    this.objects.set(hash, text);
+    this.dirty = true;
+    return hash;
+  }
+}
+
+// ─── The store ───────────────────────────────────────────────────────────────
+
+interface Pending {
+  value: unknown;
+  bytes: Buffer;
+}
+
+export class JsonFileStore implements Store, NodeSource {
+  readonly location: string;
+  private readonly cache: ObjectCache;
+  private readonly knownPrefixes = new Set<string>();
+  private readonly lockTimeoutMs: number;
+  private readonly durable: boolean;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  /** Opens an existing store (checks FORMAT; tightens the directory's mode to 0700). Prefer `openStore`. */
+  constructor(
+    readonly dir: string,
+    options: OpenStoreOptions = {},
+  ) {
+    this.location = dir;
+    this.lockTimeoutMs = options.lockTimeoutMs ?? lockTimeoutFromEnv();
+    this.durable = options.durable ?? true;
+    this.cache = new ObjectCache(options.cacheEntries ?? 20_000, options.cacheBytes ?? 64 * 1024 * 1024);
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(dir);
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') throw new StoreNotFoundError(dir);
+      throw new StoreError(`cannot read ${dir} (${errnoCode(error) ?? String(error)})`, dir, { cause: error });
+    }
+    if (!stat.isDirectory()) throw new StoreNotFoundError(dir);
+    checkFormat(dir);
+    if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
+      try {
+        fs.chmodSync(dir, DIR_MODE);
+      } catch {
+        // not ours to change; the files inside are 0600 anyway
+      }
+    }
+  }
+
+  // NodeSource + object access (verified, cached; callers must not mutate the results)
+
+  /** A parsed object by hash (shared with the cache: do not mutate). Throws StoreError when missing or damaged. */
+  object(hash: string): unknown {
+    if (typeof hash !== 'string' || !HASH_RE.test(hash)) {
+      const file = path.join(this.dir, 'objects', '??', `${String(hash)}.json`);
+      throw new StoreError(`no object "${String(hash)}" in the store (not an object hash)`, file);
+    }
+    const cached = this.cache.get(hash);
+    if (cached !== undefined) return cached;
+    const { value, size } = readObjectSync(this.dir, hash);
+    this.cache.set(hash, value, size);
+    return value;
+  }
+
+  node(hash: string): HamtNode {
+    const value = this.object(hash);
+    const problem = nodeShapeProblem(value);
+    if (problem !== undefined) {
+      const file = objectPath(this.dir, hash);
+      throw new StoreError(`store damaged: ${file} is not a table node (${problem})`, file, { hint: DAMAGE_HINT });
+    }
+    return value as HamtNode;
+  }
+
+  private rootObject(hash: string): RootObject {
+    return parseRoot(this.object(hash), objectPath(this.dir, hash));
+  }
+
+  txLog(hash: string): TxLogEntry[] {
+    return parseTxLog(this.object(hash), objectPath(this.dir, hash));
+  }
+
+  private snapshot(): Snapshot {
+    const { gen, text } = findNewest(this.dir);
+    if (gen === 0 || text === undefined) return new Snapshot(0, this, undefined, EMPTY_ROOT);
+    const commit = parseCommit(text, paths.commit(this.dir, gen), gen);
+    return new Snapshot(gen, this, commit, this.rootObject(commit.root));
+  }
+
+  read(): StoreReader {
+    this.assertOpen();
+    return this.snapshot();
+  }
+
+  transact<T>(fn: (tx: StoreWriter) => T | Promise<T>, options: TransactOptions = {}): Promise<T> {
+    try {
+      this.assertOpen();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const run = () => this.runTransaction(fn, options);
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.queue.catch(() => undefined);
+    this.cache.clear();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`store ${this.dir} is closed`);
+  }
+
+  private async runTransaction<T>(fn: (tx: StoreWriter) => T | Promise<T>, options: TransactOptions): Promise<T> {
+    const lock = await this.acquire(options.command);
+    try {
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+        const base = this.snapshot();
+        if (options.txId !== undefined) {
+          const earlier = base.findTx(options.txId);
+          if (earlier) return (earlier.result === null ? undefined : base.getObject(earlier.result)) as T;
+        }
+        const tx = new Transaction(base.gen, this, base.commit, base.root);
+        let value: T;
+        try {
+          value = await fn(tx);
+        } finally {
+          tx.finished = true;
+        }
+        if (!tx.dirty) return value;
+        if (await this.commit(tx, options, value)) return value;
+        // Another writer committed this generation first: run again on the new state.
+      }
+      throw new StoreBusyError(`store busy: ${MAX_ATTEMPTS} attempts to commit lost to other writers`, {
+        hint: 'another process is writing without honouring the lock; try again',
+      });
+    } finally {
+      await lock.release();
+    }
+  }
+
+  private async acquire(command: string | undefined) {
+    try {
+      return await acquireLock(this.dir, {
+        timeoutMs: this.lockTimeoutMs,
+        ...(command !== undefined ? { command } : {}),
+      });
+    } catch (error) {
+      if (error instanceof StoreBusyError || error instanceof StoreError) throw error;
+      const gen = (() => {
+        try {
+          return findNewest(this.dir).gen;
+        } catch {
+          return 0;
+        }
+      })();
+      throw writeFailure(error, gen, path.join(this.dir, 'LOCK'));
+    }
+  }
+
+  /** Writes the transaction's objects and publishes the commit. False when another writer took the generation. */
+  private async commit<T>(tx: Transaction, options: TransactOptions, value: T): Promise<boolean> {
+    const baseGen = tx.gen;
+    const gen = baseGen + 1;
+    const pending = new Map<string, Pending>();
+    const emit = (object: unknown): string => {
+      const bytes = Buffer.from(JSON.stringify(object));
+      const hash = sha256(bytes);
+      pending.set(hash, { value: object, bytes });
+      return hash;
+    };
+    const source: NodeSource = {
+      node: (hash) => (pending.get(hash)?.value as HamtNode | undefined) ?? this.node(hash),
+    };
+
+    const tables = new Map(tx.root.tables);
+    for (const table of [...tx.writes.keys()].sort()) {
+      const writes = tx.writes.get(table) as Map<string, string | null>;
+      const changes: Change[] = [];
+      for (const [key, text] of writes) changes.push(makeChange(key, text === null ? DELETE : (JSON.parse(text) as Json)));
+      const next = hamtApply(source, tables.get(table), changes, emit);
+      if (next === undefined) tables.delete(table);
+      else tables.set(table, next);
+    }
+    for (const [hash, text] of tx.objects) pending.set(hash, { value: undefined, bytes: Buffer.from(text) });
+
+    let txHash = tx.root.tx;
+    if (options.txId !== undefined) {
+      let resultHash: string | null = null;
+      try {
+        const text = value === undefined ? undefined : JSON.stringify(value);
+        if (text !== undefined) {
+          const bytes = Buffer.from(text);
+          resultHash = sha256(bytes);
+          pending.set(resultHash, { value: undefined, bytes });
+        }
+      } catch {
+        resultHash = null; // not JSON: a retry gets undefined
+      }
+      const recent = tx.root.tx === undefined ? [] : [...this.txLog(tx.root.tx)];
+      recent.push([options.txId, gen, resultHash]);
+      txHash = emit({ recent: recent.slice(-TX_LOG_SIZE) });
+    }
+    const rootHash = emit(encodeRoot(txHash === undefined ? { tables } : { tables, tx: txHash }));
+
+    const writer = new ObjectWriter(this.dir, this.knownPrefixes, this.durable);
+    const commitFile = paths.commit(this.dir, gen);
+    const record = makeCommit({
+      gen,
+      parent: tx.commit?.sum ?? null,
+      root: rootHash,
+      at: new Date().toISOString(),
+      ...(options.txId !== undefined ? { txId: options.txId } : {}),
+      ...(options.command !== undefined ? { command: options.command } : {}),
+    });
+    const temp = tempPath(this.dir, 'commit');
+    try {
+      // The objects and the commit record are written and fsynced in parallel; the
+      // record becomes visible (link) only after every object is in place and its
+      // directory synced.
+      const objects = new Map([...pending].map(([hash, p]) => [hash, p.bytes] as const));
+      const settled = await Promise.allSettled([
+        writer.writeAll(objects),
+        writeNewFile(temp, Buffer.from(JSON.stringify(record)), { sync: this.durable, temps: writer.temps }),
+      ]);
+      const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      await writer.syncDirs();
+      crashPoint('after-commit-temp');
+      try {
+        fsops.link(temp, commitFile);
+      } catch (error) {
+        if (errnoCode(error) === 'EEXIST') return false;
+        throw error;
+      }
+    } catch (error) {
+      throw writeFailure(error, baseGen, commitFile);
+    } finally {
+      writer.cleanup();
+    }
+    crashPoint('after-link');
+    const commitsDir = paths.commits(this.dir);
+    try {
+      if (this.durable) await fsyncDir(commitsDir);
+    } catch (error) {
+      throw new StoreError(
+        `I/O error syncing ${commitsDir} (${errnoCode(error) ?? String(error)}): the change was committed as gen ${gen} but may not survive a power failure`,
+        commitsDir,
+        { cause: error, hint: 'check the disk; retrying with the same transaction id is safe' },
+      );
+    }
+    await writeHead(this.dir, gen);
+    for (const [hash, p] of pending) if (p.value !== undefined) this.cache.set(hash, p.value, p.bytes.length);
+    crashPoint('before-lock-release');
+    return true;
+  }
+}
+
+/** Replaces HEAD (a hint: no fsync; failures are ignored, readers probe past it). */
+export async function writeHead(dir: string, gen: number): Promise<void> {
+  const temp = tempPath(dir, 'head');
+  try {
+    await writeNewFile(temp, Buffer.from(`${gen}\n`), { sync: false });
+    fsops.rename(temp, paths.head(dir));
+  } catch {
+    removeQuietly([temp]);
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * DOCSCTL_STORE_FAULT=crash@<step>: the writer is SIGKILLed at each step of a
+ * commit; the store must land on the old or the new state, with the lock
+ * recoverable and fsck clean.
+ */
+import * as fs from 'node:fs';
+import { hostname } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStore, fsck, gc, openStore } from '../../src/store/index.js';
+import { buildWorker, cleanupTempDirs, deadPid, runWorker, storePath } from './helpers.js';
+
+afterAll(() => cleanupTempDirs());
+
+let worker: string;
+beforeAll(async () => {
+  worker = await buildWorker();
+});
+
+async function seeded(label: string): Promise<string> {
+  const dir = storePath(label);
+  const store = createStore(dir);
+  // Enough keys for a two-level trie, so a commit writes several objects.
+  await store.transact((tx) => {
+    for (let i = 0; i < 100; i += 1) tx.put('items', `base-${i}`, { i });
+  });
+  await store.close();
+  return dir;
+}
+
+async function nextWriteMs(dir: string): Promise<number> {
+  const store = openStore(dir, { lockTimeoutMs: 3000 });
+  const started = Date.now();
+  await store.transact((tx) => tx.put('items', 'next', true));
+  await store.close();
+  return Date.now() - started;
+}
+
+const commitSteps = [
+  ['after-temp-open', 'old'],
+  ['mid-object-write', 'old'],
+  ['after-object-fsync', 'old'],
+  ['after-rename', 'old'],
+  ['before-dir-fsync', 'old'],
+  ['after-commit-temp', 'old'],
+  ['after-link', 'new'],
+  ['before-lock-release', 'new'],
+] as const;
+
+describe('crash at every commit step', () => {
+  for (const [step, lands] of commitSteps) {
+    it(`crash@${step} lands on the ${lands} state`, async () => {
+      const dir = await seeded(step);
+      const run = runWorker(worker, ['write', dir, 'crash', '1'], { DOCSCTL_STORE_FAULT: `crash@${step}` });
+      const { signal } = await run.done;
+      expect(signal, run.stderr()).toBe('SIGKILL');
+      expect(run.lines).toEqual([]); // never acknowledged
+      const reader = openStore(dir).read();
+      expect(reader.gen).toBe(lands === 'old' ? 1 : 2);
+      expect(reader.has('items', 'crash-0')).toBe(lands === 'new');
+      expect(reader.entries('items').length).toBe(lands === 'old' ? 100 : 101);
+      expect((await fsck(dir)).problems).toEqual([]);
+      expect(await nextWriteMs(dir)).toBeLessThan(1000);
+      const after = openStore(dir).read();
+      expect(after.gen).toBe(lands === 'old' ? 2 : 3);
+      expect((await fsck(dir)).problems).toEqual([]);
+    });
+  }
+
+  it('crash@<step>#2 (the second object) also lands on the old state', async () => {
+    const dir = await seeded('second');
+    const run = runWorker(worker, ['write', dir, 'crash', '1'], { DOCSCTL_STORE_FAULT: 'crash@after-rename#2' });
+    expect((await run.done).signal).toBe('SIGKILL');
+    expect(openStore(dir).read().gen).toBe(1);
+    expect((await fsck(dir)).problems).toEqual([]);
+    expect(await nextWriteMs(dir)).toBeLessThan(1000);
+  });
+
+  it('crash@mid-stale-takeover leaves a takeover the next writer completes', async () => {
+    const dir = await seeded('takeover');
+    fs.writeFileSync(
+      path.join(dir, 'LOCK'),
+      JSON.stringify({ pid: await deadPid(), host: hostname(), token: 'dead', startedAt: new Date().toISOString() }),
+    );
+    const run = runWorker(worker, ['write', dir, 'crash', '1'], { DOCSCTL_STORE_FAULT: 'crash@mid-stale-takeover' });
+    expect((await run.done).signal).toBe('SIGKILL');
+    expect(fs.readdirSync(dir).filter((n) => n.startsWith('LOCK.stale-')).length).toBe(1);
+    expect(await nextWriteMs(dir)).toBeLessThan(1000);
+    expect((await fsck(dir)).problems).toEqual([]);
+    const report = await gc(dir, { minAgeMs: 0 });
+    expect(report.removedTemps).toBeGreaterThanOrEqual(1);
+    expect(fs.readdirSync(dir).filter((n) => n.startsWith('LOCK'))).toEqual([]);
+  });
+
+  it('crash@mid-gc leaves a store that reads, checks clean, and collects next time', async () => {
+    const dir = await seeded('gc');
+    const store = openStore(dir);
+    for (let i = 0; i < 5; i += 1) await store.transact((tx) => tx.put('items', 'base-1', { rewrite: i }));
+    await store.close();
+    const run = runWorker(worker, ['gc', dir], { DOCSCTL_STORE_FAULT: 'crash@mid-gc' });
+    expect((await run.done).signal).toBe('SIGKILL');
+    const reader = openStore(dir).read();
+    expect(reader.get('items', 'base-1')).toEqual({ rewrite: 4 });
+    expect(reader.entries('items')).toHaveLength(100);
+    expect((await fsck(dir)).problems).toEqual([]);
+    const report = await gc(dir, { keepCommits: 1, minAgeMs: 0 });
+    expect(report.removedObjects).toBeGreaterThan(0);
+    expect((await fsck(dir)).problems).toEqual([]);
+    expect(await nextWriteMs(dir)).toBeLessThan(1000);
+  });
+});

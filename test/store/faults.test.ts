@@ -1,0 +1,138 @@
+/**
+ * SQLite-style I/O fault loop: for N = 1, 2, … make the Nth fs call of a
+ * transaction fail (ENOSPC, EIO, EACCES, or a short write) until a transaction
+ * runs with no fault. Each failure must be the right one-line StoreError with
+ * the store unchanged and no temp files left; the next transaction succeeds.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { StoreError } from '../../src/api/errors.js';
+import { errnoError, faultCallCount, setFaultInjector, type FsOp } from '../../src/store/fault.js';
+import { createStore, fsck, openStore } from '../../src/store/index.js';
+import { cleanupTempDirs, storePath } from './helpers.js';
+
+afterAll(() => cleanupTempDirs());
+
+afterEach(() => setFaultInjector(undefined));
+
+type Kind = 'ENOSPC' | 'EIO' | 'EACCES' | 'short';
+
+const expected: Record<Kind, RegExp> = {
+  ENOSPC: /^disk full: nothing was saved \(store unchanged at gen (\d+)\)$/,
+  EIO: /^(I\/O error writing \S+|cannot read \S+ \(EIO\)): nothing was saved \(store unchanged at gen (\d+)\)$|^cannot read \S+ \(EIO\)$/,
+  EACCES: /^permission denied writing \S+: nothing was saved \(store unchanged at gen (\d+)\)$|^cannot read \S+ \(EACCES\)$/,
+  short: /^short write to \S+ \(disk full\?\): nothing was saved \(store unchanged at gen (\d+)\)$/,
+};
+
+async function seeded(): Promise<string> {
+  const dir = storePath('faults');
+  const store = createStore(dir);
+  await store.transact((tx) => {
+    for (let i = 0; i < 100; i += 1) tx.put('items', `base-${i}`, { i });
+  });
+  await store.transact((tx) => tx.put('other', 'x', 1));
+  await store.close();
+  return dir;
+}
+
+async function loop(kind: Kind): Promise<{ failures: number; ops: Set<string> }> {
+  const dir = await seeded();
+  let failures = 0;
+  const ops = new Set<string>();
+  for (let n = 1; n < 500; n += 1) {
+    const before = openStore(dir).read();
+    const gen = before.gen;
+    let hit: { op: FsOp; file: string } | undefined;
+    let seen = 0;
+    setFaultInjector((op, file) => {
+      // Which calls can fail this way: a short count only on writes; reads do not fill disks.
+      if (kind === 'short' ? op !== 'write' : kind === 'ENOSPC' && op === 'read') return undefined;
+      seen += 1;
+      if (seen !== n) return undefined;
+      hit = { op, file };
+      return kind === 'short' ? 'short' : errnoError(kind, op, file);
+    });
+    // A fresh instance each time, so reads go to disk (no cache) and count too.
+    const store = openStore(dir);
+    const key = `k${n}`;
+    let error: unknown;
+    try {
+      await store.transact(
+        (tx) => {
+          tx.put('items', key, { n, text: 'x'.repeat(200) });
+          tx.putObject({ body: `object ${n}` });
+        },
+        { command: 'fault loop' },
+      );
+    } catch (e) {
+      error = e;
+    }
+    const calls = faultCallCount();
+    setFaultInjector(undefined);
+    await store.close();
+    const after = openStore(dir).read();
+    if (hit === undefined) {
+      // No fault happened: the loop is over.
+      expect(error).toBeUndefined();
+      expect(after.has('items', key)).toBe(true);
+      expect(n).toBeGreaterThan(kind === 'short' ? 5 : 20);
+      expect(seen).toBe(n - 1); // every eligible call was failed once
+      expect(calls).toBeGreaterThanOrEqual(seen);
+      return { failures, ops };
+    }
+    ops.add(hit.op);
+    if (error === undefined) {
+      // A fault where it does not matter (HEAD hint, releasing the lock, removing a temp): committed.
+      expect(['open', 'write', 'fstat', 'close', 'rename', 'unlink'], `${hit.op} ${hit.file}`).toContain(hit.op);
+      expect(after.gen).toBe(gen + 1);
+      expect(after.has('items', key)).toBe(true);
+    } else {
+      failures += 1;
+      expect(error, `${kind} at call ${n} (${hit.op} ${hit.file})`).toBeInstanceOf(StoreError);
+      const message = (error as Error).message;
+      if (/was committed as gen/.test(message)) {
+        // fsync of commits/ failed after the link: visible, reported as possibly not durable.
+        expect(hit.op).toBe('fsyncdir');
+        expect(after.gen).toBe(gen + 1);
+        expect(after.has('items', key)).toBe(true);
+      } else {
+        expect(message, `${kind} at call ${n} (${hit.op} ${hit.file})`).toMatch(expected[kind]);
+        const unchangedAt = /store unchanged at gen (\d+)/.exec(message);
+        if (unchangedAt) expect(Number(unchangedAt[1])).toBe(gen);
+        expect(after.gen).toBe(gen);
+        expect(after.has('items', key)).toBe(false);
+        expect(after.entries('items')).toEqual(before.entries('items'));
+      }
+    }
+    // No litter, no lock left behind; the next transaction works.
+    expect(fs.readdirSync(path.join(dir, 'tmp')), `${kind} at call ${n} (${hit.op})`).toEqual([]);
+    expect(fs.existsSync(path.join(dir, 'LOCK'))).toBe(false);
+    const next = openStore(dir);
+    await next.transact((tx) => tx.put('other', `after-${n}`, true));
+    await next.close();
+    expect((await fsck(dir)).problems).toEqual([]);
+  }
+  throw new Error('the fault loop did not end');
+}
+
+describe('injected I/O faults at the Nth fs call', () => {
+  for (const kind of ['ENOSPC', 'EIO', 'EACCES', 'short'] as const) {
+    it(`${kind}: right error, store unchanged, next transaction succeeds`, async () => {
+      const { failures, ops } = await loop(kind);
+      expect(failures).toBeGreaterThan(kind === 'short' ? 3 : 10);
+      if (kind !== 'short') {
+        for (const op of ['open', 'write', 'fsync', 'rename', 'link', 'fsyncdir']) expect(ops).toContain(op);
+      }
+    }, 60_000);
+  }
+
+  it('costs nothing and counts nothing when no injector is set', async () => {
+    setFaultInjector(undefined);
+    const dir = await seeded();
+    const store = openStore(dir);
+    await store.transact((tx) => tx.put('items', 'x', 1));
+    await store.close();
+    expect(faultCallCount()).toBe(0);
+  });
+});

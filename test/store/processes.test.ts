@@ -1,0 +1,193 @@
+/**
+ * Several processes on one store: parallel writers, kill -9 at random, stale and
+ * live locks.
+ */
+import * as fs from 'node:fs';
+import { hostname } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StoreBusyError } from '../../src/api/errors.js';
+import { createStore, fsck, openStore, unlock } from '../../src/store/index.js';
+import { listCommitGens, parseCommit, paths } from '../../src/store/json-file-store.js';
+import { buildWorker, cleanupTempDirs, deadPid, runWorker, sleep, storePath } from './helpers.js';
+
+afterAll(() => cleanupTempDirs());
+
+let worker: string;
+beforeAll(async () => {
+  worker = await buildWorker();
+});
+
+function newStore(label: string): string {
+  const dir = storePath(label);
+  void createStore(dir).close();
+  return dir;
+}
+
+function writeLock(dir: string, owner: object, ageMs = 0): void {
+  const file = path.join(dir, 'LOCK');
+  fs.writeFileSync(file, JSON.stringify(owner), { mode: 0o600 });
+  if (ageMs > 0) {
+    const then = new Date(Date.now() - ageMs);
+    fs.utimesSync(file, then, then);
+  }
+}
+
+/** Time for one in-process transaction (with a short lock timeout so a stuck lock fails fast). */
+async function timedWrite(dir: string, key: string, lockTimeoutMs = 5000): Promise<number> {
+  const store = openStore(dir, { lockTimeoutMs });
+  const started = Date.now();
+  try {
+    await store.transact((tx) => tx.put('items', key, true));
+  } finally {
+    await store.close();
+  }
+  return Date.now() - started;
+}
+
+describe('parallel writers', () => {
+  it('20 processes × 10 transactions: 200 keys, gens 1..200, fsck clean', async () => {
+    const dir = newStore('parallel');
+    const runs = Array.from({ length: 20 }, (_, i) => runWorker(worker, ['write', dir, `w${i}`, '10']));
+    const results = await Promise.all(runs.map((r) => r.done));
+    for (const [i, result] of results.entries()) expect(result, runs[i]?.stderr()).toEqual({ code: 0, signal: null });
+    const acked = runs.flatMap((r) => r.lines.filter((l) => l.startsWith('ack ')).map((l) => l.slice(4)));
+    expect(acked).toHaveLength(200);
+    const store = openStore(dir);
+    const reader = store.read();
+    expect(reader.gen).toBe(200);
+    const keys = reader.entries('items').map(([k]) => k);
+    expect(keys).toHaveLength(200);
+    expect(new Set(keys)).toEqual(new Set(acked));
+    expect(listCommitGens(dir)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    for (let gen = 1; gen <= 200; gen += 1) {
+      parseCommit(fs.readFileSync(paths.commit(dir, gen), 'utf8'), paths.commit(dir, gen), gen);
+    }
+    expect((await fsck(dir, { commits: 200 })).problems).toEqual([]);
+    expect(fs.existsSync(path.join(dir, 'LOCK'))).toBe(false);
+    expect(fs.readdirSync(path.join(dir, 'tmp'))).toEqual([]);
+    await store.close();
+  }, 60_000);
+});
+
+describe('kill -9 at random', () => {
+  it('keeps every acknowledged write; the next writer gets the dead lock at once', async () => {
+    const dir = newStore('kill9');
+    const acked = new Set<string>();
+    let killedMidway = 0;
+    let ackedByWorkers = 0;
+    for (let round = 0; round < 25; round += 1) {
+      const run = runWorker(worker, ['write', dir, `r${round}`, '1000']);
+      await sleep(5 + Math.floor(Math.random() * 295));
+      run.child.kill('SIGKILL');
+      const { signal } = await run.done; // reaped: the pid is really gone
+      if (signal === 'SIGKILL') killedMidway += 1;
+      for (const line of run.lines) {
+        if (!line.startsWith('ack ')) continue;
+        acked.add(line.slice(4));
+        ackedByWorkers += 1;
+      }
+      const reader = openStore(dir).read();
+      for (const key of acked) expect(reader.has('items', key), `${key} after round ${round}`).toBe(true);
+      const report = await fsck(dir);
+      expect(report.problems, `round ${round}`).toEqual([]);
+      const took = await timedWrite(dir, `after-${round}`, 3000);
+      expect(took, `round ${round}: next writer waited`).toBeLessThan(1000);
+      acked.add(`after-${round}`);
+    }
+    expect(killedMidway).toBeGreaterThan(20);
+    expect(ackedByWorkers).toBeGreaterThan(25); // the kills did land among commits
+    const final = openStore(dir).read();
+    for (const key of acked) expect(final.has('items', key)).toBe(true);
+    // gens stay contiguous
+    const gens = listCommitGens(dir);
+    expect(gens).toEqual(Array.from({ length: gens.length }, (_, i) => i + 1));
+  }, 90_000);
+});
+
+describe('locks', () => {
+  it('takes over the lock of a dead process on this host at once', async () => {
+    const dir = newStore('deadlock');
+    writeLock(dir, { pid: await deadPid(), host: hostname(), token: 'dead', startedAt: new Date().toISOString(), command: 'x' });
+    expect(await timedWrite(dir, 'k')).toBeLessThan(1000);
+    expect(fs.existsSync(path.join(dir, 'LOCK'))).toBe(false);
+  });
+
+  it('takes over a lock from another host whose heartbeat stopped', async () => {
+    const dir = newStore('foreign');
+    writeLock(dir, { pid: 1, host: 'some-other-host', token: 't', startedAt: new Date().toISOString() }, 20_000);
+    expect(await timedWrite(dir, 'k')).toBeLessThan(1000);
+  });
+
+  it('waits for a live lock from another host, then names it', async () => {
+    const dir = newStore('foreign-live');
+    writeLock(dir, { pid: 4242, host: 'some-other-host', token: 't', startedAt: new Date().toISOString(), command: 'docsctl space edit' });
+    const error = await timedWrite(dir, 'k', 300).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreBusyError);
+    expect((error as Error).message).toMatch(/^store busy: locked by pid 4242 on host some-other-host \(docsctl space edit\) since \d\d:\d\d:\d\d$/);
+    expect((error as StoreBusyError).hint).toMatch(/docsctl store unlock/);
+  });
+
+  it('takes over an unreadable lock file once it is a few seconds old', async () => {
+    const dir = newStore('garbled');
+    fs.writeFileSync(path.join(dir, 'LOCK'), '');
+    const then = new Date(Date.now() - 5000);
+    fs.utimesSync(path.join(dir, 'LOCK'), then, then);
+    expect(await timedWrite(dir, 'k')).toBeLessThan(1000);
+  });
+
+  it('takes over a live pid whose heartbeat stopped (frozen holder or reused pid), after watching it', async () => {
+    const dir = newStore('frozen');
+    // A live process that does not heartbeat: ourselves under another token would be "ours"; use the parent.
+    writeLock(dir, { pid: process.ppid, host: hostname(), token: 'frozen', startedAt: new Date().toISOString() }, 20_000);
+    const took = await timedWrite(dir, 'k', 10_000);
+    expect(took).toBeGreaterThanOrEqual(1900);
+    expect(took).toBeLessThan(5000);
+  }, 15_000);
+
+  it('never steals from a live holder (heartbeat), and says who holds it', async () => {
+    const dir = newStore('live');
+    const holder = runWorker(worker, ['hold', dir, '2500']);
+    const line = await holder.waitFor(/^holding \d+/);
+    const pid = Number(line.split(' ')[1]);
+    // An old start time does not matter while the heartbeat runs.
+    const error = await timedWrite(dir, 'k', 1500).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreBusyError);
+    expect((error as Error).message).toMatch(new RegExp(`^store busy: locked by pid ${pid} \\(worker hold\\) since \\d\\d:\\d\\d:\\d\\d$`));
+    await expect(unlock(dir)).rejects.toThrow(StoreBusyError);
+    // Once it is done, the next writer goes through.
+    expect(await timedWrite(dir, 'k2', 10_000)).toBeLessThan(5000);
+    expect(await holder.done).toEqual({ code: 0, signal: null });
+    const reader = openStore(dir).read();
+    expect(reader.has('items', `held-${pid}`)).toBe(true);
+    expect(reader.has('items', 'k2')).toBe(true);
+  }, 20_000);
+
+  it('unlock removes a dead lock and reports its owner', async () => {
+    const dir = newStore('unlock');
+    expect(await unlock(dir)).toEqual({ removed: false });
+    const pid = await deadPid();
+    writeLock(dir, { pid, host: hostname(), token: 'x', startedAt: new Date().toISOString(), command: 'docsctl cr merge' });
+    const result = await unlock(dir);
+    expect(result.removed).toBe(true);
+    expect(result.owner).toMatchObject({ pid, command: 'docsctl cr merge' });
+    expect(fs.existsSync(path.join(dir, 'LOCK'))).toBe(false);
+    // force removes even a live one
+    writeLock(dir, { pid: process.ppid, host: hostname(), token: 'y', startedAt: new Date().toISOString() });
+    await expect(unlock(dir)).rejects.toThrow(StoreBusyError);
+    expect((await unlock(dir, { force: true })).removed).toBe(true);
+  });
+
+  it('two contenders racing for one stale lock never both commit the same generation', async () => {
+    const dir = newStore('race');
+    for (let round = 0; round < 10; round += 1) {
+      writeLock(dir, { pid: await deadPid(), host: hostname(), token: `dead${round}`, startedAt: new Date().toISOString() });
+      const runs = [runWorker(worker, ['write', dir, `a${round}`, '3']), runWorker(worker, ['write', dir, `b${round}`, '3'])];
+      for (const run of runs) expect((await run.done).code, run.stderr()).toBe(0);
+    }
+    const reader = openStore(dir).read();
+    expect(reader.entries('items')).toHaveLength(60);
+    expect(reader.gen).toBe(60);
+    expect((await fsck(dir)).problems).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,435 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { StoreError, StoreExistsError, StoreNotFoundError } from '../../src/api/errors.js';
+import { LEAF_MAX, hamtWalk, isLeaf, type HamtNode } from '../../src/store/hamt.js';
+import { createStore, fsck, openStore, storeExists, type JsonFileStore } from '../../src/store/index.js';
+import { findNewest, makeCommit, parseCommit, paths } from '../../src/store/json-file-store.js';
+import { readObjectSync } from '../../src/store/objects.js';
+import { cleanupTempDirs, storePath, tempDir } from './helpers.js';
+
+afterAll(() => cleanupTempDirs());
+
+const open: JsonFileStore[] = [];
+function fresh(): { dir: string; store: JsonFileStore } {
+  const dir = storePath('unit');
+  const store = createStore(dir);
+  open.push(store);
+  return { dir, store };
+}
+function reopen(dir: string): JsonFileStore {
+  const store = openStore(dir);
+  open.push(store);
+  return store;
+}
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+
+/** Every trie node of a table in the newest commit. */
+function nodesOf(dir: string, table: string): HamtNode[] {
+  const { gen, text } = findNewest(dir);
+  const commit = parseCommit(text as string, paths.commit(dir, gen), gen);
+  const root = readObjectSync(dir, commit.root).value as { tables: Record<string, string> };
+  const nodes: HamtNode[] = [];
+  const source = { node: (hash: string) => readObjectSync(dir, hash).value as HamtNode };
+  const top = root.tables[table];
+  if (top) hamtWalk(source, top, (_hash, node) => void nodes.push(node));
+  return nodes;
+}
+
+describe('create / open', () => {
+  it('creates the layout with FORMAT and an empty gen 0', async () => {
+    const { dir, store } = fresh();
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'FORMAT'), 'utf8'))).toEqual({ format: 'docsctl-store', version: 1 });
+    for (const sub of ['commits', 'objects', 'tmp', 'quarantine']) expect(fs.statSync(path.join(dir, sub)).isDirectory()).toBe(true);
+    expect(store.read().gen).toBe(0);
+    expect(store.read().get('t', 'k')).toBeUndefined();
+    expect(store.read().entries('t')).toEqual([]);
+    expect(storeExists(dir)).toBe(true);
+    expect(store.location).toBe(dir);
+  });
+
+  it('refuses to create over an existing store or a non-empty directory, creating nothing', () => {
+    const { dir } = fresh();
+    const before = fs.readdirSync(dir).sort();
+    expect(() => createStore(dir)).toThrow(StoreExistsError);
+    expect(fs.readdirSync(dir).sort()).toEqual(before);
+    const other = tempDir('nonempty');
+    fs.writeFileSync(path.join(other, 'notes.txt'), 'hi');
+    expect(() => createStore(other)).toThrow(StoreExistsError);
+    expect(fs.readdirSync(other)).toEqual(['notes.txt']);
+  });
+
+  it('creates inside an existing empty directory', () => {
+    const dir = tempDir('empty');
+    const store = createStore(dir);
+    open.push(store);
+    expect(storeExists(dir)).toBe(true);
+  });
+
+  it('finishes a create that was interrupted before FORMAT', () => {
+    const { dir } = fresh();
+    fs.rmSync(path.join(dir, 'FORMAT'));
+    expect(() => openStore(dir)).toThrow(StoreNotFoundError);
+    const store = createStore(dir);
+    open.push(store);
+    expect(store.read().gen).toBe(0);
+  });
+
+  it('openStore on a missing or foreign directory is StoreNotFoundError', () => {
+    const missing = storePath('missing');
+    expect(() => openStore(missing)).toThrow(StoreNotFoundError);
+    expect(storeExists(missing)).toBe(false);
+    expect(() => openStore(tempDir('foreign'))).toThrow(StoreNotFoundError);
+  });
+
+  it('refuses a newer format with a clear message', () => {
+    const { dir } = fresh();
+    fs.writeFileSync(path.join(dir, 'FORMAT'), '{"format":"docsctl-store","version":2}');
+    expect(() => openStore(dir)).toThrow(/format version 2, newer than this docsctl supports/);
+  });
+});
+
+describe('reads and writes', () => {
+  it('puts, gets, deletes, lists', async () => {
+    const { dir, store } = fresh();
+    await store.transact((tx) => {
+      tx.put('spaces', 'b', { title: 'B' });
+      tx.put('spaces', 'a', { title: 'A', tags: ['x'] });
+      tx.put('users', 'u1', 'plain string');
+      tx.put('users', 'u2', null);
+    });
+    let r = store.read();
+    expect(r.gen).toBe(1);
+    expect(r.get('spaces', 'a')).toEqual({ title: 'A', tags: ['x'] });
+    expect(r.get('users', 'u1')).toBe('plain string');
+    expect(r.get('users', 'u2')).toBeNull();
+    expect(r.has('users', 'u2')).toBe(true);
+    expect(r.has('users', 'nope')).toBe(false);
+    expect(r.get('nope', 'a')).toBeUndefined();
+    expect(r.entries('spaces')).toEqual([
+      ['a', { title: 'A', tags: ['x'] }],
+      ['b', { title: 'B' }],
+    ]);
+    const existed = await store.transact((tx) => [tx.delete('spaces', 'a'), tx.delete('spaces', 'zzz')]);
+    expect(existed).toEqual([true, false]);
+    r = store.read();
+    expect(r.gen).toBe(2);
+    expect(r.entries('spaces')).toEqual([['b', { title: 'B' }]]);
+    // Another instance (as another process would) sees the same state.
+    expect(reopen(dir).read().entries('spaces')).toEqual([['b', { title: 'B' }]]);
+  });
+
+  it('handles awkward keys and table names', async () => {
+    const { dir, store } = fresh();
+    const keys = ['__proto__', 'constructor', 'toString', '', '0', '10', '9', 'a/b\\c', 'ünï €', 'x'.repeat(500)];
+    await store.transact((tx) => {
+      for (const key of keys) tx.put('__proto__', key, { key });
+      tx.put('constructor', 'hasOwnProperty', 1);
+    });
+    const r = reopen(dir).read();
+    for (const key of keys) expect(r.get('__proto__', key)).toEqual({ key });
+    expect(r.get('constructor', 'hasOwnProperty')).toBe(1);
+    expect(r.get('constructor', 'valueOf')).toBeUndefined();
+    expect(r.has('__proto__', 'hasOwnProperty')).toBe(false);
+    expect(r.entries('__proto__').map(([k]) => k)).toEqual([...keys].sort());
+  });
+
+  it('stores content-addressed objects', async () => {
+    const { dir, store } = fresh();
+    const value = { pages: [{ title: 'Intro', body: 'hello' }] };
+    const hash = await store.transact((tx) => {
+      const h = tx.putObject(value);
+      expect(tx.putObject(value)).toBe(h);
+      expect(tx.getObject(h)).toEqual(value); // buffered, visible inside the transaction
+      tx.put('revisions', 'r1', { tree: h });
+      return h;
+    });
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(fs.existsSync(path.join(dir, 'objects', hash.slice(0, 2), `${hash}.json`))).toBe(true);
+    expect(reopen(dir).read().getObject(hash)).toEqual(value);
+    expect(() => store.read().getObject('0'.repeat(64))).toThrow(StoreError);
+    expect(() => store.read().getObject('../../etc/passwd')).toThrow(StoreError);
+  });
+
+  it('heals a damaged copy of an object when the same content is written again', async () => {
+    const { dir, store } = fresh();
+    const hash = await store.transact((tx) => tx.putObject({ body: 'same' }));
+    const file = path.join(dir, 'objects', hash.slice(0, 2), `${hash}.json`);
+    fs.writeFileSync(file, Buffer.alloc(fs.statSync(file).size)); // same size, zeros
+    expect(() => reopen(dir).read().getObject(hash)).toThrow(StoreError);
+    await store.transact((tx) => tx.putObject({ body: 'same' }));
+    expect(reopen(dir).read().getObject(hash)).toEqual({ body: 'same' });
+  });
+
+  it('hands out copies', async () => {
+    const { store } = fresh();
+    const value = { nested: { list: [1, 2] } };
+    await store.transact((tx) => {
+      tx.put('t', 'k', value);
+      value.nested.list.push(3); // after put: not stored
+      const inside = tx.get<typeof value>('t', 'k');
+      inside?.nested.list.push(4);
+      expect(tx.get('t', 'k')).toEqual({ nested: { list: [1, 2] } });
+    });
+    const r = store.read();
+    const got = r.get<typeof value>('t', 'k');
+    got?.nested.list.push(99);
+    expect(r.get('t', 'k')).toEqual({ nested: { list: [1, 2] } });
+    const rows = r.entries<typeof value>('t');
+    rows[0]?.[1].nested.list.push(99);
+    expect(r.entries('t')).toEqual([['k', { nested: { list: [1, 2] } }]]);
+    const hash = await store.transact((tx) => tx.putObject({ a: [1] }));
+    const object = store.read().getObject<{ a: number[] }>(hash);
+    object.a.push(2);
+    expect(store.read().getObject(hash)).toEqual({ a: [1] });
+  });
+
+  it('refuses values JSON cannot hold, and writes after the transaction returned', async () => {
+    const { store } = fresh();
+    await expect(store.transact((tx) => tx.put('t', 'k', undefined))).rejects.toThrow(TypeError);
+    let leaked: { put(t: string, k: string, v: unknown): void } | undefined;
+    await store.transact((tx) => {
+      leaked = tx;
+      tx.put('t', 'a', 1);
+    });
+    expect(() => leaked?.put('t', 'b', 2)).toThrow(/already finished/);
+    expect(store.read().has('t', 'b')).toBe(false);
+  });
+});
+
+describe('transactions', () => {
+  it('keeps snapshots isolated', async () => {
+    const { dir, store } = fresh();
+    await store.transact((tx) => tx.put('t', 'k', 1));
+    const before = store.read();
+    const other = reopen(dir);
+    const otherBefore = other.read();
+    await other.transact((tx) => {
+      tx.put('t', 'k', 2);
+      tx.put('t', 'new', true);
+    });
+    expect(before.gen).toBe(1);
+    expect(before.get('t', 'k')).toBe(1);
+    expect(before.has('t', 'new')).toBe(false);
+    expect(otherBefore.entries('t')).toEqual([['k', 1]]);
+    const after = store.read();
+    expect(after.gen).toBe(2);
+    expect(after.get('t', 'k')).toBe(2);
+  });
+
+  it('reads its own writes', async () => {
+    const { store } = fresh();
+    await store.transact((tx) => {
+      tx.put('t', 'a', 1);
+      tx.put('t', 'b', 2);
+    });
+    await store.transact((tx) => {
+      expect(tx.gen).toBe(1);
+      tx.put('t', 'c', 3);
+      tx.put('t', 'a', 10);
+      expect(tx.delete('t', 'b')).toBe(true);
+      expect(tx.delete('t', 'b')).toBe(false);
+      expect(tx.get('t', 'a')).toBe(10);
+      expect(tx.has('t', 'b')).toBe(false);
+      expect(tx.get('t', 'b')).toBeUndefined();
+      expect(tx.entries('t')).toEqual([
+        ['a', 10],
+        ['c', 3],
+      ]);
+      // Not visible outside until commit.
+      expect(store.read().get('t', 'a')).toBe(1);
+    });
+    expect(store.read().entries('t')).toEqual([
+      ['a', 10],
+      ['c', 3],
+    ]);
+  });
+
+  it('commits nothing when fn throws, and rethrows the same error', async () => {
+    const { dir, store } = fresh();
+    await store.transact((tx) => tx.put('t', 'a', 1));
+    const boom = new Error('boom');
+    await expect(
+      store.transact(async (tx) => {
+        tx.put('t', 'a', 2);
+        tx.putObject({ big: 'object' });
+        await Promise.resolve();
+        throw boom;
+      }),
+    ).rejects.toBe(boom);
+    expect(store.read().gen).toBe(1);
+    expect(store.read().get('t', 'a')).toBe(1);
+    expect(fs.readdirSync(path.join(dir, 'commits'))).toHaveLength(1);
+    expect(fs.existsSync(path.join(dir, 'LOCK'))).toBe(false);
+    await store.transact((tx) => tx.put('t', 'b', 1)); // lock released
+    expect(store.read().gen).toBe(2);
+  });
+
+  it('commits nothing when nothing was written', async () => {
+    const { dir, store } = fresh();
+    await store.transact((tx) => tx.put('t', 'a', 1));
+    const result = await store.transact((tx) => tx.get('t', 'a'));
+    expect(result).toBe(1);
+    expect(await store.transact((tx) => tx.delete('t', 'missing'))).toBe(false);
+    expect(store.read().gen).toBe(1);
+    expect(fs.readdirSync(path.join(dir, 'commits'))).toHaveLength(1);
+  });
+
+  it('serialises concurrent transactions in one process', async () => {
+    const { dir, store } = fresh();
+    const other = reopen(dir); // a second instance competes through the file lock
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 ? other : store).transact(async (tx) => {
+          const n = tx.get<number>('t', 'counter') ?? 0;
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          tx.put('t', 'counter', n + 1);
+        }),
+      ),
+    );
+    expect(store.read().get('t', 'counter')).toBe(40);
+    expect(store.read().gen).toBe(40);
+    expect((await fsck(dir)).problems).toEqual([]);
+  });
+
+  it('re-runs fn when another writer took the generation (link compare-and-swap)', async () => {
+    const { dir, store } = fresh();
+    await store.transact((tx) => tx.put('t', 'a', 1));
+    let runs = 0;
+    await store.transact((tx) => {
+      runs += 1;
+      if (runs === 1) {
+        // Simulate a writer that ignored the lock: publish gen 2 (same root) now.
+        const { gen, text } = findNewest(dir);
+        const current = parseCommit(text as string, paths.commit(dir, gen), gen);
+        const record = makeCommit({ gen: gen + 1, parent: current.sum, root: current.root, at: new Date().toISOString() });
+        fs.writeFileSync(paths.commit(dir, gen + 1), JSON.stringify(record), { mode: 0o600 });
+      }
+      tx.put('t', 'n', tx.gen);
+    });
+    expect(runs).toBe(2);
+    const r = store.read();
+    expect(r.gen).toBe(3);
+    expect(r.get('t', 'n')).toBe(2);
+    expect((await fsck(dir)).problems).toEqual([]);
+  });
+
+  it('applies a transaction id once', async () => {
+    const { store } = fresh();
+    let runs = 0;
+    const fn = (tx: { put(t: string, k: string, v: unknown): void }) => {
+      runs += 1;
+      tx.put('t', `run${runs}`, true);
+      return { created: `run${runs}` };
+    };
+    expect(await store.transact(fn, { txId: 'req-1' })).toEqual({ created: 'run1' });
+    expect(await store.transact(fn, { txId: 'req-1' })).toEqual({ created: 'run1' });
+    expect(runs).toBe(1);
+    expect(store.read().gen).toBe(1);
+    await store.transact(fn, { txId: 'req-2' });
+    expect(runs).toBe(2);
+    // Older ids are remembered across commits without ids.
+    await store.transact((tx) => tx.put('t', 'plain', 1));
+    expect(await store.transact(fn, { txId: 'req-1' })).toEqual({ created: 'run1' });
+    expect(await store.transact(() => 'never', { txId: 'req-2' })).toEqual({ created: 'run2' });
+  });
+
+  it('finds the newest commit when HEAD is behind, missing or garbled', async () => {
+    const { dir, store } = fresh();
+    for (let i = 0; i < 3; i += 1) await store.transact((tx) => tx.put('t', `k${i}`, i));
+    fs.writeFileSync(path.join(dir, 'HEAD'), '1\n');
+    expect(reopen(dir).read().gen).toBe(3);
+    fs.writeFileSync(path.join(dir, 'HEAD'), 'garbage');
+    expect(reopen(dir).read().gen).toBe(3);
+    fs.writeFileSync(path.join(dir, 'HEAD'), '99\n');
+    expect(reopen(dir).read().gen).toBe(3);
+    fs.rmSync(path.join(dir, 'HEAD'));
+    const again = reopen(dir);
+    expect(again.read().gen).toBe(3);
+    await again.transact((tx) => tx.put('t', 'k3', 3));
+    expect(fs.readFileSync(path.join(dir, 'HEAD'), 'utf8').trim()).toBe('4');
+  });
+
+  it('can skip fsync for bulk fixture generation (durable: false)', async () => {
+    const dir = storePath('bulk');
+    const store = createStore(dir, { durable: false });
+    open.push(store);
+    for (let i = 0; i < 20; i += 1) await store.transact((tx) => tx.put('t', `k${i}`, i));
+    expect(reopen(dir).read().entries('t')).toHaveLength(20);
+    expect((await fsck(dir)).problems).toEqual([]);
+  });
+
+  it('rejects use after close', async () => {
+    const { store } = fresh();
+    await store.close();
+    expect(() => store.read()).toThrow(/closed/);
+    await expect(store.transact(() => undefined)).rejects.toThrow(/closed/);
+  });
+});
+
+describe('HAMT tables', () => {
+  it('splits into a trie with thousands of keys, lists them sorted, and shrinks back', async () => {
+    const { dir, store } = fresh();
+    const keys = Array.from({ length: 3000 }, (_, i) => `space-${(i * 7919) % 3000}`);
+    await store.transact((tx) => {
+      for (const key of keys) tx.put('spaces', key, { id: key });
+    });
+    // Then many small transactions touching a few keys each.
+    for (let i = 0; i < 20; i += 1) {
+      await store.transact((tx) => {
+        tx.put('spaces', `extra-${i}`, { i });
+        tx.put('spaces', keys[i * 3] as string, { id: keys[i * 3], updated: i });
+      });
+    }
+    const fresh2 = reopen(dir).read();
+    const rows = fresh2.entries<{ id?: string }>('spaces');
+    expect(rows).toHaveLength(3020);
+    const names = rows.map(([k]) => k);
+    expect(names).toEqual([...names].sort());
+    for (const key of keys.slice(0, 200)) expect(fresh2.get<{ id: string }>('spaces', key)?.id).toBe(key);
+    expect(fresh2.get('spaces', 'extra-19')).toEqual({ i: 19 });
+    const nodes = nodesOf(dir, 'spaces');
+    const leaves = nodes.filter(isLeaf);
+    expect(nodes.length).toBeGreaterThan(leaves.length); // inner nodes exist
+    for (const leaf of leaves) expect(Object.keys(leaf.l).length).toBeLessThanOrEqual(LEAF_MAX);
+    // A one-key write path-copies only a few nodes.
+    const before = new Set(fs.readdirSync(path.join(dir, 'objects')).flatMap((p) => fs.readdirSync(path.join(dir, 'objects', p))));
+    await store.transact((tx) => tx.put('spaces', 'one-more', 1));
+    const after = fs.readdirSync(path.join(dir, 'objects')).flatMap((p) => fs.readdirSync(path.join(dir, 'objects', p)));
+    expect(after.filter((name) => !before.has(name)).length).toBeLessThanOrEqual(6);
+    // Delete nearly everything: the tree merges back into a small one.
+    await store.transact((tx) => {
+      for (const [key] of rows.slice(5)) tx.delete('spaces', key);
+      tx.delete('spaces', 'one-more');
+    });
+    const left = reopen(dir).read().entries('spaces');
+    expect(left.map(([k]) => k)).toEqual(names.slice(0, 5));
+    expect(nodesOf(dir, 'spaces')).toHaveLength(1);
+    await store.transact((tx) => {
+      for (const [key] of left) tx.delete('spaces', key);
+    });
+    expect(store.read().entries('spaces')).toEqual([]);
+    expect(nodesOf(dir, 'spaces')).toHaveLength(0);
+    expect((await fsck(dir)).problems).toEqual([]);
+  });
+
+  it('writes the same bytes for the same content (shared, deduplicated nodes)', async () => {
+    const a = fresh();
+    const b = fresh();
+    await a.store.transact((tx) => {
+      for (let i = 0; i < 100; i += 1) tx.put('t', `k${i}`, i);
+    });
+    for (let i = 99; i >= 0; i -= 10) {
+      await b.store.transact((tx) => {
+        for (let j = i; j > i - 10; j -= 1) tx.put('t', `k${j}`, j);
+      });
+    }
+    const rootOf = (dir: string) => {
+      const { gen, text } = findNewest(dir);
+      return parseCommit(text as string, paths.commit(dir, gen), gen).root;
+    };
+    expect(rootOf(a.dir)).toBe(rootOf(b.dir));
+  });
+});
