@@ -25,5 +25,6 @@ await build({
   // Some dependencies are CommonJS and call require(): give the ESM bundle one.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   legalComments: 'none',
+  minify: process.env.DOCSCTL_MINIFY !== '0',
   logLevel: 'warning',
 });

@@ -20,9 +20,21 @@ export async function renderManifest() {
     for (const [module, exports] of Object.entries(routeModules)) {
       for (const route of Object.values(exports)) {
         if (!route || typeof route !== 'object' || !('id' in route) || !('path' in route)) continue;
+        // A GET whose query schema accepts an empty query unchanged and whose params are any
+        // non-empty strings needs no validation when called with no query: the CLI can then
+        // run it without loading zod and the route module (see LocalTransport).
+        const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+        const odd = Object.fromEntries(names.map((n) => [n, 'A b.c/ü']));
+        const params = route.params.safeParse(odd);
+        const query = route.query.safeParse({});
+        const plainGet =
+          route.method === 'GET' &&
+          params.success && JSON.stringify(params.data) === JSON.stringify(odd) &&
+          !route.params.safeParse(Object.fromEntries(names.map((n) => [n, '']))).success === (names.length > 0) &&
+          query.success && JSON.stringify(query.data) === '{}';
         rows.push(
           `  { id: ${JSON.stringify(route.id)}, method: ${JSON.stringify(route.method)}, path: ${JSON.stringify(route.path)}, ` +
-            `module: ${JSON.stringify(module)}, success: ${JSON.stringify(route.success)}, paginated: ${route.paginated} },`,
+            `module: ${JSON.stringify(module)}, success: ${JSON.stringify(route.success)}, paginated: ${route.paginated}, plainGet: ${plainGet} },`,
         );
       }
     }
@@ -39,6 +51,8 @@ export interface RouteInfo {
   readonly module: RouteModuleName;
   readonly success: SuccessKind;
   readonly paginated: boolean;
+  /** GET that needs no validation when called without a query (params are plain non-empty strings). */
+  readonly plainGet: boolean;
 }
 
 export const manifest: readonly RouteInfo[] = [

@@ -31,7 +31,25 @@ Exit codes: 0 ok, 1 error, 2 usage/validation, 3 auth, 4 not found, 5 conflict,
             6 network, 7 rate limited, 74 store damaged, 130 cancelled
 `;
 
-export function buildProgram(ctx: CliContext, sessions: Session[]): Command {
+/** Global options that take a value (to find the command word in argv). */
+const VALUE_OPTIONS = new Set(['--store', '--endpoint', '--token', '--profile', '--format']);
+
+/** The first command word of argv (`space` in `docsctl --json space list`), or the one after `help`. */
+export function commandWord(argv: readonly string[]): string | undefined {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length && words.length < 2; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') break;
+    if (arg.startsWith('-')) {
+      if (VALUE_OPTIONS.has(arg)) i++;
+      continue;
+    }
+    words.push(arg);
+  }
+  return words[0] === 'help' ? words[1] : words[0];
+}
+
+export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonly string[] = []): Command {
   const program = new Command('docsctl')
     .description('Administer a documentation platform (GitBook /v1 API): locally, remotely, or as an emulator.')
     .version(ctx.version, '-V, --version', 'print the version')
@@ -59,7 +77,20 @@ export function buildProgram(ctx: CliContext, sessions: Session[]): Command {
   };
 
   registerInitCommand(program, getSession);
-  registerOperationCommands(program, operationCommands, groupDescriptions, getSession);
+  // Only the invoked group gets its subcommands (registering ~all commands costs start-up
+  // time); the others are listed by name and description for help and suggestions.
+  const word = commandWord(argv);
+  const groups = new Set(operationCommands.map((spec) => spec.command.split(' ')[0] as string));
+  const invoked = word !== undefined && groups.has(word) ? word : undefined;
+  registerOperationCommands(
+    program,
+    invoked ? operationCommands.filter((spec) => spec.command.split(' ')[0] === invoked) : [],
+    groupDescriptions,
+    getSession,
+  );
+  for (const group of groups) {
+    if (group !== invoked) program.command(group).description(groupDescriptions[group] ?? '');
+  }
   registerApiCommand(program, getSession);
   registerServeCommand(program, getSession);
   registerConfigCommands(program, getSession);
@@ -92,7 +123,7 @@ function formatError(error: unknown, debug: boolean): string {
 
 export async function main(argv: readonly string[], ctx: CliContext): Promise<number> {
   const sessions: Session[] = [];
-  const program = buildProgram(ctx, sessions);
+  const program = buildProgram(ctx, sessions, argv);
   const debug = argv.includes('--debug');
   try {
     if (argv.length === 0) {

@@ -15,9 +15,9 @@
  *   the source organization and restore there.
  */
 import { badRequest, conflict, preconditionFailed } from '../api/errors.js';
-import * as routes from '../api/routes/collections.js';
+import type * as routes from '../api/routes/collections.js';
 import type { StoreWriter } from '../store/types.js';
-import { type Handler, Reply, deleted, implement, nothingToDelete } from './handler.js';
+import { type Handler, Reply, deleted, implementer, nothingToDelete } from './handler.js';
 import { paginate } from './pagination.js';
 import { collectionAccess, findCollection, orgAccess, requireRole } from './permissions.js';
 import {
@@ -63,8 +63,10 @@ const collectionRef = (id: string): ChildRef => ({ type: 'collection', id });
 const byCreation = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
   a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
+const on = implementer<typeof routes>();
+
 export const collectionHandlers: Record<string, Handler> = {
-  ...implement(routes.createCollection, (ctx, { params, body }) => {
+  ...on('createCollection', (ctx, { params, body }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     requireRole(role, 'create', org.id, 'create collections');
     const parent = body.parent === undefined ? undefined : requireParentCollection(ctx.tx, org.id, body.parent, 'parent');
@@ -85,13 +87,13 @@ export const collectionHandlers: Record<string, Handler> = {
     return new Reply(201, view, { Location: view.urls.location });
   }),
 
-  ...implement(routes.getCollectionById, (ctx, { params }) => {
+  ...on('getCollectionById', (ctx, { params }) => {
     const { collection, role } = collectionAccess(ctx.tx, params.collectionId, ctx.actor.userId);
     requireRole(role, 'read', collection.organization, 'view collections');
     return collectionView(ctx, collection, role);
   }),
 
-  ...implement(routes.updateCollectionById, (ctx, { params, body }) => {
+  ...on('updateCollectionById', (ctx, { params, body }) => {
     const { collection, role } = collectionAccess(ctx.tx, params.collectionId, ctx.actor.userId);
     requireRole(role, 'create', collection.organization, 'update collections');
     if (body.title === undefined && body.description === undefined && body.defaultLevel === undefined) {
@@ -108,7 +110,7 @@ export const collectionHandlers: Record<string, Handler> = {
     return collectionView(ctx, updated, role);
   }),
 
-  ...implement(routes.deleteCollectionById, (ctx, { params }) => {
+  ...on('deleteCollectionById', (ctx, { params }) => {
     // Unknown, already deleted, or hidden from the actor: nothing to delete (204).
     const found = findCollection(ctx.tx, params.collectionId, ctx.actor.userId);
     if (!found) return nothingToDelete();
@@ -131,7 +133,7 @@ export const collectionHandlers: Record<string, Handler> = {
     return deleted();
   }),
 
-  ...implement(routes.listSpacesInCollectionById, (ctx, { params, query }) => {
+  ...on('listSpacesInCollectionById', (ctx, { params, query }) => {
     const { collection, role } = collectionAccess(ctx.tx, params.collectionId, ctx.actor.userId);
     requireRole(role, 'read', collection.organization, 'list spaces');
     // A collection's list holds its active spaces only (deleting a space takes it out).
@@ -145,7 +147,7 @@ export const collectionHandlers: Record<string, Handler> = {
     });
   }),
 
-  ...implement(routes.moveCollection, (ctx, { params, body }) => {
+  ...on('moveCollection', (ctx, { params, body }) => {
     const { collection, role } = collectionAccess(ctx.tx, params.collectionId, ctx.actor.userId);
     requireRole(role, 'create', collection.organization, 'move collections');
     if (body.parent === undefined && body.position === undefined) {
@@ -177,7 +179,7 @@ export const collectionHandlers: Record<string, Handler> = {
     return collectionView(ctx, moved, role);
   }),
 
-  ...implement(routes.transferCollection, (ctx, { params, body }) => {
+  ...on('transferCollection', (ctx, { params, body }) => {
     const { collection, role } = collectionAccess(ctx.tx, params.collectionId, ctx.actor.userId);
     const source = collection.organization;
     requireRole(role, 'admin', source, 'transfer collections out of it');
@@ -222,7 +224,7 @@ export const collectionHandlers: Record<string, Handler> = {
     return collectionView(ctx, result, target.role);
   }),
 
-  ...implement(routes.listCollectionsInOrganizationById, (ctx, { params, query }) => {
+  ...on('listCollectionsInOrganizationById', (ctx, { params, query }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     requireRole(role, 'read', org.id, 'list collections');
     let ids = getList(ctx.tx, Tables.orgCollections, org.id);

@@ -4,12 +4,13 @@
  * transaction and the success status all happen here, once.
  */
 import { ApiError } from '../api/errors.js';
-import type { AnyRoute } from '../api/route.js';
+import type { RouteInfo } from '../api/catalog.js';
+import type { AnyRoute, RouteInput } from '../api/route.js';
 import { type RawInput, validateInput } from '../api/validate.js';
 import type { Store, StoreReader, StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
-import type { Actor, HandlerContext } from './handler.js';
+import type { Actor, Handler, HandlerContext } from './handler.js';
 import { Reply } from './handler.js';
 import { findHandler } from './handlers.js';
 
@@ -50,7 +51,29 @@ function readOnly(reader: StoreReader): StoreWriter {
 export async function executeOperation(env: ExecuteEnv, route: AnyRoute, raw: RawInput): Promise<OperationResult> {
   const handler = await findHandler(route.id);
   if (!handler) throw new ApiError(501, `${route.id} is not implemented yet`);
-  const input = validateInput(route, raw);
+  return run(env, route, handler, validateInput(route, raw));
+}
+
+/**
+ * Runs a GET that needs no validation (`plainGet` in the catalog, no query, non-empty
+ * params): the same as executeOperation without loading the route's schemas.
+ */
+export async function executePlainGet(
+  env: ExecuteEnv,
+  info: RouteInfo,
+  params: Record<string, string>,
+): Promise<OperationResult> {
+  if (!info.plainGet || Object.values(params).some((value) => typeof value !== 'string' || value === '')) {
+    throw new Error(`executePlainGet cannot run ${info.id} with these params`);
+  }
+  const handler = await findHandler(info.id);
+  if (!handler) throw new ApiError(501, `${info.id} is not implemented yet`);
+  return run(env, info, handler, { params, query: {}, body: undefined });
+}
+
+type Runnable = Pick<AnyRoute, 'id' | 'method' | 'success'>;
+
+async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: RouteInput<AnyRoute>): Promise<OperationResult> {
   const context = (tx: StoreWriter): HandlerContext => ({
     tx,
     actor: env.actor,
@@ -65,7 +88,7 @@ export async function executeOperation(env: ExecuteEnv, route: AnyRoute, raw: Ra
   return toResult(route, value);
 }
 
-function toResult(route: AnyRoute, value: unknown): OperationResult {
+function toResult(route: Runnable, value: unknown): OperationResult {
   if (value instanceof Reply) {
     const body = value.status === 204 || value.status === 205 ? undefined : jsonSafe(value.body);
     return { status: value.status, body, headers: { ...value.headers } };

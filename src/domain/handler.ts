@@ -44,7 +44,16 @@ export type Handler<R extends AnyRoute = AnyRoute> = (
 export const deleted = () => new Reply(205);
 export const nothingToDelete = () => new Reply(204);
 
-/** Pairs a route with its handler so the handler's input is typed from the route's schemas. */
-export function implement<R extends AnyRoute>(route: R, handler: Handler<R>): Record<string, Handler> {
-  return { [route.id]: handler as Handler };
+/**
+ * Pairs a route id with its handler; the handler's input is typed from the route's
+ * schemas. Domain modules import their route module *as a type only*
+ * (`import type * as routes from '../api/routes/spaces.js'`), so loading a handler
+ * never builds zod schemas: `const on = implementer<typeof routes>()`, then
+ * `...on('getSpaceById', (ctx, { params }) => …)`. Route constants are named after
+ * their ids (test/api/routes.test.ts checks it), so the id is checked by the compiler.
+ */
+export function implementer<M>() {
+  return <K extends keyof M & string>(id: K, handler: M[K] extends AnyRoute ? Handler<M[K]> : never): Record<string, Handler> => ({
+    [id]: handler as Handler,
+  });
 }

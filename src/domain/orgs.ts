@@ -8,9 +8,9 @@
  * address makes its user (created when unknown) a member at once.
  */
 import { badRequest, conflict } from '../api/errors.js';
-import * as extra from '../api/routes/orgs-extra.js';
-import * as routes from '../api/routes/orgs.js';
-import { type Handler, implement } from './handler.js';
+import type * as extra from '../api/routes/orgs-extra.js';
+import type * as routes from '../api/routes/orgs.js';
+import { type Handler, implementer } from './handler.js';
 import { paginate } from './pagination.js';
 import { orgAccess, requireRole, roleIn } from './permissions.js';
 import {
@@ -26,10 +26,13 @@ import {
 } from './records.js';
 import { organizationView, userView } from './views.js';
 
-export const orgHandlers: Record<string, Handler> = {
-  ...implement(routes.getAuthenticatedUser, (ctx) => userView(ctx, requireUser(ctx.tx, ctx.actor.userId))),
+const on = implementer<typeof routes>();
+const onExtra = implementer<typeof extra>();
 
-  ...implement(routes.listOrganizationsForAuthenticatedUser, (ctx, { query }) => {
+export const orgHandlers: Record<string, Handler> = {
+  ...on('getAuthenticatedUser', (ctx) => userView(ctx, requireUser(ctx.tx, ctx.actor.userId))),
+
+  ...on('listOrganizationsForAuthenticatedUser', (ctx, { query }) => {
     // A user belongs to few organizations: filtering out disabled memberships reads one row each.
     const orgIds = getList(ctx.tx, Tables.userOrgs, ctx.actor.userId).filter(
       (orgId) => getOrg(ctx.tx, orgId) !== undefined && roleIn(ctx.tx, orgId, ctx.actor.userId) !== undefined,
@@ -40,12 +43,12 @@ export const orgHandlers: Record<string, Handler> = {
     });
   }),
 
-  ...implement(routes.getOrganizationById, (ctx, { params }) => {
+  ...on('getOrganizationById', (ctx, { params }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     return organizationView(ctx, org, role);
   }),
 
-  ...implement(routes.inviteUsersToOrganization, (ctx, { params, body }) => {
+  ...on('inviteUsersToOrganization', (ctx, { params, body }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     requireRole(role, 'admin', org.id, 'invite users');
     const now = ctx.clock().toISOString();
@@ -67,7 +70,7 @@ export const orgHandlers: Record<string, Handler> = {
     return { users, invited: users.length };
   }),
 
-  ...implement(extra.updateOrganizationById, (ctx, { params, body }) => {
+  ...onExtra('updateOrganizationById', (ctx, { params, body }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     requireRole(role, 'admin', org.id, 'update the organization');
     if (Object.values(body).every((value) => value === undefined)) {

@@ -18,10 +18,10 @@
  * - `emoji` and `icon` are exclusive: setting one clears the other; null clears it.
  */
 import { badRequest, conflict, notFound } from '../api/errors.js';
-import * as routes from '../api/routes/spaces.js';
+import type * as routes from '../api/routes/spaces.js';
 import type { StoreWriter } from '../store/types.js';
 import { requireParentCollection } from './collections.js';
-import { type Handler, Reply, deleted, implement, nothingToDelete } from './handler.js';
+import { type Handler, Reply, deleted, implementer, nothingToDelete } from './handler.js';
 import { paginate } from './pagination.js';
 import { activeSpaceAccess, orgAccess, requireRole, roleIn, spaceAccess } from './permissions.js';
 import {
@@ -69,8 +69,10 @@ function newRevision(tx: StoreWriter, spaceId: string, id: string, now: string, 
   return id;
 }
 
+const on = implementer<typeof routes>();
+
 export const spaceHandlers: Record<string, Handler> = {
-  ...implement(routes.createSpace, (ctx, { params, body }) => {
+  ...on('createSpace', (ctx, { params, body }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     requireRole(role, 'create', org.id, 'create spaces');
     const parent = body.parent === undefined ? undefined : requireParentCollection(ctx.tx, org.id, body.parent, 'parent');
@@ -101,7 +103,7 @@ export const spaceHandlers: Record<string, Handler> = {
     return new Reply(201, view, { Location: view.urls.location });
   }),
 
-  ...implement(routes.listSpacesInOrganizationById, (ctx, { params, query }) => {
+  ...on('listSpacesInOrganizationById', (ctx, { params, query }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     requireRole(role, 'read', org.id, 'list spaces');
     const trashed = new Set(getTrash(ctx.tx, org.id).map((entry) => entry.id));
@@ -113,13 +115,13 @@ export const spaceHandlers: Record<string, Handler> = {
     });
   }),
 
-  ...implement(routes.getSpaceById, (ctx, { params }) => {
+  ...on('getSpaceById', (ctx, { params }) => {
     const { space, role } = spaceAccess(ctx.tx, params.spaceId, ctx.actor.userId, ctx.clock());
     requireRole(role, 'read', space.organization, 'view spaces');
     return spaceView(ctx, space, role);
   }),
 
-  ...implement(routes.updateSpaceById, (ctx, { params, body }) => {
+  ...on('updateSpaceById', (ctx, { params, body }) => {
     const { space, role } = activeSpaceAccess(ctx.tx, params.spaceId, ctx.actor.userId, ctx.clock());
     requireRole(role, 'create', space.organization, 'update spaces');
     if (Object.values(body).every((value) => value === undefined)) {
@@ -154,7 +156,7 @@ export const spaceHandlers: Record<string, Handler> = {
     return spaceView(ctx, updated, role);
   }),
 
-  ...implement(routes.deleteSpaceById, (ctx, { params }) => {
+  ...on('deleteSpaceById', (ctx, { params }) => {
     const now = ctx.clock();
     const raw = getSpace(ctx.tx, params.spaceId);
     const role = raw ? roleIn(ctx.tx, raw.organization, ctx.actor.userId) : undefined;
@@ -170,7 +172,7 @@ export const spaceHandlers: Record<string, Handler> = {
     return deleted();
   }),
 
-  ...implement(routes.restoreSpace, (ctx, { params }) => {
+  ...on('restoreSpace', (ctx, { params }) => {
     const now = ctx.clock();
     const raw = getSpace(ctx.tx, params.spaceId);
     const role = raw ? roleIn(ctx.tx, raw.organization, ctx.actor.userId) : undefined;
@@ -202,7 +204,7 @@ export const spaceHandlers: Record<string, Handler> = {
     return spaceView(ctx, restored, role);
   }),
 
-  ...implement(routes.duplicateSpace, (ctx, { params }) => {
+  ...on('duplicateSpace', (ctx, { params }) => {
     const now = ctx.clock();
     const { space, role } = activeSpaceAccess(ctx.tx, params.spaceId, ctx.actor.userId, now);
     requireRole(role, 'create', space.organization, 'duplicate spaces');
@@ -240,7 +242,7 @@ export const spaceHandlers: Record<string, Handler> = {
     return new Reply(201, view, { Location: view.urls.location });
   }),
 
-  ...implement(routes.moveSpace, (ctx, { params, body }) => {
+  ...on('moveSpace', (ctx, { params, body }) => {
     const { space, role } = activeSpaceAccess(ctx.tx, params.spaceId, ctx.actor.userId, ctx.clock());
     requireRole(role, 'create', space.organization, 'move spaces');
     if (body.parent === undefined && body.position === undefined) {
@@ -266,7 +268,7 @@ export const spaceHandlers: Record<string, Handler> = {
     return spaceView(ctx, moved, role);
   }),
 
-  ...implement(routes.transferSpace, (ctx, { params, body }) => {
+  ...on('transferSpace', (ctx, { params, body }) => {
     const { space, role } = activeSpaceAccess(ctx.tx, params.spaceId, ctx.actor.userId, ctx.clock());
     const source = space.organization;
     requireRole(role, 'admin', source, 'transfer spaces out of it');

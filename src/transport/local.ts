@@ -5,10 +5,10 @@
  * `--token` when one is given.
  */
 import { ApiError } from '../api/errors.js';
-import { loadRoute, matchRouteInfo, methodsForPathInfo } from '../api/catalog.js';
+import { type RouteInfo, loadRoute, matchRouteInfo, methodsForPathInfo, routeInfo } from '../api/catalog.js';
 import type { RawInput } from '../api/validate.js';
 import { storeOwner, userIdForToken } from '../domain/auth.js';
-import { executeOperation } from '../domain/execute.js';
+import { executeOperation, executePlainGet } from '../domain/execute.js';
 import type { Store } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
@@ -20,6 +20,12 @@ export interface LocalTransportOptions {
   ids: IdGenerator;
   origin: string;
   token?: string | undefined;
+}
+
+function isPlainCall(info: RouteInfo, input: RawInput): boolean {
+  if (!info.plainGet || input.body !== undefined) return false;
+  if (Object.values(input.query ?? {}).some((value) => value !== undefined)) return false;
+  return Object.values(input.params ?? {}).every((value) => typeof value === 'string' && value !== '');
 }
 
 export class LocalTransport implements Transport {
@@ -43,9 +49,13 @@ export class LocalTransport implements Transport {
   }
 
   async request(routeId: string, input: RawInput): Promise<ApiResponse> {
-    const route = await loadRoute(routeId);
     const { store, clock, ids, origin } = this.options;
-    const result = await executeOperation({ store, actor: this.actor(), clock, ids, origin }, route, input);
+    const env = { store, actor: this.actor(), clock, ids, origin };
+    const info = routeInfo(routeId);
+    // Most reads carry no query: they skip loading zod and the route's schemas (start-up cost).
+    const result = isPlainCall(info, input)
+      ? await executePlainGet(env, info, input.params ?? {})
+      : await executeOperation(env, await loadRoute(routeId), input);
     return { status: result.status, body: result.body };
   }
 

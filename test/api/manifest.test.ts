@@ -53,3 +53,24 @@ describe('handler registry', () => {
     }
   });
 });
+
+describe('route modules', () => {
+  it('export each route under its id (domain modules refer to routes by these names)', async () => {
+    const { routeModules } = await import('../../src/api/table.js');
+    for (const [module, exports] of Object.entries(routeModules)) {
+      for (const [name, value] of Object.entries(exports as Record<string, unknown>)) {
+        if (typeof value === 'object' && value !== null && 'id' in value) expect((value as { id: string }).id, `${module}.${name}`).toBe(name);
+      }
+    }
+  });
+
+  it('mark as plain only GETs whose validation of an empty query and non-empty params changes nothing', () => {
+    for (const route of routes) {
+      if (!routeInfo(route.id).plainGet) continue;
+      expect(route.method).toBe('GET');
+      const params = Object.fromEntries([...route.path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1] as string, 'some id']));
+      expect(route.params.parse(params)).toEqual(params);
+      expect(route.query.parse({})).toEqual({});
+    }
+  });
+});
