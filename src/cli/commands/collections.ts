@@ -1,9 +1,8 @@
 /** `docsctl collection …` (API doc §4.1). */
 import type { OperationCommandSpec } from '../operation.js';
-import { buildPosition, moveFlags } from './positions.js';
+import { DEFAULT_LEVELS, buildPosition, moveFlags } from './flags.js';
 
 const collectionArg = [{ name: 'collectionId', description: 'collection id' }];
-const levels = ['admin', 'create', 'edit', 'review', 'comment', 'read', 'inherit'] as const;
 
 export const collectionCommands: OperationCommandSpec[] = [
   {
@@ -48,7 +47,7 @@ export const collectionCommands: OperationCommandSpec[] = [
     flags: [
       { flags: '--title <title>', description: 'new title', to: 'body.title' },
       { flags: '--description <text>', description: 'new description (max 100)', to: 'body.description' },
-      { flags: '--default-level <role>', description: 'default access level', to: 'body.defaultLevel', choices: levels },
+      { flags: '--default-level <role>', description: 'default access level', to: 'body.defaultLevel', choices: DEFAULT_LEVELS },
     ],
     nonEmptyBody: 'Nothing to change: pass --title, --description or --default-level',
     output: 'object',

@@ -1,9 +1,8 @@
 /** `docsctl space …` (API doc §4.2 and the real API's create/list). */
 import type { OperationCommandSpec } from '../operation.js';
-import { buildPosition, moveFlags } from './positions.js';
+import { DEFAULT_LEVELS, buildPosition, moveFlags } from './flags.js';
 
 const spaceArg = [{ name: 'spaceId', description: 'space id' }];
-const levels = ['admin', 'create', 'edit', 'review', 'comment', 'read', 'inherit'] as const;
 
 export const spaceCommands: OperationCommandSpec[] = [
   {
@@ -51,7 +50,7 @@ export const spaceCommands: OperationCommandSpec[] = [
       { flags: '--title <title>', description: 'new title', to: 'body.title' },
       { flags: '--emoji <emoji>', description: 'new emoji ("none" removes it)', to: 'body.emoji', noneIsNull: true },
       { flags: '--edit-mode <mode>', description: 'live or locked', to: 'body.editMode', choices: ['live', 'locked'] },
-      { flags: '--default-level <role>', description: 'default access level', to: 'body.defaultLevel', choices: levels },
+      { flags: '--default-level <role>', description: 'default access level', to: 'body.defaultLevel', choices: DEFAULT_LEVELS },
       { flags: '--language <code>', description: 'content language', to: 'body.language' },
     ],
     nonEmptyBody: 'Nothing to change: pass --title, --emoji, --edit-mode, --default-level or --language',

@@ -1,4 +1,4 @@
-/** `--before`/`--after`/`--parent` flags of move commands, shared by collections and spaces. */
+/** Flags shared by several command groups: move positions, access levels. */
 import { UsageError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
 import type { FlagSpec } from '../operation.js';
@@ -28,3 +28,6 @@ export function buildPosition(options: Record<string, unknown>, input: RawInput)
     throw new UsageError('Nothing to move: pass --parent, --before or --after');
   }
 }
+
+/** Values of `--default-level` (a role, or `inherit` from the parent). */
+export const DEFAULT_LEVELS = ['admin', 'create', 'edit', 'review', 'comment', 'read', 'inherit'] as const;
