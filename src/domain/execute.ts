@@ -10,7 +10,7 @@ import { type RawInput, validateInput } from '../api/validate.js';
 import type { Store, StoreReader, StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
-import type { Actor, Handler, HandlerContext } from './handler.js';
+import type { Actor, ArtifactSink, Handler, HandlerContext } from './handler.js';
 import { Reply } from './handler.js';
 import { findHandler } from './handlers.js';
 
@@ -20,7 +20,15 @@ export interface ExecuteEnv {
   clock: Clock;
   ids: IdGenerator;
   origin: string;
+  /** Where generated files go; operations that produce one answer 501 without it. */
+  artifacts?: ArtifactSink;
 }
+
+const noArtifacts: ArtifactSink = {
+  save: async () => {
+    throw new ApiError(501, 'This server cannot store generated files');
+  },
+};
 
 export interface OperationResult {
   status: number;
@@ -74,13 +82,16 @@ export async function executePlainGet(
 type Runnable = Pick<AnyRoute, 'id' | 'method' | 'success'>;
 
 async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: RouteInput<AnyRoute>): Promise<OperationResult> {
-  const context = (tx: StoreWriter): HandlerContext => ({
-    tx,
-    actor: env.actor,
-    clock: env.clock,
-    ids: env.ids,
-    origin: env.origin,
-  });
+  const base = { actor: env.actor, clock: env.clock, ids: env.ids, origin: env.origin, artifacts: env.artifacts ?? noArtifacts };
+  const context = (tx: StoreWriter): HandlerContext => ({ tx, ...base });
+  if (typeof handler !== 'function') {
+    const prepared = await handler.prepare({ reader: env.store.read(), ...base }, input);
+    const value =
+      route.method === 'GET'
+        ? await handler.run(context(readOnly(env.store.read())), input, prepared)
+        : await env.store.transact((tx) => handler.run(context(tx), input, prepared), { command: route.id });
+    return toResult(route, value);
+  }
   const value =
     route.method === 'GET'
       ? await handler(context(readOnly(env.store.read())), input)

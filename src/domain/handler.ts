@@ -7,13 +7,21 @@
  * terminal, or HTTP: the same handler serves the CLI in local mode and `serve`.
  */
 import type { AnyRoute, RouteInput } from '../api/route.js';
-import type { StoreWriter } from '../store/types.js';
+import type { StoreReader, StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
 
 /** Who is calling. */
 export interface Actor {
   userId: string;
+}
+
+/**
+ * Where an operation puts a generated file (a PDF…) and gets a URL for it: a
+ * `file://` URL in local mode, a URL that `serve` answers in server mode.
+ */
+export interface ArtifactSink {
+  save(name: string, data: Uint8Array, contentType: string): Promise<string>;
 }
 
 export interface HandlerContext {
@@ -24,7 +32,11 @@ export interface HandlerContext {
   ids: IdGenerator;
   /** Origin used to build `urls` (e.g. `http://127.0.0.1:4000`); API URLs are `${origin}/v1/...`. */
   origin: string;
+  artifacts: ArtifactSink;
 }
+
+/** What the first phase of a two-phase handler gets: a snapshot to read, no writes. */
+export type PrepareContext = Omit<HandlerContext, 'tx'> & { reader: StoreReader };
 
 /** A success answer other than the route's default status, or with headers. */
 export class Reply {
@@ -35,10 +47,20 @@ export class Reply {
   ) {}
 }
 
-export type Handler<R extends AnyRoute = AnyRoute> = (
-  ctx: HandlerContext,
-  input: RouteInput<R>,
-) => unknown | Promise<unknown>;
+export type HandlerFn<R extends AnyRoute = AnyRoute> = (ctx: HandlerContext, input: RouteInput<R>) => unknown | Promise<unknown>;
+
+/**
+ * A handler whose slow work (fetching a URL, reading files, rendering) runs in
+ * `prepare`, outside the store's writer lock; `run` then applies the result in the
+ * transaction (and may be re-run, so it must be cheap and pure).
+ */
+export interface TwoPhaseHandler<R extends AnyRoute = AnyRoute, P = unknown> {
+  prepare(ctx: PrepareContext, input: RouteInput<R>): Promise<P>;
+  // Method syntax on purpose: a handler with a specific P is still a TwoPhaseHandler<R, unknown>.
+  run(ctx: HandlerContext, input: RouteInput<R>, prepared: P): unknown;
+}
+
+export type Handler<R extends AnyRoute = AnyRoute> = HandlerFn<R> | TwoPhaseHandler<R>;
 
 /** Answers for DELETE routes: 205 when deleted, 204 when there was nothing to delete. */
 export const deleted = () => new Reply(205);
