@@ -3,8 +3,9 @@
 //   start-up: docsctl --version, docsctl --help
 //   store:    space get / space edit on 1,000 spaces in 100 collections after 10,000 writes,
 //             and on a store 10x larger (10,000 spaces, 1,000 collections, 100,000 writes)
+//   content:  cr merge of 10 edited pages in a 5,000-page space, page get there, store growth per merge
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -43,10 +44,10 @@ function paired(label, args, env = {}, target) {
   return ratio;
 }
 
-async function generator() {
-  const outfile = join(work, 'generate.mjs');
+async function generator(name = 'generate') {
+  const outfile = join(work, `${name}.mjs`);
   await build({
-    entryPoints: [join(root, 'bench', 'generate.ts')], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20',
+    entryPoints: [join(root, 'bench', `${name}.ts`)], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20',
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" }, logLevel: 'warning',
   });
   return outfile;
@@ -68,8 +69,50 @@ function storeBench(label, dir, info) {
   return { get, edit };
 }
 
+/** Bytes of every file under `dir`. */
+function bytesUnder(dir) {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? bytesUnder(path) : statSync(path).size;
+  }
+  return total;
+}
+
+async function contentBench() {
+  console.log('\ncontent: a space of ~5,000 pages; change requests each editing 10 pages:');
+  const script = await generator('generate-content');
+  const dir = join(work, 'content');
+  const out = execFileSync('node', [script, dir, String(runs + 2)], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const info = JSON.parse(out);
+  console.log(`  generated ${info.pages} pages and ${info.crs.length} change requests in ${info.seconds.toFixed(1)} s`);
+  const env = { DOCSCTL_STORE: dir };
+  // The first merge, outside the timing: how much the store grows for one merge of 10 edited pages.
+  const before = bytesUnder(join(dir, 'objects'));
+  time('node', [bin, 'cr', 'merge', info.spaceId, String(info.crs[0])], env);
+  const added = bytesUnder(join(dir, 'objects')) - before;
+  console.log(`  store growth for one merge of 10 edited pages (of ${info.pages}): ${(added / 1024).toFixed(1)} KiB of objects`);
+  const a = [], b = [], ratios = [];
+  for (let i = 1; i <= runs; i++) {
+    const ms = time('node', [bin, 'cr', 'merge', info.spaceId, String(info.crs[i]), '--json'], env);
+    const base = time('node', ['-e', '0']);
+    a.push(ms); b.push(base); ratios.push(ms / base);
+  }
+  const ratio = median(ratios);
+  console.log(`${'cr merge (10 of 5,000 pages, outdated CR)'.padEnd(44)} ${median(a).toFixed(1).padStart(7)} ms   node -e 0 ${median(b).toFixed(1).padStart(6)} ms   ${ratio.toFixed(2)}×${ratio <= 3 ? '  ok (target ≤ 3×)' : '  OVER target ≤ 3×'}`);
+  paired('page get (5,000-page space)', [bin, 'page', 'get', info.spaceId, info.pageId, '--json'], env, 3);
+}
+
 try {
   console.log(`docsctl benchmarks — ${runs} paired runs each, ratios to node -e 0 (median of pairwise ratios)\n`);
+  const contentOnly = process.argv.includes('--content');
+  if (contentOnly) await contentBench();
+  else await startAndStoreBenches();
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+async function startAndStoreBenches() {
   paired('docsctl --version', [bin, '--version'], {}, 1.3);
   paired('docsctl --help', [bin, '--help'], {}, 1.6);
 
@@ -78,6 +121,7 @@ try {
   const small = join(work, 'small');
   const smallInfo = generate(script, small, 1000, 100, 10_000);
   const s = storeBench('1k spaces', small, smallInfo);
+  await contentBench();
   if (!quick) {
     console.log('\nstore 10x larger: 10,000 spaces in 1,000 collections after 100,000 writes:');
     const large = join(work, 'large');
@@ -85,6 +129,4 @@ try {
     const l = storeBench('10k spaces', large, largeInfo);
     console.log(`\nflatness (10x store / 1x store): get ${(l.get / s.get).toFixed(2)}, edit ${(l.edit / s.edit).toFixed(2)} (1.00 = flat)`);
   }
-} finally {
-  rmSync(work, { recursive: true, force: true });
 }

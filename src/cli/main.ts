@@ -7,6 +7,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { DocsctlError, ExitCode, exitCodeFor } from '../api/errors.js';
 import { registerApiCommand } from './commands/api.js';
+import { registerCrDiff } from './commands/change-requests.js';
 import { registerConfigCommands } from './commands/config.js';
 import { groupDescriptions, operationCommands } from './commands/index.js';
 import { registerInitCommand } from './commands/init.js';
@@ -58,7 +59,7 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
     .addOption(new Option('--token <token>', 'API token').env('DOCSCTL_TOKEN'))
     .addOption(new Option('--profile <name>', 'configuration profile').env('DOCSCTL_PROFILE'))
     .option('--json', 'print JSON (same as --format json)')
-    .addOption(new Option('--format <format>', 'output format').choices(['table', 'tsv', 'json', 'yaml', 'ids']))
+    .addOption(new Option('--format <format>', 'output format').choices(['table', 'tsv', 'json', 'yaml', 'ids', 'markdown']))
     .option('--no-input', 'never prompt; fail when input is missing')
     .option('-y, --yes', 'confirm destructive actions without asking')
     .option('--debug', 'log requests and show stack traces')
@@ -91,6 +92,8 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
   for (const group of groups) {
     if (group !== invoked) program.command(group).description(groupDescriptions[group] ?? '');
   }
+  const crGroup = invoked === 'cr' ? program.commands.find((c) => c.name() === 'cr') : undefined;
+  if (crGroup) registerCrDiff(crGroup, getSession);
   registerApiCommand(program, getSession);
   registerServeCommand(program, getSession);
   registerConfigCommands(program, getSession);

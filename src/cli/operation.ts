@@ -7,7 +7,7 @@
  * pagination (--limit/--page/--all) and output are written once, here.
  */
 import { type Command, Option } from 'commander';
-import { UsageError } from '../api/errors.js';
+import { DocsctlError, UsageError } from '../api/errors.js';
 import type { RawInput } from '../api/validate.js';
 import { type ColumnSet, columns } from '../output/columns.js';
 import type { Session } from './session.js';
@@ -43,8 +43,8 @@ export type OutputKind = 'object' | 'list' | 'delete' | 'empty';
 export interface OperationCommandSpec {
   /** Command path, e.g. `space get`. */
   command: string;
-  /** Route id (operationId). */
-  route: string;
+  /** Route id (operationId), or a choice of route by the options (e.g. `--cr` reads a change request's content). */
+  route: string | ((options: Record<string, unknown>) => string);
   summary: string;
   aliases?: string[];
   args?: ArgSpec[];
@@ -59,10 +59,17 @@ export interface OperationCommandSpec {
   confirm?: (input: RawInput) => string;
   /** Custom mapping after flags are applied (complex bodies). */
   build?: (options: Record<string, unknown>, input: RawInput) => void;
+  /** For lists: a failure message when the items mean a check failed (exit 1 after printing them). */
+  failWhen?: (items: unknown[]) => string | undefined;
+  /** Prints the answer itself (instead of printObject), e.g. to exit non-zero on a result. */
+  after?: (session: Session, body: unknown, input: RawInput) => Promise<void>;
   /** The body must carry at least one field (PATCH): the error message when it does not. */
   nonEmptyBody?: string;
   examples?: string[];
 }
+
+/** A check command found problems (e.g. broken links): exit 1 after printing them. */
+export class CheckFailedError extends DocsctlError {}
 
 // ─── Building the commander tree ───────────────────────────────────────────
 
@@ -258,16 +265,17 @@ export async function runOperationCommand(
   const input = await buildInput(session, spec, positional, options);
   if (spec.confirm) await session.confirm(spec.confirm(input));
   const transport = await session.transport();
+  const route = typeof spec.route === 'string' ? spec.route : spec.route(options);
   const cols = columns[spec.columns];
 
   if (spec.output === 'list') {
     const items: unknown[] = [];
-    let body = (await transport.request(spec.route, input)).body as ListBody;
+    let body = (await transport.request(route, input)).body as ListBody;
     items.push(...(body.items ?? []));
     while (options.all && body.next?.page) {
       const query: Record<string, unknown> = { ...(input.query as Record<string, unknown>), page: body.next.page };
       if (query.limit === undefined) query.limit = 1000;
-      body = (await transport.request(spec.route, { ...input, query })).body as ListBody;
+      body = (await transport.request(route, { ...input, query })).body as ListBody;
       items.push(...(body.items ?? []));
     }
     await session.printList(items, cols);
@@ -277,10 +285,12 @@ export async function runOperationCommand(
     } else if (items.length === 0) {
       await session.hint(`No ${spec.noun ?? 'item'}s found.`);
     }
+    const failure = spec.failWhen?.(items);
+    if (failure) throw new CheckFailedError(failure);
     return;
   }
 
-  const response = await transport.request(spec.route, input);
+  const response = await transport.request(route, input);
   if (spec.output === 'delete') {
     const id = Object.values(input.params ?? {}).pop() ?? '';
     const deleted = response.status !== 204;
@@ -292,5 +302,9 @@ export async function runOperationCommand(
     return;
   }
   if (spec.output === 'empty' || response.body === undefined) return;
+  if (spec.after) {
+    await spec.after(session, response.body, input);
+    return;
+  }
   await session.printObject(response.body, cols);
 }

@@ -4,8 +4,10 @@
  * the output format. A command that never calls `transport()` never opens the
  * store nor loads undici.
  */
+import { join } from 'node:path';
 import { CancelledError, UsageError } from '../api/errors.js';
 import type { Transport } from '../transport/types.js';
+import { cacheDir } from '../util/paths.js';
 import type { Column } from '../output/columns.js';
 import { OUTPUT_FORMATS, type OutputFormat, renderList, renderObject } from '../output/render.js';
 import { type GlobalOptions, type Settings, readConfig, resolveSettings } from './config.js';
@@ -59,12 +61,14 @@ export class Session {
         ...(this.flags.debug ? { debug: (line: string) => this.debug(line) } : {}),
       });
     }
-    const [{ openStore }, { LocalTransport }] = await Promise.all([
+    const [{ openStore }, { LocalTransport }, { directoryArtifacts }] = await Promise.all([
       import('../store/index.js'),
       import('../transport/local.js'),
+      import('../transport/artifacts.js'),
     ]);
     const store = openStore(settings.storeDir);
     return new LocalTransport({
+      artifacts: directoryArtifacts(join(cacheDir(this.ctx.env), 'artifacts')),
       store,
       clock: this.ctx.clock,
       ids: this.ctx.ids,

@@ -6,13 +6,30 @@
  * Adding an area: map the route module(s) it implements to a loader below.
  */
 import { type RouteModuleName, routeInfo } from '../api/catalog.js';
-import type { Handler } from './handler.js';
+import type { Handler, HandlerFn } from './handler.js';
 
 type Handlers = Readonly<Record<string, Handler>>;
 
-const orgs = async (): Promise<Handlers> => (await import('./orgs.js')).orgHandlers;
+/**
+ * A handler written in the content area for a route of another area's module
+ * (`listSpaceLinks`, `listChangeRequestsForOrganization`): the area lists it, and
+ * the content code loads only when it is called.
+ */
+function borrowed(id: string): HandlerFn {
+  return async (ctx, input) => {
+    const handler = (await import('./content/handlers.js')).borrowedHandlers[id];
+    if (typeof handler !== 'function') throw new Error(`no content handler ${id}`);
+    return handler(ctx, input);
+  };
+}
+
+const orgs = async (): Promise<Handlers> => ({
+  ...(await import('./orgs.js')).orgHandlers,
+  listChangeRequestsForOrganization: borrowed('listChangeRequestsForOrganization'),
+});
 const collections = async (): Promise<Handlers> => (await import('./collections.js')).collectionHandlers;
-const spaces = async (): Promise<Handlers> => (await import('./spaces.js')).spaceHandlers;
+const spaces = async (): Promise<Handlers> => ({ ...(await import('./spaces.js')).spaceHandlers, listSpaceLinks: borrowed('listSpaceLinks') });
+const content = async (): Promise<Handlers> => (await import('./content/handlers.js')).contentHandlers;
 
 /** Which domain module implements the routes of each route module. */
 export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers>>> = {
@@ -20,6 +37,8 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   'orgs-extra': orgs,
   collections,
   spaces,
+  'change-requests': content,
+  content,
 };
 
 export async function findHandler(routeId: string): Promise<Handler | undefined> {

@@ -22,6 +22,11 @@
  * | orgTrash         | orgId                        | TrashEntry[] (the org's soft-deleted spaces)       |
  * | children         | `org:<orgId>` / `col:<id>`   | ChildRef[] (ordered content of a root/collection)  |
  * | revisions        | `${spaceId}/${revisionId}`   | RevisionRecord                                     |
+ * | changeRequests   | `${spaceId}/${crId}`         | ChangeRequestRecord (src/domain/content/)          |
+ * | spaceChangeRequests | spaceId                   | crId[] in number order (number n = item n-1)       |
+ *
+ * A revision's content (pages, files) is a tree of content-addressed objects
+ * whose root hash is the revision's `content` (see src/domain/content/storage.ts).
  *
  * `orgTrash` lets a listing skip soft-deleted spaces without reading every space
  * record of the organization, and bounds the lazy purge of expired spaces to the
@@ -47,6 +52,8 @@ export const Tables = {
   orgTrash: 'orgTrash',
   children: 'children',
   revisions: 'revisions',
+  changeRequests: 'changeRequests',
+  spaceChangeRequests: 'spaceChangeRequests',
 } as const;
 
 // ─── Enumerations (gaps.md §1.1) ───────────────────────────────────────────
@@ -174,13 +181,27 @@ export interface SpaceRecord {
   gitSync?: GitSyncState;
 }
 
+/** Git commit metadata of a revision (API `GitSyncCommit`). */
+export interface RevisionGit {
+  oid: string;
+  message: string;
+  createdByGitBook?: boolean;
+  url?: string;
+  ref?: string;
+}
+
 export interface RevisionRecord {
   id: string;
   space: string;
   type: 'edits' | 'merge' | 'rollback' | 'update' | 'computed';
   parents: string[];
   createdAt: string;
-  /** Content references (page tree hash, files…) added by later features; copied as-is by duplicate. */
+  /** Hash of the content root object (src/domain/content/storage.ts); absent = empty content. Copied as-is by duplicate. */
+  content?: string;
+  /** `merge` revisions: id of the change request merged. */
+  mergedFrom?: string;
+  git?: RevisionGit;
+  /** Other references added by later features; copied as-is by duplicate. */
   [extra: string]: unknown;
 }
 
@@ -292,12 +313,32 @@ export function putTrash(tx: StoreWriter, orgId: string, entries: TrashEntry[]):
 }
 
 /**
- * Removes a space for good: its record, its primary revision record, and its
- * place in the organization's indexes. Called lazily for spaces past the window.
+ * Removes a space for good: its record, its revision records (the primary one,
+ * its ancestors, and those of its change requests), its change requests, and
+ * its place in the organization's indexes. Called lazily for spaces past the
+ * window. (Content objects are left to `store gc`.)
  */
 export function purgeSpace(tx: StoreWriter, space: SpaceRecord): void {
   tx.delete(Tables.spaces, space.id);
-  tx.delete(Tables.revisions, revisionKey(space.id, space.revision));
+  const heads = [space.revision];
+  for (const crId of getList(tx, Tables.spaceChangeRequests, space.id)) {
+    const key = `${space.id}/${crId}`;
+    const cr = tx.get<{ revision?: unknown }>(Tables.changeRequests, key);
+    if (typeof cr?.revision === 'string') heads.push(cr.revision);
+    tx.delete(Tables.changeRequests, key);
+  }
+  tx.delete(Tables.spaceChangeRequests, space.id);
+  // Every revision of the space is reachable from the primary one or a change request's through `parents`.
+  const seen = new Set<string>();
+  while (heads.length > 0) {
+    const id = heads.pop() as string;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const revision = getRevision(tx, space.id, id);
+    if (!revision) continue;
+    tx.delete(Tables.revisions, revisionKey(space.id, id));
+    heads.push(...revision.parents);
+  }
   removeFromList(tx, Tables.orgSpaces, space.organization, space.id);
   const trash = getTrash(tx, space.organization);
   const rest = trash.filter((entry) => entry.id !== space.id);

@@ -22,6 +22,24 @@ const field =
 
 const col = (header: string, path: string, wide = false): Column => ({ header, get: field(...path.split('.')), wide });
 
+/** A ContentLocation (link target or source) in a few words: `page guides/setup`, `url https://…`. */
+function describeLocation(location: unknown): string {
+  if (typeof location !== 'object' || location === null) return '';
+  const l = location as Record<string, unknown>;
+  const page = l.page as { path?: string; title?: string } | undefined;
+  const file = l.file as { name?: string } | undefined;
+  switch (l.kind) {
+    case 'page':
+      return `page ${page?.path ?? page?.title ?? ''}`;
+    case 'file':
+      return `file ${file?.name ?? ''}`;
+    case 'url':
+      return `url ${String(l.url ?? '')}`;
+    default:
+      return String(l.kind ?? '');
+  }
+}
+
 export const columns = {
   organization: [col('ID', 'id'), col('TITLE', 'title'), col('PLAN', 'plan', true), col('CREATED', 'createdAt', true)],
   user: [col('ID', 'id'), col('NAME', 'displayName'), col('EMAIL', 'email')],
@@ -41,6 +59,28 @@ export const columns = {
     col('UPDATED', 'updatedAt', true),
     col('DELETED', 'deletedAt', true),
   ],
+  changeRequest: [
+    { header: '#', get: (item) => item.number },
+    col('ID', 'id'),
+    col('STATUS', 'status'),
+    col('SUBJECT', 'subject'),
+    col('OUTDATED', 'outdated'),
+    col('AUTHOR', 'createdBy.displayName', true),
+    col('UPDATED', 'updatedAt', true),
+  ],
+  page: [col('ID', 'id'), col('TYPE', 'type'), col('TITLE', 'title'), col('PATH', 'path'), col('GIT PATH', 'git.path', true)],
+  file: [col('ID', 'id'), col('NAME', 'name'), col('TYPE', 'contentType'), col('SIZE', 'size'), col('GIT PATH', 'git.path', true)],
+  link: [
+    col('STATUS', 'status'),
+    { header: 'TARGET', get: (item) => describeLocation(item.targetReference) },
+    {
+      header: 'FROM',
+      get: (item) => ((item.locationReferences as unknown[] | undefined) ?? []).map(describeLocation).join(', '),
+    },
+  ],
+  mergeResult: [col('RESULT', 'result'), col('REVISION', 'revision')],
+  importResult: [col('REVISION', 'revision'), col('IMPORTED', 'importedResources'), col('TOTAL', 'totalResources')],
+  url: [col('URL', 'url')],
   invite: [col('INVITED', 'invited'), { header: 'USERS', get: (item) => (item.users as string[] | undefined)?.join(',') }],
 } satisfies Record<string, Column[]>;
 

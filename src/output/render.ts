@@ -8,10 +8,11 @@
  * - ids: one id per line.
  * Messages, progress and hints go to stderr, never stdout.
  */
+import { UsageError } from '../api/errors.js';
 import type { Column } from './columns.js';
 
-export type OutputFormat = 'table' | 'tsv' | 'json' | 'yaml' | 'ids';
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'tsv', 'json', 'yaml', 'ids'];
+export type OutputFormat = 'table' | 'tsv' | 'json' | 'yaml' | 'ids' | 'markdown';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'tsv', 'json', 'yaml', 'ids', 'markdown'];
 
 export interface RenderOptions {
   format: OutputFormat;
@@ -33,7 +34,7 @@ const tsvCell = (value: unknown) => cell(value).replace(/[\t\r\n]+/g, ' ');
 function idOf(item: unknown): string {
   if (typeof item === 'object' && item !== null) {
     const record = item as Record<string, unknown>;
-    for (const key of ['id', 'name', 'slug']) if (typeof record[key] === 'string') return record[key];
+    for (const key of ['id', 'name', 'slug', 'url']) if (typeof record[key] === 'string') return record[key];
   }
   return cell(item);
 }
@@ -84,6 +85,8 @@ export async function renderList(items: unknown[], options: RenderOptions): Prom
       return toYaml(items);
     case 'ids':
       return items.map((item) => `${idOf(item)}\n`).join('');
+    case 'markdown':
+      throw new UsageError('--format markdown prints a page body: use it with "docsctl page get"');
     case 'tsv':
       return items
         .map((item) => `${options.columns.map((c) => tsvCell(c.get(item as Record<string, unknown>))).join('\t')}\n`)
@@ -103,6 +106,11 @@ export async function renderObject(item: unknown, options: RenderOptions): Promi
       return toYaml(item);
     case 'ids':
       return `${idOf(item)}\n`;
+    case 'markdown': {
+      const markdown = (item as { markdown?: unknown } | null)?.markdown;
+      if (typeof markdown !== 'string') throw new UsageError('--format markdown prints a page body: use it with "docsctl page get" on a document page');
+      return markdown;
+    }
     case 'tsv':
       return `${options.columns.map((c) => tsvCell(c.get(item as Record<string, unknown>))).join('\t')}\n`;
     case 'table':

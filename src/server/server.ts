@@ -20,6 +20,7 @@ import { type OperationResult, executeOperation } from '../domain/execute.js';
 import type { Store, StoreReader } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
+import { MemoryArtifacts } from '../transport/artifacts.js';
 import { VERSION } from '../version.js';
 import { bearerToken, resolveTokenUser } from './auth.js';
 
@@ -141,6 +142,8 @@ class ApiServer {
   private readonly build: string;
   /** token → user of a store generation: a token is hashed and looked up once per generation. */
   private readonly actors = new Map<string, { gen: number; userId: string | undefined }>();
+  /** Generated files (PDF exports), answered at `/artifacts/<name>`. */
+  private readonly artifacts = new MemoryArtifacts(() => this.origin);
 
   constructor(options: ServerOptions) {
     this.store = options.store;
@@ -168,6 +171,11 @@ class ApiServer {
     const url = req.url ?? '/';
     const mark = url.indexOf('?');
     const pathname = mark === -1 ? url : url.slice(0, mark);
+
+    if (pathname.startsWith('/artifacts/') || pathname.startsWith('/files/')) {
+      this.sendDownload(res, method, pathname);
+      return;
+    }
 
     if (pathname === '/v1' || pathname === '/v1/') {
       if (method === 'GET' || method === 'HEAD') {
@@ -229,11 +237,42 @@ class ApiServer {
 
     const query = mark === -1 ? {} : parseQuery(url.slice(mark + 1));
     const result = await executeOperation(
-      { store: this.store, actor: { userId }, clock: this.clock, ids: this.ids, origin: this.origin },
+      { store: this.store, actor: { userId }, clock: this.clock, ids: this.ids, origin: this.origin, artifacts: this.artifacts },
       match.route,
       { params: match.params, query, body },
     );
     this.sendResult(res, result);
+  }
+
+  /**
+   * Downloads without a token (their URLs are unguessable, like the real API's
+   * temporary URLs): `/artifacts/<name>` (generated files) and
+   * `/files/<data hash>/<name>` (the bytes of a content file, `downloadURL`).
+   */
+  private sendDownload(res: ServerResponse, method: string, pathname: string): void {
+    if (method !== 'GET' && method !== 'HEAD') {
+      this.sendMethodNotAllowed(res, method, pathname, ['GET', 'HEAD']);
+      return;
+    }
+    const parts = pathname.split('/').slice(1);
+    let found: { data: Uint8Array; contentType: string } | undefined;
+    try {
+      if (parts[0] === 'artifacts' && parts.length === 2) {
+        found = this.artifacts.get(decodeURIComponent(parts[1] as string));
+      } else if (parts[0] === 'files' && parts.length === 3 && /^[0-9a-f]{64}$/.test(parts[1] as string)) {
+        const object = this.store.read().getObject<{ base64?: unknown }>(parts[1] as string);
+        if (typeof object?.base64 === 'string' && Object.keys(object).length === 1) {
+          found = { data: Buffer.from(object.base64, 'base64'), contentType: contentTypeOf(decodeURIComponent(parts[2] as string)) };
+        }
+      }
+    } catch {
+      found = undefined;
+    }
+    if (!found) throw new ApiError(404, `No file at ${pathname} (temporary URLs expire after an hour)`);
+    const headers: OutgoingHttpHeaders = { 'content-type': found.contentType, 'content-length': found.data.byteLength };
+    if (this.closing) headers.connection = 'close';
+    res.writeHead(200, headers);
+    res.end(method === 'HEAD' ? undefined : found.data);
   }
 
   private actorFor(token: string): string | undefined {
@@ -314,6 +353,25 @@ class ApiServer {
     }
     this.send(res, status, { error: { code: status, message } }, headers);
   }
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  svg: 'image/svg+xml',
+  webp: 'image/webp',
+  md: 'text/markdown; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+  json: 'application/json',
+  zip: 'application/zip',
+};
+
+function contentTypeOf(name: string): string {
+  const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
+  return CONTENT_TYPES[ext] ?? 'application/octet-stream';
 }
 
 function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {

@@ -218,3 +218,35 @@ export function hamtApply(
   }
   return emitInner(children, emit);
 }
+
+/**
+ * The entries that differ between two tries: key → [value in a, value in b]
+ * (undefined where absent). Subtrees with the same hash are skipped, so the cost
+ * follows the number of differences, not the size of the tries.
+ */
+export function hamtDiff(
+  source: NodeSource,
+  a: string | undefined,
+  b: string | undefined,
+): Map<string, [Json | undefined, Json | undefined]> {
+  const out = new Map<string, [Json | undefined, Json | undefined]>();
+  const visit = (x: string | undefined, y: string | undefined): void => {
+    if (x === y) return;
+    const nx = x === undefined ? undefined : source.node(x);
+    const ny = y === undefined ? undefined : source.node(y);
+    if (nx && ny && !isLeaf(nx) && !isLeaf(ny)) {
+      for (const digit of new Set([...Object.keys(nx.n), ...Object.keys(ny.n)])) visit(nx.n[digit], ny.n[digit]);
+      return;
+    }
+    // A leaf on either side (or one side absent): compare the entries of both subtrees.
+    const left = new Map(x === undefined ? [] : hamtEntries(source, x));
+    const right = new Map(y === undefined ? [] : hamtEntries(source, y));
+    for (const [key, value] of left) {
+      const other = right.get(key);
+      if (other === undefined || JSON.stringify(other) !== JSON.stringify(value)) out.set(key, [value, other]);
+    }
+    for (const [key, value] of right) if (!left.has(key)) out.set(key, [undefined, value]);
+  };
+  visit(a, b);
+  return out;
+}

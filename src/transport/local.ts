@@ -9,9 +9,11 @@ import { type RouteInfo, loadRoute, matchRouteInfo, methodsForPathInfo, routeInf
 import type { RawInput } from '../api/validate.js';
 import { storeOwner, userIdForToken } from '../domain/auth.js';
 import { executeOperation, executePlainGet } from '../domain/execute.js';
+import type { ArtifactSink } from '../domain/handler.js';
 import type { Store } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
+import { directoryArtifacts } from './artifacts.js';
 import type { ApiResponse, Transport } from './types.js';
 
 export interface LocalTransportOptions {
@@ -20,6 +22,8 @@ export interface LocalTransportOptions {
   ids: IdGenerator;
   origin: string;
   token?: string | undefined;
+  /** Where generated files (PDF exports) go; default: `docsctl-artifacts` in the temp directory, as `file://` URLs. */
+  artifacts?: ArtifactSink | undefined;
 }
 
 function isPlainCall(info: RouteInfo, input: RawInput): boolean {
@@ -30,7 +34,10 @@ function isPlainCall(info: RouteInfo, input: RawInput): boolean {
 
 export class LocalTransport implements Transport {
   readonly mode = 'local' as const;
-  constructor(private readonly options: LocalTransportOptions) {}
+  private readonly artifacts: ArtifactSink;
+  constructor(private readonly options: LocalTransportOptions) {
+    this.artifacts = options.artifacts ?? directoryArtifacts();
+  }
 
   private actor(): { userId: string } {
     const reader = this.options.store.read();
@@ -50,7 +57,7 @@ export class LocalTransport implements Transport {
 
   async request(routeId: string, input: RawInput): Promise<ApiResponse> {
     const { store, clock, ids, origin } = this.options;
-    const env = { store, actor: this.actor(), clock, ids, origin };
+    const env = { store, actor: this.actor(), clock, ids, origin, artifacts: this.artifacts };
     const info = routeInfo(routeId);
     // Most reads carry no query: they skip loading zod and the route's schemas (start-up cost).
     const result = isPlainCall(info, input)

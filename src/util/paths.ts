@@ -18,3 +18,10 @@ export function configDir(env: NodeJS.ProcessEnv): string {
 export function defaultStoreDir(env: NodeJS.ProcessEnv): string {
   return join(dataDir(env), 'store');
 }
+
+/** Per-user cache (generated files such as PDF exports). */
+export function cacheDir(env: NodeJS.ProcessEnv): string {
+  if (process.platform === 'win32') return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'docsctl', 'cache');
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'docsctl');
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'docsctl');
+}

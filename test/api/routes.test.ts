@@ -194,6 +194,8 @@ const REAL_API_EXTRAS = [
   'getPageInChangeRequestByPath',
   'listChangeRequestLinks',
   'getRevisionById',
+  'listPagesInRevisionById',
+  'getPageInRevisionById',
   'getSpacePDF',
 ];
 

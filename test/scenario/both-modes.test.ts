@@ -3,14 +3,10 @@
  * mode), print the same stdout and exit with the same code. Both stores start
  * from identical `init`s with the same deterministic ids and clock.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock } from '../../src/util/clock.js';
-import { sequentialIds } from '../../src/util/ids.js';
-import { type RunResult, runCli } from '../helpers/cli.js';
-import { cleanupTempDirs, serveStore, tempDir } from '../helpers/stores.js';
-
-type Step = { argv: string[]; capture?: string; advance?: number };
+import type { RunResult } from '../helpers/cli.js';
+import { type Step, type Transcript, runTranscript } from '../helpers/scenario.js';
+import { cleanupTempDirs } from '../helpers/stores.js';
 
 /** `{name}` in an argument is replaced by the output of an earlier step with `capture: name`. */
 const scenario: Step[] = [
@@ -64,40 +60,13 @@ const scenario: Step[] = [
   { argv: ['space', 'restore', '{setup}', '--format', 'tsv'] },
 ];
 
-async function runScenario(mode: 'local' | 'remote'): Promise<Array<RunResult & { argv: string[] }>> {
-  const dir = tempDir();
-  const store = join(dir, 'store');
-  const ids = sequentialIds('x');
-  const clock = manualClock('2026-03-01T10:00:00.000Z');
-  const init = await runCli(['init', '--org', 'Acme', '--json'], { env: { DOCSCTL_STORE: store }, ids, clock });
-  expect(init.exitCode, init.stderr).toBe(0);
-  const { token, organization } = JSON.parse(init.stdout) as { token: string; organization: { id: string } };
-  const captured: Record<string, string> = { org: organization.id };
-  const server = mode === 'remote' ? await serveStore(store, { clock, ids }) : undefined;
-  const env = server ? { DOCSCTL_ENDPOINT: server.url, DOCSCTL_TOKEN: token } : { DOCSCTL_STORE: store };
-  const transcript: Array<RunResult & { argv: string[] }> = [];
-  try {
-    for (const step of scenario) {
-      if (step.advance) clock.advance(step.advance);
-      const argv = step.argv.map((arg) => arg.replace(/\{(\w+)\}/g, (_, name: string) => captured[name] ?? `{${name}}`));
-      const result = await runCli(argv, { env, ids, clock });
-      if (step.capture) captured[step.capture] = result.stdout.trim();
-      transcript.push({ argv, ...result });
-    }
-  } finally {
-    await server?.close();
-  }
-  return transcript;
-}
-
 describe('local mode and serve give the same answers', () => {
-  let local: Array<RunResult & { argv: string[] }>;
-  let remote: Array<RunResult & { argv: string[] }>;
+  let local: Transcript;
+  let remote: Transcript;
 
   beforeAll(async () => {
-    local = await runScenario('local');
-    if (process.env.SHOW_TRANSCRIPT) for (const r of local) process.stderr.write(`$ ${r.argv.join(' ')}  → ${r.exitCode}\n${r.stdout}${r.stderr}`);
-    remote = await runScenario('remote');
+    local = await runTranscript(scenario, 'local');
+    remote = await runTranscript(scenario, 'remote');
   });
   afterAll(cleanupTempDirs);
 

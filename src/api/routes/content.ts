@@ -287,3 +287,25 @@ export const getSpacePDF = defineRoute({
   params: pathParams(...space),
   query: z.object({ only: qBool().optional(), page: z.string().optional() }),
 });
+
+// ─── Pages of any revision (real API): what `cr diff` and `cr merge` read to show changes and conflicts ───
+
+export const listPagesInRevisionById = defineRoute({
+  id: 'listPagesInRevisionById',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/revisions/{revisionId}/pages',
+  summary: 'List the pages of a revision',
+  source: 'real-api',
+  params: pathParams(...space, 'revisionId'),
+  query: z.object(contentQuery),
+});
+
+export const getPageInRevisionById = defineRoute({
+  id: 'getPageInRevisionById',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}',
+  summary: 'Get a page of a revision by id',
+  source: 'real-api',
+  params: pathParams(...space, 'revisionId', 'pageId'),
+  query: pageQuery(),
+});

@@ -1,10 +1,16 @@
 /** Every data-declared command, and the descriptions of their groups. */
 import type { OperationCommandSpec } from '../operation.js';
+import { contentCommands, contentGroupDescriptions } from './change-requests.js';
 import { collectionCommands } from './collections.js';
 import { orgCommands } from './orgs.js';
 import { spaceCommands } from './spaces.js';
 
-export const operationCommands: readonly OperationCommandSpec[] = [...orgCommands, ...collectionCommands, ...spaceCommands];
+export const operationCommands: readonly OperationCommandSpec[] = [
+  ...orgCommands,
+  ...collectionCommands,
+  ...spaceCommands,
+  ...contentCommands,
+];
 
 export const groupDescriptions: Record<string, string> = {
   org: 'Organizations you belong to',
@@ -12,4 +18,5 @@ export const groupDescriptions: Record<string, string> = {
   member: 'Members of an organization',
   collection: 'Collections: groups of spaces inside an organization',
   space: 'Spaces: containers of documentation content',
+  ...contentGroupDescriptions,
 };

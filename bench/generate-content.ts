@@ -1,0 +1,86 @@
+/**
+ * Generates the content benchmark store: one space of ~5,000 pages (50 × 10 × 9,
+ * with Markdown bodies) and CRS change requests, each editing 10 different pages.
+ * Usage (bundled by bench/run.mjs): node generate-content.mjs DIR CRS
+ * Prints JSON: {spaceId, crs: [numbers], pageId, pages, seconds}.
+ */
+import { getRoute } from '../src/api/table.js';
+import type { ContentPage, ContentTree } from '../src/content/model.js';
+import { bootstrap } from '../src/domain/bootstrap.js';
+import { type ChangeRequestRecord, getChangeRequest, newRevisionRecord, putChangeRequest } from '../src/domain/content/records.js';
+import { loadTree, saveTree } from '../src/domain/content/storage.js';
+import { executeOperation } from '../src/domain/execute.js';
+import { type SpaceRecord, getRevision, getSpace, putSpace } from '../src/domain/records.js';
+import { createStore } from '../src/store/index.js';
+import { systemClock } from '../src/util/clock.js';
+import { randomIds } from '../src/util/ids.js';
+
+const [dir, crsArg] = process.argv.slice(2);
+if (!dir) throw new Error('usage: generate-content DIR CRS');
+const crs = Number(crsArg ?? 21);
+const started = Date.now();
+const store = createStore(dir, { durable: false });
+const ids = randomIds();
+const clock = systemClock;
+const origin = 'http://127.0.0.1:4000';
+const { user, organization } = await store.transact((tx) =>
+  bootstrap(tx, { organizationTitle: 'Bench', userName: 'Bench', email: 'bench@example.com', clock, ids, origin }),
+);
+const env = { store, actor: { userId: user.id }, clock, ids, origin };
+const run = async (id: string, input: object) => (await executeOperation(env, getRoute(id), input)).body as Record<string, unknown>;
+
+const body = (title: string) =>
+  `Introduction to ${title}.\n\n## Details\n\n${Array.from({ length: 12 }, (_, i) => `Line ${i + 1} about ${title}: some text that explains it.`).join('\n')}\n\n\`\`\`sh\ndocsctl ${title.toLowerCase().replace(/\W+/g, '-')}\n\`\`\`\n`;
+let n = 0;
+const page = (title: string, pages: ContentPage[] = []): ContentPage => ({
+  id: `p${String(++n).padStart(5, '0')}`,
+  type: 'document',
+  title,
+  slug: title.toLowerCase().replace(/\W+/g, '-'),
+  markdown: body(title),
+  pages,
+});
+const tree: ContentTree = {
+  pages: Array.from({ length: 50 }, (_, a) =>
+    page(`Part ${a}`, Array.from({ length: 10 }, (_, b) => page(`Chapter ${a}.${b}`, Array.from({ length: 9 }, (_, c) => page(`Section ${a}.${b}.${c}`))))),
+  ),
+  files: [],
+};
+const leaves: ContentPage[] = tree.pages.flatMap((p) => p.pages.flatMap((c) => c.pages));
+
+const space = await run('createSpace', { params: { organizationId: organization.id }, body: { title: 'Big space' } });
+const spaceId = space.id as string;
+await store.transact((tx) => {
+  const current = getSpace(tx, spaceId) as SpaceRecord;
+  const content = saveTree(tx, tree);
+  const id = ids();
+  newRevisionRecord(tx, { id, space: spaceId, type: 'edits', parents: [current.revision], createdAt: clock().toISOString(), content });
+  putSpace(tx, { ...current, revision: id });
+});
+
+const numbers: number[] = [];
+for (let k = 0; k < crs; k++) {
+  const cr = await run('createChangeRequest', { params: { spaceId }, body: { subject: `Edit batch ${k}` } });
+  numbers.push(cr.number as number);
+  await store.transact((tx) => {
+    const record = getChangeRequest(tx, spaceId, cr.id as string) as ChangeRequestRecord;
+    const revision = getRevision(tx, spaceId, record.revision);
+    if (!revision) throw new Error('no revision');
+    const content = loadTree(tx, revision);
+    const byId = new Map<string, ContentPage>();
+    const index = (pages: ContentPage[]) => pages.forEach((p) => (byId.set(p.id, p), index(p.pages)));
+    index(content.pages);
+    for (let i = 0; i < 10; i++) {
+      const target = byId.get((leaves[(k * 10 + i) % leaves.length] as ContentPage).id) as ContentPage;
+      target.markdown = `${target.markdown}\nEdited in batch ${k}.\n`;
+    }
+    const saved = saveTree(tx, content, [content]);
+    const id = ids();
+    newRevisionRecord(tx, { id, space: spaceId, type: 'edits', parents: [record.revision], createdAt: clock().toISOString(), content: saved });
+    putChangeRequest(tx, { ...record, revision: id });
+  });
+}
+await store.close();
+process.stdout.write(
+  `${JSON.stringify({ spaceId, crs: numbers, pageId: (leaves[2500] as ContentPage).id, pages: n, seconds: (Date.now() - started) / 1000 })}\n`,
+);

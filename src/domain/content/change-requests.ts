@@ -1,0 +1,374 @@
+/**
+ * API doc §4.8 Change requests (and the organization-wide listing of the real API).
+ *
+ * A change request (CR) owns a revision chain beside the space's primary one:
+ * - create: a new revision (type `edits`) whose content is the primary's (the
+ *   same content hash: nothing is copied), `revisionInitial` = the primary revision;
+ * - merge (three-way, base = `revisionMergedAncestor ?? revisionInitial`, ours =
+ *   primary, theirs = CR): a clean result becomes a new primary revision of type
+ *   `merge` (parents [primary, CR revision], `mergedFrom` = CR) and the CR is
+ *   `merged`; conflicts change nothing and answer `result: "conflicts"` with the
+ *   CR's revision (plus a `conflicts` list naming the pages and the reasons);
+ * - update (pull the primary into the CR: ours = CR, theirs = primary): a clean
+ *   result becomes a new CR revision of type `update` (parents [CR revision,
+ *   primary]) and `revisionMergedAncestor` = the primary revision;
+ * - `outdated` = the primary revision is not the one the CR last took in.
+ *
+ * Rules decided here:
+ * - A new CR is `open` (the listing's default filter), numbered 1, 2, … per space.
+ * - PATCH `status` moves freely between draft, open and archived; a merged CR's
+ *   status cannot change (409), its subject and description can. Merging or
+ *   updating a merged or archived CR is a 409. A draft can be merged.
+ * - The space counters: `changeRequests` counts every CR, `changeRequestsOpen` and
+ *   `changeRequestsDraft` those in that status; each transition adjusts them.
+ * - Merge and update compute the three-way merge outside the store lock (two-phase)
+ *   and apply it only if neither the primary nor the CR moved meanwhile (else they
+ *   merge again under the lock). When one side did not change since the base, its
+ *   content is taken as is (no tree is loaded).
+ * - Listings: newest first (by number within a space, by creation across spaces).
+ */
+import { type ContentPatch, applyPatch, planFastMerge } from './fast-merge.js';
+import { badRequest, conflict } from '../../api/errors.js';
+import type * as crRoutes from '../../api/routes/change-requests.js';
+import type * as orgRoutes from '../../api/routes/orgs-extra.js';
+import type { ContentTree } from '../../content/model.js';
+import type { TreeConflict } from '../../content/tree-merge.js';
+import type { StoreReader, StoreWriter } from '../../store/types.js';
+import { type Handler, type HandlerContext, type PrepareContext, Reply, type TwoPhaseHandler, implementer } from '../handler.js';
+import { paginate } from '../pagination.js';
+import { orgAccess, requireRole } from '../permissions.js';
+import { type RevisionRecord, type SpaceRecord, Tables, getList, getSpace, getTrash, putSpace } from '../records.js';
+import { changeRequestFor, primaryRevision, spaceFor } from './common.js';
+import {
+  type ChangeRequestRecord,
+  type ChangeRequestStatus,
+  addChangeRequest,
+  changeRequestIds,
+  countersAfter,
+  getChangeRequest,
+  newRevisionRecord,
+  putChangeRequest,
+  requireRevisionRecord,
+  withContributor,
+} from './records.js';
+import { crView } from './revisions.js';
+import { contentOf, openContent, saveTree } from './storage.js';
+
+const crOn = implementer<typeof crRoutes>();
+const orgOn = implementer<typeof orgRoutes>();
+
+// ─── Three-way merge of revisions ──────────────────────────────────────────
+
+/** What a merge (or update) would produce, computed against a given state. */
+interface MergePlan {
+  /** The revisions the plan was computed from. */
+  primary: string;
+  crRevision: string;
+  base: string;
+  outcome:
+    | { kind: 'content'; content: string | undefined }
+    | { kind: 'patch'; patch: ContentPatch }
+    | { kind: 'tree'; tree: ContentTree; bases: ContentTree[] }
+    | { kind: 'conflicts'; conflicts: TreeConflict[] };
+}
+
+type Direction = 'merge' | 'update';
+
+function baseRevisionId(cr: ChangeRequestRecord): string {
+  return cr.revisionMergedAncestor ?? cr.revisionInitial;
+}
+
+/**
+ * The three-way merge of `ours` and `theirs` against `base`: for a merge ours =
+ * primary, theirs = CR; for an update ours = CR, theirs = primary.
+ */
+async function planMerge(reader: StoreReader, space: SpaceRecord, cr: ChangeRequestRecord, direction: Direction): Promise<MergePlan> {
+  const primary = requireRevisionRecord(reader, space.id, space.revision);
+  const crRevision = requireRevisionRecord(reader, space.id, cr.revision);
+  const base = requireRevisionRecord(reader, space.id, baseRevisionId(cr));
+  const [ours, theirs] = direction === 'merge' ? [primary, crRevision] : [crRevision, primary];
+  const plan = { primary: primary.id, crRevision: crRevision.id, base: base.id };
+  const b = contentOf(base);
+  const o = contentOf(ours);
+  const t = contentOf(theirs);
+  if (t === b || o === t) return { ...plan, outcome: { kind: 'content', content: o } };
+  if (o === b) return { ...plan, outcome: { kind: 'content', content: t } };
+  const patch = planFastMerge(reader, b, o, t);
+  if (patch) return { ...plan, outcome: { kind: 'patch', patch } };
+  const { mergeTrees } = await import('../../content/tree-merge.js');
+  const oursTree = openContent(reader, ours).tree();
+  const theirsTree = openContent(reader, theirs).tree();
+  const baseTree = openContent(reader, base).tree();
+  const labels =
+    direction === 'merge'
+      ? { oursLabel: 'the primary content', theirsLabel: 'the change request' }
+      : { oursLabel: 'the change request', theirsLabel: 'the primary content' };
+  const result = mergeTrees(baseTree, oursTree, theirsTree, labels);
+  if (!result.clean) return { ...plan, outcome: { kind: 'conflicts', conflicts: result.conflicts } };
+  return { ...plan, outcome: { kind: 'tree', tree: result.tree, bases: [oursTree, theirsTree, baseTree] } };
+}
+
+function planIsCurrent(plan: MergePlan, space: SpaceRecord, cr: ChangeRequestRecord): boolean {
+  return plan.primary === space.revision && plan.crRevision === cr.revision && plan.base === baseRevisionId(cr);
+}
+
+function conflictsView(conflicts: readonly TreeConflict[]) {
+  return conflicts.map((c) => ({
+    kind: c.kind,
+    ...(c.pageId !== undefined ? { page: c.pageId } : {}),
+    ...(c.fileId !== undefined ? { file: c.fileId } : {}),
+    title: c.title,
+    path: c.path,
+    reason: c.reason,
+  }));
+}
+
+function requireMergeable(cr: ChangeRequestRecord, what: string): void {
+  if (cr.status === 'merged') throw conflict(`Change request #${cr.number} is already merged: it cannot be ${what}`);
+  if (cr.status === 'archived') {
+    throw conflict(`Change request #${cr.number} is archived: reopen it (status "open") before it can be ${what}`);
+  }
+}
+
+interface CrInput {
+  params: { spaceId: string; changeRequestId: string };
+}
+
+/** The merge or update, as a two-phase handler (the merge itself runs outside the store lock). */
+type MergeRoute = typeof crRoutes.mergeChangeRequest;
+
+function mergeHandler(direction: Direction): TwoPhaseHandler<MergeRoute, MergePlan | undefined> {
+  const what = direction === 'merge' ? 'merged' : 'updated';
+  return {
+    async prepare(ctx: PrepareContext, input: CrInput): Promise<MergePlan | undefined> {
+      const { space, cr } = changeRequestFor(ctx.reader, ctx, input.params.spaceId, input.params.changeRequestId, 'edit', direction === 'merge' ? 'merge change requests' : 'update change requests');
+      requireMergeable(cr, what);
+      if (direction === 'update' && space.revision === baseRevisionId(cr)) return undefined;
+      return planMerge(ctx.reader, space, cr, direction);
+    },
+    async run(ctx: HandlerContext, input: CrInput, prepared: MergePlan | undefined): Promise<unknown> {
+      const action = direction === 'merge' ? 'merge change requests' : 'update change requests';
+      const { space, cr } = changeRequestFor(ctx.tx, ctx, input.params.spaceId, input.params.changeRequestId, 'edit', action);
+      requireMergeable(cr, what);
+      if (direction === 'update' && space.revision === baseRevisionId(cr)) {
+        // Already up to date with the primary content: nothing to pull.
+        return { revision: cr.revision, result: 'update' };
+      }
+      const plan = prepared && planIsCurrent(prepared, space, cr) ? prepared : await planMerge(ctx.tx, space, cr, direction);
+      if (plan.outcome.kind === 'conflicts') {
+        return { revision: cr.revision, result: 'conflicts', conflicts: conflictsView(plan.outcome.conflicts) };
+      }
+      const content =
+        plan.outcome.kind === 'content'
+          ? plan.outcome.content
+          : plan.outcome.kind === 'patch'
+            ? applyPatch(ctx.tx, plan.outcome.patch)
+            : saveTree(ctx.tx, plan.outcome.tree, plan.outcome.bases);
+      const now = ctx.clock().toISOString();
+      const id = ctx.ids();
+      if (direction === 'merge') {
+        newRevisionRecord(ctx.tx, {
+          id,
+          space: space.id,
+          type: 'merge',
+          parents: [space.revision, cr.revision],
+          createdAt: now,
+          mergedFrom: cr.id,
+          content,
+        });
+        putSpace(ctx.tx, { ...space, revision: id, updatedAt: now, counters: countersAfter(space, cr.status, 'merged') });
+        putChangeRequest(ctx.tx, {
+          ...cr,
+          status: 'merged',
+          revisionMerged: id,
+          mergedAt: now,
+          updatedAt: now,
+          contributors: withContributor(cr, ctx.actor.userId),
+        });
+        return { revision: id, result: 'merge' };
+      }
+      newRevisionRecord(ctx.tx, {
+        id,
+        space: space.id,
+        type: 'update',
+        parents: [cr.revision, space.revision],
+        createdAt: now,
+        content,
+      });
+      putChangeRequest(ctx.tx, {
+        ...cr,
+        revision: id,
+        revisionMergedAncestor: space.revision,
+        updatedAt: now,
+        contributors: withContributor(cr, ctx.actor.userId),
+      });
+      return { revision: id, result: 'update' };
+    },
+  };
+}
+
+// ─── Listing ───────────────────────────────────────────────────────────────
+
+interface ListFilters {
+  status?: ChangeRequestStatus | undefined;
+  creator?: string | undefined;
+  contributor?: string | undefined;
+}
+
+function matches(cr: ChangeRequestRecord, filters: ListFilters): boolean {
+  if (cr.status !== (filters.status ?? 'open')) return false;
+  if (filters.creator !== undefined && cr.createdBy !== filters.creator) return false;
+  if (filters.contributor !== undefined && !cr.contributors.includes(filters.contributor)) return false;
+  return true;
+}
+
+function spaceChangeRequests(tx: StoreReader, space: SpaceRecord): ChangeRequestRecord[] {
+  const out: ChangeRequestRecord[] = [];
+  for (const id of changeRequestIds(tx, space.id)) {
+    const cr = getChangeRequest(tx, space.id, id);
+    if (!cr) throw new Error(`store inconsistency: space ${space.id} lists missing change request ${id}`);
+    out.push(cr);
+  }
+  return out;
+}
+
+// ─── Handlers ──────────────────────────────────────────────────────────────
+
+function statusChange(space: SpaceRecord, cr: ChangeRequestRecord, status: ChangeRequestStatus | undefined): SpaceRecord | undefined {
+  if (status === undefined || status === cr.status) return undefined;
+  if (cr.status === 'merged') {
+    throw conflict(`Change request #${cr.number} is merged: its status cannot change`);
+  }
+  return { ...space, counters: countersAfter(space, cr.status, status) };
+}
+
+export const changeRequestHandlers: Record<string, Handler> = {
+  ...crOn('createChangeRequest', (ctx, { params, body }) => {
+    const { space } = spaceFor(ctx.tx, ctx, params.spaceId, 'edit', 'create change requests');
+    const primary = primaryRevision(ctx.tx, space);
+    const now = ctx.clock().toISOString();
+    const id = ctx.ids();
+    const revision = newRevisionRecord(ctx.tx, {
+      id: ctx.ids(),
+      space: space.id,
+      type: 'edits',
+      parents: [primary.id],
+      createdAt: now,
+      content: contentOf(primary),
+    });
+    const cr: ChangeRequestRecord = {
+      id,
+      space: space.id,
+      number: changeRequestIds(ctx.tx, space.id).length + 1,
+      status: 'open',
+      subject: body.subject ?? '',
+      createdBy: ctx.actor.userId,
+      createdAt: now,
+      updatedAt: now,
+      revision: revision.id,
+      revisionInitial: primary.id,
+      comments: 0,
+      contributors: [ctx.actor.userId],
+    };
+    addChangeRequest(ctx.tx, cr);
+    putSpace(ctx.tx, { ...space, counters: countersAfter(space, undefined, cr.status) });
+    const view = crView(ctx.tx, ctx, space, cr);
+    return new Reply(201, view, { Location: view.urls.location });
+  }),
+
+  ...crOn('listChangeRequestsForSpace', (ctx, { params, query }) => {
+    const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
+    const list = spaceChangeRequests(ctx.tx, space)
+      .filter((cr) => matches(cr, query))
+      .reverse();
+    return paginate(list, query, (cr) => crView(ctx.tx, ctx, space, cr));
+  }),
+
+  ...crOn('getChangeRequestById', (ctx, { params }) => {
+    const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId);
+    return crView(ctx.tx, ctx, space, cr);
+  }),
+
+  ...crOn('updateChangeRequestById', (ctx, { params, body }) => {
+    const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId, 'edit', 'edit change requests');
+    if (body.subject === undefined && body.description === undefined && body.status === undefined) {
+      throw badRequest('Nothing to update: pass at least one of subject, description, status');
+    }
+    const movedSpace = statusChange(space, cr, body.status);
+    const updated: ChangeRequestRecord = {
+      ...cr,
+      ...(body.subject !== undefined ? { subject: body.subject } : {}),
+      ...(body.description !== undefined ? { description: body.description } : {}),
+      ...(body.status !== undefined ? { status: body.status } : {}),
+      updatedAt: ctx.clock().toISOString(),
+      contributors: withContributor(cr, ctx.actor.userId),
+    };
+    putChangeRequest(ctx.tx, updated);
+    if (movedSpace) putSpace(ctx.tx, movedSpace);
+    return crView(ctx.tx, ctx, movedSpace ?? space, updated);
+  }),
+
+  ...crOn('mergeChangeRequest', mergeHandler('merge')),
+  ...crOn('updateChangeRequest', mergeHandler('update')),
+
+  ...orgOn('listChangeRequestsForOrganization', (ctx, { params, query }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    requireRole(role, 'read', org.id, 'list change requests');
+    const trashed = new Set(getTrash(ctx.tx, org.id).map((entry) => entry.id));
+    const found: Array<{ space: SpaceRecord; cr: ChangeRequestRecord }> = [];
+    for (const spaceId of getList(ctx.tx, Tables.orgSpaces, org.id)) {
+      if (trashed.has(spaceId)) continue;
+      const space = getSpace(ctx.tx, spaceId);
+      if (!space) continue;
+      for (const cr of spaceChangeRequests(ctx.tx, space)) if (matches(cr, query)) found.push({ space, cr });
+    }
+    found.sort((a, b) => (a.cr.createdAt < b.cr.createdAt ? 1 : a.cr.createdAt > b.cr.createdAt ? -1 : b.cr.number - a.cr.number));
+    return paginate(found, query, ({ space, cr }) => crView(ctx.tx, ctx, space, cr));
+  }),
+};
+
+// ─── Shared with import ────────────────────────────────────────────────────
+
+/** Points a change request at a new revision holding `content` (type `edits`). */
+export function commitToChangeRequest(
+  ctx: HandlerContext,
+  tx: StoreWriter,
+  cr: ChangeRequestRecord,
+  content: string | undefined,
+  extra: Partial<RevisionRecord> = {},
+): RevisionRecord {
+  const now = ctx.clock().toISOString();
+  const revision = newRevisionRecord(tx, {
+    ...extra,
+    id: ctx.ids(),
+    space: cr.space,
+    type: 'edits',
+    parents: [cr.revision],
+    createdAt: now,
+    content,
+  });
+  putChangeRequest(tx, { ...cr, revision: revision.id, updatedAt: now, contributors: withContributor(cr, ctx.actor.userId) });
+  return revision;
+}
+
+/** Makes a new revision holding `content` the space's primary one (type `edits`). */
+export function commitToSpace(
+  ctx: HandlerContext,
+  tx: StoreWriter,
+  space: SpaceRecord,
+  content: string | undefined,
+  extra: Partial<RevisionRecord> = {},
+): RevisionRecord {
+  const now = ctx.clock().toISOString();
+  const revision = newRevisionRecord(tx, {
+    ...extra,
+    id: ctx.ids(),
+    space: space.id,
+    type: 'edits',
+    parents: [space.revision],
+    createdAt: now,
+    content,
+  });
+  putSpace(tx, { ...space, revision: revision.id, updatedAt: now });
+  return revision;
+}

@@ -1,0 +1,72 @@
+/**
+ * What the content handlers share: access checks (a space and, optionally, one
+ * of its change requests), the revision a request reads, and its scope for URLs.
+ *
+ * Access: reading content needs membership of the space's organization (any role,
+ * `read` included); creating and editing change requests, importing, merging and
+ * updating need `edit` (the role the space's `permissions.edit`/`merge` reflect).
+ * A soft-deleted space answers 404 with a hint to restore it.
+ */
+import type { MemberRole, Role, RevisionRecord, SpaceRecord } from '../records.js';
+import type { HandlerContext, PrepareContext } from '../handler.js';
+import { activeSpaceAccess, requireRole } from '../permissions.js';
+import type { StoreReader } from '../../store/types.js';
+import { type ChangeRequestRecord, requireChangeRequest, requireRevisionRecord } from './records.js';
+import type { ContentScope } from './views.js';
+
+export interface SpaceContentAccess {
+  space: SpaceRecord;
+  role: Role;
+}
+
+type AnyContext = Pick<HandlerContext, 'actor' | 'clock' | 'origin'>;
+
+const ACTIONS: Record<MemberRole, string> = {
+  admin: 'administer this content',
+  create: 'create content',
+  edit: 'edit content and change requests',
+  review: 'review change requests',
+  comment: 'comment',
+  read: 'read content',
+};
+
+/** The (active) space and the actor's role, which must be `min` or higher. */
+export function spaceFor(tx: StoreReader, ctx: AnyContext, spaceId: string, min: MemberRole = 'read', action = ACTIONS[min]): SpaceContentAccess {
+  const { space, role } = activeSpaceAccess(tx, spaceId, ctx.actor.userId, ctx.clock());
+  requireRole(role, min, space.organization, action);
+  return { space, role };
+}
+
+export interface ChangeRequestAccess extends SpaceContentAccess {
+  cr: ChangeRequestRecord;
+}
+
+export function changeRequestFor(
+  tx: StoreReader,
+  ctx: AnyContext,
+  spaceId: string,
+  crParam: string,
+  min: MemberRole = 'read',
+  action = ACTIONS[min],
+): ChangeRequestAccess {
+  const access = spaceFor(tx, ctx, spaceId, min, action);
+  return { ...access, cr: requireChangeRequest(tx, access.space.id, crParam) };
+}
+
+export function primaryRevision(tx: StoreReader, space: SpaceRecord): RevisionRecord {
+  return requireRevisionRecord(tx, space.id, space.revision);
+}
+
+export function scopeOf(ctx: Pick<HandlerContext, 'origin'>, space: SpaceRecord, cr?: ChangeRequestRecord): ContentScope {
+  return {
+    origin: ctx.origin,
+    organization: space.organization,
+    space: space.id,
+    ...(cr ? { changeRequest: cr.id } : {}),
+  };
+}
+
+/** `metadata` query (default true). */
+export const metadataOf = (query: { metadata?: boolean | undefined }): boolean => query.metadata ?? true;
+
+export type AnyHandlerContext = HandlerContext | PrepareContext;

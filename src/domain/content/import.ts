@@ -1,0 +1,306 @@
+/**
+ * Content import (`importContent` into a space, `importContentInChangeRequest`):
+ * `{url, source}` → a new revision whose content is the imported tree.
+ *
+ * Sources:
+ * - `markdown`: a Markdown file (one page), or a directory laid out for Git Sync
+ *   (`.gitbook.yaml`, `SUMMARY.md`, Markdown with front matter, `.gitbook/assets/`),
+ *   converted by `importRepository`;
+ * - `zip`: an archive of the same (a single top-level folder wrapping it, as
+ *   GitHub's archives have, is unwrapped).
+ * Any other source is a 400 naming the supported ones. URLs are `file://` (read
+ * from the disk of the process running the handler: the CLI in local mode, the
+ * server under `serve`) or `http(s)://` (fetched). A directory is only readable
+ * through `file://`.
+ *
+ * The import replaces the whole content: of the change request (which gets a new
+ * revision; page ids are kept for pages whose source path is unchanged, by giving
+ * the converter the current tree as `previous`), or of the space (a new primary
+ * revision; a space whose edit mode is `locked` refuses it: 409, import into a
+ * change request instead). The fetch, read and conversion happen in `prepare`,
+ * outside the store lock; `run` only writes the tree (unchanged pages keep their
+ * objects).
+ *
+ * Answer: 201 `{revision, importedResources, totalResources}` (`Location`: the new
+ * revision), where `importedResources` = pages + files created and
+ * `totalResources` = files read from the source; plus `warnings` (the converter's,
+ * one line each) when there are any.
+ */
+import { readFile, readdir, readlink, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ApiError, badRequest, conflict } from '../../api/errors.js';
+import type * as routes from '../../api/routes/content.js';
+import type { ContentTree } from '../../content/model.js';
+import type { RepoFile, RepoSnapshot } from '../../gitsync/types.js';
+import { type Handler, type HandlerContext, type PrepareContext, Reply, type TwoPhaseHandler, implementer } from '../handler.js';
+import type { SpaceRecord } from '../records.js';
+import { apiUrl } from '../urls.js';
+import { commitToChangeRequest, commitToSpace } from './change-requests.js';
+import { changeRequestFor, primaryRevision, spaceFor } from './common.js';
+import { type ChangeRequestRecord, requireRevisionRecord } from './records.js';
+import { openContent, saveTree } from './storage.js';
+
+export const SUPPORTED_SOURCES = ['markdown', 'zip'] as const;
+
+/** Largest source accepted (bytes of all files) and most files. */
+export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
+export const MAX_IMPORT_FILES = 100_000;
+const FETCH_TIMEOUT_MS = 60_000;
+
+const MARKDOWN_EXT = /\.(md|markdown)$/i;
+
+interface Prepared {
+  tree: ContentTree;
+  /** The tree the import replaces (its objects are reused). */
+  previous: ContentTree;
+  /** The revision `previous` was read from. */
+  previousRevision: string;
+  imported: number;
+  total: number;
+  warnings: string[];
+}
+
+// ─── Reading the source ────────────────────────────────────────────────────
+
+function describeError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return 'no such file or directory';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Every file under `dir` (`.git` skipped), keyed by its `/`-separated path from `dir`. */
+async function readDirectory(dir: string): Promise<RepoSnapshot> {
+  const snapshot: RepoSnapshot = new Map();
+  let bytes = 0;
+  const walk = async (abs: string, rel: string): Promise<void> => {
+    const entries = await readdir(abs, { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (entry.name === '.git') continue;
+      const childAbs = path.join(abs, entry.name);
+      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        await walk(childAbs, childRel);
+        continue;
+      }
+      let file: RepoFile;
+      if (entry.isSymbolicLink()) {
+        const target = await readlink(childAbs);
+        file = { path: childRel, data: new Uint8Array(Buffer.from(target, 'utf8')), mode: 'symlink', linkTarget: target };
+      } else if (entry.isFile()) {
+        file = { path: childRel, data: new Uint8Array(await readFile(childAbs)) };
+      } else {
+        continue;
+      }
+      bytes += file.data.byteLength;
+      if (bytes > MAX_IMPORT_BYTES) throw badRequest(`Import source is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB`);
+      if (snapshot.size >= MAX_IMPORT_FILES) throw badRequest(`Import source has more than ${MAX_IMPORT_FILES} files`);
+      snapshot.set(childRel, file);
+    }
+  };
+  await walk(dir, '');
+  return snapshot;
+}
+
+interface Fetched {
+  kind: 'file' | 'directory';
+  /** Directory: its files. */
+  snapshot?: RepoSnapshot;
+  /** File: its bytes and its name. */
+  data?: Uint8Array;
+  name?: string;
+}
+
+async function fetchSource(url: URL): Promise<Fetched> {
+  if (url.protocol === 'file:') {
+    let file: string;
+    try {
+      file = fileURLToPath(url);
+    } catch (error) {
+      throw badRequest(`Invalid file URL ${url.href}: ${describeError(error)}`);
+    }
+    try {
+      const info = await stat(file);
+      if (info.isDirectory()) return { kind: 'directory', snapshot: await readDirectory(file) };
+      if (info.size > MAX_IMPORT_BYTES) throw badRequest(`Import source is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB`);
+      return { kind: 'file', data: new Uint8Array(await readFile(file)), name: path.basename(file) };
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      throw badRequest(`Cannot read ${file}: ${describeError(error)}`);
+    }
+  }
+  if (url.protocol === 'http:' || url.protocol === 'https:') {
+    let response: Response;
+    try {
+      response = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+    } catch (error) {
+      throw badRequest(`Cannot fetch ${url.href}: ${describeError((error as { cause?: unknown }).cause ?? error)}`);
+    }
+    if (!response.ok) throw badRequest(`Cannot fetch ${url.href}: HTTP ${response.status}`);
+    const declared = Number(response.headers.get('content-length'));
+    if (declared > MAX_IMPORT_BYTES) throw badRequest(`Import source is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB`);
+    const data = new Uint8Array(await response.arrayBuffer());
+    if (data.byteLength > MAX_IMPORT_BYTES) throw badRequest(`Import source is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB`);
+    const name = decodeURIComponent(url.pathname.split('/').filter(Boolean).pop() ?? 'index.md');
+    return { kind: 'file', data, name };
+  }
+  throw badRequest(`Unsupported URL scheme "${url.protocol.replace(/:$/, '')}": use a file:// or http(s):// URL`);
+}
+
+/** The archive's files, unwrapping a single top-level folder that holds everything. */
+async function unzip(data: Uint8Array, name: string): Promise<RepoSnapshot> {
+  const { readZip, ZipError } = await import('../../util/zip.js');
+  let entries;
+  try {
+    entries = readZip(data, { maxTotalSize: MAX_IMPORT_BYTES, maxEntries: MAX_IMPORT_FILES });
+  } catch (error) {
+    if (error instanceof ZipError) throw badRequest(`Cannot read the archive ${name}: ${error.message}`);
+    throw error;
+  }
+  const files = entries.filter((entry) => !entry.isDirectory && !entry.path.split('/').includes('__MACOSX'));
+  const tops = new Set(files.map((entry) => (entry.path.includes('/') ? entry.path.split('/')[0] : '')));
+  const top = tops.size === 1 ? [...tops][0] : '';
+  const strip = top !== undefined && top !== '' && !files.some((entry) => ['.gitbook.yaml', 'SUMMARY.md', 'README.md'].includes(entry.path));
+  const snapshot: RepoSnapshot = new Map();
+  for (const entry of files) {
+    const rel = strip ? entry.path.slice((top as string).length + 1) : entry.path;
+    if (rel === '' || rel.split('/')[0] === '.git') continue;
+    const isLink = entry.mode !== undefined && (entry.mode & 0o170000) === 0o120000;
+    snapshot.set(
+      rel,
+      isLink
+        ? { path: rel, data: entry.data, mode: 'symlink', linkTarget: Buffer.from(entry.data).toString('utf8') }
+        : { path: rel, data: entry.data },
+    );
+  }
+  return snapshot;
+}
+
+/** The snapshot to convert, from what the URL gave. */
+async function snapshotFor(source: string, fetched: Fetched, url: URL): Promise<RepoSnapshot> {
+  if (source === 'markdown') {
+    if (fetched.kind === 'directory') return fetched.snapshot as RepoSnapshot;
+    const name = fetched.name ?? 'README.md';
+    const file = MARKDOWN_EXT.test(name) ? name : `${name}.md`;
+    return new Map([[file, { path: file, data: fetched.data as Uint8Array }]]);
+  }
+  // zip
+  if (fetched.kind === 'directory') throw badRequest(`Source "zip" needs an archive, but ${url.href} is a directory (use source "markdown")`);
+  return unzip(fetched.data as Uint8Array, fetched.name ?? url.href);
+}
+
+async function convert(
+  ctx: PrepareContext,
+  snapshot: RepoSnapshot,
+  previous: ContentTree,
+): Promise<{ tree: ContentTree; warnings: string[]; pages: number; files: number }> {
+  const [{ importRepository }, { GitSyncError }] = await Promise.all([
+    import('../../gitsync/import.js'),
+    import('../../gitsync/errors.js'),
+  ]);
+  try {
+    const result = importRepository(snapshot, { ids: ctx.ids, previous });
+    return {
+      tree: result.tree,
+      warnings: result.warnings,
+      pages: result.stats.pages,
+      files: result.stats.files,
+    };
+  } catch (error) {
+    if (error instanceof GitSyncError) throw badRequest(`Cannot import: ${error.message}`);
+    throw error;
+  }
+}
+
+async function prepareImport(
+  ctx: PrepareContext,
+  body: { url: string; source: string },
+  previous: { tree: ContentTree; revision: string },
+): Promise<Prepared> {
+  if (!(SUPPORTED_SOURCES as readonly string[]).includes(body.source)) {
+    throw badRequest(`Unsupported import source "${body.source}": docsctl imports ${SUPPORTED_SOURCES.map((s) => `"${s}"`).join(' and ')}`);
+  }
+  let url: URL;
+  try {
+    url = new URL(body.url);
+  } catch {
+    throw badRequest(`Invalid url "${body.url}"`);
+  }
+  const fetched = await fetchSource(url);
+  const snapshot = await snapshotFor(body.source, fetched, url);
+  const converted = await convert(ctx, snapshot, previous.tree);
+  return {
+    tree: converted.tree,
+    previous: previous.tree,
+    previousRevision: previous.revision,
+    imported: converted.pages + converted.files,
+    total: snapshot.size,
+    warnings: converted.warnings,
+  };
+}
+
+function answer(ctx: HandlerContext, space: SpaceRecord, revision: string, prepared: Prepared): Reply {
+  return new Reply(
+    201,
+    {
+      revision,
+      importedResources: prepared.imported,
+      totalResources: prepared.total,
+      ...(prepared.warnings.length > 0 ? { warnings: prepared.warnings } : {}),
+    },
+    { Location: apiUrl(ctx.origin, `spaces/${encodeURIComponent(space.id)}/revisions/${encodeURIComponent(revision)}`) },
+  );
+}
+
+function requireEditable(cr: ChangeRequestRecord): void {
+  if (cr.status === 'merged' || cr.status === 'archived') {
+    throw conflict(`Change request #${cr.number} is ${cr.status}: its content cannot change`);
+  }
+}
+
+function requireLive(space: SpaceRecord): void {
+  if (space.editMode === 'locked') {
+    throw conflict(`Space ${space.id} is locked: its content changes only through change requests (import into one)`);
+  }
+}
+
+const on = implementer<typeof routes>();
+
+const importIntoChangeRequest: TwoPhaseHandler<typeof routes.importContentInChangeRequest, Prepared> = {
+  async prepare(ctx, { params, body }) {
+    const { space, cr } = changeRequestFor(ctx.reader, ctx, params.spaceId, params.changeRequestId, 'edit', 'import content');
+    requireEditable(cr);
+    const revision = requireRevisionRecord(ctx.reader, space.id, cr.revision);
+    return prepareImport(ctx, body, { tree: openContent(ctx.reader, revision).tree(), revision: revision.id });
+  },
+  run(ctx, { params }, prepared) {
+    const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId, 'edit', 'import content');
+    requireEditable(cr);
+    const content = saveTree(ctx.tx, prepared.tree, [prepared.previous]);
+    const revision = commitToChangeRequest(ctx, ctx.tx, cr, content);
+    return answer(ctx, space, revision.id, prepared);
+  },
+};
+
+const importIntoSpace: TwoPhaseHandler<typeof routes.importContent, Prepared> = {
+  async prepare(ctx, { params, body }) {
+    const { space } = spaceFor(ctx.reader, ctx, params.spaceId, 'edit', 'import content');
+    requireLive(space);
+    const revision = primaryRevision(ctx.reader, space);
+    return prepareImport(ctx, body, { tree: openContent(ctx.reader, revision).tree(), revision: revision.id });
+  },
+  run(ctx, { params }, prepared) {
+    const { space } = spaceFor(ctx.tx, ctx, params.spaceId, 'edit', 'import content');
+    requireLive(space);
+    const content = saveTree(ctx.tx, prepared.tree, [prepared.previous]);
+    const revision = commitToSpace(ctx, ctx.tx, space, content);
+    return answer(ctx, space, revision.id, prepared);
+  },
+};
+
+export const importHandlers: Record<string, Handler> = {
+  ...on('importContentInChangeRequest', importIntoChangeRequest),
+  ...on('importContent', importIntoSpace),
+};

@@ -1,0 +1,115 @@
+/**
+ * Change request records and the accessors every content operation shares:
+ * finding a change request by id or number, the space counters, and the
+ * revision records of a space.
+ *
+ * | table               | key                 | value                                   |
+ * |---------------------|---------------------|-----------------------------------------|
+ * | changeRequests      | `${spaceId}/${id}`  | ChangeRequestRecord                     |
+ * | spaceChangeRequests | spaceId             | crId[] by number (number n = item n-1)  |
+ *
+ * Numbers are never reused (change requests are never deleted, only archived).
+ * `comments` is the count of open comments on the change request; the comments
+ * area keeps it exact (it is stored here so a listing reads one record per item).
+ */
+import { notFound } from '../../api/errors.js';
+import type { StoreReader, StoreWriter } from '../../store/types.js';
+import { type RevisionRecord, type SpaceRecord, Tables, getList, getRevision, putRevision } from '../records.js';
+
+export type ChangeRequestStatus = 'draft' | 'open' | 'archived' | 'merged';
+
+export interface ChangeRequestRecord {
+  id: string;
+  space: string;
+  number: number;
+  status: ChangeRequestStatus;
+  subject: string;
+  /** A JSONDocument, as given. */
+  description?: unknown;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+  /** The change request's current revision. */
+  revision: string;
+  /** The primary revision it was created from. */
+  revisionInitial: string;
+  /** The primary revision last pulled in by an update. */
+  revisionMergedAncestor?: string;
+  /** The primary revision its merge created. */
+  revisionMerged?: string;
+  mergedAt?: string;
+  /** Count of open comments (kept by the comments area). */
+  comments: number;
+  /** Users who created, edited, imported into, updated or merged it (creation order). */
+  contributors: string[];
+}
+
+export const crKey = (spaceId: string, crId: string) => `${spaceId}/${crId}`;
+
+export function getChangeRequest(tx: StoreReader, spaceId: string, crId: string): ChangeRequestRecord | undefined {
+  return tx.get<ChangeRequestRecord>(Tables.changeRequests, crKey(spaceId, crId));
+}
+
+export function putChangeRequest(tx: StoreWriter, cr: ChangeRequestRecord): void {
+  tx.put(Tables.changeRequests, crKey(cr.space, cr.id), cr);
+}
+
+/** Change request ids of a space, by number. */
+export function changeRequestIds(tx: StoreReader, spaceId: string): string[] {
+  return getList(tx, Tables.spaceChangeRequests, spaceId);
+}
+
+/** A change request by id, or by its number in the space (`{changeRequestId}` accepts both). */
+export function findChangeRequest(tx: StoreReader, spaceId: string, idOrNumber: string): ChangeRequestRecord | undefined {
+  const byId = getChangeRequest(tx, spaceId, idOrNumber);
+  if (byId) return byId;
+  if (!/^[1-9]\d{0,8}$/.test(idOrNumber)) return undefined;
+  const id = changeRequestIds(tx, spaceId)[Number(idOrNumber) - 1];
+  return id === undefined ? undefined : getChangeRequest(tx, spaceId, id);
+}
+
+export function requireChangeRequest(tx: StoreReader, spaceId: string, idOrNumber: string): ChangeRequestRecord {
+  const cr = findChangeRequest(tx, spaceId, idOrNumber);
+  if (!cr) throw notFound(`Change request ${idOrNumber} not found in space ${spaceId}`);
+  return cr;
+}
+
+/** Adds a new change request (the next number) to its space's list. */
+export function addChangeRequest(tx: StoreWriter, cr: ChangeRequestRecord): void {
+  putChangeRequest(tx, cr);
+  tx.put(Tables.spaceChangeRequests, cr.space, [...changeRequestIds(tx, cr.space), cr.id]);
+}
+
+/** The space counters after a change request moves from `from` (undefined = new) to `to`. */
+export function countersAfter(space: SpaceRecord, from: ChangeRequestStatus | undefined, to: ChangeRequestStatus): SpaceRecord['counters'] {
+  const counters = { ...space.counters };
+  if (from === undefined) counters.changeRequests += 1;
+  if (from === 'open') counters.changeRequestsOpen -= 1;
+  if (from === 'draft') counters.changeRequestsDraft -= 1;
+  if (to === 'open') counters.changeRequestsOpen += 1;
+  if (to === 'draft') counters.changeRequestsDraft += 1;
+  return counters;
+}
+
+export function withContributor(cr: ChangeRequestRecord, userId: string): string[] {
+  return cr.contributors.includes(userId) ? cr.contributors : [...cr.contributors, userId];
+}
+
+/** A revision record of the space; a missing one is a store inconsistency (500), not a 404. */
+export function requireRevisionRecord(tx: StoreReader, spaceId: string, revisionId: string): RevisionRecord {
+  const revision = getRevision(tx, spaceId, revisionId);
+  if (!revision) throw new Error(`store inconsistency: revision ${revisionId} of space ${spaceId} is missing`);
+  return revision;
+}
+
+/** Creates a revision record (content given by hash, undefined = empty). */
+export function newRevisionRecord(
+  tx: StoreWriter,
+  fields: Omit<RevisionRecord, 'content'> & { content: string | undefined },
+): RevisionRecord {
+  const record: RevisionRecord = { ...fields } as RevisionRecord;
+  if (record.content === undefined) delete record.content;
+  for (const key of Object.keys(record)) if (record[key] === undefined) delete record[key];
+  putRevision(tx, record);
+  return record;
+}

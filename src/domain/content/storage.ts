@@ -1,0 +1,445 @@
+/**
+ * Revisions' content as content-addressed objects, so that a new revision costs
+ * O(changed pages) in the store, like a git commit.
+ *
+ * A revision record (`revisions` table) carries `content`: the hash of a root object
+ *
+ *   { rootPages: pageId[], pages: <HAMT root | null>, files: <HAMT root | null> }
+ *
+ * where `pages` is a hash trie (src/store/hamt.ts) pageId → hash of a page object
+ * and `files` one fileId → hash of a file object:
+ *
+ *   page object  PageMeta fields + { parent?: pageId, children: pageId[], body?: hash of {markdown} }
+ *   file object  { id, name, contentType, size, dimensions?, git?, data: hash of {base64} }
+ *
+ * No `content` = an empty revision (what spaces get when created). A page refers to
+ * its children and parent by id, never by hash, so editing a page rewrites its own
+ * object (and its body), plus the O(log n) trie nodes above its entry, and nothing
+ * else: 10 edited pages of 5,000 cost ~10 page objects, ~10 bodies and a few dozen
+ * trie nodes. Paths are not stored; they are computed from the slugs of the ancestors.
+ *
+ * Reads: `openContent(reader, revision)` gives a `RevisionContent` that answers
+ * single pages, paths and files without loading the whole tree (`page`, `pathOf`,
+ * `findByPath`, `fileIds`, `file`), and the whole tree when needed (`tree()`, for
+ * merge, export, links). `saveTree(tx, tree, bases)` writes a tree back, reusing the
+ * objects of `bases` (trees returned by `tree()`/`loadTree`, or saved earlier)
+ * for every page and file equal to theirs, so unchanged pages are neither
+ * re-serialised nor re-written.
+ */
+import type { ContentFile, ContentPage, ContentTree, GitBlobRef, PageMeta } from '../../content/model.js';
+import { type Change as TrieChange, DELETE, type HamtNode, type NodeSource, hamtApply, hamtEntries, hamtGet, makeChange } from '../../store/hamt.js';
+import type { StoreReader, StoreWriter } from '../../store/types.js';
+import type { RevisionRecord } from '../records.js';
+
+// ─── Stored shapes ─────────────────────────────────────────────────────────
+
+export interface ContentRoot {
+  rootPages: string[];
+  pages: string | null;
+  files: string | null;
+}
+
+export interface StoredPage extends PageMeta {
+  parent?: string;
+  children: string[];
+  /** Hash of `{markdown}`; absent when the page has no body (groups, links). */
+  body?: string;
+}
+
+export interface FileMeta {
+  id: string;
+  name: string;
+  contentType: string;
+  size: number;
+  dimensions?: { width: number; height: number };
+  git?: GitBlobRef;
+}
+
+export interface StoredFile extends FileMeta {
+  /** Hash of `{base64}`. */
+  data: string;
+}
+
+interface BodyObject {
+  markdown: string;
+}
+interface DataObject {
+  base64: string;
+}
+
+const EMPTY_ROOT: ContentRoot = { rootPages: [], pages: null, files: null };
+
+/** The content hash of a revision record, or undefined for an empty revision. */
+export function contentOf(revision: Pick<RevisionRecord, 'content'>): string | undefined {
+  return typeof revision.content === 'string' ? revision.content : undefined;
+}
+
+/** True when two revisions have the same content (both empty, or the same root object). */
+export function sameContent(a: Pick<RevisionRecord, 'content'>, b: Pick<RevisionRecord, 'content'>): boolean {
+  return contentOf(a) === contentOf(b);
+}
+
+// ─── Equality without serialising ─────────────────────────────────────────
+
+/** Deep equality of JSON-like values; a key whose value is undefined counts as absent. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  let countA = 0;
+  for (const key of Object.keys(ra)) {
+    if (ra[key] === undefined) continue;
+    countA += 1;
+    if (!sameJson(ra[key], rb[key])) return false;
+  }
+  let countB = 0;
+  for (const key of Object.keys(rb)) if (rb[key] !== undefined) countB += 1;
+  return countA === countB;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a === b) return true;
+  return a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
+}
+
+/** A copy of `value` without its undefined members (what JSON would keep). */
+function defined<T extends object>(value: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = item;
+  return out as T;
+}
+
+// ─── Reading ───────────────────────────────────────────────────────────────
+
+/** A page as stored, with its hash. */
+export interface PageEntry {
+  hash: string;
+  page: StoredPage;
+}
+
+/** One revision's content, read on demand (objects are cached for the life of this value). */
+export class RevisionContent implements NodeSource {
+  readonly root: ContentRoot;
+  private readonly nodes = new Map<string, HamtNode>();
+  private readonly pageCache = new Map<string, PageEntry | null>();
+  private readonly fileCache = new Map<string, { hash: string; file: StoredFile } | null>();
+  private pageHashes: Map<string, string> | undefined;
+  private fileHashes: Map<string, string> | undefined;
+
+  constructor(
+    readonly reader: StoreReader,
+    /** Hash of the root object; undefined = empty content. */
+    readonly hash: string | undefined,
+  ) {
+    this.root = hash === undefined ? EMPTY_ROOT : reader.getObject<ContentRoot>(hash);
+  }
+
+  node(hash: string): HamtNode {
+    let node = this.nodes.get(hash);
+    if (!node) {
+      node = this.reader.getObject<HamtNode>(hash);
+      this.nodes.set(hash, node);
+    }
+    return node;
+  }
+
+  /** Every page id → page object hash (reads the whole pages trie once). */
+  allPageHashes(): Map<string, string> {
+    if (!this.pageHashes) {
+      this.pageHashes = new Map();
+      for (const [id, hash] of hamtEntries(this, this.root.pages ?? undefined)) this.pageHashes.set(id, hash as string);
+    }
+    return this.pageHashes;
+  }
+
+  /** Every file id → file object hash. */
+  allFileHashes(): Map<string, string> {
+    if (!this.fileHashes) {
+      this.fileHashes = new Map();
+      for (const [id, hash] of hamtEntries(this, this.root.files ?? undefined)) this.fileHashes.set(id, hash as string);
+    }
+    return this.fileHashes;
+  }
+
+  private pageHash(id: string): string | undefined {
+    if (this.pageHashes) return this.pageHashes.get(id);
+    const hash = hamtGet(this, this.root.pages ?? undefined, id);
+    return typeof hash === 'string' ? hash : undefined;
+  }
+
+  /** A page object by id (without its body), or undefined. */
+  entry(id: string): PageEntry | undefined {
+    const cached = this.pageCache.get(id);
+    if (cached !== undefined) return cached ?? undefined;
+    const hash = this.pageHash(id);
+    const entry = hash === undefined ? undefined : { hash, page: this.reader.getObject<StoredPage>(hash) };
+    this.pageCache.set(id, entry ?? null);
+    return entry;
+  }
+
+  page(id: string): StoredPage | undefined {
+    return this.entry(id)?.page;
+  }
+
+  /** The Markdown body of a page (undefined when it has none). */
+  markdown(page: StoredPage): string | undefined {
+    return page.body === undefined ? undefined : this.reader.getObject<BodyObject>(page.body).markdown;
+  }
+
+  /** The page path (`guides/setup`): the slugs of its ancestors and its own, joined by `/`. */
+  pathOf(id: string): string {
+    const slugs: string[] = [];
+    const seen = new Set<string>();
+    let current = this.page(id);
+    while (current && !seen.has(current.id)) {
+      seen.add(current.id);
+      if (current.slug) slugs.push(current.slug);
+      current = current.parent === undefined ? undefined : this.page(current.parent);
+    }
+    return slugs.reverse().join('/');
+  }
+
+  /** Children (stored) of a page, or the root pages. */
+  children(parent?: StoredPage): StoredPage[] {
+    const ids = parent ? parent.children : this.root.rootPages;
+    const out: StoredPage[] = [];
+    for (const id of ids) {
+      const page = this.page(id);
+      if (page) out.push(page);
+    }
+    return out;
+  }
+
+  /**
+   * The first page (depth first) whose path is `path` (leading/trailing slashes
+   * ignored). Only the branches whose path is a prefix of `path` are read.
+   */
+  findByPath(path: string): { page: StoredPage; path: string } | undefined {
+    const wanted = path.replace(/^\/+|\/+$/g, '');
+    const visit = (pages: StoredPage[], prefix: string): { page: StoredPage; path: string } | undefined => {
+      for (const page of pages) {
+        const own = page.slug ? (prefix ? `${prefix}/${page.slug}` : page.slug) : prefix;
+        if (page.slug && own === wanted) return { page, path: own };
+        if (page.children.length > 0 && (own === '' || wanted.startsWith(`${own}/`) || (!page.slug && own === prefix))) {
+          const found = visit(this.children(page), own);
+          if (found) return found;
+        }
+      }
+      return undefined;
+    };
+    return visit(this.children(), '');
+  }
+
+  /** File ids, sorted. */
+  fileIds(): string[] {
+    return [...this.allFileHashes().keys()].sort();
+  }
+
+  fileEntry(id: string): { hash: string; file: StoredFile } | undefined {
+    const cached = this.fileCache.get(id);
+    if (cached !== undefined) return cached ?? undefined;
+    const hash = this.fileHashes ? this.fileHashes.get(id) : hamtGet(this, this.root.files ?? undefined, id);
+    const entry = typeof hash === 'string' ? { hash, file: this.reader.getObject<StoredFile>(hash) } : undefined;
+    this.fileCache.set(id, entry ?? null);
+    return entry;
+  }
+
+  file(id: string): StoredFile | undefined {
+    return this.fileEntry(id)?.file;
+  }
+
+  fileData(file: StoredFile): Uint8Array {
+    return new Uint8Array(Buffer.from(this.reader.getObject<DataObject>(file.data).base64, 'base64'));
+  }
+
+  /**
+   * The whole tree. `bodies: false` leaves `markdown` out (page listings), `data:
+   * false` gives files with empty data. A full load (the default) is registered as a
+   * base for `saveTree`.
+   */
+  tree(options: { bodies?: boolean; data?: boolean } = {}): ContentTree {
+    const bodies = options.bodies ?? true;
+    const withData = options.data ?? true;
+    this.allPageHashes();
+    const index: TreeIndex = { content: this.hash, root: this.root, pages: new Map(), files: new Map() };
+    const build = (page: StoredPage, seen: Set<string>): ContentPage => {
+      const { parent: _parent, children, body: _body, ...meta } = page;
+      const markdown = bodies ? this.markdown(page) : undefined;
+      const entry = this.entry(page.id) as PageEntry;
+      index.pages.set(page.id, { hash: entry.hash, page, markdown });
+      const pages: ContentPage[] = [];
+      for (const id of children) {
+        if (seen.has(id)) continue;
+        const child = this.page(id);
+        if (!child) continue;
+        seen.add(id);
+        pages.push(build(child, seen));
+      }
+      return { ...meta, ...(markdown !== undefined ? { markdown } : {}), pages };
+    };
+    const seen = new Set<string>();
+    const pages: ContentPage[] = [];
+    for (const root of this.children()) {
+      if (seen.has(root.id)) continue;
+      seen.add(root.id);
+      pages.push(build(root, seen));
+    }
+    const files: ContentFile[] = [];
+    for (const id of this.fileIds()) {
+      const entry = this.fileEntry(id);
+      if (!entry) continue;
+      const { data: _data, ...meta } = entry.file;
+      const data = withData ? this.fileData(entry.file) : new Uint8Array();
+      files.push({ ...meta, data });
+      index.files.set(id, { hash: entry.hash, file: entry.file, data });
+    }
+    const tree: ContentTree = { pages, files };
+    if (bodies && withData) indexes.set(tree, index);
+    return tree;
+  }
+}
+
+/** The content of a revision (empty when it has none). */
+export function openContent(reader: StoreReader, revision: Pick<RevisionRecord, 'content'>): RevisionContent {
+  return new RevisionContent(reader, contentOf(revision));
+}
+
+/** The whole tree of a revision (pages with bodies, files with data), usable as a base of `saveTree`. */
+export function loadTree(reader: StoreReader, revision: Pick<RevisionRecord, 'content'>): ContentTree {
+  return openContent(reader, revision).tree();
+}
+
+// ─── Writing ───────────────────────────────────────────────────────────────
+
+interface TreeIndex {
+  content: string | undefined;
+  root: ContentRoot;
+  pages: Map<string, { hash: string; page: StoredPage; markdown: string | undefined }>;
+  files: Map<string, { hash: string; file: StoredFile; data: Uint8Array }>;
+}
+
+/** Stored objects of trees loaded or saved here, by tree: the bases `saveTree` reuses. */
+const indexes = new WeakMap<ContentTree, TreeIndex>();
+
+export interface SaveStats {
+  pagesWritten: number;
+  filesWritten: number;
+}
+
+/**
+ * Writes `tree` and returns the hash of its root object (undefined for an empty
+ * tree: no pages, no files). Pages and files equal to those of a base (same id,
+ * same metadata, parent, children and body) keep the base's object; the tries are
+ * updated from the first base's, so only the changed entries' paths are written.
+ * A tree equal to the first base returns the base's hash and writes nothing.
+ */
+export function saveTree(tx: StoreWriter, tree: ContentTree, bases: readonly ContentTree[] = [], stats?: SaveStats): string | undefined {
+  const baseIndexes = bases.map((base) => indexes.get(base)).filter((index): index is TreeIndex => index !== undefined);
+  const primary = baseIndexes[0];
+  const emit = (node: HamtNode): string => tx.putObject(node);
+  const source: NodeSource = { node: (hash) => tx.getObject<HamtNode>(hash) };
+  const saved: TreeIndex = { content: undefined, root: EMPTY_ROOT, pages: new Map(), files: new Map() };
+
+  // Pages.
+  const pageChanges: TrieChange[] = [];
+  const visit = (pages: readonly ContentPage[], parent: string | undefined): void => {
+    for (const page of pages) {
+      if (saved.pages.has(page.id)) throw new Error(`content tree has two pages with id ${page.id}`);
+      const { pages: children, markdown, ...meta } = page;
+      const stored: StoredPage = defined({
+        ...meta,
+        ...(parent !== undefined ? { parent } : {}),
+        children: children.map((child) => child.id),
+      });
+      let hash: string | undefined;
+      let body: string | undefined;
+      for (const index of baseIndexes) {
+        const candidate = index.pages.get(page.id);
+        if (!candidate || candidate.markdown !== markdown) continue;
+        body = candidate.page.body;
+        const { body: _b, ...candidateRest } = candidate.page;
+        if (sameJson(candidateRest, stored)) {
+          hash = candidate.hash;
+          break;
+        }
+      }
+      if (markdown !== undefined) {
+        body ??= tx.putObject({ markdown } satisfies BodyObject);
+        stored.body = body;
+      }
+      if (hash === undefined) {
+        hash = tx.putObject(stored);
+        if (stats) stats.pagesWritten += 1;
+      }
+      saved.pages.set(page.id, { hash, page: stored, markdown });
+      if (primary?.pages.get(page.id)?.hash !== hash) pageChanges.push(makeChange(page.id, hash));
+      visit(children, page.id);
+    }
+  };
+  visit(tree.pages, undefined);
+  if (primary) for (const id of primary.pages.keys()) if (!saved.pages.has(id)) pageChanges.push(makeChange(id, DELETE));
+
+  // Files.
+  const fileChanges: TrieChange[] = [];
+  for (const file of tree.files) {
+    if (saved.files.has(file.id)) throw new Error(`content tree has two files with id ${file.id}`);
+    const { data, ...meta } = file;
+    const metaOnly: FileMeta = defined(meta);
+    let hash: string | undefined;
+    let dataHash: string | undefined;
+    for (const index of baseIndexes) {
+      const candidate = index.files.get(file.id);
+      if (!candidate || !sameBytes(candidate.data, data)) continue;
+      dataHash = candidate.file.data;
+      const { data: _d, ...candidateMeta } = candidate.file;
+      if (sameJson(candidateMeta, metaOnly)) {
+        hash = candidate.hash;
+        break;
+      }
+    }
+    dataHash ??= tx.putObject({ base64: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64') } satisfies DataObject);
+    const stored: StoredFile = { ...metaOnly, data: dataHash };
+    if (hash === undefined) {
+      hash = tx.putObject(stored);
+      if (stats) stats.filesWritten += 1;
+    }
+    saved.files.set(file.id, { hash, file: stored, data });
+    if (primary?.files.get(file.id)?.hash !== hash) fileChanges.push(makeChange(file.id, hash));
+  }
+  if (primary) for (const id of primary.files.keys()) if (!saved.files.has(id)) fileChanges.push(makeChange(id, DELETE));
+
+  const rootPages = tree.pages.map((page) => page.id);
+  if (
+    primary &&
+    pageChanges.length === 0 &&
+    fileChanges.length === 0 &&
+    sameJson(primary.root.rootPages, rootPages)
+  ) {
+    saved.root = primary.root;
+    saved.content = primary.content;
+    indexes.set(tree, saved);
+    return primary.content;
+  }
+  const pagesRoot = hamtApply(source, primary ? (primary.root.pages ?? undefined) : undefined, pageChanges, emit);
+  const filesRoot = hamtApply(source, primary ? (primary.root.files ?? undefined) : undefined, fileChanges, emit);
+  if (pagesRoot === undefined && filesRoot === undefined) {
+    indexes.set(tree, saved);
+    return undefined;
+  }
+  const root: ContentRoot = { rootPages, pages: pagesRoot ?? null, files: filesRoot ?? null };
+  saved.root = root;
+  saved.content = tx.putObject(root);
+  indexes.set(tree, saved);
+  return saved.content;
+}
+
+/** True when `tree` was loaded or saved here (so `saveTree` can reuse its objects). */
+export function isIndexed(tree: ContentTree): boolean {
+  return indexes.has(tree);
+}

@@ -1,0 +1,353 @@
+/**
+ * Stored content → API objects, shaped after the real OpenAPI schemas
+ * (`RevisionPage*`, `RevisionFile`, `Revision*`, `ChangeRequest`, `ContentLocation`
+ * of @gitbook/api 0.143.2).
+ *
+ * Notes on the schema:
+ * - `RevisionPageDocument` is `allOf` with the `Document` oneOf (`{markdown}` |
+ *   `{document}` | empty-with-no-properties), whose empty branch no page can match:
+ *   every document page must carry `markdown` or `document`. Page listings carry
+ *   `markdown`; a single page read carries `document` with `format=document`.
+ * - `layout` of document pages has all nine members required: the stored layout
+ *   completes the defaults below.
+ * - `metadata=false` leaves out `git` (the mutable Git Sync metadata).
+ */
+import type { ContentRef, PageLayout } from '../../content/model.js';
+import type { ChangeRequestRecord } from './records.js';
+import type { RevisionRecord, UserRecord } from '../records.js';
+import { apiUrl, appUrl } from '../urls.js';
+import { userView, type UserView } from '../views.js';
+import type { RevisionContent, StoredFile, StoredPage } from './storage.js';
+
+const seg = (id: string) => encodeURIComponent(id);
+
+/** Where a revision's content is shown: the primary content of a space, or a change request. */
+export interface ContentScope {
+  origin: string;
+  organization: string;
+  space: string;
+  /** Set when the content is a change request's. */
+  changeRequest?: string;
+}
+
+/** App URL of the content root of a scope (pages append their path). */
+export function scopeAppUrl(scope: ContentScope): string {
+  const base = `o/${seg(scope.organization)}/s/${seg(scope.space)}`;
+  return appUrl(scope.origin, scope.changeRequest === undefined ? base : `${base}/~/changes/${seg(scope.changeRequest)}`);
+}
+
+export const DEFAULT_LAYOUT: Required<PageLayout> = {
+  width: 'default',
+  cover: true,
+  coverSize: 'full',
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+};
+
+// ─── Documents ─────────────────────────────────────────────────────────────
+
+interface DocText {
+  object: 'text';
+  leaves: Array<{ object: 'leaf'; text: string; marks: [] }>;
+}
+type DocBlock =
+  | { object: 'block'; type: 'paragraph'; nodes: DocText[] }
+  | { object: 'block'; type: 'heading-1' | 'heading-2' | 'heading-3'; nodes: DocText[]; data: Record<string, never> }
+  | { object: 'block'; type: 'divider'; isVoid: true; data: Record<string, never> }
+  | {
+      object: 'block';
+      type: 'code';
+      data: { syntax?: string };
+      nodes: Array<{ object: 'block'; type: 'code-line'; nodes: DocText[]; data: Record<string, never> }>;
+    };
+
+export interface JsonDocument {
+  object: 'document';
+  data: Record<string, unknown>;
+  nodes: DocBlock[];
+}
+
+const text = (value: string): DocText => ({ object: 'text', leaves: [{ object: 'leaf', text: value, marks: [] }] });
+
+/**
+ * A JSON document made from Markdown: headings (`#`, `##`, `###` and deeper),
+ * fenced code blocks, thematic breaks and paragraphs (the text of other
+ * constructs is kept as paragraph text).
+ */
+export function markdownToDocument(markdown: string): JsonDocument {
+  const nodes: DocBlock[] = [];
+  const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
+  let paragraph: string[] = [];
+  const flush = () => {
+    if (paragraph.length > 0) nodes.push({ object: 'block', type: 'paragraph', nodes: [text(paragraph.join('\n'))] });
+    paragraph = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const fence = /^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)/.exec(line);
+    if (fence) {
+      flush();
+      const marker = fence[1] as string;
+      const code: string[] = [];
+      i += 1;
+      while (i < lines.length && !(lines[i] as string).trimStart().startsWith(marker)) {
+        code.push(lines[i] as string);
+        i += 1;
+      }
+      nodes.push({
+        object: 'block',
+        type: 'code',
+        data: fence[2] ? { syntax: fence[2] } : {},
+        nodes: (code.length > 0 ? code : ['']).map((value) => ({ object: 'block', type: 'code-line', nodes: [text(value)], data: {} })),
+      });
+      continue;
+    }
+    const heading = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    if (heading) {
+      flush();
+      const level = Math.min((heading[1] as string).length, 3) as 1 | 2 | 3;
+      nodes.push({ object: 'block', type: `heading-${level}`, nodes: [text(heading[2] as string)], data: {} });
+      continue;
+    }
+    if (/^ {0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) {
+      flush();
+      nodes.push({ object: 'block', type: 'divider', isVoid: true, data: {} });
+      continue;
+    }
+    if (line.trim() === '') flush();
+    else paragraph.push(line);
+  }
+  flush();
+  return { object: 'document', data: {}, nodes };
+}
+
+// ─── Pages ─────────────────────────────────────────────────────────────────
+
+export type BodyFormat = 'markdown' | 'document';
+
+export interface PageViewOptions {
+  scope: ContentScope;
+  /** False leaves out `git`. */
+  metadata: boolean;
+  /** Body of the page itself; its descendants always carry `markdown`. */
+  format?: BodyFormat | undefined;
+  /** `subtree` (default) renders the descendants in `pages`; `self` gives `pages: []` (references). */
+  depth?: 'subtree' | 'self';
+  /** Markdown already at hand (e.g. loaded for link extraction), by page id. */
+  bodies?: ReadonlyMap<string, string>;
+}
+
+type CoverRef = { kind: 'file'; file: string } | { kind: 'url'; url: string };
+const coverRef = (ref: ContentRef | undefined): CoverRef | undefined =>
+  ref?.kind === 'file' ? { kind: 'file', file: ref.file } : ref?.kind === 'url' ? { kind: 'url', url: ref.url } : undefined;
+
+const base = (page: StoredPage) => ({
+  id: page.id,
+  title: page.title || 'Untitled',
+  ...(page.emoji ? { emoji: page.emoji } : {}),
+  ...(page.icon ? { icon: page.icon } : {}),
+});
+
+/** The API shape (RevisionPageDocument / Group / Link) of a stored page at `path`. */
+export function pageView(content: RevisionContent, page: StoredPage, path: string, options: PageViewOptions): Record<string, unknown> {
+  const childViews = (): Record<string, unknown>[] => {
+    if (options.depth === 'self') return [];
+    return content.children(page).map((child) => {
+      const childPath = child.slug ? (path ? `${path}/${child.slug}` : child.slug) : path;
+      return pageView(content, child, childPath, { ...options, format: 'markdown' });
+    });
+  };
+  const flags = {
+    ...(page.hidden ? { hidden: true } : {}),
+    ...(page.noIndex ? { noIndex: true } : {}),
+    ...(page.noRobotsIndex ? { noRobotsIndex: true } : {}),
+  };
+  if (page.type === 'link') {
+    const target: ContentRef = page.target ?? { kind: 'url', url: page.href ?? '' };
+    return {
+      ...base(page),
+      kind: 'link',
+      type: 'link',
+      target,
+      ...(page.href !== undefined ? { href: page.href } : {}),
+      ...(page.hidden ? { hidden: true } : {}),
+    };
+  }
+  if (page.type === 'group') {
+    return { ...base(page), kind: 'group', type: 'group', slug: page.slug ?? '', path, pages: childViews(), ...flags };
+  }
+  const markdown = options.bodies?.get(page.id) ?? content.markdown(page) ?? '';
+  const body = options.format === 'document' ? { document: markdownToDocument(markdown) } : { markdown };
+  const cover = page.cover
+    ? (() => {
+        const ref = coverRef(page.cover.ref);
+        const refDark = coverRef(page.cover.refDark);
+        return { ...(ref ? { ref } : {}), ...(refDark ? { refDark } : {}), yPos: page.cover.yPos ?? 0 };
+      })()
+    : undefined;
+  return {
+    ...base(page),
+    kind: 'sheet',
+    type: 'document',
+    urls: { app: path ? `${scopeAppUrl(options.scope)}/${path.split('/').map(seg).join('/')}` : scopeAppUrl(options.scope) },
+    slug: page.slug ?? '',
+    path,
+    ...(page.description !== undefined ? { description: page.description } : {}),
+    pages: childViews(),
+    ...(options.metadata && page.git ? { git: { oid: page.git.oid, path: page.git.path } } : {}),
+    layout: { ...DEFAULT_LAYOUT, ...definedLayout(page.layout) },
+    ...(cover ? { cover } : {}),
+    ...flags,
+    ...body,
+  };
+}
+
+function definedLayout(layout: PageLayout | undefined): PageLayout {
+  const out: PageLayout = {};
+  if (!layout) return out;
+  for (const [key, value] of Object.entries(layout)) if (value !== undefined) (out as Record<string, unknown>)[key] = value;
+  return out;
+}
+
+/** Every root page of a content, rendered with its subtree. */
+export function pagesView(content: RevisionContent, options: PageViewOptions): Record<string, unknown>[] {
+  return content.children().map((page) => pageView(content, page, page.slug ?? '', { ...options, format: 'markdown' }));
+}
+
+// ─── Files ─────────────────────────────────────────────────────────────────
+
+export interface FileView {
+  id: string;
+  name: string;
+  contentType: string;
+  downloadURL: string;
+  size: number;
+  dimensions?: { width: number; height: number };
+  git?: { oid: string; path: string };
+}
+
+/**
+ * `downloadURL` points at `${origin}/files/<data hash>/<name>`, which `docsctl serve`
+ * answers with the bytes (content-addressed: the URL never goes stale).
+ */
+export function fileView(origin: string, file: StoredFile, metadata: boolean): FileView {
+  return {
+    id: file.id,
+    name: file.name,
+    contentType: file.contentType,
+    downloadURL: `${origin.replace(/\/+$/, '')}/files/${file.data}/${encodeURIComponent(file.name)}`,
+    size: file.size,
+    ...(file.dimensions ? { dimensions: { width: file.dimensions.width, height: file.dimensions.height } } : {}),
+    ...(metadata && file.git ? { git: { oid: file.git.oid, path: file.git.path } } : {}),
+  };
+}
+
+// ─── Change requests ───────────────────────────────────────────────────────
+
+export interface ChangeRequestView {
+  object: 'change-request';
+  id: string;
+  number: number;
+  status: ChangeRequestRecord['status'];
+  subject: string;
+  description?: unknown;
+  createdBy: UserView;
+  createdAt: string;
+  updatedAt: string;
+  space: string;
+  revision: string;
+  revisionInitial: string;
+  revisionMergedAncestor?: string;
+  revisionMerged?: string;
+  comments: number;
+  outdated: boolean;
+  urls: { app: string; location: string };
+}
+
+/** True when the primary content moved on since the change request last took it in. */
+export function isOutdated(cr: ChangeRequestRecord, primaryRevision: string): boolean {
+  if (cr.status === 'merged') return false;
+  return primaryRevision !== (cr.revisionMergedAncestor ?? cr.revisionInitial);
+}
+
+export function changeRequestView(
+  origin: string,
+  organization: string,
+  cr: ChangeRequestRecord,
+  creator: UserRecord | undefined,
+  primaryRevision: string,
+): ChangeRequestView {
+  return {
+    object: 'change-request',
+    id: cr.id,
+    number: cr.number,
+    status: cr.status,
+    subject: cr.subject,
+    ...(cr.description !== undefined ? { description: cr.description } : {}),
+    createdBy: creator
+      ? userView({ origin }, creator)
+      : { object: 'user', id: cr.createdBy, displayName: cr.createdBy, email: '', urls: { location: apiUrl(origin, `users/${seg(cr.createdBy)}`) } },
+    createdAt: cr.createdAt,
+    updatedAt: cr.updatedAt,
+    space: cr.space,
+    revision: cr.revision,
+    revisionInitial: cr.revisionInitial,
+    ...(cr.revisionMergedAncestor !== undefined ? { revisionMergedAncestor: cr.revisionMergedAncestor } : {}),
+    ...(cr.revisionMerged !== undefined ? { revisionMerged: cr.revisionMerged } : {}),
+    comments: cr.comments,
+    outdated: isOutdated(cr, primaryRevision),
+    urls: {
+      app: appUrl(origin, `o/${seg(organization)}/s/${seg(cr.space)}/~/changes/${seg(cr.id)}`),
+      location: apiUrl(origin, `spaces/${seg(cr.space)}/change-requests/${seg(cr.id)}`),
+    },
+  };
+}
+
+// ─── Revisions ─────────────────────────────────────────────────────────────
+
+export function revisionAppUrl(origin: string, organization: string, revision: Pick<RevisionRecord, 'id' | 'space'>): string {
+  return appUrl(origin, `o/${seg(organization)}/s/${seg(revision.space)}/~/revisions/${seg(revision.id)}`);
+}
+
+/**
+ * A Revision: its pages (with Markdown), files, and for a merge revision the
+ * change request it merged (`mergedFrom`, required by the schema).
+ */
+export function revisionView(
+  content: RevisionContent,
+  revision: RevisionRecord,
+  options: { scope: ContentScope; metadata: boolean; mergedFrom?: ChangeRequestView | undefined },
+): Record<string, unknown> {
+  const { scope, metadata } = options;
+  const git = revision.git;
+  return {
+    object: 'revision',
+    id: revision.id,
+    parents: [...revision.parents],
+    pages: pagesView(content, { scope, metadata }),
+    files: content.fileIds().flatMap((id) => {
+      const file = content.file(id);
+      return file ? [fileView(scope.origin, file, metadata)] : [];
+    }),
+    reusableContents: [],
+    urls: { app: revisionAppUrl(scope.origin, scope.organization, revision) },
+    createdAt: revision.createdAt,
+    type: revision.type,
+    ...(metadata && git && typeof git.oid === 'string' && typeof git.message === 'string'
+      ? {
+          git: {
+            oid: git.oid,
+            message: git.message,
+            createdByGitBook: git.createdByGitBook ?? false,
+            ...(git.url !== undefined ? { url: git.url } : {}),
+            ...(git.ref !== undefined ? { ref: git.ref } : {}),
+          },
+        }
+      : {}),
+    ...(revision.type === 'merge' && options.mergedFrom ? { mergedFrom: options.mergedFrom } : {}),
+  };
+}

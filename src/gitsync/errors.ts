@@ -1,0 +1,12 @@
+/** The converter's one error: a repository it refuses to read (escaping paths, unreadable config, symlink loops). */
+import { DocsctlError } from '../api/errors.js';
+
+export class GitSyncError extends DocsctlError {
+  /** The repository path the error is about (from the repository root). */
+  readonly file: string | undefined;
+  constructor(message: string, options: { file?: string; hint?: string; cause?: unknown } = {}) {
+    // One line: a message naming the file, whatever the cause's text holds.
+    super(message.replace(/\s*[\r\n]+\s*/g, ' ').trim(), options);
+    this.file = options.file;
+  }
+}

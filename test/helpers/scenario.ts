@@ -1,0 +1,50 @@
+/**
+ * Runs a list of CLI steps against a fresh store, in local mode or against a
+ * `serve` of that store, with deterministic ids and clock — so two runs can be
+ * compared line by line. `{name}` in an argument is replaced by the stdout of an
+ * earlier step marked `capture: name` (and `{org}` by the organization id).
+ */
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { manualClock } from '../../src/util/clock.js';
+import { sequentialIds } from '../../src/util/ids.js';
+import { type RunResult, runCli } from './cli.js';
+import { serveStore, tempDir } from './stores.js';
+
+export interface Step {
+  argv: string[];
+  capture?: string;
+  /** Milliseconds to move the clock before the step. */
+  advance?: number;
+  /** False when the two modes legitimately differ (e.g. a file:// URL against an http:// one). */
+  compare?: boolean;
+}
+
+export type Transcript = Array<RunResult & { argv: string[] }>;
+
+export async function runTranscript(steps: readonly Step[], mode: 'local' | 'remote'): Promise<Transcript> {
+  const dir = tempDir();
+  const store = join(dir, 'store');
+  const ids = sequentialIds('x');
+  const clock = manualClock('2026-03-01T10:00:00.000Z');
+  const init = await runCli(['init', '--org', 'Acme', '--json'], { env: { DOCSCTL_STORE: store }, ids, clock });
+  expect(init.exitCode, init.stderr).toBe(0);
+  const { token, organization } = JSON.parse(init.stdout) as { token: string; organization: { id: string } };
+  const captured: Record<string, string> = { org: organization.id };
+  const server = mode === 'remote' ? await serveStore(store, { clock, ids }) : undefined;
+  const env = server ? { DOCSCTL_ENDPOINT: server.url, DOCSCTL_TOKEN: token } : { DOCSCTL_STORE: store };
+  const transcript: Transcript = [];
+  try {
+    for (const step of steps) {
+      if (step.advance) clock.advance(step.advance);
+      const argv = step.argv.map((arg) => arg.replace(/\{(\w+)\}/g, (_, name: string) => captured[name] ?? `{${name}}`));
+      const result = await runCli(argv, { env, ids, clock });
+      if (step.capture) captured[step.capture] = result.stdout.trim();
+      transcript.push({ argv, ...result });
+    }
+  } finally {
+    await server?.close();
+  }
+  if (process.env.SHOW_TRANSCRIPT) for (const r of transcript) process.stderr.write(`$ ${r.argv.join(' ')}  → ${r.exitCode}\n${r.stdout}${r.stderr}`);
+  return transcript;
+}
