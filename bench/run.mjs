@@ -4,8 +4,11 @@
 //   store:    space get / space edit on 1,000 spaces in 100 collections after 10,000 writes,
 //             and on a store 10x larger (10,000 spaces, 1,000 collections, 100,000 writes)
 //   content:  cr merge of 10 edited pages in a 5,000-page space, page get there, store growth per merge
+//   git:      import / re-import / one-page export of a 2,000-page repository, as ratios to `git clone`
+// Options: --quick (fewer runs, no 10x store), --content or --git (only that part).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -103,10 +106,79 @@ async function contentBench() {
   paired('page get (5,000-page space)', [bin, 'page', 'get', info.spaceId, info.pageId, '--json'], env, 3);
 }
 
+/** A Git Sync repository of `pages` pages (nested 3 levels) with assets, as a bare remote. */
+function makeRepository(dir, pages) {
+  const work = join(dir, 'work');
+  mkdirSync(work, { recursive: true });
+  const git = (...args) => execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], { cwd: work });
+  git('init', '-q');
+  const lines = ['# Table of contents', '', '* [Home](README.md)'];
+  writeFileSync(join(work, 'README.md'), '# Home\n\nWelcome.\n');
+  mkdirSync(join(work, '.gitbook', 'assets'), { recursive: true });
+  let n = 0;
+  for (let a = 0; n < pages; a++) {
+    const part = `part-${a}`;
+    mkdirSync(join(work, part), { recursive: true });
+    writeFileSync(join(work, part, 'README.md'), `# Part ${a}\n\nOverview of part ${a}.\n`);
+    lines.push(`* [Part ${a}](${part}/README.md)`);
+    n++;
+    for (let b = 0; b < 20 && n < pages; b++, n++) {
+      const asset = `diagram ${a}-${b}.png`;
+      if (b === 0) writeFileSync(join(work, '.gitbook', 'assets', asset), Buffer.alloc(2048, a));
+      writeFileSync(
+        join(work, part, `page-${b}.md`),
+        `---\ndescription: Page ${a}.${b}\n---\n\n# Page ${a}.${b}\n\n${'Some text for the benchmark page. '.repeat(20)}\n\n${b === 0 ? `![diagram](<../.gitbook/assets/${asset}>)\n` : ''}`,
+      );
+      lines.push(`  * [Page ${a}.${b}](${part}/page-${b}.md)`);
+    }
+  }
+  writeFileSync(join(work, 'SUMMARY.md'), `${lines.join('\n')}\n`);
+  git('add', '-A');
+  git('commit', '-q', '-m', 'Docs');
+  execFileSync('git', ['clone', '-q', '--bare', work, join(dir, 'remote.git')]);
+  return { url: pathToFileURL(join(dir, 'remote.git')).href, work };
+}
+
+async function gitBench() {
+  const gitRuns = quick ? 3 : 5;
+  console.log(`\ngit: a 2,000-page repository with assets (${gitRuns} runs; ratios to \`git clone\` of the same repository):`);
+  const dir = join(work, 'git');
+  const { url, work: checkout } = makeRepository(dir, 2000);
+  const store = join(dir, 'store');
+  const env = { DOCSCTL_STORE: store };
+  execFileSync('node', [bin, 'init'], { env: { ...process.env, ...env } });
+  const first = [], again = [], exported = [], clones = [];
+  for (let i = 0; i < gitRuns; i++) {
+    const space = execFileSync('node', [bin, 'space', 'create', '--title', `Git ${i}`, '--format', 'ids'], { env: { ...process.env, ...env }, encoding: 'utf8' }).trim();
+    clones.push(time('git', ['clone', '-q', url, join(dir, `clone-${i}`)]));
+    // A cold cache for the first import: it clones too.
+    const cache = { ...env, DOCSCTL_GIT_CACHE: join(dir, `cache-${i}`) };
+    first.push(time('node', [bin, 'git', 'import', space, url, '--ref', 'main'], cache));
+    again.push(time('node', [bin, 'git', 'import', space, url, '--ref', 'main'], cache));
+    // One page changed in the space (through a change request), then exported.
+    const variant = join(dir, `variant-${i}`);
+    execFileSync('cp', ['-r', checkout, variant]);
+    rmSync(join(variant, '.git'), { recursive: true, force: true });
+    writeFileSync(join(variant, 'part-1', 'page-3.md'), `---\ndescription: Page 1.3\n---\n\n# Page 1.3\n\nChanged in run ${i}.\n`);
+    const cr = execFileSync('node', [bin, 'cr', 'create', space, '--format', 'ids'], { env: { ...process.env, ...env }, encoding: 'utf8' }).trim();
+    execFileSync('node', [bin, 'cr', 'import', space, cr, variant], { env: { ...process.env, ...env } });
+    execFileSync('node', [bin, 'cr', 'merge', space, cr], { env: { ...process.env, ...env } });
+    exported.push(time('node', [bin, 'git', 'export', space, url, '--ref', 'main', '-m', `Run ${i}`, '--force'], cache));
+  }
+  const clone = median(clones);
+  const row = (label, values, target, against = clone, unit = 'git clone') => {
+    const ratio = median(values) / against;
+    console.log(`${label.padEnd(44)} ${median(values).toFixed(1).padStart(7)} ms   ${unit} ${against.toFixed(1).padStart(6)} ms   ${ratio.toFixed(2)}×${ratio <= target ? `  ok (target ≤ ${target}×)` : `  OVER target ≤ ${target}×`}`);
+  };
+  row('git import (first, cold cache)', first, 2);
+  row('git import (unchanged, again)', again, 0.5, median(first), 'first import');
+  row('git export (one page changed)', exported, 1);
+}
+
 try {
   console.log(`docsctl benchmarks — ${runs} paired runs each, ratios to node -e 0 (median of pairwise ratios)\n`);
-  const contentOnly = process.argv.includes('--content');
-  if (contentOnly) await contentBench();
+  if (process.argv.includes('--content')) await contentBench();
+  else if (process.argv.includes('--git')) await gitBench();
   else await startAndStoreBenches();
 } finally {
   rmSync(work, { recursive: true, force: true });
@@ -122,6 +194,7 @@ async function startAndStoreBenches() {
   const smallInfo = generate(script, small, 1000, 100, 10_000);
   const s = storeBench('1k spaces', small, smallInfo);
   await contentBench();
+  await gitBench();
   if (!quick) {
     console.log('\nstore 10x larger: 10,000 spaces in 1,000 collections after 100,000 writes:');
     const large = join(work, 'large');

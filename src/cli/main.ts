@@ -9,6 +9,7 @@ import { DocsctlError, ExitCode, exitCodeFor } from '../api/errors.js';
 import { registerApiCommand } from './commands/api.js';
 import { registerCrDiff } from './commands/change-requests.js';
 import { registerConfigCommands } from './commands/config.js';
+import { registerGitCommands } from './commands/git.js';
 import { groupDescriptions, operationCommands } from './commands/index.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerServeCommand } from './commands/serve.js';
@@ -98,6 +99,7 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
   registerServeCommand(program, getSession);
   registerConfigCommands(program, getSession);
   registerStoreCommands(program, getSession);
+  registerGitCommands(program, getSession);
 
   // Every subcommand reports parse errors through the same exitOverride/output.
   const inherit = (command: Command) => {

@@ -30,6 +30,7 @@ const orgs = async (): Promise<Handlers> => ({
 const collections = async (): Promise<Handlers> => (await import('./collections.js')).collectionHandlers;
 const spaces = async (): Promise<Handlers> => ({ ...(await import('./spaces.js')).spaceHandlers, listSpaceLinks: borrowed('listSpaceLinks') });
 const content = async (): Promise<Handlers> => (await import('./content/handlers.js')).contentHandlers;
+const git = async (): Promise<Handlers> => (await import('./git/handlers.js')).gitHandlers;
 
 /** Which domain module implements the routes of each route module. */
 export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers>>> = {
@@ -39,6 +40,7 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   spaces,
   'change-requests': content,
   content,
+  git,
 };
 
 export async function findHandler(routeId: string): Promise<Handler | undefined> {

@@ -34,7 +34,7 @@ const tsvCell = (value: unknown) => cell(value).replace(/[\t\r\n]+/g, ' ');
 function idOf(item: unknown): string {
   if (typeof item === 'object' && item !== null) {
     const record = item as Record<string, unknown>;
-    for (const key of ['id', 'name', 'slug', 'url']) if (typeof record[key] === 'string') return record[key];
+    for (const key of ['id', 'name', 'slug', 'url', 'revision']) if (typeof record[key] === 'string') return record[key];
   }
   return cell(item);
 }

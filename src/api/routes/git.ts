@@ -47,7 +47,12 @@ export const exportToGitRepository = defineRoute({
   source: 'doc 4.19',
   params: pathParams('spaceId'),
   query: noQuery(),
-  body: z.object({ ...gitSyncFields, commitMessage: z.string().min(1) }),
+  body: z.object({
+    ...gitSyncFields,
+    commitMessage: z.string().min(1),
+    /** When true, a snapshot export that is not linked to the repository. */
+    standalone: z.boolean().optional(),
+  }),
   bodyRequired: true,
   success: 204,
 });

@@ -1,0 +1,179 @@
+/**
+ * `docsctl git import|export|info`: sync a space with a repository in GitBook's
+ * Git Sync layout, for CI pipelines. Local paths and file:// URLs work as well as
+ * remote URLs; credentials in a URL are never printed. Progress goes to stderr on a
+ * terminal only; the last line is a one-line summary.
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Command } from 'commander';
+import { UsageError } from '../../api/errors.js';
+import type { Session } from '../session.js';
+
+interface SyncOptions {
+  ref: string;
+  dir?: string;
+  standalone?: boolean;
+  force?: boolean;
+  dryRun?: boolean;
+  message?: string;
+  timestamp?: string;
+}
+
+/** A repository argument as a URL: paths become file:// URLs (CI workspaces). */
+export function repositoryUrl(from: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(from) || /^[\w.-]+@[\w.-]+:/.test(from)) return from;
+  return pathToFileURL(resolve(from)).href;
+}
+
+/** The URL without `user:password@`, for messages. */
+export function redactUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
+}
+
+function refOf(branchOrRef: string): string {
+  if (branchOrRef.startsWith('refs/heads/')) return branchOrRef;
+  if (branchOrRef.startsWith('refs/')) throw new UsageError(`--ref must be a branch (refs/heads/<branch>), got "${branchOrRef}"`);
+  return `refs/heads/${branchOrRef}`;
+}
+
+async function progress(session: Session, message: string): Promise<void> {
+  if (session.ctx.io.isStdoutTTY || session.ctx.io.isStdinTTY) await session.hint(message);
+}
+
+async function primaryRevision(session: Session, spaceId: string): Promise<string> {
+  const transport = await session.transport();
+  return ((await transport.request('getSpaceById', { params: { spaceId } })).body as { revision: string }).revision;
+}
+
+export function registerGitCommands(program: Command, getSession: (command: Command) => Session): void {
+  const git = program.command('git').description('Sync spaces with Git repositories (GitBook Git Sync layout)');
+
+  git
+    .command('import')
+    .description('Import a repository (or a local directory) into a space')
+    .argument('<spaceId>', 'space id')
+    .argument('<repository>', 'URL (https://, ssh://, file://) or local path of the repository')
+    .option('--ref <branch>', 'branch to import (refs/heads/<branch> or <branch>)', 'main')
+    .option('--dir <path>', 'project directory inside the repository (holds .gitbook.yaml)')
+    .option('--standalone', 'build a revision without changing the space content (previews)')
+    .option('--force', 'import even if this commit was already imported')
+    .option('--timestamp <iso>', 'time of the triggering event: an older event than the last sync is skipped')
+    .option('--dry-run', 'show the pages and files that would be added, changed or removed; change nothing')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ docsctl git import sp4c3 https://github.com/acme/docs.git --ref main
+  $ docsctl git import sp4c3 . --dir docs --dry-run          # a CI workspace
+  $ docsctl git import sp4c3 https://user:token@git.example.com/docs.git --force
+`,
+    )
+    .action(async (spaceId: string, repository: string, options: SyncOptions, command: Command) => {
+      const session = getSession(command);
+      const url = repositoryUrl(repository);
+      const ref = refOf(options.ref);
+      if (options.dryRun) {
+        const { dryRunImport } = await import('./git-dry-run.js');
+        await dryRunImport(session, spaceId, url, ref, options.dir);
+        return;
+      }
+      const transport = await session.transport();
+      const before = await primaryRevision(session, spaceId);
+      await progress(session, `Importing ${redactUrl(url)} (${ref}) into space ${spaceId}…`);
+      await transport.request('importGitRepository', {
+        params: { spaceId },
+        body: {
+          url,
+          ref,
+          ...(options.dir !== undefined ? { repoProjectDirectory: options.dir } : {}),
+          ...(options.standalone ? { standalone: true } : {}),
+          ...(options.force ? { force: true } : {}),
+          ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
+        },
+      });
+      const after = await primaryRevision(session, spaceId);
+      const changed = before !== after;
+      const summary = { space: spaceId, repository: redactUrl(url), ref, revision: after, changed };
+      if (session.format === 'json' || session.format === 'yaml') await session.printObject(summary, []);
+      else
+        await session.printText(
+          options.standalone
+            ? `Imported ${redactUrl(url)} ${ref} as a standalone revision (space content unchanged)`
+            : changed
+              ? `Imported ${redactUrl(url)} ${ref} into space ${spaceId}: new revision ${after}`
+              : `Space ${spaceId} is already up to date with ${redactUrl(url)} ${ref}: nothing imported`,
+        );
+    });
+
+  git
+    .command('export')
+    .description('Export a space to a repository branch (commit and push); nothing is committed when nothing changed')
+    .argument('<spaceId>', 'space id')
+    .argument('<repository>', 'URL (https://, ssh://, file://) or local path of the repository')
+    .requiredOption('-m, --message <message>', 'commit message')
+    .option('--ref <branch>', 'branch to push to (refs/heads/<branch> or <branch>)', 'main')
+    .option('--dir <path>', 'project directory inside the repository')
+    .option('--standalone', 'push a snapshot not linked to the repository')
+    .option('--force', 'export even if the branch moved since the last sync')
+    .option('--timestamp <iso>', 'time of the triggering event: an older event than the last sync is skipped')
+    .option('--dry-run', 'show the files that would be written or deleted; change nothing')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ docsctl git export sp4c3 https://github.com/acme/docs.git --ref main -m "Docs from GitBook"
+  $ docsctl git export sp4c3 ../docs-repo --dry-run -m check
+`,
+    )
+    .action(async (spaceId: string, repository: string, options: SyncOptions, command: Command) => {
+      const session = getSession(command);
+      const url = repositoryUrl(repository);
+      const ref = refOf(options.ref);
+      if (options.dryRun) {
+        const { dryRunExport } = await import('./git-dry-run.js');
+        await dryRunExport(session, spaceId, url, ref, options.dir);
+        return;
+      }
+      const transport = await session.transport();
+      await progress(session, `Exporting space ${spaceId} to ${redactUrl(url)} (${ref})…`);
+      await transport.request('exportToGitRepository', {
+        params: { spaceId },
+        body: {
+          url,
+          ref,
+          commitMessage: options.message,
+          ...(options.dir !== undefined ? { repoProjectDirectory: options.dir } : {}),
+          ...(options.standalone ? { standalone: true } : {}),
+          ...(options.force ? { force: true } : {}),
+          ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
+        },
+      });
+      const infoAfter = await gitInfo(session, spaceId);
+      const summary = { space: spaceId, repository: redactUrl(url), ref, gitSync: infoAfter ?? null };
+      if (session.format === 'json' || session.format === 'yaml') await session.printObject(summary, []);
+      else await session.printText(`Exported space ${spaceId} to ${redactUrl(url)} ${ref} (a commit only when the content changed)`);
+    });
+
+  git
+    .command('info')
+    .description('Show the Git sync state of a space')
+    .argument('<spaceId>', 'space id')
+    .addHelpText('after', '\nExamples:\n  $ docsctl git info sp4c3\n  $ docsctl git info sp4c3 --json | jq -r .url\n')
+    .action(async (spaceId: string, _options: unknown, command: Command) => {
+      const session = getSession(command);
+      const transport = await session.transport();
+      const { body } = await transport.request('getSpaceGitInfo', { params: { spaceId } });
+      const { columns } = await import('../../output/columns.js');
+      await session.printObject(body, columns.gitInfo);
+    });
+}
+
+async function gitInfo(session: Session, spaceId: string): Promise<{ updatedAt?: string } | undefined> {
+  const transport = await session.transport();
+  try {
+    return (await transport.request('getSpaceGitInfo', { params: { spaceId } })).body as { updatedAt?: string };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Git Sync state of a space.
+ *
+ * | table   | key     | value         |
+ * |---------|---------|---------------|
+ * | gitSync | spaceId | GitSyncRecord |
+ *
+ * The public part (API `GitSyncState`: repoName, installationProvider, url,
+ * updatedAt) lives on the space record (`space.gitSync`, shown by the space
+ * view and `getSpaceGitInfo`). What the sync needs for itself (the commit both
+ * sides last agreed on, the last event's timestamp, the revisions made) lives
+ * here, so it never leaks into API answers. URLs are always stored redacted
+ * (no credentials).
+ */
+import type { StoreReader, StoreWriter } from '../../store/types.js';
+
+export const GIT_SYNC_TABLE = 'gitSync';
+
+/** Where the space is linked: repository (redacted URL), branch, project directory. */
+export interface GitSyncTarget {
+  url: string;
+  ref: string;
+  /** Normalised project directory ('' = the repository root). */
+  projectDirectory: string;
+}
+
+export interface GitSyncRecord extends Partial<GitSyncTarget> {
+  space: string;
+  /** The commit the space and the branch last agreed on (last import, or last export's push / remote head). */
+  lastOid?: string;
+  /** Latest `timestamp` of an applied import or export (ISO date-time). */
+  lastTimestamp?: string;
+  lastDirection?: 'import' | 'export';
+  /** Primary revision created by the last import. */
+  lastImportRevision?: string;
+  /** Primary revision the last export wrote (or attached git refs to). */
+  lastExportRevision?: string;
+  /** Last standalone (preview) import: a revision that is not the primary. */
+  lastStandaloneRevision?: { revision: string; oid: string; url: string; ref: string; createdAt: string };
+  updatedAt?: string;
+}
+
+export function getGitSync(tx: StoreReader, spaceId: string): GitSyncRecord | undefined {
+  return tx.get<GitSyncRecord>(GIT_SYNC_TABLE, spaceId);
+}
+
+export function putGitSync(tx: StoreWriter, record: GitSyncRecord): void {
+  const clean: GitSyncRecord = { ...record };
+  for (const key of Object.keys(clean) as Array<keyof GitSyncRecord>) if (clean[key] === undefined) delete clean[key];
+  tx.put(GIT_SYNC_TABLE, record.space, clean);
+}
+
+/** Whether the record is linked to exactly this repository, branch and directory. */
+export function sameTarget(record: GitSyncRecord | undefined, target: GitSyncTarget): record is GitSyncRecord & GitSyncTarget {
+  return (
+    record !== undefined &&
+    record.url === target.url &&
+    record.ref === target.ref &&
+    (record.projectDirectory ?? '') === target.projectDirectory
+  );
+}
+
+/** True when `timestamp` is older than the last applied event's (the event is stale and must be skipped). */
+export function isStale(record: GitSyncRecord | undefined, timestamp: string | undefined): boolean {
+  if (timestamp === undefined || record?.lastTimestamp === undefined) return false;
+  return Date.parse(timestamp) < Date.parse(record.lastTimestamp);
+}
+
+/** The later of the stored and the given timestamps. */
+export function laterTimestamp(record: GitSyncRecord | undefined, timestamp: string | undefined): string | undefined {
+  const previous = record?.lastTimestamp;
+  if (timestamp === undefined) return previous;
+  if (previous === undefined) return timestamp;
+  return Date.parse(timestamp) >= Date.parse(previous) ? timestamp : previous;
+}

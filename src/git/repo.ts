@@ -1,0 +1,416 @@
+/**
+ * The Git driver of `git import|export`: a cache of bare mirrors (one per
+ * repository, reused across runs), reading a commit's tree into a RepoSnapshot,
+ * and writing a commit without a checkout, then pushing it.
+ *
+ * Everything runs the `git` CLI (≥ 2.31) as plain child processes with binary
+ * pipes: `ls-tree -r -z` + one `cat-file --batch` to read a tree, a temporary
+ * index (`GIT_INDEX_FILE`) + `hash-object --stdin-paths` + `update-index -z
+ * --index-info` + `write-tree` + `commit-tree` to write one.
+ *
+ * Credentials never reach a command line, the disk or a message: see
+ * credentials.ts. Failures are one-line `ApiError`s naming the redacted URL
+ * (404 repository/ref not found, 400 authentication or bad input, 409 push
+ * rejected because the branch moved, 502 anything else from the remote).
+ *
+ * Mirrors live in `DOCSCTL_GIT_CACHE`, else the directory set with
+ * `setGitCacheDir`, else `<tmpdir>/docsctl-git-cache`, under the sha256 of the
+ * credential-free URL.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ApiError } from '../api/errors.js';
+import type { RepoFile, RepoSnapshot } from '../gitsync/types.js';
+import { type RepoUrl, authEnv, parseRepoUrl, scrubber } from './credentials.js';
+
+const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
+const ZERO_OID = '0000000000000000000000000000000000000000';
+
+let configuredCacheDir: string | undefined;
+
+/** Where mirrors go when neither the caller nor `DOCSCTL_GIT_CACHE` says (LocalTransport / serve wiring). */
+export function setGitCacheDir(dir: string | undefined): void {
+  configuredCacheDir = dir;
+}
+
+export function gitCacheDir(explicit?: string): string {
+  return explicit ?? process.env.DOCSCTL_GIT_CACHE ?? configuredCacheDir ?? path.join(os.tmpdir(), 'docsctl-git-cache');
+}
+
+export interface GitResult {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+interface RunOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  input?: Buffer | string;
+  timeoutMs?: number;
+}
+
+/** Runs git; resolves with its exit code and output (never rejects on a non-zero exit). */
+export function runGit(args: string[], options: RunOptions = {}): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, {
+      cwd: options.cwd,
+      env: { ...baseEnv(), ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      killSignal: 'SIGKILL',
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      reject(error.code === 'ENOENT' ? new ApiError(500, 'git is not installed (the git CLI is needed for Git Sync)') : error);
+    });
+    child.stdin.on('error', () => undefined);
+    child.on('close', (code, signal) => {
+      resolve({
+        code: code ?? (signal ? 128 : 1),
+        stdout: Buffer.concat(out),
+        stderr: Buffer.concat(err).toString('utf8') + (signal ? `\nkilled by ${signal} (timeout)` : ''),
+      });
+    });
+    if (options.input !== undefined) child.stdin.end(options.input);
+    else child.stdin.end();
+  });
+}
+
+function baseEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    // Our own credentials go through GIT_CONFIG_*; never inherit someone else's.
+    if (value === undefined || /^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)$/.test(key)) continue;
+    if (key === 'GIT_DIR' || key === 'GIT_INDEX_FILE' || key === 'GIT_WORK_TREE') continue;
+    env[key] = value;
+  }
+  // Never wait for a password or a host-key answer on a terminal.
+  if (env.GIT_SSH_COMMAND === undefined && env.GIT_SSH === undefined) env.GIT_SSH_COMMAND = 'ssh -o BatchMode=yes';
+  env.GIT_TERMINAL_PROMPT = '0';
+  env.GCM_INTERACTIVE = 'never';
+  env.LC_ALL = 'C';
+  env.LANGUAGE = 'C';
+  return env;
+}
+
+/** The first meaningful line of git's stderr, scrubbed. */
+function firstLine(stderr: string, scrub: (text: string) => string): string {
+  const lines = scrub(stderr)
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !/^hint:/i.test(line) && !/^(To|From) /.test(line));
+  const fatal = lines.find((line) => /^ssh:/i.test(line)) ?? lines.find((line) => /^(fatal|error):/i.test(line)) ?? lines[0] ?? 'git failed';
+  return fatal.replace(/^(fatal|error):\s*/i, '');
+}
+
+/** The ApiError for a failed fetch/push: 404 not found, 400 authentication, 502 unreachable/other. */
+function remoteError(action: string, stderr: string, scrub: (text: string) => string): ApiError {
+  const text = stderr.toLowerCase();
+  const detail = firstLine(stderr, scrub);
+  if (/couldn't find remote ref|no such ref|remote ref does not exist/.test(text)) return new ApiError(404, `${action}: remote ref not found`);
+  if (/authentication failed|could not read username|could not read password|permission denied|http (basic: )?access denied|returned error: 40[13]|requested url returned error: 40[13]/.test(text)) {
+    return new ApiError(400, `${action}: authentication failed (${detail})`);
+  }
+  if (/repository not found|does not appear to be a git repository|not found|returned error: 404|no such file or directory/.test(text)) {
+    return new ApiError(404, `${action}: repository not found`);
+  }
+  if (/could not resolve host|unable to access|connection (refused|timed out|reset)|timeout|network is unreachable|could not read from remote/.test(text)) {
+    return new ApiError(502, `${action}: ${detail}`);
+  }
+  return new ApiError(502, `${action}: ${detail}`);
+}
+
+export interface TreeEntry {
+  mode: string;
+  oid: string;
+  path: string;
+}
+
+export interface CommitInput {
+  /** Commit to build on (its tree is the starting point); undefined = a root commit. */
+  parent?: string;
+  writes: ReadonlyMap<string, Uint8Array>;
+  deletes: readonly string[];
+  message: string;
+}
+
+export interface PushOptions {
+  force?: boolean;
+}
+
+/** Author/committer of commits docsctl writes: `docsctl <docsctl@localhost>` unless the environment sets them. */
+function identityEnv(): Record<string, string> {
+  const env = process.env;
+  const name = env.GIT_AUTHOR_NAME ?? env.GIT_COMMITTER_NAME ?? 'docsctl';
+  const email = env.GIT_AUTHOR_EMAIL ?? env.GIT_COMMITTER_EMAIL ?? 'docsctl@localhost';
+  return {
+    GIT_AUTHOR_NAME: env.GIT_AUTHOR_NAME ?? name,
+    GIT_AUTHOR_EMAIL: env.GIT_AUTHOR_EMAIL ?? email,
+    GIT_COMMITTER_NAME: env.GIT_COMMITTER_NAME ?? name,
+    GIT_COMMITTER_EMAIL: env.GIT_COMMITTER_EMAIL ?? email,
+  };
+}
+
+/** A bare mirror of one repository in the cache. Open with `openMirror`. */
+export class Mirror {
+  private readonly scrub: (text: string) => string;
+  private readonly auth: Record<string, string>;
+
+  constructor(
+    readonly dir: string,
+    readonly repo: RepoUrl,
+  ) {
+    this.scrub = scrubber(repo);
+    this.auth = authEnv(repo);
+  }
+
+  /** The URL as it may be shown. */
+  get url(): string {
+    return this.repo.redacted;
+  }
+
+  private git(args: string[], options: RunOptions = {}): Promise<GitResult> {
+    return runGit(['--git-dir', this.dir, ...args], options);
+  }
+
+  /** Runs a local git command that must succeed (a failure is a 500: the cache is damaged or git misbehaves). */
+  private async must(args: string[], options: RunOptions = {}): Promise<Buffer> {
+    const result = await this.git(args, options);
+    if (result.code !== 0) {
+      throw new ApiError(500, `git ${args[0] ?? ''} failed in the mirror of ${this.url}: ${firstLine(result.stderr, this.scrub)}`);
+    }
+    return result.stdout;
+  }
+
+  /**
+   * Fetches `ref` from the remote into the mirror (`+ref:ref`). Answers the
+   * commit it points at, or undefined when the remote has no such ref.
+   */
+  async fetch(ref: string): Promise<string | undefined> {
+    let result: GitResult | undefined;
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      result = await this.git(['fetch', '--no-tags', '--no-write-fetch-head', this.repo.gitUrl, `+${ref}:${ref}`], { env: this.auth });
+      // Another process fetching into the same mirror holds a ref lock: try again.
+      if (result.code === 0 || !/cannot lock ref|unable to create .*\.lock|\.lock': File exists/i.test(result.stderr)) break;
+      await new Promise((resolve) => setTimeout(resolve, 200 * (attempt + 1)));
+    }
+    const done = result as GitResult;
+    if (done.code !== 0) {
+      if (/couldn't find remote ref/i.test(done.stderr)) {
+        await this.git(['update-ref', '-d', ref]);
+        return undefined;
+      }
+      throw remoteError(`Cannot fetch ${this.url} at ${ref}`, done.stderr, this.scrub);
+    }
+    return this.resolve(ref);
+  }
+
+  /** The commit a local ref of the mirror points at (undefined when none). */
+  async resolve(ref: string): Promise<string | undefined> {
+    const result = await this.git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+    const oid = result.stdout.toString('utf8').trim();
+    return result.code === 0 && oid !== '' ? oid : undefined;
+  }
+
+  /** A commit's full message (trailing newlines dropped). */
+  async commitMessage(commit: string): Promise<string> {
+    const raw = (await this.must(['cat-file', 'commit', commit])).toString('utf8');
+    const start = raw.indexOf('\n\n');
+    return (start < 0 ? '' : raw.slice(start + 2)).replace(/\n+$/, '');
+  }
+
+  /** Files of a commit's tree (recursive, full tree). Submodules (160000) are left out. */
+  async listTree(commit: string): Promise<TreeEntry[]> {
+    const out = await this.must(['ls-tree', '-r', '-z', '--full-tree', commit]);
+    const entries: TreeEntry[] = [];
+    let start = 0;
+    while (start < out.length) {
+      let end = out.indexOf(0, start);
+      if (end < 0) end = out.length;
+      const record = out.subarray(start, end);
+      start = end + 1;
+      const tab = record.indexOf(9);
+      if (tab < 0) continue;
+      const [mode, type, oid] = record.subarray(0, tab).toString('latin1').split(' ');
+      if (mode === undefined || oid === undefined || type !== 'blob') continue;
+      // Paths are bytes; decoded as UTF-8 and never normalised.
+      entries.push({ mode, oid, path: record.subarray(tab + 1).toString('utf8') });
+    }
+    return entries;
+  }
+
+  /** Reads blobs through one `git cat-file --batch` process. */
+  async readBlobs(oids: readonly string[]): Promise<Map<string, Uint8Array>> {
+    const unique = [...new Set(oids)];
+    const blobs = new Map<string, Uint8Array>();
+    if (unique.length === 0) return blobs;
+    const out = await this.must(['cat-file', '--batch'], { input: unique.join('\n') + '\n' });
+    let pos = 0;
+    for (const oid of unique) {
+      const eol = out.indexOf(10, pos);
+      if (eol < 0) throw new ApiError(500, `git cat-file ended early in the mirror of ${this.url}`);
+      const header = out.subarray(pos, eol).toString('latin1').split(' ');
+      pos = eol + 1;
+      if (header[1] === 'missing') throw new ApiError(500, `blob ${oid} is missing from the mirror of ${this.url}`);
+      const size = Number(header[2]);
+      if (header[0] !== oid || !Number.isSafeInteger(size)) throw new ApiError(500, `unexpected git cat-file output in the mirror of ${this.url}`);
+      // Copy: the batch buffer may be large, each blob outlives it.
+      blobs.set(oid, new Uint8Array(out.subarray(pos, pos + size)));
+      pos += size + 1;
+    }
+    return blobs;
+  }
+
+  /** A commit's tree as a RepoSnapshot: regular files and symbolic links (data = link text). */
+  async readSnapshot(commit: string): Promise<RepoSnapshot> {
+    const entries = await this.listTree(commit);
+    const files = entries.filter((entry) => entry.mode !== '160000');
+    const blobs = await this.readBlobs(files.map((entry) => entry.oid));
+    const snapshot: RepoSnapshot = new Map();
+    const decoder = new TextDecoder('utf-8');
+    for (const entry of files) {
+      const data = blobs.get(entry.oid) as Uint8Array;
+      const file: RepoFile =
+        entry.mode === '120000'
+          ? { path: entry.path, data, mode: 'symlink', linkTarget: decoder.decode(data) }
+          : { path: entry.path, data, mode: 'file' };
+      snapshot.set(entry.path, file);
+    }
+    return snapshot;
+  }
+
+  /**
+   * Writes a commit on `parent` with `writes` and `deletes` applied, without a
+   * checkout. A written path keeps its mode (executable stays executable; a
+   * symbolic link is replaced only if the caller asks to write it). Answers
+   * undefined when the resulting tree is the parent's (nothing to commit).
+   */
+  async commit(input: CommitInput): Promise<string | undefined> {
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'docsctl-git-index-'));
+    try {
+      const env = { GIT_INDEX_FILE: path.join(tmp, 'index') };
+      const modes = new Map<string, string>();
+      let parentTree: string | undefined;
+      if (input.parent !== undefined) {
+        for (const entry of await this.listTree(input.parent)) modes.set(entry.path, entry.mode);
+        parentTree = (await this.must(['rev-parse', `${input.parent}^{tree}`])).toString('utf8').trim();
+        await this.must(['read-tree', parentTree], { env });
+      } else {
+        await this.must(['read-tree', '--empty'], { env });
+      }
+      const writes = [...input.writes];
+      const blobDir = path.join(tmp, 'blobs');
+      await mkdir(blobDir);
+      const blobPaths: string[] = [];
+      for (let i = 0; i < writes.length; i += 1) {
+        const file = path.join(blobDir, String(i));
+        await writeFile(file, (writes[i] as [string, Uint8Array])[1]);
+        blobPaths.push(file);
+      }
+      const oids =
+        blobPaths.length === 0
+          ? []
+          : (await this.must(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: blobPaths.join('\n') + '\n' }))
+              .toString('utf8')
+              .trim()
+              .split('\n');
+      if (oids.length !== writes.length) throw new ApiError(500, `git hash-object answered ${oids.length} ids for ${writes.length} files`);
+      const lines: string[] = [];
+      const written = new Set<string>();
+      writes.forEach(([file], i) => {
+        const previous = modes.get(file);
+        const mode = previous === '100755' || previous === '120000' ? previous : '100644';
+        written.add(file);
+        lines.push(`${mode} ${oids[i] as string}\t${file}`);
+      });
+      for (const file of input.deletes) {
+        if (!written.has(file) && modes.has(file)) lines.push(`0 ${ZERO_OID}\t${file}`);
+      }
+      if (lines.length > 0) {
+        await this.must(['update-index', '--add', '--remove', '--replace', '-z', '--index-info'], {
+          env,
+          input: Buffer.from(lines.map((line) => `${line}\0`).join(''), 'utf8'),
+        });
+      }
+      const tree = (await this.must(['write-tree'], { env })).toString('utf8').trim();
+      if (tree === parentTree) return undefined;
+      const args = ['commit-tree', tree, ...(input.parent !== undefined ? ['-p', input.parent] : []), '-F', '-'];
+      const message = input.message.endsWith('\n') ? input.message : `${input.message}\n`;
+      return (await this.must(args, { env: identityEnv(), input: message })).toString('utf8').trim();
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Pushes `commit` to `ref` on the remote: a fast-forward, unless `force`.
+   * A rejected push (the branch moved) is a 409. The mirror's ref follows.
+   */
+  async push(commit: string, ref: string, options: PushOptions = {}): Promise<void> {
+    const args = ['push', '--porcelain', ...(options.force ? ['--force'] : []), this.repo.gitUrl, `${commit}:${ref}`];
+    const result = await this.git(args, { env: this.auth });
+    if (result.code !== 0) {
+      const all = `${result.stdout.toString('utf8')}\n${result.stderr}`;
+      if (/\[rejected\]|non-fast-forward|fetch first|\(stale info\)/i.test(all)) {
+        throw new ApiError(409, `Cannot push to ${this.url} at ${ref}: the remote branch moved (not a fast-forward); import first, or pass force`);
+      }
+      if (/\[remote rejected\]/i.test(all)) {
+        const reason = /\[remote rejected\][^(]*\(([^)]*)\)/i.exec(all)?.[1] ?? 'rejected by the remote';
+        throw new ApiError(409, `Cannot push to ${this.url} at ${ref}: ${this.scrub(reason)}`);
+      }
+      throw remoteError(`Cannot push to ${this.url} at ${ref}`, result.stderr, this.scrub);
+    }
+    await this.must(['update-ref', ref, commit]);
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The mirror of the repository at `url` (credentials allowed: they are split
+ * off and only given to git through the environment), created on first use.
+ */
+export async function openMirror(url: string, options: { cacheDir?: string } = {}): Promise<Mirror> {
+  let repo: RepoUrl;
+  try {
+    repo = parseRepoUrl(url);
+  } catch (error) {
+    throw new ApiError(400, (error as Error).message);
+  }
+  const root = gitCacheDir(options.cacheDir);
+  const key = createHash('sha256').update(repo.redacted).digest('hex');
+  const dir = path.join(root, key.slice(0, 2), `${key}.git`);
+  if (!(await exists(path.join(dir, 'HEAD')))) {
+    await mkdir(path.dirname(dir), { recursive: true });
+    const tmp = await mkdtemp(path.join(path.dirname(dir), `${key.slice(0, 8)}-init-`));
+    const init = await runGit(['init', '--bare', '--quiet', tmp]);
+    if (init.code !== 0) {
+      await rm(tmp, { recursive: true, force: true });
+      throw new ApiError(500, `Cannot create a Git cache in ${root}: ${firstLine(init.stderr, (t) => t)}`);
+    }
+    // The mirror is private to docsctl: no auto-gc surprises mid-operation, objects kept for readers.
+    await runGit(['--git-dir', tmp, 'config', 'gc.auto', '0']);
+    try {
+      await rename(tmp, dir);
+    } catch {
+      // Another process created it first: use theirs.
+      await rm(tmp, { recursive: true, force: true });
+      if (!(await exists(path.join(dir, 'HEAD')))) throw new ApiError(500, `Cannot create a Git cache in ${root}`);
+    }
+  }
+  return new Mirror(dir, repo);
+}

@@ -1,0 +1,150 @@
+/** The git driver: mirror cache, reading trees, writing commits without a checkout, pushing. */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/api/errors.js';
+import { authEnv, parseRepoUrl, providerOf, redactUrl, repoNameOf, scrubber } from '../../src/git/credentials.js';
+import { openMirror } from '../../src/git/repo.js';
+import { filesContaining, git, isolateGit, makeRemote, type TestRemote } from './helpers.js';
+
+const decoder = new TextDecoder();
+let env: ReturnType<typeof isolateGit>;
+const remotes: TestRemote[] = [];
+beforeAll(() => {
+  env = isolateGit();
+});
+afterAll(() => {
+  for (const remote of remotes) remote.cleanup();
+  env.cleanup();
+});
+function remote(files?: Parameters<typeof makeRemote>[0]): TestRemote {
+  const made = makeRemote(files);
+  remotes.push(made);
+  return made;
+}
+
+describe('credentials', () => {
+  it('splits credentials off http URLs and redacts them everywhere', () => {
+    const repo = parseRepoUrl('https://ada:s3cr%40t@github.com/acme/docs.git?x=1');
+    expect(repo).toMatchObject({ kind: 'http', gitUrl: 'https://github.com/acme/docs.git', redacted: 'https://github.com/acme/docs.git', username: 'ada', password: 's3cr@t' });
+    expect(repoNameOf(repo)).toBe('acme/docs');
+    expect(providerOf(repo)).toBe('github');
+    expect(providerOf(parseRepoUrl('https://gitlab.com/a/b'))).toBe('gitlab');
+    expect(providerOf(parseRepoUrl('https://git.example.com/a/b'))).toBeUndefined();
+    const auth = authEnv(repo);
+    expect(auth.GIT_CONFIG_KEY_0).toBe('http.extraHeader');
+    expect(auth.GIT_CONFIG_VALUE_0).toBe(`Authorization: Basic ${Buffer.from('ada:s3cr@t').toString('base64')}`);
+    expect(redactUrl('fatal: unable to access https://ada:tok@host/x.git and http://u@h/y')).toBe(
+      'fatal: unable to access https://host/x.git and http://h/y',
+    );
+    const scrub = scrubber(repo);
+    expect(scrub(`bad s3cr@t ${Buffer.from('ada:s3cr@t').toString('base64')}`)).toBe('bad *** ***');
+  });
+
+  it('accepts file://, ssh://, scp-like and plain paths', () => {
+    expect(parseRepoUrl('file:///tmp/my%20repo.git')).toMatchObject({ kind: 'file', gitUrl: '/tmp/my repo.git' });
+    expect(repoNameOf(parseRepoUrl('file:///tmp/my%20repo.git'))).toBe('my repo');
+    expect(parseRepoUrl('ssh://git@github.com/acme/docs.git')).toMatchObject({ kind: 'ssh', gitUrl: 'ssh://git@github.com/acme/docs.git', redacted: 'ssh://github.com/acme/docs.git' });
+    const scp = parseRepoUrl('git@gitlab.com:acme/docs.git');
+    expect(scp).toMatchObject({ kind: 'scp', host: 'gitlab.com' });
+    expect(repoNameOf(scp)).toBe('acme/docs');
+    expect(providerOf(scp)).toBe('gitlab');
+    expect(parseRepoUrl('/x/y').kind).toBe('path');
+    expect(() => parseRepoUrl('ftp://host/x')).toThrow(/Unsupported/);
+    expect(authEnv(parseRepoUrl('https://github.com/a/b'))).toEqual({});
+  });
+});
+
+describe('mirror', () => {
+  it('fetches into a cached bare mirror and reads a tree: files, symlinks, executables, Unicode paths, submodules skipped', async () => {
+    const r = remote({
+      'README.md': '# Hi\n',
+      'café/é.md': 'accent\n',
+      'a (1) b.png': new Uint8Array([0, 1, 2, 255]),
+      'link.md': { symlink: 'README.md' },
+      'run.sh': '#!/bin/sh\n',
+    });
+    git(r.work, 'update-index', '--chmod=+x', 'run.sh');
+    git(r.work, 'update-index', '--add', '--cacheinfo', `160000,${r.head() as string},sub`);
+    git(r.work, 'commit', '--quiet', '-m', 'exec + submodule');
+    git(r.work, 'push', '--quiet', 'origin', 'HEAD:refs/heads/main');
+    const mirror = await openMirror(r.url);
+    expect(mirror.dir.startsWith(env.cacheDir)).toBe(true);
+    const oid = await mirror.fetch('refs/heads/main');
+    expect(oid).toBe(r.head());
+    const snapshot = await mirror.readSnapshot(oid as string);
+    expect([...snapshot.keys()].sort()).toEqual(['README.md', 'a (1) b.png', 'café/é.md', 'link.md', 'run.sh']);
+    expect(snapshot.get('link.md')).toMatchObject({ mode: 'symlink', linkTarget: 'README.md' });
+    expect([...(snapshot.get('a (1) b.png')?.data ?? [])]).toEqual([0, 1, 2, 255]);
+    // Not normalised: the NFC path stays NFC (and an NFD one would stay NFD).
+    expect([...snapshot.keys()].some((key) => key === 'café/é.md'.normalize('NFC'))).toBe(true);
+    // Reused: same directory, one mirror in the cache.
+    const again = await openMirror(r.url);
+    expect(again.dir).toBe(mirror.dir);
+    expect(readdirSync(path.dirname(mirror.dir)).filter((name) => name.endsWith('.git'))).toHaveLength(1);
+    expect(await again.fetch('refs/heads/nope')).toBeUndefined();
+  });
+
+  it('writes a commit without a checkout, keeps symlinks and modes, skips empty commits, pushes fast-forward only', async () => {
+    const r = remote({ 'a.md': 'a\n', 'l.md': { symlink: 'a.md' }, 'x/run.sh': '#!/bin/sh\n', 'gone.md': 'bye\n' });
+    git(r.work, 'update-index', '--chmod=+x', 'x/run.sh');
+    git(r.work, 'commit', '--quiet', '-m', 'exec');
+    git(r.work, 'push', '--quiet', 'origin', 'HEAD:refs/heads/main');
+    const mirror = await openMirror(r.url);
+    const head = (await mirror.fetch('refs/heads/main')) as string;
+    expect(await mirror.commit({ parent: head, writes: new Map([['a.md', new TextEncoder().encode('a\n')]]), deletes: [], message: 'noop' })).toBeUndefined();
+    const commit = await mirror.commit({
+      parent: head,
+      writes: new Map([
+        ['x/run.sh', new TextEncoder().encode('#!/bin/sh\necho\n')],
+        ['new dir/ü (1).md', new TextEncoder().encode('new\n')],
+      ]),
+      deletes: ['gone.md'],
+      message: 'Export',
+    });
+    expect(commit).toMatch(/^[0-9a-f]{40}$/);
+    await mirror.push(commit as string, 'refs/heads/main');
+    expect(r.head()).toBe(commit);
+    const tree = git(r.bare, 'ls-tree', '-r', '--full-tree', commit as string);
+    expect(tree).toMatch(/^120000 blob \w+\tl\.md$/m);
+    expect(tree).toMatch(/^100755 blob \w+\tx\/run\.sh$/m);
+    expect(tree).not.toMatch(/gone\.md/);
+    expect(git(r.bare, 'log', '-1', '--format=%an <%ae>|%s', commit as string)).toBe('Test Author <author@test.invalid>|Export');
+    const snapshot = await mirror.readSnapshot(commit as string);
+    expect(decoder.decode(snapshot.get('new dir/ü (1).md')?.data)).toBe('new\n');
+
+    // The remote moves: a commit on the old head is refused (409), then forced.
+    r.commit({ 'b.md': 'b\n' });
+    const stale = (await mirror.commit({ parent: commit as string, writes: new Map([['c.md', new Uint8Array([99])]]), deletes: [], message: 'stale' })) as string;
+    const error = await mirror.push(stale, 'refs/heads/main').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(409);
+    await mirror.push(stale, 'refs/heads/main', { force: true });
+    expect(r.head()).toBe(stale);
+  });
+
+  it('creates a branch by pushing a root commit to a missing ref', async () => {
+    const r = remote({ 'a.md': 'a\n' });
+    const mirror = await openMirror(r.url);
+    expect(await mirror.fetch('refs/heads/docs')).toBeUndefined();
+    const commit = (await mirror.commit({ writes: new Map([['README.md', new Uint8Array([104, 10])]]), deletes: [], message: 'first' })) as string;
+    await mirror.push(commit, 'refs/heads/docs');
+    expect(r.head('docs')).toBe(commit);
+  });
+
+  it('answers one-line errors without credentials: missing repository, unreachable host', async () => {
+    const missing = await (await openMirror(`file://${env.cacheDir}/nothing-here.git`)).fetch('refs/heads/main').catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(ApiError);
+    expect((missing as ApiError).status).toBe(404);
+    expect((missing as ApiError).message).toMatch(/^Cannot fetch file:\/\/.*nothing-here\.git at refs\/heads\/main: repository not found$/);
+    const unreachable = await (await openMirror('http://ada:hunter22@127.0.0.1:9/acme/docs.git')).fetch('refs/heads/main').catch((e: unknown) => e);
+    expect(unreachable).toBeInstanceOf(ApiError);
+    const message = (unreachable as ApiError).message;
+    expect(message).toMatch(/^Cannot fetch http:\/\/127\.0\.0\.1:9\/acme\/docs\.git at refs\/heads\/main: /);
+    expect(message).not.toMatch(/hunter22|ada:/);
+    expect(message).not.toMatch(/\n/);
+    // Nothing with the credentials on disk in the cache either.
+    expect(filesContaining(env.cacheDir, 'hunter22')).toEqual([]);
+    expect(filesContaining(env.cacheDir, Buffer.from('ada:hunter22').toString('base64'))).toEqual([]);
+  });
+});

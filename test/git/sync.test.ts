@@ -1,0 +1,241 @@
+/**
+ * Git Sync through executeOperation on a MemoryStore: import a GitBook-layout
+ * repository, export with and without edits, re-import, skip rules (stale
+ * timestamp, same commit, force), standalone previews, a moved remote, refused
+ * symlinks, and `getSpaceGitInfo`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ContentPage, ContentTree } from '../../src/content/model.js';
+import { loadTree, saveTree } from '../../src/domain/content/storage.js';
+import { newRevisionRecord } from '../../src/domain/content/records.js';
+import { getGitSync } from '../../src/domain/git/state.js';
+import { type RevisionRecord, type SpaceRecord, getRevision, getSpace, putSpace } from '../../src/domain/records.js';
+import { contentSetup, type ContentHarness } from '../domain/content/helpers.js';
+import { gitbookExport } from '../gitsync/fixtures.js';
+import { pageByTitle } from '../gitsync/helpers.js';
+import { git, isolateGit, makeRemote, type TestRemote } from './helpers.js';
+
+let env: ReturnType<typeof isolateGit>;
+const remotes: TestRemote[] = [];
+beforeAll(() => {
+  env = isolateGit();
+});
+afterAll(() => {
+  for (const remote of remotes) remote.cleanup();
+  env.cleanup();
+});
+function remote(files?: Parameters<typeof makeRemote>[0]): TestRemote {
+  const made = makeRemote(files);
+  remotes.push(made);
+  return made;
+}
+
+const MAIN = 'refs/heads/main';
+
+function primary(h: ContentHarness, spaceId: string): { revision: RevisionRecord; tree: ContentTree } {
+  const reader = h.store.read();
+  const space = getSpace(reader, spaceId) as SpaceRecord;
+  const revision = getRevision(reader, spaceId, space.revision) as RevisionRecord;
+  return { revision, tree: loadTree(reader, revision) };
+}
+
+/** Edits the primary content in place (a new `edits` revision), like the editor would. */
+async function editPrimary(h: ContentHarness, spaceId: string, edit: (tree: ContentTree) => void): Promise<string> {
+  return h.store.transact((tx) => {
+    const space = getSpace(tx, spaceId) as SpaceRecord;
+    const revision = getRevision(tx, spaceId, space.revision) as RevisionRecord;
+    const tree = loadTree(tx, revision);
+    const before = loadTree(tx, revision);
+    edit(tree);
+    const content = saveTree(tx, tree, [before]);
+    const id = h.ids();
+    newRevisionRecord(tx, { id, space: spaceId, type: 'edits', parents: [space.revision], createdAt: h.clock().toISOString(), content });
+    putSpace(tx, { ...space, revision: id });
+    return id;
+  });
+}
+
+function pageByPath(tree: ContentTree, path: string): ContentPage {
+  const visit = (list: ContentPage[]): ContentPage | undefined => {
+    for (const page of list) {
+      if (page.git?.path === path) return page;
+      const found = visit(page.pages);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  const found = visit(tree.pages);
+  if (!found) throw new Error(`no page at ${path}`);
+  return found;
+}
+
+/** The model a round trip must keep: page tree (ids, titles, slugs, front matter fields), files with blob ids. */
+function model(tree: ContentTree): unknown {
+  const pages = (list: ContentPage[]): unknown[] =>
+    list.map((page) => ({
+      id: page.id,
+      type: page.type,
+      title: page.title,
+      slug: page.slug,
+      description: page.description,
+      icon: page.icon,
+      hidden: page.hidden,
+      noIndex: page.noIndex,
+      noRobotsIndex: page.noRobotsIndex,
+      layout: page.layout,
+      cover: page.cover,
+      git: page.git,
+      markdown: page.markdown,
+      pages: pages(page.pages),
+    }));
+  return {
+    pages: pages(tree.pages),
+    files: tree.files.map((file) => ({ id: file.id, name: file.name, contentType: file.contentType, size: file.size, git: file.git })),
+  };
+}
+
+describe('Git Sync through the API (MemoryStore)', () => {
+  it('imports, exports without and with edits, re-imports to the same model, skips and forces', async () => {
+    const h = await contentSetup();
+    const r = remote(gitbookExport());
+    const space = await h.createSpace();
+    await h.admin.fails('getSpaceGitInfo', { params: { spaceId: space.id } }, 404, new RegExp(`Git Sync is not set up for space ${space.id}`));
+
+    // ─── Import ───
+    const head1 = r.head() as string;
+    await h.admin.ok('importGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN } }, 204);
+    const imported = primary(h, space.id);
+    expect(imported.revision.git).toEqual({ oid: head1, message: 'Initial content', createdByGitBook: false, ref: MAIN });
+    expect(imported.revision.type).toBe('edits');
+    const titles = imported.tree.pages.map((page) => page.title);
+    expect(titles).toEqual(['Home', 'FAQ [updated for 2026]', 'Get Started', 'Guides', 'Changelog']);
+    const started = pageByTitle(imported.tree, 'Get Started');
+    expect(started.type).toBe('group');
+    expect(started.pages.map((page) => page.title)).toContain('Getting started');
+    expect(pageByTitle(imported.tree, 'Getting started').git?.path).toBe('getting-started/README.md');
+    expect(pageByTitle(imported.tree, 'FAQ [updated for 2026]')).toMatchObject({ hidden: true, noIndex: true });
+    const names = imported.tree.files.map((file) => file.name);
+    expect(names).toEqual(expect.arrayContaining(['cover image (1).png', 'logo (2).png', 'CleanShot 2023-01-25 at 14.58.44.gif']));
+    for (const file of imported.tree.files) expect(file.git?.oid).toMatch(/^[0-9a-f]{40}$/);
+
+    const info = await h.admin.ok<Record<string, unknown>>('getSpaceGitInfo', { params: { spaceId: space.id } }, 200);
+    expect(info).toEqual({ repoName: 'remote', url: r.url, updatedAt: expect.any(String) });
+    const spaceView = await h.admin.ok<{ gitSync?: unknown }>('getSpaceById', { params: { spaceId: space.id } }, 200);
+    expect(spaceView.gitSync).toEqual(info);
+
+    // ─── Same commit again: skipped (no new revision) ───
+    await h.admin.ok('importGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN } }, 204);
+    expect(h.space(space.id).revision).toBe(imported.revision.id);
+
+    // ─── Export with no edits: no commit, no new revision ───
+    await h.admin.ok('exportToGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, commitMessage: 'Nothing' } }, 204);
+    expect(r.head()).toBe(head1);
+    expect(h.space(space.id).revision).toBe(imported.revision.id);
+
+    // ─── Edit one page, export: one commit touching only that file ───
+    await editPrimary(h, space.id, (tree) => {
+      const page = pageByPath(tree, 'getting-started/install.md');
+      page.markdown = `${page.markdown ?? ''}\nAnd then run it again.\n`;
+    });
+    await h.admin.ok('exportToGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, commitMessage: 'Docs: install' } }, 204);
+    const head2 = r.head() as string;
+    expect(head2).not.toBe(head1);
+    expect(r.changed(head2)).toEqual(['getting-started/install.md']);
+    expect(r.show(head2, 'getting-started/install.md')).toContain('And then run it again.');
+    const exported = primary(h, space.id);
+    expect(exported.revision.git).toEqual({ oid: head2, message: 'Docs: install', createdByGitBook: true, ref: MAIN });
+    expect(pageByPath(exported.tree, 'getting-started/install.md').git?.oid).toBe(git(r.bare, 'rev-parse', `${head2}:getting-started/install.md`));
+    expect(getGitSync(h.store.read(), space.id)).toMatchObject({ lastOid: head2, lastDirection: 'export', lastExportRevision: exported.revision.id });
+
+    // Exporting again changes nothing.
+    await h.admin.ok('exportToGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, commitMessage: 'Again' } }, 204);
+    expect(r.head()).toBe(head2);
+    expect(h.space(space.id).revision).toBe(exported.revision.id);
+
+    // ─── Re-import the exported commit (forced: it is the synced one) → the same model ───
+    await h.admin.ok('importGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN } }, 204);
+    expect(h.space(space.id).revision).toBe(exported.revision.id);
+    await h.admin.ok('importGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, force: true } }, 204);
+    const reimported = primary(h, space.id);
+    expect(reimported.revision.id).not.toBe(exported.revision.id);
+    expect(reimported.revision.git).toMatchObject({ oid: head2, createdByGitBook: false });
+    expect(model(reimported.tree)).toEqual(model(exported.tree));
+    expect(reimported.revision.content).toBe(exported.revision.content);
+  });
+
+  it('skips out-of-order events, builds standalone previews, refuses to export over a moved branch unless forced', async () => {
+    const h = await contentSetup();
+    const r = remote(gitbookExport());
+    const space = await h.createSpace();
+    const T2 = '2026-03-02T00:00:00Z';
+    const T1 = '2026-03-01T00:00:00Z';
+    await h.admin.ok('importGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, timestamp: T2 } }, 204);
+    const first = h.space(space.id).revision;
+
+    // A newer commit, but an older event: skipped.
+    const head2 = r.commit({ 'changelog.md': '# Changelog\n\nSecond.\n' });
+    await h.admin.ok('importGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, timestamp: T1 } }, 204);
+    expect(h.space(space.id).revision).toBe(first);
+    await h.admin.ok('exportToGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, commitMessage: 'x', timestamp: T1 } }, 204);
+    expect(r.head()).toBe(head2);
+
+    // Standalone: a revision with the new content; the primary and the sync state do not move.
+    const before = getGitSync(h.store.read(), space.id);
+    await h.admin.ok('importGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, standalone: true } }, 204);
+    expect(h.space(space.id).revision).toBe(first);
+    const after = getGitSync(h.store.read(), space.id);
+    expect(after).toMatchObject({ lastOid: before?.lastOid, lastTimestamp: T2, lastStandaloneRevision: { oid: head2, ref: MAIN, url: r.url } });
+    const preview = getRevision(h.store.read(), space.id, after?.lastStandaloneRevision?.revision as string) as RevisionRecord;
+    expect(preview.git?.oid).toBe(head2);
+    expect(preview.parents).toEqual([first]);
+    expect(pageByTitle(loadTree(h.store.read(), preview), 'Changelog').markdown).toContain('Second.');
+
+    // The branch moved since the last sync (head2 was never imported): export refused…
+    await h.admin.fails(
+      'exportToGitRepository',
+      { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, commitMessage: 'Overwrite' } },
+      409,
+      /the remote branch moved since the last sync .*import first, or pass force/,
+    );
+    expect(r.head()).toBe(head2);
+    // …allowed with force (the export is built on the new head: its Changelog comes back).
+    await h.admin.ok('exportToGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, commitMessage: 'Overwrite', force: true } }, 204);
+    const head3 = r.head() as string;
+    expect(head3).not.toBe(head2);
+    expect(r.changed(head3)).toEqual(['changelog.md']);
+    expect(getGitSync(h.store.read(), space.id)?.lastOid).toBe(head3);
+
+    // A later import of a new commit applies.
+    const head4 = r.commit({ 'faq.md': '# FAQ\n\nNew answers.\n' });
+    await h.admin.ok('importGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, timestamp: '2026-03-03T00:00:00Z' } }, 204);
+    expect(primary(h, space.id).revision.git?.oid).toBe(head4);
+    expect(getGitSync(h.store.read(), space.id)?.lastTimestamp).toBe('2026-03-03T00:00:00Z');
+  });
+
+  it('exports into a new branch, and reads a project directory', async () => {
+    const h = await contentSetup();
+    const files = Object.fromEntries(Object.entries(gitbookExport()).map(([key, value]) => [`docs/${key}`, value]));
+    const r = remote({ ...files, 'package.json': '{}\n' });
+    const space = await h.createSpace();
+    await h.admin.ok('importGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, repoProjectDirectory: 'docs' } }, 204);
+    expect(primary(h, space.id).tree.pages[0]?.git?.path).toBe('docs/README.md');
+    const head = r.head();
+    await h.admin.ok('exportToGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, commitMessage: 'same', repoProjectDirectory: 'docs' } }, 204);
+    expect(r.head()).toBe(head);
+    await h.admin.ok('exportToGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: 'refs/heads/preview', commitMessage: 'Branch', repoProjectDirectory: 'docs' } }, 204);
+    const branch = r.head('preview') as string;
+    expect(branch).toMatch(/^[0-9a-f]{40}$/);
+    expect(r.show(branch, 'docs/SUMMARY.md')).toContain('[Quickstart](getting-started/quickstart.md)');
+  });
+
+  it('refuses a symbolic link out of the repository with a clear 400; a missing ref is a 404', async () => {
+    const h = await contentSetup();
+    const r = remote({ 'SUMMARY.md': '# Summary\n\n* [Home](README.md)\n* [Secret](secret.md)\n', 'README.md': '# Home\n', 'secret.md': { symlink: '../../../etc/passwd' } });
+    const space = await h.createSpace();
+    await h.admin.fails('importGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN } }, 400, /^Cannot import file:.*secret\.md: symbolic link to "\.\.\/\.\.\/\.\.\/etc\/passwd" points outside the repository$/);
+    await h.admin.fails('importGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: 'refs/heads/nope' } }, 404, /remote ref not found/);
+    await h.admin.fails('importGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: 'main' } }, 400, /refs\/heads/);
+    await h.admin.fails('getSpaceGitInfo', { params: { spaceId: space.id } }, 404);
+  });
+});
+
