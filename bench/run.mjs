@@ -146,7 +146,7 @@ async function gitBench() {
   const { url, work: checkout } = makeRepository(dir, 2000);
   const store = join(dir, 'store');
   const env = { DOCSCTL_STORE: store };
-  execFileSync('node', [bin, 'init'], { env: { ...process.env, ...env } });
+  execFileSync('node', [bin, 'init'], { env: { ...process.env, ...env }, stdio: 'ignore' });
   const first = [], again = [], exported = [], clones = [];
   for (let i = 0; i < gitRuns; i++) {
     const space = execFileSync('node', [bin, 'space', 'create', '--title', `Git ${i}`, '--format', 'ids'], { env: { ...process.env, ...env }, encoding: 'utf8' }).trim();

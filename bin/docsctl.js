@@ -3,6 +3,10 @@
 // then runs the bundled CLI (dist/cli.js) and sets the exit code it returns.
 import { readFileSync } from 'node:fs';
 
+// A store commit fsyncs its new objects in parallel (libuv's pool): more threads let a
+// large commit (importing thousands of pages) sync them together. Set before first use.
+process.env.UV_THREADPOOL_SIZE ??= '32';
+
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));

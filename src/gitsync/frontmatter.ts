@@ -59,7 +59,37 @@ export type PageFields = Pick<PageMeta, 'description' | 'icon' | 'hidden' | 'noI
 export const PAGE_FIELD_KEYS = ['description', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'cover', 'layout'] as const;
 
 /** Parses front matter YAML to a plain object; `error` when it is not valid YAML or not a mapping. */
+/** Plain scalars that YAML 1.2 reads as something other than a string. */
+const RESERVED = /^(?:true|false|null|~|[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|[-+]?\.inf|\.nan|0x[0-9a-f]+|0o[0-7]+)$/i;
+
+/**
+ * The common front matter — `key: plain text` lines, `true`/`false` — without the
+ * YAML parser (it dominates the import of a large repository). Anything else
+ * (quotes, nesting, lists, comments, block scalars, numbers, null) is undefined and
+ * goes through the real parser; test/gitsync/frontmatter-fast.test.ts checks both agree.
+ */
+export function parseSimpleFrontMatter(yaml: string): Record<string, unknown> | undefined {
+  const data: Record<string, unknown> = {};
+  for (const line of yaml.split(/\r?\n/)) {
+    if (line === '') continue;
+    const match = /^([A-Za-z_][A-Za-z0-9_-]*): ([^\s].*)$/.exec(line);
+    if (!match) return undefined;
+    const key = match[1] as string;
+    const value = (match[2] as string).trimEnd();
+    if (Object.hasOwn(data, key)) return undefined;
+    if (value === 'true' || value === 'false') {
+      data[key] = value === 'true';
+      continue;
+    }
+    if (!/^[A-Za-z(][^#:]*$/.test(value) || /[\t]/.test(value) || RESERVED.test(value) || value.includes(' #')) return undefined;
+    data[key] = value;
+  }
+  return data;
+}
+
 export function parseFrontMatter(yaml: string): { data: Record<string, unknown>; error?: string } {
+  const simple = parseSimpleFrontMatter(yaml);
+  if (simple) return { data: simple };
   const doc = parseDocument(yaml, { prettyErrors: false });
   const problem = doc.errors[0];
   if (problem) return { data: {}, error: problem.message.split('\n')[0] ?? 'invalid YAML' };
