@@ -329,6 +329,26 @@ export const changeRequestHandlers: Record<string, Handler> = {
 
 // ─── Shared with import ────────────────────────────────────────────────────
 
+/** A new `edits` revision of `spaceId` holding `content`, child of `parent`. */
+function newEditsRevision(
+  ctx: HandlerContext,
+  tx: StoreWriter,
+  spaceId: string,
+  parent: string,
+  content: string | undefined,
+  extra: Partial<RevisionRecord>,
+): RevisionRecord {
+  return newRevisionRecord(tx, {
+    ...extra,
+    id: ctx.ids(),
+    space: spaceId,
+    type: 'edits',
+    parents: [parent],
+    createdAt: ctx.clock().toISOString(),
+    content,
+  });
+}
+
 /** Points a change request at a new revision holding `content` (type `edits`). */
 export function commitToChangeRequest(
   ctx: HandlerContext,
@@ -337,17 +357,8 @@ export function commitToChangeRequest(
   content: string | undefined,
   extra: Partial<RevisionRecord> = {},
 ): RevisionRecord {
-  const now = ctx.clock().toISOString();
-  const revision = newRevisionRecord(tx, {
-    ...extra,
-    id: ctx.ids(),
-    space: cr.space,
-    type: 'edits',
-    parents: [cr.revision],
-    createdAt: now,
-    content,
-  });
-  putChangeRequest(tx, { ...cr, revision: revision.id, updatedAt: now, contributors: withContributor(cr, ctx.actor.userId) });
+  const revision = newEditsRevision(ctx, tx, cr.space, cr.revision, content, extra);
+  putChangeRequest(tx, { ...cr, revision: revision.id, updatedAt: revision.createdAt, contributors: withContributor(cr, ctx.actor.userId) });
   return revision;
 }
 
@@ -359,16 +370,7 @@ export function commitToSpace(
   content: string | undefined,
   extra: Partial<RevisionRecord> = {},
 ): RevisionRecord {
-  const now = ctx.clock().toISOString();
-  const revision = newRevisionRecord(tx, {
-    ...extra,
-    id: ctx.ids(),
-    space: space.id,
-    type: 'edits',
-    parents: [space.revision],
-    createdAt: now,
-    content,
-  });
-  putSpace(tx, { ...space, revision: revision.id, updatedAt: now });
+  const revision = newEditsRevision(ctx, tx, space.id, space.revision, content, extra);
+  putSpace(tx, { ...space, revision: revision.id, updatedAt: revision.createdAt });
   return revision;
 }
