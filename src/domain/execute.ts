@@ -13,6 +13,7 @@ import type { IdGenerator } from '../util/ids.js';
 import type { Actor, ArtifactSink, Handler, HandlerContext } from './handler.js';
 import { Reply } from './handler.js';
 import { findHandler } from './handlers.js';
+import { type InputPolicy, LOCAL_POLICY } from './policy.js';
 
 export interface ExecuteEnv {
   store: Store;
@@ -22,6 +23,8 @@ export interface ExecuteEnv {
   origin: string;
   /** Where generated files go; operations that produce one answer 501 without it. */
   artifacts?: ArtifactSink;
+  /** What the input may reach on this machine (default: everything, as in local mode). */
+  policy?: InputPolicy;
 }
 
 const noArtifacts: ArtifactSink = {
@@ -49,6 +52,7 @@ function readOnly(reader: StoreReader): StoreWriter {
     get: (table, key) => reader.get(table, key),
     has: (table, key) => reader.has(table, key),
     entries: (table) => reader.entries(table),
+    scan: (table, options) => reader.scan(table, options),
     getObject: (hash) => reader.getObject(hash),
     put: refuse,
     delete: refuse,
@@ -82,7 +86,7 @@ export async function executePlainGet(
 type Runnable = Pick<AnyRoute, 'id' | 'method' | 'success'>;
 
 async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: RouteInput<AnyRoute>): Promise<OperationResult> {
-  const base = { actor: env.actor, clock: env.clock, ids: env.ids, origin: env.origin, artifacts: env.artifacts ?? noArtifacts };
+  const base = { actor: env.actor, clock: env.clock, ids: env.ids, origin: env.origin, artifacts: env.artifacts ?? noArtifacts, policy: env.policy ?? LOCAL_POLICY };
   const context = (tx: StoreWriter): HandlerContext => ({ tx, ...base });
   if (typeof handler !== 'function') {
     const prepared = await handler.prepare({ reader: env.store.read(), ...base }, input);

@@ -10,6 +10,7 @@ import type { AnyRoute, RouteInput } from '../api/route.js';
 import type { StoreReader, StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
+import type { InputPolicy } from './policy.js';
 
 /** Who is calling. */
 export interface Actor {
@@ -33,6 +34,8 @@ export interface HandlerContext {
   /** Origin used to build `urls` (e.g. `http://127.0.0.1:4000`); API URLs are `${origin}/v1/...`. */
   origin: string;
   artifacts: ArtifactSink;
+  /** What local paths and network addresses the input may reach (policy.ts): everything locally, little under `serve`. */
+  policy: InputPolicy;
 }
 
 /** What the first phase of a two-phase handler gets: a snapshot to read, no writes. */

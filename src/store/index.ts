@@ -11,7 +11,8 @@ import { DIR_MODE, FILE_MODE, errnoCode } from './objects.js';
 export { JsonFileStore, FormatTooNewError, type OpenStoreOptions } from './json-file-store.js';
 export { fsck, recover, gc, unlock, type FsckReport, type RecoverReport, type GcReport, type StoreProblem } from './maintenance.js';
 export type { LockOwner } from './lock.js';
-export type { Json, Store, StoreReader, StoreWriter, TransactOptions } from './types.js';
+export type { Json, ScanOptions, Store, StoreReader, StoreWriter, TransactOptions } from './types.js';
+export { scanRows } from './scan.js';
 
 /** True when `dir` holds a store (has a FORMAT file). */
 export function storeExists(dir: string): boolean {

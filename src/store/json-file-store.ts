@@ -53,7 +53,8 @@ import {
   writeFailure,
   writeNewFile,
 } from './objects.js';
-import type { Json, Store, StoreReader, StoreWriter, TransactOptions } from './types.js';
+import { scanRows } from './scan.js';
+import type { Json, ScanOptions, Store, StoreReader, StoreWriter, TransactOptions } from './types.js';
 
 export const FORMAT_NAME = 'docsctl-store';
 export const FORMAT_VERSION = 1;
@@ -345,6 +346,11 @@ class Snapshot implements StoreReader {
     const rows = hamtEntries(this.store, this.root.tables.get(table));
     rows.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return rows.map(([key, value]) => [key, copy<T>(value)]);
+  }
+
+  // TODO(store): walk a sorted table (O(log n + k)) instead of reading the whole table.
+  scan<T = unknown>(table: string, options: ScanOptions = {}): Array<[string, T]> {
+    return scanRows(this.entries<T>(table), options);
   }
 
   getObject<T = unknown>(hash: string): T {

@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { StoreError } from '../api/errors.js';
-import type { Store, StoreReader, StoreWriter, TransactOptions } from './types.js';
+import { scanRows } from './scan.js';
+import type { ScanOptions, Store, StoreReader, StoreWriter, TransactOptions } from './types.js';
 
 type Tables = Map<string, Map<string, string>>;
 
@@ -28,6 +29,10 @@ class Snapshot implements StoreReader {
     const rows = [...(this.tables.get(table) ?? new Map<string, string>())];
     rows.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return rows.map(([key, text]) => [key, clone<T>(text)]);
+  }
+  scan<T>(table: string, options: ScanOptions = {}): Array<[string, T]> {
+    const rows = this.tables.get(table) ?? new Map<string, string>();
+    return scanRows(rows, options).map(([key, text]) => [key, clone<T>(text)]);
   }
   getObject<T>(hash: string): T {
     const text = this.objects.get(hash);

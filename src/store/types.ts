@@ -11,6 +11,17 @@
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
+export interface ScanOptions {
+  /** Only keys that start with this prefix. */
+  prefix?: string;
+  /** Skip keys up to and including this one, in the scan's direction (a page cursor). */
+  after?: string;
+  /** At most this many rows. */
+  limit?: number;
+  /** Descending key order. */
+  reverse?: boolean;
+}
+
 /** A consistent, read-only view of one committed generation. */
 export interface StoreReader {
   /** Generation number of the commit this view reads (0 = empty store). */
@@ -21,6 +32,13 @@ export interface StoreReader {
   has(table: string, key: string): boolean;
   /** Every `[key, value]` of a table, in key order. For small tables and maintenance only. */
   entries<T = unknown>(table: string): Array<[string, T]>;
+  /**
+   * The `[key, value]` rows of a table in key order (code-unit order, descending with
+   * `reverse`), limited to a key range: the way to list anything that grows (a space's
+   * comments, a team's members, an organization's spaces). Keep one row per item under
+   * a common prefix (`${orgId}/${orderKey}`) and page with `after`.
+   */
+  scan<T = unknown>(table: string, options?: ScanOptions): Array<[string, T]>;
   /** An immutable object by its hash (see `StoreWriter.putObject`). Throws StoreError when missing or damaged. */
   getObject<T = unknown>(hash: string): T;
 }

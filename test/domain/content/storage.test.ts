@@ -85,6 +85,7 @@ describe('storage', () => {
       get: (t, k) => reader.get(t, k),
       has: (t, k) => reader.has(t, k),
       entries: (t) => reader.entries(t),
+      scan: (t, o) => reader.scan(t, o),
       getObject: <T>(h: string) => {
         reads += 1;
         return reader.getObject<T>(h);

@@ -1,0 +1,273 @@
+/**
+ * Lists that grow, stored so that no write rewrites the whole list
+ * (../shared/notes/hardening.md §1). Use these instead of a list-valued row.
+ *
+ * - `OrderedList`: items in a user-visible order (the spaces and collections of a
+ *   container, a site's sections, a section's site spaces). Each item is one row
+ *   `${owner}/${orderKey}` → `{id, value}` in `table`, where the order key is a
+ *   fractional index (`fractional-indexing`): an insert or a move writes one row
+ *   (plus the item's row in the position index `${table}.pos`, `${owner}/${id}` →
+ *   orderKey), whatever the length of the list. A count row (`${table}.n`, owner →
+ *   number) is updated in the same commit, so `count` never scans.
+ * - `KeyedSet`: items keyed by id with no order of their own (a team's members,
+ *   a user's organizations): `${owner}/${id}` → value, listed in id order.
+ *
+ * Both page with `StoreReader.scan` and an opaque cursor (the last key returned),
+ * so a page of 50 reads 50 rows, not the list.
+ *
+ * Owner ids and item ids must not contain `/`.
+ */
+import { generateKeyBetween } from 'fractional-indexing';
+import { badRequest } from '../api/errors.js';
+import type { StoreReader, StoreWriter } from '../store/types.js';
+import { DEFAULT_LIMIT, type ListEnvelope } from './pagination.js';
+
+export interface PageQuery {
+  page?: string | undefined;
+  limit?: number | undefined;
+}
+
+export interface Entry<V> {
+  id: string;
+  value: V;
+}
+
+/** Where to put an item: before or after a sibling (by id), or at the end. */
+export interface Placement {
+  before?: string | undefined;
+  after?: string | undefined;
+}
+
+const CURSOR_PREFIX = 'k:';
+
+export function encodeKeyCursor(key: string): string {
+  return Buffer.from(`${CURSOR_PREFIX}${key}`, 'utf8').toString('base64url');
+}
+
+export function decodeKeyCursor(page: string): string {
+  const text = Buffer.from(page, 'base64url').toString('utf8');
+  if (!text.startsWith(CURSOR_PREFIX) || text.length === CURSOR_PREFIX.length) {
+    throw badRequest(`Invalid page cursor "${page}": pass the next.page value of a previous response`);
+  }
+  return text.slice(CURSOR_PREFIX.length);
+}
+
+function checkId(what: string, id: string): void {
+  if (id.includes('/')) throw new Error(`${what} "${id}" must not contain "/"`);
+}
+
+/**
+ * One page of a scan: rows under `prefix` after the cursor, `map`ped, with
+ * `next.page` when more remain and the `count` the caller keeps.
+ */
+export function paginatePrefix<R, T>(
+  tx: StoreReader,
+  table: string,
+  prefix: string,
+  query: PageQuery,
+  count: number,
+  map: (row: R, key: string) => T | undefined,
+  options: { reverse?: boolean } = {},
+): ListEnvelope<T> {
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const after = query.page === undefined ? undefined : prefix + decodeKeyCursor(query.page);
+  const rows = tx.scan<R>(table, {
+    prefix,
+    ...(after !== undefined ? { after } : {}),
+    limit: limit + 1,
+    ...(options.reverse ? { reverse: true } : {}),
+  });
+  const page = rows.slice(0, limit);
+  const items: T[] = [];
+  for (const [key, row] of page) {
+    const item = map(row, key);
+    if (item !== undefined) items.push(item);
+  }
+  const envelope: ListEnvelope<T> = { count, items };
+  const last = page.at(-1);
+  if (rows.length > limit && last !== undefined && limit > 0) {
+    return { next: { page: encodeKeyCursor(last[0].slice(prefix.length)) }, ...envelope };
+  }
+  return envelope;
+}
+
+export class OrderedList<V> {
+  readonly positions: string;
+  readonly counts: string;
+
+  constructor(readonly table: string) {
+    this.positions = `${table}.pos`;
+    this.counts = `${table}.n`;
+  }
+
+  private rowKey(owner: string, orderKey: string): string {
+    return `${owner}/${orderKey}`;
+  }
+
+  /** The item's order key, or undefined when it is not in the list. */
+  orderKey(tx: StoreReader, owner: string, id: string): string | undefined {
+    return tx.get<string>(this.positions, `${owner}/${id}`);
+  }
+
+  has(tx: StoreReader, owner: string, id: string): boolean {
+    return this.orderKey(tx, owner, id) !== undefined;
+  }
+
+  get(tx: StoreReader, owner: string, id: string): V | undefined {
+    const key = this.orderKey(tx, owner, id);
+    if (key === undefined) return undefined;
+    return tx.get<Entry<V>>(this.table, this.rowKey(owner, key))?.value;
+  }
+
+  count(tx: StoreReader, owner: string): number {
+    return tx.get<number>(this.counts, owner) ?? 0;
+  }
+
+  /** Up to `limit` items from the start (or the end with `reverse`). */
+  head(tx: StoreReader, owner: string, limit: number, reverse = false): Array<Entry<V>> {
+    return tx
+      .scan<Entry<V>>(this.table, { prefix: `${owner}/`, limit, ...(reverse ? { reverse: true } : {}) })
+      .map(([, entry]) => entry);
+  }
+
+  /** Every item, in order. Only for lists that stay small (a site's sections) or whole-list exports. */
+  all(tx: StoreReader, owner: string): Array<Entry<V>> {
+    return tx.scan<Entry<V>>(this.table, { prefix: `${owner}/` }).map(([, entry]) => entry);
+  }
+
+  /** One page of the list (`map` returning undefined drops an item from the page). */
+  page<T>(tx: StoreReader, owner: string, query: PageQuery, map: (entry: Entry<V>) => T | undefined): ListEnvelope<T> {
+    return paginatePrefix<Entry<V>, T>(tx, this.table, `${owner}/`, query, this.count(tx, owner), (entry) => map(entry));
+  }
+
+  /** The neighbours' order keys around an anchor: [key before the slot, key after the slot]. */
+  private slot(tx: StoreReader, owner: string, placement: Placement | undefined): [string | null, string | null] {
+    const prefix = `${owner}/`;
+    if (placement?.before !== undefined && placement.after !== undefined) {
+      throw badRequest('Invalid position: give either "before" or "after", not both');
+    }
+    if (placement?.before !== undefined) {
+      const anchor = this.orderKey(tx, owner, placement.before);
+      if (anchor === undefined) throw badRequest(`Invalid position: ${placement.before} is not in this list`);
+      const prev = tx.scan(this.table, { prefix, after: prefix + anchor, reverse: true, limit: 1 })[0];
+      return [prev ? prev[0].slice(prefix.length) : null, anchor];
+    }
+    if (placement?.after !== undefined) {
+      const anchor = this.orderKey(tx, owner, placement.after);
+      if (anchor === undefined) throw badRequest(`Invalid position: ${placement.after} is not in this list`);
+      const next = tx.scan(this.table, { prefix, after: prefix + anchor, limit: 1 })[0];
+      return [anchor, next ? next[0].slice(prefix.length) : null];
+    }
+    const last = tx.scan(this.table, { prefix, reverse: true, limit: 1 })[0];
+    return [last ? last[0].slice(prefix.length) : null, null];
+  }
+
+  /** Adds an item (at the end, or before/after a sibling). Replaces the value when it is already there, keeping its place. */
+  insert(tx: StoreWriter, owner: string, id: string, value: V, placement?: Placement): void {
+    checkId('owner', owner);
+    checkId('id', id);
+    const existing = this.orderKey(tx, owner, id);
+    if (existing !== undefined) {
+      tx.put(this.table, this.rowKey(owner, existing), { id, value });
+      return;
+    }
+    const [low, high] = this.slot(tx, owner, placement);
+    const key = generateKeyBetween(low, high);
+    tx.put(this.table, this.rowKey(owner, key), { id, value });
+    tx.put(this.positions, `${owner}/${id}`, key);
+    tx.put(this.counts, owner, this.count(tx, owner) + 1);
+  }
+
+  /** Replaces an item's value in place. False when it is not in the list. */
+  update(tx: StoreWriter, owner: string, id: string, value: V): boolean {
+    const key = this.orderKey(tx, owner, id);
+    if (key === undefined) return false;
+    tx.put(this.table, this.rowKey(owner, key), { id, value });
+    return true;
+  }
+
+  /** Moves an item before/after a sibling (or to the end). False when it is not in the list. */
+  move(tx: StoreWriter, owner: string, id: string, placement: Placement | undefined): boolean {
+    const key = this.orderKey(tx, owner, id);
+    if (key === undefined) return false;
+    if (placement?.before === id || placement?.after === id) {
+      throw badRequest(`Invalid position: cannot place ${id} relative to itself`);
+    }
+    const value = (tx.get<Entry<V>>(this.table, this.rowKey(owner, key)) as Entry<V>).value;
+    tx.delete(this.table, this.rowKey(owner, key));
+    tx.delete(this.positions, `${owner}/${id}`);
+    const [low, high] = this.slot(tx, owner, placement);
+    const next = generateKeyBetween(low, high);
+    tx.put(this.table, this.rowKey(owner, next), { id, value });
+    tx.put(this.positions, `${owner}/${id}`, next);
+    return true;
+  }
+
+  /** Removes an item. False when it was not in the list. */
+  remove(tx: StoreWriter, owner: string, id: string): boolean {
+    const key = this.orderKey(tx, owner, id);
+    if (key === undefined) return false;
+    tx.delete(this.table, this.rowKey(owner, key));
+    tx.delete(this.positions, `${owner}/${id}`);
+    const count = this.count(tx, owner) - 1;
+    if (count > 0) tx.put(this.counts, owner, count);
+    else tx.delete(this.counts, owner);
+    return true;
+  }
+}
+
+export class KeyedSet<V> {
+  readonly counts: string;
+
+  constructor(readonly table: string) {
+    this.counts = `${table}.n`;
+  }
+
+  private key(owner: string, id: string): string {
+    checkId('owner', owner);
+    checkId('id', id);
+    return `${owner}/${id}`;
+  }
+
+  get(tx: StoreReader, owner: string, id: string): V | undefined {
+    return tx.get<V>(this.table, this.key(owner, id));
+  }
+
+  has(tx: StoreReader, owner: string, id: string): boolean {
+    return tx.has(this.table, this.key(owner, id));
+  }
+
+  count(tx: StoreReader, owner: string): number {
+    return tx.get<number>(this.counts, owner) ?? 0;
+  }
+
+  /** Adds or replaces an item. True when it was new. */
+  put(tx: StoreWriter, owner: string, id: string, value: V): boolean {
+    const key = this.key(owner, id);
+    const isNew = !tx.has(this.table, key);
+    tx.put(this.table, key, value);
+    if (isNew) tx.put(this.counts, owner, this.count(tx, owner) + 1);
+    return isNew;
+  }
+
+  remove(tx: StoreWriter, owner: string, id: string): boolean {
+    if (!tx.delete(this.table, this.key(owner, id))) return false;
+    const count = this.count(tx, owner) - 1;
+    if (count > 0) tx.put(this.counts, owner, count);
+    else tx.delete(this.counts, owner);
+    return true;
+  }
+
+  /** Every item in id order. Only for sets that stay small, or whole-set operations (a sync diff). */
+  all(tx: StoreReader, owner: string): Array<Entry<V>> {
+    const prefix = `${owner}/`;
+    return tx.scan<V>(this.table, { prefix }).map(([key, value]) => ({ id: key.slice(prefix.length), value }));
+  }
+
+  page<T>(tx: StoreReader, owner: string, query: PageQuery, map: (entry: Entry<V>) => T | undefined): ListEnvelope<T> {
+    const prefix = `${owner}/`;
+    return paginatePrefix<V, T>(tx, this.table, prefix, query, this.count(tx, owner), (value, key) =>
+      map({ id: key.slice(prefix.length), value }),
+    );
+  }
+}

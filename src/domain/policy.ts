@@ -1,0 +1,129 @@
+/**
+ * What a caller's input may reach on the machine that runs the handler.
+ *
+ * In local mode the user owns the disk and the network they run docsctl on, so
+ * everything is allowed (`LOCAL_POLICY`). Under `serve` a request comes from any
+ * token holder: local files, private addresses and plain HTTP are refused unless
+ * the operator opened them (`serve --allow-local DIR`, `--allow-private-network`,
+ * `--allow-http`). Every handler that reads a path or fetches a URL named by its
+ * input (content import, git import/export) checks it here first.
+ */
+import { lookup } from 'node:dns/promises';
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+import ipaddr from 'ipaddr.js';
+import { badRequest, forbidden } from '../api/errors.js';
+
+export interface InputPolicy {
+  /** Local paths and file:// URLs: 'any', or only below these directories (real paths), or none (empty). */
+  localRoots: 'any' | readonly string[];
+  /** Loopback, private, link-local and other non-public addresses may be fetched. */
+  privateNetwork: boolean;
+  /** Plain http:// may be used for hosts that are not loopback. */
+  plainHttp: boolean;
+}
+
+export const LOCAL_POLICY: InputPolicy = Object.freeze({ localRoots: 'any', privateNetwork: true, plainHttp: true });
+
+/** `serve` without any --allow-* flag. */
+export const SERVE_POLICY: InputPolicy = Object.freeze({ localRoots: [], privateNetwork: false, plainHttp: false });
+
+/** Address ranges (ipaddr.js names) that are not the public internet. */
+const NON_PUBLIC = new Set([
+  'unspecified',
+  'broadcast',
+  'multicast',
+  'linkLocal',
+  'loopback',
+  'carrierGradeNat',
+  'private',
+  'reserved',
+  'uniqueLocal',
+  'ipv4Mapped',
+  'rfc6145',
+  'rfc6052',
+  '6to4',
+  'teredo',
+  'benchmarking',
+  'amt',
+  'as112',
+  'as112v6',
+  'deprecated',
+  'orchid2',
+  'droneRemoteIdProtocolEntityTags',
+]);
+
+/** True when `address` (an IP literal) is loopback, private, link-local, metadata or otherwise not public. */
+export function isNonPublicAddress(address: string): boolean {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(address.replace(/^\[|\]$/g, ''));
+  } catch {
+    return true; // not an address we can classify: treat as non-public
+  }
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  }
+  return NON_PUBLIC.has(parsed.range());
+}
+
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (bare === 'localhost' || bare.endsWith('.localhost')) return true;
+  return ipaddr.isValid(bare) && ipaddr.parse(bare).range() === 'loopback';
+}
+
+/**
+ * Resolves `host` and returns the addresses a connection may use, refusing
+ * (403) non-public ones unless the policy allows private networks. Connect to
+ * one of the returned addresses, not to the name again (DNS rebinding).
+ */
+export async function resolveAllowedAddresses(policy: InputPolicy, host: string): Promise<string[]> {
+  const bare = host.replace(/^\[|\]$/g, '');
+  const addresses = ipaddr.isValid(bare) ? [bare] : (await lookup(bare, { all: true, verbatim: true })).map((a) => a.address);
+  if (addresses.length === 0) throw badRequest(`Cannot resolve host ${host}`);
+  if (!policy.privateNetwork) {
+    const blocked = addresses.find(isNonPublicAddress);
+    if (blocked !== undefined) {
+      throw forbidden(
+        `Refusing to fetch from ${host} (${blocked}): a loopback, private or link-local address; the server must be started with --allow-private-network`,
+      );
+    }
+  }
+  return addresses;
+}
+
+/** Refuses http:// to a non-loopback host unless the policy allows plain HTTP. */
+export function checkScheme(policy: InputPolicy, url: URL): void {
+  if (url.protocol === 'http:' && !policy.plainHttp && !isLoopbackHost(url.hostname)) {
+    throw forbidden(`Refusing plain http:// for ${url.hostname}: use https://, or start the server with --allow-http`);
+  }
+}
+
+/**
+ * The real path of a local file or directory the input names, when the policy
+ * allows it: anywhere ('any'), or below one of the allowed roots after resolving
+ * symlinks. Throws 403 otherwise (and never says whether the path exists).
+ */
+export async function allowedLocalPath(policy: InputPolicy, target: string): Promise<string> {
+  if (policy.localRoots === 'any') return path.resolve(target);
+  const refuse = () =>
+    forbidden('Local paths and file:// URLs are not allowed on this server (start it with --allow-local DIR to allow a directory)');
+  if (policy.localRoots.length === 0 || !path.isAbsolute(target)) throw refuse();
+  let real: string;
+  try {
+    real = await realpath(target);
+  } catch {
+    throw refuse();
+  }
+  for (const root of policy.localRoots) {
+    const relative = path.relative(root, real);
+    if (relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))) return real;
+  }
+  throw refuse();
+}
+
+/** The real paths of `--allow-local` directories (each must exist and be a directory). */
+export async function resolveLocalRoots(dirs: readonly string[]): Promise<string[]> {
+  return Promise.all(dirs.map((dir) => realpath(path.resolve(dir))));
+}
