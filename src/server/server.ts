@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { ApiError, StoreBusyError, UsageError } from '../api/errors.js';
 import { matchRoute, methodsForPath } from '../api/table.js';
 import { type OperationResult, executeOperation } from '../domain/execute.js';
+import { type InputPolicy, SERVE_POLICY } from '../domain/policy.js';
 import type { Store, StoreReader } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
@@ -47,6 +48,8 @@ export interface ServerOptions {
   maxBodyBytes?: number | undefined;
   /** How long `close()` waits for in-flight requests before cutting connections (default 5 s). */
   closeTimeoutMs?: number | undefined;
+  /** What a request's input may reach on this machine (default SERVE_POLICY: no local paths, no private network, no plain http). */
+  policy?: InputPolicy | undefined;
 }
 
 export interface RunningServer {
@@ -140,6 +143,7 @@ class ApiServer {
   private readonly resolveActor: (token: string, reader: StoreReader) => string | undefined;
   private readonly maxBodyBytes: number;
   private readonly build: string;
+  private readonly policy: InputPolicy;
   /** token → user of a store generation: a token is hashed and looked up once per generation. */
   private readonly actors = new Map<string, { gen: number; userId: string | undefined }>();
   /** Generated files (PDF exports), answered at `/artifacts/<name>`. */
@@ -153,6 +157,7 @@ class ApiServer {
     this.resolveActor = options.resolveActor ?? resolveTokenUser;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.build = options.clock().toISOString();
+    this.policy = options.policy ?? SERVE_POLICY;
     this.handle = (req, res) => {
       void this.dispatch(req, res);
     };
@@ -237,7 +242,7 @@ class ApiServer {
 
     const query = mark === -1 ? {} : parseQuery(url.slice(mark + 1));
     const result = await executeOperation(
-      { store: this.store, actor: { userId }, clock: this.clock, ids: this.ids, origin: this.origin, artifacts: this.artifacts },
+      { store: this.store, actor: { userId }, clock: this.clock, ids: this.ids, origin: this.origin, artifacts: this.artifacts, policy: this.policy },
       match.route,
       { params: match.params, query, body },
     );

@@ -4,9 +4,10 @@
  * change as one commit. Each mode gets its own copy of the remote.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVE_POLICY } from '../../src/domain/policy.js';
 import { type Step, type Transcript, runTranscript } from '../helpers/scenario.js';
 import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
 
@@ -75,7 +76,9 @@ describe('git sync from the CLI in both modes', () => {
   beforeAll(async () => {
     remotes = [makeRemote(), makeRemote()];
     local = await runTranscript(steps(remotes[0]!.remote, remotes[0]!.variant), 'local');
-    remote = await runTranscript(steps(remotes[1]!.remote, remotes[1]!.variant), 'remote');
+    // As `serve --allow-local <the remote's directory>`: the server may read the repository and the variant.
+    const allowed = realpathSync(dirname(remotes[1]!.remote));
+    remote = await runTranscript(steps(remotes[1]!.remote, remotes[1]!.variant), 'remote', { policy: { ...SERVE_POLICY, localRoots: [allowed] } });
   }, 120_000);
   afterAll(cleanupTempDirs);
 

@@ -33,7 +33,9 @@ import { ApiError, badRequest, conflict } from '../../api/errors.js';
 import type * as routes from '../../api/routes/content.js';
 import type { ContentTree } from '../../content/model.js';
 import type { RepoFile, RepoSnapshot } from '../../gitsync/types.js';
+import { redactUrls } from '../../util/redact.js';
 import { type Handler, type HandlerContext, type PrepareContext, Reply, type TwoPhaseHandler, implementer } from '../handler.js';
+import { type InputPolicy, allowedLocalPath, checkScheme, resolveAllowedAddresses } from '../policy.js';
 import type { SpaceRecord } from '../records.js';
 import { apiUrl } from '../urls.js';
 import { commitToChangeRequest, commitToSpace } from './change-requests.js';
@@ -113,14 +115,16 @@ interface Fetched {
   name?: string;
 }
 
-async function fetchSource(url: URL): Promise<Fetched> {
+async function fetchSource(policy: InputPolicy, url: URL): Promise<Fetched> {
   if (url.protocol === 'file:') {
-    let file: string;
+    let named: string;
     try {
-      file = fileURLToPath(url);
+      named = fileURLToPath(url);
     } catch (error) {
-      throw badRequest(`Invalid file URL ${url.href}: ${describeError(error)}`);
+      throw badRequest(`Invalid file URL ${redactUrls(url.href)}: ${describeError(error)}`);
     }
+    // The real path, checked against the policy's roots (403 under `serve` outside --allow-local).
+    const file = await allowedLocalPath(policy, named);
     try {
       const info = await stat(file);
       if (info.isDirectory()) return { kind: 'directory', snapshot: await readDirectory(file) };
@@ -132,13 +136,15 @@ async function fetchSource(url: URL): Promise<Fetched> {
     }
   }
   if (url.protocol === 'http:' || url.protocol === 'https:') {
+    checkScheme(policy, url);
+    await resolveAllowedAddresses(policy, url.hostname);
     let response: Response;
     try {
       response = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
     } catch (error) {
-      throw badRequest(`Cannot fetch ${url.href}: ${describeError((error as { cause?: unknown }).cause ?? error)}`);
+      throw badRequest(`Cannot fetch ${redactUrls(url.href)}: ${describeError((error as { cause?: unknown }).cause ?? error)}`);
     }
-    if (!response.ok) throw badRequest(`Cannot fetch ${url.href}: HTTP ${response.status}`);
+    if (!response.ok) throw badRequest(`Cannot fetch ${redactUrls(url.href)}: HTTP ${response.status}`);
     const declared = Number(response.headers.get('content-length'));
     if (declared > MAX_IMPORT_BYTES) throw badRequest(`Import source is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB`);
     const data = new Uint8Array(await response.arrayBuffer());
@@ -187,8 +193,8 @@ async function snapshotFor(source: string, fetched: Fetched, url: URL): Promise<
     return new Map([[file, { path: file, data: fetched.data as Uint8Array }]]);
   }
   // zip
-  if (fetched.kind === 'directory') throw badRequest(`Source "zip" needs an archive, but ${url.href} is a directory (use source "markdown")`);
-  return unzip(fetched.data as Uint8Array, fetched.name ?? url.href);
+  if (fetched.kind === 'directory') throw badRequest(`Source "zip" needs an archive, but ${redactUrls(url.href)} is a directory (use source "markdown")`);
+  return unzip(fetched.data as Uint8Array, fetched.name ?? redactUrls(url.href));
 }
 
 async function convert(
@@ -226,9 +232,9 @@ async function prepareImport(
   try {
     url = new URL(body.url);
   } catch {
-    throw badRequest(`Invalid url "${body.url}"`);
+    throw badRequest(`Invalid url "${redactUrls(body.url)}"`);
   }
-  const fetched = await fetchSource(url);
+  const fetched = await fetchSource(ctx.policy, url);
   const snapshot = await snapshotFor(body.source, fetched, url);
   const converted = await convert(ctx, snapshot, previous.tree);
   return {
