@@ -78,6 +78,11 @@ export function isLoopbackHost(host: string): boolean {
   return ipaddr.isValid(bare) && ipaddr.parse(bare).range() === 'loopback';
 }
 
+const refusePrivate = (host: string, address: string) =>
+  forbidden(
+    `Refusing to fetch from ${host} (${address}): a loopback, private or link-local address; the server must be started with --allow-private-network`,
+  );
+
 /**
  * Resolves `host` and returns the addresses a connection may use, refusing
  * (403) non-public ones unless the policy allows private networks. Connect to
@@ -85,6 +90,8 @@ export function isLoopbackHost(host: string): boolean {
  */
 export async function resolveAllowedAddresses(policy: InputPolicy, host: string): Promise<string[]> {
   const bare = host.replace(/^\[|\]$/g, '');
+  // localhost and *.localhost are loopback whatever a resolver says (RFC 6761).
+  if (!policy.privateNetwork && isLoopbackHost(bare)) throw refusePrivate(host, bare);
   let addresses: string[];
   try {
     addresses = ipaddr.isValid(bare) ? [bare] : await (policy.resolve ?? systemResolve)(bare);
@@ -94,11 +101,7 @@ export async function resolveAllowedAddresses(policy: InputPolicy, host: string)
   if (addresses.length === 0) throw badRequest(`Cannot resolve host ${host}: check the URL's host name`);
   if (!policy.privateNetwork) {
     const blocked = addresses.find(isNonPublicAddress);
-    if (blocked !== undefined) {
-      throw forbidden(
-        `Refusing to fetch from ${host} (${blocked}): a loopback, private or link-local address; the server must be started with --allow-private-network`,
-      );
-    }
+    if (blocked !== undefined) throw refusePrivate(host, blocked);
   }
   return addresses;
 }

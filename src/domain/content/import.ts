@@ -35,7 +35,7 @@ import type { ContentTree } from '../../content/model.js';
 import type { RepoFile, RepoSnapshot } from '../../gitsync/types.js';
 import { redactUrls } from '../../util/redact.js';
 import { type Handler, type HandlerContext, type PrepareContext, Reply, type TwoPhaseHandler, implementer } from '../handler.js';
-import { type InputPolicy, allowedLocalPath, checkScheme, resolveAllowedAddresses } from '../policy.js';
+import { type InputPolicy, allowedLocalPath } from '../policy.js';
 import type { SpaceRecord } from '../records.js';
 import { apiUrl } from '../urls.js';
 import { commitToChangeRequest, commitToSpace } from './change-requests.js';
@@ -97,7 +97,7 @@ async function readDirectory(dir: string): Promise<RepoSnapshot> {
         continue;
       }
       bytes += file.data.byteLength;
-      if (bytes > MAX_IMPORT_BYTES) throw badRequest(`Import source is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB`);
+      if (bytes > MAX_IMPORT_BYTES) throw tooLarge();
       if (snapshot.size >= MAX_IMPORT_FILES) throw badRequest(`Import source has more than ${MAX_IMPORT_FILES} files`);
       snapshot.set(childRel, file);
     }
@@ -110,10 +110,14 @@ interface Fetched {
   kind: 'file' | 'directory';
   /** Directory: its files. */
   snapshot?: RepoSnapshot;
-  /** File: its bytes and its name. */
-  data?: Uint8Array;
+  /** File: where its bytes are on disk (the source itself, or a private temporary copy of a download) and its name. */
+  file?: string;
   name?: string;
+  /** Removes the temporary copy, if any. */
+  dispose?: () => Promise<void>;
 }
+
+const tooLarge = () => new ApiError(413, `Import source is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB (the largest import accepted)`);
 
 async function fetchSource(policy: InputPolicy, url: URL): Promise<Fetched> {
   if (url.protocol === 'file:') {
@@ -128,29 +132,17 @@ async function fetchSource(policy: InputPolicy, url: URL): Promise<Fetched> {
     try {
       const info = await stat(file);
       if (info.isDirectory()) return { kind: 'directory', snapshot: await readDirectory(file) };
-      if (info.size > MAX_IMPORT_BYTES) throw badRequest(`Import source is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB`);
-      return { kind: 'file', data: new Uint8Array(await readFile(file)), name: path.basename(file) };
+      if (info.size > MAX_IMPORT_BYTES) throw tooLarge();
+      return { kind: 'file', file, name: path.basename(file) };
     } catch (error) {
       if (error instanceof ApiError) throw error;
       throw badRequest(`Cannot read ${file}: ${describeError(error)}`);
     }
   }
   if (url.protocol === 'http:' || url.protocol === 'https:') {
-    checkScheme(policy, url);
-    await resolveAllowedAddresses(policy, url.hostname);
-    let response: Response;
-    try {
-      response = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
-    } catch (error) {
-      throw badRequest(`Cannot fetch ${redactUrls(url.href)}: ${describeError((error as { cause?: unknown }).cause ?? error)}`);
-    }
-    if (!response.ok) throw badRequest(`Cannot fetch ${redactUrls(url.href)}: HTTP ${response.status}`);
-    const declared = Number(response.headers.get('content-length'));
-    if (declared > MAX_IMPORT_BYTES) throw badRequest(`Import source is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB`);
-    const data = new Uint8Array(await response.arrayBuffer());
-    if (data.byteLength > MAX_IMPORT_BYTES) throw badRequest(`Import source is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB`);
-    const name = decodeURIComponent(url.pathname.split('/').filter(Boolean).pop() ?? 'index.md');
-    return { kind: 'file', data, name };
+    const { fetchToFile } = await import('../fetch-url.js');
+    const fetched = await fetchToFile(policy, url, { maxBytes: MAX_IMPORT_BYTES, timeoutMs: FETCH_TIMEOUT_MS });
+    return { kind: 'file', file: fetched.file, name: fetched.name, dispose: fetched.dispose };
   }
   throw badRequest(`Unsupported URL scheme "${url.protocol.replace(/:$/, '')}": use a file:// or http(s):// URL`);
 }
@@ -162,7 +154,11 @@ async function unzip(data: Uint8Array, name: string): Promise<RepoSnapshot> {
   try {
     entries = readZip(data, { maxTotalSize: MAX_IMPORT_BYTES, maxEntries: MAX_IMPORT_FILES });
   } catch (error) {
-    if (error instanceof ZipError) throw badRequest(`Cannot read the archive ${name}: ${error.message}`);
+    if (error instanceof ZipError) {
+      // A size or entry-count limit is the server's cap (413), anything else a bad archive (400).
+      if (/^archive too large|more than the limit/.test(error.message)) throw new ApiError(413, `Cannot import the archive ${name}: ${error.message}`);
+      throw badRequest(`Cannot read the archive ${name}: ${error.message}`);
+    }
     throw error;
   }
   const files = entries.filter((entry) => !entry.isDirectory && !entry.path.split('/').includes('__MACOSX'));
@@ -190,11 +186,11 @@ async function snapshotFor(source: string, fetched: Fetched, url: URL): Promise<
     if (fetched.kind === 'directory') return fetched.snapshot as RepoSnapshot;
     const name = fetched.name ?? 'README.md';
     const file = MARKDOWN_EXT.test(name) ? name : `${name}.md`;
-    return new Map([[file, { path: file, data: fetched.data as Uint8Array }]]);
+    return new Map([[file, { path: file, data: new Uint8Array(await readFile(fetched.file as string)) }]]);
   }
   // zip
   if (fetched.kind === 'directory') throw badRequest(`Source "zip" needs an archive, but ${redactUrls(url.href)} is a directory (use source "markdown")`);
-  return unzip(fetched.data as Uint8Array, fetched.name ?? redactUrls(url.href));
+  return unzip(new Uint8Array(await readFile(fetched.file as string)), fetched.name ?? redactUrls(url.href));
 }
 
 async function convert(
@@ -235,7 +231,12 @@ async function prepareImport(
     throw badRequest(`Invalid url "${redactUrls(body.url)}"`);
   }
   const fetched = await fetchSource(ctx.policy, url);
-  const snapshot = await snapshotFor(body.source, fetched, url);
+  let snapshot: RepoSnapshot;
+  try {
+    snapshot = await snapshotFor(body.source, fetched, url);
+  } finally {
+    await fetched.dispose?.();
+  }
   const converted = await convert(ctx, snapshot, previous.tree);
   return {
     tree: converted.tree,
