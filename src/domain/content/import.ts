@@ -148,11 +148,11 @@ async function fetchSource(policy: InputPolicy, url: URL): Promise<Fetched> {
 }
 
 /** The archive's files, unwrapping a single top-level folder that holds everything. */
-async function unzip(data: Uint8Array, name: string): Promise<RepoSnapshot> {
-  const { readZip, ZipError } = await import('../../util/zip.js');
+async function unzip(file: string, name: string): Promise<RepoSnapshot> {
+  const [{ ZipError }, { readZipFile }] = await Promise.all([import('../../util/zip.js'), import('../../util/zip-file.js')]);
   let entries;
   try {
-    entries = readZip(data, { maxTotalSize: MAX_IMPORT_BYTES, maxEntries: MAX_IMPORT_FILES });
+    entries = await readZipFile(file, { maxTotalSize: MAX_IMPORT_BYTES, maxEntries: MAX_IMPORT_FILES });
   } catch (error) {
     if (error instanceof ZipError) {
       // A size or entry-count limit is the server's cap (413), anything else a bad archive (400).
@@ -190,7 +190,7 @@ async function snapshotFor(source: string, fetched: Fetched, url: URL): Promise<
   }
   // zip
   if (fetched.kind === 'directory') throw badRequest(`Source "zip" needs an archive, but ${redactUrls(url.href)} is a directory (use source "markdown")`);
-  return unzip(new Uint8Array(await readFile(fetched.file as string)), fetched.name ?? redactUrls(url.href));
+  return unzip(fetched.file as string, fetched.name ?? redactUrls(url.href));
 }
 
 async function convert(
