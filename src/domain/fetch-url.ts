@@ -57,7 +57,8 @@ export interface FetchUrlOptions {
 
 /** undici GET whose connection goes to `address`, whatever the name resolves to now. */
 const openPinned: OpenConnection = async (url, address, signal) => {
-  const { Agent, request } = await import('undici');
+  // Through loadUndici: bundled, undici's CommonJS exports sit on the namespace's `default`.
+  const { Agent, request } = await (await import('../transport/http.js')).loadUndici();
   const family = ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4;
   const lookup = (
     _host: string,

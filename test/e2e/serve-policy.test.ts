@@ -5,6 +5,8 @@
  * read, after resolving symlinks.
  */
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type ResultPromise, execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,5 +101,30 @@ describe('serve --allow-local', () => {
     const result = await docsctl(['serve', '--port', '0', '--allow-local', join(home, 'missing')]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/^error: --allow-local .*missing: no such directory/);
+  });
+});
+
+describe('serve --allow-private-network', () => {
+  it('refuses an import from a loopback URL without it (exit 3) and fetches it with it', async () => {
+    const web: Server = createServer((_req, res) => res.writeHead(200).end('# From the web\n'));
+    await new Promise<void>((done) => web.listen(0, '127.0.0.1', done));
+    const page = `http://127.0.0.1:${(web.address() as AddressInfo).port}/page.md`;
+    try {
+      for (const [flags, exitCode] of [[[], 3], [['--allow-private-network'], 0]] as const) {
+        const server = await serve([...flags]);
+        try {
+          const remote = { DOCSCTL_ENDPOINT: server.url, DOCSCTL_TOKEN: token };
+          const space = (await docsctl(['space', 'create', '--title', 'Web', '--format', 'ids'], remote)).stdout.trim();
+          const cr = (await docsctl(['cr', 'create', space, '--format', 'ids'], remote)).stdout.trim();
+          const result = await docsctl(['cr', 'import', space, cr, page], remote);
+          expect(result.exitCode, result.stderr).toBe(exitCode);
+          if (exitCode === 3) expect(result.stderr).toMatch(/^error: Refusing to fetch from 127\.0\.0\.1 .*--allow-private-network/);
+        } finally {
+          await stop(server);
+        }
+      }
+    } finally {
+      await new Promise((done) => web.close(done));
+    }
   });
 });

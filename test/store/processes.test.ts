@@ -78,6 +78,9 @@ describe('kill -9 at random', () => {
     let ackedByWorkers = 0;
     for (let round = 0; round < 25; round += 1) {
       const run = runWorker(worker, ['write', dir, `r${round}`, '1000']);
+      // Start the random delay once the worker is writing: on a loaded machine a node start-up
+      // alone can outlast the delay, and the kill would never land among commits.
+      await run.waitFor(/^ack /, 30_000);
       await sleep(5 + Math.floor(Math.random() * 295));
       run.child.kill('SIGKILL');
       const { signal } = await run.done; // reaped: the pid is really gone
