@@ -60,7 +60,7 @@ beforeAll(async () => {
 });
 afterAll(cleanupTempDirs);
 
-describe('serve --allow-local', () => {
+describe('serve --allow-local', { timeout: 120_000 }, () => {
   it('refuses a content import of a server path when serve has no --allow-local (exit 3)', async () => {
     const server = await serve([]);
     try {
@@ -104,27 +104,40 @@ describe('serve --allow-local', () => {
   });
 });
 
-describe('serve --allow-private-network', () => {
-  it('refuses an import from a loopback URL without it (exit 3) and fetches it with it', async () => {
-    const web: Server = createServer((_req, res) => res.writeHead(200).end('# From the web\n'));
+describe('serve --allow-private-network', { timeout: 120_000 }, () => {
+  let web: Server;
+  let page: string;
+  beforeAll(async () => {
+    web = createServer((_req, res) => res.writeHead(200).end('# From the web\n'));
     await new Promise<void>((done) => web.listen(0, '127.0.0.1', done));
-    const page = `http://127.0.0.1:${(web.address() as AddressInfo).port}/page.md`;
+    page = `http://127.0.0.1:${(web.address() as AddressInfo).port}/page.md`;
+  });
+  afterAll(() => new Promise((done) => web.close(done)));
+
+  /** Imports `page` into a new space through a serve started with `flags`; the import runs through the binary. */
+  async function importThrough(flags: string[]) {
+    const server = await serve(flags);
     try {
-      for (const [flags, exitCode] of [[[], 3], [['--allow-private-network'], 0]] as const) {
-        const server = await serve([...flags]);
-        try {
-          const remote = { DOCSCTL_ENDPOINT: server.url, DOCSCTL_TOKEN: token };
-          const space = (await docsctl(['space', 'create', '--title', 'Web', '--format', 'ids'], remote)).stdout.trim();
-          const cr = (await docsctl(['cr', 'create', space, '--format', 'ids'], remote)).stdout.trim();
-          const result = await docsctl(['cr', 'import', space, cr, page], remote);
-          expect(result.exitCode, result.stderr).toBe(exitCode);
-          if (exitCode === 3) expect(result.stderr).toMatch(/^error: Refusing to fetch from 127\.0\.0\.1 .*--allow-private-network/);
-        } finally {
-          await stop(server);
-        }
-      }
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const orgs = (await (await fetch(`${server.url}/v1/orgs`, { headers })).json()) as { items: Array<{ id: string }> };
+      const created = await fetch(`${server.url}/v1/orgs/${orgs.items[0]?.id}/spaces`, { method: 'POST', headers, body: JSON.stringify({ title: 'Web' }) });
+      const space = ((await created.json()) as { id: string }).id;
+      const remote = { DOCSCTL_ENDPOINT: server.url, DOCSCTL_TOKEN: token };
+      return await docsctl(['api', 'POST', `/spaces/${space}/content/import`, '-f', `url=${page}`, '-f', 'source=markdown'], remote);
     } finally {
-      await new Promise((done) => web.close(done));
+      await stop(server);
     }
+  }
+
+  it('refuses an import from a loopback URL without it (exit 3)', async () => {
+    const result = await importThrough([]);
+    expect(result.exitCode).toBe(3);
+    expect(result.stderr).toMatch(/^error: Refusing to fetch from 127\.0\.0\.1 .*--allow-private-network/);
+  });
+
+  it('fetches it with --allow-private-network', async () => {
+    const result = await importThrough(['--allow-private-network']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ importedResources: 1, totalResources: 1 });
   });
 });

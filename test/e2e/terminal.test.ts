@@ -28,7 +28,7 @@ beforeAll(async () => {
 });
 afterAll(cleanupTempDirs);
 
-describe('control characters in titles', () => {
+describe('control characters in titles', { timeout: 120_000 }, () => {
   it.each(['table', 'tsv', 'yaml', 'ids'])('--format %s shows them as visible text, never raw', async (format) => {
     for (const args of [['space', 'list'], ['space', 'get', spaceId]]) {
       const result = await docsctl([...args, '--format', format]);

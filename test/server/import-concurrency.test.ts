@@ -51,7 +51,7 @@ afterAll(async () => {
   cleanupTempDirs();
 });
 
-describe('serve during a large import', () => {
+describe('serve during a large import', { timeout: 120_000 }, () => {
   it('keeps answering GETs while the import downloads and unzips', async () => {
     const store = new MemoryStore();
     const clock = manualClock('2026-03-01T10:00:00.000Z');
