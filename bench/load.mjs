@@ -64,14 +64,16 @@ export async function load(options) {
   return { requests, perSecond: requests / seconds, statuses, errors };
 }
 
-// As a script: node bench/load.mjs URL [TOKEN] [CONNECTIONS] [MS] → prints JSON.
+// As a script: node bench/load.mjs '{"url":…,"method":…,"token":…,"body":…,"connections":…,"durationMs":…}' → prints JSON.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [target, token, connections, ms] = process.argv.slice(2);
+  const spec = JSON.parse(process.argv[2] ?? '{}');
   const result = await load({
-    url: target,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-    connections: Number(connections ?? 10),
-    durationMs: Number(ms ?? 2000),
+    url: spec.url,
+    method: spec.method ?? 'GET',
+    headers: spec.token ? { authorization: `Bearer ${spec.token}` } : {},
+    ...(spec.body !== undefined ? { body: () => spec.body } : {}),
+    connections: spec.connections ?? 10,
+    durationMs: spec.durationMs ?? 2000,
   });
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
