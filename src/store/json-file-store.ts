@@ -23,17 +23,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StoreBusyError, StoreError, StoreNotFoundError } from '../api/errors.js';
 import { crashPoint } from './fault.js';
-import {
-  DELETE,
-  type Change,
-  type HamtNode,
-  type NodeSource,
-  hamtApply,
-  hamtEntries,
-  hamtGet,
-  makeChange,
-  nodeShapeProblem,
-} from './hamt.js';
+import { type BChange, type BNode, bnodeShapeProblem } from './btree.js';
+import { type HamtNode, nodeShapeProblem } from './hamt.js';
 import { acquireLock, lockTimeoutFromEnv } from './lock.js';
 import {
   DAMAGE_HINT,
@@ -53,8 +44,11 @@ import {
   writeFailure,
   writeNewFile,
 } from './objects.js';
-import { scanRows } from './scan.js';
-import type { Json, ScanOptions, Store, StoreReader, StoreWriter, TransactOptions } from './types.js';
+import { type CommitRecord, type RootObject, Snapshot, type SnapshotSource, Transaction, type TxLogEntry } from './snapshot.js';
+import { type TableSource, tableApply } from './tables.js';
+import type { Store, StoreReader, StoreWriter, TransactOptions } from './types.js';
+
+export type { CommitRecord, RootObject, TxLogEntry } from './snapshot.js';
 
 export const FORMAT_NAME = 'docsctl-store';
 export const FORMAT_VERSION = 1;
@@ -76,26 +70,6 @@ export const paths = {
 };
 
 export const COMMIT_FILE_RE = /^(\d{12})\.json$/;
-
-export interface CommitRecord {
-  gen: number;
-  /** The `sum` of the previous generation's commit (null for gen 1). */
-  parent: string | null;
-  /** Hash of the root object. */
-  root: string;
-  at: string;
-  txId?: string;
-  command?: string;
-  /** Set by `recover`: the generation whose state this commit restores. */
-  recoveredFrom?: number;
-  /** sha256 of this record's JSON without `sum`. */
-  sum: string;
-}
-
-export interface RootObject {
-  tables: Map<string, string>;
-  tx?: string;
-}
 
 const EMPTY_ROOT: RootObject = { tables: new Map() };
 
@@ -283,8 +257,6 @@ export function encodeRoot(root: RootObject): unknown {
   return root.tx === undefined ? { tables } : { tables, tx: root.tx };
 }
 
-export type TxLogEntry = [txId: string, gen: number, result: string | null];
-
 export function parseTxLog(value: unknown, file: string): TxLogEntry[] {
   const recent = (value as { recent?: unknown } | null)?.recent;
   const ok =
@@ -317,129 +289,6 @@ export interface OpenStoreOptions {
   durable?: boolean;
 }
 
-// ─── Reading ─────────────────────────────────────────────────────────────────
-
-const copy = <T>(value: unknown): T => (value === null || typeof value !== 'object' ? value : structuredClone(value)) as T;
-
-class Snapshot implements StoreReader {
-  constructor(
-    readonly gen: number,
-    protected readonly store: JsonFileStore,
-    readonly commit: CommitRecord | undefined,
-    readonly root: RootObject,
-  ) {}
-
-  protected raw(table: string, key: string): Json | undefined {
-    return hamtGet(this.store, this.root.tables.get(table), key);
-  }
-
-  get<T = unknown>(table: string, key: string): T | undefined {
-    const value = this.raw(table, key);
-    return value === undefined ? undefined : copy<T>(value);
-  }
-
-  has(table: string, key: string): boolean {
-    return this.raw(table, key) !== undefined;
-  }
-
-  entries<T = unknown>(table: string): Array<[string, T]> {
-    const rows = hamtEntries(this.store, this.root.tables.get(table));
-    rows.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return rows.map(([key, value]) => [key, copy<T>(value)]);
-  }
-
-  // TODO(store): walk a sorted table (O(log n + k)) instead of reading the whole table.
-  scan<T = unknown>(table: string, options: ScanOptions = {}): Array<[string, T]> {
-    return scanRows(this.entries<T>(table), options);
-  }
-
-  getObject<T = unknown>(hash: string): T {
-    return copy<T>(this.store.object(hash));
-  }
-
-  /** The recorded outcome of an earlier transaction with this id, if it is among the recent ones. */
-  findTx(txId: string): { gen: number; result: string | null } | undefined {
-    if (this.root.tx === undefined) return undefined;
-    for (const [id, gen, result] of this.store.txLog(this.root.tx)) {
-      if (id === txId) return { gen, result };
-    }
-    return undefined;
-  }
-}
-
-class Transaction extends Snapshot implements StoreWriter {
-  /** table → key → JSON text, or null when deleted. */
-  readonly writes = new Map<string, Map<string, string | null>>();
-  readonly objects = new Map<string, string>();
-  dirty = false;
-  finished = false;
-
-  private buffered(table: string, key: string): string | null | undefined {
-    return this.writes.get(table)?.get(key);
-  }
-
-  private writable(): void {
-    if (this.finished) throw new Error('store transaction already finished: writes after it returned are not saved');
-  }
-
-  override get<T = unknown>(table: string, key: string): T | undefined {
-    const text = this.buffered(table, key);
-    if (text === undefined) return super.get<T>(table, key);
-    return text === null ? undefined : (JSON.parse(text) as T);
-  }
-
-  override has(table: string, key: string): boolean {
-    const text = this.buffered(table, key);
-    return text === undefined ? super.has(table, key) : text !== null;
-  }
-
-  override entries<T = unknown>(table: string): Array<[string, T]> {
-    const rows = super.entries<T>(table);
-    const writes = this.writes.get(table);
-    if (!writes) return rows;
-    const merged = new Map(rows);
-    for (const [key, text] of writes) {
-      if (text === null) merged.delete(key);
-      else merged.set(key, JSON.parse(text) as T);
-    }
-    return [...merged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  }
-
-  override getObject<T = unknown>(hash: string): T {
-    const text = this.objects.get(hash);
-    return text === undefined ? super.getObject<T>(hash) : (JSON.parse(text) as T);
-  }
-
-  put(table: string, key: string, value: unknown): void {
-    this.writable();
-    if (typeof table !== 'string' || typeof key !== 'string') throw new TypeError('table and key must be strings');
-    const text = encodeJson(value);
-    let rows = this.writes.get(table);
-    if (!rows) this.writes.set(table, (rows = new Map()));
-    rows.set(key, text);
-    this.dirty = true;
-  }
-
-  delete(table: string, key: string): boolean {
-    this.writable();
-    if (!this.has(table, key)) return false;
-    let rows = this.writes.get(table);
-    if (!rows) this.writes.set(table, (rows = new Map()));
-    rows.set(key, null);
-    this.dirty = true;
-    return true;
-  }
-
-  putObject(value: unknown): string {
-    this.writable();
-    const text = encodeJson(value);
-    const hash = sha256(text);
-    this.objects.set(hash, text);
-    this.dirty = true;
-    return hash;
-  }
-}
-
 // ─── The store ───────────────────────────────────────────────────────────────
 
 interface Pending {
@@ -447,7 +296,7 @@ interface Pending {
   bytes: Buffer;
 }
 
-export class JsonFileStore implements Store, NodeSource {
+export class JsonFileStore implements Store, SnapshotSource {
   readonly location: string;
   private readonly cache: ObjectCache;
   private readonly knownPrefixes = new Set<string>();
@@ -498,14 +347,27 @@ export class JsonFileStore implements Store, NodeSource {
     return value;
   }
 
-  node(hash: string): HamtNode {
+  /** Nodes whose shape was checked (each parsed node is checked once, while it stays cached). */
+  private readonly checked = new WeakSet<object>();
+
+  private shaped<T>(hash: string, problemOf: (value: unknown) => string | undefined): T {
     const value = this.object(hash);
-    const problem = nodeShapeProblem(value);
+    if (typeof value === 'object' && value !== null && this.checked.has(value)) return value as T;
+    const problem = problemOf(value);
     if (problem !== undefined) {
       const file = objectPath(this.dir, hash);
       throw new StoreError(`store damaged: ${file} is not a table node (${problem})`, file, { hint: DAMAGE_HINT });
     }
-    return value as HamtNode;
+    this.checked.add(value as object);
+    return value as T;
+  }
+
+  node(hash: string): HamtNode {
+    return this.shaped<HamtNode>(hash, nodeShapeProblem);
+  }
+
+  bnode(hash: string): BNode {
+    return this.shaped<BNode>(hash, bnodeShapeProblem);
   }
 
   private rootObject(hash: string): RootObject {
@@ -609,20 +471,23 @@ export class JsonFileStore implements Store, NodeSource {
       pending.set(hash, { value: object, bytes });
       return hash;
     };
-    const source: NodeSource = {
-      node: (hash) => (pending.get(hash)?.value as HamtNode | undefined) ?? this.node(hash),
+    const pendingValue = (hash: string): unknown => pending.get(hash)?.value;
+    const source: TableSource = {
+      object: (hash) => pendingValue(hash) ?? this.object(hash),
+      node: (hash) => (pendingValue(hash) as HamtNode | undefined) ?? this.node(hash),
+      bnode: (hash) => (pendingValue(hash) as BNode | undefined) ?? this.bnode(hash),
     };
 
     const tables = new Map(tx.root.tables);
-    for (const table of [...tx.writes.keys()].sort()) {
-      const writes = tx.writes.get(table) as Map<string, string | null>;
-      const changes: Change[] = [];
-      for (const [key, text] of writes) changes.push(makeChange(key, text === null ? DELETE : (JSON.parse(text) as Json)));
-      const next = hamtApply(source, tables.get(table), changes, emit);
+    for (const table of [...tx.own.tables.keys()].sort()) {
+      const writes = tx.own.tables.get(table) as Map<string, string | null>;
+      const changes: BChange[] = [];
+      for (const [key, text] of writes) changes.push({ key, text });
+      const next = tableApply(source, tables.get(table), changes, emit);
       if (next === undefined) tables.delete(table);
       else tables.set(table, next);
     }
-    for (const [hash, text] of tx.objects) pending.set(hash, { value: undefined, bytes: Buffer.from(text) });
+    for (const [hash, text] of tx.own.objects) pending.set(hash, { value: undefined, bytes: Buffer.from(text) });
 
     let txHash = tx.root.tx;
     if (options.txId !== undefined) {

@@ -78,6 +78,9 @@ describe('kill -9 at random', () => {
     let ackedByWorkers = 0;
     for (let round = 0; round < 25; round += 1) {
       const run = runWorker(worker, ['write', dir, `r${round}`, '1000']);
+      // Start the clock at the first acknowledged write, not at spawn: on a loaded
+      // machine node may take longer to start than the random delay.
+      await run.waitFor(/^ack /, 30_000);
       await sleep(5 + Math.floor(Math.random() * 295));
       run.child.kill('SIGKILL');
       const { signal } = await run.done; // reaped: the pid is really gone
@@ -96,7 +99,7 @@ describe('kill -9 at random', () => {
       acked.add(`after-${round}`);
     }
     expect(killedMidway).toBeGreaterThan(20);
-    expect(ackedByWorkers).toBeGreaterThan(25); // the kills did land among commits
+    expect(ackedByWorkers).toBeGreaterThan(50); // the kills did land among commits
     const final = openStore(dir).read();
     for (const key of acked) expect(final.has('items', key)).toBe(true);
     // gens stay contiguous
