@@ -290,8 +290,41 @@ describe('transactions', () => {
       ),
     );
     expect(store.read().get('t', 'counter')).toBe(40);
-    expect(store.read().gen).toBe(40);
+    // Transactions queued together in one instance share a commit (group commit).
+    expect(store.read().gen).toBeGreaterThanOrEqual(2);
+    expect(store.read().gen).toBeLessThan(40);
     expect((await fsck(dir)).problems).toEqual([]);
+  });
+
+  it('commits concurrent transactions in groups: each sees the ones before it, a failing one is left out', async () => {
+    const { store } = fresh();
+    await store.transact((tx) => tx.put('t', 'counter', 0));
+    const gen = store.read().gen;
+    const results = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) =>
+        store.transact(
+          (tx) => {
+            const n = tx.get<number>('t', 'counter') as number;
+            tx.put('t', 'counter', n + 1);
+            tx.put('log', String(i).padStart(2, '0'), n);
+            if (i === 7) throw new Error('seven fails');
+            return n;
+          },
+          { txId: `tx-${i}` },
+        ),
+      ),
+    );
+    expect(results[7]).toMatchObject({ status: 'rejected', reason: { message: 'seven fails' } });
+    const values = results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<number>).value);
+    expect(values).toEqual(Array.from({ length: 29 }, (_, i) => i)); // in order, each seeing the previous
+    const reader = store.read();
+    expect(reader.get('t', 'counter')).toBe(29);
+    expect(reader.has('log', '07')).toBe(false);
+    expect(reader.scan('log').map(([, n]) => n)).toEqual(values);
+    expect(reader.gen - gen).toBeLessThan(30); // fewer commits than transactions
+    expect(reader.gen - gen).toBeGreaterThanOrEqual(1);
+    // Retried ids give the recorded results without running again.
+    expect(await store.transact(() => -1, { txId: 'tx-3' })).toBe(3);
   });
 
   it('re-runs fn when another writer took the generation (link compare-and-swap)', async () => {
