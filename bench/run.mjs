@@ -5,8 +5,9 @@
 //             and on a store 10x larger (10,000 spaces, 1,000 collections, 100,000 writes)
 //   content:  cr merge of 10 edited pages in a 5,000-page space, page get there, store growth per merge
 //   git:      import / re-import / one-page export of a 2,000-page repository, as ratios to `git clone`
-//   store-engine (--store-engine): creates/s and bytes per create at 0 and 3,000 spaces, the fairness wait
-// Options: --quick (fewer runs, no 10x store), --content, --git or --store-engine (only that part).
+//   serve:    read/list/write throughput as ratios to a bare node:http server, creates/s and bytes/create at 0 and 3,000 spaces
+//   store-engine (--store-engine): creates/s and bytes per create at 0 and 3,000 spaces in-process, the fairness wait
+// Options: --quick (fewer runs, no 10x store), --content, --git, --serve or --store-engine (only that part).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -181,6 +182,7 @@ try {
   if (process.argv.includes('--store-engine')) await storeEngineBench();
   else if (process.argv.includes('--content')) await contentBench();
   else if (process.argv.includes('--git')) await gitBench();
+  else if (process.argv.includes('--serve')) await runServeBench();
   else await startAndStoreBenches();
 } finally {
   rmSync(work, { recursive: true, force: true });
@@ -215,6 +217,12 @@ async function storeEngineBench() {
   console.log(`  fairness: a second process's create while another keeps 16 in flight waits ${median(waits)} ms (median of 5), ${worst} ms at worst (target ≤ 2,000 ms)${worst <= 2000 ? '  ok' : '  OVER'}`);
 }
 
+async function runServeBench() {
+  const { serveBench } = await import('./serve.mjs');
+  const script = await generator();
+  await serveBench({ bin, work, quick, generate: (dir, spaces, collections, writes) => generate(script, dir, spaces, collections, writes) });
+}
+
 async function startAndStoreBenches() {
   paired('docsctl --version', [bin, '--version'], {}, 1.3);
   paired('docsctl --help', [bin, '--help'], {}, 1.6);
@@ -226,6 +234,7 @@ async function startAndStoreBenches() {
   const s = storeBench('1k spaces', small, smallInfo);
   await contentBench();
   await gitBench();
+  await runServeBench();
   if (!quick) {
     console.log('\nstore 10x larger: 10,000 spaces in 1,000 collections after 100,000 writes:');
     const large = join(work, 'large');
