@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { UsageError } from '../../api/errors.js';
+import { checkRefName } from '../../git/refs.js';
 import type { Session } from '../session.js';
 
 interface SyncOptions {
@@ -32,9 +33,10 @@ export function redactUrl(url: string): string {
 }
 
 function refOf(branchOrRef: string): string {
-  if (branchOrRef.startsWith('refs/heads/')) return branchOrRef;
+  if (branchOrRef.startsWith('-')) throw new UsageError(`Invalid --ref "${branchOrRef}": it starts with "-"`);
+  if (branchOrRef.startsWith('refs/heads/')) return checkRefName(branchOrRef, '--ref');
   if (branchOrRef.startsWith('refs/')) throw new UsageError(`--ref must be a branch (refs/heads/<branch>), got "${branchOrRef}"`);
-  return `refs/heads/${branchOrRef}`;
+  return checkRefName(`refs/heads/${branchOrRef}`, '--ref');
 }
 
 async function progress(session: Session, message: string): Promise<void> {

@@ -56,10 +56,11 @@ interface Target extends GitSyncTarget {
 }
 
 async function targetOf(body: SyncBody): Promise<Target> {
-  const [{ parseRepoUrl, providerOf, repoNameOf }, { normalizeProjectDirectory }, { GitSyncError }] = await Promise.all([
+  const [{ parseRepoUrl, providerOf, repoNameOf }, { normalizeProjectDirectory }, { GitSyncError }, { checkRefName }] = await Promise.all([
     import('../../git/credentials.js'),
     import('../../gitsync/config.js'),
     import('../../gitsync/errors.js'),
+    import('../../git/refs.js'),
   ]);
   let repo;
   try {
@@ -67,6 +68,7 @@ async function targetOf(body: SyncBody): Promise<Target> {
   } catch (error) {
     throw badRequest((error as Error).message);
   }
+  checkRefName(body.ref);
   let projectDirectory: string;
   try {
     projectDirectory = normalizeProjectDirectory(body.repoProjectDirectory);
@@ -129,7 +131,7 @@ const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, Im
     const record = getGitSync(ctx.reader, space.id);
     if (!body.standalone && isStale(record, body.timestamp)) return { skipped: true, reason: 'stale event' };
     const { openMirror } = await import('../../git/repo.js');
-    const mirror = await openMirror(body.url);
+    const mirror = await openMirror(body.url, { policy: ctx.policy });
     const oid = await mirror.fetch(body.ref);
     if (oid === undefined) throw notFound(`Cannot fetch ${target.url} at ${body.ref}: remote ref not found`);
     if (!body.standalone && !body.force && sameTarget(record, target) && record.lastOid === oid) {
@@ -225,7 +227,7 @@ const exportToGitRepository: TwoPhaseHandler<typeof routes.exportToGitRepository
     const record = getGitSync(ctx.reader, space.id);
     if (!standalone && isStale(record, body.timestamp)) return { skipped: true, reason: 'stale event' };
     const { openMirror } = await import('../../git/repo.js');
-    const mirror = await openMirror(body.url);
+    const mirror = await openMirror(body.url, { policy: ctx.policy });
     const head = await mirror.fetch(body.ref);
     if (
       !standalone &&
