@@ -3,11 +3,13 @@
  *
  * The rules are `git check-ref-format`'s, plus: nothing that starts with `-`
  * (git would read it as an option) and no control characters. `HEAD` and a
- * commit id (7 to 64 hex digits) are accepted where a commit may be named.
+ * full commit id (40 or 64 hex digits: a remote can only be asked for a full
+ * one) are accepted where a commit may be named.
  */
 import { badRequest } from '../api/errors.js';
 
-const HEX = /^[0-9a-f]{7,64}$/i;
+const FULL_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
+const SHORT_ID = /^[0-9a-f]{7,39}$/i;
 
 /** Why `name` is not a valid full ref name (`refs/…`), or undefined when it is. */
 function refNameProblem(name: string): string | undefined {
@@ -29,10 +31,21 @@ export function checkRefName(name: string, what = 'ref'): string {
 
 /** True for something that names a commit directly: `HEAD` or a commit id. */
 export function isCommitName(name: string): boolean {
-  return name === 'HEAD' || HEX.test(name);
+  return name === 'HEAD' || FULL_ID.test(name);
 }
 
-/** A ref to import from: a full ref, `HEAD` or a commit id. Throws 400 otherwise. */
+/** A ref to import from: a full ref, `HEAD` or a full commit id. Throws 400 otherwise. */
 export function checkImportRef(name: string): string {
+  if (SHORT_ID.test(name)) throw badRequest(`Invalid ref "${name}": give the full commit id (git rev-parse ${name})`);
   return isCommitName(name) ? name : checkRefName(name);
+}
+
+/**
+ * The mirror's own ref for what `name` fetches: a full ref is kept as is; `HEAD`
+ * and a commit id get refs of docsctl's own (several processes share a mirror).
+ */
+export function mirrorRefFor(name: string): string {
+  if (name === 'HEAD') return 'refs/docsctl/HEAD';
+  if (FULL_ID.test(name)) return `refs/docsctl/commits/${name.toLowerCase()}`;
+  return name;
 }

@@ -31,8 +31,9 @@ import { ApiError } from '../api/errors.js';
 import { type InputPolicy, LOCAL_POLICY } from '../domain/policy.js';
 import type { RepoFile, RepoSnapshot } from '../gitsync/types.js';
 import { cacheDir, ensurePrivateDir } from '../util/private-dir.js';
-import { SAFE_CONFIG, authorizeRepo } from './access.js';
+import { type AuthorizedRepo, SAFE_CONFIG, authorizeRepo } from './access.js';
 import { type RepoUrl, RepoUrlError, authEnv, parseRepoUrl, scrubber } from './credentials.js';
+import { mirrorRefFor } from './refs.js';
 
 const ZERO_OID = '0000000000000000000000000000000000000000';
 
@@ -228,13 +229,14 @@ export class Mirror {
   }
 
   /**
-   * Fetches `ref` from the remote into the mirror (`+ref:ref`). Answers the
-   * commit it points at, or undefined when the remote has no such ref.
+   * Fetches `ref` (a full ref, `HEAD` or a full commit id) from the remote into
+   * the mirror. Answers the commit, or undefined when the remote has no such ref.
    */
   async fetch(ref: string): Promise<string | undefined> {
+    const local = mirrorRefFor(ref);
     let result: GitResult | undefined;
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      result = await this.git(['fetch', '--no-tags', '--no-write-fetch-head', '--end-of-options', this.repo.gitUrl, `+${ref}:${ref}`], {
+      result = await this.git(['fetch', '--no-tags', '--no-write-fetch-head', '--end-of-options', this.repo.gitUrl, `+${ref}:${local}`], {
         env: this.auth,
       });
       // Another process fetching into the same mirror holds a ref lock: try again.
@@ -243,13 +245,13 @@ export class Mirror {
     }
     const done = result as GitResult;
     if (done.code !== 0) {
-      if (/couldn't find remote ref/i.test(done.stderr)) {
-        await this.git(['update-ref', '-d', ref]);
+      if (/couldn't find remote ref|not our ref/i.test(done.stderr)) {
+        await this.git(['update-ref', '-d', '--end-of-options', local]);
         return undefined;
       }
       throw remoteError(`Cannot fetch ${this.url} at ${ref}`, done.stderr, this.scrub);
     }
-    return this.resolve(ref);
+    return this.resolve(local);
   }
 
   /** The commit a local ref of the mirror points at (undefined when none). */
@@ -399,7 +401,7 @@ export class Mirror {
     if (result.code !== 0) {
       const all = `${result.stdout.toString('utf8')}\n${result.stderr}`;
       if (/\[rejected\]|non-fast-forward|fetch first|\(stale info\)/i.test(all)) {
-        throw new ApiError(409, `Cannot push to ${this.url} at ${ref}: the remote branch moved (not a fast-forward); import first, or pass force`);
+        throw new ApiError(409, `Cannot push to ${this.url} at ${ref}: the remote branch moved (not a fast-forward); import first, or export with --force (API: "force": true)`);
       }
       if (/\[remote rejected\]/i.test(all)) {
         const reason = /\[remote rejected\][^(]*\(([^)]*)\)/i.exec(all)?.[1] ?? 'rejected by the remote';
@@ -421,12 +423,10 @@ async function exists(file: string): Promise<boolean> {
 }
 
 /**
- * The mirror of the repository at `url` (credentials allowed: they are split
- * off and only given to git through the environment), created on first use.
- * The URL is checked against `policy` first (access.ts): a refused URL never
- * reaches git. A URL git must never see is a 400.
+ * Parses `url` (a URL git must never see is a 400) and checks it against `policy`
+ * (access.ts: 403 for what the caller may not reach). Nothing runs git.
  */
-export async function openMirror(url: string, options: { cacheDir?: string; policy?: InputPolicy } = {}): Promise<Mirror> {
+export async function authorizeUrl(url: string, policy: InputPolicy = LOCAL_POLICY): Promise<AuthorizedRepo> {
   let parsed: RepoUrl;
   try {
     parsed = parseRepoUrl(url);
@@ -434,7 +434,21 @@ export async function openMirror(url: string, options: { cacheDir?: string; poli
     if (error instanceof RepoUrlError) throw new ApiError(400, error.message);
     throw error;
   }
-  const { repo, config } = await authorizeRepo(options.policy ?? LOCAL_POLICY, parsed);
+  return authorizeRepo(policy, parsed);
+}
+
+/**
+ * The mirror of the repository at `url` (credentials allowed: they are split
+ * off and only given to git through the environment), created on first use.
+ * The URL is checked against `policy` first (access.ts): a refused URL never
+ * reaches git.
+ */
+export async function openMirror(url: string, options: { cacheDir?: string; policy?: InputPolicy } = {}): Promise<Mirror> {
+  return mirrorOf(await authorizeUrl(url, options.policy), options);
+}
+
+/** The mirror of an authorized repository. */
+export async function mirrorOf({ repo, config }: AuthorizedRepo, options: { cacheDir?: string } = {}): Promise<Mirror> {
   const root = ensurePrivateDir(gitCacheDir(options.cacheDir));
   const tmpRoot = ensurePrivateDir(path.join(root, 'tmp'));
   // Local repositories by their real path: the same relative path from two directories is two repositories.
