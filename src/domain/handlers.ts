@@ -41,6 +41,7 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   'change-requests': content,
   content,
   git,
+  sites: async (): Promise<Handlers> => (await import('./sites/handlers.js')).sitesAreaHandlers,
 };
 
 export async function findHandler(routeId: string): Promise<Handler | undefined> {

@@ -34,6 +34,7 @@
  */
 import { notFound } from '../api/errors.js';
 import type { StoreReader, StoreWriter } from '../store/types.js';
+import { detachSpaceFromSites } from './sites/integrity.js';
 
 export const Tables = {
   meta: 'meta',
@@ -315,11 +316,12 @@ export function putTrash(tx: StoreWriter, orgId: string, entries: TrashEntry[]):
 /**
  * Removes a space for good: its record, its revision records (the primary one,
  * its ancestors, and those of its change requests), its change requests, and
- * its place in the organization's indexes. Called lazily for spaces past the
+ * its place in the organization's indexes and in every site. Called lazily for spaces past the
  * window. (Content objects are left to `store gc`.)
  */
 export function purgeSpace(tx: StoreWriter, space: SpaceRecord): void {
   tx.delete(Tables.spaces, space.id);
+  detachSpaceFromSites(tx, space.id);
   const heads = [space.revision];
   for (const crId of getList(tx, Tables.spaceChangeRequests, space.id)) {
     const key = `${space.id}/${crId}`;

@@ -43,6 +43,7 @@ import {
   removeFromList,
   sweepTrash,
 } from './records.js';
+import { detachSpaceFromSites } from './sites/integrity.js';
 import { appendChild, containerKey, insertAfter, relocate, softDeleteSpace } from './tree.js';
 import { spaceView } from './views.js';
 
@@ -285,6 +286,7 @@ export const spaceHandlers: Record<string, Handler> = {
     const ref = spaceRef(space.id);
     relocate(ctx.tx, ref, containerKey(source, space.parent), containerKey(targetOrg, parent), undefined, `space ${space.id}`);
     if (targetOrg !== source) {
+      detachSpaceFromSites(ctx.tx, space.id); // a site shows only its own organization's spaces
       removeFromList(ctx.tx, Tables.orgSpaces, source, space.id);
       addToList(ctx.tx, Tables.orgSpaces, targetOrg, space.id);
     }

@@ -4,12 +4,14 @@ import { contentCommands, contentGroupDescriptions } from './change-requests.js'
 import { collectionCommands } from './collections.js';
 import { orgCommands } from './orgs.js';
 import { spaceCommands } from './spaces.js';
+import { siteCommands, siteGroupDescriptions } from './sites.js';
 
 export const operationCommands: readonly OperationCommandSpec[] = [
   ...orgCommands,
   ...collectionCommands,
   ...spaceCommands,
   ...contentCommands,
+  ...siteCommands,
 ];
 
 export const groupDescriptions: Record<string, string> = {
@@ -19,4 +21,5 @@ export const groupDescriptions: Record<string, string> = {
   collection: 'Collections: groups of spaces inside an organization',
   space: 'Spaces: containers of documentation content',
   ...contentGroupDescriptions,
+  ...siteGroupDescriptions,
 };
