@@ -5,8 +5,9 @@
 //             and on a store 10x larger (10,000 spaces, 1,000 collections, 100,000 writes)
 //   content:  cr merge of 10 edited pages in a 5,000-page space, page get there, store growth per merge
 //   git:      import / re-import / one-page export of a 2,000-page repository, as ratios to `git clone`
-// Options: --quick (fewer runs, no 10x store), --content or --git (only that part).
-import { execFileSync, spawnSync } from 'node:child_process';
+// Options: --quick (fewer runs, no 10x store), --content, --git or --sites (only that part).
+//   sites:    site tree / site published of 50 sections × 4 variants × 200 pages, locally and against serve
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
@@ -179,9 +180,41 @@ try {
   console.log(`docsctl benchmarks — ${runs} paired runs each, ratios to node -e 0 (median of pairwise ratios)\n`);
   if (process.argv.includes('--content')) await contentBench();
   else if (process.argv.includes('--git')) await gitBench();
+  else if (process.argv.includes('--sites')) await sitesBench();
   else await startAndStoreBenches();
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+/** `docsctl serve` on `store`; resolves with its URL and a stop function. */
+function startServe(store) {
+  const child = spawn('node', [bin, 'serve', '--port', '0'], { env: { ...process.env, DOCSCTL_STORE: store }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.stdout.on('data', (chunk) => {
+      const url = /http:\/\/[\d.:]+/.exec(String(chunk))?.[0];
+      if (url) resolve({ url, stop: () => child.kill('SIGTERM') });
+    });
+  });
+}
+
+async function sitesBench() {
+  console.log('\nsites: one site of 50 sections × 4 variants, each space 200 pages:');
+  const script = await generator('generate-sites');
+  const dir = join(work, 'sites');
+  const info = JSON.parse(execFileSync('node', [script, dir, '50', '4', '200'], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+  console.log(`  generated ${info.spaces} spaces of ${info.pages} pages in ${info.seconds.toFixed(1)} s`);
+  const local = { DOCSCTL_STORE: dir };
+  paired('site published (local)', [bin, 'site', 'published', info.siteId], local, 3);
+  paired('site tree (local)', [bin, 'site', 'tree', info.siteId], local, 3);
+  const server = await startServe(dir);
+  try {
+    const remote = { DOCSCTL_ENDPOINT: server.url, DOCSCTL_TOKEN: info.token };
+    paired('site published (against serve)', [bin, 'site', 'published', info.siteId], remote, 3);
+    paired('site tree (against serve)', [bin, 'site', 'tree', info.siteId], remote, 3);
+  } finally {
+    server.stop();
+  }
 }
 
 async function startAndStoreBenches() {
@@ -195,6 +228,7 @@ async function startAndStoreBenches() {
   const s = storeBench('1k spaces', small, smallInfo);
   await contentBench();
   await gitBench();
+  await sitesBench();
   if (!quick) {
     console.log('\nstore 10x larger: 10,000 spaces in 1,000 collections after 100,000 writes:');
     const large = join(work, 'large');

@@ -13,6 +13,7 @@ import { registerGitCommands } from './commands/git.js';
 import { groupDescriptions, operationCommands } from './commands/index.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerServeCommand } from './commands/serve.js';
+import { registerSiteInspect } from './commands/sites.js';
 import { registerStoreCommands } from './commands/store.js';
 import type { CliContext } from './context.js';
 import { registerOperationCommands } from './operation.js';
@@ -95,6 +96,7 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
   }
   const crGroup = invoked === 'cr' ? program.commands.find((c) => c.name() === 'cr') : undefined;
   if (crGroup) registerCrDiff(crGroup, getSession);
+  if (invoked === 'site') registerSiteInspect(program, getSession);
   registerApiCommand(program, getSession);
   registerServeCommand(program, getSession);
   registerConfigCommands(program, getSession);

@@ -1,8 +1,10 @@
 /** `docsctl site …` (API doc §4.3–4.7 and the real API's publish/structure routes). */
 import { readFileSync } from 'node:fs';
+import { type Command, Option } from 'commander';
 import { UsageError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
 import type { FlagSpec, OperationCommandSpec } from '../operation.js';
+import type { Session } from '../session.js';
 import { printPublished, printSiteTree } from './site-tree.js';
 
 const SITE = { name: 'siteId', description: 'site id' };
@@ -523,3 +525,22 @@ export const siteGroupDescriptions: Record<string, string> = {
   'site share-link': 'Secret links to a share-link site',
   'site adaptive-schema': 'Adaptive content schema (visitor claims) of a site',
 };
+
+/** `site inspect [SITE]`: hand-written (an optional argument, prompts); its code loads only when run. */
+export function registerSiteInspect(program: Command, getSession: (command: Command) => Session): void {
+  const group = program.commands.find((c) => c.name() === 'site');
+  if (!group) return;
+  group
+    .command('inspect')
+    .description('Browse a site interactively: sections, variants, page trees, pages (prints `site tree` without a terminal)')
+    .argument('[siteId]', 'site to open (picked from a list when absent)')
+    .addOption(new Option('--org <organizationId>', 'organization (default: DOCSCTL_ORG, the profile, or your only one)'))
+    .addHelpText(
+      'after',
+      '\nEvery step offers Back and Quit; Ctrl-C leaves (exit 130). Long pages open in $PAGER (else less -R).\n\nExamples:\n  $ docsctl site inspect\n  $ docsctl site inspect s1t3\n  $ docsctl site inspect s1t3 --no-input    # prints the tree\n',
+    )
+    .action(async (siteId: string | undefined, options: Record<string, unknown>, command: Command) => {
+      const { runSiteInspect } = await import('./site-inspect.js');
+      await runSiteInspect(getSession(command), siteId, options);
+    });
+}
