@@ -96,12 +96,12 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
   }
   const crGroup = invoked === 'cr' ? program.commands.find((c) => c.name() === 'cr') : undefined;
   if (crGroup) registerCrDiff(crGroup, getSession);
-  if (invoked === 'site') registerSiteInspect(program, getSession);
   registerApiCommand(program, getSession);
   registerServeCommand(program, getSession);
   registerConfigCommands(program, getSession);
   registerStoreCommands(program, getSession);
   registerGitCommands(program, getSession);
+  if (invoked === 'site') registerSiteInspect(program, getSession);
 
   // Every subcommand reports parse errors through the same exitOverride/output.
   const inherit = (command: Command) => {

@@ -32,9 +32,10 @@
  * record of the organization, and bounds the lazy purge of expired spaces to the
  * (small) set of deleted ones.
  */
+// Sites keep a reverse index of the spaces they show: a purged space leaves them (sites/integrity.ts).
+import { detachSpaceFromSites } from './sites/integrity.js';
 import { notFound } from '../api/errors.js';
 import type { StoreReader, StoreWriter } from '../store/types.js';
-import { detachSpaceFromSites } from './sites/integrity.js';
 
 export const Tables = {
   meta: 'meta',

@@ -283,10 +283,10 @@ export const spaceHandlers: Record<string, Handler> = {
       throw conflict(`Transferring space ${space.id} would not result in any update: it is already there`);
     }
     requireRole(target.role, 'admin', targetOrg, 'transfer spaces into it');
+    if (targetOrg !== source) detachSpaceFromSites(ctx.tx, space.id); // a site shows only its own organization's spaces
     const ref = spaceRef(space.id);
     relocate(ctx.tx, ref, containerKey(source, space.parent), containerKey(targetOrg, parent), undefined, `space ${space.id}`);
     if (targetOrg !== source) {
-      detachSpaceFromSites(ctx.tx, space.id); // a site shows only its own organization's spaces
       removeFromList(ctx.tx, Tables.orgSpaces, source, space.id);
       addToList(ctx.tx, Tables.orgSpaces, targetOrg, space.id);
     }
