@@ -5,8 +5,7 @@
 //             and on a store 10x larger (10,000 spaces, 1,000 collections, 100,000 writes)
 //   content:  cr merge of 10 edited pages in a 5,000-page space, page get there, store growth per merge
 //   git:      import / re-import / one-page export of a 2,000-page repository, as ratios to `git clone`
-// Options: --quick (fewer runs, no 10x store), --content, --git or --sites (only that part).
-//   sites:    site tree / site published of 50 sections × 4 variants × 200 pages, locally and against serve
+// Options: --quick (fewer runs, no 10x store), --content or --git (only that part).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -178,9 +177,9 @@ async function gitBench() {
 
 try {
   console.log(`docsctl benchmarks — ${runs} paired runs each, ratios to node -e 0 (median of pairwise ratios)\n`);
-  if (process.argv.includes('--content')) await contentBench();
+  if (process.argv.includes('--sites')) await sitesBench(); // sites only (sitesBench)
+  else if (process.argv.includes('--content')) await contentBench();
   else if (process.argv.includes('--git')) await gitBench();
-  else if (process.argv.includes('--sites')) await sitesBench();
   else await startAndStoreBenches();
 } finally {
   rmSync(work, { recursive: true, force: true });
@@ -198,6 +197,7 @@ function startServe(store) {
   });
 }
 
+/** sites (--sites): site published / site tree of 50 sections × 4 variants × 200 pages, locally and against serve. */
 async function sitesBench() {
   console.log('\nsites: one site of 50 sections × 4 variants, each space 200 pages:');
   const script = await generator('generate-sites');
@@ -226,9 +226,9 @@ async function startAndStoreBenches() {
   const small = join(work, 'small');
   const smallInfo = generate(script, small, 1000, 100, 10_000);
   const s = storeBench('1k spaces', small, smallInfo);
+  await sitesBench();
   await contentBench();
   await gitBench();
-  await sitesBench();
   if (!quick) {
     console.log('\nstore 10x larger: 10,000 spaces in 1,000 collections after 100,000 writes:');
     const large = join(work, 'large');
