@@ -6,12 +6,13 @@
 //   content:  cr merge of 10 edited pages in a 5,000-page space, page get there, store growth per merge
 //   git:      import / re-import / one-page export of a 2,000-page repository, as ratios to `git clone`
 // Options: --quick (fewer runs, no 10x store), --content or --git (only that part).
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { spawn } from 'node:child_process';
 
 const root = new URL('..', import.meta.url).pathname;
 const bin = join(root, 'bin', 'docsctl.js');
@@ -185,6 +186,27 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
+async function startAndStoreBenches() {
+  paired('docsctl --version', [bin, '--version'], {}, 1.3);
+  paired('docsctl --help', [bin, '--help'], {}, 1.6);
+
+  const script = await generator();
+  console.log('\nstore of 1,000 spaces in 100 collections after 10,000 writes:');
+  const small = join(work, 'small');
+  const smallInfo = generate(script, small, 1000, 100, 10_000);
+  const s = storeBench('1k spaces', small, smallInfo);
+  await sitesBench();
+  await contentBench();
+  await gitBench();
+  if (!quick) {
+    console.log('\nstore 10x larger: 10,000 spaces in 1,000 collections after 100,000 writes:');
+    const large = join(work, 'large');
+    const largeInfo = generate(script, large, 10_000, 1000, 100_000);
+    const l = storeBench('10k spaces', large, largeInfo);
+    console.log(`\nflatness (10x store / 1x store): get ${(l.get / s.get).toFixed(2)}, edit ${(l.edit / s.edit).toFixed(2)} (1.00 = flat)`);
+  }
+}
+
 /** `docsctl serve` on `store`; resolves with its URL and a stop function. */
 function startServe(store) {
   const child = spawn('node', [bin, 'serve', '--port', '0'], { env: { ...process.env, DOCSCTL_STORE: store }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -214,26 +236,5 @@ async function sitesBench() {
     paired('site tree (against serve)', [bin, 'site', 'tree', info.siteId], remote, 3);
   } finally {
     server.stop();
-  }
-}
-
-async function startAndStoreBenches() {
-  paired('docsctl --version', [bin, '--version'], {}, 1.3);
-  paired('docsctl --help', [bin, '--help'], {}, 1.6);
-
-  const script = await generator();
-  console.log('\nstore of 1,000 spaces in 100 collections after 10,000 writes:');
-  const small = join(work, 'small');
-  const smallInfo = generate(script, small, 1000, 100, 10_000);
-  const s = storeBench('1k spaces', small, smallInfo);
-  await sitesBench();
-  await contentBench();
-  await gitBench();
-  if (!quick) {
-    console.log('\nstore 10x larger: 10,000 spaces in 1,000 collections after 100,000 writes:');
-    const large = join(work, 'large');
-    const largeInfo = generate(script, large, 10_000, 1000, 100_000);
-    const l = storeBench('10k spaces', large, largeInfo);
-    console.log(`\nflatness (10x store / 1x store): get ${(l.get / s.get).toFixed(2)}, edit ${(l.edit / s.edit).toFixed(2)} (1.00 = flat)`);
   }
 }
