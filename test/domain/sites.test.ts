@@ -76,6 +76,25 @@ describe('sites', () => {
     expect(unpublished.urls).not.toHaveProperty('published');
   });
 
+  it('lists sites with the filters of the real API: space, title, published, type', async () => {
+    const h = await setup();
+    const [a, b] = await Promise.all(['Alpha', 'Beta'].map((title) => h.createSpace({ title })));
+    const { site: one, p } = await siteWith(h, { title: 'Public docs', spaces: [a!.id] });
+    const { site: two } = await siteWith(h, { title: 'Partner portal', type: 'premium', spaces: [b!.id] });
+    await h.admin.ok('publishSite', { params: p });
+    const ids = async (query: Record<string, unknown>) =>
+      (await h.admin.ok<List>('listSites', { params: { organizationId: h.orgId }, query })).items.map((s) => s.id);
+    expect(await ids({})).toEqual([one.id, two.id]);
+    expect(await ids({ space: b!.id })).toEqual([two.id]);
+    expect(await ids({ title: 'PORTAL' })).toEqual([two.id]);
+    expect(await ids({ published: 'true' })).toEqual([one.id]);
+    expect(await ids({ type: ['premium', 'ultimate'] })).toEqual([two.id]);
+    const page = await h.admin.ok<List>('listSites', { params: { organizationId: h.orgId }, query: { limit: '1' } });
+    expect(page.items.map((s) => s.id)).toEqual([one.id]);
+    const rest = await h.admin.ok<List>('listSites', { params: { organizationId: h.orgId }, query: { page: page.next?.page } });
+    expect(rest.items.map((s) => s.id)).toEqual([two.id]);
+  });
+
   it('refuses what the plan lacks with 403 naming the feature and the plan', async () => {
     const h = await setup();
     const space = await h.createSpace({ title: 'Guide' });

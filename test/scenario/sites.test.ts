@@ -63,6 +63,8 @@ const labelled = (): Array<[string, Step]> => [
   ['published after space delete', { argv: ['site', 'published', '{site}'] }],
   ['tree at the end', { argv: ['site', 'tree', '{site}'] }],
   ['site json', { argv: ['site', 'get', '{site}', '--json'] }],
+  ['list by type', { argv: ['site', 'list', '--type', 'ultimate', '--type', 'premium', '--published', 'true', '--format', 'ids'] }],
+  ['list by other type', { argv: ['site', 'list', '--type', 'basic', '--format', 'ids'] }],
 ];
 
 const steps = (): Step[] =>
@@ -166,5 +168,7 @@ describe('sites in both modes', () => {
     expect(at('tree at the end').stdout).not.toContain('API reference');
     const json = JSON.parse(at('site json').stdout) as Record<string, unknown>;
     expect(json).toMatchObject({ title: 'Help Center', type: 'ultimate', visibility: 'share-link', published: true });
+    expect(at('list by type').stdout).toBe(`${ids().site}\n`);
+    expect(at('list by other type').stdout).toBe('');
   });
 });

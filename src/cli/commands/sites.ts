@@ -73,11 +73,12 @@ export const siteCommands: OperationCommandSpec[] = [
       { flags: '--space <spaceId>', description: 'only sites showing this space', to: 'query.space' },
       { flags: '--title <text>', description: 'only sites whose title contains this', to: 'query.title' },
       { flags: '--published <bool>', description: 'only published (true) or unpublished (false) sites', to: 'query.published', choices: ['true', 'false'] },
+      { flags: '--type <type...>', description: 'only sites of these types (repeatable)', to: 'query.type' },
     ],
     output: 'list',
     columns: 'site',
     noun: 'site',
-    examples: ['docsctl site list', 'docsctl site list --space sp4c3 --format ids'],
+    examples: ['docsctl site list', 'docsctl site list --space sp4c3 --format ids', 'docsctl site list --type premium --type ultimate --published true'],
   },
   {
     command: 'site get',
