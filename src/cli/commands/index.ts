@@ -2,6 +2,7 @@
 import type { OperationCommandSpec } from '../operation.js';
 import { contentCommands, contentGroupDescriptions } from './change-requests.js';
 import { collectionCommands } from './collections.js';
+import { orgCatalogCommands, orgCatalogGroupDescriptions } from './org-catalog.js';
 import { orgCommands } from './orgs.js';
 import { spaceCommands } from './spaces.js';
 import { siteCommands, siteGroupDescriptions } from './sites.js';
@@ -12,6 +13,7 @@ export const operationCommands: readonly OperationCommandSpec[] = [
   ...spaceCommands,
   ...contentCommands,
   ...siteCommands,
+  ...orgCatalogCommands,
 ];
 
 export const groupDescriptions: Record<string, string> = {
@@ -22,4 +24,5 @@ export const groupDescriptions: Record<string, string> = {
   space: 'Spaces: containers of documentation content',
   ...contentGroupDescriptions,
   ...siteGroupDescriptions,
+  ...orgCatalogGroupDescriptions,
 };
