@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { DocsctlError, ExitCode, exitCodeFor } from '../api/errors.js';
+import { registerOrgCreate, registerTokenCommands, registerUserCreate } from './commands/accounts.js';
 import { registerApiCommand } from './commands/api.js';
 import { registerCrDiff } from './commands/change-requests.js';
 import { registerConfigCommands } from './commands/config.js';
@@ -95,6 +96,10 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
   }
   const crGroup = invoked === 'cr' ? program.commands.find((c) => c.name() === 'cr') : undefined;
   if (crGroup) registerCrDiff(crGroup, getSession);
+  const invokedGroup = invoked ? program.commands.find((c) => c.name() === invoked) : undefined;
+  if (invokedGroup && invoked === 'org') registerOrgCreate(invokedGroup, getSession);
+  if (invokedGroup && invoked === 'user') registerUserCreate(invokedGroup, getSession);
+  registerTokenCommands(program, getSession);
   registerApiCommand(program, getSession);
   registerServeCommand(program, getSession);
   registerConfigCommands(program, getSession);
