@@ -157,6 +157,8 @@ export interface MemberRecord {
   joinedAt: string;
   sso: boolean;
   disabled: boolean;
+  /** Set by the last-seen ping (updateOrganizationMemberLastSeenAt). */
+  lastSeenAt?: string;
 }
 
 export interface CollectionRecord {
