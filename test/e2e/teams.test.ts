@@ -8,7 +8,7 @@ const bin = new URL('../../bin/docsctl.js', import.meta.url).pathname;
 let env: Record<string, string>;
 
 const docsctl = (args: string[], input?: string) =>
-  execa('node', [bin, ...args], { env, extendEnv: false, reject: false, timeout: 30_000, ...(input !== undefined ? { input } : {}) });
+  execa('node', [bin, ...args], { env, extendEnv: false, reject: false, timeout: 120_000, ...(input !== undefined ? { input } : {}) });
 
 beforeAll(() => {
   const home = tempDir('docsctl-teams-');
@@ -32,7 +32,7 @@ describe('member and team commands', () => {
     expect(again.stderr).toMatch(/Nothing to change: the team already matches the file \(2 members\)/);
     const members = await docsctl(['member', 'teams', 'ada@acme.io', '--format', 'tsv']);
     expect(members.stdout).toBe(`${id}\tEngineering\towner`);
-  });
+  }, 300_000);
 
   it('shows examples in --help', async () => {
     const help = await docsctl(['team', 'members', 'sync', '--help']);
@@ -40,5 +40,5 @@ describe('member and team commands', () => {
     expect(help.stdout).toContain('docsctl team members sync t3am1d --file engineering.txt --dry-run');
     const member = await docsctl(['member', 'edit', '--help']);
     expect(member.stdout).toContain('docsctl member edit ada@acme.io --role admin');
-  });
+  }, 300_000);
 });
