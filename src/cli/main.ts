@@ -15,6 +15,7 @@ import { groupDescriptions, operationCommands } from './commands/index.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerStoreCommands } from './commands/store.js';
+import { registerTeamSync } from './commands/team-sync.js';
 import type { CliContext } from './context.js';
 import { registerOperationCommands } from './operation.js';
 import { type GlobalFlags, Session } from './session.js';
@@ -100,6 +101,8 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
   if (invokedGroup && invoked === 'org') registerOrgCreate(invokedGroup, getSession);
   if (invokedGroup && invoked === 'user') registerUserCreate(invokedGroup, getSession);
   registerTokenCommands(program, getSession);
+  const teamMembersGroup = invokedGroup && invoked === 'team' ? invokedGroup.commands.find((c) => c.name() === 'members') : undefined;
+  if (teamMembersGroup) registerTeamSync(teamMembersGroup, getSession);
   registerApiCommand(program, getSession);
   registerServeCommand(program, getSession);
   registerConfigCommands(program, getSession);

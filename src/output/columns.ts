@@ -82,6 +82,24 @@ export const columns = {
   importResult: [col('REVISION', 'revision'), col('IMPORTED', 'importedResources'), col('TOTAL', 'totalResources')],
   url: [col('URL', 'url')],
   gitInfo: [col('REPOSITORY', 'repoName'), col('URL', 'url'), col('PROVIDER', 'installationProvider'), col('UPDATED', 'updatedAt')],
+  member: [
+    col('ID', 'id'),
+    col('NAME', 'user.displayName'),
+    col('EMAIL', 'user.email'),
+    { header: 'ROLE', get: (item) => item.role ?? 'guest' },
+    col('JOINED', 'joinedAt', true),
+    col('LAST SEEN', 'lastSeenAt', true),
+    col('TEAMS', 'teams', true),
+  ],
+  memberSpace: [col('ID', 'space.id'), col('TITLE', 'space.title'), col('PERMISSION', 'permission')],
+  memberTeam: [col('ID', 'team.id'), col('TITLE', 'team.title'), col('TEAM ROLE', 'member.role')],
+  team: [col('ID', 'id'), col('TITLE', 'title'), col('MEMBERS', 'members'), col('CREATED', 'createdAt', true)],
+  teamMember: [
+    col('ID', 'organization.id'),
+    col('NAME', 'organization.user.displayName'),
+    col('EMAIL', 'organization.user.email'),
+    col('TEAM ROLE', 'team.role'),
+  ],
   invite: [col('INVITED', 'invited'), { header: 'USERS', get: (item) => (item.users as string[] | undefined)?.join(',') }],
 } satisfies Record<string, Column[]>;
 

@@ -11,7 +11,7 @@ const bin = new URL('../../bin/docsctl.js', import.meta.url).pathname;
 let env: Record<string, string>;
 
 const docsctl = (args: string[], extraEnv: Record<string, string> = {}) =>
-  execa('node', [bin, ...args], { env: { ...env, ...extraEnv }, extendEnv: false, reject: false, timeout: 30_000 });
+  execa('node', [bin, ...args], { env: { ...env, ...extraEnv }, extendEnv: false, reject: false, timeout: 120_000 });
 
 beforeAll(() => {
   const home = tempDir('docsctl-accounts-');
@@ -68,19 +68,19 @@ describe('org, user and token commands', () => {
       server.kill('SIGTERM');
       await server;
     }
-  });
+  }, 300_000);
 
   it('org create makes the caller admin of a new organization', async () => {
     const created = await docsctl(['org', 'create', '--title', 'Partners', '--format', 'ids']);
     expect(created.exitCode, created.stderr).toBe(0);
     const orgs = await docsctl(['org', 'list', '--format', 'tsv']);
     expect(orgs.stdout).toContain(`${created.stdout.trim()}\tPartners`);
-  });
+  }, 300_000);
 
   it('explains a bad role in one line with exit 2', async () => {
     const result = await docsctl(['user', 'create', '--email', 'x@acme.io', '--org', 'o', '--role', 'owner']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/Invalid role "owner"/);
-  });
+  }, 300_000);
 });
