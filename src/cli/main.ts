@@ -13,6 +13,7 @@ import { registerConfigCommands } from './commands/config.js';
 import { registerGitCommands } from './commands/git.js';
 import { groupDescriptions, operationCommands } from './commands/index.js';
 import { registerInitCommand } from './commands/init.js';
+import { registerOpenApiValidate } from './commands/openapi-validate.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerStoreCommands } from './commands/store.js';
 import { registerTeamSync } from './commands/team-sync.js';
@@ -103,6 +104,8 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
   registerTokenCommands(program, getSession);
   const teamMembersGroup = invokedGroup && invoked === 'team' ? invokedGroup.commands.find((c) => c.name() === 'members') : undefined;
   if (teamMembersGroup) registerTeamSync(teamMembersGroup, getSession);
+  const openapiGroup = invoked === 'openapi' ? program.commands.find((c) => c.name() === 'openapi') : undefined;
+  if (openapiGroup) registerOpenApiValidate(openapiGroup, getSession);
   registerApiCommand(program, getSession);
   registerServeCommand(program, getSession);
   registerConfigCommands(program, getSession);

@@ -60,7 +60,7 @@ export interface OperationCommandSpec {
   /** Asynchronous lookups after the input is built (e.g. an e-mail → a user id through the API). */
   resolve?: (session: Session, input: RawInput) => Promise<void>;
   /** Custom mapping after flags are applied (complex bodies). */
-  build?: (options: Record<string, unknown>, input: RawInput) => void;
+  build?: (options: Record<string, unknown>, input: RawInput) => void | Promise<void>;
   /** For lists: a failure message when the items mean a check failed (exit 1 after printing them). */
   failWhen?: (items: unknown[]) => string | undefined;
   /** Prints the answer itself (instead of printObject), e.g. to exit non-zero on a result. */
@@ -234,7 +234,7 @@ export async function buildInput(
     if (raw === undefined || flag.to === undefined) continue;
     setPath(input, flag.to, convert(flag, raw));
   }
-  spec.build?.(options, input);
+  await spec.build?.(options, input);
   if (spec.org) (input.params as Record<string, string>).organizationId = await resolveOrganization(session, options.org);
   if (spec.resolve) await spec.resolve(session, input);
   if (spec.output === 'list') {

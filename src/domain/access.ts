@@ -130,6 +130,39 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   updateMembersInOrganizationTeam: need('admin', 'teamOwner'),
   addMemberToOrganizationTeamById: need('admin', 'teamOwner'),
   deleteMemberFromOrganizationTeamById: need('admin', 'teamOwner'),
+  // Custom fields (§4.2, v0.91 shapes)
+  listOrganizationCustomFields: read,
+  getOrganizationCustomFieldByName: read,
+  createOrganizationCustomField: admin,
+  updateOrganizationCustomField: admin,
+  deleteOrganizationCustomField: admin,
+  getSpaceCustomFields: read,
+  updateSpaceCustomFields: edit,
+  // SAML SSO (the login list answers any member)
+  listSAMLProvidersInOrganizationById: admin,
+  createOrganizationSAMLProvider: admin,
+  getOrganizationSAMLProviderById: admin,
+  updateOrganizationSAMLProvider: admin,
+  deleteOrganizationSAMLProvider: admin,
+  listSSOProviderLoginsInOrganization: need('guest'),
+  // OpenAPI specifications
+  listOpenAPISpecs: read,
+  getOpenAPISpecBySlug: read,
+  createOpenAPISpec: create,
+  createOrUpdateOpenAPISpecBySlug: create,
+  deleteOpenAPISpecBySlug: create,
+  // Translations
+  listTranslations: read,
+  getTranslation: read,
+  createTranslation: admin,
+  updateTranslation: admin,
+  deleteTranslation: admin,
+  // Integrations: not below an organization; their handlers decide who sees and publishes what
+  listIntegrations: need('none'),
+  getIntegrationByName: need('none'),
+  publishIntegration: need('none'),
+  unpublishIntegration: need('none'),
+  listIntegrationInstallations: need('none'),
 };
 
 /** Path parameter → the organization of the object it names (undefined when there is none), most specific first. */

@@ -52,6 +52,11 @@ export function decodeKeyCursor(page: string): string {
   return text.slice(CURSOR_PREFIX.length);
 }
 
+/** True when `id` can name an item (ids from a request may be anything: look them up only when this holds). */
+export function isKeyedId(id: string): boolean {
+  return id.length > 0 && !id.includes('/');
+}
+
 function checkId(what: string, id: string): void {
   if (id.includes('/')) throw new Error(`${what} "${id}" must not contain "/"`);
 }

@@ -3,6 +3,7 @@ import type { OperationCommandSpec } from '../operation.js';
 import { contentCommands, contentGroupDescriptions } from './change-requests.js';
 import { collectionCommands } from './collections.js';
 import { memberCommands } from './members.js';
+import { orgCatalogCommands, orgCatalogGroupDescriptions } from './org-catalog.js';
 import { orgCommands } from './orgs.js';
 import { spaceCommands } from './spaces.js';
 import { teamCommands } from './teams.js';
@@ -14,6 +15,7 @@ export const operationCommands: readonly OperationCommandSpec[] = [
   ...collectionCommands,
   ...spaceCommands,
   ...contentCommands,
+  ...orgCatalogCommands,
 ];
 
 export const groupDescriptions: Record<string, string> = {
@@ -25,4 +27,5 @@ export const groupDescriptions: Record<string, string> = {
   collection: 'Collections: groups of spaces inside an organization',
   space: 'Spaces: containers of documentation content',
   ...contentGroupDescriptions,
+  ...orgCatalogGroupDescriptions,
 };
