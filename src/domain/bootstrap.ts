@@ -6,6 +6,7 @@
  * returned once and cannot be recovered from the store.
  */
 import { conflict } from '../api/errors.js';
+import { markLayout } from './layout.js';
 import type { StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
@@ -61,6 +62,7 @@ export function bootstrap(tx: StoreWriter, opts: BootstrapOptions): BootstrapRes
   const token = createToken(tx, user.id, 'init', opts.clock);
   const storeMeta: StoreMeta = { createdAt: now, owner: user.id };
   tx.put(Tables.meta, 'store', storeMeta);
+  markLayout(tx);
 
   const view = { origin: opts.origin };
   return { organization: organizationView(view, org, 'admin'), user: userView(view, user), token };
