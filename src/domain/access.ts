@@ -78,6 +78,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   // Content and revisions
   getCurrentRevision: read,
   importContent: edit,
+  importContentInPageById: edit,
   listPages: read,
   listFiles: read,
   getFileById: read,
@@ -99,6 +100,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   getChangeRequestPDF: read,
   getRevisionOfChangeRequestById: read,
   importContentInChangeRequest: edit,
+  importContentInChangeRequestPageById: edit,
   listPagesInChangeRequest: read,
   listFilesInChangeRequestById: read,
   getFileInChangeRequestById: read,
