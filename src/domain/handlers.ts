@@ -55,6 +55,7 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   git,
   members,
   teams,
+  sites: async (): Promise<Handlers> => (await import('./sites/handlers.js')).sitesAreaHandlers,
   'custom-fields': customFields,
   integrations,
   sso,

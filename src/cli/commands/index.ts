@@ -7,6 +7,7 @@ import { orgCatalogCommands, orgCatalogGroupDescriptions } from './org-catalog.j
 import { orgCommands } from './orgs.js';
 import { spaceCommands } from './spaces.js';
 import { teamCommands } from './teams.js';
+import { siteCommands, siteGroupDescriptions } from './sites.js';
 
 export const operationCommands: readonly OperationCommandSpec[] = [
   ...orgCommands,
@@ -15,6 +16,7 @@ export const operationCommands: readonly OperationCommandSpec[] = [
   ...collectionCommands,
   ...spaceCommands,
   ...contentCommands,
+  ...siteCommands,
   ...orgCatalogCommands,
 ];
 
@@ -27,5 +29,6 @@ export const groupDescriptions: Record<string, string> = {
   collection: 'Collections: groups of spaces inside an organization',
   space: 'Spaces: containers of documentation content',
   ...contentGroupDescriptions,
+  ...siteGroupDescriptions,
   ...orgCatalogGroupDescriptions,
 };
