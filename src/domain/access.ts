@@ -185,7 +185,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   deleteSiteSpaceById: admin,
   updateSiteSpaceById: admin,
   moveSiteSpace: admin,
-  listSiteShareLinks: read,
+  listSiteShareLinks: admin, // share links carry their secret URLs
   createSiteShareLink: admin,
   deleteSiteShareLinkById: admin,
   updateSiteShareLinkById: admin,
