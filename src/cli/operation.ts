@@ -8,6 +8,7 @@
  */
 import { type Command, Option } from 'commander';
 import { DocsctlError, UsageError } from '../api/errors.js';
+import type { RouteId } from '../api/route-id.js';
 import type { RawInput } from '../api/validate.js';
 import { type ColumnSet, columns } from '../output/columns.js';
 import type { Session } from './session.js';
@@ -44,7 +45,7 @@ export interface OperationCommandSpec {
   /** Command path, e.g. `space get`. */
   command: string;
   /** Route id (operationId), or a choice of route by the options (e.g. `--cr` reads a change request's content). */
-  route: string | ((options: Record<string, unknown>) => string);
+  route: RouteId | ((options: Record<string, unknown>) => RouteId);
   summary: string;
   aliases?: string[];
   args?: ArgSpec[];

@@ -18,6 +18,7 @@ import type { Dispatcher } from 'undici';
 import { ApiError, NetworkError, UsageError, isApiErrorBody } from '../api/errors.js';
 import { fillPath } from '../api/route.js';
 import { routeInfo } from '../api/catalog.js';
+import type { RouteId } from '../api/route-id.js';
 import type { RawInput } from '../api/validate.js';
 import { VERSION } from '../version.js';
 import { formatHeaders, redactUrl, redactingLogger } from './debug-log.js';
@@ -195,7 +196,7 @@ export class HttpTransport implements Transport {
     this.baseHeaders = headers;
   }
 
-  async request(routeId: string, input: RawInput): Promise<ApiResponse> {
+  async request(routeId: RouteId, input: RawInput): Promise<ApiResponse> {
     const route = routeInfo(routeId);
     const path = fillPath(route.path, input.params ?? {}) + buildQueryString(input.query);
     const body = route.method === 'GET' ? undefined : input.body;
