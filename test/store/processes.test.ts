@@ -78,7 +78,10 @@ describe('kill -9 at random', () => {
     let ackedByWorkers = 0;
     for (let round = 0; round < 25; round += 1) {
       const run = runWorker(worker, ['write', dir, `r${round}`, '1000']);
-      await sleep(5 + Math.floor(Math.random() * 295));
+      // Kill among commits, not during start-up (which alone can take longer than 300 ms on a
+      // loaded machine): wait for the worker's first acknowledged write, then a random delay.
+      await run.waitFor(/^ack /, 30_000).catch(() => undefined);
+      await sleep(Math.floor(Math.random() * 300));
       run.child.kill('SIGKILL');
       const { signal } = await run.done; // reaped: the pid is really gone
       if (signal === 'SIGKILL') killedMidway += 1;
