@@ -15,6 +15,7 @@ import { registerInitCommand } from './commands/init.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerStoreCommands } from './commands/store.js';
 import type { CliContext } from './context.js';
+import { OutputClosedError } from './io.js';
 import { registerOperationCommands } from './operation.js';
 import { type GlobalFlags, Session } from './session.js';
 
@@ -145,6 +146,7 @@ export async function main(argv: readonly string[], ctx: CliContext): Promise<nu
       // Commander already printed its message on stderr.
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
+    if (error instanceof OutputClosedError) return ExitCode.ok;
     ctx.io.err.write(formatError(error, debug));
     return exitCodeFor(error);
   } finally {

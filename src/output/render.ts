@@ -39,8 +39,14 @@ function idOf(item: unknown): string {
   return cell(item);
 }
 
+type YamlModule = typeof import('yaml');
+
 async function toYaml(value: unknown): Promise<string> {
-  const { stringify } = await import('yaml');
+  // `yaml` is CommonJS on Node: in the esbuild bundle its named exports may sit only on
+  // `default` (destructuring `stringify` from the namespace crashed the built binary).
+  const mod = (await import('yaml')) as YamlModule & { default?: YamlModule };
+  const stringify = typeof mod.stringify === 'function' ? mod.stringify : mod.default?.stringify;
+  if (typeof stringify !== 'function') throw new Error('the yaml module has no stringify()');
   return stringify(value);
 }
 
