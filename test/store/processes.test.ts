@@ -78,10 +78,10 @@ describe('kill -9 at random', () => {
     let ackedByWorkers = 0;
     for (let round = 0; round < 25; round += 1) {
       const run = runWorker(worker, ['write', dir, `r${round}`, '1000']);
-      // Kill among commits, not during start-up (which alone can take longer than 300 ms on a
-      // loaded machine): wait for the worker's first acknowledged write, then a random delay.
-      await run.waitFor(/^ack /, 30_000).catch(() => undefined);
-      await sleep(Math.floor(Math.random() * 300));
+      // Kill once the worker is writing (its first ack), at a random point after: on a loaded
+      // machine a fixed delay can kill it before it even starts, testing nothing.
+      await run.waitFor(/^ack /, 60_000);
+      await sleep(Math.floor(Math.random() * 50));
       run.child.kill('SIGKILL');
       const { signal } = await run.done; // reaped: the pid is really gone
       if (signal === 'SIGKILL') killedMidway += 1;
@@ -94,18 +94,20 @@ describe('kill -9 at random', () => {
       for (const key of acked) expect(reader.has('items', key), `${key} after round ${round}`).toBe(true);
       const report = await fsck(dir);
       expect(report.problems, `round ${round}`).toEqual([]);
-      const took = await timedWrite(dir, `after-${round}`, 3000);
-      expect(took, `round ${round}: next writer waited`).toBeLessThan(1000);
+      // The dead owner's lock is taken over at once, not after the 15 s timeout of a silent owner
+      // (the bound leaves room for a loaded machine).
+      const took = await timedWrite(dir, `after-${round}`, 12_000);
+      expect(took, `round ${round}: next writer waited`).toBeLessThan(10_000);
       acked.add(`after-${round}`);
     }
     expect(killedMidway).toBeGreaterThan(20);
-    expect(ackedByWorkers).toBeGreaterThan(25); // the kills did land among commits
+    expect(ackedByWorkers).toBeGreaterThanOrEqual(25); // every worker was killed after writing
     const final = openStore(dir).read();
     for (const key of acked) expect(final.has('items', key)).toBe(true);
     // gens stay contiguous
     const gens = listCommitGens(dir);
     expect(gens).toEqual(Array.from({ length: gens.length }, (_, i) => i + 1));
-  }, 90_000);
+  }, 300_000);
 });
 
 describe('locks', () => {
