@@ -16,6 +16,8 @@ import { registerServeCommand } from './commands/serve.js';
 import { registerStoreCommands } from './commands/store.js';
 import type { CliContext } from './context.js';
 import { OutputClosedError } from './io.js';
+import { normaliseJsonFlag } from './json-flag.js';
+import { parseShape } from '../output/shape.js';
 import { registerOperationCommands } from './operation.js';
 import { type GlobalFlags, Session } from './session.js';
 
@@ -35,7 +37,7 @@ Exit codes: 0 ok, 1 error, 2 usage/validation, 3 auth, 4 not found, 5 conflict,
 `;
 
 /** Global options that take a value (to find the command word in argv). */
-const VALUE_OPTIONS = new Set(['--store', '--endpoint', '--token', '--profile', '--format']);
+const VALUE_OPTIONS = new Set(['--store', '--endpoint', '--token', '--profile', '--format', '--query']);
 
 /** The first command word of argv (`space` in `docsctl --json space list`), or the one after `help`. */
 export function commandWord(argv: readonly string[]): string | undefined {
@@ -60,7 +62,8 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
     .addOption(new Option('--endpoint <url>', 'remote API endpoint (selects remote mode)').env('DOCSCTL_ENDPOINT'))
     .addOption(new Option('--token <token>', 'API token').env('DOCSCTL_TOKEN'))
     .addOption(new Option('--profile <name>', 'configuration profile').env('DOCSCTL_PROFILE'))
-    .option('--json', 'print JSON (same as --format json)')
+    .option('--json [fields]', 'print JSON (same as --format json); --json id,title keeps only those fields')
+    .option('--query <expr>', 'print the result of a JMESPath expression on the answer (JSON unless --format says otherwise)')
     .addOption(new Option('--format <format>', 'output format').choices(['table', 'tsv', 'json', 'yaml', 'ids', 'markdown']))
     .option('--no-input', 'never prompt; fail when input is missing')
     .option('-y, --yes', 'confirm destructive actions without asking')
@@ -78,6 +81,12 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
     sessions.push(session);
     return session;
   };
+
+  // Output options are checked before any command runs, so a typo never follows a write.
+  program.hook('preAction', async (_program, action) => {
+    const flags = action.optsWithGlobals() as GlobalFlags;
+    await parseShape(flags.json, flags.query);
+  });
 
   registerInitCommand(program, getSession);
   // Only the invoked group gets its subcommands (registering ~all commands costs start-up
@@ -136,7 +145,7 @@ export async function main(argv: readonly string[], ctx: CliContext): Promise<nu
       program.outputHelp();
       return ExitCode.ok;
     }
-    await program.parseAsync([...argv], { from: 'user' });
+    await program.parseAsync(normaliseJsonFlag(program, argv), { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
@@ -146,7 +155,8 @@ export async function main(argv: readonly string[], ctx: CliContext): Promise<nu
       // Commander already printed its message on stderr.
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
-    if (error instanceof OutputClosedError) return ExitCode.ok;
+    // A closed stdout, or --dry-run stopping before its first change: nothing to report.
+    if (error instanceof OutputClosedError || (error instanceof DocsctlError && error.exitCode === ExitCode.ok)) return ExitCode.ok;
     ctx.io.err.write(formatError(error, debug));
     return exitCodeFor(error);
   } finally {

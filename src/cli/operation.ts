@@ -7,6 +7,7 @@
  * pagination (--limit/--page/--all) and output are written once, here.
  */
 import { type Command, Option } from 'commander';
+import { routeInfo } from '../api/catalog.js';
 import { DocsctlError, UsageError } from '../api/errors.js';
 import type { RouteId } from '../api/route-id.js';
 import type { RawInput } from '../api/validate.js';
@@ -112,6 +113,7 @@ export function registerOperationCommands(
       command.addOption(new Option('--all', 'follow pagination to the end'));
     }
     if (hasBody(spec)) command.addOption(new Option('--body <json>', 'request body as JSON, or @FILE (flags override its fields)'));
+    if (isMutating(spec)) command.addOption(new Option('--dry-run', 'print the request (method, path, body) instead of sending it; change nothing'));
     if (spec.examples?.length) {
       command.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
     }
@@ -121,6 +123,12 @@ export function registerOperationCommands(
       await runOperationCommand(getSession(cmd), spec, positional, cmd.opts());
     });
   }
+}
+
+/** The command changes something: its route (or one of its routes) is not a GET. */
+export function isMutating(spec: OperationCommandSpec): boolean {
+  const routes = typeof spec.route === 'string' ? [spec.route] : [spec.route({}), spec.route({ cr: 'x' })];
+  return routes.some((route) => routeInfo(route).method !== 'GET');
 }
 
 function hasBody(spec: OperationCommandSpec): boolean {
@@ -264,7 +272,8 @@ export async function runOperationCommand(
   options: Record<string, unknown>,
 ): Promise<void> {
   const input = await buildInput(session, spec, positional, options);
-  if (spec.confirm) await session.confirm(spec.confirm(input));
+  // A dry run changes nothing: no confirmation needed.
+  if (spec.confirm && !options.dryRun) await session.confirm(spec.confirm(input));
   const transport = await session.transport();
   const route = typeof spec.route === 'string' ? spec.route : spec.route(options);
   const cols = columns[spec.columns];

@@ -41,7 +41,7 @@ function idOf(item: unknown): string {
 
 type YamlModule = typeof import('yaml');
 
-async function toYaml(value: unknown): Promise<string> {
+export async function toYaml(value: unknown): Promise<string> {
   // `yaml` is CommonJS on Node: in the esbuild bundle its named exports may sit only on
   // `default` (destructuring `stringify` from the namespace crashed the built binary).
   const mod = (await import('yaml')) as YamlModule & { default?: YamlModule };
