@@ -69,6 +69,8 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
     .option('-y, --yes', 'confirm destructive actions without asking')
     .option('--debug', 'log requests and show stack traces')
     .addHelpText('after', ROOT_HELP)
+    // Leaf help lists the global options too (--store, --format, --json, --query…).
+    .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -136,7 +138,18 @@ function formatError(error: unknown, debug: boolean): string {
   return `error: ${message} (this is a bug in docsctl; rerun with --debug for details)\n${stack}`;
 }
 
-export async function main(argv: readonly string[], ctx: CliContext): Promise<number> {
+/**
+ * `docsctl help space list` → `docsctl space list --help`: commander's help command
+ * goes one level deep only, and would show the help of `space`.
+ */
+export function helpToFlag(argv: readonly string[]): readonly string[] {
+  const words = argv.slice(1);
+  if (argv[0] !== 'help' || words.length < 2 || words.some((w) => w.startsWith('-'))) return argv;
+  return [...words, '--help'];
+}
+
+export async function main(rawArgv: readonly string[], ctx: CliContext): Promise<number> {
+  const argv = helpToFlag(rawArgv);
   const sessions: Session[] = [];
   const program = buildProgram(ctx, sessions, argv);
   const debug = argv.includes('--debug');

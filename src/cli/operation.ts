@@ -62,7 +62,7 @@ export interface OperationCommandSpec {
   /** Custom mapping after flags are applied (complex bodies). */
   build?: (options: Record<string, unknown>, input: RawInput) => void;
   /** For lists: a failure message when the items mean a check failed (exit 1 after printing them). */
-  failWhen?: (items: unknown[]) => string | undefined;
+  failWhen?: (items: unknown[], options: Record<string, unknown>) => string | undefined;
   /** Prints the answer itself (instead of printObject), e.g. to exit non-zero on a result. */
   after?: (session: Session, body: unknown, input: RawInput) => Promise<void>;
   /** The body must carry at least one field (PATCH): the error message when it does not. */
@@ -295,7 +295,7 @@ export async function runOperationCommand(
     } else if (items.length === 0) {
       await session.hint(`No ${spec.noun ?? 'item'}s found.`);
     }
-    const failure = spec.failWhen?.(items);
+    const failure = spec.failWhen?.(items, options);
     if (failure) throw new CheckFailedError(failure);
     return;
   }

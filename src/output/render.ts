@@ -117,8 +117,14 @@ export async function renderObject(item: unknown, options: RenderOptions): Promi
       if (typeof markdown !== 'string') throw new UsageError('--format markdown prints a page body: use it with "docsctl page get" on a document page');
       return markdown;
     }
-    case 'tsv':
-      return `${options.columns.map((c) => tsvCell(c.get(item as Record<string, unknown>))).join('\t')}\n`;
+    case 'tsv': {
+      const labelled = options.columns.length > 0 && options.columns.every((c) => c.label !== undefined);
+      const cells = options.columns.map((c) => {
+        const value = tsvCell(c.get(item as Record<string, unknown>));
+        return labelled ? `${c.label}=${value}` : value;
+      });
+      return `${cells.join('\t')}\n`;
+    }
     case 'table':
       return details(item as Record<string, unknown>, options.columns, options.color);
   }
