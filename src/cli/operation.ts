@@ -38,6 +38,8 @@ export interface FlagSpec {
   required?: boolean;
   /** The value `none` becomes null (e.g. `--parent none` moves to the root). */
   noneIsNull?: boolean;
+  /** When asked on a terminal, offer a choice instead of free text (`organization`: your organizations). */
+  offer?: 'organization';
 }
 
 export type OutputKind = 'object' | 'list' | 'delete' | 'empty';
@@ -216,6 +218,24 @@ export async function resolveOrganization(session: Session, explicit: unknown): 
   });
 }
 
+/** Offers the user's organizations (every page) to pick one from. */
+async function askOrganization(session: Session, description: string): Promise<string> {
+  const transport = await session.transport();
+  const orgs: Array<{ id: string; title: string }> = [];
+  let page: string | undefined;
+  do {
+    const query: Record<string, unknown> = { limit: 1000, ...(page ? { page } : {}) };
+    const body = (await transport.request('listOrganizationsForAuthenticatedUser', { query })).body as {
+      items?: Array<{ id: string; title: string }>;
+      next?: { page?: string } | null;
+    };
+    orgs.push(...(body.items ?? []));
+    page = body.next?.page;
+  } while (page);
+  if (orgs.length === 0) throw new UsageError('You do not belong to any organization', { hint: 'pass the organization id explicitly' });
+  return session.ctx.prompter.select(`${description}:`, orgs.map((org) => ({ value: org.id, name: `${org.title} (${org.id})` })));
+}
+
 export async function buildInput(
   session: Session,
   spec: OperationCommandSpec,
@@ -234,9 +254,12 @@ export async function buildInput(
     if (raw === undefined && flag.required) {
       const name = flagName(flag.flags);
       if (!session.canPrompt) throw new UsageError(`Missing required flag ${name}`, { hint: `${spec.command} needs ${name}: ${flag.description}` });
-      raw = await session.ctx.prompter.input(`${flag.description}:`, {
-        validate: (value) => (value.trim() ? true : `${name} cannot be empty`),
-      });
+      raw =
+        flag.offer === 'organization'
+          ? await askOrganization(session, flag.description)
+          : await session.ctx.prompter.input(`${flag.description}:`, {
+              validate: (value) => (value.trim() ? true : `${name} cannot be empty`),
+            });
     }
     if (raw === undefined || flag.to === undefined) continue;
     setPath(input, flag.to, convert(flag, raw));
