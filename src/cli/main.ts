@@ -8,6 +8,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { DocsctlError, ExitCode, exitCodeFor } from '../api/errors.js';
 import { registerApiCommand } from './commands/api.js';
 import { registerCrDiff } from './commands/change-requests.js';
+import { registerCompletionCommand } from './commands/completion.js';
 import { registerConfigCommands } from './commands/config.js';
 import { registerGitCommands } from './commands/git.js';
 import { groupDescriptions, operationCommands } from './commands/index.js';
@@ -95,23 +96,26 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
   // time); the others are listed by name and description for help and suggestions.
   const word = commandWord(argv);
   const groups = new Set(operationCommands.map((spec) => spec.command.split(' ')[0] as string));
+  // `completion` needs the whole tree.
+  const everything = word === 'completion';
   const invoked = word !== undefined && groups.has(word) ? word : undefined;
   registerOperationCommands(
     program,
-    invoked ? operationCommands.filter((spec) => spec.command.split(' ')[0] === invoked) : [],
+    everything ? operationCommands : invoked ? operationCommands.filter((spec) => spec.command.split(' ')[0] === invoked) : [],
     groupDescriptions,
     getSession,
   );
   for (const group of groups) {
-    if (group !== invoked) program.command(group).description(groupDescriptions[group] ?? '');
+    if (group !== invoked && !everything) program.command(group).description(groupDescriptions[group] ?? '');
   }
-  const crGroup = invoked === 'cr' ? program.commands.find((c) => c.name() === 'cr') : undefined;
+  const crGroup = invoked === 'cr' || everything ? program.commands.find((c) => c.name() === 'cr') : undefined;
   if (crGroup) registerCrDiff(crGroup, getSession);
   registerApiCommand(program, getSession);
   registerServeCommand(program, getSession);
   registerConfigCommands(program, getSession);
   registerStoreCommands(program, getSession);
   registerGitCommands(program, getSession);
+  registerCompletionCommand(program, getSession);
 
   // Every subcommand reports parse errors through the same exitOverride/output.
   const inherit = (command: Command) => {
