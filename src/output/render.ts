@@ -41,7 +41,7 @@ function idOf(item: unknown): string {
 
 type YamlModule = typeof import('yaml');
 
-async function toYaml(value: unknown): Promise<string> {
+export async function toYaml(value: unknown): Promise<string> {
   // `yaml` is CommonJS on Node: in the esbuild bundle its named exports may sit only on
   // `default` (destructuring `stringify` from the namespace crashed the built binary).
   const mod = (await import('yaml')) as YamlModule & { default?: YamlModule };
@@ -117,8 +117,14 @@ export async function renderObject(item: unknown, options: RenderOptions): Promi
       if (typeof markdown !== 'string') throw new UsageError('--format markdown prints a page body: use it with "docsctl page get" on a document page');
       return markdown;
     }
-    case 'tsv':
-      return `${options.columns.map((c) => tsvCell(c.get(item as Record<string, unknown>))).join('\t')}\n`;
+    case 'tsv': {
+      const labelled = options.columns.length > 0 && options.columns.every((c) => c.label !== undefined);
+      const cells = options.columns.map((c) => {
+        const value = tsvCell(c.get(item as Record<string, unknown>));
+        return labelled ? `${c.label}=${value}` : value;
+      });
+      return `${cells.join('\t')}\n`;
+    }
     case 'table':
       return details(item as Record<string, unknown>, options.columns, options.color);
   }

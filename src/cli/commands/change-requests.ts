@@ -217,8 +217,9 @@ export const contentCommands: OperationCommandSpec[] = [
     output: 'list',
     columns: 'link',
     noun: 'link',
-    failWhen: (items) =>
-      items.some((item) => (item as { status?: string }).status === 'broken')
+    // Only --broken makes broken links a failed check (exit 1); a plain listing exits 0.
+    failWhen: (items, options) =>
+      options.broken && items.some((item) => (item as { status?: string }).status === 'broken')
         ? `${items.filter((item) => (item as { status?: string }).status === 'broken').length} broken link(s)`
         : undefined,
     examples: ['docsctl space links sp4c3 --all', 'docsctl space links sp4c3 --broken --all || echo "fix the broken links"'],
