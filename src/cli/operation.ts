@@ -62,7 +62,7 @@ export interface OperationCommandSpec {
   /** A question asked before running (destructive commands); --yes skips it. */
   confirm?: (input: RawInput) => string;
   /** Custom mapping after flags are applied (complex bodies). */
-  build?: (options: Record<string, unknown>, input: RawInput) => void;
+  build?: (options: Record<string, unknown>, input: RawInput) => void | Promise<void>;
   /** For lists: a failure message when the items mean a check failed (exit 1 after printing them). */
   failWhen?: (items: unknown[], options: Record<string, unknown>) => string | undefined;
   /** Prints the answer itself (instead of printObject), e.g. to exit non-zero on a result. */
@@ -264,7 +264,7 @@ export async function buildInput(
     if (raw === undefined || flag.to === undefined) continue;
     setPath(input, flag.to, convert(flag, raw));
   }
-  spec.build?.(options, input);
+  await spec.build?.(options, input);
   if (spec.org) (input.params as Record<string, string>).organizationId = await resolveOrganization(session, options.org);
   if (spec.output === 'list') {
     if (options.limit !== undefined) {

@@ -28,9 +28,19 @@ const orgs = async (): Promise<Handlers> => ({
   listChangeRequestsForOrganization: borrowed('listChangeRequestsForOrganization'),
 });
 const collections = async (): Promise<Handlers> => (await import('./collections.js')).collectionHandlers;
-const spaces = async (): Promise<Handlers> => ({ ...(await import('./spaces.js')).spaceHandlers, listSpaceLinks: borrowed('listSpaceLinks') });
+const spaces = async (): Promise<Handlers> => ({
+  ...(await import('./spaces.js')).spaceHandlers,
+  listSpaceLinks: borrowed('listSpaceLinks'),
+  // The custom-field values of a space live with the organization's field definitions.
+  ...(await import('./custom-fields.js')).spaceCustomFieldHandlers,
+});
 const content = async (): Promise<Handlers> => (await import('./content/handlers.js')).contentHandlers;
 const git = async (): Promise<Handlers> => (await import('./git/handlers.js')).gitHandlers;
+const customFields = async (): Promise<Handlers> => (await import('./custom-fields.js')).customFieldHandlers;
+const integrations = async (): Promise<Handlers> => (await import('./integrations.js')).integrationHandlers;
+const sso = async (): Promise<Handlers> => (await import('./sso.js')).ssoHandlers;
+const openapi = async (): Promise<Handlers> => (await import('./openapi-specs.js')).openApiSpecHandlers;
+const translations = async (): Promise<Handlers> => (await import('./translations.js')).translationHandlers;
 
 /** Which domain module implements the routes of each route module. */
 export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers>>> = {
@@ -41,6 +51,11 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   'change-requests': content,
   content,
   git,
+  'custom-fields': customFields,
+  integrations,
+  sso,
+  openapi,
+  translations,
 };
 
 export async function findHandler(routeId: string): Promise<Handler | undefined> {

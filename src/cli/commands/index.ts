@@ -2,6 +2,7 @@
 import type { OperationCommandSpec } from '../operation.js';
 import { contentCommands, contentGroupDescriptions } from './change-requests.js';
 import { collectionCommands } from './collections.js';
+import { orgCatalogCommands, orgCatalogGroupDescriptions } from './org-catalog.js';
 import { orgCommands } from './orgs.js';
 import { spaceCommands } from './spaces.js';
 
@@ -10,6 +11,7 @@ export const operationCommands: readonly OperationCommandSpec[] = [
   ...collectionCommands,
   ...spaceCommands,
   ...contentCommands,
+  ...orgCatalogCommands,
 ];
 
 export const groupDescriptions: Record<string, string> = {
@@ -19,4 +21,5 @@ export const groupDescriptions: Record<string, string> = {
   collection: 'Collections: groups of spaces inside an organization',
   space: 'Spaces: containers of documentation content',
   ...contentGroupDescriptions,
+  ...orgCatalogGroupDescriptions,
 };
