@@ -91,7 +91,14 @@ export const columns = {
     ['revision', 'importedResources', 'totalResources'],
   ),
   url: [col('URL', 'url')],
-  gitInfo: [col('REPOSITORY', 'repoName'), col('URL', 'url'), col('PROVIDER', 'installationProvider'), col('UPDATED', 'updatedAt')],
+  gitInfo: [
+    col('REPOSITORY', 'repoName'),
+    col('URL', 'url'),
+    col('REF', 'ref'),
+    { header: 'DIRECTORY', get: (item) => (item.projectDirectory === '' ? '.' : item.projectDirectory), wide: false },
+    col('PROVIDER', 'installationProvider'),
+    col('UPDATED', 'updatedAt'),
+  ],
   invite: labelled([col('INVITED', 'invited'), { header: 'USERS', get: (item) => (item.users as string[] | undefined)?.join(',') }], ['invited', 'users']),
   customField: [col('NAME', 'name'), col('TYPE', 'type'), col('TITLE', 'title'), { header: 'OPTIONS', get: (item) => (item.options as string[] | undefined)?.join(',') }],
   customFieldValue: [
