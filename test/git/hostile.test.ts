@@ -122,7 +122,7 @@ describe('git sync handlers', () => {
       return { status: error.status, message: error.message };
     }
   }
-  const routes: Array<[string, Record<string, unknown>]> = [
+  const routes: Array<[RouteId, Record<string, unknown>]> = [
     ['importGitRepository', {}],
     ['exportToGitRepository', { commitMessage: 'x' }],
   ];
