@@ -15,6 +15,7 @@ import { groupDescriptions, operationCommands } from './commands/index.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerOpenApiValidate } from './commands/openapi-validate.js';
 import { registerServeCommand } from './commands/serve.js';
+import { registerSiteInspect } from './commands/sites.js';
 import { registerStoreCommands } from './commands/store.js';
 import type { CliContext } from './context.js';
 import { OutputClosedError } from './io.js';
@@ -118,6 +119,7 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
   registerConfigCommands(program, getSession);
   registerStoreCommands(program, getSession);
   registerGitCommands(program, getSession);
+  if (invoked === 'site' || everything) registerSiteInspect(program, getSession);
   registerCompletionCommand(program, getSession);
 
   // Every subcommand reports parse errors through the same exitOverride/output.

@@ -51,6 +51,7 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   'change-requests': content,
   content,
   git,
+  sites: async (): Promise<Handlers> => (await import('./sites/handlers.js')).sitesAreaHandlers,
   'custom-fields': customFields,
   integrations,
   sso,

@@ -47,6 +47,29 @@ function describeLocation(location: unknown): string {
   }
 }
 
+/** Sites (src/cli/commands/sites.ts). */
+const siteColumns = {
+  site: [col('ID', 'id'), col('TITLE', 'title'), col('TYPE', 'type'), col('VISIBILITY', 'visibility'), col('PUBLISHED', 'published'), col('SPACES', 'siteSpaces'), col('URL', 'urls.published', true)],
+  siteSection: [
+    col('ID', 'id'),
+    col('TITLE', 'title'),
+    col('PATH', 'path'),
+    col('DEFAULT', 'default'),
+    col('GROUP', 'sectionGroup'),
+    { header: 'VARIANTS', get: (item) => ((item.siteSpaces as Array<{ path: string }> | undefined) ?? []).map((s) => s.path).join(',') },
+  ],
+  siteSectionGroup: [
+    col('ID', 'id'),
+    col('TITLE', 'title'),
+    col('PARENT', 'sectionGroup'),
+    { header: 'CHILDREN', get: (item) => ((item.children as Array<{ id: string }> | undefined) ?? []).map((c) => c.id).join(',') },
+  ],
+  siteSpace: [col('ID', 'id'), col('TITLE', 'title'), col('PATH', 'path'), col('SECTION', 'section'), col('DEFAULT', 'default'), col('SPACE', 'space.id'), col('URL', 'urls.published', true)],
+  shareLink: [col('ID', 'id'), col('NAME', 'name'), col('ACTIVE', 'active'), col('CREATED', 'createdAt', true), col('URL', 'urls.published')],
+  adaptiveSchema: [col('UPDATED', 'updatedAt'), { header: 'CLAIMS', get: (item) => Object.keys(((item.jsonSchema as { properties?: object } | undefined)?.properties ?? {})).join(',') }],
+  publishedItem: [col('SECTION', 'section'), col('VARIANT', 'variant'), col('DEFAULT', 'default'), col('URL', 'url')],
+} satisfies Record<string, Column[]>;
+
 export const columns = {
   organization: [col('ID', 'id'), col('TITLE', 'title'), col('PLAN', 'plan', true), col('CREATED', 'createdAt', true)],
   user: [col('ID', 'id'), col('NAME', 'displayName'), col('EMAIL', 'email')],
@@ -100,6 +123,7 @@ export const columns = {
     col('UPDATED', 'updatedAt'),
   ],
   invite: labelled([col('INVITED', 'invited'), { header: 'USERS', get: (item) => (item.users as string[] | undefined)?.join(',') }], ['invited', 'users']),
+  ...siteColumns,
   customField: [col('NAME', 'name'), col('TYPE', 'type'), col('TITLE', 'title'), { header: 'OPTIONS', get: (item) => (item.options as string[] | undefined)?.join(',') }],
   customFieldValue: [
     col('FIELD', 'customField.name'),

@@ -23,8 +23,8 @@ export function redactAuthorization(value: string): string {
   return /^bearer$/i.test(scheme) ? `${scheme} ${redactToken(match[2] as string)}` : `${scheme} ${MASK}`;
 }
 
-/** Query parameters whose values are secrets. */
-const SECRET_PARAMS = /^(token|access_token|api_key|apikey|key|secret|password|sig|signature)$/i;
+/** Query parameters whose values are secrets (`shareKey`/`share`: the key of a site share link). */
+const SECRET_PARAMS = /^(token|access_token|api_key|apikey|key|secret|password|sig|signature|sharekey|share)$/i;
 
 /**
  * Removes credentials from a URL: `https://user:pass@host/x?token=abc` →

@@ -199,6 +199,10 @@ const REAL_API_EXTRAS = [
   'listPagesInRevisionById',
   'getPageInRevisionById',
   'getSpacePDF',
+  'publishSite',
+  'unpublishSite',
+  'getSiteStructure',
+  'sortSiteStructure',
 ];
 
 const inSpec = routes.filter((route) => !NOT_IN_SPEC.has(route.id));

@@ -5,12 +5,14 @@ import { collectionCommands } from './collections.js';
 import { orgCatalogCommands, orgCatalogGroupDescriptions } from './org-catalog.js';
 import { orgCommands } from './orgs.js';
 import { spaceCommands } from './spaces.js';
+import { siteCommands, siteGroupDescriptions } from './sites.js';
 
 export const operationCommands: readonly OperationCommandSpec[] = [
   ...orgCommands,
   ...collectionCommands,
   ...spaceCommands,
   ...contentCommands,
+  ...siteCommands,
   ...orgCatalogCommands,
 ];
 
@@ -21,5 +23,6 @@ export const groupDescriptions: Record<string, string> = {
   collection: 'Collections: groups of spaces inside an organization',
   space: 'Spaces: containers of documentation content',
   ...contentGroupDescriptions,
+  ...siteGroupDescriptions,
   ...orgCatalogGroupDescriptions,
 };
