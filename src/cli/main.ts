@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { DocsctlError, ExitCode, exitCodeFor } from '../api/errors.js';
+import { forStderr } from '../output/sanitize.js';
 import { registerApiCommand } from './commands/api.js';
 import { registerCrDiff } from './commands/change-requests.js';
 import { registerCompletionCommand } from './commands/completion.js';
@@ -137,14 +138,15 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
   return program;
 }
 
+/** The one-line error on stderr: credentials in URLs redacted and control characters made visible (it may quote input). */
 function formatError(error: unknown, debug: boolean): string {
   if (error instanceof DocsctlError) {
     const hint = error.hint ? ` (${error.hint})` : '';
-    return `error: ${error.message}${hint}\n${debug && error.stack ? `${error.stack}\n` : ''}`;
+    return forStderr(`error: ${error.message}${hint}\n${debug && error.stack ? `${error.stack}\n` : ''}`);
   }
   const message = error instanceof Error ? error.message : String(error);
   const stack = debug && error instanceof Error && error.stack ? `${error.stack}\n` : '';
-  return `error: ${message} (this is a bug in docsctl; rerun with --debug for details)\n${stack}`;
+  return forStderr(`error: ${message} (this is a bug in docsctl; rerun with --debug for details)\n${stack}`);
 }
 
 /**

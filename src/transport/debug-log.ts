@@ -6,6 +6,7 @@
  * any remaining occurrence of a known secret in a line is masked as a last
  * resort. Nothing else in the transport writes the token anywhere.
  */
+import { redactUrls } from '../util/redact.js';
 
 const MASK = '****';
 
@@ -36,7 +37,8 @@ export function redactUrl(url: string): string {
   try {
     parsed = new URL(url);
   } catch {
-    return url.replace(/\/\/[^/@\s]*@/, `//${MASK}@`);
+    // Unparsable (a password holding '/', say): hide everything up to the last '@'.
+    return redactUrls(url).replace(/\/\/[^/@\s]*@/g, `//${MASK}@`);
   }
   if (parsed.username) parsed.username = MASK;
   if (parsed.password) parsed.password = MASK;
