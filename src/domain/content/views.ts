@@ -148,6 +148,8 @@ const coverRef = (ref: ContentRef | undefined): CoverRef | undefined =>
 const base = (page: StoredPage) => ({
   id: page.id,
   title: page.title || 'Untitled',
+  // GitBook's page link title: the quoted title of its SUMMARY.md link (`[Title](page.md "Short")`), kept by Git Sync.
+  ...(typeof page.extra?.linkTitle === 'string' && page.type !== 'group' ? { linkTitle: page.extra.linkTitle } : {}),
   ...(page.emoji ? { emoji: page.emoji } : {}),
   ...(page.icon ? { icon: page.icon } : {}),
 });
