@@ -36,6 +36,8 @@ const spaces = async (): Promise<Handlers> => ({
 });
 const content = async (): Promise<Handlers> => (await import('./content/handlers.js')).contentHandlers;
 const git = async (): Promise<Handlers> => (await import('./git/handlers.js')).gitHandlers;
+const members = async (): Promise<Handlers> => (await import('./members.js')).memberHandlers;
+const teams = async (): Promise<Handlers> => (await import('./teams.js')).teamHandlers;
 const customFields = async (): Promise<Handlers> => (await import('./custom-fields.js')).customFieldHandlers;
 const integrations = async (): Promise<Handlers> => (await import('./integrations.js')).integrationHandlers;
 const sso = async (): Promise<Handlers> => (await import('./sso.js')).ssoHandlers;
@@ -51,6 +53,8 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   'change-requests': content,
   content,
   git,
+  members,
+  teams,
   sites: async (): Promise<Handlers> => (await import('./sites/handlers.js')).sitesAreaHandlers,
   'custom-fields': customFields,
   integrations,
