@@ -20,6 +20,7 @@ import { type Handler, Reply, deleted, implementer, nothingToDelete } from './ha
 import { KeyedSet, isKeyedId } from './ordered.js';
 import { orgAccess, requireRole } from './permissions.js';
 import type { Role } from './records.js';
+import { getTeam, teamView } from './teams-records.js';
 import { apiUrl, appUrl } from './urls.js';
 
 export interface SamlProviderRecord {
@@ -56,7 +57,29 @@ function service(origin: string, orgId: string, providerId: string) {
   return { acsURL: appUrl(origin, `${path}/acs`), startURL: appUrl(origin, `${path}/start`), entityID: appUrl(origin, path) };
 }
 
-function providerView(origin: string, orgId: string, p: SamlProviderRecord) {
+/** Who is reading a provider: the team of `defaultTeam` is shown with that caller's permissions. */
+interface ProviderViewContext {
+  tx: StoreReader;
+  origin: string;
+  role: Role;
+  userId: string;
+}
+
+/** The provider's default team as the real schema has it (an `OrganizationTeam`), while it exists. */
+function defaultTeamView(ctx: ProviderViewContext, orgId: string, teamId: string | undefined) {
+  const team = teamId !== undefined ? getTeam(ctx.tx, teamId) : undefined;
+  return team && team.organization === orgId ? { defaultTeam: teamView(ctx, team, ctx.role, ctx.userId) } : {};
+}
+
+const viewer = (ctx: { tx: StoreReader; origin: string; actor: { userId: string } }, role: Role): ProviderViewContext => ({
+  tx: ctx.tx,
+  origin: ctx.origin,
+  role,
+  userId: ctx.actor.userId,
+});
+
+function providerView(ctx: ProviderViewContext, orgId: string, p: SamlProviderRecord) {
+  const { origin } = ctx;
   return {
     object: 'saml-provider' as const,
     id: p.id,
@@ -65,7 +88,8 @@ function providerView(origin: string, orgId: string, p: SamlProviderRecord) {
     ssoURL: p.ssoURL ?? '',
     entityID: p.entityID ?? '',
     certificate: p.certificate ?? '',
-    ...(p.defaultTeam !== undefined ? { defaultTeamId: p.defaultTeam } : {}),
+    // A team deleted since is left out (new SSO members then join no team).
+    ...defaultTeamView(ctx, orgId, p.defaultTeam),
     defaultRole: p.defaultRole,
     createdAt: p.createdAt,
     status: isActive(p) ? ('active' as const) : ('pending' as const),
@@ -90,13 +114,18 @@ interface SamlFields {
 }
 
 /** The fields of a body, checked, without the ones it leaves out. */
-function checkedFields(body: SamlFields): Partial<SamlProviderRecord> {
+function checkedFields(tx: StoreReader, orgId: string, body: SamlFields): Partial<SamlProviderRecord> {
   const fields: Partial<SamlProviderRecord> = {};
   if (body.label !== undefined) fields.label = body.label;
   if (body.ssoURL !== undefined) fields.ssoURL = body.ssoURL;
   if (body.entityID !== undefined) fields.entityID = body.entityID;
   if (body.certificate !== undefined) fields.certificate = checkCertificate(body.certificate);
-  if (body.defaultTeam !== undefined) fields.defaultTeam = body.defaultTeam;
+  if (body.defaultTeam !== undefined) {
+    if (getTeam(tx, body.defaultTeam)?.organization !== orgId) {
+      throw badRequest(`Invalid defaultTeam: ${body.defaultTeam} is not a team of organization ${orgId} (see "docsctl team list")`);
+    }
+    fields.defaultTeam = body.defaultTeam;
+  }
   if (body.defaultRole !== undefined) fields.defaultRole = body.defaultRole;
   return fields;
 }
@@ -107,7 +136,7 @@ export const ssoHandlers: Record<string, Handler> = {
   ...on('listSAMLProvidersInOrganizationById', (ctx, { params, query }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     requireRole(role, 'admin', org.id, 'list SAML providers');
-    return orgSamlProviders.page(ctx.tx, org.id, query, ({ value }) => providerView(ctx.origin, org.id, value));
+    return orgSamlProviders.page(ctx.tx, org.id, query, ({ value }) => providerView(viewer(ctx, role), org.id, value));
   }),
 
   ...on('createOrganizationSAMLProvider', (ctx, { params, body }) => {
@@ -117,31 +146,31 @@ export const ssoHandlers: Record<string, Handler> = {
       id: ctx.ids(),
       label: body.label,
       defaultRole: 'read',
-      ...checkedFields(body),
+      ...checkedFields(ctx.tx, org.id, body),
       createdAt: ctx.clock().toISOString(),
     };
     orgSamlProviders.put(ctx.tx, org.id, provider.id, provider);
-    const view = providerView(ctx.origin, org.id, provider);
+    const view = providerView(viewer(ctx, role), org.id, provider);
     return new Reply(201, view, { Location: view.urls.location });
   }),
 
   ...on('getOrganizationSAMLProviderById', (ctx, { params }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     requireRole(role, 'admin', org.id, 'read SAML providers');
-    return providerView(ctx.origin, org.id, requireProvider(ctx.tx, org.id, params.samlProviderId));
+    return providerView(viewer(ctx, role), org.id, requireProvider(ctx.tx, org.id, params.samlProviderId));
   }),
 
   ...on('updateOrganizationSAMLProvider', (ctx, { params, body }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     requireRole(role, 'admin', org.id, 'edit SAML providers');
     const provider = requireProvider(ctx.tx, org.id, params.samlProviderId);
-    const fields = checkedFields(body);
+    const fields = checkedFields(ctx.tx, org.id, body);
     if (Object.keys(fields).length === 0) {
       throw badRequest('Nothing to update: pass label, ssoURL, entityID, certificate, defaultTeam or defaultRole');
     }
     const updated: SamlProviderRecord = { ...provider, ...fields };
     orgSamlProviders.put(ctx.tx, org.id, provider.id, updated);
-    return providerView(ctx.origin, org.id, updated);
+    return providerView(viewer(ctx, role), org.id, updated);
   }),
 
   ...on('deleteOrganizationSAMLProvider', (ctx, { params }) => {

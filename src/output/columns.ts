@@ -149,7 +149,7 @@ export const columns = {
     { header: 'VALUE', get: (item) => (Array.isArray(item.value) ? item.value.join(',') : item.value) },
   ],
   translation: [col('ID', 'id'), col('TITLE', 'title'), { header: 'LANGUAGES', get: (item) => (item.languages as string[] | undefined)?.join(',') }],
-  samlProvider: [col('ID', 'id'), col('LABEL', 'label'), col('STATUS', 'status'), col('ROLE', 'defaultRole'), col('SSO URL', 'ssoURL', true)],
+  samlProvider: [col('ID', 'id'), col('LABEL', 'label'), col('STATUS', 'status'), col('ROLE', 'defaultRole'), col('TEAM', 'defaultTeam.title'), col('SSO URL', 'ssoURL', true)],
   ssoLogin: [col('ID', 'id'), col('LABEL', 'label'), col('START URL', 'startURL')],
   openApiSpec: [
     col('SLUG', 'slug'),

@@ -130,6 +130,20 @@ describe('SAML providers', () => {
     expect((await h.admin.ok<{ count: number }>('listSAMLProvidersInOrganizationById', org)).count).toBe(0);
   });
 
+  it('takes a team of the organization as its default team, shown as the team object', async () => {
+    const team = await h.admin.ok<{ id: string }>('createOrganizationTeam', withOrg({ body: { title: 'Support' } }), 201);
+    const body = { label: 'Okta', ssoURL: 'https://idp.acme.test/sso', entityID: 'https://idp.acme.test', certificate: CERT, defaultTeam: team.id };
+    const created = await h.admin.ok('createOrganizationSAMLProvider', withOrg({ body }), 201);
+    expect(created.defaultTeam).toMatchObject({ object: 'team', id: team.id, title: 'Support', members: 0 });
+    expect(schemaErrors('OrganizationSAMLProvider', created)).toEqual([]);
+    await h.admin.fails('createOrganizationSAMLProvider', withOrg({ body: { label: 'Bad', defaultTeam: 'nope' } }), 400, /Invalid defaultTeam: nope is not a team of organization/);
+    expect((await h.admin.ok<{ count: number }>('listSAMLProvidersInOrganizationById', org)).count).toBe(1);
+    // A team deleted later is left out rather than shown half-there.
+    await h.admin.ok('removeTeamFromOrganizationById', { params: { organizationId: h.orgId, teamId: team.id } }, 205);
+    const after = await h.admin.ok('getOrganizationSAMLProviderById', { params: { organizationId: h.orgId, samlProviderId: created.id } });
+    expect(after.defaultTeam).toBeUndefined();
+  });
+
   it('is for admins only', async () => {
     const editor = await h.member('ed@acme.test', 'create');
     await h.fails(editor, 'createOrganizationSAMLProvider', withOrg({ body: { label: 'Okta' } }), 403, /"admin" role/);
