@@ -75,6 +75,16 @@ describe('docsctl binary', () => {
     expect(list.stdout).toContain(`${id}\tHandbook\tprivate`);
   });
 
+  it('declares every operation of the real API: api --list shows the declared ones, which answer 501 (exit 1)', async () => {
+    const list = await docsctl(['api', '--list']);
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/^getCustomFont\tGET\t\/v1\/orgs\/\{organizationId\}\/fonts\/\{fontId\}\tnot implemented$/m);
+    expect(list.stdout).toMatch(/^getSpaceById\tGET\t\/v1\/spaces\/\{spaceId\}\timplemented$/m);
+    const font = await docsctl(['api', 'GET', '/v1/orgs/o1/fonts/f1']);
+    expect(font.exitCode).toBe(1);
+    expect(font.stderr).toMatch(/getCustomFont is not implemented yet/);
+  });
+
   it('answers an unknown id with exit 4 and one line', async () => {
     const result = await docsctl(['space', 'get', 'nope']);
     expect(result.exitCode).toBe(4);
