@@ -78,6 +78,8 @@ describe('kill -9 at random', () => {
     let ackedByWorkers = 0;
     for (let round = 0; round < 25; round += 1) {
       const run = runWorker(worker, ['write', dir, `r${round}`, '1000']);
+      // Kill among the commits, not during start-up (which takes longer than 300 ms on a loaded machine).
+      await run.waitFor(/^ack /, 30_000);
       await sleep(5 + Math.floor(Math.random() * 295));
       run.child.kill('SIGKILL');
       const { signal } = await run.done; // reaped: the pid is really gone
