@@ -31,6 +31,7 @@ const moduleLoaders: Record<RouteModuleName, () => Promise<Record<string, unknow
   members: () => import('./routes/members.js'),
   teams: () => import('./routes/teams.js'),
   git: () => import('./routes/git.js'),
+  reviews: () => import('./routes/reviews.js'),
   declared: async () => (await import('./routes/declared.js')).declaredRouteModule,
 };
 

@@ -12,6 +12,7 @@ import * as comments from './routes/comments.js';
 import * as content from './routes/content.js';
 import * as customFields from './routes/custom-fields.js';
 import * as git from './routes/git.js';
+import * as reviews from './routes/reviews.js';
 import { declaredRouteModule, withoutReplaced } from './routes/declared.js';
 import * as integrations from './routes/integrations.js';
 import * as members from './routes/members.js';
@@ -42,6 +43,7 @@ const handWrittenModules = {
   members,
   teams,
   git,
+  reviews,
 } as const;
 
 function isRoute(value: unknown): value is AnyRoute {

@@ -31,6 +31,8 @@ const collections = async (): Promise<Handlers> => (await import('./collections.
 const spaces = async (): Promise<Handlers> => ({ ...(await import('./spaces.js')).spaceHandlers, listSpaceLinks: borrowed('listSpaceLinks') });
 const content = async (): Promise<Handlers> => (await import('./content/handlers.js')).contentHandlers;
 const git = async (): Promise<Handlers> => (await import('./git/handlers.js')).gitHandlers;
+const comments = async (): Promise<Handlers> => (await import('./comments/handlers.js')).commentHandlers;
+const reviews = async (): Promise<Handlers> => (await import('./review/handlers.js')).reviewHandlers;
 
 /** Which domain module implements the routes of each route module. */
 export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers>>> = {
@@ -41,6 +43,8 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   'change-requests': content,
   content,
   git,
+  comments,
+  reviews,
 };
 
 export async function findHandler(routeId: string): Promise<Handler | undefined> {

@@ -197,6 +197,14 @@ const REAL_API_EXTRAS = [
   'listPagesInRevisionById',
   'getPageInRevisionById',
   'getSpacePDF',
+  // the review flow (routes/reviews.ts)
+  'getChangeRequestChanges',
+  'getContributorsByChangeRequestId',
+  'getReviewsByChangeRequestId',
+  'submitChangeRequestReview',
+  'getRequestedReviewersByChangeRequestId',
+  'requestReviewersForChangeRequest',
+  'removeRequestedReviewerFromChangeRequest',
 ];
 
 const inSpec = routes.filter((route) => !NOT_IN_SPEC.has(route.id));

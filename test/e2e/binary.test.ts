@@ -85,6 +85,25 @@ describe('docsctl binary', () => {
     expect(font.stderr).toMatch(/getCustomFont is not implemented yet/);
   });
 
+  it('comments on a space: add, reply, list as TSV, resolve, delete (with --yes)', async () => {
+    const space = (await docsctl(['space', 'create', '--title', 'Discussed', '--format', 'ids'])).stdout.trim();
+    const comment = await docsctl(['comment', 'add', space, '--body', 'Is this up to date?', '--format', 'ids']);
+    expect(comment.exitCode, comment.stderr).toBe(0);
+    const id = comment.stdout.trim();
+    expect((await docsctl(['comment', 'reply', space, id, '--body', 'Yes'])).exitCode).toBe(0);
+    const list = await docsctl(['comment', 'list', space]);
+    expect(list.stdout.trim().split('\t').slice(0, 6)).toEqual([id, 'open', 'Admin', '1', '', 'Is this up to date?']);
+    const resolved = await docsctl(['comment', 'resolve', space, id, '--json']);
+    expect(JSON.parse(resolved.stdout)).toMatchObject({ id, status: 'resolved' });
+    expect((await docsctl(['comment', 'list', space, '--status', 'open'])).stdout).toBe('');
+    const refused = await docsctl(['comment', 'delete', space, id]);
+    expect(refused.exitCode).toBe(2);
+    expect((await docsctl(['comment', 'delete', space, id, '--yes'])).exitCode).toBe(0);
+    const gone = await docsctl(['comment', 'get', space, id]);
+    expect(gone.exitCode).toBe(4);
+    expect(gone.stderr).toMatch(/^error: Comment \w+ not found in space /);
+  });
+
   it('answers an unknown id with exit 4 and one line', async () => {
     const result = await docsctl(['space', 'get', 'nope']);
     expect(result.exitCode).toBe(4);

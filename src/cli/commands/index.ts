@@ -2,6 +2,8 @@
 import type { OperationCommandSpec } from '../operation.js';
 import { contentCommands, contentGroupDescriptions } from './change-requests.js';
 import { collectionCommands } from './collections.js';
+import { commentCommands, commentGroupDescriptions } from './comments.js';
+import { reviewCommands } from './reviews.js';
 import { orgCommands } from './orgs.js';
 import { spaceCommands } from './spaces.js';
 
@@ -10,6 +12,8 @@ export const operationCommands: readonly OperationCommandSpec[] = [
   ...collectionCommands,
   ...spaceCommands,
   ...contentCommands,
+  ...commentCommands,
+  ...reviewCommands,
 ];
 
 export const groupDescriptions: Record<string, string> = {
@@ -19,4 +23,5 @@ export const groupDescriptions: Record<string, string> = {
   collection: 'Collections: groups of spaces inside an organization',
   space: 'Spaces: containers of documentation content',
   ...contentGroupDescriptions,
+  ...commentGroupDescriptions,
 };

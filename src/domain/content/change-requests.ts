@@ -53,6 +53,7 @@ import {
 } from './records.js';
 import { crView } from './revisions.js';
 import { contentOf, openContent, saveTree } from './storage.js';
+import { requireMergeRules } from '../review/merge-rules.js';
 
 const crOn = implementer<typeof crRoutes>();
 const orgOn = implementer<typeof orgRoutes>();
@@ -143,6 +144,7 @@ function mergeHandler(direction: Direction): TwoPhaseHandler<MergeRoute, MergePl
     async prepare(ctx: PrepareContext, input: CrInput): Promise<MergePlan | undefined> {
       const { space, cr } = changeRequestFor(ctx.reader, ctx, input.params.spaceId, input.params.changeRequestId, 'edit', direction === 'merge' ? 'merge change requests' : 'update change requests');
       requireMergeable(cr, what);
+      if (direction === 'merge') requireMergeRules(ctx.reader, space, cr, ctx.actor.userId);
       if (direction === 'update' && space.revision === baseRevisionId(cr)) return undefined;
       return planMerge(ctx.reader, space, cr, direction);
     },
@@ -150,6 +152,7 @@ function mergeHandler(direction: Direction): TwoPhaseHandler<MergeRoute, MergePl
       const action = direction === 'merge' ? 'merge change requests' : 'update change requests';
       const { space, cr } = changeRequestFor(ctx.tx, ctx, input.params.spaceId, input.params.changeRequestId, 'edit', action);
       requireMergeable(cr, what);
+      if (direction === 'merge') requireMergeRules(ctx.tx, space, cr, ctx.actor.userId);
       if (direction === 'update' && space.revision === baseRevisionId(cr)) {
         // Already up to date with the primary content: nothing to pull.
         return { revision: cr.revision, result: 'update' };
