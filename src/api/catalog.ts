@@ -32,6 +32,8 @@ const moduleLoaders: Record<RouteModuleName, () => Promise<Record<string, unknow
   teams: () => import('./routes/teams.js'),
   git: () => import('./routes/git.js'),
   reviews: () => import('./routes/reviews.js'),
+  search: () => import('./routes/search.js'),
+  users: () => import('./routes/users.js'),
   declared: async () => (await import('./routes/declared.js')).declaredRouteModule,
 };
 

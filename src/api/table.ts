@@ -13,6 +13,8 @@ import * as content from './routes/content.js';
 import * as customFields from './routes/custom-fields.js';
 import * as git from './routes/git.js';
 import * as reviews from './routes/reviews.js';
+import * as search from './routes/search.js';
+import * as users from './routes/users.js';
 import { declaredRouteModule, withoutReplaced } from './routes/declared.js';
 import * as integrations from './routes/integrations.js';
 import * as members from './routes/members.js';
@@ -44,6 +46,8 @@ const handWrittenModules = {
   teams,
   git,
   reviews,
+  search,
+  users,
 } as const;
 
 function isRoute(value: unknown): value is AnyRoute {

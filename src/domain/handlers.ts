@@ -33,6 +33,8 @@ const content = async (): Promise<Handlers> => (await import('./content/handlers
 const git = async (): Promise<Handlers> => (await import('./git/handlers.js')).gitHandlers;
 const comments = async (): Promise<Handlers> => (await import('./comments/handlers.js')).commentHandlers;
 const reviews = async (): Promise<Handlers> => (await import('./review/handlers.js')).reviewHandlers;
+const search = async (): Promise<Handlers> => (await import('./search/handlers.js')).searchHandlers;
+const users = async (): Promise<Handlers> => (await import('./users.js')).userHandlers;
 
 /** Which domain module implements the routes of each route module. */
 export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers>>> = {
@@ -45,6 +47,8 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   git,
   comments,
   reviews,
+  search,
+  users,
 };
 
 export async function findHandler(routeId: string): Promise<Handler | undefined> {

@@ -73,6 +73,13 @@ export const columns = {
     col('CREATED', 'createdAt', true),
   ],
   requestedReviewer: [col('USER', 'user.id'), col('NAME', 'user.displayName'), col('REQUESTED BY', 'requestedBy.displayName'), col('SINCE', 'createdAt', true)],
+  searchHit: [
+    col('ID', 'id'),
+    col('TITLE', 'title'),
+    col('PATH', 'path'),
+    { header: 'MATCH', get: (item) => ((item.sections as Array<{ body?: string }> | undefined)?.[0]?.body ?? '').slice(0, 80), wide: true },
+  ],
+  searchHitInSpace: [col('SPACE', 'space.title'), col('ID', 'id'), col('TITLE', 'title'), col('PATH', 'path'), col('SPACE ID', 'space.id', true)],
   commentReply: [col('ID', 'id'), col('AUTHOR', 'postedBy.displayName'), { header: 'BODY', get: (item) => firstLine(item.body) }, col('POSTED', 'postedAt', true)],
   organization: [col('ID', 'id'), col('TITLE', 'title'), col('PLAN', 'plan', true), col('CREATED', 'createdAt', true)],
   user: [col('ID', 'id'), col('NAME', 'displayName'), col('EMAIL', 'email')],

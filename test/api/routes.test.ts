@@ -205,6 +205,11 @@ const REAL_API_EXTRAS = [
   'getRequestedReviewersByChangeRequestId',
   'requestReviewersForChangeRequest',
   'removeRequestedReviewerFromChangeRequest',
+  'getPageInRevisionByPath',
+  'listFilesInRevisionById',
+  'getUserById',
+  'searchSpaceContent',
+  'searchOrganizationContent',
 ];
 
 const inSpec = routes.filter((route) => !NOT_IN_SPEC.has(route.id));

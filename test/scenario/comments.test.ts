@@ -34,7 +34,11 @@ const withoutUsage = {
 let fixtures: Record<string, string>;
 beforeAll(() => {
   const root = tempDir('docsctl-comment-fixtures-');
-  fixtures = { base: writeTree(join(root, 'base'), base), withoutUsage: writeTree(join(root, 'b'), withoutUsage) };
+  fixtures = {
+    base: writeTree(join(root, 'base'), base),
+    withoutUsage: writeTree(join(root, 'b'), withoutUsage),
+    rules: writeTree(join(root, 'r'), { 'rules.json': JSON.stringify({ mergeRules: { type: 'rules', rules: [{ rule: 'require_at_least_one_review' }] } }) }),
+  };
 });
 
 /** Named steps, so the assertions read by name rather than by index. */
@@ -61,7 +65,17 @@ const named = (): Array<[string, Step]> => [
   ['resolveAgain', { argv: ['comment', 'resolve', '{space}', '{k1}', '--cr', '{cr2}', '--format', 'ids'] }],
   ['resolveNit', { argv: ['comment', 'resolve', '{space}', '{k2}', '--cr', '{cr2}', '--format', 'ids'] }],
   ['crCountZero', { argv: ['cr', 'get', '{space}', '{cr2}', '--json'] }],
+  ['changes', { argv: ['cr', 'changes', '{space}', '{cr2}'] }],
+  ['rules', { argv: ['api', 'PATCH', '/v1/spaces/{space}', '--input', join(fixtures.rules as string, 'rules.json')] }],
+  ['mergeRefused', { argv: ['cr', 'merge', '{space}', '{cr2}'] }],
+  ['requestChanges', { argv: ['cr', 'review', '{space}', '{cr2}', '--request-changes', '--body', 'Keep a usage example', '--format', 'tsv'], advance: 1000 }],
+  ['crCountReview', { argv: ['cr', 'get', '{space}', '{cr2}', '--json'] }],
+  ['mergeStillRefused', { argv: ['cr', 'merge', '{space}', '{cr2}'] }],
+  ['approve', { argv: ['cr', 'review', '{space}', '{cr2}', '--approve', '--format', 'tsv'], advance: 1000 }],
+  ['reviews', { argv: ['cr', 'review', '{space}', '{cr2}', '--format', 'tsv'] }],
   ['merge2', { argv: ['cr', 'merge', '{space}', '{cr2}', '--format', 'ids'] }],
+  ['search', { argv: ['search', 'installer', '--space', '{space}', '--format', 'tsv'] }],
+  ['searchOrg', { argv: ['search', 'welcome', '--format', 'tsv'] }],
   ['spaceList', { argv: ['comment', 'list', '{space}', '--format', 'tsv'] }],
   ['outdated', { argv: ['comment', 'get', '{space}', '{c2}', '--json'] }],
   ['byPage', { argv: ['comment', 'list', '{space}', '--page', 'install', '--format', 'ids'] }],
@@ -93,7 +107,7 @@ describe('comments in both modes', () => {
 
   it('succeeds where it should', () => {
     for (const [name] of named()) {
-      if (['replyToReply', 'empty', 'unknown', 'deleteNoYes'].includes(name)) continue;
+      if (['replyToReply', 'empty', 'unknown', 'deleteNoYes', 'mergeRefused', 'mergeStillRefused'].includes(name)) continue;
       expect(at(local, name).exitCode, `${name}: ${at(local, name).stderr}`).toBe(0);
     }
   });
@@ -112,6 +126,25 @@ describe('comments in both modes', () => {
     ]);
     expect(at(local, 'resolve').stdout).toMatch(/\tresolved\tAdmin\t1\t/);
     expect(at(local, 'reopen').stdout).toMatch(/\topen\tAdmin\t1\t/);
+  });
+
+  it('reviews: merge rules refuse the merge (exit 5, naming the rule) until a review approves', () => {
+    expect(at(local, 'changes').stdout).toBe('edited   install\nremoved  usage\n');
+    expect(at(local, 'mergeRefused').exitCode).toBe(5);
+    expect(at(local, 'mergeRefused').stderr).toMatch(/^error: Change request #2 cannot be merged yet: .*at least one approving review is required/);
+    expect(at(local, 'requestChanges').stdout).toMatch(/^\w+\tchanges-requested\tAdmin\tfalse\tKeep a usage example\t/);
+    expect((JSON.parse(at(local, 'crCountReview').stdout) as { comments: number }).comments).toBe(1);
+    expect(at(local, 'mergeStillRefused').exitCode).toBe(5);
+    const reviews = at(local, 'reviews').stdout.trim().split('\n').map((line) => line.split('\t').slice(1, 4));
+    expect(reviews).toEqual([
+      ['approved', 'Admin', 'false'],
+      ['changes-requested', 'Admin', 'true'],
+    ]);
+  });
+
+  it('searches the merged content, in the space and across the organization', () => {
+    expect(at(local, 'search').stdout).toMatch(/^\w+\tInstall\tinstall\tRun the installer, then run it\.\n$/);
+    expect(at(local, 'searchOrg').stdout).toMatch(/^Docs\t\w+\tWelcome\t/);
   });
 
   it('keeps a comment whose page the merge deleted, marked outdated', () => {

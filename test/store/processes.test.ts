@@ -48,7 +48,8 @@ async function timedWrite(dir: string, key: string, lockTimeoutMs = 5000): Promi
 describe('parallel writers', () => {
   it('20 processes × 10 transactions: 200 keys, gens 1..200, fsck clean', async () => {
     const dir = newStore('parallel');
-    const runs = Array.from({ length: 20 }, (_, i) => runWorker(worker, ['write', dir, `w${i}`, '10']));
+    // 20 writers queue for one lock: on a loaded machine the last may wait longer than the 30 s default.
+    const runs = Array.from({ length: 20 }, (_, i) => runWorker(worker, ['write', dir, `w${i}`, '10'], { DOCSCTL_LOCK_TIMEOUT_MS: '240000' }));
     const results = await Promise.all(runs.map((r) => r.done));
     for (const [i, result] of results.entries()) expect(result, runs[i]?.stderr()).toEqual({ code: 0, signal: null });
     const acked = runs.flatMap((r) => r.lines.filter((l) => l.startsWith('ack ')).map((l) => l.slice(4)));

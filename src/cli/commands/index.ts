@@ -4,6 +4,7 @@ import { contentCommands, contentGroupDescriptions } from './change-requests.js'
 import { collectionCommands } from './collections.js';
 import { commentCommands, commentGroupDescriptions } from './comments.js';
 import { reviewCommands } from './reviews.js';
+import { searchCommands } from './search.js';
 import { orgCommands } from './orgs.js';
 import { spaceCommands } from './spaces.js';
 
@@ -14,6 +15,7 @@ export const operationCommands: readonly OperationCommandSpec[] = [
   ...contentCommands,
   ...commentCommands,
   ...reviewCommands,
+  ...searchCommands,
 ];
 
 export const groupDescriptions: Record<string, string> = {
@@ -24,4 +26,5 @@ export const groupDescriptions: Record<string, string> = {
   space: 'Spaces: containers of documentation content',
   ...contentGroupDescriptions,
   ...commentGroupDescriptions,
+  search: 'Search page titles and text',
 };

@@ -37,7 +37,7 @@ import type { StoreReader, StoreWriter } from '../../store/types.js';
 import { type Handler, type HandlerContext, type PrepareContext, Reply, type TwoPhaseHandler, implementer } from '../handler.js';
 import { paginate } from '../pagination.js';
 import { orgAccess, requireRole } from '../permissions.js';
-import { type RevisionRecord, type SpaceRecord, Tables, getList, getSpace, getTrash, putSpace } from '../records.js';
+import { type RevisionRecord, type SpaceRecord, Tables, getList, getRevision, getSpace, getTrash, putSpace } from '../records.js';
 import { changeRequestFor, primaryRevision, spaceFor } from './common.js';
 import {
   type ChangeRequestRecord,
@@ -54,6 +54,7 @@ import {
 import { crView } from './revisions.js';
 import { contentOf, openContent, saveTree } from './storage.js';
 import { requireMergeRules } from '../review/merge-rules.js';
+import { indexCommit } from '../search/index.js';
 
 const crOn = implementer<typeof crRoutes>();
 const orgOn = implementer<typeof orgRoutes>();
@@ -180,6 +181,7 @@ function mergeHandler(direction: Direction): TwoPhaseHandler<MergeRoute, MergePl
           content,
         });
         putSpace(ctx.tx, { ...space, revision: id, updatedAt: now, counters: countersAfter(space, cr.status, 'merged') });
+        indexCommit(ctx.tx, space.id, getRevision(ctx.tx, space.id, space.revision), requireRevisionRecord(ctx.tx, space.id, id));
         putChangeRequest(ctx.tx, {
           ...cr,
           status: 'merged',
@@ -375,5 +377,6 @@ export function commitToSpace(
 ): RevisionRecord {
   const revision = newEditsRevision(ctx, tx, space.id, space.revision, content, extra);
   putSpace(tx, { ...space, revision: revision.id, updatedAt: revision.createdAt });
+  indexCommit(tx, space.id, getRevision(tx, space.id, space.revision), revision);
   return revision;
 }
