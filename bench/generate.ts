@@ -2,7 +2,7 @@
  * Generates a benchmark store: an organization with `collections` collections
  * and `spaces` spaces spread over them, then edits until `writes` commits in all.
  * Usage (bundled by bench/run.mjs): node generate.mjs DIR SPACES COLLECTIONS WRITES
- * Prints JSON: {spaceIds: [...a sample...], gen, seconds}.
+ * Prints JSON: {sample: [...space ids...], commits, seconds, token, organization}.
  */
 import { getRoute } from '../src/api/table.js';
 import { bootstrap } from '../src/domain/bootstrap.js';
@@ -23,7 +23,7 @@ const store = createStore(dir, { durable: false });
 const ids = randomIds();
 const clock = systemClock;
 const origin = 'http://127.0.0.1:4000';
-const { user, organization } = await store.transact((tx) =>
+const { user, organization, token } = await store.transact((tx) =>
   bootstrap(tx, { organizationTitle: 'Bench', userName: 'Bench', email: 'bench@example.com', clock, ids, origin }),
 );
 const env = { store, actor: { userId: user.id }, clock, ids, origin };
@@ -50,5 +50,5 @@ for (let i = 0; commits < writes; i++, commits++) {
 }
 await store.close();
 process.stdout.write(
-  `${JSON.stringify({ sample: spaceIds.filter((_, i) => i % Math.ceil(spaceIds.length / 20) === 0), commits, seconds: (Date.now() - started) / 1000 })}\n`,
+  `${JSON.stringify({ sample: spaceIds.filter((_, i) => i % Math.ceil(spaceIds.length / 20) === 0), commits, seconds: (Date.now() - started) / 1000, token, organization: organization.id })}\n`,
 );

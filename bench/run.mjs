@@ -5,7 +5,8 @@
 //             and on a store 10x larger (10,000 spaces, 1,000 collections, 100,000 writes)
 //   content:  cr merge of 10 edited pages in a 5,000-page space, page get there, store growth per merge
 //   git:      import / re-import / one-page export of a 2,000-page repository, as ratios to `git clone`
-// Options: --quick (fewer runs, no 10x store), --content or --git (only that part).
+//   serve:    read/list/write throughput as ratios to a bare node:http server, creates/s and bytes/create at 0 and 3,000 spaces
+// Options: --quick (fewer runs, no 10x store), --content, --git or --serve (only that part).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -179,9 +180,16 @@ try {
   console.log(`docsctl benchmarks — ${runs} paired runs each, ratios to node -e 0 (median of pairwise ratios)\n`);
   if (process.argv.includes('--content')) await contentBench();
   else if (process.argv.includes('--git')) await gitBench();
+  else if (process.argv.includes('--serve')) await runServeBench();
   else await startAndStoreBenches();
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+async function runServeBench() {
+  const { serveBench } = await import('./serve.mjs');
+  const script = await generator();
+  await serveBench({ bin, work, quick, generate: (dir, spaces, collections, writes) => generate(script, dir, spaces, collections, writes) });
 }
 
 async function startAndStoreBenches() {
@@ -195,6 +203,7 @@ async function startAndStoreBenches() {
   const s = storeBench('1k spaces', small, smallInfo);
   await contentBench();
   await gitBench();
+  await runServeBench();
   if (!quick) {
     console.log('\nstore 10x larger: 10,000 spaces in 1,000 collections after 100,000 writes:');
     const large = join(work, 'large');

@@ -12,6 +12,7 @@ import { registerConfigCommands } from './commands/config.js';
 import { registerGitCommands } from './commands/git.js';
 import { groupDescriptions, operationCommands } from './commands/index.js';
 import { registerInitCommand } from './commands/init.js';
+import { registerOpenApiValidate } from './commands/openapi-validate.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerStoreCommands } from './commands/store.js';
 import type { CliContext } from './context.js';
@@ -95,6 +96,8 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
   }
   const crGroup = invoked === 'cr' ? program.commands.find((c) => c.name() === 'cr') : undefined;
   if (crGroup) registerCrDiff(crGroup, getSession);
+  const openapiGroup = invoked === 'openapi' ? program.commands.find((c) => c.name() === 'openapi') : undefined;
+  if (openapiGroup) registerOpenApiValidate(openapiGroup, getSession);
   registerApiCommand(program, getSession);
   registerServeCommand(program, getSession);
   registerConfigCommands(program, getSession);

@@ -16,27 +16,28 @@
  */
 import { badRequest, conflict, preconditionFailed } from '../api/errors.js';
 import type * as routes from '../api/routes/collections.js';
-import type { StoreWriter } from '../store/types.js';
+import type { StoreReader, StoreWriter } from '../store/types.js';
+import { type Entry, paginatePrefix } from './ordered.js';
 import { type Handler, Reply, deleted, implementer, nothingToDelete } from './handler.js';
-import { paginate } from './pagination.js';
 import { collectionAccess, findCollection, orgAccess, requireRole } from './permissions.js';
 import {
   type ChildRef,
   type CollectionRecord,
   Tables,
-  addToList,
   getCollection,
-  getList,
   getSpace,
+  orgCollectionList,
+  orgSpaceList,
   putCollection,
   putSpace,
-  removeFromList,
   sweepTrash,
 } from './records.js';
 import {
   appendChild,
+  clearChildren,
   containerKey,
-  getChildren,
+  countChildren,
+  pageChildren,
   isSelfOrDescendant,
   relocate,
   removeChild,
@@ -63,6 +64,12 @@ const collectionRef = (id: string): ChildRef => ({ type: 'collection', id });
 const byCreation = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
   a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
+function loadListed(tx: StoreReader, orgId: string, id: string): CollectionRecord {
+  const collection = getCollection(tx, id);
+  if (!collection) throw new Error(`store inconsistency: organization ${orgId} lists missing collection ${id}`);
+  return collection;
+}
+
 const on = implementer<typeof routes>();
 
 export const collectionHandlers: Record<string, Handler> = {
@@ -81,7 +88,7 @@ export const collectionHandlers: Record<string, Handler> = {
       updatedAt: now,
     };
     putCollection(ctx.tx, collection);
-    addToList(ctx.tx, Tables.orgCollections, org.id, collection.id);
+    orgCollectionList.insert(ctx.tx, org.id, collection.id, null);
     appendChild(ctx.tx, containerKey(org.id, collection.parent), collectionRef(collection.id));
     const view = collectionView(ctx, collection, role);
     return new Reply(201, view, { Location: view.urls.location });
@@ -127,8 +134,8 @@ export const collectionHandlers: Record<string, Handler> = {
     removeChild(ctx.tx, containerKey(orgId, collection.parent), collectionRef(collection.id));
     for (const id of collections) {
       ctx.tx.delete(Tables.collections, id);
-      ctx.tx.delete(Tables.children, containerKey(orgId, id));
-      removeFromList(ctx.tx, Tables.orgCollections, orgId, id);
+      clearChildren(ctx.tx, containerKey(orgId, id));
+      orgCollectionList.remove(ctx.tx, orgId, id);
     }
     return deleted();
   }),
@@ -137,10 +144,7 @@ export const collectionHandlers: Record<string, Handler> = {
     const { collection, role } = collectionAccess(ctx.tx, params.collectionId, ctx.actor.userId);
     requireRole(role, 'read', collection.organization, 'list spaces');
     // A collection's list holds its active spaces only (deleting a space takes it out).
-    const spaceIds = getChildren(ctx.tx, containerKey(collection.organization, collection.id))
-      .filter((child) => child.type === 'space')
-      .map((child) => child.id);
-    return paginate(spaceIds, query, (id) => {
+    return pageChildren(ctx.tx, containerKey(collection.organization, collection.id), 'space', query, ({ id }) => {
       const space = getSpace(ctx.tx, id);
       if (!space) throw new Error(`store inconsistency: collection ${collection.id} lists missing space ${id}`);
       return spaceView(ctx, space, role);
@@ -210,14 +214,14 @@ export const collectionHandlers: Record<string, Handler> = {
     for (const record of collections) {
       const moved: CollectionRecord = { ...record, organization: target.org.id, updatedAt: now };
       putCollection(ctx.tx, moved);
-      removeFromList(ctx.tx, Tables.orgCollections, source, record.id);
-      addToList(ctx.tx, Tables.orgCollections, target.org.id, record.id);
+      orgCollectionList.remove(ctx.tx, source, record.id);
+      orgCollectionList.insert(ctx.tx, target.org.id, record.id, null);
       if (record.id === collection.id) result = moved;
     }
     for (const space of spaces) {
       putSpace(ctx.tx, { ...space, organization: target.org.id, updatedAt: now });
-      removeFromList(ctx.tx, Tables.orgSpaces, source, space.id);
-      addToList(ctx.tx, Tables.orgSpaces, target.org.id, space.id);
+      orgSpaceList.remove(ctx.tx, source, space.id);
+      orgSpaceList.insert(ctx.tx, target.org.id, space.id, null);
     }
     removeChild(ctx.tx, containerKey(source, undefined), collectionRef(collection.id));
     appendChild(ctx.tx, containerKey(target.org.id, undefined), collectionRef(collection.id));
@@ -227,19 +231,21 @@ export const collectionHandlers: Record<string, Handler> = {
   ...on('listCollectionsInOrganizationById', (ctx, { params, query }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     requireRole(role, 'read', org.id, 'list collections');
-    let ids = getList(ctx.tx, Tables.orgCollections, org.id);
     if (query.nested === false) {
-      const root = new Set(
-        getChildren(ctx.tx, containerKey(org.id, undefined))
-          .filter((child) => child.type === 'collection')
-          .map((child) => child.id),
+      // Root collections, in creation order: the org's list read past nested ones, counted by the root's count row.
+      const rootCount = countChildren(ctx.tx, containerKey(org.id, undefined), 'collection');
+      return paginatePrefix<Entry<null>, ReturnType<typeof collectionView>>(
+        ctx.tx,
+        orgCollectionList.table,
+        `${org.id}/`,
+        query,
+        rootCount,
+        ({ id }) => {
+          const collection = loadListed(ctx.tx, org.id, id);
+          return collection.parent === undefined ? collectionView(ctx, collection, role) : undefined;
+        },
       );
-      ids = ids.filter((id) => root.has(id));
     }
-    return paginate(ids, query, (id) => {
-      const collection = getCollection(ctx.tx, id);
-      if (!collection) throw new Error(`store inconsistency: organization ${org.id} lists missing collection ${id}`);
-      return collectionView(ctx, collection, role);
-    });
+    return orgCollectionList.page(ctx.tx, org.id, query, ({ id }) => collectionView(ctx, loadListed(ctx.tx, org.id, id), role));
   }),
 };

@@ -25,6 +25,11 @@ export interface ExecuteEnv {
   artifacts?: ArtifactSink;
   /** What the input may reach on this machine (default: everything, as in local mode). */
   policy?: InputPolicy;
+  /**
+   * A snapshot the caller already took (serve takes one per request, for the token and
+   * the operation): read operations use it instead of taking another.
+   */
+  reader?: StoreReader;
 }
 
 const noArtifacts: ArtifactSink = {
@@ -35,8 +40,10 @@ const noArtifacts: ArtifactSink = {
 
 export interface OperationResult {
   status: number;
-  /** Undefined for 204/205. A JSON-safe value (plain objects, arrays, strings, numbers, booleans, null). */
-  body: unknown;
+  /** Undefined for 204/205. A JSON-safe value (plain objects, arrays, strings, numbers, booleans, null), parsed from `json` on first use. */
+  readonly body: unknown;
+  /** The body serialized once: what `serve` sends as is. Undefined for 204/205. */
+  json: string | undefined;
   headers: Record<string, string>;
 }
 
@@ -86,34 +93,51 @@ export async function executePlainGet(
 type Runnable = Pick<AnyRoute, 'id' | 'method' | 'success'>;
 
 async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: RouteInput<AnyRoute>): Promise<OperationResult> {
+  const snapshot = () => env.reader ?? env.store.read();
   const base = { actor: env.actor, clock: env.clock, ids: env.ids, origin: env.origin, artifacts: env.artifacts ?? noArtifacts, policy: env.policy ?? LOCAL_POLICY };
   const context = (tx: StoreWriter): HandlerContext => ({ tx, ...base });
   if (typeof handler !== 'function') {
-    const prepared = await handler.prepare({ reader: env.store.read(), ...base }, input);
+    const prepared = await handler.prepare({ reader: route.method === 'GET' ? snapshot() : env.store.read(), ...base }, input);
     const value =
       route.method === 'GET'
-        ? await handler.run(context(readOnly(env.store.read())), input, prepared)
+        ? await handler.run(context(readOnly(snapshot())), input, prepared)
         : await env.store.transact((tx) => handler.run(context(tx), input, prepared), { command: route.id });
     return toResult(route, value);
   }
   const value =
     route.method === 'GET'
-      ? await handler(context(readOnly(env.store.read())), input)
+      ? await handler(context(readOnly(snapshot())), input)
       : await env.store.transact((tx) => handler(context(tx), input), { command: route.id });
   return toResult(route, value);
 }
 
 function toResult(route: Runnable, value: unknown): OperationResult {
   if (value instanceof Reply) {
-    const body = value.status === 204 || value.status === 205 ? undefined : jsonSafe(value.body);
-    return { status: value.status, body, headers: { ...value.headers } };
+    const json = value.status === 204 || value.status === 205 ? undefined : serialize(value.body);
+    return result(value.status, json, { ...value.headers });
   }
   const status = route.success === 'delete' ? 205 : route.success === 'upsert' ? 200 : route.success;
-  if (status === 204 || status === 205) return { status, body: undefined, headers: {} };
-  return { status, body: jsonSafe(value), headers: {} };
+  if (status === 204 || status === 205) return result(status, undefined, {});
+  return result(status, serialize(value), {});
 }
 
-/** Passes a value through JSON so local output is byte-identical to what `serve` sends. */
-function jsonSafe(value: unknown): unknown {
-  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+/**
+ * Serializes the answer once: `serve` sends this text, and the local mode parses it
+ * back (on first use of `body`), so local output is byte-identical to what `serve` sends.
+ */
+function serialize(value: unknown): string | undefined {
+  return value === undefined ? undefined : JSON.stringify(value);
+}
+
+function result(status: number, json: string | undefined, headers: Record<string, string>): OperationResult {
+  let parsed: { value: unknown } | undefined;
+  return {
+    status,
+    json,
+    headers,
+    get body(): unknown {
+      parsed ??= { value: json === undefined ? undefined : (JSON.parse(json) as unknown) };
+      return parsed.value;
+    },
+  };
 }

@@ -28,13 +28,23 @@ const orgs = async (): Promise<Handlers> => ({
   listChangeRequestsForOrganization: borrowed('listChangeRequestsForOrganization'),
 });
 const collections = async (): Promise<Handlers> => (await import('./collections.js')).collectionHandlers;
-const spaces = async (): Promise<Handlers> => ({ ...(await import('./spaces.js')).spaceHandlers, listSpaceLinks: borrowed('listSpaceLinks') });
+const spaces = async (): Promise<Handlers> => ({
+  ...(await import('./spaces.js')).spaceHandlers,
+  listSpaceLinks: borrowed('listSpaceLinks'),
+  // The custom-field values of a space live with the organization's field definitions.
+  ...(await import('./custom-fields.js')).spaceCustomFieldHandlers,
+});
 const content = async (): Promise<Handlers> => (await import('./content/handlers.js')).contentHandlers;
 const git = async (): Promise<Handlers> => (await import('./git/handlers.js')).gitHandlers;
 const comments = async (): Promise<Handlers> => (await import('./comments/handlers.js')).commentHandlers;
 const reviews = async (): Promise<Handlers> => (await import('./review/handlers.js')).reviewHandlers;
 const search = async (): Promise<Handlers> => (await import('./search/handlers.js')).searchHandlers;
 const users = async (): Promise<Handlers> => (await import('./users.js')).userHandlers;
+const customFields = async (): Promise<Handlers> => (await import('./custom-fields.js')).customFieldHandlers;
+const integrations = async (): Promise<Handlers> => (await import('./integrations.js')).integrationHandlers;
+const sso = async (): Promise<Handlers> => (await import('./sso.js')).ssoHandlers;
+const openapi = async (): Promise<Handlers> => (await import('./openapi-specs.js')).openApiSpecHandlers;
+const translations = async (): Promise<Handlers> => (await import('./translations.js')).translationHandlers;
 
 /** Which domain module implements the routes of each route module. */
 export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers>>> = {
@@ -49,6 +59,11 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   reviews,
   search,
   users,
+  'custom-fields': customFields,
+  integrations,
+  sso,
+  openapi,
+  translations,
 };
 
 export async function findHandler(routeId: string): Promise<Handler | undefined> {

@@ -52,13 +52,21 @@ export function decodeKeyCursor(page: string): string {
   return text.slice(CURSOR_PREFIX.length);
 }
 
+/** True when `id` can name an item (ids from a request may be anything: look them up only when this holds). */
+export function isKeyedId(id: string): boolean {
+  return id.length > 0 && !id.includes('/');
+}
+
 function checkId(what: string, id: string): void {
   if (id.includes('/')) throw new Error(`${what} "${id}" must not contain "/"`);
 }
 
 /**
  * One page of a scan: rows under `prefix` after the cursor, `map`ped, with
- * `next.page` when more remain and the `count` the caller keeps.
+ * `next.page` when more remain and the `count` the caller keeps. A `map` that
+ * returns undefined drops the row; the scan goes on until the page is full, so a
+ * filtered listing still answers `limit` items per page (reading past the dropped
+ * rows, never the whole list up front).
  */
 export function paginatePrefix<R, T>(
   tx: StoreReader,
@@ -70,34 +78,51 @@ export function paginatePrefix<R, T>(
   options: { reverse?: boolean } = {},
 ): ListEnvelope<T> {
   const limit = query.limit ?? DEFAULT_LIMIT;
-  const after = query.page === undefined ? undefined : prefix + decodeKeyCursor(query.page);
-  const rows = tx.scan<R>(table, {
-    prefix,
-    ...(after !== undefined ? { after } : {}),
-    limit: limit + 1,
-    ...(options.reverse ? { reverse: true } : {}),
-  });
-  const page = rows.slice(0, limit);
+  let after = query.page === undefined ? undefined : prefix + decodeKeyCursor(query.page);
   const items: T[] = [];
-  for (const [key, row] of page) {
-    const item = map(row, key);
-    if (item !== undefined) items.push(item);
+  if (limit <= 0) return { count, items };
+  let lastKey: string | undefined;
+  for (;;) {
+    const batch = limit - items.length + 1;
+    const rows = tx.scan<R>(table, {
+      prefix,
+      ...(after !== undefined ? { after } : {}),
+      limit: batch,
+      ...(options.reverse ? { reverse: true } : {}),
+    });
+    for (const [key, row] of rows) {
+      const item = map(row, key);
+      if (item === undefined) continue;
+      if (items.length === limit) {
+        return { next: { page: encodeKeyCursor((lastKey as string).slice(prefix.length)) }, count, items };
+      }
+      items.push(item);
+      lastKey = key;
+    }
+    if (rows.length < batch) return { count, items };
+    after = (rows.at(-1) as [string, R])[0];
   }
-  const envelope: ListEnvelope<T> = { count, items };
-  const last = page.at(-1);
-  if (rows.length > limit && last !== undefined && limit > 0) {
-    return { next: { page: encodeKeyCursor(last[0].slice(prefix.length)) }, ...envelope };
-  }
-  return envelope;
 }
 
 export class OrderedList<V> {
   readonly positions: string;
   readonly counts: string;
+  /**
+   * The highest order key ever given in a list (`${table}.end`, owner → key): appending
+   * reads this one row instead of scanning for the last item, and a removed item's key
+   * is never handed out again, so `reinsert` can put an item back where it was.
+   */
+  readonly ends: string;
 
   constructor(readonly table: string) {
     this.positions = `${table}.pos`;
     this.counts = `${table}.n`;
+    this.ends = `${table}.end`;
+  }
+
+  private noteKey(tx: StoreWriter, owner: string, key: string): void {
+    const end = tx.get<string>(this.ends, owner);
+    if (end === undefined || key > end) tx.put(this.ends, owner, key);
   }
 
   private rowKey(owner: string, orderKey: string): string {
@@ -158,6 +183,8 @@ export class OrderedList<V> {
       const next = tx.scan(this.table, { prefix, after: prefix + anchor, limit: 1 })[0];
       return [anchor, next ? next[0].slice(prefix.length) : null];
     }
+    const end = tx.get<string>(this.ends, owner);
+    if (end !== undefined) return [end, null];
     const last = tx.scan(this.table, { prefix, reverse: true, limit: 1 })[0];
     return [last ? last[0].slice(prefix.length) : null, null];
   }
@@ -172,10 +199,42 @@ export class OrderedList<V> {
       return;
     }
     const [low, high] = this.slot(tx, owner, placement);
-    const key = generateKeyBetween(low, high);
+    this.add(tx, owner, id, value, generateKeyBetween(low, high));
+  }
+
+  private add(tx: StoreWriter, owner: string, id: string, value: V, key: string): void {
     tx.put(this.table, this.rowKey(owner, key), { id, value });
     tx.put(this.positions, `${owner}/${id}`, key);
     tx.put(this.counts, owner, this.count(tx, owner) + 1);
+    this.noteKey(tx, owner, key);
+  }
+
+  /**
+   * Puts a removed item back at the order key it had (`orderKey` from before its
+   * removal): a restored item takes its old place. At the end when that key is taken.
+   */
+  reinsert(tx: StoreWriter, owner: string, id: string, value: V, orderKey: string | undefined): void {
+    checkId('owner', owner);
+    checkId('id', id);
+    if (this.has(tx, owner, id)) {
+      this.update(tx, owner, id, value);
+      return;
+    }
+    if (orderKey === undefined || tx.has(this.table, this.rowKey(owner, orderKey))) {
+      this.insert(tx, owner, id, value);
+      return;
+    }
+    this.add(tx, owner, id, value, orderKey);
+  }
+
+  /** The ids of the items just before and just after `id` (undefined at either end). */
+  neighbours(tx: StoreReader, owner: string, id: string): { prev?: string; next?: string } | undefined {
+    const key = this.orderKey(tx, owner, id);
+    if (key === undefined) return undefined;
+    const prefix = `${owner}/`;
+    const prev = tx.scan<Entry<V>>(this.table, { prefix, after: prefix + key, reverse: true, limit: 1 })[0];
+    const next = tx.scan<Entry<V>>(this.table, { prefix, after: prefix + key, limit: 1 })[0];
+    return { ...(prev ? { prev: prev[1].id } : {}), ...(next ? { next: next[1].id } : {}) };
   }
 
   /** Replaces an item's value in place. False when it is not in the list. */
@@ -200,6 +259,7 @@ export class OrderedList<V> {
     const next = generateKeyBetween(low, high);
     tx.put(this.table, this.rowKey(owner, next), { id, value });
     tx.put(this.positions, `${owner}/${id}`, next);
+    this.noteKey(tx, owner, next);
     return true;
   }
 

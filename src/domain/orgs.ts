@@ -19,10 +19,10 @@ import {
   Tables,
   addMember,
   ensureUser,
-  getList,
   getOrg,
   putOrg,
   requireUser,
+  userOrgList,
 } from './records.js';
 import { organizationView, userView } from './views.js';
 
@@ -34,7 +34,10 @@ export const orgHandlers: Record<string, Handler> = {
 
   ...on('listOrganizationsForAuthenticatedUser', (ctx, { query }) => {
     // A user belongs to few organizations: filtering out disabled memberships reads one row each.
-    const orgIds = getList(ctx.tx, Tables.userOrgs, ctx.actor.userId).filter(
+    const orgIds = userOrgList
+      .all(ctx.tx, ctx.actor.userId)
+      .map((entry) => entry.id)
+      .filter(
       (orgId) => getOrg(ctx.tx, orgId) !== undefined && roleIn(ctx.tx, orgId, ctx.actor.userId) !== undefined,
     );
     return paginate(orgIds, query, (orgId) => {

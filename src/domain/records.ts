@@ -13,27 +13,34 @@
  * | orgs             | orgId                        | OrgRecord                                          |
  * | orgsByHostname   | hostname                     | orgId (hostnames are unique)                       |
  * | members          | `${orgId}/${userId}`         | MemberRecord                                       |
- * | orgMembers       | orgId                        | userId[] (join order)                              |
- * | userOrgs         | userId                       | orgId[] (join order)                               |
+ * | orgMembers       | OrderedList, owner orgId     | the org's members (join order)                     |
+ * | userOrgs         | OrderedList, owner userId    | the user's organizations (join order)              |
  * | collections      | collectionId                 | CollectionRecord                                   |
- * | orgCollections   | orgId                        | collectionId[] (creation order)                    |
+ * | orgCollections   | OrderedList, owner orgId     | the org's collections (creation order)             |
  * | spaces           | spaceId                      | SpaceRecord                                        |
- * | orgSpaces        | orgId                        | spaceId[] (creation order; soft-deleted included)  |
- * | orgTrash         | orgId                        | TrashEntry[] (the org's soft-deleted spaces)       |
- * | children         | `org:<orgId>` / `col:<id>`   | ChildRef[] (ordered content of a root/collection)  |
+ * | orgSpaces        | OrderedList, owner orgId     | the org's active spaces (creation order)           |
+ * | orgTrash         | `${orgId}/${deletedAt}~${id}`| TrashEntry (the org's soft-deleted spaces, oldest first) |
+ * | children         | OrderedList, owner `org:<orgId>` / `col:<id>` | ChildRef (ordered content of a root/collection) |
+ * | childCounts      | `${container}:${type}`       | number of children of that type                    |
  * | revisions        | `${spaceId}/${revisionId}`   | RevisionRecord                                     |
  * | changeRequests   | `${spaceId}/${crId}`         | ChangeRequestRecord (src/domain/content/)          |
- * | spaceChangeRequests | spaceId                   | crId[] in number order (number n = item n-1)       |
+ * | spaceChangeRequests | KeyedSet, owner spaceId, id = number (9 digits) | crId                       |
+ * | changeRequestsByStatus | KeyedSet, owner `${spaceId}:${status}`, id = number | crId              |
+ *
+ * Every list that grows is one row per item (src/domain/ordered.ts) with a count row:
+ * a create writes a few rows whatever the size of the organization, and a listing
+ * reads the page it answers.
  *
  * A revision's content (pages, files) is a tree of content-addressed objects
  * whose root hash is the revision's `content` (see src/domain/content/storage.ts).
  *
- * `orgTrash` lets a listing skip soft-deleted spaces without reading every space
- * record of the organization, and bounds the lazy purge of expired spaces to the
- * (small) set of deleted ones.
+ * A soft-deleted space leaves `orgSpaces` (its order key is kept in its trash entry,
+ * so a restore puts it back in its place). `orgTrash` is ordered by deletion time,
+ * so the lazy purge of expired spaces reads only the expired entries and one more.
  */
 import { notFound } from '../api/errors.js';
 import type { StoreReader, StoreWriter } from '../store/types.js';
+import { KeyedSet, OrderedList } from './ordered.js';
 
 export const Tables = {
   meta: 'meta',
@@ -51,10 +58,30 @@ export const Tables = {
   orgSpaces: 'orgSpaces',
   orgTrash: 'orgTrash',
   children: 'children',
+  childCounts: 'childCounts',
   revisions: 'revisions',
   changeRequests: 'changeRequests',
   spaceChangeRequests: 'spaceChangeRequests',
+  changeRequestsByStatus: 'changeRequestsByStatus',
 } as const;
+
+// ─── Lists that grow (one row per item) ────────────────────────────────────
+
+/** An organization's active spaces, in creation order. */
+export const orgSpaceList = new OrderedList<null>(Tables.orgSpaces);
+/** An organization's collections, in creation order. */
+export const orgCollectionList = new OrderedList<null>(Tables.orgCollections);
+/** An organization's members, in join order (their records are in `members`). */
+export const orgMemberList = new OrderedList<null>(Tables.orgMembers);
+/** A user's organizations, in join order. */
+export const userOrgList = new OrderedList<null>(Tables.userOrgs);
+/** A space's change request ids by number (`crNumberKey`). */
+export const spaceCrNumbers = new KeyedSet<string>(Tables.spaceChangeRequests);
+/** A space's change request ids by status, then number: owner `${spaceId}:${status}`. */
+export const crStatusIndex = new KeyedSet<string>(Tables.changeRequestsByStatus);
+
+/** Change request numbers as fixed-width keys, so that key order is number order. */
+export const crNumberKey = (n: number) => String(n).padStart(9, '0');
 
 // ─── Enumerations (gaps.md §1.1) ───────────────────────────────────────────
 
@@ -213,6 +240,8 @@ export interface ChildRef {
 export interface TrashEntry {
   id: string;
   deletedAt: string;
+  /** The space's order key in `orgSpaces` before its deletion (restores it there). */
+  orderKey?: string;
 }
 
 // ─── Keys ──────────────────────────────────────────────────────────────────
@@ -234,28 +263,6 @@ export const getRevision = (tx: StoreReader, spaceId: string, revisionId: string
   tx.get<RevisionRecord>(Tables.revisions, revisionKey(spaceId, revisionId));
 
 export const userIdByEmail = (tx: StoreReader, email: string) => tx.get<string>(Tables.usersByEmail, emailKey(email));
-
-/** A list-valued row (`orgSpaces`, `userOrgs`, …); missing = empty. */
-export function getList<T = string>(tx: StoreReader, table: string, key: string): T[] {
-  return tx.get<T[]>(table, key) ?? [];
-}
-
-/** Appends `value` to a list-valued row unless it is already there. */
-export function addToList(tx: StoreWriter, table: string, key: string, value: string): void {
-  const list = getList(tx, table, key);
-  if (list.includes(value)) return;
-  list.push(value);
-  tx.put(table, key, list);
-}
-
-/** Removes `value` from a list-valued row (deletes the row when it becomes empty). */
-export function removeFromList(tx: StoreWriter, table: string, key: string, value: string): void {
-  const list = getList(tx, table, key);
-  const next = list.filter((item) => item !== value);
-  if (next.length === list.length) return;
-  if (next.length === 0) tx.delete(table, key);
-  else tx.put(table, key, next);
-}
 
 export function requireUser(tx: StoreReader, id: string): UserRecord {
   const user = getUser(tx, id);
@@ -298,18 +305,30 @@ export function addMember(tx: StoreWriter, orgId: string, userId: string, member
   const key = memberKey(orgId, userId);
   if (tx.has(Tables.members, key)) return false;
   tx.put(Tables.members, key, member);
-  addToList(tx, Tables.orgMembers, orgId, userId);
-  addToList(tx, Tables.userOrgs, userId, orgId);
+  orgMemberList.insert(tx, orgId, userId, null);
+  userOrgList.insert(tx, userId, orgId, null);
   return true;
 }
 
 // ─── Trash (soft-deleted spaces) ───────────────────────────────────────────
 
-export const getTrash = (tx: StoreReader, orgId: string) => getList<TrashEntry>(tx, Tables.orgTrash, orgId);
+const trashKey = (orgId: string, deletedAt: string, spaceId: string) => `${orgId}/${deletedAt}~${spaceId}`;
 
-export function putTrash(tx: StoreWriter, orgId: string, entries: TrashEntry[]): void {
-  if (entries.length === 0) tx.delete(Tables.orgTrash, orgId);
-  else tx.put(Tables.orgTrash, orgId, entries);
+/** Moves a space that was just soft-deleted (`deletedAt` set) from the org's active spaces to its trash. */
+export function trashSpace(tx: StoreWriter, space: SpaceRecord & { deletedAt: string }): void {
+  const orderKey = orgSpaceList.orderKey(tx, space.organization, space.id);
+  orgSpaceList.remove(tx, space.organization, space.id);
+  const entry: TrashEntry = { id: space.id, deletedAt: space.deletedAt, ...(orderKey !== undefined ? { orderKey } : {}) };
+  tx.put(Tables.orgTrash, trashKey(space.organization, space.deletedAt, space.id), entry);
+}
+
+/** Takes a soft-deleted space out of the trash and back into the org's active spaces, where it was. */
+export function untrashSpace(tx: StoreWriter, space: SpaceRecord): void {
+  if (space.deletedAt === undefined) return;
+  const key = trashKey(space.organization, space.deletedAt, space.id);
+  const entry = tx.get<TrashEntry>(Tables.orgTrash, key);
+  tx.delete(Tables.orgTrash, key);
+  orgSpaceList.reinsert(tx, space.organization, space.id, null, entry?.orderKey);
 }
 
 /**
@@ -321,13 +340,14 @@ export function putTrash(tx: StoreWriter, orgId: string, entries: TrashEntry[]):
 export function purgeSpace(tx: StoreWriter, space: SpaceRecord): void {
   tx.delete(Tables.spaces, space.id);
   const heads = [space.revision];
-  for (const crId of getList(tx, Tables.spaceChangeRequests, space.id)) {
+  for (const { id: number, value: crId } of spaceCrNumbers.all(tx, space.id)) {
     const key = `${space.id}/${crId}`;
-    const cr = tx.get<{ revision?: unknown }>(Tables.changeRequests, key);
+    const cr = tx.get<{ revision?: unknown; status?: unknown }>(Tables.changeRequests, key);
     if (typeof cr?.revision === 'string') heads.push(cr.revision);
+    if (typeof cr?.status === 'string') crStatusIndex.remove(tx, `${space.id}:${cr.status}`, number);
     tx.delete(Tables.changeRequests, key);
+    spaceCrNumbers.remove(tx, space.id, number);
   }
-  tx.delete(Tables.spaceChangeRequests, space.id);
   // Every revision of the space is reachable from the primary one or a change request's through `parents`.
   const seen = new Set<string>();
   while (heads.length > 0) {
@@ -339,31 +359,30 @@ export function purgeSpace(tx: StoreWriter, space: SpaceRecord): void {
     tx.delete(Tables.revisions, revisionKey(space.id, id));
     heads.push(...revision.parents);
   }
-  removeFromList(tx, Tables.orgSpaces, space.organization, space.id);
-  const trash = getTrash(tx, space.organization);
-  const rest = trash.filter((entry) => entry.id !== space.id);
-  if (rest.length !== trash.length) putTrash(tx, space.organization, rest);
+  orgSpaceList.remove(tx, space.organization, space.id);
+  if (space.deletedAt !== undefined) tx.delete(Tables.orgTrash, trashKey(space.organization, space.deletedAt, space.id));
 }
+
+const SWEEP_BATCH = 16;
 
 /**
  * Lazy purge: removes the organization's soft-deleted spaces that are past the
- * restore window. Reads only the org's trash list; writes nothing when nothing expired.
+ * restore window. The trash is ordered by deletion time, so this reads the expired
+ * entries and one more; it writes nothing when nothing expired.
  * Write operations call it; reads simply treat expired spaces as absent.
  */
 export function sweepTrash(tx: StoreWriter, orgId: string, now: Date): void {
-  const trash = getTrash(tx, orgId);
-  const expired = trash.filter((entry) => isExpired(entry, now));
-  for (const entry of expired) {
-    const space = getSpace(tx, entry.id);
-    if (space) purgeSpace(tx, space);
-  }
-  if (expired.length > 0) {
-    const ids = new Set(expired.map((entry) => entry.id));
-    putTrash(
-      tx,
-      orgId,
-      getTrash(tx, orgId).filter((entry) => !ids.has(entry.id)),
-    );
+  for (;;) {
+    const rows = tx.scan<TrashEntry>(Tables.orgTrash, { prefix: `${orgId}/`, limit: SWEEP_BATCH });
+    let purged = 0;
+    for (const [key, entry] of rows) {
+      if (!isExpired(entry, now)) return;
+      const space = getSpace(tx, entry.id);
+      if (space && space.deletedAt === entry.deletedAt) purgeSpace(tx, space);
+      tx.delete(Tables.orgTrash, key);
+      purged++;
+    }
+    if (rows.length < SWEEP_BATCH || purged === 0) return;
   }
 }
 

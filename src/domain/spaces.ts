@@ -22,26 +22,21 @@ import type * as routes from '../api/routes/spaces.js';
 import type { StoreWriter } from '../store/types.js';
 import { requireParentCollection } from './collections.js';
 import { type Handler, Reply, deleted, implementer, nothingToDelete } from './handler.js';
-import { paginate } from './pagination.js';
 import { activeSpaceAccess, orgAccess, requireRole, roleIn, spaceAccess } from './permissions.js';
 import {
   type ChildRef,
   type ContentVisibility,
   type RevisionRecord,
   type SpaceRecord,
-  Tables,
-  addToList,
   getCollection,
-  getList,
   getRevision,
   getSpace,
-  getTrash,
   isExpired,
+  orgSpaceList,
   putRevision,
   putSpace,
-  putTrash,
-  removeFromList,
   sweepTrash,
+  untrashSpace,
 } from './records.js';
 import { appendChild, containerKey, insertAfter, relocate, softDeleteSpace } from './tree.js';
 import { spaceView } from './views.js';
@@ -97,7 +92,7 @@ export const spaceHandlers: Record<string, Handler> = {
       counters: { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 },
     };
     putSpace(ctx.tx, space);
-    addToList(ctx.tx, Tables.orgSpaces, org.id, id);
+    orgSpaceList.insert(ctx.tx, org.id, id, null);
     appendChild(ctx.tx, containerKey(org.id, space.parent), spaceRef(id));
     const view = spaceView(ctx, space, role);
     return new Reply(201, view, { Location: view.urls.location });
@@ -106,9 +101,7 @@ export const spaceHandlers: Record<string, Handler> = {
   ...on('listSpacesInOrganizationById', (ctx, { params, query }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     requireRole(role, 'read', org.id, 'list spaces');
-    const trashed = new Set(getTrash(ctx.tx, org.id).map((entry) => entry.id));
-    const ids = getList(ctx.tx, Tables.orgSpaces, org.id).filter((id) => !trashed.has(id));
-    return paginate(ids, query, (id) => {
+    return orgSpaceList.page(ctx.tx, org.id, query, ({ id }) => {
       const space = getSpace(ctx.tx, id);
       if (!space) throw new Error(`store inconsistency: organization ${org.id} lists missing space ${id}`);
       return spaceView(ctx, space, role);
@@ -194,12 +187,8 @@ export const spaceHandlers: Record<string, Handler> = {
       visibility: visibilityIn(raw.visibility, parent),
       updatedAt: now.toISOString(),
     };
+    untrashSpace(ctx.tx, raw);
     putSpace(ctx.tx, restored);
-    putTrash(
-      ctx.tx,
-      raw.organization,
-      getTrash(ctx.tx, raw.organization).filter((entry) => entry.id !== raw.id),
-    );
     appendChild(ctx.tx, containerKey(raw.organization, parent), spaceRef(raw.id));
     return spaceView(ctx, restored, role);
   }),
@@ -236,7 +225,7 @@ export const spaceHandlers: Record<string, Handler> = {
       counters: { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 },
     };
     putSpace(ctx.tx, copy);
-    addToList(ctx.tx, Tables.orgSpaces, space.organization, id);
+    orgSpaceList.insert(ctx.tx, space.organization, id, null);
     insertAfter(ctx.tx, containerKey(space.organization, space.parent), spaceRef(id), spaceRef(space.id));
     const view = spaceView(ctx, copy, role);
     return new Reply(201, view, { Location: view.urls.location });
@@ -285,8 +274,8 @@ export const spaceHandlers: Record<string, Handler> = {
     const ref = spaceRef(space.id);
     relocate(ctx.tx, ref, containerKey(source, space.parent), containerKey(targetOrg, parent), undefined, `space ${space.id}`);
     if (targetOrg !== source) {
-      removeFromList(ctx.tx, Tables.orgSpaces, source, space.id);
-      addToList(ctx.tx, Tables.orgSpaces, targetOrg, space.id);
+      orgSpaceList.remove(ctx.tx, source, space.id);
+      orgSpaceList.insert(ctx.tx, targetOrg, space.id, null);
     }
     const moved: SpaceRecord = {
       ...withParent(space, parent),

@@ -6,15 +6,9 @@
  */
 import { badRequest, conflict } from '../api/errors.js';
 import type { StoreReader, StoreWriter } from '../store/types.js';
-import {
-  type ChildRef,
-  type SpaceRecord,
-  Tables,
-  getCollection,
-  getTrash,
-  putSpace,
-  putTrash,
-} from './records.js';
+import { type Entry, OrderedList, type PageQuery, paginatePrefix } from './ordered.js';
+import type { ListEnvelope } from './pagination.js';
+import { type ChildRef, type SpaceRecord, Tables, getCollection, putSpace, trashSpace } from './records.js';
 
 export type ContentPointer = { type: 'space'; space: string } | { type: 'collection'; collection: string };
 export interface ContentPosition {
@@ -22,41 +16,83 @@ export interface ContentPosition {
   after?: ContentPointer | undefined;
 }
 
+/**
+ * A container's children: one row per child (`children` table, owner = container key,
+ * item id = `${type}:${id}`), in the container's order, and a count per type
+ * (`childCounts`, `${container}:${type}` → number) so a listing of one type knows its size.
+ */
+const childList = new OrderedList<ChildRef>(Tables.children);
+
 /** Key of a container: the organization's root or a collection. */
 export function containerKey(orgId: string, parent: string | undefined | null): string {
   return parent ? `col:${parent}` : `org:${orgId}`;
 }
 
-export function getChildren(tx: StoreReader, key: string): ChildRef[] {
-  return tx.get<ChildRef[]>(Tables.children, key) ?? [];
-}
-
-export function setChildren(tx: StoreWriter, key: string, children: ChildRef[]): void {
-  if (children.length === 0) tx.delete(Tables.children, key);
-  else tx.put(Tables.children, key, children);
-}
+const itemId = (ref: ChildRef) => `${ref.type}:${ref.id}`;
+const countKey = (container: string, type: ChildRef['type']) => `${container}:${type}`;
 
 export const sameRef = (a: ChildRef, b: ChildRef) => a.type === b.type && a.id === b.id;
 
-export function appendChild(tx: StoreWriter, key: string, ref: ChildRef): void {
-  const children = getChildren(tx, key).filter((child) => !sameRef(child, ref));
-  children.push(ref);
-  setChildren(tx, key, children);
+/** Every child of a container, in order. For whole-subtree operations (delete, transfer) and tests. */
+export function getChildren(tx: StoreReader, container: string): ChildRef[] {
+  return childList.all(tx, container).map((entry) => entry.value);
+}
+
+export function hasChild(tx: StoreReader, container: string, ref: ChildRef): boolean {
+  return childList.has(tx, container, itemId(ref));
+}
+
+/** How many children of one type a container holds (one row read). */
+export function countChildren(tx: StoreReader, container: string, type: ChildRef['type']): number {
+  return tx.get<number>(Tables.childCounts, countKey(container, type)) ?? 0;
+}
+
+function bumpCount(tx: StoreWriter, container: string, type: ChildRef['type'], delta: number): void {
+  const next = countChildren(tx, container, type) + delta;
+  if (next > 0) tx.put(Tables.childCounts, countKey(container, type), next);
+  else tx.delete(Tables.childCounts, countKey(container, type));
+}
+
+/** One page of a container's children of one type, in the container's order. */
+export function pageChildren<T>(
+  tx: StoreReader,
+  container: string,
+  type: ChildRef['type'],
+  query: PageQuery,
+  map: (ref: ChildRef) => T,
+): ListEnvelope<T> {
+  const prefix = `${container}/`;
+  return paginatePrefix<Entry<ChildRef>, T>(tx, Tables.children, prefix, query, countChildren(tx, container, type), (entry) =>
+    entry.value.type === type ? map(entry.value) : undefined,
+  );
+}
+
+/** Adds `ref` at the end of a container (moves it there when it is already in it). */
+export function appendChild(tx: StoreWriter, container: string, ref: ChildRef): void {
+  if (childList.has(tx, container, itemId(ref))) {
+    childList.move(tx, container, itemId(ref), undefined);
+    return;
+  }
+  childList.insert(tx, container, itemId(ref), ref);
+  bumpCount(tx, container, ref.type, 1);
 }
 
 /** Inserts `ref` right after `anchor` (at the end when the anchor is not there). */
-export function insertAfter(tx: StoreWriter, key: string, ref: ChildRef, anchor: ChildRef): void {
-  const children = getChildren(tx, key).filter((child) => !sameRef(child, ref));
-  const at = children.findIndex((child) => sameRef(child, anchor));
-  if (at < 0) children.push(ref);
-  else children.splice(at + 1, 0, ref);
-  setChildren(tx, key, children);
+export function insertAfter(tx: StoreWriter, container: string, ref: ChildRef, anchor: ChildRef): void {
+  if (!childList.has(tx, container, itemId(anchor))) {
+    appendChild(tx, container, ref);
+    return;
+  }
+  if (childList.has(tx, container, itemId(ref))) {
+    childList.move(tx, container, itemId(ref), { after: itemId(anchor) });
+    return;
+  }
+  childList.insert(tx, container, itemId(ref), ref, { after: itemId(anchor) });
+  bumpCount(tx, container, ref.type, 1);
 }
 
-export function removeChild(tx: StoreWriter, key: string, ref: ChildRef): void {
-  const children = getChildren(tx, key);
-  const rest = children.filter((child) => !sameRef(child, ref));
-  if (rest.length !== children.length) setChildren(tx, key, rest);
+export function removeChild(tx: StoreWriter, container: string, ref: ChildRef): void {
+  if (childList.remove(tx, container, itemId(ref))) bumpCount(tx, container, ref.type, -1);
 }
 
 export function pointerRef(pointer: ContentPointer): ChildRef {
@@ -66,27 +102,26 @@ export function pointerRef(pointer: ContentPointer): ChildRef {
 const describe = (ref: ChildRef) => `${ref.type} ${ref.id}`;
 
 /**
- * The list `siblings` (which must not contain `ref`) with `ref` placed as
- * `position` asks: before/after a sibling, or at the end when omitted.
- * A pointer that is not a sibling in the target container, or a position with
- * both `before` and `after`, is a 400 "invalid position".
+ * Where `ref` goes in container `to` as `position` asks: before/after a sibling, or at
+ * the end when omitted. A pointer that is not a sibling in the target container, or a
+ * position with both `before` and `after`, is a 400 "invalid position".
  */
-export function place(siblings: readonly ChildRef[], ref: ChildRef, position: ContentPosition | undefined): ChildRef[] {
-  const list = [...siblings];
-  if (!position || (position.before === undefined && position.after === undefined)) {
-    list.push(ref);
-    return list;
-  }
+function placement(
+  tx: StoreReader,
+  to: string,
+  ref: ChildRef,
+  position: ContentPosition | undefined,
+): { before?: string; after?: string } | undefined {
+  if (!position || (position.before === undefined && position.after === undefined)) return undefined;
   if (position.before !== undefined && position.after !== undefined) {
     throw badRequest('Invalid position: give either "before" or "after", not both');
   }
-  const pointer = (position.before ?? position.after) as ContentPointer;
-  const target = pointerRef(pointer);
+  const target = pointerRef((position.before ?? position.after) as ContentPointer);
   if (sameRef(target, ref)) throw badRequest(`Invalid position: cannot place ${describe(ref)} relative to itself`);
-  const at = list.findIndex((child) => sameRef(child, target));
-  if (at < 0) throw badRequest(`Invalid position: ${describe(target)} is not in the target parent`);
-  list.splice(position.before !== undefined ? at : at + 1, 0, ref);
-  return list;
+  if (!childList.has(tx, to, itemId(target))) {
+    throw badRequest(`Invalid position: ${describe(target)} is not in the target parent`);
+  }
+  return position.before !== undefined ? { before: itemId(target) } : { after: itemId(target) };
 }
 
 /** True when collection `candidate` is `collectionId` itself or nested (at any depth) inside it. */
@@ -121,7 +156,8 @@ export function subtree(tx: StoreReader, collectionId: string): { collections: s
 
 /**
  * Moves `ref` from container `from` to container `to` at `position` (end when
- * omitted). Throws 409 when the move would leave everything as it is.
+ * omitted). Throws 409 when the move would leave everything as it is. Writes the
+ * moved child's rows only, whatever the size of either container.
  */
 export function relocate(
   tx: StoreWriter,
@@ -131,29 +167,42 @@ export function relocate(
   position: ContentPosition | undefined,
   what: string,
 ): void {
-  const source = getChildren(tx, from);
-  const next = place(
-    getChildren(tx, to).filter((child) => !sameRef(child, ref)),
-    ref,
-    position,
-  );
-  if (from === to && next.length === source.length && next.every((child, i) => sameRef(child, source[i] as ChildRef))) {
-    throw conflict(`Moving ${what} would not result in any update`);
+  const where = placement(tx, to, ref, position);
+  if (from === to) {
+    const around = childList.neighbours(tx, to, itemId(ref));
+    const unchanged =
+      around !== undefined &&
+      (where === undefined
+        ? around.next === undefined
+        : where.before !== undefined
+          ? around.next === where.before
+          : around.prev === where.after);
+    if (unchanged) throw conflict(`Moving ${what} would not result in any update`);
+    if (around !== undefined) {
+      childList.move(tx, to, itemId(ref), where);
+      return;
+    }
+  } else {
+    removeChild(tx, from, ref);
   }
-  if (from !== to) removeChild(tx, from, ref);
-  setChildren(tx, to, next);
+  childList.insert(tx, to, itemId(ref), ref, where);
+  bumpCount(tx, to, ref.type, 1);
+}
+
+/** Removes every child row of a container (its children are being deleted with it). */
+export function clearChildren(tx: StoreWriter, container: string): void {
+  for (const ref of getChildren(tx, container)) removeChild(tx, container, ref);
 }
 
 /**
- * Soft-deletes an active space: it leaves its container's list and enters the
- * organization's trash, restorable for 7 days. `parent` is kept for restore.
+ * Soft-deletes an active space: it leaves its container's list and the organization's
+ * list of active spaces and enters the organization's trash, restorable for 7 days.
+ * `parent` is kept for restore.
  */
 export function softDeleteSpace(tx: StoreWriter, space: SpaceRecord, now: string): SpaceRecord {
-  const deleted: SpaceRecord = { ...space, deletedAt: now };
+  const deleted: SpaceRecord & { deletedAt: string } = { ...space, deletedAt: now };
   putSpace(tx, deleted);
   removeChild(tx, containerKey(space.organization, space.parent), { type: 'space', id: space.id });
-  const trash = getTrash(tx, space.organization).filter((entry) => entry.id !== space.id);
-  trash.push({ id: space.id, deletedAt: now });
-  putTrash(tx, space.organization, trash);
+  trashSpace(tx, deleted);
   return deleted;
 }

@@ -6,7 +6,7 @@ import type * as routes from '../api/routes/users.js';
 import { notFound } from '../api/errors.js';
 import { implementer } from './handler.js';
 import { roleIn } from './permissions.js';
-import { Tables, getList, getUser } from './records.js';
+import { getUser, userOrgList } from './records.js';
 import { userView } from './views.js';
 
 const on = implementer<typeof routes>();
@@ -17,7 +17,7 @@ export const userHandlers = {
     const visible =
       user !== undefined &&
       (user.id === ctx.actor.userId ||
-        getList(ctx.tx, Tables.userOrgs, ctx.actor.userId).some((orgId) => roleIn(ctx.tx, orgId, ctx.actor.userId) !== undefined && roleIn(ctx.tx, orgId, user.id) !== undefined));
+        userOrgList.all(ctx.tx, ctx.actor.userId).map((entry) => entry.id).some((orgId) => roleIn(ctx.tx, orgId, ctx.actor.userId) !== undefined && roleIn(ctx.tx, orgId, user.id) !== undefined));
     if (!user || !visible) throw notFound(`User ${params.userId} not found`);
     return userView(ctx, user);
   }),

@@ -123,6 +123,24 @@ export const columns = {
   url: [col('URL', 'url')],
   gitInfo: [col('REPOSITORY', 'repoName'), col('URL', 'url'), col('PROVIDER', 'installationProvider'), col('UPDATED', 'updatedAt')],
   invite: [col('INVITED', 'invited'), { header: 'USERS', get: (item) => (item.users as string[] | undefined)?.join(',') }],
+  customField: [col('NAME', 'name'), col('TYPE', 'type'), col('TITLE', 'title'), { header: 'OPTIONS', get: (item) => (item.options as string[] | undefined)?.join(',') }],
+  customFieldValue: [
+    col('FIELD', 'customField.name'),
+    col('TYPE', 'customField.type'),
+    { header: 'VALUE', get: (item) => (Array.isArray(item.value) ? item.value.join(',') : item.value) },
+  ],
+  translation: [col('ID', 'id'), col('TITLE', 'title'), { header: 'LANGUAGES', get: (item) => (item.languages as string[] | undefined)?.join(',') }],
+  samlProvider: [col('ID', 'id'), col('LABEL', 'label'), col('STATUS', 'status'), col('ROLE', 'defaultRole'), col('SSO URL', 'ssoURL', true)],
+  ssoLogin: [col('ID', 'id'), col('LABEL', 'label'), col('START URL', 'startURL')],
+  openApiSpec: [
+    col('SLUG', 'slug'),
+    { header: 'STATE', get: (item) => item.lastProcessErrorCode ?? (item.lastVersion ? 'ok' : item.processingState) },
+    col('VERSION', 'lastVersion'),
+    col('PROCESSED', 'lastProcessedAt', true),
+    col('SOURCE', 'sourceURL', true),
+  ],
+  integration: [col('NAME', 'name'), col('TITLE', 'title'), col('VERSION', 'version'), col('VISIBILITY', 'visibility'), col('OWNER', 'owner.id', true)],
+  installation: [col('ID', 'id'), col('STATUS', 'status'), col('ORGANIZATION', 'target.organization'), col('SPACES', 'spaces')],
 } satisfies Record<string, Column[]>;
 
 export type ColumnSet = keyof typeof columns;

@@ -15,14 +15,17 @@
 import { type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, StoreBusyError, UsageError } from '../api/errors.js';
+import { routeInfo } from '../api/catalog.js';
 import { matchRoute, methodsForPath } from '../api/table.js';
-import { type OperationResult, executeOperation } from '../domain/execute.js';
+import { type OperationResult, executeOperation, executePlainGet } from '../domain/execute.js';
 import type { Store, StoreReader } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
 import { MemoryArtifacts } from '../transport/artifacts.js';
+import { redactSecrets } from '../util/redact.js';
 import { VERSION } from '../version.js';
 import { bearerToken, resolveTokenUser } from './auth.js';
+import { type RateLimit, RateLimited, RateLimiter } from './rate-limit.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4000;
@@ -35,7 +38,11 @@ export interface ServerOptions {
   host?: string | undefined;
   /** Port (default 4000; 0 = any free port). */
   port?: number | undefined;
-  /** Origin of the `urls` in answers (default the listening URL, e.g. `http://127.0.0.1:4000`). */
+  /**
+   * Origin of every URL in answers (`Location`, `urls.*`, `downloadURL`, PDF links).
+   * Default: the bound address (`http://127.0.0.1:<port>`; a wildcard host answers
+   * with its loopback address, which is how a client on the machine reaches it).
+   */
   origin?: string | undefined;
   clock: Clock;
   ids: IdGenerator;
@@ -47,6 +54,8 @@ export interface ServerOptions {
   maxBodyBytes?: number | undefined;
   /** How long `close()` waits for in-flight requests before cutting connections (default 5 s). */
   closeTimeoutMs?: number | undefined;
+  /** Answer 429 beyond this many requests per window, per token (or per client address without one). */
+  rateLimit?: RateLimit | undefined;
 }
 
 export interface RunningServer {
@@ -140,8 +149,15 @@ class ApiServer {
   private readonly resolveActor: (token: string, reader: StoreReader) => string | undefined;
   private readonly maxBodyBytes: number;
   private readonly build: string;
-  /** token → user of a store generation: a token is hashed and looked up once per generation. */
+  /**
+   * token → user, valid for one store generation: a token is hashed and looked up once
+   * per generation, so a revoked token (a new generation) is looked up again at once.
+   */
   private readonly actors = new Map<string, { gen: number; userId: string | undefined }>();
+  private readonly limiter: RateLimiter | undefined;
+  /** Request ids of logged failures: `<start time>-<n>`, unique per server. */
+  private readonly requestIdPrefix = Date.now().toString(36);
+  private failures = 0;
   /** Generated files (PDF exports), answered at `/artifacts/<name>`. */
   private readonly artifacts = new MemoryArtifacts(() => this.origin);
 
@@ -153,6 +169,7 @@ class ApiServer {
     this.resolveActor = options.resolveActor ?? resolveTokenUser;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.build = options.clock().toISOString();
+    this.limiter = options.rateLimit ? new RateLimiter(options.rateLimit, () => this.clock().getTime()) : undefined;
     this.handle = (req, res) => {
       void this.dispatch(req, res);
     };
@@ -162,7 +179,7 @@ class ApiServer {
     try {
       await this.route(req, res);
     } catch (error) {
-      this.sendError(res, error);
+      this.sendError(req, res, error);
     }
   }
 
@@ -186,6 +203,13 @@ class ApiServer {
       return;
     }
 
+    if (this.limiter) {
+      const key = req.headers.authorization ?? req.socket.remoteAddress ?? '';
+      const verdict = this.limiter.take(key);
+      for (const name in verdict.headers) res.setHeader(name, verdict.headers[name] as string);
+      if (verdict.refusal) throw verdict.refusal;
+    }
+
     const match = matchRoute(method, pathname);
     if (!match) {
       const allowed = methodsForPath(pathname);
@@ -201,9 +225,13 @@ class ApiServer {
       return;
     }
 
+    // Authentication comes before the body is read: a client without a valid token gets its
+    // 401 at once, and the connection closes without reading what it sends (sendError).
     const token = bearerToken(req.headers.authorization);
     if (token === undefined) throw new ApiError(401, 'Missing Authorization: Bearer token');
-    const userId = this.actorFor(token);
+    // One snapshot per request: the token lookup and a read operation see the same generation.
+    const reader = this.store.read();
+    const userId = this.actorFor(token, reader);
     if (userId === undefined) throw new ApiError(401, 'Invalid API token');
 
     let body: unknown;
@@ -235,12 +263,24 @@ class ApiServer {
       }
     }
 
-    const query = mark === -1 ? {} : parseQuery(url.slice(mark + 1));
-    const result = await executeOperation(
-      { store: this.store, actor: { userId }, clock: this.clock, ids: this.ids, origin: this.origin, artifacts: this.artifacts },
-      match.route,
-      { params: match.params, query, body },
-    );
+    const env = {
+      store: this.store,
+      reader,
+      actor: { userId },
+      clock: this.clock,
+      ids: this.ids,
+      origin: this.origin,
+      artifacts: this.artifacts,
+    };
+    // A GET without a query whose validation could change nothing skips the schemas.
+    const info = mark === -1 && match.route.method === 'GET' ? routeInfo(match.route.id) : undefined;
+    const result = info?.plainGet
+      ? await executePlainGet(env, info, match.params)
+      : await executeOperation(env, match.route, {
+          params: match.params,
+          query: mark === -1 ? {} : parseQuery(url.slice(mark + 1)),
+          body,
+        });
     this.sendResult(res, result);
   }
 
@@ -275,8 +315,7 @@ class ApiServer {
     res.end(method === 'HEAD' ? undefined : found.data);
   }
 
-  private actorFor(token: string): string | undefined {
-    const reader = this.store.read();
+  private actorFor(token: string, reader: StoreReader): string | undefined {
     const cached = this.actors.get(token);
     if (cached !== undefined && cached.gen === reader.gen) return cached.userId;
     const userId = this.resolveActor(token, reader);
@@ -286,25 +325,29 @@ class ApiServer {
   }
 
   private sendResult(res: ServerResponse, result: OperationResult): void {
-    const { status, body } = result;
+    const { status } = result;
     let headers: OutgoingHttpHeaders | undefined;
     for (const name in result.headers) {
       headers ??= {};
       headers[name.toLowerCase()] = result.headers[name];
     }
     if (status === 201 && (headers === undefined || headers.location === undefined)) {
-      const location = locationOf(body);
+      const location = locationOf(result.body);
       if (location !== undefined) (headers ??= {}).location = location;
     }
     if (status === 204 || status === 205) {
       this.sendEmpty(res, status, headers);
       return;
     }
-    this.send(res, status, body, headers);
+    this.sendJson(res, status, result.json, headers);
   }
 
   private send(res: ServerResponse, status: number, body: unknown, extra: OutgoingHttpHeaders | undefined): void {
-    const json = body === undefined ? undefined : JSON.stringify(body);
+    this.sendJson(res, status, body === undefined ? undefined : JSON.stringify(body), extra);
+  }
+
+  /** Sends an answer serialized once (by executeOperation, or by `send`). */
+  private sendJson(res: ServerResponse, status: number, json: string | undefined, extra: OutgoingHttpHeaders | undefined): void {
     if (json === undefined) {
       this.sendEmpty(res, status, extra);
       return;
@@ -330,7 +373,7 @@ class ApiServer {
     this.send(res, 405, error.toBody(), { allow: allowed.join(', ') });
   }
 
-  sendError(res: ServerResponse, error: unknown): void {
+  sendError(req: IncomingMessage, res: ServerResponse, error: unknown): void {
     let status = 500;
     let message = 'Internal error';
     const headers: OutgoingHttpHeaders = {};
@@ -338,14 +381,24 @@ class ApiServer {
       status = error.status;
       message = error.message;
       if (status === 401) headers['www-authenticate'] = 'Bearer';
+      if (error instanceof RateLimited) headers['retry-after'] = String(error.retryAfterSeconds);
       if (error instanceof CloseConnection) headers.connection = 'close';
     } else if (error instanceof StoreBusyError) {
       status = 503;
       message = error.message;
       headers['retry-after'] = '1';
-    } else {
+    }
+    // A refusal before the body was read (401, 404, 413, 415, 429…) ends the connection, so
+    // node does not read and discard a body the client may still be sending.
+    if (hasBody(req) && !req.readableEnded) headers.connection = 'close';
+    if (status >= 500) {
+      // Every 5xx is logged with a request id the client also gets; its stack stays here.
+      const requestId = `${this.requestIdPrefix}-${++this.failures}`;
+      headers['x-request-id'] = requestId;
+      if (status === 500) message = `Internal error (request id ${requestId})`;
       const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      this.log?.(`serve: internal error: ${detail}`);
+      const path = (req.url ?? '/').split('?', 1)[0] as string;
+      this.log?.(redactSecrets(`serve: ${status} ${req.method ?? 'GET'} ${path} request ${requestId}: ${detail}`));
     }
     if (res.headersSent) {
       res.destroy();
@@ -387,6 +440,15 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
   return error;
 }
 
+const httpUrl = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+/** A wildcard listening address is not one a client can connect to: answer with the loopback one. */
+function reachableHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::' || host === '[::]') return '::1';
+  return host;
+}
+
 /** Starts `serve` and resolves once it accepts connections. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const host = options.host ?? DEFAULT_HOST;
@@ -405,8 +467,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   server.on('error', (error) => options.log?.(`serve: ${error.message}`));
 
   const port = (server.address() as AddressInfo).port;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  api.origin = (options.origin ?? url).replace(/\/+$/, '');
+  const url = httpUrl(host, port);
+  api.origin = (options.origin ?? httpUrl(reachableHost(host), port)).replace(/\/+$/, '');
 
   const closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
   let closed: Promise<void> | undefined;

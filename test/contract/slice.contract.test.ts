@@ -108,7 +108,7 @@ async function call(id: string, raw: RawInput = {}, options: { invalidRequest?: 
   try {
     return await executeOperation(fx.env, getRoute(id), raw);
   } catch (error) {
-    if (error instanceof ApiError) return { status: error.status, body: error.toBody(), headers: {} };
+    if (error instanceof ApiError) return { status: error.status, body: error.toBody(), json: JSON.stringify(error.toBody()), headers: {} };
     throw error;
   }
 }

@@ -8,7 +8,8 @@ import { sequentialIds } from '../../src/util/ids.js';
 import { ORIGIN, setup } from './harness.js';
 import { schemaErrors } from './openapi.js';
 
-const TABLES = ['meta', 'users', 'usersByEmail', 'tokens', 'orgs', 'members', 'orgMembers', 'userOrgs'];
+const lists = (table: string) => [table, `${table}.pos`, `${table}.n`, `${table}.end`];
+const TABLES = ['meta', 'users', 'usersByEmail', 'tokens', 'orgs', 'members', ...lists('orgMembers'), ...lists('userOrgs')];
 
 function dump(store: MemoryStore): string {
   const reader = store.read();

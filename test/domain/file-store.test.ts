@@ -10,6 +10,7 @@ import { getRoute } from '../../src/api/table.js';
 import type { RawInput } from '../../src/api/validate.js';
 import { bootstrap } from '../../src/domain/bootstrap.js';
 import { executeOperation } from '../../src/domain/execute.js';
+import { orgMemberList } from '../../src/domain/records.js';
 import { createStore, openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/types.js';
 import { manualClock } from '../../src/util/clock.js';
@@ -50,7 +51,7 @@ describe('domain on JsonFileStore', () => {
         items: Array<{ id: string }>;
       };
       expect(list.items.map((x) => x.id)).toEqual([d.id, s.id]);
-      expect(store.read().get<string[]>('orgMembers', boot.organization.id)).toHaveLength(2);
+      expect(orgMemberList.count(store.read(), boot.organization.id)).toBe(2);
     } finally {
       await store.close();
     }

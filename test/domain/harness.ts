@@ -12,6 +12,7 @@ import { MemoryStore } from '../../src/store/memory-store.js';
 import { manualClock } from '../../src/util/clock.js';
 import { sequentialIds } from '../../src/util/ids.js';
 import { addMember, putOrg } from '../../src/domain/records.js';
+import { getChildren } from '../../src/domain/tree.js';
 import type { MemberRole } from '../../src/domain/records.js';
 import { schemaErrors } from './openapi.js';
 
@@ -123,7 +124,7 @@ export async function setup() {
 
   /** Ids of the children of a container, in order (`type:id`). */
   function children(key: string): string[] {
-    const list = store.read().get<Array<{ type: string; id: string }>>('children', key) ?? [];
+    const list = getChildren(store.read(), key);
     return list.map((c) => `${c.type}:${c.id}`);
   }
 

@@ -52,6 +52,38 @@ describe('OrderedList', () => {
     expect(third).toEqual({ count: 7, items: ['i6'] });
     expect(() => list.page(reader, 'p', { page: 'garbage' }, (e) => e.id)).toThrow(/Invalid page cursor/);
   });
+  it('never hands out a removed key again, so reinsert puts an item back where it was', async () => {
+    await write((tx) => {
+      for (const id of ['a', 'b', 'c']) list.insert(tx, 'r', id, { title: id });
+    });
+    const cKey = list.orderKey(store.read(), 'r', 'c');
+    await write((tx) => {
+      list.remove(tx, 'r', 'c');
+      list.insert(tx, 'r', 'd', { title: 'd' });
+    });
+    expect(list.orderKey(store.read(), 'r', 'd')).not.toBe(cKey);
+    await write((tx) => list.reinsert(tx, 'r', 'c', { title: 'c' }, cKey));
+    const reader = store.read();
+    expect(ids(list.all(reader, 'r'))).toEqual(['a', 'b', 'c', 'd']);
+    expect(list.count(reader, 'r')).toBe(4);
+    expect(list.neighbours(reader, 'r', 'b')).toEqual({ prev: 'a', next: 'c' });
+    expect(list.neighbours(reader, 'r', 'a')).toEqual({ next: 'b' });
+    expect(list.neighbours(reader, 'r', 'nope')).toBeUndefined();
+  });
+
+  it('fills a filtered page by reading past the dropped rows', async () => {
+    await write((tx) => {
+      for (let i = 0; i < 10; i++) list.insert(tx, 'f', `i${i}`, { title: String(i) });
+    });
+    const reader = store.read();
+    const odd = (query: { limit: number; page?: string | undefined }) =>
+      list.page(reader, 'f', query, (e) => (Number(e.value.title) % 2 === 1 ? e.id : undefined));
+    const first = odd({ limit: 3 });
+    expect(first.items).toEqual(['i1', 'i3', 'i5']);
+    const second = odd({ limit: 3, page: first.next?.page });
+    expect(second.items).toEqual(['i7', 'i9']);
+    expect(second.next).toBeUndefined();
+  });
 });
 
 describe('KeyedSet', () => {

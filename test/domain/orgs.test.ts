@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { orgMemberList, userOrgList } from '../../src/domain/records.js';
 import { type List, ORIGIN, setup } from './harness.js';
 
 describe('getAuthenticatedUser', () => {
@@ -83,8 +84,9 @@ describe('inviteUsersToOrganization', () => {
     expect(reader.get('users', jane)).toMatchObject({ displayName: 'jane.doe', email: 'jane.doe@acme.test' });
     expect(reader.get('members', `${h.orgId}/${jane}`)).toMatchObject({ role: 'read' });
     expect(reader.get('members', `${h.orgId}/${max}`)).toMatchObject({ role: 'edit' });
-    expect(reader.get('orgMembers', h.orgId)).toEqual([h.adminId, jane, max]);
-    expect(reader.get('userOrgs', jane)).toEqual([h.orgId]);
+    expect(orgMemberList.all(reader, h.orgId).map((e) => e.id)).toEqual([h.adminId, jane, max]);
+    expect(orgMemberList.count(reader, h.orgId)).toBe(3);
+    expect(userOrgList.all(reader, jane).map((e) => e.id)).toEqual([h.orgId]);
     // The new member sees the organization.
     const org = await h.ok(jane, 'getOrganizationById', { params: { organizationId: h.orgId } });
     expect(org.id).toBe(h.orgId);

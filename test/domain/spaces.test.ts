@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { orgSpaceList } from '../../src/domain/records.js';
 import { DAY, type List, ORIGIN, setup } from './harness.js';
 
 const sp = (id: string) => ({ params: { spaceId: id } });
@@ -205,8 +206,8 @@ describe('delete and restore', () => {
     const reader = h.store.read();
     expect(reader.get('spaces', a.id)).toBeUndefined();
     expect(reader.get('revisions', `${a.id}/${a.revision}`)).toBeUndefined();
-    expect(reader.get<string[]>('orgSpaces', h.orgId)).not.toContain(a.id);
-    expect(reader.get('orgTrash', h.orgId)).toBeUndefined();
+    expect(orgSpaceList.has(reader, h.orgId, a.id)).toBe(false);
+    expect(reader.scan('orgTrash', { prefix: `${h.orgId}/` })).toEqual([]);
     await h.admin.fails('restoreSpace', sp(a.id), 404, /not found/);
     expect((await h.admin.call('deleteSpaceById', sp(a.id))).status).toBe(204);
   });

@@ -11,6 +11,8 @@ import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
 const bin = new URL('../../bin/docsctl.js', import.meta.url).pathname;
 let home: string;
 let env: Record<string, string>;
+/** From `docsctl init --json`. */
+let initResult: { organization: { id: string }; token: string };
 
 const docsctl = (args: string[], extraEnv: Record<string, string> = {}) =>
   execa('node', [bin, ...args], { env: { ...env, ...extraEnv }, extendEnv: false, reject: false, timeout: 30_000 });
@@ -51,7 +53,8 @@ describe('docsctl binary', () => {
   it('initializes a store in the user data directory and lists the organization', async () => {
     const init = await docsctl(['init', '--org', 'Demo Docs', '--json']);
     expect(init.exitCode, init.stderr).toBe(0);
-    const result = JSON.parse(init.stdout) as { organization: { title: string }; user: { id: string }; token: string };
+    const result = JSON.parse(init.stdout) as { organization: { id: string; title: string }; user: { id: string }; token: string };
+    initResult = result;
     expect(result.organization.title).toBe('Demo Docs');
     expect(result.token).toMatch(/^gb_api_/);
     const org = await docsctl(['org', 'list']);
@@ -124,8 +127,9 @@ describe('docsctl binary', () => {
     expect(result.stderr).toMatch(/--yes/);
   });
 
-  it('serves the store; a wrong token gets exit 3; SIGTERM stops it cleanly', async () => {
-    const server = execa('node', [bin, 'serve', '--port', '0'], { env, extendEnv: false, reject: false });
+  /** Starts `docsctl serve` with `args` and resolves with the process and the URL it printed. */
+  async function startServe(args: string[]) {
+    const server = execa('node', [bin, 'serve', ...args], { env, extendEnv: false, reject: false });
     const url = await new Promise<string>((resolve, reject) => {
       server.stdout?.on('data', (chunk: Buffer) => {
         const match = /Listening on (http:\/\/\S+)/.exec(chunk.toString());
@@ -133,6 +137,50 @@ describe('docsctl binary', () => {
       });
       server.on('exit', () => reject(new Error('serve exited early')));
     });
+    return { server, url };
+  }
+
+  /** Creates a space through `url` and answers its Location header and urls. */
+  async function createThrough(url: string) {
+    const response = await fetch(`${url}/v1/orgs/${initResult.organization.id}/spaces`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${initResult.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Through serve' }),
+    });
+    expect(response.status).toBe(201);
+    const body = (await response.json()) as { id: string; urls: { location: string; app: string } };
+    return { location: response.headers.get('location'), body };
+  }
+
+  it('serve --port 0 answers URLs on the port it bound; --public-url overrides them', async () => {
+    const { server, url } = await startServe(['--port', '0']);
+    try {
+      expect(url).not.toBe('http://127.0.0.1:4000');
+      const { location, body } = await createThrough(url);
+      expect(location).toBe(`${url}/v1/spaces/${body.id}`);
+      expect(body.urls.location).toBe(location);
+      expect(body.urls.app.startsWith(`${url}/app/`)).toBe(true);
+      const viaCli = await docsctl(['space', 'get', body.id, '--json'], { DOCSCTL_ENDPOINT: url, DOCSCTL_TOKEN: initResult.token });
+      expect((JSON.parse(viaCli.stdout) as { urls: { location: string } }).urls.location).toBe(location);
+    } finally {
+      server.kill('SIGTERM');
+      await server;
+    }
+    const bad = await docsctl(['serve', '--port', '0', '--public-url', 'ftp://x']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/--public-url expects an http\(s\) URL/);
+    const custom = await startServe(['--port', '0', '--public-url', 'https://docs.example.test/']);
+    try {
+      const { location, body } = await createThrough(custom.url);
+      expect(location).toBe(`https://docs.example.test/v1/spaces/${body.id}`);
+    } finally {
+      custom.server.kill('SIGTERM');
+      await custom.server;
+    }
+  });
+
+  it('serves the store; a wrong token gets exit 3; SIGTERM stops it cleanly', async () => {
+    const { server, url } = await startServe(['--port', '0']);
     const wrong = await docsctl(['space', 'list', '--org', 'x'], { DOCSCTL_ENDPOINT: url, DOCSCTL_TOKEN: 'gb_api_wrong' });
     expect(wrong.exitCode).toBe(3);
     expect(wrong.stderr).toMatch(/^error: Invalid API token/);

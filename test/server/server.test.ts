@@ -226,8 +226,11 @@ describe('serve: routing, auth and bodies', () => {
     });
     const answer = await call(server.url, 'GET', '/v1/user', { token: seed.token });
     expect(answer.status).toBe(500);
-    expect(answer.text).toBe('{"error":{"code":500,"message":"Internal error"}}');
+    const requestId = answer.headers['x-request-id'] as string;
+    expect(requestId).toMatch(/^\w+-\d+$/);
+    expect(answer.text).toBe(`{"error":{"code":500,"message":"Internal error (request id ${requestId})"}}`);
     expect(logged.join('\n')).toContain('boom at the bottom');
+    expect(logged.join('\n')).toContain(`request ${requestId}`);
     expect(logged.join('\n')).toContain('server.test.ts');
   });
 

@@ -140,7 +140,8 @@ export const updateSpaceCustomFields = defineRoute({
   body: z.object({
     values: z.record(
       z.string(),
-      z.object({ value: z.union([z.string().max(256), z.number(), z.boolean(), z.array(z.string().max(256))]) }),
+      // `null` clears the value (docsctl's addition; the real API has no documented way to).
+      z.object({ value: z.union([z.string().max(256), z.number(), z.boolean(), z.array(z.string().max(256))]).nullable() }),
     ),
   }),
   bodyRequired: true,

@@ -5,6 +5,7 @@ import { collectionCommands } from './collections.js';
 import { commentCommands, commentGroupDescriptions } from './comments.js';
 import { reviewCommands } from './reviews.js';
 import { searchCommands } from './search.js';
+import { orgCatalogCommands, orgCatalogGroupDescriptions } from './org-catalog.js';
 import { orgCommands } from './orgs.js';
 import { spaceCommands } from './spaces.js';
 
@@ -16,6 +17,7 @@ export const operationCommands: readonly OperationCommandSpec[] = [
   ...commentCommands,
   ...reviewCommands,
   ...searchCommands,
+  ...orgCatalogCommands,
 ];
 
 export const groupDescriptions: Record<string, string> = {
@@ -27,4 +29,5 @@ export const groupDescriptions: Record<string, string> = {
   ...contentGroupDescriptions,
   ...commentGroupDescriptions,
   search: 'Search page titles and text',
+  ...orgCatalogGroupDescriptions,
 };

@@ -11,6 +11,7 @@ interface ServeOptions {
   host: string;
   port: string;
   publicUrl?: string;
+  rateLimit?: string;
 }
 
 export function registerServeCommand(program: Command, getSession: (command: Command) => Session): void {
@@ -19,7 +20,8 @@ export function registerServeCommand(program: Command, getSession: (command: Com
     .description('Serve the local store as the /v1 API (a stateful emulator for CI and API clients)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port (0 = any free port)', '4000')
-    .option('--public-url <url>', 'origin used in urls.location of answers (default http://127.0.0.1:4000, or DOCSCTL_PUBLIC_URL)')
+    .option('--public-url <url>', 'origin of the URLs in answers (Location, urls.*, downloadURL, PDF links); default the bound address, or DOCSCTL_PUBLIC_URL')
+    .option('--rate-limit <rate>', 'answer 429 with Retry-After beyond this many requests per client (N/s, N/min or N/h)')
     .addHelpText(
       'after',
       `
@@ -28,6 +30,7 @@ Clients authenticate with "Authorization: Bearer <token>" (a token from "docsctl
 Examples:
   $ docsctl serve --port 4000
   $ docsctl serve --port 0 &   # prints "Listening on http://127.0.0.1:PORT"
+  $ docsctl serve --rate-limit 10/s   # test a client's retries (429, Retry-After, X-RateLimit-*)
   $ curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:4000/v1/orgs
 `,
     )
@@ -40,17 +43,24 @@ export async function runServe(session: Session, options: ServeOptions): Promise
   if (session.settings.mode === 'remote') throw new UsageError('serve runs on a local store; it cannot use --endpoint');
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port expects 0-65535, got "${options.port}"`);
-  const [{ openStore }, { startServer }] = await Promise.all([import('../../store/index.js'), import('../../server/server.js')]);
+  const origin = publicOrigin(options.publicUrl ?? session.ctx.env.DOCSCTL_PUBLIC_URL);
+  const [{ openStore }, { startServer }, { parseRateLimit }] = await Promise.all([
+    import('../../store/index.js'),
+    import('../../server/server.js'),
+    import('../../server/rate-limit.js'),
+  ]);
+  const rateLimit = options.rateLimit === undefined ? undefined : parseRateLimit(options.rateLimit);
   const store = openStore(session.settings.storeDir);
-  const origin = (options.publicUrl ?? session.origin).replace(/\/+$/, '');
   const server = await startServer({
     store,
     host: options.host,
     port,
-    origin,
+    ...(origin !== undefined ? { origin } : {}),
     clock: session.ctx.clock,
     ids: session.ctx.ids,
-    log: (line: string) => session.debug(line),
+    rateLimit,
+    // Server failures (every 5xx, with its request id and stack) go to stderr, always.
+    log: (line: string) => void session.info(line),
   });
   await session.printText(`Listening on ${server.url}`);
   await new Promise<void>((resolve) => {
@@ -61,4 +71,22 @@ export async function runServe(session: Session, options: ServeOptions): Promise
   });
   await server.close();
   await store.close();
+}
+
+/** The `--public-url` origin (`scheme://host[:port][/prefix]`, no trailing slash), or a usage error. */
+function publicOrigin(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--public-url expects an http(s) URL such as https://docs.example.com, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`--public-url expects an http(s) URL, got a ${url.protocol} URL`);
+  }
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
+    throw new UsageError('--public-url must not carry credentials, a query or a fragment');
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }

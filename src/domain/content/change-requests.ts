@@ -35,21 +35,23 @@ import type { ContentTree } from '../../content/model.js';
 import type { TreeConflict } from '../../content/tree-merge.js';
 import type { StoreReader, StoreWriter } from '../../store/types.js';
 import { type Handler, type HandlerContext, type PrepareContext, Reply, type TwoPhaseHandler, implementer } from '../handler.js';
-import { paginate } from '../pagination.js';
+import { type PageQuery, paginatePrefix } from '../ordered.js';
+import { type ListEnvelope, paginate } from '../pagination.js';
 import { orgAccess, requireRole } from '../permissions.js';
-import { type RevisionRecord, type SpaceRecord, Tables, getList, getRevision, getSpace, getTrash, putSpace } from '../records.js';
+import { type RevisionRecord, type SpaceRecord, crStatusIndex, getRevision, getSpace, orgSpaceList, putSpace } from '../records.js';
 import { changeRequestFor, primaryRevision, spaceFor } from './common.js';
 import {
   type ChangeRequestRecord,
   type ChangeRequestStatus,
   addChangeRequest,
-  changeRequestIds,
+  changeRequestCount,
   countersAfter,
   getChangeRequest,
   newRevisionRecord,
   putChangeRequest,
   requireRevisionRecord,
   withContributor,
+  statusOwner,
 } from './records.js';
 import { crView } from './revisions.js';
 import { contentOf, openContent, saveTree } from './storage.js';
@@ -227,14 +229,48 @@ function matches(cr: ChangeRequestRecord, filters: ListFilters): boolean {
   return true;
 }
 
-function spaceChangeRequests(tx: StoreReader, space: SpaceRecord): ChangeRequestRecord[] {
-  const out: ChangeRequestRecord[] = [];
-  for (const id of changeRequestIds(tx, space.id)) {
-    const cr = getChangeRequest(tx, space.id, id);
-    if (!cr) throw new Error(`store inconsistency: space ${space.id} lists missing change request ${id}`);
-    out.push(cr);
-  }
-  return out;
+/** The change requests of a space with one status, newest (highest number) first. */
+function changeRequestsWithStatus(tx: StoreReader, space: SpaceRecord, status: ChangeRequestStatus): ChangeRequestRecord[] {
+  return crStatusIndex
+    .all(tx, statusOwner(space.id, status))
+    .reverse()
+    .map(({ value: id }) => loadListedCr(tx, space, id));
+}
+
+function loadListedCr(tx: StoreReader, space: SpaceRecord, id: string): ChangeRequestRecord {
+  const cr = getChangeRequest(tx, space.id, id);
+  if (!cr) throw new Error(`store inconsistency: space ${space.id} lists missing change request ${id}`);
+  return cr;
+}
+
+/**
+ * One page of a space's change requests (newest first) with a status. Without a
+ * creator/contributor filter the page reads its rows and the count row; with one,
+ * the count needs the status's whole list.
+ */
+function pageChangeRequests<T>(
+  tx: StoreReader,
+  space: SpaceRecord,
+  filters: ListFilters & PageQuery,
+  map: (cr: ChangeRequestRecord) => T,
+): ListEnvelope<T> {
+  const owner = statusOwner(space.id, filters.status ?? 'open');
+  const narrowed = filters.creator !== undefined || filters.contributor !== undefined;
+  const count = narrowed
+    ? changeRequestsWithStatus(tx, space, filters.status ?? 'open').filter((cr) => matches(cr, filters)).length
+    : crStatusIndex.count(tx, owner);
+  return paginatePrefix<string, T>(
+    tx,
+    crStatusIndex.table,
+    `${owner}/`,
+    filters,
+    count,
+    (id) => {
+      const cr = loadListedCr(tx, space, id);
+      return matches(cr, filters) ? map(cr) : undefined;
+    },
+    { reverse: true },
+  );
 }
 
 // ─── Handlers ──────────────────────────────────────────────────────────────
@@ -264,7 +300,7 @@ export const changeRequestHandlers: Record<string, Handler> = {
     const cr: ChangeRequestRecord = {
       id,
       space: space.id,
-      number: changeRequestIds(ctx.tx, space.id).length + 1,
+      number: changeRequestCount(ctx.tx, space.id) + 1,
       status: 'open',
       subject: body.subject ?? '',
       createdBy: ctx.actor.userId,
@@ -283,10 +319,7 @@ export const changeRequestHandlers: Record<string, Handler> = {
 
   ...crOn('listChangeRequestsForSpace', (ctx, { params, query }) => {
     const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
-    const list = spaceChangeRequests(ctx.tx, space)
-      .filter((cr) => matches(cr, query))
-      .reverse();
-    return paginate(list, query, (cr) => crView(ctx.tx, ctx, space, cr));
+    return pageChangeRequests(ctx.tx, space, query, (cr) => crView(ctx.tx, ctx, space, cr));
   }),
 
   ...crOn('getChangeRequestById', (ctx, { params }) => {
@@ -319,13 +352,14 @@ export const changeRequestHandlers: Record<string, Handler> = {
   ...orgOn('listChangeRequestsForOrganization', (ctx, { params, query }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     requireRole(role, 'read', org.id, 'list change requests');
-    const trashed = new Set(getTrash(ctx.tx, org.id).map((entry) => entry.id));
+    // Reads each active space's index for the asked status (not every change request).
     const found: Array<{ space: SpaceRecord; cr: ChangeRequestRecord }> = [];
-    for (const spaceId of getList(ctx.tx, Tables.orgSpaces, org.id)) {
-      if (trashed.has(spaceId)) continue;
+    for (const { id: spaceId } of orgSpaceList.all(ctx.tx, org.id)) {
       const space = getSpace(ctx.tx, spaceId);
       if (!space) continue;
-      for (const cr of spaceChangeRequests(ctx.tx, space)) if (matches(cr, query)) found.push({ space, cr });
+      for (const cr of changeRequestsWithStatus(ctx.tx, space, query.status ?? 'open')) {
+        if (matches(cr, query)) found.push({ space, cr });
+      }
     }
     found.sort((a, b) => (a.cr.createdAt < b.cr.createdAt ? 1 : a.cr.createdAt > b.cr.createdAt ? -1 : b.cr.number - a.cr.number));
     return paginate(found, query, ({ space, cr }) => crView(ctx.tx, ctx, space, cr));

@@ -6,7 +6,8 @@
  * | table               | key                 | value                                   |
  * |---------------------|---------------------|-----------------------------------------|
  * | changeRequests      | `${spaceId}/${id}`  | ChangeRequestRecord                     |
- * | spaceChangeRequests | spaceId             | crId[] by number (number n = item n-1)  |
+ * | spaceChangeRequests | KeyedSet: spaceId, number → crId (`crNumberKey`) |
+ * | changeRequestsByStatus | KeyedSet: `${spaceId}:${status}`, number → crId |
  *
  * Numbers are never reused (change requests are never deleted, only archived).
  * `comments` is the count of open comments on the change request; the comments
@@ -14,7 +15,16 @@
  */
 import { notFound } from '../../api/errors.js';
 import type { StoreReader, StoreWriter } from '../../store/types.js';
-import { type RevisionRecord, type SpaceRecord, Tables, getList, getRevision, putRevision } from '../records.js';
+import {
+  type RevisionRecord,
+  type SpaceRecord,
+  Tables,
+  crNumberKey,
+  crStatusIndex,
+  getRevision,
+  putRevision,
+  spaceCrNumbers,
+} from '../records.js';
 
 export type ChangeRequestStatus = 'draft' | 'open' | 'archived' | 'merged';
 
@@ -50,13 +60,20 @@ export function getChangeRequest(tx: StoreReader, spaceId: string, crId: string)
   return tx.get<ChangeRequestRecord>(Tables.changeRequests, crKey(spaceId, crId));
 }
 
+export const statusOwner = (spaceId: string, status: ChangeRequestStatus) => `${spaceId}:${status}`;
+
+/** Writes a change request record and keeps the by-status index in step with its status. */
 export function putChangeRequest(tx: StoreWriter, cr: ChangeRequestRecord): void {
+  const before = getChangeRequest(tx, cr.space, cr.id);
   tx.put(Tables.changeRequests, crKey(cr.space, cr.id), cr);
+  if (before?.status === cr.status) return;
+  if (before) crStatusIndex.remove(tx, statusOwner(cr.space, before.status), crNumberKey(before.number));
+  crStatusIndex.put(tx, statusOwner(cr.space, cr.status), crNumberKey(cr.number), cr.id);
 }
 
-/** Change request ids of a space, by number. */
-export function changeRequestIds(tx: StoreReader, spaceId: string): string[] {
-  return getList(tx, Tables.spaceChangeRequests, spaceId);
+/** How many change requests a space has (numbers run 1..count). */
+export function changeRequestCount(tx: StoreReader, spaceId: string): number {
+  return spaceCrNumbers.count(tx, spaceId);
 }
 
 /** A change request by id, or by its number in the space (`{changeRequestId}` accepts both). */
@@ -64,7 +81,7 @@ export function findChangeRequest(tx: StoreReader, spaceId: string, idOrNumber: 
   const byId = getChangeRequest(tx, spaceId, idOrNumber);
   if (byId) return byId;
   if (!/^[1-9]\d{0,8}$/.test(idOrNumber)) return undefined;
-  const id = changeRequestIds(tx, spaceId)[Number(idOrNumber) - 1];
+  const id = spaceCrNumbers.get(tx, spaceId, crNumberKey(Number(idOrNumber)));
   return id === undefined ? undefined : getChangeRequest(tx, spaceId, id);
 }
 
@@ -77,7 +94,7 @@ export function requireChangeRequest(tx: StoreReader, spaceId: string, idOrNumbe
 /** Adds a new change request (the next number) to its space's list. */
 export function addChangeRequest(tx: StoreWriter, cr: ChangeRequestRecord): void {
   putChangeRequest(tx, cr);
-  tx.put(Tables.spaceChangeRequests, cr.space, [...changeRequestIds(tx, cr.space), cr.id]);
+  spaceCrNumbers.put(tx, cr.space, crNumberKey(cr.number), cr.id);
 }
 
 /** The space counters after a change request moves from `from` (undefined = new) to `to`. */

@@ -13,7 +13,7 @@ import { type RevisionContent, openContent } from '../content/storage.js';
 import { implementer } from '../handler.js';
 import { paginate } from '../pagination.js';
 import { orgAccess, requireRole } from '../permissions.js';
-import { type SpaceRecord, Tables, getList, getRevision, getSpace, getTrash } from '../records.js';
+import { type SpaceRecord, getRevision, getSpace, orgSpaceList } from '../records.js';
 import { appUrl } from '../urls.js';
 import { type Posting, indexState, pagePostings, postingsFor, tokenize } from './index.js';
 
@@ -120,10 +120,8 @@ export const searchHandlers = {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     requireRole(role, 'read', org.id, 'search its content');
     const words = queryWords(query.query);
-    const trashed = new Set(getTrash(ctx.tx, org.id).map((entry) => entry.id));
     const results: Array<{ space: SpaceRecord; best: Hit; hits: Hit[]; content: RevisionContent }> = [];
-    for (const spaceId of getList(ctx.tx, Tables.orgSpaces, org.id)) {
-      if (trashed.has(spaceId)) continue;
+    for (const { id: spaceId } of orgSpaceList.all(ctx.tx, org.id)) {
       const space = getSpace(ctx.tx, spaceId);
       if (!space || space.deletedAt !== undefined) continue;
       const found = searchSpace(ctx.tx, space, words);

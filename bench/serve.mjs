@@ -1,0 +1,145 @@
+// serve benchmarks (npm run bench -- --serve): throughput of `docsctl serve` as ratios to a
+// bare node:http server measured in the same run (bench/bare-server.mjs answering the same
+// bytes), with bench/load.mjs as the load generator (keep-alive, 10 connections, its own
+// process); then creates/s and bytes written per create through serve (8 connections) on an
+// empty organization and at 3,000 spaces.
+import { execFileSync, spawn } from 'node:child_process';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const here = new URL('.', import.meta.url).pathname;
+
+/** Starts a process that prints "Listening on URL"; resolves with its URL and a stop function. */
+function startListening(args, env = {}) {
+  const child = spawn('node', args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (chunk) => {
+    err += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      const match = /Listening on (http:\/\/\S+)/.exec(String(chunk));
+      if (match) {
+        resolve({
+          url: match[1],
+          stop: () =>
+            new Promise((done) => {
+              child.once('exit', done);
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}): ${err}`)));
+  });
+}
+
+/** One load run in its own process. */
+function load(spec) {
+  const out = execFileSync('node', [join(here, 'load.mjs'), JSON.stringify(spec)], { encoding: 'utf8' });
+  return JSON.parse(out);
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+function bytesUnder(dir) {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? bytesUnder(path) : statSync(path).size;
+  }
+  return total;
+}
+
+/** Throughput of one request against serve and against the bare server, alternating; the median ratio. */
+async function ratioRow(label, serveUrl, request, token, rounds, target) {
+  const sample = await fetch(serveUrl + request.path, {
+    method: request.method ?? 'GET',
+    headers: { authorization: `Bearer ${token}`, ...(request.body ? { 'content-type': 'application/json' } : {}) },
+    ...(request.body ? { body: request.body } : {}),
+  });
+  const bodyFile = join(request.work, `${label.replace(/\W+/g, '-')}.json`);
+  writeFileSync(bodyFile, Buffer.from(await sample.arrayBuffer()));
+  const bare = await startListening([join(here, 'bare-server.mjs'), bodyFile]);
+  const served = [], plain = [], ratios = [];
+  try {
+    for (let i = 0; i < rounds; i++) {
+      const spec = { method: request.method ?? 'GET', body: request.body, connections: 10, durationMs: request.durationMs };
+      const a = load({ ...spec, url: serveUrl + request.path, token });
+      const b = load({ ...spec, url: bare.url + request.path });
+      if (Object.keys(a.statuses).some((status) => status >= '300') || a.errors > 0) {
+        throw new Error(`${label}: serve answered ${JSON.stringify(a.statuses)} (${a.errors} errors)`);
+      }
+      served.push(a.perSecond);
+      plain.push(b.perSecond);
+      ratios.push(a.perSecond / b.perSecond);
+    }
+  } finally {
+    await bare.stop();
+  }
+  const ratio = median(ratios);
+  const verdict = target === undefined ? '' : ratio >= target ? `  ok (target ≥ ${target}×)` : `  UNDER target ≥ ${target}×`;
+  console.log(`${label.padEnd(44)} ${median(served).toFixed(0).padStart(7)} req/s   bare ${median(plain).toFixed(0).padStart(6)} req/s   ${ratio.toFixed(2)}×${verdict}`);
+  return ratio;
+}
+
+/** The organization's space count, through serve. */
+async function spaceCount(url, info) {
+  const response = await fetch(`${url}/v1/orgs/${info.organization}/spaces?limit=1`, { headers: { authorization: `Bearer ${info.token}` } });
+  return (await response.json()).count;
+}
+
+/** Creates through serve for `durationMs` with 8 connections: creates/s and bytes written per create. */
+async function createRun(bin, storeDir, info, durationMs) {
+  const server = await startListening([bin, 'serve', '--port', '0'], { DOCSCTL_STORE: storeDir });
+  try {
+    const bytesBefore = bytesUnder(storeDir);
+    const countBefore = await spaceCount(server.url, info);
+    const result = load({
+      url: `${server.url}/v1/orgs/${info.organization}/spaces`,
+      method: 'POST',
+      token: info.token,
+      body: '{"title":"Bench create"}',
+      connections: 8,
+      durationMs,
+    });
+    if (!result.statuses['201'] || result.errors > 0) throw new Error(`creates through serve failed: ${JSON.stringify(result)}`);
+    // Every create since `before` (the load's warm-up ones too) wrote bytes: divide by all of them.
+    const created = (await spaceCount(server.url, info)) - countBefore;
+    return { perSecond: result.perSecond, bytesPerCreate: (bytesUnder(storeDir) - bytesBefore) / created };
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * @param {{ bin: string, work: string, quick: boolean, generate: (dir: string, spaces: number, collections: number, writes: number) => any }} options
+ */
+export async function serveBench({ bin, work, quick, generate }) {
+  const rounds = quick ? 3 : 5;
+  const durationMs = quick ? 1500 : 2500;
+  console.log(`\nserve: throughput as ratios to a bare node:http server answering the same bytes (${rounds} alternating rounds, 10 connections):`);
+  const dir = join(work, 'serve');
+  const info = generate(dir, 1000, 100, 1100);
+  const server = await startListening([bin, 'serve', '--port', '0'], { DOCSCTL_STORE: dir });
+  try {
+    const id = info.sample[Math.floor(info.sample.length / 2)];
+    await ratioRow('serve read (GET /v1/spaces/{id})', server.url, { path: `/v1/spaces/${id}`, work, durationMs }, info.token, rounds, 0.4);
+    await ratioRow('serve list (GET …/spaces?limit=20)', server.url, { path: `/v1/orgs/${info.organization}/spaces?limit=20`, work, durationMs }, info.token, rounds);
+    await ratioRow('serve write (PATCH /v1/spaces/{id})', server.url, { path: `/v1/spaces/${id}`, method: 'PATCH', body: '{"title":"Bench write"}', work, durationMs }, info.token, rounds);
+  } finally {
+    await server.stop();
+  }
+
+  console.log('\nserve: space creates (8 connections) on an empty organization and at 3,000 spaces:');
+  const empty = generate(join(work, 'serve-empty'), 0, 0, 1);
+  const large = generate(join(work, 'serve-3000'), 3000, 0, 3001);
+  const a = await createRun(bin, join(work, 'serve-empty'), empty, durationMs * 2);
+  const b = await createRun(bin, join(work, 'serve-3000'), large, durationMs * 2);
+  const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+  console.log(`${'creates/s (empty org)'.padEnd(44)} ${a.perSecond.toFixed(0).padStart(7)}/s   bytes/create ${kb(a.bytesPerCreate)}`);
+  console.log(`${'creates/s (3,000 spaces)'.padEnd(44)} ${b.perSecond.toFixed(0).padStart(7)}/s   bytes/create ${kb(b.bytesPerCreate)}`);
+  const rate = b.perSecond / a.perSecond;
+  const growth = b.bytesPerCreate / a.bytesPerCreate;
+  console.log(`  at 3,000 / empty: creates/s ${rate.toFixed(2)}× (target ≥ 0.8×), bytes/create ${growth.toFixed(2)}× (target ≤ 2× and ≤ 64 KB)`);
+}
