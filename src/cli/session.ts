@@ -61,12 +61,15 @@ export class Session {
         ...(this.flags.debug ? { debug: (line: string) => this.debug(line) } : {}),
       });
     }
-    const [{ openStore }, { LocalTransport }, { directoryArtifacts }] = await Promise.all([
+    const [{ openStore }, { LocalTransport }, { directoryArtifacts }, { ensureLayout }] = await Promise.all([
       import('../store/index.js'),
       import('../transport/local.js'),
       import('../transport/artifacts.js'),
+      import('../domain/layout.js'),
     ]);
     const store = openStore(settings.storeDir);
+    // A store written by an earlier release is upgraded once (one row read otherwise).
+    await ensureLayout(store);
     return new LocalTransport({
       artifacts: directoryArtifacts(join(cacheDir(this.ctx.env), 'artifacts')),
       store,

@@ -5,6 +5,7 @@
  * Tokens: only their SHA-256 is stored (`tokens` table); the plain token is
  * returned once and cannot be recovered from the store.
  */
+import { markLayout } from './layout.js';
 import { badRequest, conflict } from '../api/errors.js';
 import type { StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
@@ -68,6 +69,7 @@ export function bootstrap(tx: StoreWriter, opts: BootstrapOptions): BootstrapRes
   const token = createToken(tx, user.id, 'init', opts.clock);
   const storeMeta: StoreMeta = { createdAt: now, owner: user.id };
   tx.put(Tables.meta, 'store', storeMeta);
+  markLayout(tx);
 
   const view = { origin: opts.origin };
   return { organization: organizationView(view, org, 'admin'), user: userView(view, user), token };

@@ -44,13 +44,15 @@ export async function runServe(session: Session, options: ServeOptions): Promise
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port expects 0-65535, got "${options.port}"`);
   const origin = publicOrigin(options.publicUrl ?? session.ctx.env.DOCSCTL_PUBLIC_URL);
-  const [{ openStore }, { startServer }, { parseRateLimit }] = await Promise.all([
+  const [{ openStore }, { startServer }, { parseRateLimit }, { ensureLayout }] = await Promise.all([
     import('../../store/index.js'),
     import('../../server/server.js'),
     import('../../server/rate-limit.js'),
+    import('../../domain/layout.js'),
   ]);
   const rateLimit = options.rateLimit === undefined ? undefined : parseRateLimit(options.rateLimit);
   const store = openStore(session.settings.storeDir);
+  await ensureLayout(store);
   const server = await startServer({
     store,
     host: options.host,
