@@ -6,8 +6,9 @@
 //   content:  cr merge of 10 edited pages in a 5,000-page space, page get there, store growth per merge
 //   git:      import / re-import / one-page export of a 2,000-page repository, as ratios to `git clone`
 //   serve:    read/list/write throughput as ratios to a bare node:http server, creates/s and bytes/create at 0 and 3,000 spaces
-// Options: --quick (fewer runs, no 10x store), --content, --git or --serve (only that part).
-import { execFileSync, spawnSync } from 'node:child_process';
+//   store-engine (--store-engine): creates/s and bytes per create at 0 and 3,000 spaces in-process, the fairness wait
+// Options: --quick (fewer runs, no 10x store), --content, --git, --serve or --store-engine (only that part).
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
@@ -178,12 +179,42 @@ async function gitBench() {
 
 try {
   console.log(`docsctl benchmarks — ${runs} paired runs each, ratios to node -e 0 (median of pairwise ratios)\n`);
-  if (process.argv.includes('--content')) await contentBench();
+  if (process.argv.includes('--store-engine')) await storeEngineBench();
+  else if (process.argv.includes('--content')) await contentBench();
   else if (process.argv.includes('--git')) await gitBench();
   else if (process.argv.includes('--serve')) await runServeBench();
   else await startAndStoreBenches();
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+/** The store engine alone (bench/store-engine.ts): grouped creates at 0 and 3,000 spaces, and the fairness wait. */
+async function storeEngineBench() {
+  const script = await generator('store-engine');
+  const engine = (...args) => execFileSync('node', [script, ...args.map(String)], { encoding: 'utf8' }).trim();
+  console.log('store engine: space creates from 8 concurrent callers in one process (grouped commits):');
+  const at = {};
+  for (const preload of [0, 3000]) {
+    const results = [];
+    for (let i = 0; i < (quick ? 1 : 3); i++) results.push(JSON.parse(engine('creates', join(work, `engine-${preload}-${i}`), preload, 400, 8)));
+    const perSecond = median(results.map((r) => r.perSecond));
+    const bytes = median(results.map((r) => r.bytesPerCreate));
+    at[preload] = { perSecond, bytes };
+    console.log(`  at ${String(preload).padStart(5)} spaces: ${perSecond.toFixed(0).padStart(5)} creates/s, ${(bytes / 1024).toFixed(1).padStart(5)} KiB written per create (${results[0].commits} commits for 400 creates)`);
+  }
+  const speed = at[3000].perSecond / at[0].perSecond;
+  const growth = at[3000].bytes / at[0].bytes;
+  console.log(`  creates/s at 3,000 / at 0: ${speed.toFixed(2)} (target ≥ 0.8)${speed >= 0.8 ? '  ok' : '  UNDER'}; bytes at 3,000 / at 0: ${growth.toFixed(2)} (target ≤ 2, ≤ 64 KiB)${growth <= 2 && at[3000].bytes <= 65536 ? '  ok' : '  OVER'}`);
+  const dir = join(work, 'engine-fair');
+  engine('creates', dir, 100, 1, 1);
+  const busy = spawn('node', [script, 'busy', dir, '20000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((resolve) => busy.stdout.once('data', resolve));
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const waits = [];
+  for (let i = 0; i < 5; i++) waits.push(Number(engine('one', dir)));
+  busy.kill('SIGKILL');
+  const worst = Math.max(...waits);
+  console.log(`  fairness: a second process's create while another keeps 16 in flight waits ${median(waits)} ms (median of 5), ${worst} ms at worst (target ≤ 2,000 ms)${worst <= 2000 ? '  ok' : '  OVER'}`);
 }
 
 async function runServeBench() {

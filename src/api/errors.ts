@@ -118,6 +118,8 @@ export function exitCodeForStatus(status: number): ExitCode {
   if (status === 404) return ExitCode.notFound;
   if (status === 409 || status === 412) return ExitCode.conflict;
   if (status === 429) return ExitCode.rateLimited;
+  // Bad gateway / gateway timeout: what the server had to reach (a Git remote, the API behind a proxy) did not answer.
+  if (status === 502 || status === 504) return ExitCode.network;
   return ExitCode.error;
 }
 

@@ -91,6 +91,8 @@ export const manifest: readonly RouteInfo[] = [
   { id: "getSpacePDF", method: "GET", path: "/v1/spaces/{spaceId}/pdf", module: "content", success: 200, paginated: false, plainGet: true },
   { id: "importContent", method: "POST", path: "/v1/spaces/{spaceId}/content/import", module: "content", success: 201, paginated: false, plainGet: false },
   { id: "importContentInChangeRequest", method: "POST", path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", module: "content", success: 201, paginated: false, plainGet: false },
+  { id: "importContentInChangeRequestPageById", method: "POST", path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/import", module: "content", success: 201, paginated: false, plainGet: false },
+  { id: "importContentInPageById", method: "POST", path: "/v1/spaces/{spaceId}/content/page/{pageId}/import", module: "content", success: 201, paginated: false, plainGet: false },
   { id: "listChangeRequestFileBacklinks", method: "GET", path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks", module: "content", success: 200, paginated: true, plainGet: true },
   { id: "listChangeRequestLinks", method: "GET", path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/links", module: "content", success: 200, paginated: true, plainGet: true },
   { id: "listFiles", method: "GET", path: "/v1/spaces/{spaceId}/content/files", module: "content", success: 200, paginated: true, plainGet: true },

@@ -8,12 +8,18 @@
  * `http.extraHeader`, git ≥ 2.31), and `scrubber` removes them (and any
  * `scheme://user:pass@` at all) from text that comes back from git.
  *
- * Accepted forms: `file://…`, `http(s)://…`, `ssh://…`, `git://…`, scp-like
- * `user@host:path`, and a plain local path (absolute or relative).
+ * Accepted forms: `https://…`, `http://…`, `ssh://…`, scp-like `user@host:path`,
+ * `file://…` and a plain local path (absolute or relative). Everything else is
+ * refused before git sees it (issue 8 §1): anything starting with `-` (git would
+ * read it as an option: `--upload-pack=…`), remote helpers (`ext::sh -c …`,
+ * `fd::17`), `git://` and other schemes, control characters, and hosts or users
+ * starting with `-` (ssh would read them as options). Whether a path, a private
+ * address or plain http may be reached is the caller's InputPolicy (access.ts).
  */
+import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export type RepoUrlKind = 'file' | 'http' | 'ssh' | 'git' | 'scp' | 'path';
+export type RepoUrlKind = 'file' | 'http' | 'ssh' | 'scp' | 'path';
 
 export interface RepoUrl {
   kind: RepoUrlKind;
@@ -30,9 +36,22 @@ export interface RepoUrl {
 const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
 const SCP_LIKE = /^(?:([^@/:\s]+)@)?([^/:\s]+):(?!\/\/)(.+)$/;
 
-/** Removes `user[:password]@` from every `scheme://user…@` in `text` (messages, git's stderr). */
+/**
+ * Removes `user[:password]@` from every `scheme://user…@` in `text` (messages, git's
+ * stderr), up to the last '@' of the run, so a password holding '/' (which stops a URL
+ * parser: the unparsable URLs are the ones echoed in errors) is removed too.
+ */
 export function redactUrl(text: string): string {
-  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1');
+  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s'"<>@]*(?:@[^\s'"<>@]*)*@/gi, '$1');
+}
+
+const SCHEMES_HINT = 'use https://, ssh://, user@host:path, file:// or a local path';
+
+/** A repository URL git must never see (`-…`, `ext::`, a control character…). */
+export class RepoUrlError extends TypeError {}
+
+function refuse(raw: string, why: string): never {
+  throw new RepoUrlError(`Invalid repository URL "${redactUrl(raw)}": ${why}`);
 }
 
 function decode(value: string): string {
@@ -46,14 +65,21 @@ function decode(value: string): string {
 /** Splits a repository URL into what git gets, what is stored, and the credentials. */
 export function parseRepoUrl(input: string): RepoUrl {
   const raw = input.trim();
+  if (raw === '') throw new RepoUrlError('Empty repository URL: ' + SCHEMES_HINT);
+  // Control characters would end a config value or a line of git's protocol.
+  if (/[\u0000-\u001f\u007f]/.test(raw)) refuse(raw.replace(/[\u0000-\u001f\u007f]/g, '?'), 'it contains control characters');
+  if (raw.startsWith('-')) refuse(raw, `it starts with "-" (git would read it as an option); ${SCHEMES_HINT}`);
+  // git runs `git-remote-<name>` for `<name>::<address>` (ext:: runs a shell command, fd:: reads a descriptor).
+  if (/^[a-z0-9._~+-]+::/i.test(raw)) refuse(raw, `remote helpers ("transport::address") are not allowed; ${SCHEMES_HINT}`);
   const scheme = SCHEME.exec(raw)?.[1]?.toLowerCase();
   if (scheme !== undefined) {
     let url: URL;
     try {
       url = new URL(raw);
     } catch {
-      throw new TypeError(`Invalid repository URL ${redactUrl(raw)}`);
+      refuse(raw, `not a valid URL; ${SCHEMES_HINT}`);
     }
+    if (url.hostname.startsWith('-') || url.username.startsWith('-')) refuse(raw, 'a host or user must not start with "-"');
     if (scheme === 'file') {
       let path: string;
       try {
@@ -90,16 +116,17 @@ export function parseRepoUrl(input: string): RepoUrl {
       if (username !== undefined) withUser.username = url.username;
       return { kind: 'ssh', gitUrl: withUser.href, redacted, host: url.hostname };
     }
-    if (scheme === 'git') return { kind: 'git', gitUrl: redacted, redacted, host: url.hostname };
-    throw new TypeError(`Unsupported repository URL scheme "${scheme}": use https://, ssh://, git@host:path or file://`);
+    throw new RepoUrlError(`Unsupported repository URL scheme "${scheme}://": ${SCHEMES_HINT}`);
   }
   const scp = SCP_LIKE.exec(raw);
   if (scp && !raw.startsWith('/') && !raw.startsWith('.')) {
-    const host = scp[2] as string;
+    const [, user, host, repoPath] = scp as unknown as [string, string | undefined, string, string];
+    if (host.startsWith('-') || user?.startsWith('-')) refuse(raw, 'a host or user must not start with "-"');
+    if (repoPath.startsWith('-')) refuse(raw, 'a repository path must not start with "-"');
     return { kind: 'scp', gitUrl: raw, redacted: raw, host };
   }
-  if (raw === '') throw new TypeError('Empty repository URL');
-  return { kind: 'path', gitUrl: raw, redacted: raw };
+  // Absolute, so git never reads it as an option or a `name::` helper, whatever the working directory.
+  return { kind: 'path', gitUrl: resolvePath(raw), redacted: raw };
 }
 
 /**

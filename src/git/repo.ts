@@ -14,19 +14,27 @@
  * rejected because the branch moved, 502 anything else from the remote).
  *
  * Mirrors live in `DOCSCTL_GIT_CACHE`, else the directory set with
- * `setGitCacheDir`, else `<tmpdir>/docsctl-git-cache`, under the sha256 of the
- * credential-free URL.
+ * `setGitCacheDir`, else the user's cache directory (`~/.cache/docsctl/git`),
+ * under the sha256 of the credential-free URL. The cache is private (0700) and
+ * refused when another user owns it or can write to it: a planted repository's
+ * config could otherwise run code as us. Temporary index files live there too.
+ *
+ * Every git process runs with the options of access.ts (one allowed transport,
+ * no hooks), `GIT_PROTOCOL_FROM_USER=0`, `--end-of-options` before a URL or a
+ * refspec, and a timeout (`DOCSCTL_GIT_TIMEOUT` seconds, default 600).
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { ApiError } from '../api/errors.js';
+import { type InputPolicy, LOCAL_POLICY } from '../domain/policy.js';
 import type { RepoFile, RepoSnapshot } from '../gitsync/types.js';
-import { type RepoUrl, authEnv, parseRepoUrl, scrubber } from './credentials.js';
+import { cacheDir, ensurePrivateDir } from '../util/private-dir.js';
+import { type AuthorizedRepo, SAFE_CONFIG, authorizeRepo } from './access.js';
+import { type RepoUrl, RepoUrlError, authEnv, parseRepoUrl, scrubber } from './credentials.js';
+import { mirrorRefFor } from './refs.js';
 
-const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
 const ZERO_OID = '0000000000000000000000000000000000000000';
 
 let configuredCacheDir: string | undefined;
@@ -36,8 +44,15 @@ export function setGitCacheDir(dir: string | undefined): void {
   configuredCacheDir = dir;
 }
 
+/** The mirror cache directory (not created or checked: `openMirror` does). */
 export function gitCacheDir(explicit?: string): string {
-  return explicit ?? process.env.DOCSCTL_GIT_CACHE ?? configuredCacheDir ?? path.join(os.tmpdir(), 'docsctl-git-cache');
+  return explicit ?? process.env.DOCSCTL_GIT_CACHE ?? configuredCacheDir ?? cacheDir('git');
+}
+
+/** How long one git process may run: `DOCSCTL_GIT_TIMEOUT` seconds, default 10 minutes. */
+export function gitTimeoutMs(): number {
+  const seconds = Number(process.env.DOCSCTL_GIT_TIMEOUT);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 10 * 60 * 1000;
 }
 
 export interface GitResult {
@@ -48,19 +63,25 @@ export interface GitResult {
 
 interface RunOptions {
   cwd?: string;
+  /** `key=value` pairs given as `-c` before the subcommand (SAFE_CONFIG always is). */
+  config?: readonly string[];
   env?: Record<string, string>;
   input?: Buffer | string;
   timeoutMs?: number;
 }
 
+const TIMED_OUT = 'git timed out';
+
 /** Runs git; resolves with its exit code and output (never rejects on a non-zero exit). */
 export function runGit(args: string[], options: RunOptions = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, {
+    const config = [...SAFE_CONFIG, ...(options.config ?? [])].flatMap((pair) => ['-c', pair]);
+    const timeout = options.timeoutMs ?? gitTimeoutMs();
+    const child = spawn('git', [...config, ...args], {
       cwd: options.cwd,
       env: { ...baseEnv(), ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
-      timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      timeout,
       killSignal: 'SIGKILL',
     });
     const out: Buffer[] = [];
@@ -71,12 +92,23 @@ export function runGit(args: string[], options: RunOptions = {}): Promise<GitRes
       reject(error.code === 'ENOENT' ? new ApiError(500, 'git is not installed (the git CLI is needed for Git Sync)') : error);
     });
     child.stdin.on('error', () => undefined);
-    child.on('close', (code, signal) => {
+    let done = false;
+    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (done) return;
+      done = true;
       resolve({
         code: code ?? (signal ? 128 : 1),
         stdout: Buffer.concat(out),
-        stderr: Buffer.concat(err).toString('utf8') + (signal ? `\nkilled by ${signal} (timeout)` : ''),
+        stderr: Buffer.concat(err).toString('utf8') + (signal ? `\nfatal: ${TIMED_OUT} after ${Math.round(timeout / 1000)}s` : ''),
       });
+    };
+    child.on('close', finish);
+    // Killed (timeout): do not wait for a grandchild (ssh, a helper) that still holds the pipes open.
+    child.on('exit', (code, signal) => {
+      if (signal === null) return;
+      child.stdout.destroy();
+      child.stderr.destroy();
+      finish(code, signal);
     });
     if (options.input !== undefined) child.stdin.end(options.input);
     else child.stdin.end();
@@ -94,6 +126,8 @@ function baseEnv(): Record<string, string> {
   // Never wait for a password or a host-key answer on a terminal.
   if (env.GIT_SSH_COMMAND === undefined && env.GIT_SSH === undefined) env.GIT_SSH_COMMAND = 'ssh -o BatchMode=yes';
   env.GIT_TERMINAL_PROMPT = '0';
+  // Protocols allowed only "when the user asked" are never allowed: nothing here is a user at a terminal.
+  env.GIT_PROTOCOL_FROM_USER = '0';
   env.GCM_INTERACTIVE = 'never';
   env.LC_ALL = 'C';
   env.LANGUAGE = 'C';
@@ -121,6 +155,7 @@ function remoteError(action: string, stderr: string, scrub: (text: string) => st
   if (/repository not found|does not appear to be a git repository|not found|returned error: 404|no such file or directory/.test(text)) {
     return new ApiError(404, `${action}: repository not found`);
   }
+  if (text.includes(TIMED_OUT)) return new ApiError(504, `${action}: ${detail}`);
   if (/could not resolve host|unable to access|connection (refused|timed out|reset)|timeout|network is unreachable|could not read from remote/.test(text)) {
     return new ApiError(502, `${action}: ${detail}`);
   }
@@ -166,6 +201,10 @@ export class Mirror {
   constructor(
     readonly dir: string,
     readonly repo: RepoUrl,
+    /** `-c` options for this repository (access.ts). */
+    private readonly config: readonly string[] = [],
+    /** Private directory for temporary index files. */
+    private readonly tmpRoot: string = path.dirname(dir),
   ) {
     this.scrub = scrubber(repo);
     this.auth = authEnv(repo);
@@ -177,7 +216,7 @@ export class Mirror {
   }
 
   private git(args: string[], options: RunOptions = {}): Promise<GitResult> {
-    return runGit(['--git-dir', this.dir, ...args], options);
+    return runGit(['--git-dir', this.dir, ...args], { ...options, config: this.config });
   }
 
   /** Runs a local git command that must succeed (a failure is a 500: the cache is damaged or git misbehaves). */
@@ -190,31 +229,34 @@ export class Mirror {
   }
 
   /**
-   * Fetches `ref` from the remote into the mirror (`+ref:ref`). Answers the
-   * commit it points at, or undefined when the remote has no such ref.
+   * Fetches `ref` (a full ref, `HEAD` or a full commit id) from the remote into
+   * the mirror. Answers the commit, or undefined when the remote has no such ref.
    */
   async fetch(ref: string): Promise<string | undefined> {
+    const local = mirrorRefFor(ref);
     let result: GitResult | undefined;
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      result = await this.git(['fetch', '--no-tags', '--no-write-fetch-head', this.repo.gitUrl, `+${ref}:${ref}`], { env: this.auth });
+      result = await this.git(['fetch', '--no-tags', '--no-write-fetch-head', '--end-of-options', this.repo.gitUrl, `+${ref}:${local}`], {
+        env: this.auth,
+      });
       // Another process fetching into the same mirror holds a ref lock: try again.
       if (result.code === 0 || !/cannot lock ref|unable to create .*\.lock|\.lock': File exists/i.test(result.stderr)) break;
       await new Promise((resolve) => setTimeout(resolve, 200 * (attempt + 1)));
     }
     const done = result as GitResult;
     if (done.code !== 0) {
-      if (/couldn't find remote ref/i.test(done.stderr)) {
-        await this.git(['update-ref', '-d', ref]);
+      if (/couldn't find remote ref|not our ref/i.test(done.stderr)) {
+        await this.git(['update-ref', '-d', '--end-of-options', local]);
         return undefined;
       }
       throw remoteError(`Cannot fetch ${this.url} at ${ref}`, done.stderr, this.scrub);
     }
-    return this.resolve(ref);
+    return this.resolve(local);
   }
 
   /** The commit a local ref of the mirror points at (undefined when none). */
   async resolve(ref: string): Promise<string | undefined> {
-    const result = await this.git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+    const result = await this.git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
     const oid = result.stdout.toString('utf8').trim();
     return result.code === 0 && oid !== '' ? oid : undefined;
   }
@@ -293,7 +335,7 @@ export class Mirror {
    * undefined when the resulting tree is the parent's (nothing to commit).
    */
   async commit(input: CommitInput): Promise<string | undefined> {
-    const tmp = await mkdtemp(path.join(os.tmpdir(), 'docsctl-git-index-'));
+    const tmp = await mkdtemp(path.join(this.tmpRoot, 'index-'));
     try {
       const env = { GIT_INDEX_FILE: path.join(tmp, 'index') };
       const modes = new Map<string, string>();
@@ -354,12 +396,12 @@ export class Mirror {
    * A rejected push (the branch moved) is a 409. The mirror's ref follows.
    */
   async push(commit: string, ref: string, options: PushOptions = {}): Promise<void> {
-    const args = ['push', '--porcelain', ...(options.force ? ['--force'] : []), this.repo.gitUrl, `${commit}:${ref}`];
+    const args = ['push', '--porcelain', ...(options.force ? ['--force'] : []), '--end-of-options', this.repo.gitUrl, `${commit}:${ref}`];
     const result = await this.git(args, { env: this.auth });
     if (result.code !== 0) {
       const all = `${result.stdout.toString('utf8')}\n${result.stderr}`;
       if (/\[rejected\]|non-fast-forward|fetch first|\(stale info\)/i.test(all)) {
-        throw new ApiError(409, `Cannot push to ${this.url} at ${ref}: the remote branch moved (not a fast-forward); import first, or pass force`);
+        throw new ApiError(409, `Cannot push to ${this.url} at ${ref}: the remote branch moved (not a fast-forward); import first, or export with --force (API: "force": true)`);
       }
       if (/\[remote rejected\]/i.test(all)) {
         const reason = /\[remote rejected\][^(]*\(([^)]*)\)/i.exec(all)?.[1] ?? 'rejected by the remote';
@@ -381,23 +423,42 @@ async function exists(file: string): Promise<boolean> {
 }
 
 /**
+ * Parses `url` (a URL git must never see is a 400) and checks it against `policy`
+ * (access.ts: 403 for what the caller may not reach). Nothing runs git.
+ */
+export async function authorizeUrl(url: string, policy: InputPolicy = LOCAL_POLICY): Promise<AuthorizedRepo> {
+  let parsed: RepoUrl;
+  try {
+    parsed = parseRepoUrl(url);
+  } catch (error) {
+    if (error instanceof RepoUrlError) throw new ApiError(400, error.message);
+    throw error;
+  }
+  return authorizeRepo(policy, parsed);
+}
+
+/**
  * The mirror of the repository at `url` (credentials allowed: they are split
  * off and only given to git through the environment), created on first use.
+ * The URL is checked against `policy` first (access.ts): a refused URL never
+ * reaches git.
  */
-export async function openMirror(url: string, options: { cacheDir?: string } = {}): Promise<Mirror> {
-  let repo: RepoUrl;
-  try {
-    repo = parseRepoUrl(url);
-  } catch (error) {
-    throw new ApiError(400, (error as Error).message);
-  }
-  const root = gitCacheDir(options.cacheDir);
-  const key = createHash('sha256').update(repo.redacted).digest('hex');
+export async function openMirror(url: string, options: { cacheDir?: string; policy?: InputPolicy } = {}): Promise<Mirror> {
+  return mirrorOf(await authorizeUrl(url, options.policy), options);
+}
+
+/** The mirror of an authorized repository. */
+export async function mirrorOf({ repo, config }: AuthorizedRepo, options: { cacheDir?: string } = {}): Promise<Mirror> {
+  const root = ensurePrivateDir(gitCacheDir(options.cacheDir));
+  const tmpRoot = ensurePrivateDir(path.join(root, 'tmp'));
+  // Local repositories by their real path: the same relative path from two directories is two repositories.
+  const identity = repo.kind === 'file' || repo.kind === 'path' ? `file://${repo.gitUrl}` : repo.redacted;
+  const key = createHash('sha256').update(identity).digest('hex');
   const dir = path.join(root, key.slice(0, 2), `${key}.git`);
   if (!(await exists(path.join(dir, 'HEAD')))) {
-    await mkdir(path.dirname(dir), { recursive: true });
+    await mkdir(path.dirname(dir), { recursive: true, mode: 0o700 });
     const tmp = await mkdtemp(path.join(path.dirname(dir), `${key.slice(0, 8)}-init-`));
-    const init = await runGit(['init', '--bare', '--quiet', tmp]);
+    const init = await runGit(['init', '--bare', '--quiet', '--end-of-options', tmp]);
     if (init.code !== 0) {
       await rm(tmp, { recursive: true, force: true });
       throw new ApiError(500, `Cannot create a Git cache in ${root}: ${firstLine(init.stderr, (t) => t)}`);
@@ -412,5 +473,5 @@ export async function openMirror(url: string, options: { cacheDir?: string } = {
       if (!(await exists(path.join(dir, 'HEAD')))) throw new ApiError(500, `Cannot create a Git cache in ${root}`);
     }
   }
-  return new Mirror(dir, repo);
+  return new Mirror(dir, repo, config, tmpRoot);
 }

@@ -29,7 +29,8 @@ import { detectEol, headingLine, replaceLeadingHeading, splitLeadingHeading } fr
 import type { ContentFile, ContentPage, ContentRef, ContentTree } from '../content/model.js';
 import { walkPages } from '../content/model.js';
 import { gitBlobOid } from './blob.js';
-import type { GitBookConfig } from './config.js';
+import { GitSyncError } from './errors.js';
+import { type GitBookConfig, normalizeProjectDirectory } from './config.js';
 import { renderFrontMatter, splitFrontMatter, type CoverCodec } from './frontmatter.js';
 import { importRepository, resolveReference } from './import.js';
 import { extraString, pageDecoder, pageEncoder, parsePageFile, setExtra } from './page.js';
@@ -112,8 +113,12 @@ export function exportRepository(tree: ContentTree, current: RepoSnapshot, optio
   }
   for (const file of before.tree.files) if (file.git) state.owned.add(file.git.path);
 
+  // A page or file imported from another project directory is new here: its old path is not ours to write.
+  const projectDirectory = normalizeProjectDirectory(options.projectDirectory);
   const pages = clonePages(tree.pages);
+  for (const { page } of walkPages(pages)) if (page.git && !isInside(page.git.path, projectDirectory)) delete page.git;
   const files = tree.files.map((file) => ({ ...file }));
+  for (const file of files) if (file.git && !isInside(file.git.path, projectDirectory)) delete file.git;
   const out: ContentTree = { pages, files };
   const writes = new Map<string, Uint8Array>();
 
@@ -289,6 +294,9 @@ export function exportRepository(tree: ContentTree, current: RepoSnapshot, optio
   }
   const deletes = [...state.owned].filter((path) => !keep.has(path) && !writes.has(path)).sort();
 
+  // The last line of defence of "an export never touches a file outside its project directory".
+  const outside = [...writes.keys(), ...deletes].find((path) => !isInside(path, projectDirectory));
+  if (outside !== undefined) throw new GitSyncError(`the export would change ${outside}, outside the project directory "${projectDirectory}"`, { file: outside });
   return { writes, deletes, tree: out, warnings: state.warnings };
 }
 

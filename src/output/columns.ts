@@ -121,7 +121,14 @@ export const columns = {
   mergeResult: [col('RESULT', 'result'), col('REVISION', 'revision')],
   importResult: [col('REVISION', 'revision'), col('IMPORTED', 'importedResources'), col('TOTAL', 'totalResources')],
   url: [col('URL', 'url')],
-  gitInfo: [col('REPOSITORY', 'repoName'), col('URL', 'url'), col('PROVIDER', 'installationProvider'), col('UPDATED', 'updatedAt')],
+  gitInfo: [
+    col('REPOSITORY', 'repoName'),
+    col('URL', 'url'),
+    col('REF', 'ref'),
+    { header: 'DIRECTORY', get: (item) => (item.projectDirectory === '' ? '.' : item.projectDirectory), wide: false },
+    col('PROVIDER', 'installationProvider'),
+    col('UPDATED', 'updatedAt'),
+  ],
   invite: [col('INVITED', 'invited'), { header: 'USERS', get: (item) => (item.users as string[] | undefined)?.join(',') }],
   customField: [col('NAME', 'name'), col('TYPE', 'type'), col('TITLE', 'title'), { header: 'OPTIONS', get: (item) => (item.options as string[] | undefined)?.join(',') }],
   customFieldValue: [

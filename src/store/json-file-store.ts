@@ -23,18 +23,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StoreBusyError, StoreError, StoreNotFoundError } from '../api/errors.js';
 import { crashPoint } from './fault.js';
-import {
-  DELETE,
-  type Change,
-  type HamtNode,
-  type NodeSource,
-  hamtApply,
-  hamtEntries,
-  hamtGet,
-  makeChange,
-  nodeShapeProblem,
-} from './hamt.js';
-import { acquireLock, lockTimeoutFromEnv } from './lock.js';
+import { type BChange, type BNode, bnodeShapeProblem } from './btree.js';
+import { type HamtNode, nodeShapeProblem } from './hamt.js';
+import { type LockHandle, acquireLock, lockTimeoutFromEnv, othersWaiting } from './lock.js';
 import {
   DAMAGE_HINT,
   DIR_MODE,
@@ -53,8 +44,11 @@ import {
   writeFailure,
   writeNewFile,
 } from './objects.js';
-import { scanRows } from './scan.js';
-import type { Json, ScanOptions, Store, StoreReader, StoreWriter, TransactOptions } from './types.js';
+import { type CommitRecord, type RootObject, Snapshot, type SnapshotSource, Transaction, type TxLogEntry, Writes } from './snapshot.js';
+import { type TableSource, tableApply } from './tables.js';
+import type { Store, StoreReader, StoreWriter, TransactOptions } from './types.js';
+
+export type { CommitRecord, RootObject, TxLogEntry } from './snapshot.js';
 
 export const FORMAT_NAME = 'docsctl-store';
 export const FORMAT_VERSION = 1;
@@ -76,26 +70,6 @@ export const paths = {
 };
 
 export const COMMIT_FILE_RE = /^(\d{12})\.json$/;
-
-export interface CommitRecord {
-  gen: number;
-  /** The `sum` of the previous generation's commit (null for gen 1). */
-  parent: string | null;
-  /** Hash of the root object. */
-  root: string;
-  at: string;
-  txId?: string;
-  command?: string;
-  /** Set by `recover`: the generation whose state this commit restores. */
-  recoveredFrom?: number;
-  /** sha256 of this record's JSON without `sum`. */
-  sum: string;
-}
-
-export interface RootObject {
-  tables: Map<string, string>;
-  tx?: string;
-}
 
 const EMPTY_ROOT: RootObject = { tables: new Map() };
 
@@ -283,8 +257,6 @@ export function encodeRoot(root: RootObject): unknown {
   return root.tx === undefined ? { tables } : { tables, tx: root.tx };
 }
 
-export type TxLogEntry = [txId: string, gen: number, result: string | null];
-
 export function parseTxLog(value: unknown, file: string): TxLogEntry[] {
   const recent = (value as { recent?: unknown } | null)?.recent;
   const ok =
@@ -317,129 +289,6 @@ export interface OpenStoreOptions {
   durable?: boolean;
 }
 
-// ─── Reading ─────────────────────────────────────────────────────────────────
-
-const copy = <T>(value: unknown): T => (value === null || typeof value !== 'object' ? value : structuredClone(value)) as T;
-
-class Snapshot implements StoreReader {
-  constructor(
-    readonly gen: number,
-    protected readonly store: JsonFileStore,
-    readonly commit: CommitRecord | undefined,
-    readonly root: RootObject,
-  ) {}
-
-  protected raw(table: string, key: string): Json | undefined {
-    return hamtGet(this.store, this.root.tables.get(table), key);
-  }
-
-  get<T = unknown>(table: string, key: string): T | undefined {
-    const value = this.raw(table, key);
-    return value === undefined ? undefined : copy<T>(value);
-  }
-
-  has(table: string, key: string): boolean {
-    return this.raw(table, key) !== undefined;
-  }
-
-  entries<T = unknown>(table: string): Array<[string, T]> {
-    const rows = hamtEntries(this.store, this.root.tables.get(table));
-    rows.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return rows.map(([key, value]) => [key, copy<T>(value)]);
-  }
-
-  // TODO(store): walk a sorted table (O(log n + k)) instead of reading the whole table.
-  scan<T = unknown>(table: string, options: ScanOptions = {}): Array<[string, T]> {
-    return scanRows(this.entries<T>(table), options);
-  }
-
-  getObject<T = unknown>(hash: string): T {
-    return copy<T>(this.store.object(hash));
-  }
-
-  /** The recorded outcome of an earlier transaction with this id, if it is among the recent ones. */
-  findTx(txId: string): { gen: number; result: string | null } | undefined {
-    if (this.root.tx === undefined) return undefined;
-    for (const [id, gen, result] of this.store.txLog(this.root.tx)) {
-      if (id === txId) return { gen, result };
-    }
-    return undefined;
-  }
-}
-
-class Transaction extends Snapshot implements StoreWriter {
-  /** table → key → JSON text, or null when deleted. */
-  readonly writes = new Map<string, Map<string, string | null>>();
-  readonly objects = new Map<string, string>();
-  dirty = false;
-  finished = false;
-
-  private buffered(table: string, key: string): string | null | undefined {
-    return this.writes.get(table)?.get(key);
-  }
-
-  private writable(): void {
-    if (this.finished) throw new Error('store transaction already finished: writes after it returned are not saved');
-  }
-
-  override get<T = unknown>(table: string, key: string): T | undefined {
-    const text = this.buffered(table, key);
-    if (text === undefined) return super.get<T>(table, key);
-    return text === null ? undefined : (JSON.parse(text) as T);
-  }
-
-  override has(table: string, key: string): boolean {
-    const text = this.buffered(table, key);
-    return text === undefined ? super.has(table, key) : text !== null;
-  }
-
-  override entries<T = unknown>(table: string): Array<[string, T]> {
-    const rows = super.entries<T>(table);
-    const writes = this.writes.get(table);
-    if (!writes) return rows;
-    const merged = new Map(rows);
-    for (const [key, text] of writes) {
-      if (text === null) merged.delete(key);
-      else merged.set(key, JSON.parse(text) as T);
-    }
-    return [...merged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  }
-
-  override getObject<T = unknown>(hash: string): T {
-    const text = this.objects.get(hash);
-    return text === undefined ? super.getObject<T>(hash) : (JSON.parse(text) as T);
-  }
-
-  put(table: string, key: string, value: unknown): void {
-    this.writable();
-    if (typeof table !== 'string' || typeof key !== 'string') throw new TypeError('table and key must be strings');
-    const text = encodeJson(value);
-    let rows = this.writes.get(table);
-    if (!rows) this.writes.set(table, (rows = new Map()));
-    rows.set(key, text);
-    this.dirty = true;
-  }
-
-  delete(table: string, key: string): boolean {
-    this.writable();
-    if (!this.has(table, key)) return false;
-    let rows = this.writes.get(table);
-    if (!rows) this.writes.set(table, (rows = new Map()));
-    rows.set(key, null);
-    this.dirty = true;
-    return true;
-  }
-
-  putObject(value: unknown): string {
-    this.writable();
-    const text = encodeJson(value);
-    const hash = sha256(text);
-    this.objects.set(hash, text);
-    this.dirty = true;
-    return hash;
-  }
-}
-
 // ─── The store ───────────────────────────────────────────────────────────────
 
 interface Pending {
@@ -447,7 +296,26 @@ interface Pending {
   bytes: Buffer;
 }
 
-export class JsonFileStore implements Store, NodeSource {
+/** A transaction waiting for the next group commit. */
+interface Queued {
+  fn: (tx: StoreWriter) => unknown;
+  options: TransactOptions;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** A committed transaction's id and result, for the transaction log (idempotent retries). */
+interface LoggedTx {
+  txId: string;
+  value: unknown;
+}
+
+/** At most this many transactions share one commit. */
+const MAX_GROUP = 256;
+/** A process with more transactions queued keeps the lock this long before letting queued processes go first. */
+const HOLD_SLICE_MS = 250;
+
+export class JsonFileStore implements Store, SnapshotSource {
   readonly location: string;
   private readonly cache: ObjectCache;
   private readonly knownPrefixes = new Set<string>();
@@ -498,14 +366,27 @@ export class JsonFileStore implements Store, NodeSource {
     return value;
   }
 
-  node(hash: string): HamtNode {
+  /** Nodes whose shape was checked (each parsed node is checked once, while it stays cached). */
+  private readonly checked = new WeakSet<object>();
+
+  private shaped<T>(hash: string, problemOf: (value: unknown) => string | undefined): T {
     const value = this.object(hash);
-    const problem = nodeShapeProblem(value);
+    if (typeof value === 'object' && value !== null && this.checked.has(value)) return value as T;
+    const problem = problemOf(value);
     if (problem !== undefined) {
       const file = objectPath(this.dir, hash);
       throw new StoreError(`store damaged: ${file} is not a table node (${problem})`, file, { hint: DAMAGE_HINT });
     }
-    return value as HamtNode;
+    this.checked.add(value as object);
+    return value as T;
+  }
+
+  node(hash: string): HamtNode {
+    return this.shaped<HamtNode>(hash, nodeShapeProblem);
+  }
+
+  bnode(hash: string): BNode {
+    return this.shaped<BNode>(hash, bnodeShapeProblem);
   }
 
   private rootObject(hash: string): RootObject {
@@ -516,11 +397,28 @@ export class JsonFileStore implements Store, NodeSource {
     return parseTxLog(this.object(hash), objectPath(this.dir, hash));
   }
 
+  /** The newest snapshot this store has read; revalidated with one stat per read (see `snapshot`). */
+  private latest: Snapshot | undefined;
+
+  /**
+   * The newest committed generation. Commits are created in order by link(), so the
+   * cached snapshot is still the newest exactly when `commits/<gen+1>` does not exist:
+   * one stat per read instead of re-reading HEAD and the commit record.
+   */
   private snapshot(): Snapshot {
+    const cached = this.latest;
+    if (cached !== undefined && !fs.existsSync(paths.commit(this.dir, cached.gen + 1))) {
+      if (cached.gen === 0 || fs.existsSync(paths.commit(this.dir, cached.gen))) return cached;
+    }
     const { gen, text } = findNewest(this.dir);
-    if (gen === 0 || text === undefined) return new Snapshot(0, this, undefined, EMPTY_ROOT);
-    const commit = parseCommit(text, paths.commit(this.dir, gen), gen);
-    return new Snapshot(gen, this, commit, this.rootObject(commit.root));
+    let snapshot: Snapshot;
+    if (gen === 0 || text === undefined) snapshot = new Snapshot(0, this, undefined, EMPTY_ROOT);
+    else {
+      const commit = parseCommit(text, paths.commit(this.dir, gen), gen);
+      snapshot = new Snapshot(gen, this, commit, this.rootObject(commit.root));
+    }
+    this.latest = snapshot;
+    return snapshot;
   }
 
   read(): StoreReader {
@@ -528,54 +426,139 @@ export class JsonFileStore implements Store, NodeSource {
     return this.snapshot();
   }
 
+  /**
+   * Queues `fn` for the next group commit. Transactions that arrive while a commit is
+   * being written wait and then commit together: one lock hold, one set of fsyncs and
+   * one commit for the whole group (see `commitGroup`).
+   */
   transact<T>(fn: (tx: StoreWriter) => T | Promise<T>, options: TransactOptions = {}): Promise<T> {
     try {
       this.assertOpen();
     } catch (error) {
       return Promise.reject(error);
     }
-    const run = () => this.runTransaction(fn, options);
-    const next = this.queue.then(run, run);
-    this.queue = next.catch(() => undefined);
-    return next;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.push({ fn, options, resolve: resolve as (value: unknown) => void, reject } as Queued);
+      if (!this.pumpActive) {
+        this.pumpActive = true;
+        this.pumping = this.pump();
+      }
+    });
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.queue.catch(() => undefined);
+    while (this.pumpActive) await this.pumping;
+    await this.pumping;
     this.cache.clear();
+    this.latest = undefined;
   }
 
   private assertOpen(): void {
     if (this.closed) throw new Error(`store ${this.dir} is closed`);
   }
 
-  private async runTransaction<T>(fn: (tx: StoreWriter) => T | Promise<T>, options: TransactOptions): Promise<T> {
-    const lock = await this.acquire(options.command);
+  private readonly waiting: Queued[] = [];
+  private pumping: Promise<void> | undefined;
+  /** True while `pump` runs; cleared in the same turn it finds the queue empty, so no transaction is stranded. */
+  private pumpActive = false;
+
+  /** Commits queued transactions group by group, keeping the lock between groups unless another process waits. */
+  private async pump(): Promise<void> {
+    let lock: LockHandle | undefined;
+    let heldSince = 0;
+    try {
+      for (;;) {
+        if (this.waiting.length === 0) {
+          this.pumpActive = false;
+          return;
+        }
+        const group = this.waiting.splice(0, MAX_GROUP);
+        try {
+          if (lock === undefined) {
+            lock = await this.acquire(group[0]?.options.command);
+            heldSince = Date.now();
+          }
+        } catch (error) {
+          for (const item of group) item.reject(error);
+          continue;
+        }
+        const settle = await this.commitGroup(group);
+        // Fairness: once we have held the lock for a slice, a process that has waited its
+        // turn (lock.ts, BARGE_MS) goes before our next group. The slice keeps a loaded
+        // machine from paying a hand-over (a context switch) on every commit.
+        if (this.waiting.length === 0 || (Date.now() - heldSince >= HOLD_SLICE_MS && othersWaiting(this.dir))) {
+          await lock.release();
+          lock = undefined;
+        }
+        // Callers learn the outcome after the lock is let go (a CLI may exit at once).
+        for (const done of settle) done();
+      }
+    } finally {
+      this.pumpActive = false;
+      await lock?.release();
+    }
+  }
+
+  /**
+   * Runs each transaction of `group` in order on the newest state, each seeing the
+   * writes of those before it, then commits all their writes at once. A transaction
+   * whose function throws is left out (its caller gets the error); the others commit.
+   * When another writer took the generation, the whole group runs again.
+   */
+  private async commitGroup(group: Queued[]): Promise<Array<() => void>> {
+    const settle: Array<() => void> = [];
     try {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+        settle.length = 0;
         const base = this.snapshot();
-        if (options.txId !== undefined) {
-          const earlier = base.findTx(options.txId);
-          if (earlier) return (earlier.result === null ? undefined : base.getObject(earlier.result)) as T;
+        const writes = new Writes();
+        const logged: LoggedTx[] = [];
+        const seen = new Map<string, unknown>();
+        for (const item of group) {
+          const { txId } = item.options;
+          if (txId !== undefined) {
+            if (seen.has(txId)) {
+              const value = seen.get(txId);
+              settle.push(() => item.resolve(value));
+              continue;
+            }
+            const earlier = base.findTx(txId);
+            if (earlier) {
+              const value = earlier.result === null ? undefined : base.getObject(earlier.result);
+              settle.push(() => item.resolve(value));
+              continue;
+            }
+          }
+          const tx = new Transaction(base.gen, this, base.commit, base.root, writes);
+          let value: unknown;
+          try {
+            value = await item.fn(tx);
+          } catch (error) {
+            settle.push(() => item.reject(error));
+            continue;
+          } finally {
+            tx.finished = true;
+          }
+          if (tx.dirty) {
+            writes.absorb(tx.own);
+            if (txId !== undefined) {
+              logged.push({ txId, value });
+              seen.set(txId, value);
+            }
+          }
+          settle.push(() => item.resolve(value));
         }
-        const tx = new Transaction(base.gen, this, base.commit, base.root);
-        let value: T;
-        try {
-          value = await fn(tx);
-        } finally {
-          tx.finished = true;
-        }
-        if (!tx.dirty) return value;
-        if (await this.commit(tx, options, value)) return value;
+        if (writes.empty) return settle;
+        if (await this.commit(base, writes, logged, group[0]?.options.command)) return settle;
         // Another writer committed this generation first: run again on the new state.
       }
       throw new StoreBusyError(`store busy: ${MAX_ATTEMPTS} attempts to commit lost to other writers`, {
         hint: 'another process is writing without honouring the lock; try again',
       });
-    } finally {
-      await lock.release();
+    } catch (error) {
+      return group.map((item) => () => item.reject(error));
     }
   }
 
@@ -598,8 +581,8 @@ export class JsonFileStore implements Store, NodeSource {
     }
   }
 
-  /** Writes the transaction's objects and publishes the commit. False when another writer took the generation. */
-  private async commit<T>(tx: Transaction, options: TransactOptions, value: T): Promise<boolean> {
+  /** Writes a group's objects and publishes one commit. False when another writer took the generation. */
+  private async commit(tx: Snapshot, writes: Writes, logged: LoggedTx[], command: string | undefined): Promise<boolean> {
     const baseGen = tx.gen;
     const gen = baseGen + 1;
     const pending = new Map<string, Pending>();
@@ -609,36 +592,41 @@ export class JsonFileStore implements Store, NodeSource {
       pending.set(hash, { value: object, bytes });
       return hash;
     };
-    const source: NodeSource = {
-      node: (hash) => (pending.get(hash)?.value as HamtNode | undefined) ?? this.node(hash),
+    const pendingValue = (hash: string): unknown => pending.get(hash)?.value;
+    const source: TableSource = {
+      object: (hash) => pendingValue(hash) ?? this.object(hash),
+      node: (hash) => (pendingValue(hash) as HamtNode | undefined) ?? this.node(hash),
+      bnode: (hash) => (pendingValue(hash) as BNode | undefined) ?? this.bnode(hash),
     };
 
     const tables = new Map(tx.root.tables);
-    for (const table of [...tx.writes.keys()].sort()) {
-      const writes = tx.writes.get(table) as Map<string, string | null>;
-      const changes: Change[] = [];
-      for (const [key, text] of writes) changes.push(makeChange(key, text === null ? DELETE : (JSON.parse(text) as Json)));
-      const next = hamtApply(source, tables.get(table), changes, emit);
+    for (const table of [...writes.tables.keys()].sort()) {
+      const rows = writes.tables.get(table) as Map<string, string | null>;
+      const changes: BChange[] = [];
+      for (const [key, text] of rows) changes.push({ key, text });
+      const next = tableApply(source, tables.get(table), changes, emit);
       if (next === undefined) tables.delete(table);
       else tables.set(table, next);
     }
-    for (const [hash, text] of tx.objects) pending.set(hash, { value: undefined, bytes: Buffer.from(text) });
+    for (const [hash, text] of writes.objects) pending.set(hash, { value: undefined, bytes: Buffer.from(text) });
 
     let txHash = tx.root.tx;
-    if (options.txId !== undefined) {
-      let resultHash: string | null = null;
-      try {
-        const text = value === undefined ? undefined : JSON.stringify(value);
-        if (text !== undefined) {
-          const bytes = Buffer.from(text);
-          resultHash = sha256(bytes);
-          pending.set(resultHash, { value: undefined, bytes });
-        }
-      } catch {
-        resultHash = null; // not JSON: a retry gets undefined
-      }
+    if (logged.length > 0) {
       const recent = tx.root.tx === undefined ? [] : [...this.txLog(tx.root.tx)];
-      recent.push([options.txId, gen, resultHash]);
+      for (const { txId, value } of logged) {
+        let resultHash: string | null = null;
+        try {
+          const text = value === undefined ? undefined : JSON.stringify(value);
+          if (text !== undefined) {
+            const bytes = Buffer.from(text);
+            resultHash = sha256(bytes);
+            pending.set(resultHash, { value: undefined, bytes });
+          }
+        } catch {
+          resultHash = null; // not JSON: a retry gets undefined
+        }
+        recent.push([txId, gen, resultHash]);
+      }
       txHash = emit({ recent: recent.slice(-TX_LOG_SIZE) });
     }
     const rootHash = emit(encodeRoot(txHash === undefined ? { tables } : { tables, tx: txHash }));
@@ -650,8 +638,8 @@ export class JsonFileStore implements Store, NodeSource {
       parent: tx.commit?.sum ?? null,
       root: rootHash,
       at: new Date().toISOString(),
-      ...(options.txId !== undefined ? { txId: options.txId } : {}),
-      ...(options.command !== undefined ? { command: options.command } : {}),
+      ...(logged.length === 1 ? { txId: (logged[0] as LoggedTx).txId } : {}),
+      ...(command !== undefined ? { command } : {}),
     });
     const temp = tempPath(this.dir, 'commit');
     try {

@@ -11,8 +11,8 @@
  *   file is unreadable and older than 2 s.
  * - Taken over by rename(LOCK, LOCK.stale-<random>) (one contender wins), checked
  *   (if a fresh lock was moved by mistake it is linked back) and unlinked.
- * - Waits with exponential backoff 5→200 ms plus jitter, up to a timeout (30 s,
- *   `DOCSCTL_LOCK_TIMEOUT_MS`), then StoreBusyError naming the holder.
+ * - Waits its turn in a FIFO queue of tickets (`waiters/`, below), polling every few
+ *   ms, up to a timeout (30 s, `DOCSCTL_LOCK_TIMEOUT_MS`), then StoreBusyError naming the holder.
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -199,7 +199,93 @@ export function describeHolder(state: LockState): string {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Acquires the writer lock, waiting up to `timeoutMs`. */
+// ─── The queue of waiting writers ────────────────────────────────────────────
+//
+// A writer that finds the lock taken queues up: it creates `waiters/<ticket>`
+// (time-ordered name, owner JSON, 0600, heartbeat like the lock) and takes the lock
+// only when no older live ticket exists. A holder with more work checks
+// `othersWaiting` after each commit and releases instead of keeping the lock, so a
+// process that keeps writing (serve under load) cannot starve another.
+
+export function waitersDir(dir: string): string {
+  return path.join(dir, 'waiters');
+}
+
+const TICKET_RE = /^\d{15}-\d+-\d+\.ticket$/;
+let ticketCounter = 0;
+
+/**
+ * How long a queued writer may be overtaken. A writer with no ticket (or the holder,
+ * with more work) may take the lock while every queued ticket is younger than this:
+ * handing the lock over on every commit would make a busy store pay a context switch
+ * per commit on a loaded machine. Older tickets go strictly first, oldest first.
+ */
+export const BARGE_MS = 200;
+
+const ticketAge = (name: string) => Date.now() - Number(name.slice(0, 15));
+
+/** True when some process has waited for the lock longer than BARGE_MS (the holder should let it go first). */
+export function othersWaiting(dir: string): boolean {
+  try {
+    return fs.readdirSync(waitersDir(dir)).some((name) => TICKET_RE.test(name) && ticketAge(name) >= BARGE_MS);
+  } catch {
+    return false;
+  }
+}
+
+/** Queues this process: creates its ticket file (and waiters/ when missing). */
+async function takeTicket(dir: string, bytes: Buffer): Promise<string> {
+  ticketCounter += 1;
+  const name = `${String(Date.now()).padStart(15, '0')}-${process.pid}-${ticketCounter}.ticket`;
+  const file = path.join(waitersDir(dir), name);
+  try {
+    await writeNewFile(file, bytes, { sync: false });
+  } catch (error) {
+    if (errnoCode(error) !== 'ENOENT') throw error;
+    try {
+      fs.mkdirSync(waitersDir(dir), { mode: DIR_MODE });
+    } catch {
+      // raced with another waiter, or impossible: the retry reports it
+    }
+    await writeNewFile(file, bytes, { sync: false });
+  }
+  return name;
+}
+
+/** A ticket whose owner is gone (dead pid on this host) or silent (no heartbeat for STALE_AFTER_MS). */
+function ticketStale(file: string): boolean {
+  try {
+    const owner = parseOwner(fs.readFileSync(file, 'utf8'));
+    const age = Date.now() - fs.statSync(file).mtimeMs;
+    if (owner && owner.host === host() && owner.pid !== process.pid && !pidAlive(owner.pid)) return true;
+    return age > STALE_AFTER_MS || (!owner && age > GARBLED_STALE_MS);
+  } catch {
+    return false; // vanished (its owner took the lock) or unreadable for now
+  }
+}
+
+/**
+ * True when a live ticket goes before us: one older than `mine`, or, when we have
+ * none, one that has waited BARGE_MS or more. Removes stale tickets on the way.
+ */
+function queuedAhead(dir: string, mine: string | undefined): boolean {
+  let names: string[];
+  try {
+    names = fs.readdirSync(waitersDir(dir)).filter((name) => TICKET_RE.test(name)).sort();
+  } catch {
+    return false;
+  }
+  for (const name of names) {
+    if (mine !== undefined && name >= mine) return false;
+    if (mine === undefined && ticketAge(name) < BARGE_MS) return false;
+    const file = path.join(waitersDir(dir), name);
+    if (!ticketStale(file)) return true;
+    removeQuietly([file]);
+  }
+  return false;
+}
+
+/** Acquires the writer lock, waiting its turn (FIFO among processes) up to `timeoutMs`. */
 export async function acquireLock(
   dir: string,
   options: { command?: string; timeoutMs?: number } = {},
@@ -217,50 +303,78 @@ export async function acquireLock(
   const deadline = Date.now() + timeoutMs;
   const suspect: { value?: Suspect } = {};
   let temp: string | undefined;
-  let delay = 5;
+  let ticket: string | undefined;
+  let beat: NodeJS.Timeout | undefined;
+  let delay = 2;
+  const queue = async () => {
+    if (ticket !== undefined) return;
+    ticket = await takeTicket(dir, bytes);
+    const ticketFile = path.join(waitersDir(dir), ticket);
+    beat = setInterval(() => {
+      const now = new Date();
+      fsp.utimes(ticketFile, now, now).catch(() => undefined);
+    }, HEARTBEAT_MS);
+    beat.unref();
+  };
   try {
     for (;;) {
       const state = inspectLock(dir);
       if (state === undefined) {
-        if (temp === undefined) {
-          const candidate = tempPath(dir, 'lock');
-          temp = candidate; // removed in finally, even when writing it fails
-          try {
-            await writeNewFile(candidate, bytes, { sync: false });
-          } catch (error) {
-            if (errnoCode(error) !== 'ENOENT') throw error;
-            // tmp/ missing (removed by hand): recreate it once.
+        if (!queuedAhead(dir, ticket)) {
+          if (temp === undefined) {
+            const candidate = tempPath(dir, 'lock');
+            temp = candidate; // removed in finally, even when writing it fails
             try {
-              fs.mkdirSync(path.dirname(candidate), { mode: DIR_MODE });
-            } catch {
-              // raced or impossible: the retry reports it
+              await writeNewFile(candidate, bytes, { sync: false });
+            } catch (error) {
+              if (errnoCode(error) !== 'ENOENT') throw error;
+              // tmp/ missing (removed by hand): recreate it once.
+              try {
+                fs.mkdirSync(path.dirname(candidate), { mode: DIR_MODE });
+              } catch {
+                // raced or impossible: the retry reports it
+              }
+              await writeNewFile(candidate, bytes, { sync: false });
             }
-            await writeNewFile(candidate, bytes, { sync: false });
+          }
+          try {
+            fsops.link(temp, file);
+            heldTokens.add(owner.token);
+            return startHolding(dir, owner);
+          } catch (error) {
+            if (errnoCode(error) !== 'EEXIST') throw error;
+            await queue();
+            continue; // someone was faster; look at their lock
           }
         }
-        try {
-          fsops.link(temp, file);
-          heldTokens.add(owner.token);
-          return startHolding(dir, owner);
-        } catch (error) {
-          if (errnoCode(error) !== 'EEXIST') throw error;
-          continue; // someone was faster; look at their lock
-        }
-      }
-      if (isStale(state, suspect)) {
+        await queue();
+      } else if (isStale(state, suspect)) {
         await breakLock(dir, state);
         continue;
+      } else {
+        await queue();
       }
       if (Date.now() >= deadline) {
-        throw new StoreBusyError(`store busy: locked by ${describeHolder(state)}`, {
-          hint: 'if that process is gone, run "docsctl store unlock"',
+        const now = inspectLock(dir);
+        if (now) {
+          throw new StoreBusyError(`store busy: locked by ${describeHolder(now)}`, {
+            hint: 'if that process is gone, run "docsctl store unlock"',
+          });
+        }
+        throw new StoreBusyError(`store busy: other writers were queued ahead for ${Math.round(timeoutMs / 1000)} s`, {
+          hint: `try again; ${waitersDir(dir)} lists the queued writers`,
         });
       }
-      await sleep(Math.min(delay * (0.5 + Math.random()), Math.max(1, deadline - Date.now())));
+      // Queued. The head of the queue polls often (taking its turn at once is what keeps
+      // the queue moving); the others back off, since they cannot go before it anyway.
+      const head = state !== undefined && !queuedAhead(dir, ticket);
+      await sleep(Math.min(head ? 3 + Math.random() * 4 : delay * (0.5 + Math.random()), Math.max(1, deadline - Date.now())));
       delay = Math.min(delay * 2, 200);
     }
   } finally {
     if (temp !== undefined) removeQuietly([temp]);
+    if (beat !== undefined) clearInterval(beat);
+    if (ticket !== undefined) removeQuietly([path.join(waitersDir(dir), ticket)]);
   }
 }
 

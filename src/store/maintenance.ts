@@ -18,6 +18,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StoreBusyError, StoreError, StoreNotFoundError } from '../api/errors.js';
 import { crashPoint } from './fault.js';
+import { type BNode, bnodeShapeProblem, isBLeaf, looksLikeBNode } from './btree.js';
 import { isLeaf, nodeShapeProblem } from './hamt.js';
 import {
   type CommitRecord,
@@ -171,7 +172,13 @@ class Verifier {
       if (root.tx !== undefined) ok = this.check(root.tx, 'txlog') && ok;
       return ok;
     }
-    if (kind === 'node') {
+    if (kind === 'node' && looksLikeBNode(value)) {
+      const problem = bnodeShapeProblem(value);
+      if (problem !== undefined) return this.shape(hash, `not a table node (${problem})`);
+      const node = value as BNode;
+      if (isBLeaf(node)) collectHashes(node.v, refs);
+      else for (const child of node.c) ok = this.check(child, 'node') && ok;
+    } else if (kind === 'node') {
       const problem = nodeShapeProblem(value);
       if (problem !== undefined) return this.shape(hash, `not a table node (${problem})`);
       const node = value as Parameters<typeof isLeaf>[0];

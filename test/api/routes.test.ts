@@ -191,6 +191,8 @@ const REAL_API_EXTRAS = [
   'listSpacePageBacklinks',
   'listPageLinksInSpace',
   'importContent',
+  'importContentInPageById',
+  'importContentInChangeRequestPageById',
   'getPageInChangeRequestByPath',
   'listChangeRequestLinks',
   'getRevisionById',
@@ -408,7 +410,7 @@ describe('params and bodies', () => {
     expect(parse('updateMembersInOrganizationTeam', { memberships: { u1: { role: 'owner' } } })).toBe(true);
     expect(parse('updateMembersInOrganizationTeam', { memberships: { u1: { role: 'admin' } } })).toBe(false);
     expect(parse('updateMemberInOrganizationById', { role: null })).toBe(true);
-    expect(parse('importGitRepository', { url: 'u', ref: 'main' })).toBe(false);
+    expect(parse('exportToGitRepository', { url: 'u', ref: 'main', commitMessage: 'm' })).toBe(false); // import refs (HEAD, ids, tags) are checked by the handler
     expect(parse('importGitRepository', { url: 'u', ref: 'refs/heads/main', standalone: true })).toBe(true);
   });
 

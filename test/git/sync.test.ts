@@ -119,9 +119,18 @@ describe('Git Sync through the API (MemoryStore)', () => {
     for (const file of imported.tree.files) expect(file.git?.oid).toMatch(/^[0-9a-f]{40}$/);
 
     const info = await h.admin.ok<Record<string, unknown>>('getSpaceGitInfo', { params: { spaceId: space.id } }, 200);
-    expect(info).toEqual({ repoName: 'remote', url: r.url, updatedAt: expect.any(String) });
+    expect(info).toEqual({
+      repoName: 'remote',
+      url: r.url,
+      updatedAt: expect.any(String),
+      repository: r.url,
+      ref: MAIN,
+      projectDirectory: '',
+      commit: head1,
+      lastSync: 'import',
+    });
     const spaceView = await h.admin.ok<{ gitSync?: unknown }>('getSpaceById', { params: { spaceId: space.id } }, 200);
-    expect(spaceView.gitSync).toEqual(info);
+    expect(spaceView.gitSync).toEqual({ repoName: 'remote', url: r.url, updatedAt: info.updatedAt });
 
     // ─── Same commit again: skipped (no new revision) ───
     await h.admin.ok('importGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN } }, 204);
@@ -195,7 +204,7 @@ describe('Git Sync through the API (MemoryStore)', () => {
       'exportToGitRepository',
       { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, commitMessage: 'Overwrite' } },
       409,
-      /the remote branch moved since the last sync .*import first, or pass force/,
+      /the remote branch moved since the last sync .*import first, or export with --force/,
     );
     expect(r.head()).toBe(head2);
     // …allowed with force (the export is built on the new head: its Changelog comes back).

@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, fsck, gc, openStore } from '../../src/store/index.js';
-import { buildWorker, cleanupTempDirs, deadPid, runWorker, storePath } from './helpers.js';
+import { AT_ONCE_MS, buildWorker, cleanupTempDirs, deadPid, runWorker, storePath } from './helpers.js';
 
 afterAll(() => cleanupTempDirs());
 
@@ -60,7 +60,7 @@ describe('crash at every commit step', () => {
       expect(reader.has('items', 'crash-0')).toBe(lands === 'new');
       expect(reader.entries('items').length).toBe(lands === 'old' ? 100 : 101);
       expect((await fsck(dir)).problems).toEqual([]);
-      expect(await nextWriteMs(dir)).toBeLessThan(1000);
+      expect(await nextWriteMs(dir)).toBeLessThan(AT_ONCE_MS);
       const after = openStore(dir).read();
       expect(after.gen).toBe(lands === 'old' ? 2 : 3);
       expect((await fsck(dir)).problems).toEqual([]);
@@ -73,7 +73,7 @@ describe('crash at every commit step', () => {
     expect((await run.done).signal).toBe('SIGKILL');
     expect(openStore(dir).read().gen).toBe(1);
     expect((await fsck(dir)).problems).toEqual([]);
-    expect(await nextWriteMs(dir)).toBeLessThan(1000);
+    expect(await nextWriteMs(dir)).toBeLessThan(AT_ONCE_MS);
   });
 
   it('crash@mid-stale-takeover leaves a takeover the next writer completes', async () => {
@@ -85,7 +85,7 @@ describe('crash at every commit step', () => {
     const run = runWorker(worker, ['write', dir, 'crash', '1'], { DOCSCTL_STORE_FAULT: 'crash@mid-stale-takeover' });
     expect((await run.done).signal).toBe('SIGKILL');
     expect(fs.readdirSync(dir).filter((n) => n.startsWith('LOCK.stale-')).length).toBe(1);
-    expect(await nextWriteMs(dir)).toBeLessThan(1000);
+    expect(await nextWriteMs(dir)).toBeLessThan(AT_ONCE_MS);
     expect((await fsck(dir)).problems).toEqual([]);
     const report = await gc(dir, { minAgeMs: 0 });
     expect(report.removedTemps).toBeGreaterThanOrEqual(1);
@@ -106,6 +106,6 @@ describe('crash at every commit step', () => {
     const report = await gc(dir, { keepCommits: 1, minAgeMs: 0 });
     expect(report.removedObjects).toBeGreaterThan(0);
     expect((await fsck(dir)).problems).toEqual([]);
-    expect(await nextWriteMs(dir)).toBeLessThan(1000);
+    expect(await nextWriteMs(dir)).toBeLessThan(AT_ONCE_MS);
   });
 });

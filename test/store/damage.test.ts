@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/api/errors.js';
-import { hamtWalk, isLeaf, keyHash, type HamtNode } from '../../src/store/hamt.js';
+import { btreeWalk, isBLeaf, type BNode } from '../../src/store/btree.js';
 import { createStore, fsck, gc, openStore, recover } from '../../src/store/index.js';
 import { findNewest, parseCommit, paths } from '../../src/store/json-file-store.js';
 import { objectPath, readObjectSync } from '../../src/store/objects.js';
@@ -20,7 +20,8 @@ async function seeded(label: string): Promise<string> {
   const dir = storePath(label);
   const store = createStore(dir);
   await store.transact((tx) => {
-    for (let i = 0; i < 100; i += 1) tx.put('items', `base-${i}`, { i });
+    // ~8 KiB of rows: several leaves, so damage to one leaf leaves others readable.
+    for (let i = 0; i < 100; i += 1) tx.put('items', `base-${i}`, { i, note: 'n'.repeat(60) });
   });
   for (let gen = 2; gen <= 5; gen += 1) await store.transact((tx) => tx.put('items', `gen-${gen}`, gen));
   await store.close();
@@ -36,11 +37,13 @@ function newestCommit(dir: string) {
 function leafFileFor(dir: string, key: string): string {
   const root = readObjectSync(dir, newestCommit(dir).root).value as { tables: Record<string, string> };
   let hash = root.tables.items as string;
-  const h = keyHash(key);
-  for (let depth = 0; ; depth += 1) {
-    const node = readObjectSync(dir, hash).value as HamtNode;
-    if (isLeaf(node)) return objectPath(dir, hash);
-    hash = node.n[h[depth] as string] as string;
+  for (;;) {
+    const node = readObjectSync(dir, hash).value as BNode;
+    if (isBLeaf(node)) return objectPath(dir, hash);
+    // child i holds the keys from its separator up to the next one
+    let child = 0;
+    while (child + 1 < node.k.length && (node.k[child + 1] as string) <= key) child += 1;
+    hash = node.c[child] as string;
   }
 }
 
@@ -260,7 +263,7 @@ describe('fsck', () => {
     const dir = await seeded('walk');
     const root = readObjectSync(dir, newestCommit(dir).root).value as { tables: Record<string, string> };
     let count = 0;
-    hamtWalk({ node: (h) => readObjectSync(dir, h).value as HamtNode }, root.tables.items as string, () => {
+    btreeWalk({ bnode: (h) => readObjectSync(dir, h).value as BNode }, root.tables.items as string, () => {
       count += 1;
     });
     expect((await fsck(dir)).checkedObjects).toBeGreaterThanOrEqual(count + 1);

@@ -119,3 +119,9 @@ export async function deadPid(): Promise<number> {
   await new Promise((resolve) => child.on('close', resolve));
   return child.pid as number;
 }
+
+/**
+ * "At once", for taking over a dead process's lock: far below the 15 s a silent live
+ * holder keeps it, with room for a heavily loaded machine.
+ */
+export const AT_ONCE_MS = 5_000;

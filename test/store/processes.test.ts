@@ -111,6 +111,47 @@ describe('kill -9 at random', () => {
   }, 300_000);
 });
 
+describe('group commit across processes', () => {
+  it('kill -9 during grouped commits loses no acknowledged write', async () => {
+    const dir = newStore('kill-group');
+    const acked = new Set<string>();
+    for (let round = 0; round < 4; round += 1) {
+      const run = runWorker(worker, ['busy', dir, `g${round}`, '60000']);
+      // Kill only once a good number of writes were acknowledged (robust to a slow start).
+      const target = 40 + round * 10;
+      for (let waited = 0; run.lines.filter((l) => l.startsWith('ack ')).length < target; waited += 10) {
+        if (waited > 60_000) throw new Error(`worker acknowledged too little: ${run.stderr()}`);
+        await sleep(10);
+      }
+      run.child.kill('SIGKILL');
+      await run.done;
+      for (const line of run.lines) if (line.startsWith('ack ')) acked.add(line.slice(4));
+      const reader = openStore(dir).read();
+      for (const key of acked) expect(reader.has('items', key), `${key} after round ${round}`).toBe(true);
+      expect((await fsck(dir)).problems, `round ${round}`).toEqual([]);
+    }
+    // Grouped: fewer commits than acknowledged writes.
+    expect(listCommitGens(dir).length).toBeLessThan(acked.size);
+  }, 120_000);
+
+  it('a second process takes its turn while another keeps the store busy (FIFO queue, not a retry loop)', async () => {
+    const dir = newStore('fair');
+    const busy = runWorker(worker, ['busy', dir, 'load', '15000']);
+    await busy.waitFor(/^ack /, 30_000);
+    await sleep(200); // the load is in full swing
+    const waits: number[] = [];
+    for (let i = 0; i < 3; i += 1) waits.push(await timedWrite(dir, `turn-${i}`, 14_000));
+    const stillBusy = busy.child.exitCode === null;
+    busy.child.kill('SIGKILL');
+    await busy.done;
+    expect(stillBusy).toBe(true); // the writes did not wait for the load to end
+    // Each write waits for about one grouped commit, not for the 15 s load (generous for a loaded machine).
+    for (const wait of waits) expect(wait).toBeLessThan(5_000);
+    const reader = openStore(dir).read();
+    for (let i = 0; i < 3; i += 1) expect(reader.has('items', `turn-${i}`)).toBe(true);
+  }, 60_000);
+});
+
 describe('locks', () => {
   it('takes over the lock of a dead process on this host at once', async () => {
     const dir = newStore('deadlock');

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { StoreError, StoreExistsError, StoreNotFoundError } from '../../src/api/errors.js';
-import { LEAF_MAX, hamtWalk, isLeaf, type HamtNode } from '../../src/store/hamt.js';
+import { type BNode, NODE_MAX_BYTES, btreeWalk, isBLeaf } from '../../src/store/btree.js';
 import { createStore, fsck, openStore, storeExists, type JsonFileStore } from '../../src/store/index.js';
 import { findNewest, makeCommit, parseCommit, paths } from '../../src/store/json-file-store.js';
 import { readObjectSync } from '../../src/store/objects.js';
@@ -26,15 +26,15 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
 });
 
-/** Every trie node of a table in the newest commit. */
-function nodesOf(dir: string, table: string): HamtNode[] {
+/** Every B+tree node of a table in the newest commit. */
+function nodesOf(dir: string, table: string): BNode[] {
   const { gen, text } = findNewest(dir);
   const commit = parseCommit(text as string, paths.commit(dir, gen), gen);
   const root = readObjectSync(dir, commit.root).value as { tables: Record<string, string> };
-  const nodes: HamtNode[] = [];
-  const source = { node: (hash: string) => readObjectSync(dir, hash).value as HamtNode };
+  const nodes: BNode[] = [];
+  const source = { bnode: (hash: string) => readObjectSync(dir, hash).value as BNode };
   const top = root.tables[table];
-  if (top) hamtWalk(source, top, (_hash, node) => void nodes.push(node));
+  if (top) btreeWalk(source, top, (_hash, node) => void nodes.push(node));
   return nodes;
 }
 
@@ -290,8 +290,41 @@ describe('transactions', () => {
       ),
     );
     expect(store.read().get('t', 'counter')).toBe(40);
-    expect(store.read().gen).toBe(40);
+    // Transactions queued together in one instance share a commit (group commit).
+    expect(store.read().gen).toBeGreaterThanOrEqual(2);
+    expect(store.read().gen).toBeLessThan(40);
     expect((await fsck(dir)).problems).toEqual([]);
+  });
+
+  it('commits concurrent transactions in groups: each sees the ones before it, a failing one is left out', async () => {
+    const { store } = fresh();
+    await store.transact((tx) => tx.put('t', 'counter', 0));
+    const gen = store.read().gen;
+    const results = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) =>
+        store.transact(
+          (tx) => {
+            const n = tx.get<number>('t', 'counter') as number;
+            tx.put('t', 'counter', n + 1);
+            tx.put('log', String(i).padStart(2, '0'), n);
+            if (i === 7) throw new Error('seven fails');
+            return n;
+          },
+          { txId: `tx-${i}` },
+        ),
+      ),
+    );
+    expect(results[7]).toMatchObject({ status: 'rejected', reason: { message: 'seven fails' } });
+    const values = results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<number>).value);
+    expect(values).toEqual(Array.from({ length: 29 }, (_, i) => i)); // in order, each seeing the previous
+    const reader = store.read();
+    expect(reader.get('t', 'counter')).toBe(29);
+    expect(reader.has('log', '07')).toBe(false);
+    expect(reader.scan('log').map(([, n]) => n)).toEqual(values);
+    expect(reader.gen - gen).toBeLessThan(30); // fewer commits than transactions
+    expect(reader.gen - gen).toBeGreaterThanOrEqual(1);
+    // Retried ids give the recorded results without running again.
+    expect(await store.transact(() => -1, { txId: 'tx-3' })).toBe(3);
   });
 
   it('re-runs fn when another writer took the generation (link compare-and-swap)', async () => {
@@ -369,8 +402,8 @@ describe('transactions', () => {
   });
 });
 
-describe('HAMT tables', () => {
-  it('splits into a trie with thousands of keys, lists them sorted, and shrinks back', async () => {
+describe('B+tree tables', () => {
+  it('splits into a tree with thousands of keys, lists them sorted, and shrinks back', async () => {
     const { dir, store } = fresh();
     const keys = Array.from({ length: 3000 }, (_, i) => `space-${(i * 7919) % 3000}`);
     await store.transact((tx) => {
@@ -391,14 +424,14 @@ describe('HAMT tables', () => {
     for (const key of keys.slice(0, 200)) expect(fresh2.get<{ id: string }>('spaces', key)?.id).toBe(key);
     expect(fresh2.get('spaces', 'extra-19')).toEqual({ i: 19 });
     const nodes = nodesOf(dir, 'spaces');
-    const leaves = nodes.filter(isLeaf);
+    const leaves = nodes.filter(isBLeaf);
     expect(nodes.length).toBeGreaterThan(leaves.length); // inner nodes exist
-    for (const leaf of leaves) expect(Object.keys(leaf.l).length).toBeLessThanOrEqual(LEAF_MAX);
+    for (const node of nodes) expect(JSON.stringify(node).length).toBeLessThanOrEqual(NODE_MAX_BYTES + 100);
     // A one-key write path-copies only a few nodes.
     const before = new Set(fs.readdirSync(path.join(dir, 'objects')).flatMap((p) => fs.readdirSync(path.join(dir, 'objects', p))));
     await store.transact((tx) => tx.put('spaces', 'one-more', 1));
     const after = fs.readdirSync(path.join(dir, 'objects')).flatMap((p) => fs.readdirSync(path.join(dir, 'objects', p)));
-    expect(after.filter((name) => !before.has(name)).length).toBeLessThanOrEqual(6);
+    expect(after.filter((name) => !before.has(name)).length).toBeLessThanOrEqual(4); // leaf, inner nodes, root object
     // Delete nearly everything: the tree merges back into a small one.
     await store.transact((tx) => {
       for (const [key] of rows.slice(5)) tx.delete('spaces', key);

@@ -69,6 +69,19 @@ export const importContentInChangeRequest = defineRoute({
   success: 201,
 });
 
+export const importContentInChangeRequestPageById = defineRoute({
+  id: 'importContentInChangeRequestPageById',
+  method: 'POST',
+  path: `${crBase}/content/page/{pageId}/import`,
+  summary: 'Import content from a URL under a page of a change request',
+  source: 'real-api',
+  params: pathParams(...cr, 'pageId'),
+  query: noQuery(),
+  body: ImportContent,
+  bodyRequired: true,
+  success: 201,
+});
+
 export const listPagesInChangeRequest = defineRoute({
   id: 'listPagesInChangeRequest',
   method: 'GET',
@@ -178,6 +191,19 @@ export const importContent = defineRoute({
   summary: 'Import content from a URL into a space',
   source: 'real-api',
   params: pathParams(...space),
+  query: noQuery(),
+  body: ImportContent,
+  bodyRequired: true,
+  success: 201,
+});
+
+export const importContentInPageById = defineRoute({
+  id: 'importContentInPageById',
+  method: 'POST',
+  path: '/v1/spaces/{spaceId}/content/page/{pageId}/import',
+  summary: 'Import content from a URL under a page of a space',
+  source: 'real-api',
+  params: pathParams(...space, 'pageId'),
   query: noQuery(),
   body: ImportContent,
   bodyRequired: true,

@@ -32,6 +32,8 @@ export const importGitRepository = defineRoute({
   query: noQuery(),
   body: z.object({
     ...gitSyncFields,
+    /** A full ref (`refs/heads/main`, `refs/tags/v1`, `refs/pull/1/head`), `HEAD`, or a full commit id (checked by the handler). */
+    ref: z.string().min(1),
     /** When true a revision is generated without updating the primary content. */
     standalone: z.boolean().optional(),
   }),

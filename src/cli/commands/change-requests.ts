@@ -125,19 +125,30 @@ export const contentCommands: OperationCommandSpec[] = [
   },
   {
     command: 'cr import',
-    route: 'importContentInChangeRequest',
-    summary: 'Import Markdown (a file, a Git Sync directory, or a .zip) into a change request',
+    route: (options) => (options.parent !== undefined ? 'importContentInChangeRequestPageById' : 'importContentInChangeRequest'),
+    summary:
+      'Import Markdown (a file, a Git Sync directory, or a .zip) into a change request: pages at the same path are updated, others added (at the end, or under --parent); nothing is deleted. To mirror a directory exactly (removing pages it does not have), use "docsctl git import SPACE DIR"',
     args: [spaceArg, crArg, { name: 'from', param: '__from', description: 'path, file:// or http(s):// URL' }],
-    flags: [{ flags: '--source <source>', description: 'markdown or zip (default: from the name)', choices: ['markdown', 'zip'] }],
+    flags: [
+      { flags: '--source <source>', description: 'markdown or zip (default: from the name)', choices: ['markdown', 'zip'] },
+      { flags: '--parent <pageId>', description: 'add the new pages under this page' },
+    ],
     build: (options, input) => {
       const params = input.params as Record<string, string>;
       input.body = { url: params.__from };
       delete params.__from;
+      if (options.parent !== undefined) params.pageId = String(options.parent);
       buildImport(options, input);
     },
     output: 'object',
     columns: 'importResult',
-    examples: ['docsctl cr import sp4c3 12 ./docs', 'docsctl cr import sp4c3 12 docs.zip', 'docsctl cr import sp4c3 12 https://example.com/guide.md'],
+    examples: [
+      'docsctl cr import sp4c3 12 ./docs',
+      'docsctl cr import sp4c3 12 install.md --parent pg123      # one page, under another',
+      'docsctl cr import sp4c3 12 docs.zip',
+      'docsctl cr import sp4c3 12 https://example.com/guide.md',
+      'docsctl git import sp4c3 ./docs                            # mirror: also removes pages',
+    ],
   },
   {
     command: 'cr pdf',

@@ -43,34 +43,60 @@ async function snapshotAt(url: string, ref: string) {
   return { mirror, oid, snapshot: oid === undefined ? new Map() : await mirror.readSnapshot(oid) };
 }
 
+/** The first of `refs` the repository has (a plain directory: its files, no commit). */
+async function importSnapshot(url: string, refs: readonly string[]) {
+  const { openSource, readDirectorySnapshot } = await import('../../git/source.js');
+  const source = await openSource(url);
+  if (source.kind === 'directory') return { ref: undefined, oid: undefined, snapshot: await readDirectorySnapshot(source.dir) };
+  for (const ref of refs) {
+    const oid = await source.mirror.fetch(ref);
+    if (oid !== undefined) return { ref, oid, snapshot: await source.mirror.readSnapshot(oid) };
+  }
+  throw new UsageError(`${redactUrl(url)} has no ${refs.join(' or ')}`);
+}
+
+/** --dir, else the project directory the space last synced with (as the sync itself does). */
+async function projectDirectoryOf(session: Session, spaceId: string, dir: string | undefined): Promise<string | undefined> {
+  if (dir !== undefined) return dir;
+  try {
+    const { body } = await (await session.transport()).request('getSpaceGitInfo', { params: { spaceId } });
+    const remembered = (body as { projectDirectory?: unknown }).projectDirectory;
+    return typeof remembered === 'string' ? remembered : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function report(session: Session, lines: string[], json: unknown): Promise<void> {
   if (session.format === 'json' || session.format === 'yaml') await session.printObject(json, []);
   else await session.printText(lines.length ? lines.join('\n') : 'No changes.');
 }
 
-export async function dryRunImport(session: Session, spaceId: string, url: string, ref: string, dir: string | undefined) {
+export async function dryRunImport(session: Session, spaceId: string, url: string, refs: readonly string[], dirOption: string | undefined) {
   const [{ importRepository }, { diffTrees }, { randomIds }] = await Promise.all([
     import('../../gitsync/import.js'),
     import('../../content/tree-merge.js'),
     import('../../util/ids.js'),
   ]);
   const current = await currentTree(session, spaceId);
-  const { oid, snapshot } = await snapshotAt(url, ref);
-  if (oid === undefined) throw new UsageError(`${redactUrl(url)} has no branch ${ref}`);
+  const dir = await projectDirectoryOf(session, spaceId, dirOption);
+  const { ref, oid, snapshot } = await importSnapshot(url, refs);
   const imported = importRepository(snapshot, { ...(dir !== undefined ? { projectDirectory: dir } : {}), ids: randomIds(), previous: current });
   const changes = diffTrees(current, imported.tree);
   for (const warning of imported.warnings) await session.info(`warning: ${warning}`);
   const lines = changes.map((c) => `${c.kind.padEnd(8)} ${c.object} ${c.path || c.title}`);
-  lines.push(`dry run: ${changes.length} change(s) from ${redactUrl(url)} ${ref} (${oid.slice(0, 12)}); nothing was imported`);
-  await report(session, lines, { commit: oid, changes, warnings: imported.warnings });
+  const from = ref === undefined ? `the directory ${redactUrl(url)}` : `${redactUrl(url)} ${ref} (${(oid as string).slice(0, 12)})`;
+  lines.push(`dry run: ${changes.length} change(s) from ${from}; nothing was imported`);
+  await report(session, lines, { commit: oid ?? null, changes, warnings: imported.warnings });
 }
 
-export async function dryRunExport(session: Session, spaceId: string, url: string, ref: string, dir: string | undefined) {
+export async function dryRunExport(session: Session, spaceId: string, url: string, ref: string, dirOption: string | undefined) {
   if (session.settings.mode !== 'local') {
     throw new UsageError('git export --dry-run previews from the local store', { hint: 'run it with --store (the server keeps the Git metadata it needs)' });
   }
   const { exportRepository } = await import('../../gitsync/export.js');
   const tree = await currentTree(session, spaceId);
+  const dir = await projectDirectoryOf(session, spaceId, dirOption);
   const { oid, snapshot } = await snapshotAt(url, ref);
   const result = exportRepository(tree, snapshot, dir !== undefined ? { projectDirectory: dir } : {});
   for (const warning of result.warnings) await session.info(`warning: ${warning}`);

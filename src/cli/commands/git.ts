@@ -7,7 +7,8 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
-import { UsageError } from '../../api/errors.js';
+import { ApiError, UsageError } from '../../api/errors.js';
+import { checkImportRef, checkRefName } from '../../git/refs.js';
 import type { Session } from '../session.js';
 
 interface SyncOptions {
@@ -31,10 +32,37 @@ export function redactUrl(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
 }
 
+/** True when the argument names a local path (repositoryUrl turns it into a file:// URL). */
+function isLocalPath(from: string): boolean {
+  return !/^[a-z][a-z0-9+.-]*:\/\//i.test(from) && !/^[\w.-]+@[\w.-]+:/.test(from);
+}
+
+/**
+ * The refs to try for `git import --ref`, in order: `HEAD`, a full commit id and a
+ * full ref are themselves; a short name is a branch, else a tag. Without --ref: what
+ * a local path has checked out (HEAD: a CI workspace at a detached HEAD or a
+ * feature branch), else the main branch.
+ */
+function importRefs(ref: string | undefined, local: boolean): string[] {
+  if (ref === undefined) return [local ? 'HEAD' : 'refs/heads/main'];
+  if (ref.startsWith('-')) throw new UsageError(`Invalid --ref "${ref}": it starts with "-"`);
+  if (ref === 'HEAD' || ref.startsWith('refs/') || /^[0-9a-f]{7,64}$/i.test(ref)) return [checkImportRefForCli(ref)];
+  return [checkRefName(`refs/heads/${ref}`, '--ref'), checkRefName(`refs/tags/${ref}`, '--ref')];
+}
+
+function checkImportRefForCli(ref: string): string {
+  try {
+    return checkImportRef(ref);
+  } catch (error) {
+    throw new UsageError((error as Error).message.replace(/^Invalid ref/, 'Invalid --ref'));
+  }
+}
+
 function refOf(branchOrRef: string): string {
-  if (branchOrRef.startsWith('refs/heads/')) return branchOrRef;
+  if (branchOrRef.startsWith('-')) throw new UsageError(`Invalid --ref "${branchOrRef}": it starts with "-"`);
+  if (branchOrRef.startsWith('refs/heads/')) return checkRefName(branchOrRef, '--ref');
   if (branchOrRef.startsWith('refs/')) throw new UsageError(`--ref must be a branch (refs/heads/<branch>), got "${branchOrRef}"`);
-  return `refs/heads/${branchOrRef}`;
+  return checkRefName(`refs/heads/${branchOrRef}`, '--ref');
 }
 
 async function progress(session: Session, message: string): Promise<void> {
@@ -54,8 +82,8 @@ export function registerGitCommands(program: Command, getSession: (command: Comm
     .description('Import a repository (or a local directory) into a space')
     .argument('<spaceId>', 'space id')
     .argument('<repository>', 'URL (https://, ssh://, file://) or local path of the repository')
-    .option('--ref <branch>', 'branch to import (refs/heads/<branch> or <branch>)', 'main')
-    .option('--dir <path>', 'project directory inside the repository (holds .gitbook.yaml)')
+    .option('--ref <ref>', 'branch, tag, HEAD or full commit id to import (default: HEAD for a local path, main otherwise)')
+    .option('--dir <path>', 'project directory inside the repository (holds .gitbook.yaml); remembered for later imports and exports')
     .option('--standalone', 'build a revision without changing the space content (previews)')
     .option('--force', 'import even if this commit was already imported')
     .option('--timestamp <iso>', 'time of the triggering event: an older event than the last sync is skipped')
@@ -63,38 +91,63 @@ export function registerGitCommands(program: Command, getSession: (command: Comm
     .addHelpText(
       'after',
       `
+A local path imports what is checked out (HEAD), or the directory as it is on disk
+when it is not a repository. Imports of a repository mirror it: pages that are no
+longer in it are removed from the space.
+
 Examples:
   $ docsctl git import sp4c3 https://github.com/acme/docs.git --ref main
-  $ docsctl git import sp4c3 . --dir docs --dry-run          # a CI workspace
+  $ docsctl git import sp4c3 . --dir docs                     # a CI workspace: its checked-out commit
+  $ docsctl git import sp4c3 . --ref v2.1 --dry-run           # a tag
+  $ docsctl git import sp4c3 ./handbook                       # a plain directory
   $ docsctl git import sp4c3 https://user:token@git.example.com/docs.git --force
 `,
     )
-    .action(async (spaceId: string, repository: string, options: SyncOptions, command: Command) => {
+    .action(async (spaceId: string, repository: string, options: Omit<SyncOptions, 'ref'> & { ref?: string }, command: Command) => {
       const session = getSession(command);
       const url = repositoryUrl(repository);
-      const ref = refOf(options.ref);
+      const refs = importRefs(options.ref, isLocalPath(repository));
       if (options.dryRun) {
         const { dryRunImport } = await import('./git-dry-run.js');
-        await dryRunImport(session, spaceId, url, ref, options.dir);
+        await dryRunImport(session, spaceId, url, refs, options.dir);
         return;
       }
       const transport = await session.transport();
       const before = await primaryRevision(session, spaceId);
-      await progress(session, `Importing ${redactUrl(url)} (${ref}) into space ${spaceId}…`);
-      await transport.request('importGitRepository', {
-        params: { spaceId },
-        body: {
-          url,
-          ref,
-          ...(options.dir !== undefined ? { repoProjectDirectory: options.dir } : {}),
-          ...(options.standalone ? { standalone: true } : {}),
-          ...(options.force ? { force: true } : {}),
-          ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
-        },
-      });
+      let ref = refs[0] as string;
+      for (const [i, candidate] of refs.entries()) {
+        ref = candidate;
+        await progress(session, `Importing ${redactUrl(url)} (${ref}) into space ${spaceId}…`);
+        try {
+          await transport.request('importGitRepository', {
+            params: { spaceId },
+            body: {
+              url,
+              ref,
+              ...(options.dir !== undefined ? { repoProjectDirectory: options.dir } : {}),
+              ...(options.standalone ? { standalone: true } : {}),
+              ...(options.force ? { force: true } : {}),
+              ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
+            },
+          });
+          break;
+        } catch (error) {
+          // A short --ref name that is not a branch may be a tag.
+          const notFound = error instanceof ApiError && error.status === 404 && /remote ref not found/.test(error.message);
+          if (!notFound || i === refs.length - 1) throw error;
+        }
+      }
       const after = await primaryRevision(session, spaceId);
       const changed = before !== after;
-      const summary = { space: spaceId, repository: redactUrl(url), ref, revision: after, changed };
+      const info = await gitInfo(session, spaceId);
+      const summary = {
+        space: spaceId,
+        repository: redactUrl(url),
+        ref,
+        ...(typeof info?.commit === 'string' ? { commit: info.commit } : {}),
+        revision: after,
+        changed,
+      };
       if (session.format === 'json' || session.format === 'yaml') await session.printObject(summary, []);
       else
         await session.printText(
@@ -113,9 +166,9 @@ Examples:
     .argument('<repository>', 'URL (https://, ssh://, file://) or local path of the repository')
     .requiredOption('-m, --message <message>', 'commit message')
     .option('--ref <branch>', 'branch to push to (refs/heads/<branch> or <branch>)', 'main')
-    .option('--dir <path>', 'project directory inside the repository')
+    .option('--dir <path>', 'project directory inside the repository (default: the one the space last synced with)')
     .option('--standalone', 'push a snapshot not linked to the repository')
-    .option('--force', 'export even if the branch moved since the last sync')
+    .option('--force', 'export even if the branch moved since the last sync (overwrites it)')
     .option('--timestamp <iso>', 'time of the triggering event: an older event than the last sync is skipped')
     .option('--dry-run', 'show the files that would be written or deleted; change nothing')
     .addHelpText(
@@ -149,10 +202,8 @@ Examples:
           ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
         },
       });
-      const infoAfter = await gitInfo(session, spaceId);
-      const summary = { space: spaceId, repository: redactUrl(url), ref, gitSync: infoAfter ?? null };
-      if (session.format === 'json' || session.format === 'yaml') await session.printObject(summary, []);
-      else await session.printText(`Exported space ${spaceId} to ${redactUrl(url)} ${ref} (a commit only when the content changed)`);
+      const report = (await gitInfo(session, spaceId))?.lastExport as ExportReport | undefined;
+      await printExportReport(session, { space: spaceId, repository: redactUrl(url), ref }, options.standalone ? undefined : report);
     });
 
   git
@@ -169,11 +220,40 @@ Examples:
     });
 }
 
-async function gitInfo(session: Session, spaceId: string): Promise<{ updatedAt?: string } | undefined> {
+async function gitInfo(session: Session, spaceId: string): Promise<Record<string, unknown> | undefined> {
   const transport = await session.transport();
   try {
-    return (await transport.request('getSpaceGitInfo', { params: { spaceId } })).body as { updatedAt?: string };
+    return (await transport.request('getSpaceGitInfo', { params: { spaceId } })).body as Record<string, unknown>;
   } catch {
     return undefined;
+  }
+}
+
+/** What `getSpaceGitInfo` tells of the last export (docsctl servers; the real API does not say). */
+interface ExportReport {
+  committed: boolean;
+  commit?: string;
+  fileCount: number;
+  files: string[];
+}
+
+async function printExportReport(session: Session, target: { space: string; repository: string; ref: string }, report: ExportReport | undefined) {
+  const where = `${target.repository} ${target.ref}`;
+  if (session.format === 'json' || session.format === 'yaml') {
+    const fields = report
+      ? { committed: report.committed, commit: report.commit ?? null, fileCount: report.fileCount, files: report.files }
+      : { committed: null, commit: null, fileCount: null, files: null };
+    await session.printObject({ ...target, ...fields }, []);
+    return;
+  }
+  if (report === undefined) {
+    await session.printText(`Exported space ${target.space} to ${where}`);
+  } else if (!report.committed) {
+    await session.printText(`Nothing to commit: ${where} already has the content of space ${target.space}`);
+  } else {
+    const more = report.fileCount > report.files.length ? [`  … and ${report.fileCount - report.files.length} more`] : [];
+    await session.printText(
+      [`Committed ${report.commit?.slice(0, 12) ?? ''} to ${where}: ${report.fileCount} file(s) changed`, ...report.files.map((file) => `  ${file}`), ...more].join('\n'),
+    );
   }
 }

@@ -13,23 +13,24 @@
  * server under `serve`) or `http(s)://` (fetched). A directory is only readable
  * through `file://`.
  *
- * The import replaces the whole content: of the change request (which gets a new
- * revision; page ids are kept for pages whose source path is unchanged, by giving
- * the converter the current tree as `previous`), or of the space (a new primary
- * revision; a space whose edit mode is `locked` refuses it: 409, import into a
- * change request instead). The fetch, read and conversion happen in `prepare`,
- * outside the store lock; `run` only writes the tree (unchanged pages keep their
- * objects).
+ * The import adds, it never deletes (import-merge.ts): a page at the same path as
+ * an imported file is updated, other files become new pages at the end, or under
+ * the page of the page-level routes (`importContentInPageById`,
+ * `importContentInChangeRequestPageById`). The change request gets a new
+ * revision; the space a new primary revision (a space whose edit mode is `locked`
+ * refuses it: 409, import into a change request instead). The fetch, read and
+ * conversion happen in `prepare`, outside the store lock; `run` only writes the
+ * tree (unchanged pages keep their objects).
  *
  * Answer: 201 `{revision, importedResources, totalResources}` (`Location`: the new
- * revision), where `importedResources` = pages + files created and
- * `totalResources` = files read from the source; plus `warnings` (the converter's,
- * one line each) when there are any.
+ * revision), where `importedResources` = pages + files created or changed and
+ * `totalResources` = pages + files the source holds; plus `warnings` (the
+ * converter's, one line each) when there are any.
  */
 import { readFile, readdir, readlink, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ApiError, badRequest, conflict } from '../../api/errors.js';
+import { ApiError, badRequest, conflict, notFound } from '../../api/errors.js';
 import type * as routes from '../../api/routes/content.js';
 import type { ContentTree } from '../../content/model.js';
 import type { RepoFile, RepoSnapshot } from '../../gitsync/types.js';
@@ -195,19 +196,14 @@ async function convert(
   ctx: PrepareContext,
   snapshot: RepoSnapshot,
   previous: ContentTree,
-): Promise<{ tree: ContentTree; warnings: string[]; pages: number; files: number }> {
+): Promise<{ tree: ContentTree; warnings: string[] }> {
   const [{ importRepository }, { GitSyncError }] = await Promise.all([
     import('../../gitsync/import.js'),
     import('../../gitsync/errors.js'),
   ]);
   try {
     const result = importRepository(snapshot, { ids: ctx.ids, previous });
-    return {
-      tree: result.tree,
-      warnings: result.warnings,
-      pages: result.stats.pages,
-      files: result.stats.files,
-    };
+    return { tree: result.tree, warnings: result.warnings };
   } catch (error) {
     if (error instanceof GitSyncError) throw badRequest(`Cannot import: ${error.message}`);
     throw error;
@@ -218,7 +214,11 @@ async function prepareImport(
   ctx: PrepareContext,
   body: { url: string; source: string },
   previous: { tree: ContentTree; revision: string },
+  parentId?: string,
 ): Promise<Prepared> {
+  const { findPage, mergeImported } = await import('./import-merge.js');
+  const parent = parentId === undefined ? undefined : findPage(previous.tree, parentId);
+  if (parentId !== undefined && (parent === undefined || parent.type === 'link')) throw notFound(`Page ${parentId} not found`);
   if (!(SUPPORTED_SOURCES as readonly string[]).includes(body.source)) {
     throw badRequest(`Unsupported import source "${body.source}": docsctl imports ${SUPPORTED_SOURCES.map((s) => `"${s}"`).join(' and ')}`);
   }
@@ -230,13 +230,15 @@ async function prepareImport(
   }
   const fetched = await fetchSource(url);
   const snapshot = await snapshotFor(body.source, fetched, url);
-  const converted = await convert(ctx, snapshot, previous.tree);
+  // Matched against the pages the import lands among (the parent's, or the root's), so matches keep their ids.
+  const converted = await convert(ctx, snapshot, parent ? { pages: parent.pages, files: previous.tree.files } : previous.tree);
+  const merged = mergeImported(previous.tree, converted.tree, parentId);
   return {
-    tree: converted.tree,
+    tree: merged.tree,
     previous: previous.tree,
     previousRevision: previous.revision,
-    imported: converted.pages + converted.files,
-    total: snapshot.size,
+    imported: merged.added + merged.updated,
+    total: merged.total,
     warnings: converted.warnings,
   };
 }
@@ -268,12 +270,16 @@ function requireLive(space: SpaceRecord): void {
 
 const on = implementer<typeof routes>();
 
-const importIntoChangeRequest: TwoPhaseHandler<typeof routes.importContentInChangeRequest, Prepared> = {
+type CrImportRoute = typeof routes.importContentInChangeRequest | typeof routes.importContentInChangeRequestPageById;
+type SpaceImportRoute = typeof routes.importContent | typeof routes.importContentInPageById;
+const pageOf = (params: object): string | undefined => (params as { pageId?: string }).pageId;
+
+const importIntoChangeRequest: TwoPhaseHandler<CrImportRoute, Prepared> = {
   async prepare(ctx, { params, body }) {
     const { space, cr } = changeRequestFor(ctx.reader, ctx, params.spaceId, params.changeRequestId, 'edit', 'import content');
     requireEditable(cr);
     const revision = requireRevisionRecord(ctx.reader, space.id, cr.revision);
-    return prepareImport(ctx, body, { tree: openContent(ctx.reader, revision).tree(), revision: revision.id });
+    return prepareImport(ctx, body, { tree: openContent(ctx.reader, revision).tree(), revision: revision.id }, pageOf(params));
   },
   run(ctx, { params }, prepared) {
     const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId, 'edit', 'import content');
@@ -284,12 +290,12 @@ const importIntoChangeRequest: TwoPhaseHandler<typeof routes.importContentInChan
   },
 };
 
-const importIntoSpace: TwoPhaseHandler<typeof routes.importContent, Prepared> = {
+const importIntoSpace: TwoPhaseHandler<SpaceImportRoute, Prepared> = {
   async prepare(ctx, { params, body }) {
     const { space } = spaceFor(ctx.reader, ctx, params.spaceId, 'edit', 'import content');
     requireLive(space);
     const revision = primaryRevision(ctx.reader, space);
-    return prepareImport(ctx, body, { tree: openContent(ctx.reader, revision).tree(), revision: revision.id });
+    return prepareImport(ctx, body, { tree: openContent(ctx.reader, revision).tree(), revision: revision.id }, pageOf(params));
   },
   run(ctx, { params }, prepared) {
     const { space } = spaceFor(ctx.tx, ctx, params.spaceId, 'edit', 'import content');
@@ -302,5 +308,7 @@ const importIntoSpace: TwoPhaseHandler<typeof routes.importContent, Prepared> = 
 
 export const importHandlers: Record<string, Handler> = {
   ...on('importContentInChangeRequest', importIntoChangeRequest),
+  ...on('importContentInChangeRequestPageById', importIntoChangeRequest),
   ...on('importContent', importIntoSpace),
+  ...on('importContentInPageById', importIntoSpace),
 };

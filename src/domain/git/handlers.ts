@@ -40,13 +40,18 @@ import { type GitSyncRecord, type GitSyncTarget, getGitSync, isStale, laterTimes
 
 const on = implementer<typeof routes>();
 
+/** Files named in the last export's report (the count is always exact). */
+const MAX_REPORTED_FILES = 1000;
+
 interface SyncBody {
   url: string;
   ref: string;
   repoProjectDirectory?: string | undefined;
+  repoTreeURL?: string | undefined;
   repoCommitURL?: string | undefined;
   timestamp?: string | undefined;
   force?: boolean | undefined;
+  gitInfo?: { provider?: 'github' | 'gitlab' | undefined; url?: string | undefined } | undefined;
 }
 
 /** What the sync needs to know about the URL: its stored form and public state. Never the credentials. */
@@ -55,7 +60,13 @@ interface Target extends GitSyncTarget {
   provider?: 'github' | 'gitlab';
 }
 
-async function targetOf(body: SyncBody): Promise<Target> {
+/**
+ * Where the request syncs: its repository (redacted), ref and project directory.
+ * Without `repoProjectDirectory`, the directory the space was last synced with
+ * (GitBook keeps it in the space's Git Sync configuration): an export after
+ * `import --dir docs` writes into docs/, not over the repository root.
+ */
+async function targetOf(body: SyncBody, record: GitSyncRecord | undefined, checkRef: (ref: string) => string): Promise<Target> {
   const [{ parseRepoUrl, providerOf, repoNameOf }, { normalizeProjectDirectory }, { GitSyncError }] = await Promise.all([
     import('../../git/credentials.js'),
     import('../../gitsync/config.js'),
@@ -67,15 +78,31 @@ async function targetOf(body: SyncBody): Promise<Target> {
   } catch (error) {
     throw badRequest((error as Error).message);
   }
+  checkRef(body.ref);
   let projectDirectory: string;
   try {
-    projectDirectory = normalizeProjectDirectory(body.repoProjectDirectory);
+    projectDirectory =
+      body.repoProjectDirectory === undefined ? (record?.projectDirectory ?? '') : normalizeProjectDirectory(body.repoProjectDirectory);
   } catch (error) {
     if (error instanceof GitSyncError) throw badRequest(`Invalid repoProjectDirectory: ${error.message}`);
     throw error;
   }
-  const provider = providerOf(repo);
+  const provider = body.gitInfo?.provider ?? providerOf(repo);
   return { url: repo.redacted, ref: body.ref, projectDirectory, repoName: repoNameOf(repo), ...(provider ? { provider } : {}) };
+}
+
+/**
+ * The space was last synced with this commit of this repository and directory:
+ * nothing to import, whichever ref named the commit (`HEAD`, the branch, its id).
+ */
+function alreadyImported(record: GitSyncRecord | undefined, target: Target, oid: string): boolean {
+  return record !== undefined && record.url === target.url && (record.projectDirectory ?? '') === target.projectDirectory && record.lastOid === oid;
+}
+
+/** The ref checks (refs.ts), loaded with the git code. */
+async function refChecks() {
+  const { checkImportRef, checkRefName } = await import('../../git/refs.js');
+  return { importRef: checkImportRef, branchRef: (ref: string) => checkRefName(ref) };
 }
 
 /** The converter's errors (a symlink leaving the repository, a bad config…) are the caller's: 400. */
@@ -89,13 +116,20 @@ async function converting<T>(what: string, url: string, fn: () => T): Promise<T>
   }
 }
 
-function publicState(ctx: HandlerContext, target: Target): GitSyncState {
+/** The space's public Git Sync state: `url` is the tree URL the caller gave (gitInfo.url, repoTreeURL), else the repository's. */
+function publicState(ctx: HandlerContext, target: Target, body: SyncBody): GitSyncState {
   return {
     repoName: target.repoName,
     ...(target.provider ? { installationProvider: target.provider } : {}),
-    url: target.url,
+    url: body.gitInfo?.url ?? body.repoTreeURL ?? target.url,
     updatedAt: ctx.clock().toISOString(),
   };
+}
+
+/** What a sync remembers of its request beside the target: the gitInfo and tree URL it was given. */
+function requestInfo(body: SyncBody): Pick<GitSyncRecord, 'gitInfo' | 'repoTreeURL'> {
+  const gitInfo = body.gitInfo && (body.gitInfo.provider !== undefined || body.gitInfo.url !== undefined) ? { ...body.gitInfo } : undefined;
+  return { gitInfo, repoTreeURL: body.repoTreeURL };
 }
 
 function commitUrl(prefix: string | undefined, oid: string): string | undefined {
@@ -114,7 +148,8 @@ type ImportPrepared =
   | {
       skipped: false;
       target: Target;
-      oid: string;
+      /** The imported commit (undefined for a plain directory). */
+      oid: string | undefined;
       message: string;
       tree: ContentTree;
       previous: ContentTree;
@@ -125,17 +160,24 @@ type ImportPrepared =
 const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, ImportPrepared> = {
   async prepare(ctx: PrepareContext, { params, body }) {
     const { space } = spaceFor(ctx.reader, ctx, params.spaceId, 'edit', 'sync this space with Git');
-    const target = await targetOf(body);
     const record = getGitSync(ctx.reader, space.id);
+    const target = await targetOf(body, record, (await refChecks()).importRef);
     if (!body.standalone && isStale(record, body.timestamp)) return { skipped: true, reason: 'stale event' };
-    const { openMirror } = await import('../../git/repo.js');
-    const mirror = await openMirror(body.url);
-    const oid = await mirror.fetch(body.ref);
-    if (oid === undefined) throw notFound(`Cannot fetch ${target.url} at ${body.ref}: remote ref not found`);
-    if (!body.standalone && !body.force && sameTarget(record, target) && record.lastOid === oid) {
-      return { skipped: true, reason: 'already synced' };
+    const { openSource, readDirectorySnapshot } = await import('../../git/source.js');
+    const source = await openSource(body.url, { policy: ctx.policy });
+    let oid: string | undefined;
+    let snapshot;
+    let message = '';
+    if (source.kind === 'directory') {
+      snapshot = await readDirectorySnapshot(source.dir);
+    } else {
+      oid = await source.mirror.fetch(body.ref);
+      if (oid === undefined) throw notFound(`Cannot fetch ${target.url} at ${body.ref}: remote ref not found`);
+      if (!body.standalone && !body.force && alreadyImported(record, target, oid)) {
+        return { skipped: true, reason: 'already synced' };
+      }
+      [snapshot, message] = await Promise.all([source.mirror.readSnapshot(oid), source.mirror.commitMessage(oid)]);
     }
-    const [snapshot, message] = await Promise.all([mirror.readSnapshot(oid), mirror.commitMessage(oid)]);
     const revision = primaryRevision(ctx.reader, space);
     const previous = openContent(ctx.reader, revision).tree();
     const { importRepository } = await import('../../gitsync/import.js');
@@ -149,14 +191,12 @@ const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, Im
     const space = requireActiveSpace(ctx, params.spaceId);
     const record = getGitSync(ctx.tx, space.id);
     const { target, oid } = prepared;
-    const git: RevisionGit = {
-      oid,
-      message: prepared.message,
-      createdByGitBook: false,
-      ref: target.ref,
-    };
-    const url = commitUrl(body.repoCommitURL, oid);
-    if (url !== undefined) git.url = url;
+    let git: RevisionGit | undefined;
+    if (oid !== undefined) {
+      git = { oid, message: prepared.message, createdByGitBook: false, ref: target.ref };
+      const url = commitUrl(body.repoCommitURL, oid);
+      if (url !== undefined) git.url = url;
+    }
     const content = saveTree(ctx.tx, prepared.tree, [prepared.previous]);
     const now = ctx.clock().toISOString();
 
@@ -168,26 +208,27 @@ const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, Im
         parents: [space.revision],
         createdAt: now,
         content,
-        git,
+        ...(git ? { git } : {}),
       });
       putGitSync(ctx.tx, {
         ...(record ?? { space: space.id }),
-        lastStandaloneRevision: { revision: revision.id, oid, url: target.url, ref: target.ref, createdAt: now },
+        lastStandaloneRevision: { revision: revision.id, ...(oid ? { oid } : {}), url: target.url, ref: target.ref, createdAt: now },
       });
       return undefined;
     }
 
     // Re-checked in the transaction: another sync may have applied a later event meanwhile.
     if (isStale(record, body.timestamp)) return undefined;
-    if (!body.force && sameTarget(record, target) && record.lastOid === oid) return undefined;
-    const revision = commitToSpace(ctx, ctx.tx, space, content, { git });
+    if (!body.force && oid !== undefined && alreadyImported(record, target, oid)) return undefined;
+    const revision = commitToSpace(ctx, ctx.tx, space, content, git ? { git } : {});
     const updated = getSpace(ctx.tx, space.id) as SpaceRecord;
-    putSpace(ctx.tx, { ...updated, gitSync: publicState(ctx, target) });
+    putSpace(ctx.tx, { ...updated, gitSync: publicState(ctx, target, body) });
     putGitSync(ctx.tx, {
       ...(record ?? { space: space.id }),
       url: target.url,
       ref: target.ref,
       projectDirectory: target.projectDirectory,
+      ...requestInfo(body),
       lastOid: oid,
       lastTimestamp: laterTimestamp(record, body.timestamp),
       lastDirection: 'import',
@@ -209,6 +250,8 @@ type ExportPrepared =
       oid: string | undefined;
       /** Whether a commit was pushed. */
       committed: boolean;
+      /** The repository paths the commit wrote or deleted. */
+      files: string[];
       message: string;
       /** The primary revision exported, and its tree. */
       baseRevision: string;
@@ -220,12 +263,14 @@ type ExportPrepared =
 const exportToGitRepository: TwoPhaseHandler<typeof routes.exportToGitRepository, ExportPrepared> = {
   async prepare(ctx: PrepareContext, { params, body }) {
     const { space } = spaceFor(ctx.reader, ctx, params.spaceId, 'edit', 'sync this space with Git');
-    const target = await targetOf(body);
     const standalone = (body as { standalone?: boolean }).standalone === true;
     const record = getGitSync(ctx.reader, space.id);
+    const target = await targetOf(body, record, (await refChecks()).branchRef);
     if (!standalone && isStale(record, body.timestamp)) return { skipped: true, reason: 'stale event' };
-    const { openMirror } = await import('../../git/repo.js');
-    const mirror = await openMirror(body.url);
+    const { openSource } = await import('../../git/source.js');
+    const source = await openSource(body.url, { policy: ctx.policy, directories: false });
+    if (source.kind !== 'repository') throw badRequest(`${target.url} is not a Git repository`);
+    const { mirror } = source;
     const head = await mirror.fetch(body.ref);
     if (
       !standalone &&
@@ -236,7 +281,7 @@ const exportToGitRepository: TwoPhaseHandler<typeof routes.exportToGitRepository
       record.lastOid !== head
     ) {
       throw conflict(
-        `Cannot export to ${target.url} at ${body.ref}: the remote branch moved since the last sync (${record.lastOid.slice(0, 12)} → ${head.slice(0, 12)}); import first, or pass force`,
+        `Cannot export to ${target.url} at ${body.ref}: the remote branch moved since the last sync (${record.lastOid.slice(0, 12)} → ${head.slice(0, 12)}); import first, or export with --force (API: "force": true) to overwrite it`,
       );
     }
     const current = head !== undefined ? await mirror.readSnapshot(head) : new Map();
@@ -262,7 +307,8 @@ const exportToGitRepository: TwoPhaseHandler<typeof routes.exportToGitRepository
       }
     }
     if (standalone) return { skipped: true, reason: 'standalone' };
-    return { skipped: false, target, oid, committed, message: body.commitMessage, baseRevision: revision.id, base, exported: result.tree };
+    const files = committed ? [...new Set([...result.writes.keys(), ...result.deletes])].sort() : [];
+    return { skipped: false, target, oid, committed, files, message: body.commitMessage, baseRevision: revision.id, base, exported: result.tree };
   },
   run(ctx, { params, body }, prepared) {
     if (prepared.skipped) return undefined;
@@ -286,18 +332,26 @@ const exportToGitRepository: TwoPhaseHandler<typeof routes.exportToGitRepository
       }
     }
     const updated = getSpace(ctx.tx, space.id) as SpaceRecord;
-    putSpace(ctx.tx, { ...updated, gitSync: publicState(ctx, target) });
+    putSpace(ctx.tx, { ...updated, gitSync: publicState(ctx, target, body) });
     const next: GitSyncRecord = {
       ...(record ?? { space: space.id }),
       url: target.url,
       ref: target.ref,
       projectDirectory: target.projectDirectory,
+      ...requestInfo(body),
       lastTimestamp: laterTimestamp(record, body.timestamp),
       lastDirection: 'export',
       updatedAt: now,
     };
     if (oid !== undefined) next.lastOid = oid;
     if (exportRevision !== undefined) next.lastExportRevision = exportRevision;
+    next.lastExport = {
+      committed: prepared.committed,
+      ...(oid !== undefined ? { commit: oid } : {}),
+      fileCount: prepared.files.length,
+      files: prepared.files.slice(0, MAX_REPORTED_FILES),
+      at: now,
+    };
     putGitSync(ctx.tx, next);
     return undefined;
   },
@@ -305,10 +359,29 @@ const exportToGitRepository: TwoPhaseHandler<typeof routes.exportToGitRepository
 
 // ─── Info ──────────────────────────────────────────────────────────────────
 
-function getSpaceGitInfo(ctx: HandlerContext, { params }: { params: { spaceId: string } }): GitSyncState {
+/**
+ * The public state, plus what docsctl's sync configuration of the space holds
+ * (the real API's GitSyncState allows more properties; GitBook shows these in
+ * the space's Git Sync settings): the repository, branch and project directory
+ * later syncs use, the commit both sides last agreed on, and the gitInfo given.
+ */
+function getSpaceGitInfo(ctx: HandlerContext, { params }: { params: { spaceId: string } }): GitSyncState & Record<string, unknown> {
   const { space } = spaceFor(ctx.tx, ctx, params.spaceId, 'read');
   if (space.gitSync === undefined) throw notFound(`Git Sync is not set up for space ${space.id}`);
-  return space.gitSync;
+  const record = getGitSync(ctx.tx, space.id);
+  if (record === undefined) return { ...space.gitSync };
+  const extra: Record<string, unknown> = {
+    repository: record.url,
+    ref: record.ref,
+    projectDirectory: record.projectDirectory ?? '',
+    commit: record.lastOid,
+    lastSync: record.lastDirection,
+    lastExport: record.lastExport,
+    gitInfo: record.gitInfo,
+    repoTreeURL: record.repoTreeURL,
+  };
+  for (const key of Object.keys(extra)) if (extra[key] === undefined) delete extra[key];
+  return { ...space.gitSync, ...extra };
 }
 
 export const gitHandlers: Record<string, Handler> = {

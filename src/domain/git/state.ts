@@ -35,8 +35,14 @@ export interface GitSyncRecord extends Partial<GitSyncTarget> {
   lastImportRevision?: string;
   /** Primary revision the last export wrote (or attached git refs to). */
   lastExportRevision?: string;
-  /** Last standalone (preview) import: a revision that is not the primary. */
-  lastStandaloneRevision?: { revision: string; oid: string; url: string; ref: string; createdAt: string };
+  /** Last standalone (preview) import: a revision that is not the primary (no oid for a plain directory). */
+  lastStandaloneRevision?: { revision: string; oid?: string; url: string; ref: string; createdAt: string };
+  /** The `gitInfo` of the last sync request (provider, repository tree URL). */
+  gitInfo?: { provider?: 'github' | 'gitlab' | undefined; url?: string | undefined };
+  /** What the last export did: whether it committed, the branch head after it, the files it changed (the first 1,000). */
+  lastExport?: { committed: boolean; commit?: string; fileCount: number; files: string[]; at: string };
+  /** The `repoTreeURL` of the last sync request. */
+  repoTreeURL?: string;
   updatedAt?: string;
 }
 

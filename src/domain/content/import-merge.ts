@@ -1,0 +1,111 @@
+/**
+ * Content import adds, it never deletes (issue 9 §2): the imported tree is
+ * merged into the current one.
+ *
+ * - An imported page the converter matched to a current page (same source path,
+ *   else same slug path: `importRepository`'s `previous`) updates that page in
+ *   place: its fields and body become the imported ones, its position and id stay.
+ * - Other imported pages are new pages, added at the end of the root, or at the
+ *   end of the parent's children for a page-level import (groups are flattened
+ *   there: a group only lives at the root).
+ * - Files: a matched file is replaced, others are added.
+ * - Nothing else changes: pages and files the source does not have stay.
+ *
+ * Mirroring a directory exactly (removing what it does not have) is `git import`.
+ */
+import type { ContentFile, ContentPage, ContentTree } from '../../content/model.js';
+import { walkPages } from '../../content/model.js';
+
+export interface MergeResult {
+  tree: ContentTree;
+  /** Pages and files created. */
+  added: number;
+  /** Pages and files whose content changed. */
+  updated: number;
+  /** Pages and files the source holds. */
+  total: number;
+}
+
+function meta(page: ContentPage): Omit<ContentPage, 'pages' | 'id'> {
+  const { pages: _pages, id: _id, ...rest } = page;
+  return rest;
+}
+
+/** JSON with object keys sorted: the stored tree and the converter's do not order keys alike. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return canonical(a) === canonical(b);
+}
+
+/**
+ * Merges `imported` (converted with the current tree, or the parent's subtree,
+ * as `previous`, so matches share ids) into `current`; `parentId` puts new
+ * pages under that page. The current tree is not modified.
+ */
+export function mergeImported(current: ContentTree, imported: ContentTree, parentId?: string): MergeResult {
+  const tree: ContentTree = structuredClone(current);
+  const byId = new Map<string, ContentPage>();
+  for (const { page } of walkPages(tree.pages)) byId.set(page.id, page);
+  let added = 0;
+  let updated = 0;
+  let total = 0;
+
+  const place = (list: ContentPage[], pages: readonly ContentPage[], nested: boolean): void => {
+    for (const page of pages) {
+      if (nested && page.type === 'group') {
+        place(list, page.pages, nested);
+        continue;
+      }
+      total += 1;
+      const existing = byId.get(page.id);
+      if (existing) {
+        const next = meta(page);
+        if (!sameJson(meta(existing), next)) {
+          for (const key of Object.keys(existing) as Array<keyof ContentPage>) if (key !== 'id' && key !== 'pages') delete existing[key];
+          Object.assign(existing, structuredClone(next));
+          updated += 1;
+        }
+        place(existing.pages, page.pages, true);
+      } else {
+        const fresh: ContentPage = { ...structuredClone(meta(page)), id: page.id, pages: [] };
+        list.push(fresh);
+        byId.set(fresh.id, fresh);
+        added += 1;
+        place(fresh.pages, page.pages, true);
+      }
+    }
+  };
+
+  const parent = parentId === undefined ? undefined : byId.get(parentId);
+  place(parent ? parent.pages : tree.pages, imported.pages, parent !== undefined);
+
+  const files = new Map<string, number>();
+  tree.files.forEach((file, index) => files.set(file.id, index));
+  for (const file of imported.files) {
+    total += 1;
+    const index = files.get(file.id);
+    const copy: ContentFile = structuredClone(file);
+    if (index === undefined) {
+      files.set(file.id, tree.files.length);
+      tree.files.push(copy);
+      added += 1;
+    } else if (!sameJson(tree.files[index], copy)) {
+      tree.files[index] = copy;
+      updated += 1;
+    }
+  }
+  return { tree, added, updated, total };
+}
+
+/** The page `pageId` of `tree`, or undefined. */
+export function findPage(tree: ContentTree, pageId: string): ContentPage | undefined {
+  for (const { page } of walkPages(tree.pages)) if (page.id === pageId) return page;
+  return undefined;
+}

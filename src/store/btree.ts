@@ -1,0 +1,386 @@
+/**
+ * A persistent B+tree of immutable JSON nodes, kept in key order: one per table.
+ *
+ * - Leaf  `{"k": [key, …], "v": [value, …]}`: rows in ascending code-unit key order.
+ * - Inner `{"k": [separator, …], "c": [childHash, …]}`: child i holds the keys in
+ *   [k[i], k[i+1]) (child 0 also holds everything below k[1]; k[0] is informative).
+ *
+ * Nodes are cut by size, not by count: a node whose JSON grows past NODE_MAX_BYTES
+ * is split into pieces of about NODE_TARGET_BYTES, and one that shrinks below
+ * NODE_MIN_BYTES merges with a neighbour. So a write copies one leaf and the inner
+ * nodes above it (O(log n) bytes, a few KiB each), a lookup reads O(log n) nodes
+ * and a range scan reads O(log n + k) rows. All leaves are at the same depth.
+ * Like hamt.ts, this module never touches files: callers give it a `BTreeSource`
+ * to load nodes and an `emit` to store new ones.
+ */
+import type { Json } from './types.js';
+
+export interface BLeaf {
+  k: string[];
+  v: Json[];
+}
+export interface BInner {
+  k: string[];
+  c: string[];
+}
+export type BNode = BLeaf | BInner;
+
+/** A node whose JSON grows past this many bytes is split. */
+export const NODE_MAX_BYTES = 4096;
+/** Split pieces aim at this size. */
+export const NODE_TARGET_BYTES = 2048;
+/** A node smaller than this merges with a neighbour. */
+export const NODE_MIN_BYTES = 1024;
+
+const HASH_RE = /^[0-9a-f]{64}$/;
+
+export function isBLeaf(node: BNode): node is BLeaf {
+  return 'v' in node;
+}
+
+/** True when `value` has the shape of a B+tree node (cheap: used to tell tables in the older HAMT form apart). */
+export function looksLikeBNode(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Array.isArray((value as { k?: unknown }).k);
+}
+
+/** Checks the shape of a parsed node; returns an explanation when it is not one. */
+export function bnodeShapeProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a table node';
+  const node = value as Record<string, unknown>;
+  const names = Object.keys(node);
+  if (names.length !== 2 || !Array.isArray(node.k)) return 'not a table node';
+  const keys = node.k as unknown[];
+  for (let i = 0; i < keys.length; i += 1) {
+    if (typeof keys[i] !== 'string') return 'key that is not a string';
+    if (i > 0 && !((keys[i - 1] as string) < (keys[i] as string))) return 'keys out of order';
+  }
+  if (Array.isArray(node.v)) return node.v.length === keys.length ? undefined : 'leaf with keys and values of different lengths';
+  if (Array.isArray(node.c)) {
+    if (node.c.length !== keys.length || keys.length === 0) return 'inner node without children';
+    for (const child of node.c) if (typeof child !== 'string' || !HASH_RE.test(child)) return 'inner node with a malformed child';
+    return undefined;
+  }
+  return 'not a table node';
+}
+
+export interface BTreeSource {
+  /** The node stored under `hash` (verified; throws StoreError when missing or damaged). Must not be mutated. */
+  bnode(hash: string): BNode;
+}
+
+/** Stores a new node and returns its hash. */
+export type BEmit = (node: BNode) => string;
+
+// ─── Searching ───────────────────────────────────────────────────────────────
+
+/** Index of the first key ≥ `key`. */
+function lowerBound(keys: string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((keys[mid] as string) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Index of the first key > `key`. */
+function upperBound(keys: string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((keys[mid] as string) <= key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The child of an inner node whose range holds `key`. */
+function childFor(node: BInner, key: string): number {
+  return Math.max(0, upperBound(node.k, key) - 1);
+}
+
+/** The value under `key`, or undefined (shared with the node: copy it before handing it out). */
+export function btreeGet(source: BTreeSource, root: string | undefined, key: string): Json | undefined {
+  if (root === undefined) return undefined;
+  let node = source.bnode(root);
+  while (!isBLeaf(node)) node = source.bnode(node.c[childFor(node, key)] as string);
+  const index = lowerBound(node.k, key);
+  return node.k[index] === key ? node.v[index] : undefined;
+}
+
+/** Rows with key ≥ `from` (all when undefined), ascending. */
+function* ascending(source: BTreeSource, hash: string, from: string | undefined): Generator<[string, Json]> {
+  const node = source.bnode(hash);
+  if (isBLeaf(node)) {
+    for (let i = from === undefined ? 0 : lowerBound(node.k, from); i < node.k.length; i += 1) {
+      yield [node.k[i] as string, node.v[i] as Json];
+    }
+    return;
+  }
+  const start = from === undefined ? 0 : childFor(node, from);
+  for (let i = start; i < node.c.length; i += 1) yield* ascending(source, node.c[i] as string, i === start ? from : undefined);
+}
+
+/** Rows with key < `below` (all when undefined), descending. */
+function* descending(source: BTreeSource, hash: string, below: string | undefined): Generator<[string, Json]> {
+  const node = source.bnode(hash);
+  if (isBLeaf(node)) {
+    for (let i = (below === undefined ? node.k.length : lowerBound(node.k, below)) - 1; i >= 0; i -= 1) {
+      yield [node.k[i] as string, node.v[i] as Json];
+    }
+    return;
+  }
+  const start = below === undefined ? node.c.length - 1 : Math.max(0, lowerBound(node.k, below) - 1);
+  for (let i = start; i >= 0; i -= 1) yield* descending(source, node.c[i] as string, i === start ? below : undefined);
+}
+
+/** The smallest string greater than every string that starts with `prefix` (undefined: none exists). */
+export function prefixEnd(prefix: string): string | undefined {
+  let end = prefix;
+  while (end.length > 0 && end.charCodeAt(end.length - 1) === 0xffff) end = end.slice(0, -1);
+  if (end.length === 0) return undefined;
+  return end.slice(0, -1) + String.fromCharCode(end.charCodeAt(end.length - 1) + 1);
+}
+
+export interface BScan {
+  prefix?: string;
+  after?: string;
+  limit?: number;
+  reverse?: boolean;
+}
+
+/**
+ * The rows a `StoreReader.scan` selects, walking only the nodes on the way to the
+ * range and the rows in it (values shared: copy before handing out).
+ */
+export function btreeScan(source: BTreeSource, root: string | undefined, options: BScan = {}): Array<[string, Json]> {
+  const out: Array<[string, Json]> = [];
+  const limit = options.limit ?? Infinity;
+  if (root === undefined || limit <= 0) return out;
+  const prefix = options.prefix ?? '';
+  const { after } = options;
+  if (options.reverse) {
+    const end = prefix === '' ? undefined : prefixEnd(prefix);
+    const below = after === undefined ? end : end === undefined || after < end ? after : end;
+    for (const row of descending(source, root, below)) {
+      if (!row[0].startsWith(prefix)) break;
+      out.push(row);
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+  const from = after !== undefined && after >= prefix ? after : prefix;
+  for (const row of ascending(source, root, from === '' ? undefined : from)) {
+    if (row[0] === after) continue;
+    if (!row[0].startsWith(prefix)) break;
+    out.push(row);
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+/** Every row of the tree in key order (values shared). */
+export function btreeEntries(source: BTreeSource, root: string | undefined): Array<[string, Json]> {
+  return root === undefined ? [] : [...ascending(source, root, undefined)];
+}
+
+/** Calls `visit` for every node hash of the tree (parents before children); `false` skips the subtree. */
+export function btreeWalk(source: BTreeSource, root: string, visit: (hash: string, node: BNode) => boolean | void): void {
+  const node = source.bnode(root);
+  if (visit(root, node) === false) return;
+  if (!isBLeaf(node)) for (const child of node.c) btreeWalk(source, child, visit);
+}
+
+// ─── Writing ─────────────────────────────────────────────────────────────────
+
+/** A change to one row: its new JSON text, or null to delete it. */
+export interface BChange {
+  key: string;
+  /** The value's JSON text (its size decides where nodes split), or null to delete. */
+  text: string | null;
+}
+
+/** A built node, as its parent sees it. */
+interface Ref {
+  key: string;
+  hash: string;
+  bytes: number;
+  node: BNode | undefined;
+}
+
+/** JSON bytes one entry adds to a node (key, quotes, commas; the value's text for leaves, a hash for inner nodes). */
+const entryBytes = (key: string, valueBytes: number) => key.length + valueBytes + 6;
+const HASH_ENTRY_BYTES = 66;
+
+function textOf(value: Json): string {
+  return JSON.stringify(value);
+}
+
+/** Cuts sorted entries into nodes of about NODE_TARGET_BYTES (one node when they fit in NODE_MAX_BYTES). */
+function cut(keys: string[], items: Array<Json | string>, sizes: number[], leaf: boolean, emit: BEmit): Ref[] {
+  if (keys.length === 0) return [];
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const pieces: Array<[number, number]> = [];
+  if (total <= NODE_MAX_BYTES) pieces.push([0, keys.length]);
+  else {
+    const count = Math.ceil(total / NODE_TARGET_BYTES);
+    const share = total / count;
+    let start = 0;
+    let bytes = 0;
+    for (let i = 0; i < keys.length; i += 1) {
+      bytes += sizes[i] as number;
+      if (bytes >= share && i + 1 < keys.length && pieces.length < count - 1) {
+        pieces.push([start, i + 1]);
+        start = i + 1;
+        bytes = 0;
+      }
+    }
+    pieces.push([start, keys.length]);
+  }
+  return pieces.map(([from, to]) => {
+    const k = keys.slice(from, to);
+    const node: BNode = leaf ? { k, v: items.slice(from, to) as Json[] } : { k, c: items.slice(from, to) as string[] };
+    let bytes = 12;
+    for (let i = from; i < to; i += 1) bytes += sizes[i] as number;
+    return { key: k[0] as string, hash: emit(node), bytes, node };
+  });
+}
+
+/** Applies sorted, distinct changes to one leaf's rows. */
+function applyToLeaf(node: BLeaf, changes: BChange[], emit: BEmit): Ref[] {
+  const keys: string[] = [];
+  const values: Json[] = [];
+  const sizes: number[] = [];
+  let i = 0;
+  const keep = (index: number) => {
+    const value = node.v[index] as Json;
+    keys.push(node.k[index] as string);
+    values.push(value);
+    sizes.push(entryBytes(node.k[index] as string, textOf(value).length));
+  };
+  for (const change of changes) {
+    while (i < node.k.length && (node.k[i] as string) < change.key) keep(i++);
+    if (i < node.k.length && node.k[i] === change.key) i += 1; // replaced or deleted
+    if (change.text !== null) {
+      keys.push(change.key);
+      values.push(JSON.parse(change.text) as Json);
+      sizes.push(entryBytes(change.key, change.text.length));
+    }
+  }
+  while (i < node.k.length) keep(i++);
+  return cut(keys, values, sizes, true, emit);
+}
+
+function refsOf(node: BInner): Ref[] {
+  return node.k.map((key, i) => ({ key, hash: node.c[i] as string, bytes: -1, node: undefined }));
+}
+
+function nodeOf(source: BTreeSource, ref: Ref): BNode {
+  ref.node ??= source.bnode(ref.hash);
+  return ref.node;
+}
+
+function sizeOf(source: BTreeSource, ref: Ref): number {
+  if (ref.bytes < 0) {
+    const node = nodeOf(source, ref);
+    let bytes = 12;
+    if (isBLeaf(node)) for (let i = 0; i < node.k.length; i += 1) bytes += entryBytes(node.k[i] as string, textOf(node.v[i] as Json).length);
+    else for (const key of node.k) bytes += entryBytes(key, HASH_ENTRY_BYTES);
+    ref.bytes = bytes;
+  }
+  return ref.bytes;
+}
+
+/** Rebuilds two neighbouring nodes (same level) as one run of nodes. */
+function mergePair(source: BTreeSource, left: Ref, right: Ref, emit: BEmit): Ref[] {
+  const a = nodeOf(source, left);
+  const b = nodeOf(source, right);
+  const keys = [...a.k, ...b.k];
+  if (isBLeaf(a) && isBLeaf(b)) {
+    const values = [...a.v, ...b.v];
+    return cut(keys, values, keys.map((key, i) => entryBytes(key, textOf(values[i] as Json).length)), true, emit);
+  }
+  const children = [...(a as BInner).c, ...(b as BInner).c];
+  // The right node's first separator may be stale (informative only): use its parent's.
+  keys[a.k.length] = right.key;
+  return cut(keys, children, keys.map((key) => entryBytes(key, HASH_ENTRY_BYTES)), false, emit);
+}
+
+/** Applies sorted, distinct changes below `hash`; returns the nodes that replace it (same level; maybe none). */
+function applyToNode(source: BTreeSource, hash: string, changes: BChange[], emit: BEmit): Ref[] {
+  const node = source.bnode(hash);
+  if (isBLeaf(node)) return applyToLeaf(node, changes, emit);
+  const refs = refsOf(node);
+  const next: Ref[] = [];
+  let c = 0;
+  for (let i = 0; i < refs.length; i += 1) {
+    // The changes that fall in child i: keys below the next separator.
+    const limit = i + 1 < refs.length ? (refs[i + 1] as Ref).key : undefined;
+    let end = c;
+    while (end < changes.length && (limit === undefined || (changes[end] as BChange).key < limit)) end += 1;
+    if (end === c) next.push(refs[i] as Ref);
+    else {
+      const rebuilt = applyToNode(source, (refs[i] as Ref).hash, changes.slice(c, end), emit);
+      if (rebuilt.length > 0 && i > 0) (rebuilt[0] as Ref).key = (refs[i] as Ref).key; // keep the separator the parent routes by
+      next.push(...rebuilt);
+    }
+    c = end;
+  }
+  // Merge nodes that became small into a neighbour, so deletions do not leave a sparse tree.
+  for (let i = 0; i < next.length && next.length > 1; ) {
+    const ref = next[i] as Ref;
+    if (ref.node === undefined || sizeOf(source, ref) >= NODE_MIN_BYTES) {
+      i += 1;
+      continue;
+    }
+    const at = i + 1 < next.length ? i : i - 1;
+    const merged = mergePair(source, next[at] as Ref, next[at + 1] as Ref, emit);
+    if (merged.length > 0 && at > 0) (merged[0] as Ref).key = (next[at] as Ref).key;
+    next.splice(at, 2, ...merged);
+    i = at + merged.length;
+  }
+  return group(source, next, emit);
+}
+
+/** Packs one level's refs into inner nodes. */
+function group(source: BTreeSource, refs: Ref[], emit: BEmit): Ref[] {
+  return cut(
+    refs.map((r) => r.key),
+    refs.map((r) => r.hash),
+    refs.map((r) => entryBytes(r.key, HASH_ENTRY_BYTES)),
+    false,
+    emit,
+  );
+}
+
+/**
+ * Applies `changes` (any order; the last change to a key wins) to the tree rooted
+ * at `root` (undefined = empty) and returns the new root hash (undefined when the
+ * tree became empty). New nodes go to `emit`; untouched subtrees keep their hashes.
+ */
+export function btreeApply(source: BTreeSource, root: string | undefined, changes: BChange[], emit: BEmit): string | undefined {
+  if (changes.length === 0) return root;
+  const byKey = new Map<string, BChange>();
+  for (const change of changes) byKey.set(change.key, change);
+  const sorted = [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  let level = root === undefined ? applyToLeaf({ k: [], v: [] }, sorted, emit) : applyToNode(source, root, sorted, emit);
+  while (level.length > 1) level = group(source, level, emit);
+  if (level.length === 0) return undefined;
+  // A root with one child is dropped (the tree shrinks by a level).
+  let top = level[0] as Ref;
+  for (;;) {
+    const node = nodeOf(source, top);
+    if (isBLeaf(node) || node.c.length !== 1) return top.hash;
+    top = { key: top.key, hash: node.c[0] as string, bytes: -1, node: undefined };
+  }
+}
+
+/** Builds a tree from rows (any order). */
+export function btreeBuild(rows: Iterable<[string, string]>, emit: BEmit): string | undefined {
+  const changes: BChange[] = [];
+  for (const [key, text] of rows) changes.push({ key, text });
+  return btreeApply({ bnode: () => { throw new Error('empty tree has no nodes'); } }, undefined, changes, emit);
+}

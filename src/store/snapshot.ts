@@ -1,0 +1,221 @@
+/**
+ * Reading one committed generation (Snapshot) and writing on top of it
+ * (Transaction). A transaction buffers its writes as JSON text; in a group
+ * commit (json-file-store.ts) each transaction also sees the writes of the
+ * transactions grouped before it (`Batch`), so the group behaves as if they had
+ * committed one after another.
+ */
+import { encodeJson, sha256 } from './objects.js';
+import { inScanRange } from './scan.js';
+import { tableEntries, tableGet, tableScan, type TableSource } from './tables.js';
+import type { Json, ScanOptions, StoreReader, StoreWriter } from './types.js';
+
+export interface CommitRecord {
+  gen: number;
+  /** The `sum` of the previous generation's commit (null for gen 1). */
+  parent: string | null;
+  /** Hash of the root object. */
+  root: string;
+  at: string;
+  txId?: string;
+  command?: string;
+  /** Set by `recover`: the generation whose state this commit restores. */
+  recoveredFrom?: number;
+  /** sha256 of this record's JSON without `sum`. */
+  sum: string;
+}
+
+export interface RootObject {
+  tables: Map<string, string>;
+  tx?: string;
+}
+
+export type TxLogEntry = [txId: string, gen: number, result: string | null];
+
+/** What a snapshot needs from its store. */
+export interface SnapshotSource extends TableSource {
+  txLog(hash: string): TxLogEntry[];
+}
+
+const copy = <T>(value: unknown): T => (value === null || typeof value !== 'object' ? value : structuredClone(value)) as T;
+const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+
+export class Snapshot implements StoreReader {
+  constructor(
+    readonly gen: number,
+    protected readonly source: SnapshotSource,
+    readonly commit: CommitRecord | undefined,
+    readonly root: RootObject,
+  ) {}
+
+  protected raw(table: string, key: string): Json | undefined {
+    return tableGet(this.source, this.root.tables.get(table), key);
+  }
+
+  get<T = unknown>(table: string, key: string): T | undefined {
+    const value = this.raw(table, key);
+    return value === undefined ? undefined : copy<T>(value);
+  }
+
+  has(table: string, key: string): boolean {
+    return this.raw(table, key) !== undefined;
+  }
+
+  entries<T = unknown>(table: string): Array<[string, T]> {
+    return tableEntries(this.source, this.root.tables.get(table)).map(([key, value]) => [key, copy<T>(value)]);
+  }
+
+  scan<T = unknown>(table: string, options: ScanOptions = {}): Array<[string, T]> {
+    return tableScan(this.source, this.root.tables.get(table), options).map(([key, value]) => [key, copy<T>(value)]);
+  }
+
+  getObject<T = unknown>(hash: string): T {
+    return copy<T>(this.source.object(hash));
+  }
+
+  /** The recorded outcome of an earlier transaction with this id, if it is among the recent ones. */
+  findTx(txId: string): { gen: number; result: string | null } | undefined {
+    if (this.root.tx === undefined) return undefined;
+    for (const [id, gen, result] of this.source.txLog(this.root.tx)) {
+      if (id === txId) return { gen, result };
+    }
+    return undefined;
+  }
+}
+
+/** Buffered writes: table → key → JSON text (null = deleted); objects: hash → JSON text. */
+export class Writes {
+  readonly tables = new Map<string, Map<string, string | null>>();
+  readonly objects = new Map<string, string>();
+
+  get(table: string, key: string): string | null | undefined {
+    return this.tables.get(table)?.get(key);
+  }
+
+  set(table: string, key: string, text: string | null): void {
+    let rows = this.tables.get(table);
+    if (!rows) this.tables.set(table, (rows = new Map()));
+    rows.set(key, text);
+  }
+
+  /** Adds `other`'s writes on top of these. */
+  absorb(other: Writes): void {
+    for (const [table, rows] of other.tables) for (const [key, text] of rows) this.set(table, key, text);
+    for (const [hash, text] of other.objects) this.objects.set(hash, text);
+  }
+
+  get empty(): boolean {
+    return this.tables.size === 0 && this.objects.size === 0;
+  }
+}
+
+export class Transaction extends Snapshot implements StoreWriter {
+  readonly own = new Writes();
+  dirty = false;
+  finished = false;
+
+  constructor(
+    gen: number,
+    source: SnapshotSource,
+    commit: CommitRecord | undefined,
+    root: RootObject,
+    /** Writes of the transactions grouped before this one (read through, never changed here). */
+    private readonly before: Writes = new Writes(),
+  ) {
+    super(gen, source, commit, root);
+  }
+
+  private buffered(table: string, key: string): string | null | undefined {
+    const text = this.own.get(table, key);
+    return text !== undefined ? text : this.before.get(table, key);
+  }
+
+  /** Buffered rows of a table (earlier transactions' writes overlaid by ours). */
+  private bufferedRows(table: string): Map<string, string | null> | undefined {
+    const mine = this.own.tables.get(table);
+    const theirs = this.before.tables.get(table);
+    if (!theirs) return mine;
+    if (!mine) return theirs;
+    return new Map([...theirs, ...mine]);
+  }
+
+  private writable(): void {
+    if (this.finished) throw new Error('store transaction already finished: writes after it returned are not saved');
+  }
+
+  override get<T = unknown>(table: string, key: string): T | undefined {
+    const text = this.buffered(table, key);
+    if (text === undefined) return super.get<T>(table, key);
+    return text === null ? undefined : (JSON.parse(text) as T);
+  }
+
+  override has(table: string, key: string): boolean {
+    const text = this.buffered(table, key);
+    return text === undefined ? super.has(table, key) : text !== null;
+  }
+
+  override entries<T = unknown>(table: string): Array<[string, T]> {
+    const rows = super.entries<T>(table);
+    const writes = this.bufferedRows(table);
+    if (!writes) return rows;
+    const merged = new Map(rows);
+    for (const [key, text] of writes) {
+      if (text === null) merged.delete(key);
+      else merged.set(key, JSON.parse(text) as T);
+    }
+    return [...merged].sort(byKey);
+  }
+
+  override scan<T = unknown>(table: string, options: ScanOptions = {}): Array<[string, T]> {
+    const writes = this.bufferedRows(table);
+    if (!writes) return super.scan<T>(table, options);
+    // Each buffered key can hide at most one committed row: read that many more, then overlay.
+    const limit = options.limit === undefined ? undefined : options.limit + writes.size;
+    const committed = super.scan<T>(table, limit === undefined ? options : { ...options, limit });
+    const merged = new Map(committed);
+    for (const [key, text] of writes) {
+      if (!inScanRange(key, options)) continue;
+      if (text === null) merged.delete(key);
+      else merged.set(key, JSON.parse(text) as T);
+    }
+    const rows = [...merged].sort(byKey);
+    if (options.reverse) rows.reverse();
+    // Rows past the last committed row read may be missing from `committed` (cut by its limit):
+    // only rows up to that boundary are complete.
+    let complete = rows;
+    if (limit !== undefined && committed.length === limit) {
+      const boundary = (committed.at(-1) as [string, T])[0];
+      complete = rows.filter(([key]) => (options.reverse ? key >= boundary : key <= boundary));
+    }
+    return options.limit === undefined ? complete : complete.slice(0, Math.max(0, options.limit));
+  }
+
+  override getObject<T = unknown>(hash: string): T {
+    const text = this.own.objects.get(hash) ?? this.before.objects.get(hash);
+    return text === undefined ? super.getObject<T>(hash) : (JSON.parse(text) as T);
+  }
+
+  put(table: string, key: string, value: unknown): void {
+    this.writable();
+    if (typeof table !== 'string' || typeof key !== 'string') throw new TypeError('table and key must be strings');
+    this.own.set(table, key, encodeJson(value));
+    this.dirty = true;
+  }
+
+  delete(table: string, key: string): boolean {
+    this.writable();
+    if (!this.has(table, key)) return false;
+    this.own.set(table, key, null);
+    this.dirty = true;
+    return true;
+  }
+
+  putObject(value: unknown): string {
+    this.writable();
+    const text = encodeJson(value);
+    const hash = sha256(text);
+    this.own.objects.set(hash, text);
+    this.dirty = true;
+    return hash;
+  }
+}

@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import {
+  type BChange,
+  type BNode,
+  NODE_MAX_BYTES,
+  NODE_MIN_BYTES,
+  btreeApply,
+  btreeEntries,
+  btreeGet,
+  btreeScan,
+  btreeWalk,
+  bnodeShapeProblem,
+  isBLeaf,
+  prefixEnd,
+} from '../../src/store/btree.js';
+import { scanRows } from '../../src/store/scan.js';
+import type { ScanOptions } from '../../src/store/types.js';
+
+/** Nodes in memory, counting what each apply emits and each read loads. */
+class Nodes {
+  readonly all = new Map<string, BNode>();
+  emitted = 0;
+  emittedBytes = 0;
+  loads = 0;
+  bnode = (hash: string): BNode => {
+    this.loads += 1;
+    const node = this.all.get(hash);
+    if (!node) throw new Error(`missing ${hash}`);
+    return node;
+  };
+  emit = (node: BNode): string => {
+    const text = JSON.stringify(node);
+    const hash = createHash('sha256').update(text).digest('hex');
+    this.all.set(hash, JSON.parse(text) as BNode);
+    this.emitted += 1;
+    this.emittedBytes += text.length;
+    return hash;
+  };
+}
+
+const put = (key: string, value: unknown): BChange => ({ key, text: JSON.stringify(value) });
+const del = (key: string): BChange => ({ key, text: null });
+const key = (i: number) => `org/${String(i).padStart(6, '0')}`;
+
+/** Depth of every leaf, and the byte size of every node but the root. */
+function shape(nodes: Nodes, root: string) {
+  const depths = new Set<number>();
+  const sizes: number[] = [];
+  const visit = (hash: string, depth: number) => {
+    const node = nodes.all.get(hash) as BNode;
+    expect(bnodeShapeProblem(node)).toBeUndefined();
+    if (hash !== root) sizes.push(JSON.stringify(node).length);
+    if (isBLeaf(node)) depths.add(depth);
+    else for (const child of node.c) visit(child, depth + 1);
+  };
+  visit(root, 0);
+  return { depths, sizes };
+}
+
+describe('B+tree tables', () => {
+  it('keeps thousands of rows sorted, with every leaf at one depth and nodes cut by size', () => {
+    const nodes = new Nodes();
+    const order = Array.from({ length: 3000 }, (_, i) => i).sort(() => Math.random() - 0.5);
+    let root: string | undefined;
+    for (let start = 0; start < order.length; start += 100) {
+      root = btreeApply(nodes, root, order.slice(start, start + 100).map((i) => put(key(i), { i, title: `Space ${i}` })), nodes.emit);
+    }
+    const rows = btreeEntries(nodes, root);
+    expect(rows.map(([k]) => k)).toEqual(Array.from({ length: 3000 }, (_, i) => key(i)));
+    expect(btreeGet(nodes, root, key(1234))).toEqual({ i: 1234, title: 'Space 1234' });
+    expect(btreeGet(nodes, root, 'org/absent')).toBeUndefined();
+    const { depths, sizes } = shape(nodes, root as string);
+    expect(depths.size).toBe(1);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(NODE_MAX_BYTES + 200);
+  });
+
+  it('writes O(log n) bytes per insert: a write in a 3,000-row tree costs about what it costs in a small one', () => {
+    const nodes = new Nodes();
+    const value = (i: number) => ({ id: `space-${i}`, title: `A space title ${i}`, visibility: 'private', pad: 'x'.repeat(300) });
+    let small: string | undefined;
+    small = btreeApply(nodes, small, [put(key(1), value(1)), put(key(2), value(2))], nodes.emit);
+    nodes.emittedBytes = 0;
+    btreeApply(nodes, small, [put(key(3), value(3))], nodes.emit);
+    const smallBytes = nodes.emittedBytes;
+
+    let big: string | undefined;
+    for (let i = 0; i < 3000; i += 1) big = btreeApply(nodes, big, [put(key(i * 2), value(i))], nodes.emit);
+    nodes.emittedBytes = 0;
+    nodes.emitted = 0;
+    btreeApply(nodes, big, [put(key(2999), value(2999))], nodes.emit);
+    expect(nodes.emitted).toBeLessThanOrEqual(4); // a leaf and the inner nodes above it
+    expect(nodes.emittedBytes).toBeLessThanOrEqual(4 * NODE_MAX_BYTES);
+    expect(nodes.emittedBytes).toBeGreaterThan(smallBytes / 2);
+  });
+
+  it('scans a range reading O(log n + k) nodes, in both directions, with cursors', () => {
+    const nodes = new Nodes();
+    const changes: BChange[] = [];
+    for (let org = 0; org < 30; org += 1) for (let i = 0; i < 100; i += 1) changes.push(put(`o${String(org).padStart(2, '0')}/${String(i).padStart(3, '0')}`, { org, i }));
+    const root = btreeApply(nodes, undefined, changes, nodes.emit);
+    nodes.loads = 0;
+    const page = btreeScan(nodes, root, { prefix: 'o17/', limit: 5 });
+    expect(page.map(([k]) => k)).toEqual(['o17/000', 'o17/001', 'o17/002', 'o17/003', 'o17/004']);
+    expect(nodes.loads).toBeLessThanOrEqual(6);
+    const next = btreeScan(nodes, root, { prefix: 'o17/', after: 'o17/004', limit: 2 });
+    expect(next.map(([k]) => k)).toEqual(['o17/005', 'o17/006']);
+    const last = btreeScan(nodes, root, { prefix: 'o17/', reverse: true, limit: 2 });
+    expect(last.map(([k]) => k)).toEqual(['o17/099', 'o17/098']);
+    const before = btreeScan(nodes, root, { prefix: 'o17/', reverse: true, after: 'o17/001' });
+    expect(before.map(([k]) => k)).toEqual(['o17/000']);
+    expect(btreeScan(nodes, root, { prefix: 'o17/' })).toHaveLength(100);
+    expect(btreeScan(nodes, root, { prefix: 'o99/' })).toEqual([]);
+    expect(btreeScan(nodes, root, { limit: 0 })).toEqual([]);
+  });
+
+  it('agrees with the reference scan on random ranges', () => {
+    const nodes = new Nodes();
+    const alphabet = ['a', 'b', 'ab', 'b/', 'a/x', '\uffff', 'a\uffff', ''];
+    const keys = new Set<string>();
+    for (let i = 0; i < 600; i += 1) keys.add(`${alphabet[i % alphabet.length]}${(i * 7919) % 1000}`);
+    const root = btreeApply(nodes, undefined, [...keys].map((k) => put(k, k.length)), nodes.emit);
+    const reference = [...keys].map((k) => [k, k.length] as [string, number]);
+    const probes = ['', 'a', 'ab', 'b', 'a\uffff', '\uffff', 'zz', '1', 'a1'];
+    for (const prefix of [undefined, ...probes]) {
+      for (const after of [undefined, ...probes]) {
+        for (const reverse of [false, true]) {
+          for (const limit of [undefined, 1, 7]) {
+            const options: ScanOptions = { reverse, ...(prefix !== undefined ? { prefix } : {}), ...(after !== undefined ? { after } : {}), ...(limit !== undefined ? { limit } : {}) };
+            expect(btreeScan(nodes, root, options), JSON.stringify(options)).toEqual(scanRows(reference, options));
+          }
+        }
+      }
+    }
+  });
+
+  it('shrinks back as rows are deleted, merging small nodes, and empties to no tree', () => {
+    const nodes = new Nodes();
+    let root = btreeApply(nodes, undefined, Array.from({ length: 2000 }, (_, i) => put(key(i), { i, pad: 'y'.repeat(50) })), nodes.emit);
+    for (let i = 0; i < 2000; i += 1) if (i % 50 !== 0) root = btreeApply(nodes, root, [del(key(i))], nodes.emit);
+    expect(btreeEntries(nodes, root).map(([k]) => k)).toEqual(Array.from({ length: 40 }, (_, i) => key(i * 50)));
+    const { depths, sizes } = shape(nodes, root as string);
+    expect(depths.size).toBe(1);
+    // 40 small rows fit in one or two nodes once merged
+    expect(sizes.length).toBeLessThanOrEqual(3);
+    for (const size of sizes) expect(size).toBeGreaterThanOrEqual(NODE_MIN_BYTES / 2);
+    root = btreeApply(nodes, root, Array.from({ length: 40 }, (_, i) => del(key(i * 50))), nodes.emit);
+    expect(root).toBeUndefined();
+  });
+
+  it('applies a batch where the last change to a key wins', () => {
+    const nodes = new Nodes();
+    const root = btreeApply(nodes, undefined, [put('a', 1), put('b', 2), del('a'), put('b', 3)], nodes.emit);
+    expect(btreeEntries(nodes, root)).toEqual([['b', 3]]);
+  });
+
+  it('walks every node once, parents first', () => {
+    const nodes = new Nodes();
+    const root = btreeApply(nodes, undefined, Array.from({ length: 500 }, (_, i) => put(key(i), 'z'.repeat(100))), nodes.emit) as string;
+    const seen: string[] = [];
+    btreeWalk(nodes, root, (hash) => void seen.push(hash));
+    expect(seen[0]).toBe(root);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.length).toBeGreaterThan(10);
+  });
+
+  it('refuses malformed nodes with a reason', () => {
+    expect(bnodeShapeProblem({ k: ['b', 'a'], v: [1, 2] })).toBe('keys out of order');
+    expect(bnodeShapeProblem({ k: ['a'], v: [] })).toMatch(/different lengths/);
+    expect(bnodeShapeProblem({ k: ['a'], c: ['nothex'] })).toMatch(/malformed child/);
+    expect(bnodeShapeProblem({ k: [], c: [] })).toMatch(/without children/);
+    expect(bnodeShapeProblem({ l: {} })).toBe('not a table node');
+  });
+
+  it('computes the end of a prefix range', () => {
+    expect(prefixEnd('ab')).toBe('ac');
+    expect(prefixEnd('a\uffff')).toBe('b');
+    expect(prefixEnd('\uffff')).toBeUndefined();
+  });
+});
