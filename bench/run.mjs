@@ -179,7 +179,8 @@ async function gitBench() {
 
 try {
   console.log(`docsctl benchmarks — ${runs} paired runs each, ratios to node -e 0 (median of pairwise ratios)\n`);
-  if (process.argv.includes('--store-engine')) await storeEngineBench();
+  if (process.argv.includes('--sites')) await sitesBench(); // sites only (sitesBench)
+  else if (process.argv.includes('--store-engine')) await storeEngineBench();
   else if (process.argv.includes('--content')) await contentBench();
   else if (process.argv.includes('--git')) await gitBench();
   else if (process.argv.includes('--serve')) await runServeBench();
@@ -232,6 +233,7 @@ async function startAndStoreBenches() {
   const small = join(work, 'small');
   const smallInfo = generate(script, small, 1000, 100, 10_000);
   const s = storeBench('1k spaces', small, smallInfo);
+  await sitesBench();
   await contentBench();
   await gitBench();
   await runServeBench();
@@ -241,5 +243,37 @@ async function startAndStoreBenches() {
     const largeInfo = generate(script, large, 10_000, 1000, 100_000);
     const l = storeBench('10k spaces', large, largeInfo);
     console.log(`\nflatness (10x store / 1x store): get ${(l.get / s.get).toFixed(2)}, edit ${(l.edit / s.edit).toFixed(2)} (1.00 = flat)`);
+  }
+}
+
+/** `docsctl serve` on `store`; resolves with its URL and a stop function. */
+function startServe(store) {
+  const child = spawn('node', [bin, 'serve', '--port', '0'], { env: { ...process.env, DOCSCTL_STORE: store }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.stdout.on('data', (chunk) => {
+      const url = /http:\/\/[\d.:]+/.exec(String(chunk))?.[0];
+      if (url) resolve({ url, stop: () => child.kill('SIGTERM') });
+    });
+  });
+}
+
+/** sites (--sites): site published / site tree of 50 sections × 4 variants × 200 pages, locally and against serve. */
+async function sitesBench() {
+  console.log('\nsites: one site of 50 sections × 4 variants, each space 200 pages:');
+  const script = await generator('generate-sites');
+  const dir = join(work, 'sites');
+  const info = JSON.parse(execFileSync('node', [script, dir, '50', '4', '200'], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+  console.log(`  generated ${info.spaces} spaces of ${info.pages} pages in ${info.seconds.toFixed(1)} s`);
+  const local = { DOCSCTL_STORE: dir };
+  paired('site published (local)', [bin, 'site', 'published', info.siteId], local, 3);
+  paired('site tree (local)', [bin, 'site', 'tree', info.siteId], local, 3);
+  const server = await startServe(dir);
+  try {
+    const remote = { DOCSCTL_ENDPOINT: server.url, DOCSCTL_TOKEN: info.token };
+    paired('site published (against serve)', [bin, 'site', 'published', info.siteId], remote, 3);
+    paired('site tree (against serve)', [bin, 'site', 'tree', info.siteId], remote, 3);
+  } finally {
+    server.stop();
   }
 }

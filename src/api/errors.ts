@@ -7,6 +7,8 @@
  * The CLI maps each error to one of the documented exit codes (see exitCodeFor).
  */
 
+import { redactUrls } from '../util/redact.js';
+
 /** Exit codes (README "Exit codes"; keep them stable, scripts depend on them). */
 export const ExitCode = {
   ok: 0,
@@ -22,13 +24,17 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
-/** Base of every error docsctl raises on purpose. `hint` is printed after the message. */
+/**
+ * Base of every error docsctl raises on purpose. `hint` is printed after the message.
+ * Both are redacted at birth: the userinfo of every URL in them (parsable or not)
+ * becomes `***`, so no CLI line, log line or API error body can echo a password.
+ */
 export class DocsctlError extends Error {
   readonly hint: string | undefined;
   constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(redactUrls(message), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
-    this.hint = options.hint;
+    this.hint = options.hint === undefined ? undefined : redactUrls(options.hint);
   }
   get exitCode(): ExitCode {
     return ExitCode.error;

@@ -36,7 +36,7 @@ function pageRoute(ref: RevisionRef): [string, Record<string, string>] {
 }
 
 /** Runs `work` over `items` with at most `limit` in flight (remote mode: a few requests at once). */
-async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {

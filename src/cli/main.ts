@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { DocsctlError, ExitCode, exitCodeFor } from '../api/errors.js';
+import { forStderr } from '../output/sanitize.js';
 import { registerApiCommand } from './commands/api.js';
 import { registerCrDiff } from './commands/change-requests.js';
 import { registerConfigCommands } from './commands/config.js';
@@ -14,6 +15,7 @@ import { groupDescriptions, operationCommands } from './commands/index.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerOpenApiValidate } from './commands/openapi-validate.js';
 import { registerServeCommand } from './commands/serve.js';
+import { registerSiteInspect } from './commands/sites.js';
 import { registerStoreCommands } from './commands/store.js';
 import type { CliContext } from './context.js';
 import { registerOperationCommands } from './operation.js';
@@ -103,6 +105,7 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
   registerConfigCommands(program, getSession);
   registerStoreCommands(program, getSession);
   registerGitCommands(program, getSession);
+  if (invoked === 'site') registerSiteInspect(program, getSession);
 
   // Every subcommand reports parse errors through the same exitOverride/output.
   const inherit = (command: Command) => {
@@ -119,14 +122,15 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
   return program;
 }
 
+/** The one-line error on stderr: credentials in URLs redacted and control characters made visible (it may quote input). */
 function formatError(error: unknown, debug: boolean): string {
   if (error instanceof DocsctlError) {
     const hint = error.hint ? ` (${error.hint})` : '';
-    return `error: ${error.message}${hint}\n${debug && error.stack ? `${error.stack}\n` : ''}`;
+    return forStderr(`error: ${error.message}${hint}\n${debug && error.stack ? `${error.stack}\n` : ''}`);
   }
   const message = error instanceof Error ? error.message : String(error);
   const stack = debug && error instanceof Error && error.stack ? `${error.stack}\n` : '';
-  return `error: ${message} (this is a bug in docsctl; rerun with --debug for details)\n${stack}`;
+  return forStderr(`error: ${message} (this is a bug in docsctl; rerun with --debug for details)\n${stack}`);
 }
 
 export async function main(argv: readonly string[], ctx: CliContext): Promise<number> {

@@ -10,6 +10,7 @@ import type { Transport } from '../transport/types.js';
 import { cacheDir } from '../util/paths.js';
 import type { Column } from '../output/columns.js';
 import { OUTPUT_FORMATS, type OutputFormat, renderList, renderObject } from '../output/render.js';
+import { forStderr, sanitizeText } from '../output/sanitize.js';
 import { type GlobalOptions, type Settings, readConfig, resolveSettings } from './config.js';
 import type { CliContext } from './context.js';
 import { write } from './io.js';
@@ -137,22 +138,25 @@ export class Session {
     await write(this.ctx.io.out, `${JSON.stringify(value, null, 2)}\n`);
   }
 
+  /** Text for people on stdout (control characters made visible: it may hold titles from the store or the API). */
   async printText(text: string): Promise<void> {
-    await write(this.ctx.io.out, text.endsWith('\n') ? text : `${text}\n`);
+    const safe = sanitizeText(text);
+    await write(this.ctx.io.out, safe.endsWith('\n') ? safe : `${safe}\n`);
   }
 
-  /** A message for people, on stderr. */
+  /** A message for people, on stderr (URL credentials redacted, control characters made visible). */
   async info(message: string): Promise<void> {
-    await write(this.ctx.io.err, `${message}\n`);
+    await write(this.ctx.io.err, `${forStderr(message)}\n`);
   }
 
   /** A hint shown only on a terminal (e.g. "no spaces yet"). */
   async hint(message: string): Promise<void> {
-    if (this.ctx.io.isStdoutTTY) await write(this.ctx.io.err, `${message}\n`);
+    if (this.ctx.io.isStdoutTTY) await write(this.ctx.io.err, `${forStderr(message)}\n`);
   }
 
+  /** A --debug line on stderr; tokens and URL credentials never reach it. */
   debug(line: string): void {
-    if (this.flags.debug) this.ctx.io.err.write(`[debug] ${line}\n`);
+    if (this.flags.debug) this.ctx.io.err.write(`[debug] ${forStderr(line)}\n`);
   }
 }
 

@@ -59,6 +59,7 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   reviews,
   search,
   users,
+  sites: async (): Promise<Handlers> => (await import('./sites/handlers.js')).sitesAreaHandlers,
   'custom-fields': customFields,
   integrations,
   sso,

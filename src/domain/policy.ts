@@ -9,10 +9,10 @@
  * input (content import, git import/export) checks it here first.
  */
 import { lookup } from 'node:dns/promises';
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
-import { badRequest, forbidden } from '../api/errors.js';
+import { UsageError, badRequest, forbidden } from '../api/errors.js';
 
 export interface InputPolicy {
   /** Local paths and file:// URLs: 'any', or only below these directories (real paths), or none (empty). */
@@ -21,7 +21,12 @@ export interface InputPolicy {
   privateNetwork: boolean;
   /** Plain http:// may be used for hosts that are not loopback. */
   plainHttp: boolean;
+  /** How host names are resolved (default: the system resolver, `dns.lookup` with all addresses). Tests pass a stub. */
+  resolve?: ((host: string) => Promise<string[]>) | undefined;
 }
+
+const systemResolve = async (host: string): Promise<string[]> =>
+  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 export const LOCAL_POLICY: InputPolicy = Object.freeze({ localRoots: 'any', privateNetwork: true, plainHttp: true });
 
@@ -73,6 +78,11 @@ export function isLoopbackHost(host: string): boolean {
   return ipaddr.isValid(bare) && ipaddr.parse(bare).range() === 'loopback';
 }
 
+const refusePrivate = (host: string, address: string) =>
+  forbidden(
+    `Refusing to fetch from ${host} (${address}): a loopback, private or link-local address; the server must be started with --allow-private-network`,
+  );
+
 /**
  * Resolves `host` and returns the addresses a connection may use, refusing
  * (403) non-public ones unless the policy allows private networks. Connect to
@@ -80,15 +90,18 @@ export function isLoopbackHost(host: string): boolean {
  */
 export async function resolveAllowedAddresses(policy: InputPolicy, host: string): Promise<string[]> {
   const bare = host.replace(/^\[|\]$/g, '');
-  const addresses = ipaddr.isValid(bare) ? [bare] : (await lookup(bare, { all: true, verbatim: true })).map((a) => a.address);
-  if (addresses.length === 0) throw badRequest(`Cannot resolve host ${host}`);
+  // localhost and *.localhost are loopback whatever a resolver says (RFC 6761).
+  if (!policy.privateNetwork && isLoopbackHost(bare)) throw refusePrivate(host, bare);
+  let addresses: string[];
+  try {
+    addresses = ipaddr.isValid(bare) ? [bare] : await (policy.resolve ?? systemResolve)(bare);
+  } catch {
+    addresses = [];
+  }
+  if (addresses.length === 0) throw badRequest(`Cannot resolve host ${host}: check the URL's host name`);
   if (!policy.privateNetwork) {
     const blocked = addresses.find(isNonPublicAddress);
-    if (blocked !== undefined) {
-      throw forbidden(
-        `Refusing to fetch from ${host} (${blocked}): a loopback, private or link-local address; the server must be started with --allow-private-network`,
-      );
-    }
+    if (blocked !== undefined) throw refusePrivate(host, blocked);
   }
   return addresses;
 }
@@ -123,7 +136,36 @@ export async function allowedLocalPath(policy: InputPolicy, target: string): Pro
   throw refuse();
 }
 
-/** The real paths of `--allow-local` directories (each must exist and be a directory). */
+/** The real paths of `--allow-local` directories (each must exist and be a directory, else a UsageError naming it). */
 export async function resolveLocalRoots(dirs: readonly string[]): Promise<string[]> {
-  return Promise.all(dirs.map((dir) => realpath(path.resolve(dir))));
+  return Promise.all(
+    dirs.map(async (dir) => {
+      let real: string;
+      try {
+        real = await realpath(path.resolve(dir));
+      } catch {
+        throw new UsageError(`--allow-local ${dir}: no such directory`, { hint: 'Pass an existing directory (repeat the flag for several).' });
+      }
+      if (!(await stat(real)).isDirectory()) {
+        throw new UsageError(`--allow-local ${dir}: not a directory`, { hint: 'Pass a directory; files below it become readable to requests.' });
+      }
+      return real;
+    }),
+  );
+}
+
+/** What `serve --allow-local DIR… --allow-private-network --allow-http` opens; SERVE_POLICY without flags. */
+export interface ServePolicyOptions {
+  allowLocal?: readonly string[] | undefined;
+  allowPrivateNetwork?: boolean | undefined;
+  allowHttp?: boolean | undefined;
+}
+
+export async function servePolicy(options: ServePolicyOptions): Promise<InputPolicy> {
+  const roots = await resolveLocalRoots(options.allowLocal ?? []);
+  return Object.freeze({
+    localRoots: Object.freeze([...new Set(roots)]) as readonly string[],
+    privateNetwork: options.allowPrivateNetwork === true,
+    plainHttp: options.allowHttp === true,
+  });
 }

@@ -38,6 +38,8 @@
  * so a restore puts it back in its place). `orgTrash` is ordered by deletion time,
  * so the lazy purge of expired spaces reads only the expired entries and one more.
  */
+// Sites keep a reverse index of the spaces they show: a purged space leaves them (sites/integrity.ts).
+import { detachSpaceFromSites } from './sites/integrity.js';
 import { notFound } from '../api/errors.js';
 import type { StoreReader, StoreWriter } from '../store/types.js';
 import { KeyedSet, OrderedList } from './ordered.js';
@@ -334,11 +336,12 @@ export function untrashSpace(tx: StoreWriter, space: SpaceRecord): void {
 /**
  * Removes a space for good: its record, its revision records (the primary one,
  * its ancestors, and those of its change requests), its change requests, and
- * its place in the organization's indexes. Called lazily for spaces past the
+ * its place in the organization's indexes and in every site. Called lazily for spaces past the
  * window. (Content objects are left to `store gc`.)
  */
 export function purgeSpace(tx: StoreWriter, space: SpaceRecord): void {
   tx.delete(Tables.spaces, space.id);
+  detachSpaceFromSites(tx, space.id);
   const heads = [space.revision];
   for (const { id: number, value: crId } of spaceCrNumbers.all(tx, space.id)) {
     const key = `${space.id}/${crId}`;

@@ -38,6 +38,7 @@ import {
   sweepTrash,
   untrashSpace,
 } from './records.js';
+import { detachSpaceFromSites } from './sites/integrity.js';
 import { appendChild, containerKey, insertAfter, relocate, softDeleteSpace } from './tree.js';
 import { spaceView } from './views.js';
 
@@ -271,6 +272,7 @@ export const spaceHandlers: Record<string, Handler> = {
       throw conflict(`Transferring space ${space.id} would not result in any update: it is already there`);
     }
     requireRole(target.role, 'admin', targetOrg, 'transfer spaces into it');
+    if (targetOrg !== source) detachSpaceFromSites(ctx.tx, space.id); // a site shows only its own organization's spaces
     const ref = spaceRef(space.id);
     relocate(ctx.tx, ref, containerKey(source, space.parent), containerKey(targetOrg, parent), undefined, `space ${space.id}`);
     if (targetOrg !== source) {

@@ -53,6 +53,28 @@ function commentPage(item: Record<string, unknown>): string {
   if (!page) return '';
   return `${page.path || page.title || ''}${page.outdated ? ' (outdated)' : ''}`;
 }
+/** Sites (src/cli/commands/sites.ts). */
+const siteColumns = {
+  site: [col('ID', 'id'), col('TITLE', 'title'), col('TYPE', 'type'), col('VISIBILITY', 'visibility'), col('PUBLISHED', 'published'), col('SPACES', 'siteSpaces'), col('URL', 'urls.published', true)],
+  siteSection: [
+    col('ID', 'id'),
+    col('TITLE', 'title'),
+    col('PATH', 'path'),
+    col('DEFAULT', 'default'),
+    col('GROUP', 'sectionGroup'),
+    { header: 'VARIANTS', get: (item) => ((item.siteSpaces as Array<{ path: string }> | undefined) ?? []).map((s) => s.path).join(',') },
+  ],
+  siteSectionGroup: [
+    col('ID', 'id'),
+    col('TITLE', 'title'),
+    col('PARENT', 'sectionGroup'),
+    { header: 'CHILDREN', get: (item) => ((item.children as Array<{ id: string }> | undefined) ?? []).map((c) => c.id).join(',') },
+  ],
+  siteSpace: [col('ID', 'id'), col('TITLE', 'title'), col('PATH', 'path'), col('SECTION', 'section'), col('DEFAULT', 'default'), col('SPACE', 'space.id'), col('URL', 'urls.published', true)],
+  shareLink: [col('ID', 'id'), col('NAME', 'name'), col('ACTIVE', 'active'), col('CREATED', 'createdAt', true), col('URL', 'urls.published')],
+  adaptiveSchema: [col('UPDATED', 'updatedAt'), { header: 'CLAIMS', get: (item) => Object.keys(((item.jsonSchema as { properties?: object } | undefined)?.properties ?? {})).join(',') }],
+  publishedItem: [col('SECTION', 'section'), col('VARIANT', 'variant'), col('DEFAULT', 'default'), col('URL', 'url')],
+} satisfies Record<string, Column[]>;
 
 export const columns = {
   comment: [
@@ -130,6 +152,7 @@ export const columns = {
     col('UPDATED', 'updatedAt'),
   ],
   invite: [col('INVITED', 'invited'), { header: 'USERS', get: (item) => (item.users as string[] | undefined)?.join(',') }],
+  ...siteColumns,
   customField: [col('NAME', 'name'), col('TYPE', 'type'), col('TITLE', 'title'), { header: 'OPTIONS', get: (item) => (item.options as string[] | undefined)?.join(',') }],
   customFieldValue: [
     col('FIELD', 'customField.name'),

@@ -10,6 +10,7 @@
  */
 import { UsageError } from '../api/errors.js';
 import type { Column } from './columns.js';
+import { sanitizeLine, sanitizeText } from './sanitize.js';
 
 export type OutputFormat = 'table' | 'tsv' | 'json' | 'yaml' | 'ids' | 'markdown';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'tsv', 'json', 'yaml', 'ids', 'markdown'];
@@ -21,27 +22,31 @@ export interface RenderOptions {
   width: number | undefined;
 }
 
+/** A table cell: its text with control characters made visible (a value from the store or the API is hostile). */
 function cell(value: unknown): string {
   if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return sanitizeLine(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return JSON.stringify(value);
+  return sanitizeLine(JSON.stringify(value));
 }
 
-/** TSV cells cannot hold tabs or newlines. */
-const tsvCell = (value: unknown) => cell(value).replace(/[\t\r\n]+/g, ' ');
+/** TSV cells cannot hold tabs or newlines: a run of them becomes one space, other controls visible. */
+const tsvCell = (value: unknown) => cell(typeof value === 'string' ? value.replace(/[\t\r\n]+/g, ' ') : value);
 
 function idOf(item: unknown): string {
   if (typeof item === 'object' && item !== null) {
     const record = item as Record<string, unknown>;
-    for (const key of ['id', 'name', 'slug', 'url', 'revision']) if (typeof record[key] === 'string') return record[key];
+    for (const key of ['id', 'name', 'slug', 'url', 'revision']) if (typeof record[key] === 'string') return sanitizeLine(record[key]);
   }
   return cell(item);
 }
 
+/** YAML escapes C0 controls in strings itself; C1 controls pass through it, so they are made visible here. */
 async function toYaml(value: unknown): Promise<string> {
-  const { stringify } = await import('yaml');
-  return stringify(value);
+  // The bundle loads yaml's CommonJS build, whose namespace has only `default`; vitest loads its ESM build.
+  const yaml = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
+  const { stringify } = typeof yaml.stringify === 'function' ? yaml : (yaml.default as typeof import('yaml'));
+  return sanitizeText(stringify(value));
 }
 
 function visibleColumns(columns: Column[], width: number | undefined): Column[] {
@@ -109,7 +114,7 @@ export async function renderObject(item: unknown, options: RenderOptions): Promi
     case 'markdown': {
       const markdown = (item as { markdown?: unknown } | null)?.markdown;
       if (typeof markdown !== 'string') throw new UsageError('--format markdown prints a page body: use it with "docsctl page get" on a document page');
-      return markdown;
+      return sanitizeText(markdown);
     }
     case 'tsv':
       return `${options.columns.map((c) => tsvCell(c.get(item as Record<string, unknown>))).join('\t')}\n`;

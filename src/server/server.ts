@@ -18,6 +18,7 @@ import { ApiError, StoreBusyError, UsageError } from '../api/errors.js';
 import { routeInfo } from '../api/catalog.js';
 import { matchRoute, methodsForPath } from '../api/table.js';
 import { type OperationResult, executeOperation, executePlainGet } from '../domain/execute.js';
+import { type InputPolicy, SERVE_POLICY } from '../domain/policy.js';
 import type { Store, StoreReader } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
@@ -54,6 +55,8 @@ export interface ServerOptions {
   maxBodyBytes?: number | undefined;
   /** How long `close()` waits for in-flight requests before cutting connections (default 5 s). */
   closeTimeoutMs?: number | undefined;
+  /** What a request's input may reach on this machine (default SERVE_POLICY: no local paths, no private network, no plain http). */
+  policy?: InputPolicy | undefined;
   /** Answer 429 beyond this many requests per window, per token (or per client address without one). */
   rateLimit?: RateLimit | undefined;
 }
@@ -149,6 +152,7 @@ class ApiServer {
   private readonly resolveActor: (token: string, reader: StoreReader) => string | undefined;
   private readonly maxBodyBytes: number;
   private readonly build: string;
+  private readonly policy: InputPolicy;
   /**
    * token → user, valid for one store generation: a token is hashed and looked up once
    * per generation, so a revoked token (a new generation) is looked up again at once.
@@ -169,6 +173,7 @@ class ApiServer {
     this.resolveActor = options.resolveActor ?? resolveTokenUser;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.build = options.clock().toISOString();
+    this.policy = options.policy ?? SERVE_POLICY;
     this.limiter = options.rateLimit ? new RateLimiter(options.rateLimit, () => this.clock().getTime()) : undefined;
     this.handle = (req, res) => {
       void this.dispatch(req, res);
@@ -271,6 +276,7 @@ class ApiServer {
       ids: this.ids,
       origin: this.origin,
       artifacts: this.artifacts,
+      policy: this.policy,
     };
     // A GET without a query whose validation could change nothing skips the schemas.
     const info = mark === -1 && match.route.method === 'GET' ? routeInfo(match.route.id) : undefined;

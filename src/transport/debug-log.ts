@@ -6,6 +6,7 @@
  * any remaining occurrence of a known secret in a line is masked as a last
  * resort. Nothing else in the transport writes the token anywhere.
  */
+import { redactUrls } from '../util/redact.js';
 
 const MASK = '****';
 
@@ -23,8 +24,8 @@ export function redactAuthorization(value: string): string {
   return /^bearer$/i.test(scheme) ? `${scheme} ${redactToken(match[2] as string)}` : `${scheme} ${MASK}`;
 }
 
-/** Query parameters whose values are secrets. */
-const SECRET_PARAMS = /^(token|access_token|api_key|apikey|key|secret|password|sig|signature)$/i;
+/** Query parameters whose values are secrets (`shareKey`/`share`: the key of a site share link). */
+const SECRET_PARAMS = /^(token|access_token|api_key|apikey|key|secret|password|sig|signature|sharekey|share)$/i;
 
 /**
  * Removes credentials from a URL: `https://user:pass@host/x?token=abc` →
@@ -36,7 +37,8 @@ export function redactUrl(url: string): string {
   try {
     parsed = new URL(url);
   } catch {
-    return url.replace(/\/\/[^/@\s]*@/, `//${MASK}@`);
+    // Unparsable (a password holding '/', say): hide everything up to the last '@'.
+    return redactUrls(url).replace(/\/\/[^/@\s]*@/g, `//${MASK}@`);
   }
   if (parsed.username) parsed.username = MASK;
   if (parsed.password) parsed.password = MASK;

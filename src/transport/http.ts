@@ -35,7 +35,7 @@ type Undici = typeof import('undici');
 let undiciModule: Promise<Undici> | undefined;
 
 /** undici, imported on first use and shared by every transport of the process. */
-function loadUndici(): Promise<Undici> {
+export function loadUndici(): Promise<Undici> {
   // undici is CommonJS: once bundled, its exports may sit on the namespace's `default`.
   undiciModule ??= import('undici').then((mod) => {
     const withDefault = mod as Undici & { default?: Undici };

@@ -149,35 +149,38 @@ const SIG_EOCD = 0x06054b50;
 const SIG_ZIP64_EOCD = 0x06064b50;
 const SIG_ZIP64_LOCATOR = 0x07064b50;
 
-class Reader {
+/** Little-endian reads at absolute archive offsets from bytes that start at `origin` (a window of the archive). */
+export class Reader {
   private readonly view: DataView;
-  constructor(readonly data: Uint8Array) {
+  constructor(
+    readonly data: Uint8Array,
+    readonly origin = 0,
+  ) {
     this.view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   }
-  private check(offset: number, size: number, what: string): void {
-    if (offset < 0 || offset + size > this.data.length) throw new ZipError(`truncated archive: ${what} is past the end of the data`);
+  private at(offset: number, size: number, what: string): number {
+    const local = offset - this.origin;
+    if (local < 0 || local + size > this.data.length) throw new ZipError(`truncated archive: ${what} is past the end of the data`);
+    return local;
   }
   u16(offset: number, what: string): number {
-    this.check(offset, 2, what);
-    return this.view.getUint16(offset, true);
+    return this.view.getUint16(this.at(offset, 2, what), true);
   }
   u32(offset: number, what: string): number {
-    this.check(offset, 4, what);
-    return this.view.getUint32(offset, true);
+    return this.view.getUint32(this.at(offset, 4, what), true);
   }
   u64(offset: number, what: string): number {
-    this.check(offset, 8, what);
-    const value = this.view.getBigUint64(offset, true);
+    const value = this.view.getBigUint64(this.at(offset, 8, what), true);
     if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new ZipError(`corrupt archive: ${what} is out of range`);
     return Number(value);
   }
   bytes(offset: number, length: number, what: string): Uint8Array {
-    this.check(offset, length, what);
-    return this.data.subarray(offset, offset + length);
+    const local = this.at(offset, length, what);
+    return this.data.subarray(local, local + length);
   }
 }
 
-interface CentralRecord {
+export interface CentralRecord {
   rawName: string;
   path: string;
   dir: boolean;
@@ -190,17 +193,18 @@ interface CentralRecord {
   mode: number | undefined;
 }
 
-function findEocd(r: Reader): number {
+/** The absolute offset of the end-of-central-directory record; `r` holds the archive's last bytes, `total` is its length. */
+function findEocd(r: Reader, total: number): number {
   const data = r.data;
-  if (data.length < 22) throw new ZipError('not a ZIP archive: too short');
+  if (total < 22) throw new ZipError('not a ZIP archive: too short');
   const lowest = Math.max(0, data.length - 22 - 0xffff);
   for (let i = data.length - 22; i >= lowest; i--) {
     if (data[i] === 0x50 && data[i + 1] === 0x4b && data[i + 2] === 0x05 && data[i + 3] === 0x06) {
-      const commentLength = r.u16(i + 20, 'end of central directory');
-      if (i + 22 + commentLength <= data.length) return i;
+      const commentLength = r.u16(r.origin + i + 20, 'end of central directory');
+      if (i + 22 + commentLength <= data.length) return r.origin + i;
     }
   }
-  if (data.length >= 4 && r.u32(0, 'header') === SIG_LOCAL) throw new ZipError('truncated archive: end of central directory not found');
+  if (r.origin === 0 && data.length >= 4 && r.u32(0, 'header') === SIG_LOCAL) throw new ZipError('truncated archive: end of central directory not found');
   throw new ZipError('not a ZIP archive: end of central directory not found');
 }
 
@@ -244,11 +248,21 @@ function parseExtra(
   return out;
 }
 
-export function readZip(data: Uint8Array, options: ReadZipOptions = {}): ZipEntry[] {
-  const maxTotal = options.maxTotalSize ?? DEFAULT_MAX_TOTAL_SIZE;
+/** Where the central directory is and how many entries it announces. */
+export interface DirectoryLocation {
+  count: number;
+  cdSize: number;
+  cdOffset: number;
+}
+
+/** How many of an archive's last bytes `locateDirectory` needs: the EOCD with the longest comment, the ZIP64 locator and record. */
+export const TAIL_BYTES = 22 + 0xffff + 20 + 56;
+
+/** Finds the central directory from the archive's last bytes (`tail`, a window ending at `total`). */
+export function locateDirectory(tail: Reader, total: number, options: ReadZipOptions = {}): DirectoryLocation {
   const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
-  const r = new Reader(data);
-  const eocd = findEocd(r);
+  const r = tail;
+  const eocd = findEocd(r, total);
 
   let disk = r.u16(eocd + 4, 'end of central directory');
   let cdDisk = r.u16(eocd + 6, 'end of central directory');
@@ -256,7 +270,7 @@ export function readZip(data: Uint8Array, options: ReadZipOptions = {}): ZipEntr
   let cdSize = r.u32(eocd + 12, 'end of central directory');
   let cdOffset = r.u32(eocd + 16, 'end of central directory');
 
-  if (eocd >= 20 && r.u32(eocd - 20, 'ZIP64 locator') === SIG_ZIP64_LOCATOR) {
+  if (eocd - r.origin >= 20 && r.u32(eocd - 20, 'ZIP64 locator') === SIG_ZIP64_LOCATOR) {
     const recordOffset = r.u64(eocd - 12, 'ZIP64 locator');
     if (r.u32(recordOffset, 'ZIP64 end of central directory') !== SIG_ZIP64_EOCD) {
       throw new ZipError('corrupt archive: bad ZIP64 end of central directory signature');
@@ -271,10 +285,16 @@ export function readZip(data: Uint8Array, options: ReadZipOptions = {}): ZipEntr
   }
   if (disk !== 0 || cdDisk !== 0) throw new ZipError('unsupported archive: spans several disks');
   if (count > maxEntries) throw new ZipError(`archive has ${count} entries, more than the limit of ${maxEntries}`);
-  if (cdOffset + cdSize > data.length) throw new ZipError('truncated archive: central directory is past the end of the data');
+  if (cdOffset + cdSize > total) throw new ZipError('truncated archive: central directory is past the end of the data');
   // The smallest central directory record is 46 bytes.
   if (count * 46 > cdSize) throw new ZipError(`corrupt archive: central directory too small for ${count} entries`);
+  return { count, cdSize, cdOffset };
+}
 
+/** The entries the central directory lists (`r` holds it), checked: names, methods, sizes against the limit, duplicates. */
+export function parseDirectory(r: Reader, location: DirectoryLocation, options: ReadZipOptions = {}): CentralRecord[] {
+  const maxTotal = options.maxTotalSize ?? DEFAULT_MAX_TOTAL_SIZE;
+  const { count, cdSize, cdOffset } = location;
   const records: CentralRecord[] = [];
   const seen = new Set<string>();
   let declaredTotal = 0;
@@ -339,52 +359,64 @@ export function readZip(data: Uint8Array, options: ReadZipOptions = {}): ZipEntr
       if (files.has(rec.path.slice(0, i))) throw new ZipError(`archive has ${JSON.stringify(rec.path.slice(0, i))} as both a file and a directory`);
     }
   }
+  return records;
+}
 
-  // Locate every entry's data and refuse overlaps (a zip-bomb technique).
-  const spans: Array<{ start: number; end: number; record: CentralRecord }> = [];
-  for (const rec of records) {
-    const shown = show(rec.rawName);
-    if (r.u32(rec.localOffset, `local header of ${shown}`) !== SIG_LOCAL) throw new ZipError(`corrupt archive: bad local header signature for ${shown}`);
-    const localName = r.u16(rec.localOffset + 26, `local header of ${shown}`);
-    const localExtra = r.u16(rec.localOffset + 28, `local header of ${shown}`);
-    const start = rec.localOffset + 30 + localName + localExtra;
-    const end = start + rec.compressedSize;
-    if (end > data.length) throw new ZipError(`truncated archive: data of ${shown} is past the end`);
-    spans.push({ start: rec.localOffset, end, record: rec });
-  }
+/** Where an entry's compressed data starts, from its local header (`r` must hold the header and its name/extra). */
+export function dataStart(r: Reader, rec: CentralRecord): number {
+  const shown = show(rec.rawName);
+  if (r.u32(rec.localOffset, `local header of ${shown}`) !== SIG_LOCAL) throw new ZipError(`corrupt archive: bad local header signature for ${shown}`);
+  const localName = r.u16(rec.localOffset + 26, `local header of ${shown}`);
+  const localExtra = r.u16(rec.localOffset + 28, `local header of ${shown}`);
+  return rec.localOffset + 30 + localName + localExtra;
+}
+
+/** Refuses entries whose data overlap (a zip-bomb technique); `starts[i]` is where records[i]'s data starts. */
+export function checkOverlaps(records: CentralRecord[], starts: number[], total: number): void {
+  const spans = records.map((rec, i) => ({ start: rec.localOffset, end: (starts[i] as number) + rec.compressedSize, rec }));
+  for (const span of spans) if (span.end > total) throw new ZipError(`truncated archive: data of ${show(span.rec.rawName)} is past the end`);
   spans.sort((a, b) => a.start - b.start);
   for (let i = 1; i < spans.length; i++) {
     if (spans[i]!.start < spans[i - 1]!.end) throw new ZipError('corrupt archive: entries overlap');
   }
+}
 
-  const entries: ZipEntry[] = [];
-  for (const rec of records) {
-    const shown = show(rec.rawName);
-    const localName = r.u16(rec.localOffset + 26, 'local header');
-    const localExtra = r.u16(rec.localOffset + 28, 'local header');
-    const raw = r.bytes(rec.localOffset + 30 + localName + localExtra, rec.compressedSize, `data of ${shown}`);
-    let out: Uint8Array;
-    if (rec.method === 0) {
-      out = raw;
-    } else {
-      try {
-        // maxOutputLength: an entry may not inflate past what it declared.
-        const inflated = inflateRawSync(raw, { maxOutputLength: Math.max(rec.size, 1) });
-        out = new Uint8Array(inflated.buffer, inflated.byteOffset, inflated.byteLength);
-      } catch (err) {
-        const code = (err as { code?: unknown }).code;
-        if (code === 'ERR_BUFFER_TOO_LARGE') throw new ZipError(`corrupt archive: entry ${shown} inflates past its declared size`);
-        throw new ZipError(`corrupt archive: entry ${shown} has invalid deflate data`);
-      }
+/** Checks an inflated entry against its record and makes the ZipEntry. */
+export function finishEntry(rec: CentralRecord, out: Uint8Array): ZipEntry {
+  const shown = show(rec.rawName);
+  if (out.length !== rec.size) throw new ZipError(`corrupt archive: entry ${shown} is ${out.length} bytes, declared ${rec.size}`);
+  if (crc32(out) !== rec.crc) throw new ZipError(`corrupt archive: CRC-32 mismatch for entry ${shown}`);
+  if (rec.dir && out.length !== 0) throw new ZipError(`corrupt archive: directory entry ${shown} has data`);
+  const entry: ZipEntry = { path: rec.path, data: out, isDirectory: rec.dir };
+  if (rec.mode !== undefined) entry.mode = rec.mode;
+  return entry;
+}
+
+/** Why inflating an entry failed, as a ZipError. */
+export function inflateError(rec: CentralRecord, err: unknown): ZipError {
+  const shown = show(rec.rawName);
+  const code = (err as { code?: unknown }).code;
+  if (code === 'ERR_BUFFER_TOO_LARGE') return new ZipError(`corrupt archive: entry ${shown} inflates past its declared size`);
+  return new ZipError(`corrupt archive: entry ${shown} has invalid deflate data`);
+}
+
+export function readZip(data: Uint8Array, options: ReadZipOptions = {}): ZipEntry[] {
+  const r = new Reader(data);
+  const records = parseDirectory(r, locateDirectory(r, data.length, options), options);
+  const starts = records.map((rec) => dataStart(r, rec));
+  checkOverlaps(records, starts, data.length);
+  return records.map((rec, i) => {
+    const raw = r.bytes(starts[i] as number, rec.compressedSize, `data of ${show(rec.rawName)}`);
+    if (rec.method === 0) return finishEntry(rec, raw.slice());
+    let inflated: Buffer;
+    try {
+      // maxOutputLength: an entry may not inflate past what it declared.
+      inflated = inflateRawSync(raw, { maxOutputLength: Math.max(rec.size, 1) });
+    } catch (err) {
+      throw inflateError(rec, err);
     }
-    if (out.length !== rec.size) throw new ZipError(`corrupt archive: entry ${shown} is ${out.length} bytes, declared ${rec.size}`);
-    if (crc32(out) !== rec.crc) throw new ZipError(`corrupt archive: CRC-32 mismatch for entry ${shown}`);
-    if (rec.dir && out.length !== 0) throw new ZipError(`corrupt archive: directory entry ${shown} has data`);
-    const entry: ZipEntry = { path: rec.path, data: rec.method === 0 ? out.slice() : out, isDirectory: rec.dir };
-    if (rec.mode !== undefined) entry.mode = rec.mode;
-    entries.push(entry);
-  }
-  return entries;
+    return finishEntry(rec, new Uint8Array(inflated.buffer, inflated.byteOffset, inflated.byteLength));
+  });
 }
 
 // ---------------------------------------------------------------------------

@@ -212,6 +212,10 @@ const REAL_API_EXTRAS = [
   'getUserById',
   'searchSpaceContent',
   'searchOrganizationContent',
+  'publishSite',
+  'unpublishSite',
+  'getSiteStructure',
+  'sortSiteStructure',
 ];
 
 const inSpec = routes.filter((route) => !NOT_IN_SPEC.has(route.id));

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import type { InputPolicy } from '../../src/domain/policy.js';
 import { manualClock } from '../../src/util/clock.js';
 import { sequentialIds } from '../../src/util/ids.js';
 import { type RunResult, runCli } from './cli.js';
@@ -22,7 +23,12 @@ export interface Step {
 
 export type Transcript = Array<RunResult & { argv: string[] }>;
 
-export async function runTranscript(steps: readonly Step[], mode: 'local' | 'remote'): Promise<Transcript> {
+export interface TranscriptOptions {
+  /** What the `serve` of remote mode lets requests reach (its --allow-* flags); default none. */
+  policy?: InputPolicy;
+}
+
+export async function runTranscript(steps: readonly Step[], mode: 'local' | 'remote', options: TranscriptOptions = {}): Promise<Transcript> {
   const dir = tempDir();
   const store = join(dir, 'store');
   const ids = sequentialIds('x');
@@ -31,7 +37,7 @@ export async function runTranscript(steps: readonly Step[], mode: 'local' | 'rem
   expect(init.exitCode, init.stderr).toBe(0);
   const { token, organization } = JSON.parse(init.stdout) as { token: string; organization: { id: string } };
   const captured: Record<string, string> = { org: organization.id };
-  const server = mode === 'remote' ? await serveStore(store, { clock, ids }) : undefined;
+  const server = mode === 'remote' ? await serveStore(store, { clock, ids, policy: options.policy }) : undefined;
   const env = server ? { DOCSCTL_ENDPOINT: server.url, DOCSCTL_TOKEN: token } : { DOCSCTL_STORE: store };
   const transcript: Transcript = [];
   try {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_ORIGIN } from '../../src/cli/session.js';
+import type { InputPolicy } from '../../src/domain/policy.js';
 import { startServer } from '../../src/server/server.js';
 import { openStore } from '../../src/store/index.js';
 import type { Clock } from '../../src/util/clock.js';
@@ -20,9 +21,18 @@ export function cleanupTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-export async function serveStore(dir: string, options: { clock: Clock; ids: IdGenerator }) {
+/** A `serve` of the store at `dir`; `policy` as `serve --allow-*` would set it (default: none of them). */
+export async function serveStore(dir: string, options: { clock: Clock; ids: IdGenerator; policy?: InputPolicy | undefined }) {
   const store = openStore(dir);
-  const server = await startServer({ store, host: '127.0.0.1', port: 0, origin: DEFAULT_ORIGIN, clock: options.clock, ids: options.ids });
+  const server = await startServer({
+    store,
+    host: '127.0.0.1',
+    port: 0,
+    origin: DEFAULT_ORIGIN,
+    clock: options.clock,
+    ids: options.ids,
+    policy: options.policy,
+  });
   return {
     url: server.url,
     async close() {

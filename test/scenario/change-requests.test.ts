@@ -4,9 +4,10 @@
  * conflict, update an outdated change request, check links. Same stdout and exit
  * codes in both modes (the PDF URL differs by nature and is checked apart).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVE_POLICY } from '../../src/domain/policy.js';
 import type { RunResult } from '../helpers/cli.js';
 import { type Step, type Transcript, runTranscript } from '../helpers/scenario.js';
 import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
@@ -28,9 +29,11 @@ const base = {
 };
 
 let fixtures: Record<string, string>;
+let fixtureRoot: string;
 
 beforeAll(() => {
-  const root = tempDir('docsctl-cr-fixtures-');
+  const root = realpathSync(tempDir('docsctl-cr-fixtures-'));
+  fixtureRoot = root;
   fixtures = {
     base: writeTree(join(root, 'base'), base),
     editA: writeTree(join(root, 'a'), { ...base, 'install.md': '# Install\n\nRun the installer with --fast.\n\nThen restart.\n' }),
@@ -74,7 +77,8 @@ describe('change requests in both modes', () => {
   let remote: Transcript;
   beforeAll(async () => {
     local = await runTranscript(steps(), 'local');
-    remote = await runTranscript(steps(), 'remote');
+    // As `serve --allow-local <fixtures>`: the server may read the imported directories, nothing else.
+    remote = await runTranscript(steps(), 'remote', { policy: { ...SERVE_POLICY, localRoots: [fixtureRoot] } });
   }, 120_000);
   afterAll(cleanupTempDirs);
 

@@ -6,9 +6,11 @@
  * docs/), and the files outside docs/ (README, AGENTS.md, code) are untouched.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVE_POLICY } from '../../src/domain/policy.js';
 import { type Step, type Transcript, runTranscript } from '../helpers/scenario.js';
 import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
 
@@ -103,7 +105,9 @@ describe('a CI workspace: detached HEAD → import → edit → export', () => {
     for (const mode of ['local', 'remote'] as const) {
       const s = setup();
       const before = tree(s.origin);
-      runs.push({ setup: s, before, transcript: await runTranscript(steps(s), mode) });
+      // As `serve --allow-local $TMPDIR`: the server may read the workspace and the origin.
+      const policy = { ...SERVE_POLICY, localRoots: [realpathSync(tmpdir())] };
+      runs.push({ setup: s, before, transcript: await runTranscript(steps(s), mode, mode === 'remote' ? { policy } : {}) });
     }
   }, 120_000);
   afterAll(cleanupTempDirs);

@@ -4,9 +4,10 @@
  * change as one commit. Each mode gets its own copy of the remote.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVE_POLICY } from '../../src/domain/policy.js';
 import { type Step, type Transcript, runTranscript } from '../helpers/scenario.js';
 import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
 
@@ -64,7 +65,8 @@ function steps(remote: string, variant: string): Step[] {
     { argv: ['cr', 'merge', '{space}', '{cr}'] },
     { argv: ['git', 'export', '{space}', remote, '-m', 'One change', '--dry-run'], compare: false },
     { argv: ['git', 'export', '{space}', remote, '-m', 'One change'] },
-    { argv: ['git', 'import', '{space}', 'file:///nonexistent/repo.git'] },
+    // Locally a missing repository is a 404; serve refuses any path outside --allow-local (403) without saying whether it exists.
+    { argv: ['git', 'import', '{space}', 'file:///nonexistent/repo.git'], compare: false },
   ];
 }
 
@@ -75,7 +77,9 @@ describe('git sync from the CLI in both modes', () => {
   beforeAll(async () => {
     remotes = [makeRemote(), makeRemote()];
     local = await runTranscript(steps(remotes[0]!.remote, remotes[0]!.variant), 'local');
-    remote = await runTranscript(steps(remotes[1]!.remote, remotes[1]!.variant), 'remote');
+    // As `serve --allow-local <the remote's directory>`: the server may read the repository and the variant.
+    const allowed = realpathSync(dirname(remotes[1]!.remote));
+    remote = await runTranscript(steps(remotes[1]!.remote, remotes[1]!.variant), 'remote', { policy: { ...SERVE_POLICY, localRoots: [allowed] } });
   }, 120_000);
   afterAll(cleanupTempDirs);
 

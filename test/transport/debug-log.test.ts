@@ -32,3 +32,9 @@ describe('debug-log redaction', () => {
     expect(lines).toEqual(['error while sending gb_api_**** to host']);
   });
 });
+
+describe('debug-log redaction of unparsable URLs', () => {
+  it('hides a password holding "/" (which stops a URL parser)', () => {
+    expect(redactUrl('https://bob:Pa/ss-77@host/x.git')).toBe('https://****@host/x.git');
+  });
+});

@@ -441,3 +441,56 @@ export const updateSiteShareLinkById = defineRoute({
     .refine((value) => Object.keys(value).length > 0, 'give at least one of active, name'),
   bodyRequired: true,
 });
+
+// ─── Real API: publishing and the site structure (gaps.md §3) ──────────────
+
+export const publishSite = defineRoute({
+  id: 'publishSite',
+  method: 'POST',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/publish',
+  summary: 'Publish a site',
+  source: 'real-api',
+  params: pathParams(...site),
+  query: noQuery(),
+});
+
+export const unpublishSite = defineRoute({
+  id: 'unpublishSite',
+  method: 'POST',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/unpublish',
+  summary: 'Unpublish a site',
+  source: 'real-api',
+  params: pathParams(...site),
+  query: noQuery(),
+});
+
+export const getSiteStructure = defineRoute({
+  id: 'getSiteStructure',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/structure',
+  summary: 'Get the structure of a site (sections and groups, or its site spaces)',
+  source: 'real-api',
+  params: pathParams(...site),
+  query: z.object({ shareKey: z.string().optional() }),
+});
+
+/** A site space, section or section group of the structure. */
+const SiteStructureItemPointer = z.object({
+  type: z.enum(['site-space', 'site-section', 'site-section-group']),
+  id: z.string().min(1),
+});
+
+export const sortSiteStructure = defineRoute({
+  id: 'sortSiteStructure',
+  method: 'PATCH',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/structure/sort',
+  summary: 'Move an item of the site structure before or after another (to the end when the position is empty)',
+  source: 'real-api',
+  params: pathParams(...site),
+  query: noQuery(),
+  body: z.object({
+    item: SiteStructureItemPointer,
+    position: z.object({ before: SiteStructureItemPointer.optional(), after: SiteStructureItemPointer.optional() }),
+  }),
+  bodyRequired: true,
+});

@@ -8,6 +8,7 @@ import { searchCommands } from './search.js';
 import { orgCatalogCommands, orgCatalogGroupDescriptions } from './org-catalog.js';
 import { orgCommands } from './orgs.js';
 import { spaceCommands } from './spaces.js';
+import { siteCommands, siteGroupDescriptions } from './sites.js';
 
 export const operationCommands: readonly OperationCommandSpec[] = [
   ...orgCommands,
@@ -17,6 +18,7 @@ export const operationCommands: readonly OperationCommandSpec[] = [
   ...commentCommands,
   ...reviewCommands,
   ...searchCommands,
+  ...siteCommands,
   ...orgCatalogCommands,
 ];
 
@@ -29,5 +31,6 @@ export const groupDescriptions: Record<string, string> = {
   ...contentGroupDescriptions,
   ...commentGroupDescriptions,
   search: 'Search page titles and text',
+  ...siteGroupDescriptions,
   ...orgCatalogGroupDescriptions,
 };

@@ -11,8 +11,13 @@ interface ServeOptions {
   host: string;
   port: string;
   publicUrl?: string;
+  allowLocal: string[];
+  allowPrivateNetwork?: boolean;
+  allowHttp?: boolean;
   rateLimit?: string;
 }
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 export function registerServeCommand(program: Command, getSession: (command: Command) => Session): void {
   program
@@ -22,14 +27,24 @@ export function registerServeCommand(program: Command, getSession: (command: Com
     .option('--port <port>', 'port (0 = any free port)', '4000')
     .option('--public-url <url>', 'origin of the URLs in answers (Location, urls.*, downloadURL, PDF links); default the bound address, or DOCSCTL_PUBLIC_URL')
     .option('--rate-limit <rate>', 'answer 429 with Retry-After beyond this many requests per client (N/s, N/min or N/h)')
+    .option('--allow-local <dir>', 'let requests import file:// URLs and paths below DIR (repeatable; default: none)', collect, [])
+    .option('--allow-private-network', 'let requests fetch URLs on loopback, private, link-local and metadata addresses')
+    .option('--allow-http', 'let requests fetch plain http:// URLs from non-loopback hosts')
     .addHelpText(
       'after',
       `
 Clients authenticate with "Authorization: Bearer <token>" (a token from "docsctl init").
 
+A request cannot read this machine's files or reach its network unless you allow it:
+file:// URLs and local paths (content import, git import) are refused (403) except below an
+--allow-local DIR (symlinks resolved); http(s) URLs resolving to loopback, private, link-local,
+CGNAT or metadata addresses are refused unless --allow-private-network (every redirect hop is
+checked); plain http:// is refused except to loopback or with --allow-http.
+
 Examples:
   $ docsctl serve --port 4000
   $ docsctl serve --port 0 &   # prints "Listening on http://127.0.0.1:PORT"
+  $ docsctl serve --allow-local ./imports   # content import may read file:// URLs below ./imports
   $ docsctl serve --rate-limit 10/s   # test a client's retries (429, Retry-After, X-RateLimit-*)
   $ curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:4000/v1/orgs
 `,
@@ -44,13 +59,15 @@ export async function runServe(session: Session, options: ServeOptions): Promise
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port expects 0-65535, got "${options.port}"`);
   const origin = publicOrigin(options.publicUrl ?? session.ctx.env.DOCSCTL_PUBLIC_URL);
-  const [{ openStore }, { startServer }, { parseRateLimit }, { ensureLayout }] = await Promise.all([
+  const [{ openStore }, { startServer }, { parseRateLimit }, { servePolicy }, { ensureLayout }] = await Promise.all([
     import('../../store/index.js'),
     import('../../server/server.js'),
     import('../../server/rate-limit.js'),
+    import('../../domain/policy.js'),
     import('../../domain/layout.js'),
   ]);
   const rateLimit = options.rateLimit === undefined ? undefined : parseRateLimit(options.rateLimit);
+  const policy = await servePolicy(options);
   const store = openStore(session.settings.storeDir);
   await ensureLayout(store);
   const server = await startServer({
@@ -63,6 +80,7 @@ export async function runServe(session: Session, options: ServeOptions): Promise
     rateLimit,
     // Server failures (every 5xx, with its request id and stack) go to stderr, always.
     log: (line: string) => void session.info(line),
+    policy,
   });
   await session.printText(`Listening on ${server.url}`);
   await new Promise<void>((resolve) => {

@@ -34,7 +34,9 @@ import { ApiError, badRequest, conflict, notFound } from '../../api/errors.js';
 import type * as routes from '../../api/routes/content.js';
 import type { ContentTree } from '../../content/model.js';
 import type { RepoFile, RepoSnapshot } from '../../gitsync/types.js';
+import { redactUrls } from '../../util/redact.js';
 import { type Handler, type HandlerContext, type PrepareContext, Reply, type TwoPhaseHandler, implementer } from '../handler.js';
+import { type InputPolicy, allowedLocalPath } from '../policy.js';
 import type { SpaceRecord } from '../records.js';
 import { apiUrl } from '../urls.js';
 import { commitToChangeRequest, commitToSpace } from './change-requests.js';
@@ -96,7 +98,7 @@ async function readDirectory(dir: string): Promise<RepoSnapshot> {
         continue;
       }
       bytes += file.data.byteLength;
-      if (bytes > MAX_IMPORT_BYTES) throw badRequest(`Import source is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB`);
+      if (bytes > MAX_IMPORT_BYTES) throw tooLarge();
       if (snapshot.size >= MAX_IMPORT_FILES) throw badRequest(`Import source has more than ${MAX_IMPORT_FILES} files`);
       snapshot.set(childRel, file);
     }
@@ -109,55 +111,55 @@ interface Fetched {
   kind: 'file' | 'directory';
   /** Directory: its files. */
   snapshot?: RepoSnapshot;
-  /** File: its bytes and its name. */
-  data?: Uint8Array;
+  /** File: where its bytes are on disk (the source itself, or a private temporary copy of a download) and its name. */
+  file?: string;
   name?: string;
+  /** Removes the temporary copy, if any. */
+  dispose?: () => Promise<void>;
 }
 
-async function fetchSource(url: URL): Promise<Fetched> {
+const tooLarge = () => new ApiError(413, `Import source is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB (the largest import accepted)`);
+
+async function fetchSource(policy: InputPolicy, url: URL): Promise<Fetched> {
   if (url.protocol === 'file:') {
-    let file: string;
+    let named: string;
     try {
-      file = fileURLToPath(url);
+      named = fileURLToPath(url);
     } catch (error) {
-      throw badRequest(`Invalid file URL ${url.href}: ${describeError(error)}`);
+      throw badRequest(`Invalid file URL ${redactUrls(url.href)}: ${describeError(error)}`);
     }
+    // The real path, checked against the policy's roots (403 under `serve` outside --allow-local).
+    const file = await allowedLocalPath(policy, named);
     try {
       const info = await stat(file);
       if (info.isDirectory()) return { kind: 'directory', snapshot: await readDirectory(file) };
-      if (info.size > MAX_IMPORT_BYTES) throw badRequest(`Import source is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB`);
-      return { kind: 'file', data: new Uint8Array(await readFile(file)), name: path.basename(file) };
+      if (info.size > MAX_IMPORT_BYTES) throw tooLarge();
+      return { kind: 'file', file, name: path.basename(file) };
     } catch (error) {
       if (error instanceof ApiError) throw error;
       throw badRequest(`Cannot read ${file}: ${describeError(error)}`);
     }
   }
   if (url.protocol === 'http:' || url.protocol === 'https:') {
-    let response: Response;
-    try {
-      response = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
-    } catch (error) {
-      throw badRequest(`Cannot fetch ${url.href}: ${describeError((error as { cause?: unknown }).cause ?? error)}`);
-    }
-    if (!response.ok) throw badRequest(`Cannot fetch ${url.href}: HTTP ${response.status}`);
-    const declared = Number(response.headers.get('content-length'));
-    if (declared > MAX_IMPORT_BYTES) throw badRequest(`Import source is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB`);
-    const data = new Uint8Array(await response.arrayBuffer());
-    if (data.byteLength > MAX_IMPORT_BYTES) throw badRequest(`Import source is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB`);
-    const name = decodeURIComponent(url.pathname.split('/').filter(Boolean).pop() ?? 'index.md');
-    return { kind: 'file', data, name };
+    const { fetchToFile } = await import('../fetch-url.js');
+    const fetched = await fetchToFile(policy, url, { maxBytes: MAX_IMPORT_BYTES, timeoutMs: FETCH_TIMEOUT_MS });
+    return { kind: 'file', file: fetched.file, name: fetched.name, dispose: fetched.dispose };
   }
   throw badRequest(`Unsupported URL scheme "${url.protocol.replace(/:$/, '')}": use a file:// or http(s):// URL`);
 }
 
 /** The archive's files, unwrapping a single top-level folder that holds everything. */
-async function unzip(data: Uint8Array, name: string): Promise<RepoSnapshot> {
-  const { readZip, ZipError } = await import('../../util/zip.js');
+async function unzip(file: string, name: string): Promise<RepoSnapshot> {
+  const [{ ZipError }, { readZipFile }] = await Promise.all([import('../../util/zip.js'), import('../../util/zip-file.js')]);
   let entries;
   try {
-    entries = readZip(data, { maxTotalSize: MAX_IMPORT_BYTES, maxEntries: MAX_IMPORT_FILES });
+    entries = await readZipFile(file, { maxTotalSize: MAX_IMPORT_BYTES, maxEntries: MAX_IMPORT_FILES });
   } catch (error) {
-    if (error instanceof ZipError) throw badRequest(`Cannot read the archive ${name}: ${error.message}`);
+    if (error instanceof ZipError) {
+      // A size or entry-count limit is the server's cap (413), anything else a bad archive (400).
+      if (/^archive too large|more than the limit/.test(error.message)) throw new ApiError(413, `Cannot import the archive ${name}: ${error.message}`);
+      throw badRequest(`Cannot read the archive ${name}: ${error.message}`);
+    }
     throw error;
   }
   const files = entries.filter((entry) => !entry.isDirectory && !entry.path.split('/').includes('__MACOSX'));
@@ -185,11 +187,11 @@ async function snapshotFor(source: string, fetched: Fetched, url: URL): Promise<
     if (fetched.kind === 'directory') return fetched.snapshot as RepoSnapshot;
     const name = fetched.name ?? 'README.md';
     const file = MARKDOWN_EXT.test(name) ? name : `${name}.md`;
-    return new Map([[file, { path: file, data: fetched.data as Uint8Array }]]);
+    return new Map([[file, { path: file, data: new Uint8Array(await readFile(fetched.file as string)) }]]);
   }
   // zip
-  if (fetched.kind === 'directory') throw badRequest(`Source "zip" needs an archive, but ${url.href} is a directory (use source "markdown")`);
-  return unzip(fetched.data as Uint8Array, fetched.name ?? url.href);
+  if (fetched.kind === 'directory') throw badRequest(`Source "zip" needs an archive, but ${redactUrls(url.href)} is a directory (use source "markdown")`);
+  return unzip(fetched.file as string, fetched.name ?? redactUrls(url.href));
 }
 
 async function convert(
@@ -226,10 +228,15 @@ async function prepareImport(
   try {
     url = new URL(body.url);
   } catch {
-    throw badRequest(`Invalid url "${body.url}"`);
+    throw badRequest(`Invalid url "${redactUrls(body.url)}"`);
   }
-  const fetched = await fetchSource(url);
-  const snapshot = await snapshotFor(body.source, fetched, url);
+  const fetched = await fetchSource(ctx.policy, url);
+  let snapshot: RepoSnapshot;
+  try {
+    snapshot = await snapshotFor(body.source, fetched, url);
+  } finally {
+    await fetched.dispose?.();
+  }
   // Matched against the pages the import lands among (the parent's, or the root's), so matches keep their ids.
   const converted = await convert(ctx, snapshot, parent ? { pages: parent.pages, files: previous.tree.files } : previous.tree);
   const merged = mergeImported(previous.tree, converted.tree, parentId);

@@ -1,0 +1,76 @@
+/**
+ * Generates the sites benchmark store: SECTIONS sections × VARIANTS variants, each
+ * variant a space of PAGES pages (10 parts × 20 pages, Markdown bodies), in one
+ * premium site, published. The spaces share one content tree (content-addressed,
+ * so it is stored once) but are read one by one like any other.
+ * Usage (bundled by bench/run.mjs): node generate-sites.mjs DIR SECTIONS VARIANTS PAGES
+ * Prints JSON: {siteId, token, spaces, pages, seconds}.
+ */
+import { getRoute } from '../src/api/table.js';
+import type { ContentPage, ContentTree } from '../src/content/model.js';
+import { bootstrap } from '../src/domain/bootstrap.js';
+import { newRevisionRecord } from '../src/domain/content/records.js';
+import { saveTree } from '../src/domain/content/storage.js';
+import { executeOperation } from '../src/domain/execute.js';
+import { type SpaceRecord, getSpace, putSpace } from '../src/domain/records.js';
+import { createStore } from '../src/store/index.js';
+import { systemClock } from '../src/util/clock.js';
+import { randomIds } from '../src/util/ids.js';
+
+const [dir, sectionsArg, variantsArg, pagesArg] = process.argv.slice(2);
+if (!dir) throw new Error('usage: generate-sites DIR SECTIONS VARIANTS PAGES');
+const sections = Number(sectionsArg ?? 50);
+const variants = Number(variantsArg ?? 4);
+const pages = Number(pagesArg ?? 200);
+const started = Date.now();
+const store = createStore(dir, { durable: false });
+const ids = randomIds();
+const clock = systemClock;
+const origin = 'http://127.0.0.1:4000';
+const { user, organization, token } = await store.transact((tx) =>
+  bootstrap(tx, { organizationTitle: 'Bench', userName: 'Bench', email: 'bench@example.com', clock, ids, origin }),
+);
+const env = { store, actor: { userId: user.id }, clock, ids, origin };
+const run = async (id: string, input: object) => (await executeOperation(env, getRoute(id), input)).body as Record<string, unknown>;
+
+let n = 0;
+const page = (title: string, children: ContentPage[] = []): ContentPage => ({
+  id: `p${String(++n).padStart(5, '0')}`,
+  type: 'document',
+  title,
+  slug: title.toLowerCase().replace(/\W+/g, '-'),
+  markdown: `# ${title}\n\nSome text about ${title}.\n`,
+  pages: children,
+});
+const perPart = Math.max(1, Math.floor(pages / 10) - 1);
+const tree: ContentTree = {
+  pages: Array.from({ length: 10 }, (_, a) => page(`Part ${a}`, Array.from({ length: perPart }, (_, b) => page(`Page ${a}.${b}`)))),
+  files: [],
+};
+const content = await store.transact((tx) => saveTree(tx, tree));
+
+const org = { organizationId: organization.id };
+const site = await run('createSite', { params: org, body: { title: 'Bench site', type: 'premium' } });
+const p = { ...org, siteId: site.id as string };
+let spaces = 0;
+for (let s = 0; s < sections; s++) {
+  for (let v = 0; v < variants; v++) {
+    const space = await run('createSpace', { params: org, body: { title: `Product ${s} v${v}` } });
+    spaces++;
+    await store.transact((tx) => {
+      const current = getSpace(tx, space.id as string) as SpaceRecord;
+      const id = ids();
+      newRevisionRecord(tx, { id, space: current.id, type: 'edits', parents: [current.revision], createdAt: clock().toISOString(), content });
+      putSpace(tx, { ...current, revision: id });
+    });
+    if (v === 0) {
+      const section = await run('addSectionToSite', { params: p, body: { spaceId: space.id, title: `Product ${s}` } });
+      (p as Record<string, unknown>).last = section.id;
+    } else {
+      await run('addSpaceToSite', { params: p, body: { spaceId: space.id, sectionId: (p as Record<string, unknown>).last } });
+    }
+  }
+}
+await run('publishSite', { params: { organizationId: p.organizationId, siteId: p.siteId } });
+await store.close();
+process.stdout.write(`${JSON.stringify({ siteId: p.siteId, token, spaces, pages: n, seconds: (Date.now() - started) / 1000 })}\n`);

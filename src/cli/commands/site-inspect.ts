@@ -1,0 +1,203 @@
+/**
+ * `docsctl site inspect [SITE]`: the interactive site browser. Pick a site →
+ * a section or group → a variant (site space) → walk its page tree → read a page
+ * rendered for the terminal (through `$PAGER`, else `less -R`, when it is longer
+ * than the screen). Every step offers "back" and "quit"; Ctrl-C exits 130.
+ * Everything is read through the API, so it works the same against a remote
+ * endpoint. Without a terminal (or with --no-input) it prints `site tree SITE`.
+ */
+import { spawn } from 'node:child_process';
+import { UsageError } from '../../api/errors.js';
+import { write } from '../io.js';
+import { resolveOrganization } from '../operation.js';
+import type { Session } from '../session.js';
+import { renderMarkdownForTerminal } from '../terminal-markdown.js';
+import { type ApiStructure, printSiteTree } from './site-tree.js';
+
+export const BACK = '__back';
+export const QUIT = '__quit';
+type Outcome = 'back' | 'quit';
+
+interface Page {
+  id: string;
+  type?: string;
+  title: string;
+  path?: string;
+  markdown?: string;
+  href?: string;
+  pages?: Page[];
+}
+interface SiteSpace {
+  id: string;
+  title: string;
+  path: string;
+  default?: boolean;
+  space: { id: string };
+  urls: { published?: string };
+}
+interface Section {
+  object: 'site-section';
+  id: string;
+  title: string;
+  default?: boolean;
+  siteSpaces: SiteSpace[];
+}
+interface Group {
+  object: 'site-section-group';
+  id: string;
+  title: string;
+  children: Array<Section | Group>;
+}
+type Item = Section | Group | SiteSpace;
+interface Site {
+  id: string;
+  title: string;
+  published: boolean;
+}
+
+const controls = [
+  { value: BACK, name: '← Back' },
+  { value: QUIT, name: '✕ Quit' },
+];
+
+export async function runSiteInspect(session: Session, siteArg: string | undefined, options: Record<string, unknown>): Promise<void> {
+  const orgId = await resolveOrganization(session, options.org);
+  const transport = await session.transport();
+  const get = async <T>(route: string, params: Record<string, string>, query: Record<string, unknown> = {}): Promise<T> =>
+    (await transport.request(route, { params: { organizationId: orgId, ...params }, query })).body as T;
+
+  if (!session.canPrompt) {
+    if (siteArg === undefined) {
+      throw new UsageError('site inspect needs a terminal to pick a site', {
+        hint: 'pass SITE to print its tree (as docsctl site tree SITE does), or run it in a terminal',
+      });
+    }
+    await printSiteTree(session, await get<ApiStructure>('getSiteStructure', { siteId: siteArg }));
+    return;
+  }
+
+  const { Chalk } = await import('chalk');
+  const chalk = new Chalk({ level: session.ctx.io.colorEnabled ? 1 : 0 });
+  const prompter = session.ctx.prompter;
+  const pick = (message: string, choices: Array<{ value: string; name: string }>) =>
+    prompter.select(message, [...choices, ...controls]);
+
+  const show = async (text: string) => {
+    const out = session.ctx.io.out as NodeJS.WriteStream;
+    const rows = out.isTTY === true ? out.rows : undefined;
+    if (rows !== undefined && text.split('\n').length > rows - 2 && (await page(text, session.ctx.env))) return;
+    await write(session.ctx.io.out, text);
+  };
+
+  const showPage = async (variant: SiteSpace, page: Page) => {
+    const url = variant.urls.published ? `${variant.urls.published}${page.path ?? ''}` : '(not published)';
+    const header = `${chalk.bold(page.title)}\n${chalk.dim(url)}\n\n`;
+    const body =
+      page.type === 'link'
+        ? `Link to ${page.href ?? '?'}\n`
+        : renderMarkdownForTerminal(page.markdown ?? '', chalk, session.ctx.io.columns ?? 80);
+    await show(`${header}${body}\n`);
+  };
+
+  const browsePages = async (variant: SiteSpace, pages: Page[], where: string): Promise<Outcome> => {
+    for (;;) {
+      if (pages.length === 0) await session.info('No pages here.');
+      const choice = await pick(
+        `${where}: pick a page`,
+        pages.map((p) => ({ value: p.id, name: `${p.title}${(p.pages?.length ?? 0) > 0 ? ' ▸' : ''}` })),
+      );
+      if (choice === QUIT) return 'quit';
+      if (choice === BACK) return 'back';
+      const chosen = pages.find((p) => p.id === choice);
+      if (!chosen) continue;
+      if (chosen.type !== 'group') await showPage(variant, chosen);
+      if ((chosen.pages?.length ?? 0) > 0 && (await browsePages(variant, chosen.pages ?? [], chosen.title)) === 'quit') return 'quit';
+    }
+  };
+
+  const browseVariant = async (variant: SiteSpace): Promise<Outcome> => {
+    const { pages } = await transport.request('listPages', { params: { spaceId: variant.space.id }, query: {} }).then(
+      (r) => r.body as { pages?: Page[] },
+    );
+    return browsePages(variant, pages ?? [], variant.title);
+  };
+
+  const browseVariants = async (section: Section): Promise<Outcome> => {
+    for (;;) {
+      const choice = await pick(
+        `${section.title}: pick a variant`,
+        section.siteSpaces.map((ss) => ({ value: ss.id, name: `${ss.title}${ss.default ? ' (default)' : ''}  ${ss.urls.published ?? ''}`.trim() })),
+      );
+      if (choice === QUIT) return 'quit';
+      if (choice === BACK) return 'back';
+      const variant = section.siteSpaces.find((ss) => ss.id === choice);
+      if (variant && (await browseVariant(variant)) === 'quit') return 'quit';
+    }
+  };
+
+  const browseLevel = async (items: Item[], where: string): Promise<Outcome> => {
+    for (;;) {
+      const choice = await pick(
+        `${where}: pick a section, group or variant`,
+        items.map((item) => ({
+          value: item.id,
+          name:
+            'object' in item && item.object === 'site-section-group'
+              ? `[${item.title}] ▸`
+              : `${item.title}${item.default ? ' (default)' : ''}`,
+        })),
+      );
+      if (choice === QUIT) return 'quit';
+      if (choice === BACK) return 'back';
+      const item = items.find((i) => i.id === choice);
+      if (!item) continue;
+      const outcome =
+        'object' in item && item.object === 'site-section-group'
+          ? await browseLevel(item.children, item.title)
+          : 'object' in item && item.object === 'site-section'
+            ? await browseVariants(item)
+            : await browseVariant(item as SiteSpace);
+      if (outcome === 'quit') return 'quit';
+    }
+  };
+
+  const browseSite = async (siteId: string): Promise<Outcome> => {
+    const site = await get<Site>('getSiteById', { siteId });
+    const structure = await get<ApiStructure>('getSiteStructure', { siteId });
+    await session.info(`${site.title}${site.published ? '' : ' (not published)'}`);
+    return browseLevel(structure.structure as Item[], site.title);
+  };
+
+  if (siteArg !== undefined) {
+    await browseSite(siteArg);
+    return;
+  }
+  for (;;) {
+    const { items } = await get<{ items: Site[] }>('listSites', {}, { limit: 1000 });
+    const choice = await prompter.select('Pick a site', [
+      ...items.map((s) => ({ value: s.id, name: `${s.title}${s.published ? '' : ' (not published)'}` })),
+      { value: QUIT, name: '✕ Quit' },
+    ]);
+    if (choice === QUIT || (await browseSite(choice)) === 'quit') return;
+  }
+}
+
+/**
+ * Shows `text` through the user's pager (`$PAGER`, else `less -R`). False when no
+ * pager could be started (the caller then prints the text). The text goes on the
+ * pager's stdin, never on its command line.
+ */
+function page(text: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+  const command = env.PAGER?.trim() || 'less -R';
+  return new Promise((resolve) => {
+    let started = false;
+    const child = spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: { LESS: 'FRX', ...env } });
+    child.on('spawn', () => {
+      started = true;
+      child.stdin.end(text);
+    });
+    child.stdin.on('error', () => undefined); // the user quit the pager before reading everything
+    child.on('error', () => resolve(false));
+    child.on('close', (code) => resolve(started && code !== 127));
+  });
+}

@@ -1,0 +1,212 @@
+/**
+ * `site published` and `site tree`: the structure of a site read through the API
+ * (so they work the same against any /v1 server), flattened into rows or drawn
+ * as an indented tree with each space's page tree and published URLs.
+ */
+import type { RawInput } from '../../api/validate.js';
+import { columns } from '../../output/columns.js';
+import { mapLimited } from '../content-fetch.js';
+import type { Session } from '../session.js';
+
+interface ApiPage {
+  id: string;
+  type?: string;
+  title: string;
+  path?: string;
+  pages?: ApiPage[];
+}
+interface ApiSiteSpace {
+  id: string;
+  path: string;
+  title: string;
+  default?: boolean;
+  space: { id: string };
+  urls: { published?: string };
+}
+interface ApiSection {
+  object: 'site-section';
+  id: string;
+  title: string;
+  path: string;
+  default?: boolean;
+  siteSpaces: ApiSiteSpace[];
+  urls: { published?: string };
+}
+interface ApiGroup {
+  object: 'site-section-group';
+  id: string;
+  title: string;
+  children: Array<ApiSection | ApiGroup>;
+}
+export interface ApiStructure {
+  type: 'sections' | 'siteSpaces';
+  structure: Array<ApiSection | ApiGroup | ApiSiteSpace>;
+}
+
+export interface TreePage {
+  type: 'page';
+  id: string;
+  title: string;
+  path: string;
+  url?: string;
+  pages: TreePage[];
+}
+export interface TreeVariant {
+  type: 'variant';
+  id: string;
+  title: string;
+  path: string;
+  default: boolean;
+  spaceId: string;
+  url?: string;
+  pages: TreePage[];
+}
+export interface TreeSection {
+  type: 'section';
+  id: string;
+  title: string;
+  path: string;
+  default: boolean;
+  url?: string;
+  variants: TreeVariant[];
+}
+export interface TreeGroup {
+  type: 'group';
+  id: string;
+  title: string;
+  children: Array<TreeSection | TreeGroup>;
+}
+export type TreeNode = TreeGroup | TreeSection | TreeVariant;
+
+/** The published rows of a structure: one per variant, with its section's title. */
+export function publishedRows(structure: ApiStructure) {
+  const rows: Array<{ section: string; variant: string; default: boolean; url: string }> = [];
+  const walk = (items: ApiStructure['structure'], prefix: string) => {
+    for (const item of items) {
+      if ('object' in item && item.object === 'site-section-group') {
+        walk(item.children, `${prefix}${item.title} / `);
+      } else if ('object' in item && item.object === 'site-section') {
+        for (const ss of item.siteSpaces) {
+          rows.push({ section: `${prefix}${item.title}`, variant: ss.title, default: Boolean(item.default && ss.default), url: ss.urls.published ?? '' });
+        }
+      } else {
+        const ss = item as ApiSiteSpace;
+        rows.push({ section: '', variant: ss.title, default: Boolean(ss.default), url: ss.urls.published ?? '' });
+      }
+    }
+  };
+  walk(structure.structure, '');
+  return rows;
+}
+
+export async function printPublished(session: Session, body: unknown): Promise<void> {
+  if (session.format === 'json' || session.format === 'yaml') {
+    await session.printObject(body, []);
+    return;
+  }
+  const answer = body as { site: { title: string; published: boolean }; structure: ApiStructure };
+  const rows = publishedRows(answer.structure);
+  await session.printList(rows, columns.publishedItem);
+  if (!answer.site.published) await session.hint(`Site "${answer.site.title}" is not published: URLs appear once it is (docsctl site publish).`);
+  else if (rows.length === 0) await session.hint('The site shows no space yet.');
+}
+
+function toPages(pages: ApiPage[] | undefined, base: string | undefined): TreePage[] {
+  return (pages ?? []).map((page) => {
+    const path = page.path ?? '';
+    return {
+      type: 'page' as const,
+      id: page.id,
+      title: page.title,
+      path,
+      ...(base !== undefined && path !== '' ? { url: `${base}${path}` } : {}),
+      pages: toPages(page.pages, base),
+    };
+  });
+}
+
+/** The site's structure with each variant's page tree (read with listPages, a few at a time). */
+export async function buildSiteTree(session: Session, structure: ApiStructure): Promise<TreeNode[]> {
+  const transport = await session.transport();
+  const variants: ApiSiteSpace[] = [];
+  const collect = (items: ApiStructure['structure']) => {
+    for (const item of items) {
+      if ('object' in item && item.object === 'site-section-group') collect(item.children);
+      else if ('object' in item && item.object === 'site-section') variants.push(...item.siteSpaces);
+      else variants.push(item as ApiSiteSpace);
+    }
+  };
+  collect(structure.structure);
+  const pages = new Map<string, ApiPage[]>();
+  await mapLimited(variants, transport.mode === 'remote' ? 8 : 1, async (ss) => {
+    const { body } = await transport.request('listPages', { params: { spaceId: ss.space.id }, query: {} });
+    pages.set(ss.id, (body as { pages?: ApiPage[] }).pages ?? []);
+  });
+  const variant = (ss: ApiSiteSpace): TreeVariant => ({
+    type: 'variant',
+    id: ss.id,
+    title: ss.title,
+    path: ss.path,
+    default: Boolean(ss.default),
+    spaceId: ss.space.id,
+    ...(ss.urls.published !== undefined ? { url: ss.urls.published } : {}),
+    pages: toPages(pages.get(ss.id), ss.urls.published),
+  });
+  const node = (item: ApiSection | ApiGroup): TreeSection | TreeGroup =>
+    item.object === 'site-section-group'
+      ? { type: 'group', id: item.id, title: item.title, children: item.children.map(node) }
+      : {
+          type: 'section',
+          id: item.id,
+          title: item.title,
+          path: item.path,
+          default: Boolean(item.default),
+          ...(item.urls.published !== undefined ? { url: item.urls.published } : {}),
+          variants: item.siteSpaces.map(variant),
+        };
+  return structure.type === 'sections'
+    ? (structure.structure as Array<ApiSection | ApiGroup>).map(node)
+    : (structure.structure as ApiSiteSpace[]).map(variant);
+}
+
+/** The indented text of a tree: one line per group, section, variant and page. */
+export function treeLines(nodes: TreeNode[]): string[] {
+  const lines: string[] = [];
+  const pad = (depth: number) => '  '.repeat(depth);
+  const tail = (parts: Array<string | undefined>) => parts.filter(Boolean).join('  ');
+  const pagesOf = (pages: TreePage[], depth: number) => {
+    for (const page of pages) {
+      lines.push(`${pad(depth)}${tail([page.title, page.url ?? page.path])}`);
+      pagesOf(page.pages, depth + 1);
+    }
+  };
+  const walk = (items: TreeNode[], depth: number) => {
+    for (const item of items) {
+      if (item.type === 'group') {
+        lines.push(`${pad(depth)}[${item.title}]  group ${item.id}`);
+        walk(item.children, depth + 1);
+      } else if (item.type === 'section') {
+        lines.push(`${pad(depth)}# ${tail([item.title, `section ${item.id}`, `/${item.path}`, item.default ? 'default' : undefined, item.url])}`);
+        walk(item.variants, depth + 1);
+      } else {
+        lines.push(`${pad(depth)}* ${tail([item.title, `variant ${item.id}`, `/${item.path}`, item.default ? 'default' : undefined, item.url])}`);
+        pagesOf(item.pages, depth + 1);
+      }
+    }
+  };
+  walk(nodes, 0);
+  return lines;
+}
+
+export async function printSiteTree(session: Session, body: unknown, _input?: RawInput): Promise<void> {
+  const tree = await buildSiteTree(session, body as ApiStructure);
+  if (session.format === 'json' || session.format === 'yaml') {
+    await session.printObject(tree, []);
+    return;
+  }
+  if (tree.length === 0) {
+    await session.hint('The site shows no space yet (docsctl site space add SITE SPACE).');
+    return;
+  }
+  await session.printText(treeLines(tree).join('\n'));
+}

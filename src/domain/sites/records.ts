@@ -1,0 +1,154 @@
+/**
+ * What the sites area keeps in the store. Every list that grows is one row per
+ * item (OrderedList / KeyedSet, src/domain/ordered.ts):
+ *
+ * | table / list                 | owner → item                          | value                                  |
+ * |------------------------------|---------------------------------------|----------------------------------------|
+ * | sites                        | siteId                                | SiteRecord                             |
+ * | orgSites (OrderedList)       | orgId → siteId (creation order)       | null                                   |
+ * | siteStructure (OrderedList)  | siteId or groupId → section/group id  | StructureRef (the site's ordered tree) |
+ * | siteSections                 | sectionId                             | SectionRecord                          |
+ * | siteGroups                   | groupId                               | GroupRecord                            |
+ * | siteSpaceOrder (OrderedList) | sectionId, or siteId at the root      | null (the variants, in order)          |
+ * | siteSpaceRecords             | siteSpaceId                           | SiteSpaceRecord                        |
+ * | siteSpacesOfSite (KeyedSet)  | siteId → siteSpaceId                  | null (count = the `siteSpaces` counter) |
+ * | siteSpacesOfSpace (KeyedSet) | spaceId → siteSpaceId                 | siteId (integrity on space transfer/purge) |
+ * | siteShareLinks (OrderedList) | siteId → linkId                       | ShareLinkRecord (key kept as SHA-256)  |
+ * | siteShareKeys                | sha256(key)                           | `${siteId}/${linkId}`                  |
+ * | siteAdaptiveSchemas          | siteId                                | AdaptiveSchemaRecord                   |
+ */
+import { createHash } from 'node:crypto';
+import { notFound } from '../../api/errors.js';
+import type { StoreReader, StoreWriter } from '../../store/types.js';
+import { KeyedSet, OrderedList } from '../ordered.js';
+
+export type SiteType = 'basic' | 'premium' | 'ultimate' | 'sponsored' | 'legacy-basic' | 'legacy-premium';
+export type SiteVisibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth';
+
+export interface SiteRecord {
+  id: string;
+  organization: string;
+  type: SiteType;
+  title: string;
+  visibility: SiteVisibility;
+  published: boolean;
+  createdAt: string;
+  updatedAt: string;
+  basename: string;
+  agentsContext: 'excluded' | 'included';
+  adaptiveContent?: { enabled: boolean };
+  proxy?: { origin: string; target: string };
+  /** The default section (when the site has sections). */
+  defaultSection?: string;
+  /** The default site space at the root (when the site has no sections). */
+  defaultSiteSpace?: string;
+}
+
+export interface SectionRecord {
+  id: string;
+  site: string;
+  title: string;
+  path: string;
+  /** The group the section sits in (absent: top level). */
+  group?: string;
+  defaultSiteSpace?: string;
+  condition?: string;
+  icon?: string;
+  description?: string;
+}
+
+export interface GroupRecord {
+  id: string;
+  site: string;
+  title: string;
+  icon?: string;
+  /** The parent group (absent: top level). */
+  parent?: string;
+}
+
+export interface SiteSpaceRecord {
+  id: string;
+  site: string;
+  space: string;
+  /** The section it is a variant of (absent: at the site's root). */
+  section?: string;
+  path: string;
+  condition?: string;
+}
+
+export interface ShareLinkRecord {
+  id: string;
+  name?: string;
+  active: boolean;
+  createdAt: string;
+  /** SHA-256 of the secret key: the key itself is shown once, in the create answer. */
+  keyHash: string;
+}
+
+export interface AdaptiveSchemaRecord {
+  jsonSchema: Record<string, unknown>;
+  updatedAt: string;
+}
+
+export type StructureRef = { type: 'site-section' | 'site-section-group' };
+
+export const SiteTables = {
+  sites: 'sites',
+  sections: 'siteSections',
+  groups: 'siteGroups',
+  siteSpaces: 'siteSpaceRecords',
+  shareKeys: 'siteShareKeys',
+  adaptiveSchemas: 'siteAdaptiveSchemas',
+} as const;
+
+export const orgSites = new OrderedList<null>('orgSites');
+export const structure = new OrderedList<StructureRef>('siteStructure');
+export const siteSpaceOrder = new OrderedList<null>('siteSpaceOrder');
+export const siteSpacesOfSite = new KeyedSet<null>('siteSpacesOfSite');
+export const siteSpacesOfSpace = new KeyedSet<string>('siteSpacesOfSpace');
+export const shareLinks = new OrderedList<ShareLinkRecord>('siteShareLinks');
+
+export const hashShareKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+export const getSite = (tx: StoreReader, id: string) => tx.get<SiteRecord>(SiteTables.sites, id);
+export const getSection = (tx: StoreReader, id: string) => tx.get<SectionRecord>(SiteTables.sections, id);
+export const getGroup = (tx: StoreReader, id: string) => tx.get<GroupRecord>(SiteTables.groups, id);
+export const getSiteSpace = (tx: StoreReader, id: string) => tx.get<SiteSpaceRecord>(SiteTables.siteSpaces, id);
+
+export const putSite = (tx: StoreWriter, site: SiteRecord) => tx.put(SiteTables.sites, site.id, site);
+export const putSection = (tx: StoreWriter, section: SectionRecord) => tx.put(SiteTables.sections, section.id, section);
+export const putGroup = (tx: StoreWriter, group: GroupRecord) => tx.put(SiteTables.groups, group.id, group);
+export const putSiteSpace = (tx: StoreWriter, siteSpace: SiteSpaceRecord) =>
+  tx.put(SiteTables.siteSpaces, siteSpace.id, siteSpace);
+
+/** A site of the organization (another organization's site is not found here). */
+export function requireSiteIn(tx: StoreReader, orgId: string, siteId: string): SiteRecord {
+  const site = getSite(tx, siteId);
+  if (!site || site.organization !== orgId) throw notFound(`Site ${siteId} not found in organization ${orgId}`);
+  return site;
+}
+
+export function requireSection(tx: StoreReader, site: SiteRecord, id: string): SectionRecord {
+  const section = getSection(tx, id);
+  if (!section || section.site !== site.id) throw notFound(`Site section ${id} not found in site ${site.id}`);
+  return section;
+}
+
+export function requireGroup(tx: StoreReader, site: SiteRecord, id: string): GroupRecord {
+  const group = getGroup(tx, id);
+  if (!group || group.site !== site.id) throw notFound(`Site section group ${id} not found in site ${site.id}`);
+  return group;
+}
+
+export function requireSiteSpace(tx: StoreReader, site: SiteRecord, id: string): SiteSpaceRecord {
+  const siteSpace = getSiteSpace(tx, id);
+  if (!siteSpace || siteSpace.site !== site.id) throw notFound(`Site space ${id} not found in site ${site.id}`);
+  return siteSpace;
+}
+
+/** The owner of a site space's place in `siteSpaceOrder`: its section, or the site at the root. */
+export const siteSpaceOwner = (siteSpace: { site: string; section?: string | undefined }) =>
+  siteSpace.section ?? siteSpace.site;
+
+/** The owner of a section's or group's place in `structure`: its group, or the site at the top level. */
+export const structureOwner = (site: string, group: string | undefined) => group ?? site;

@@ -1,0 +1,281 @@
+/**
+ * API doc §4.3 (sites, adaptive schema, published view) and the real API's
+ * publish/unpublish and structure read.
+ *
+ * Rules decided here:
+ * - `type` is chosen at creation (default `basic`) and decides the features
+ *   (features.ts): a visibility, adaptive content or a proxy the plan lacks is a 403.
+ * - `basename` defaults to the title's slug and is unique among the
+ *   organization's sites (409 on update); it is the last part of the published URL.
+ * - `spaces` at creation adds each space at the site's root; the API doc's
+ *   `sample`/`empty` variants (gone from v0.143.2) are refused with a 400.
+ * - Publishing a site with no site space is a 409 (there would be nothing to show).
+ * - Deleting a site deletes its sections, groups, site spaces, share links and
+ *   adaptive schema, and clears the organization's default content when it was this site.
+ */
+import { badRequest, conflict } from '../../api/errors.js';
+import type * as routes from '../../api/routes/sites.js';
+import { slugify, uniqueName } from '../../gitsync/slug.js';
+import { type Handler, Reply, deleted, implementer, nothingToDelete } from '../handler.js';
+import { paginate } from '../pagination.js';
+import { orgAccess, requireRole, roleIn } from '../permissions.js';
+import { getOrg, putOrg } from '../records.js';
+import { siteAccess, requireSiteSpaceSource } from './access.js';
+import { EMPTY_ADAPTIVE_SCHEMA, checkAdaptiveSchema } from './adaptive.js';
+import { requireFeature, visibilityFeature } from './features.js';
+import { DEFAULT_CUSTOMIZATIONS } from './published.js';
+import {
+  type AdaptiveSchemaRecord,
+  type SiteRecord,
+  SiteTables,
+  getSite,
+  hashShareKey,
+  orgSites,
+  putSite,
+  requireSection,
+  requireSiteSpace,
+  shareLinks,
+  siteSpacesOfSite,
+  siteSpacesOfSpace,
+} from './records.js';
+import { attachSiteSpace, freePath, removeAllStructure, siteSpacePathTaken } from './structure.js';
+import { gitbookUrl, siteStructureView, siteView } from './views.js';
+
+const on = implementer<typeof routes>();
+
+/** The organization's sites whose basename is `basename` (other than `except`). */
+function basenameTaken(tx: Parameters<typeof orgSites.all>[0], orgId: string, basename: string, except?: string): boolean {
+  return orgSites.all(tx, orgId).some((entry) => entry.id !== except && getSite(tx, entry.id)?.basename === basename);
+}
+
+/** The site of an active share key, or undefined. */
+function shareKeySite(tx: Parameters<typeof orgSites.all>[0], key: string): string | undefined {
+  const ref = tx.get<string>(SiteTables.shareKeys, hashShareKey(key));
+  if (ref === undefined) return undefined;
+  const [siteId, linkId] = ref.split('/') as [string, string];
+  return shareLinks.get(tx, siteId, linkId)?.active ? siteId : undefined;
+}
+
+/** 400 unless `key` (when given) is an active share link of the site. */
+function checkShareKey(tx: Parameters<typeof orgSites.all>[0], site: SiteRecord, key: string | undefined): void {
+  if (key !== undefined && shareKeySite(tx, key) !== site.id) {
+    throw badRequest(`Invalid shareKey: it is not an active share link of site ${site.id}`);
+  }
+}
+
+export const siteHandlers: Record<string, Handler> = {
+  ...on('createSite', (ctx, { params, body }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    requireRole(role, 'admin', org.id, 'create sites');
+    if (typeof body.spaces === 'string') {
+      throw badRequest(
+        `Invalid spaces: "${body.spaces}" (create a new space) is not supported; create the space first and pass its id`,
+      );
+    }
+    const now = ctx.clock().toISOString();
+    const title = body.title ?? 'Untitled site';
+    const site: SiteRecord = {
+      id: ctx.ids(),
+      organization: org.id,
+      type: body.type ?? 'basic',
+      title,
+      visibility: body.visibility ?? 'public',
+      published: false,
+      createdAt: now,
+      updatedAt: now,
+      basename: uniqueName(slugify(title) || 'site', (candidate) => basenameTaken(ctx.tx, org.id, candidate)),
+      agentsContext: 'included',
+    };
+    requireFeature(site, visibilityFeature(site.visibility), `have ${site.visibility} visibility`);
+    putSite(ctx.tx, site);
+    orgSites.insert(ctx.tx, org.id, site.id, null);
+    const spaceIds = body.spaces ?? [];
+    if (new Set(spaceIds).size !== spaceIds.length) throw badRequest('Invalid spaces: a space is listed twice');
+    if (spaceIds.length > 1) requireFeature(site, 'sites-multivariant-site', 'have several site spaces at its root');
+    for (const spaceId of spaceIds) {
+      const space = requireSiteSpaceSource(ctx, site, spaceId);
+      attachSiteSpace(ctx.tx, {
+        id: ctx.ids(),
+        site: site.id,
+        space: space.id,
+        path: freePath(space.title, (p) => siteSpacePathTaken(ctx.tx, site.id, p)),
+      });
+    }
+    const view = siteView({ tx: ctx.tx, origin: ctx.origin, role }, getSite(ctx.tx, site.id) ?? site);
+    return new Reply(201, view, { Location: view.urls.location });
+  }),
+
+  ...on('listSites', (ctx, { params, query }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    requireRole(role, 'read', org.id, 'list sites');
+    const view = { tx: ctx.tx, origin: ctx.origin, role };
+    const filtered =
+      query.space !== undefined ||
+      query.title !== undefined ||
+      query.published !== undefined ||
+      query.type !== undefined ||
+      query.shareKey !== undefined;
+    if (!filtered) {
+      return orgSites.page(ctx.tx, org.id, query, (entry) => {
+        const site = getSite(ctx.tx, entry.id);
+        return site && siteView(view, site);
+      });
+    }
+    const withSpace =
+      query.space === undefined
+        ? undefined
+        : new Set(siteSpacesOfSpace.all(ctx.tx, query.space).map((entry) => entry.value));
+    const sharedSite = query.shareKey === undefined ? undefined : shareKeySite(ctx.tx, query.shareKey);
+    const title = query.title?.toLowerCase();
+    const sites = orgSites
+      .all(ctx.tx, org.id)
+      .map((entry) => getSite(ctx.tx, entry.id))
+      .filter((site): site is SiteRecord => site !== undefined)
+      .filter(
+        (site) =>
+          (withSpace === undefined || withSpace.has(site.id)) &&
+          (query.shareKey === undefined || sharedSite === site.id) &&
+          (title === undefined || site.title.toLowerCase().includes(title)) &&
+          (query.published === undefined || site.published === query.published) &&
+          (query.type === undefined || query.type.includes(site.type)),
+      );
+    return paginate(sites, query, (site) => siteView(view, site));
+  }),
+
+  ...on('getSiteById', (ctx, { params }) => {
+    const { site, view } = siteAccess(ctx, params, 'read', 'view sites');
+    return siteView(view, site);
+  }),
+
+  ...on('updateSiteById', (ctx, { params, body }) => {
+    const { site, view } = siteAccess(ctx, params, 'admin', 'change sites');
+    if (Object.values(body).every((value) => value === undefined)) {
+      throw badRequest(
+        'Nothing to update: pass at least one of title, visibility, basename, adaptiveContent, agentsContext, defaultSiteSpace, defaultSiteSection, proxy',
+      );
+    }
+    let next: SiteRecord = { ...site, updatedAt: ctx.clock().toISOString() };
+    if (body.title !== undefined) next.title = body.title;
+    if (body.visibility !== undefined) {
+      requireFeature(site, visibilityFeature(body.visibility), `have ${body.visibility} visibility`);
+      next.visibility = body.visibility;
+    }
+    if (body.basename !== undefined) {
+      if (basenameTaken(ctx.tx, site.organization, body.basename, site.id)) {
+        throw conflict(`Basename "${body.basename}" is already used by another site of organization ${site.organization}`);
+      }
+      next.basename = body.basename;
+    }
+    if (body.adaptiveContent !== undefined) {
+      if (body.adaptiveContent.enabled) requireFeature(site, 'sites-adaptive-content', 'use adaptive content');
+      next.adaptiveContent = { enabled: body.adaptiveContent.enabled };
+    }
+    if (body.agentsContext !== undefined) next.agentsContext = body.agentsContext;
+    if (body.defaultSiteSection !== undefined) {
+      next.defaultSection = requireSection(ctx.tx, site, body.defaultSiteSection).id;
+    }
+    if (body.proxy !== undefined) {
+      if (body.proxy === null) {
+        const { proxy: _old, ...rest } = next;
+        next = rest;
+      } else {
+        requireFeature(site, 'sites-custom-subdirectory', 'be served under a proxy');
+        next.proxy = { origin: body.proxy, target: gitbookUrl(ctx.tx, site) };
+      }
+    }
+    putSite(ctx.tx, next);
+    if (body.defaultSiteSpace !== undefined) {
+      // At the root (no sections) or in the default section, as the API doc says.
+      const siteSpace = requireSiteSpace(ctx.tx, site, body.defaultSiteSpace);
+      if (siteSpace.section === undefined) {
+        putSite(ctx.tx, { ...next, defaultSiteSpace: siteSpace.id });
+      } else if (siteSpace.section === next.defaultSection) {
+        const section = requireSection(ctx.tx, site, siteSpace.section);
+        ctx.tx.put(SiteTables.sections, section.id, { ...section, defaultSiteSpace: siteSpace.id });
+      } else {
+        throw badRequest(
+          `Invalid defaultSiteSpace: site space ${siteSpace.id} is in section ${siteSpace.section}, not in the default section; ` +
+            'set the default of that section instead (PATCH the section with defaultSiteSpace)',
+        );
+      }
+    }
+    return siteView(view, getSite(ctx.tx, site.id) ?? next);
+  }),
+
+  ...on('deleteSiteById', (ctx, { params }) => {
+    const site = getSite(ctx.tx, params.siteId);
+    const role = site ? roleIn(ctx.tx, site.organization, ctx.actor.userId) : undefined;
+    if (!site || site.organization !== params.organizationId || role === undefined) return nothingToDelete();
+    requireRole(role, 'admin', site.organization, 'delete sites');
+    removeAllStructure(ctx.tx, site);
+    for (const link of shareLinks.all(ctx.tx, site.id)) {
+      ctx.tx.delete(SiteTables.shareKeys, link.value.keyHash);
+      shareLinks.remove(ctx.tx, site.id, link.id);
+    }
+    ctx.tx.delete(SiteTables.adaptiveSchemas, site.id);
+    orgSites.remove(ctx.tx, site.organization, site.id);
+    ctx.tx.delete(SiteTables.sites, site.id);
+    const org = getOrg(ctx.tx, site.organization);
+    if (org?.defaultContent?.site === site.id) {
+      const { defaultContent: _old, ...rest } = org;
+      putOrg(ctx.tx, rest);
+    }
+    return deleted();
+  }),
+
+  ...on('publishSite', (ctx, { params }) => {
+    const { site, view } = siteAccess(ctx, params, 'admin', 'publish sites');
+    if (siteSpacesOfSite.count(ctx.tx, site.id) === 0) {
+      throw conflict(`Site ${site.id} has no content to publish: add a space first (docsctl site space add ${site.id} SPACE)`);
+    }
+    const next = { ...site, published: true, updatedAt: ctx.clock().toISOString() };
+    putSite(ctx.tx, next);
+    return siteView(view, next);
+  }),
+
+  ...on('unpublishSite', (ctx, { params }) => {
+    const { site, view } = siteAccess(ctx, params, 'admin', 'unpublish sites');
+    const next = { ...site, published: false, updatedAt: ctx.clock().toISOString() };
+    putSite(ctx.tx, next);
+    return siteView(view, next);
+  }),
+
+  ...on('getSiteStructure', (ctx, { params, query }) => {
+    const { site, view } = siteAccess(ctx, params, 'read', 'view sites');
+    checkShareKey(ctx.tx, site, query.shareKey);
+    return siteStructureView(view, site);
+  }),
+
+  ...on('getSiteAdaptiveSchema', (ctx, { params }) => {
+    const { site } = siteAccess(ctx, params, 'read', 'view sites');
+    const stored = ctx.tx.get<AdaptiveSchemaRecord>(SiteTables.adaptiveSchemas, site.id);
+    return {
+      object: 'site-adaptive-schema',
+      jsonSchema: stored?.jsonSchema ?? EMPTY_ADAPTIVE_SCHEMA,
+      updatedAt: stored?.updatedAt ?? site.createdAt,
+    };
+  }),
+
+  ...on('updateSiteAdaptiveSchema', (ctx, { params, body }) => {
+    const { site } = siteAccess(ctx, params, 'admin', 'change sites');
+    requireFeature(site, 'sites-adaptive-content', 'use adaptive content');
+    checkAdaptiveSchema(body.jsonSchema);
+    const record: AdaptiveSchemaRecord = { jsonSchema: body.jsonSchema, updatedAt: ctx.clock().toISOString() };
+    ctx.tx.put(SiteTables.adaptiveSchemas, site.id, record);
+    return { object: 'site-adaptive-schema', ...record };
+  }),
+
+  ...on('getPublishedContentSite', (ctx, { params, query }) => {
+    const { site, view } = siteAccess(ctx, params, 'read', 'view sites');
+    checkShareKey(ctx.tx, site, query.shareKey);
+    const structure = siteStructureView(view, site);
+    return {
+      object: 'published-content-site',
+      site: siteView(view, site),
+      structure,
+      customizations: { site: { title: site.title, ...DEFAULT_CUSTOMIZATIONS }, siteSpaces: {} },
+      scripts: [],
+    };
+  }),
+};
+

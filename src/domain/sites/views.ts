@@ -1,0 +1,231 @@
+/**
+ * Site records → API objects (`Site`, `SiteSection`, `SiteSectionGroup`,
+ * `SiteSpace`, `ShareLink`, `SiteStructure` of @gitbook/api 0.143.2).
+ *
+ * Published URLs (`urls.published`, only while the site is published) are built
+ * from the site's proxy origin, or `https://<org hostname or id>.gitbook.io/<basename>`,
+ * then the section path (not for the default section) and the site-space path
+ * (not for the default variant).
+ *
+ * A site space whose space is soft-deleted is hidden (it comes back when the
+ * space is restored); a section whose every site space is hidden is hidden too.
+ */
+import type { Role, SpaceRecord } from '../records.js';
+import { getOrg, getSpace } from '../records.js';
+import { apiUrl, appUrl } from '../urls.js';
+import { type SpaceView, spaceView } from '../views.js';
+import type { StoreReader } from '../../store/types.js';
+import { siteFeatures } from './features.js';
+import {
+  type GroupRecord,
+  type SectionRecord,
+  type ShareLinkRecord,
+  type SiteRecord,
+  type SiteSpaceRecord,
+  getGroup,
+  getSection,
+  getSiteSpace,
+  siteSpacesOfSite,
+} from './records.js';
+import { childrenOf, siteSpaceIdsOf } from './structure.js';
+
+export interface SiteViewContext {
+  tx: StoreReader;
+  origin: string;
+  role: Role;
+}
+
+const seg = encodeURIComponent;
+
+export function siteLocation(origin: string, site: SiteRecord): string {
+  return apiUrl(origin, `orgs/${seg(site.organization)}/sites/${seg(site.id)}`);
+}
+
+/** Base published URL of a site (without a trailing slash), whether or not it is published. */
+export function siteBaseUrl(tx: StoreReader, site: SiteRecord): string {
+  return site.proxy ? `https://${site.proxy.origin}` : gitbookUrl(tx, site);
+}
+
+/** Where the site lives without a proxy: `https://<org hostname or id>.gitbook.io/<basename>`. */
+export function gitbookUrl(tx: StoreReader, site: SiteRecord): string {
+  const org = getOrg(tx, site.organization);
+  const host = (org?.hostname ?? site.organization).toLowerCase();
+  return `https://${host}.gitbook.io/${seg(site.basename)}`;
+}
+
+const join = (base: string, ...paths: Array<string | undefined>) =>
+  [base, ...paths.filter((p): p is string => p !== undefined).map(seg)].join('/');
+
+export function siteView(ctx: SiteViewContext, site: SiteRecord) {
+  const base = siteBaseUrl(ctx.tx, site);
+  return {
+    object: 'site' as const,
+    id: site.id,
+    type: site.type,
+    title: site.title,
+    basename: site.basename,
+    ...(site.proxy ? { proxy: site.proxy } : {}),
+    visibility: site.visibility,
+    published: site.published,
+    siteSpaces: siteSpacesOfSite.count(ctx.tx, site.id),
+    createdAt: site.createdAt,
+    ...(site.adaptiveContent ? { adaptiveContent: site.adaptiveContent } : {}),
+    agentsContext: site.agentsContext,
+    features: siteFeatures(site.type),
+    urls: {
+      location: siteLocation(ctx.origin, site),
+      app: appUrl(ctx.origin, `o/${seg(site.organization)}/sites/${seg(site.id)}`),
+      ...(site.published ? { published: `${base}/` } : {}),
+    },
+  };
+}
+
+export type SiteView = ReturnType<typeof siteView>;
+
+/** The live space of a site space, or undefined when it is hidden (soft-deleted) or gone. */
+export function visibleSpace(tx: StoreReader, siteSpace: SiteSpaceRecord): SpaceRecord | undefined {
+  const space = getSpace(tx, siteSpace.space);
+  return space && space.deletedAt === undefined ? space : undefined;
+}
+
+export interface SiteSpaceView {
+  object: 'site-space';
+  id: string;
+  path: string;
+  section?: string;
+  space: SpaceView;
+  title: string;
+  default: boolean;
+  condition?: string;
+  urls: { published?: string };
+}
+
+/** `sectionUrl`: the published URL of the section (or of the site for root site spaces). */
+export function siteSpaceView(
+  ctx: SiteViewContext,
+  site: SiteRecord,
+  siteSpace: SiteSpaceRecord,
+  space: SpaceRecord,
+  isDefault: boolean,
+  sectionUrl: string,
+): SiteSpaceView {
+  const url = isDefault ? sectionUrl : join(sectionUrl, siteSpace.path);
+  return {
+    object: 'site-space',
+    id: siteSpace.id,
+    path: siteSpace.path,
+    ...(siteSpace.section !== undefined ? { section: siteSpace.section } : {}),
+    space: spaceView(ctx, space, ctx.role),
+    title: space.title,
+    default: isDefault,
+    ...(siteSpace.condition !== undefined ? { condition: siteSpace.condition } : {}),
+    urls: site.published ? { published: `${url}/` } : {},
+  };
+}
+
+/** The visible site spaces of a section (or of the root when `owner` is the site), in order. */
+export function siteSpaceViewsOf(
+  ctx: SiteViewContext,
+  site: SiteRecord,
+  owner: string,
+  defaultId: string | undefined,
+  sectionUrl: string,
+): SiteSpaceView[] {
+  const out: SiteSpaceView[] = [];
+  for (const id of siteSpaceIdsOf(ctx.tx, owner)) {
+    const siteSpace = getSiteSpace(ctx.tx, id);
+    const space = siteSpace && visibleSpace(ctx.tx, siteSpace);
+    if (siteSpace && space) out.push(siteSpaceView(ctx, site, siteSpace, space, id === defaultId, sectionUrl));
+  }
+  return out;
+}
+
+export function sectionUrl(ctx: SiteViewContext, site: SiteRecord, section: SectionRecord): string {
+  const base = siteBaseUrl(ctx.tx, site);
+  return site.defaultSection === section.id ? base : join(base, section.path);
+}
+
+export function sectionView(ctx: SiteViewContext, site: SiteRecord, section: SectionRecord) {
+  const url = sectionUrl(ctx, site, section);
+  return {
+    object: 'site-section' as const,
+    id: section.id,
+    title: section.title,
+    ...(section.description !== undefined ? { description: section.description } : {}),
+    default: site.defaultSection === section.id,
+    path: section.path,
+    ...(section.condition !== undefined ? { condition: section.condition } : {}),
+    ...(section.group !== undefined ? { sectionGroup: section.group } : {}),
+    siteSpaces: siteSpaceViewsOf(ctx, site, section.id, section.defaultSiteSpace, url),
+    urls: site.published ? { published: `${url}/` } : {},
+    ...(section.icon !== undefined ? { icon: section.icon } : {}),
+  };
+}
+
+export type SectionView = ReturnType<typeof sectionView>;
+
+export interface GroupView {
+  object: 'site-section-group';
+  id: string;
+  title: string;
+  sections: SectionView[];
+  children: Array<SectionView | GroupView>;
+  sectionGroup?: string;
+  icon?: string;
+}
+
+/** A section is shown when at least one of its site spaces is visible. */
+const shown = (section: SectionView) => section.siteSpaces.length > 0;
+
+export function groupView(ctx: SiteViewContext, site: SiteRecord, group: GroupRecord): GroupView {
+  const children = structureViews(ctx, site, group.id);
+  return {
+    object: 'site-section-group',
+    id: group.id,
+    title: group.title,
+    sections: children.filter((child): child is SectionView => child.object === 'site-section'),
+    children,
+    ...(group.parent !== undefined ? { sectionGroup: group.parent } : {}),
+    ...(group.icon !== undefined ? { icon: group.icon } : {}),
+  };
+}
+
+/** The visible children of the site root or of a group. */
+export function structureViews(ctx: SiteViewContext, site: SiteRecord, owner: string): Array<SectionView | GroupView> {
+  const out: Array<SectionView | GroupView> = [];
+  for (const node of childrenOf(ctx.tx, owner)) {
+    if (node.type === 'site-section') {
+      const section = getSection(ctx.tx, node.id);
+      if (!section) continue;
+      const view = sectionView(ctx, site, section);
+      if (shown(view)) out.push(view);
+    } else {
+      const group = getGroup(ctx.tx, node.id);
+      if (group) out.push(groupView(ctx, site, group));
+    }
+  }
+  return out;
+}
+
+/** `SiteStructure`: sections and groups when the site has sections, else its root site spaces. */
+export function siteStructureView(ctx: SiteViewContext, site: SiteRecord) {
+  if (childrenOf(ctx.tx, site.id).length > 0) {
+    return { type: 'sections' as const, structure: structureViews(ctx, site, site.id) };
+  }
+  return {
+    type: 'siteSpaces' as const,
+    structure: siteSpaceViewsOf(ctx, site, site.id, site.defaultSiteSpace, siteBaseUrl(ctx.tx, site)),
+  };
+}
+
+export function shareLinkView(link: ShareLinkRecord, publishedUrl?: string) {
+  return {
+    object: 'share-link' as const,
+    id: link.id,
+    createdAt: link.createdAt,
+    ...(link.name !== undefined ? { name: link.name } : {}),
+    active: link.active,
+    // The URL carries the secret key: only the create answer has it.
+    urls: publishedUrl === undefined ? {} : { published: publishedUrl },
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Contract tests of the sites area (API doc §4.3–4.7, publish/unpublish and the
+ * structure routes): every operation is called through `executeOperation` with
+ * inputs the real API accepts, and every answer (errors included) is validated
+ * against @gitbook/api 0.143.2.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/api/errors.js';
+import { getRoute, routes } from '../../src/api/table.js';
+import type { RawInput } from '../../src/api/validate.js';
+import { bootstrap } from '../../src/domain/bootstrap.js';
+import { type ExecuteEnv, type OperationResult, executeOperation } from '../../src/domain/execute.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
+import { manualClock } from '../../src/util/clock.js';
+import { sequentialIds } from '../../src/util/ids.js';
+import { errorBodyValidator, requestBodyValidator, responseValidator } from './openapi.js';
+
+const ORIGIN = 'http://127.0.0.1:4000';
+const validated = new Set<string>();
+let env: ExecuteEnv;
+let orgId: string;
+
+async function call(id: string, raw: RawInput = {}, options: { invalidRequest?: boolean } = {}): Promise<OperationResult> {
+  if (raw.body !== undefined && !options.invalidRequest) {
+    expect(requestBodyValidator(id)(raw.body).errors, `request body of ${id}`).toEqual([]);
+  }
+  try {
+    return await executeOperation(env, getRoute(id), raw);
+  } catch (error) {
+    if (error instanceof ApiError) return { status: error.status, body: error.toBody(), json: JSON.stringify(error.toBody()), headers: {} };
+    throw error;
+  }
+}
+
+async function expectContract<T = Record<string, unknown> & { id: string }>(id: string, raw: RawInput, status: number): Promise<T> {
+  const result = await call(id, raw, { invalidRequest: status === 400 });
+  expect(result.status, `${id} status (body: ${JSON.stringify(result.body)})`).toBe(status);
+  expect(responseValidator(id, result.status)(result.body).errors, `${id} ${status} body vs schema`).toEqual([]);
+  if (status >= 400) expect(errorBodyValidator(status)(result.body).errors).toEqual([]);
+  else validated.add(id);
+  return result.body as T;
+}
+
+beforeAll(async () => {
+  const store = new MemoryStore();
+  const clock = manualClock('2026-02-01T09:00:00.000Z');
+  const ids = sequentialIds('id');
+  const boot = await store.transact((tx) =>
+    bootstrap(tx, { organizationTitle: 'Acme Docs', userName: 'Ada', email: 'ada@acme.example', clock, ids, origin: ORIGIN }),
+  );
+  env = { store, actor: { userId: boot.user.id }, clock, ids, origin: ORIGIN };
+  orgId = boot.organization.id;
+});
+
+describe('sites contract (@gitbook/api 0.143.2)', () => {
+  it('answers every site operation with bodies the real schemas accept', async () => {
+    const space = async (title: string) => (await expectContract('createSpace', { params: { organizationId: orgId }, body: { title } }, 201)).id;
+    const [guide, guide2, api, blog] = [await space('Guide'), await space('Guide v2'), await space('API'), await space('Blog')];
+    const o = { organizationId: orgId };
+    const site = await expectContract('createSite', { params: o, body: { title: 'Help Center', type: 'ultimate', visibility: 'public', spaces: [guide] } }, 201);
+    const p = { ...o, siteId: site.id };
+    await expectContract('listSites', { params: o, query: { published: 'false', type: ['ultimate'] } }, 200);
+    await expectContract('getSiteById', { params: p }, 200);
+    const apiSection = await expectContract('addSectionToSite', { params: p, body: { spaceId: api, title: 'API reference', icon: 'code' } }, 201);
+    const sections = await expectContract<{ items: Array<{ id: string }> }>('listSiteSections', { params: p }, 200);
+    const guideSection = sections.items[0]!.id;
+    const variant = await expectContract('addSpaceToSite', { params: p, body: { spaceId: guide2, sectionId: guideSection } }, 201);
+    await expectContract('listSiteSpaces', { params: p, query: { default: 'false' } }, 200);
+    await expectContract('updateSiteSpaceById', { params: { ...p, siteSpaceId: variant.id }, body: { path: 'v2', condition: 'visitor.claims.isBetaUser' } }, 200);
+    await expectContract('moveSiteSpace', { params: { ...p, siteSpaceId: variant.id }, body: {} }, 200);
+    const blogSection = await expectContract('addSectionToSite', { params: p, body: { spaceId: blog } }, 201);
+    const group = await expectContract('addSectionGroupToSite', { params: p, body: { title: 'More', sections: [apiSection.id] } }, 201);
+    const nested = await expectContract('addSectionGroupToSite', { params: p, body: { title: 'Nested', parent: group.id } }, 201);
+    await expectContract('addSectionToGroup', { params: { ...p, siteSectionGroupId: nested.id }, body: { sectionId: blogSection.id } }, 201);
+    await expectContract('listSiteSectionGroups', { params: p }, 200);
+    await expectContract('updateSiteSectionGroupById', { params: { ...p, siteSectionGroupId: group.id }, body: { title: 'Products', icon: 'box' } }, 200);
+    await expectContract('moveSiteSectionGroup', { params: { ...p, siteSectionGroupId: group.id }, body: { position: { before: { type: 'site-section', id: guideSection } } } }, 200);
+    await expectContract('updateSiteSectionById', { params: { ...p, siteSectionId: apiSection.id }, body: { description: 'Endpoints', condition: 'true', path: 'api' } }, 200);
+    await expectContract('moveSiteSection', { params: { ...p, siteSectionId: guideSection }, body: { position: { before: { type: 'site-section', siteSection: apiSection.id } } } }, 200);
+    await expectContract('sortSiteStructure', { params: p, body: { item: { type: 'site-section-group', id: group.id }, position: {} } }, 200);
+    await expectContract('sortSiteStructure', { params: p, body: { item: { type: 'site-space', id: variant.id }, position: { after: { type: 'site-space', id: variant.id } } } }, 400);
+    await expectContract('getSiteStructure', { params: p }, 200);
+    await expectContract('publishSite', { params: p }, 200);
+    await expectContract('getPublishedContentSite', { params: p }, 200);
+    await expectContract('updateSiteById', { params: p, body: { visibility: 'share-link', basename: 'help', agentsContext: 'excluded', adaptiveContent: { enabled: true }, proxy: 'acme.com/docs', defaultSiteSection: guideSection } }, 200);
+    const link = await expectContract('createSiteShareLink', { params: p, body: { name: 'Partners' } }, 201);
+    await expectContract('listSiteShareLinks', { params: p }, 200);
+    await expectContract('updateSiteShareLinkById', { params: { ...p, shareLinkId: link.id }, body: { active: false } }, 200);
+    await expectContract('getSiteAdaptiveSchema', { params: p }, 200);
+    await expectContract('updateSiteAdaptiveSchema', { params: p, body: { jsonSchema: { type: 'object', properties: { beta: { type: 'boolean', description: 'Beta' } }, additionalProperties: false } } }, 200);
+    await expectContract('updateSiteAdaptiveSchema', { params: p, body: { jsonSchema: { type: 'object', properties: { beta: { type: 'boolean' } }, additionalProperties: false } } }, 400);
+    await expectContract('getSiteById', { params: { ...p, siteId: 'nope' } }, 404);
+    await expectContract('removeSectionFromGroup', { params: { ...p, siteSectionGroupId: nested.id, siteSectionId: blogSection.id } }, 205);
+    await expectContract('removeSectionFromGroup', { params: { ...p, siteSectionGroupId: nested.id, siteSectionId: blogSection.id } }, 204);
+    await expectContract('deleteSiteSectionGroupById', { params: { ...p, siteSectionGroupId: group.id } }, 205);
+    await expectContract('deleteSiteSpaceById', { params: { ...p, siteSpaceId: variant.id } }, 205);
+    await expectContract('deleteSiteSectionById', { params: { ...p, siteSectionId: blogSection.id } }, 205);
+    await expectContract('deleteSiteShareLinkById', { params: { ...p, shareLinkId: link.id } }, 205);
+    await expectContract('unpublishSite', { params: p }, 200);
+    await expectContract('deleteSiteById', { params: p }, 205);
+    await expectContract('deleteSiteById', { params: p }, 204);
+  });
+
+  it('validated a success answer of every site route', () => {
+    const siteRoutes = routes.filter((route) => route.path.includes('/sites')).map((route) => route.id);
+    expect(siteRoutes.length).toBeGreaterThanOrEqual(33);
+    expect(siteRoutes.filter((id) => !validated.has(id))).toEqual([]);
+  });
+});
