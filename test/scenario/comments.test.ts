@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVE_POLICY } from '../../src/domain/policy.js';
 import type { RunResult } from '../helpers/cli.js';
 import { type Step, type Transcript, runTranscript } from '../helpers/scenario.js';
 import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
@@ -32,8 +33,10 @@ const withoutUsage = {
 };
 
 let fixtures: Record<string, string>;
+let fixtureRoot: string;
 beforeAll(() => {
   const root = tempDir('docsctl-comment-fixtures-');
+  fixtureRoot = root;
   fixtures = {
     base: writeTree(join(root, 'base'), base),
     withoutUsage: writeTree(join(root, 'b'), withoutUsage),
@@ -74,6 +77,8 @@ const named = (): Array<[string, Step]> => [
   ['approve', { argv: ['cr', 'review', '{space}', '{cr2}', '--approve', '--format', 'tsv'], advance: 1000 }],
   ['reviews', { argv: ['cr', 'review', '{space}', '{cr2}', '--format', 'tsv'] }],
   ['merge2', { argv: ['cr', 'merge', '{space}', '{cr2}', '--format', 'ids'] }],
+  // Imports into a change request only add and update; mirroring the directory removes the usage page.
+  ['mirror', { argv: ['git', 'import', '{space}', fixtures.withoutUsage as string, '--format', 'ids'] }],
   ['search', { argv: ['search', 'installer', '--space', '{space}', '--format', 'tsv'] }],
   ['searchOrg', { argv: ['search', 'welcome', '--format', 'tsv'] }],
   ['spaceList', { argv: ['comment', 'list', '{space}', '--format', 'tsv'] }],
@@ -93,7 +98,8 @@ describe('comments in both modes', () => {
   const at = (t: Transcript, name: string) => t[named().findIndex(([n]) => n === name)] as RunResult;
   beforeAll(async () => {
     local = await runTranscript(named().map(([, step]) => step), 'local');
-    remote = await runTranscript(named().map(([, step]) => step), 'remote');
+    // As `serve --allow-local <fixtures>`: the server may read the imported directories, nothing else.
+    remote = await runTranscript(named().map(([, step]) => step), 'remote', { policy: { ...SERVE_POLICY, localRoots: [fixtureRoot] } });
   }, 180_000);
   afterAll(cleanupTempDirs);
 
@@ -129,7 +135,7 @@ describe('comments in both modes', () => {
   });
 
   it('reviews: merge rules refuse the merge (exit 5, naming the rule) until a review approves', () => {
-    expect(at(local, 'changes').stdout).toBe('edited   install\nremoved  usage\n');
+    expect(at(local, 'changes').stdout).toBe('edited   install\n');
     expect(at(local, 'mergeRefused').exitCode).toBe(5);
     expect(at(local, 'mergeRefused').stderr).toMatch(/^error: Change request #2 cannot be merged yet: .*at least one approving review is required/);
     expect(at(local, 'requestChanges').stdout).toMatch(/^\w+\tchanges-requested\tAdmin\tfalse\tKeep a usage example\t/);
@@ -147,7 +153,7 @@ describe('comments in both modes', () => {
     expect(at(local, 'searchOrg').stdout).toMatch(/^Docs\t\w+\tWelcome\t/);
   });
 
-  it('keeps a comment whose page the merge deleted, marked outdated', () => {
+  it('keeps a comment whose page a later import deleted, marked outdated', () => {
     expect(at(local, 'spaceList').stdout).toMatch(/\topen\tAdmin\t0\tusage \(outdated\)\tUsage needs examples\t/);
     expect(at(local, 'spaceList').stdout).toMatch(/\topen\tAdmin\t0\tinstall\tCheck the install steps\t/);
     const comment = JSON.parse(at(local, 'outdated').stdout) as { target: { page: Record<string, unknown> } };
