@@ -7,6 +7,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { DocsctlError, ExitCode, exitCodeFor } from '../api/errors.js';
 import { forStderr } from '../output/sanitize.js';
+import { registerOrgCreate, registerTokenCommands, registerUserCreate } from './commands/accounts.js';
 import { registerApiCommand } from './commands/api.js';
 import { registerCrDiff } from './commands/change-requests.js';
 import { registerConfigCommands } from './commands/config.js';
@@ -17,6 +18,7 @@ import { registerOpenApiValidate } from './commands/openapi-validate.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerSiteInspect } from './commands/sites.js';
 import { registerStoreCommands } from './commands/store.js';
+import { registerTeamSync } from './commands/team-sync.js';
 import type { CliContext } from './context.js';
 import { registerOperationCommands } from './operation.js';
 import { type GlobalFlags, Session } from './session.js';
@@ -98,6 +100,12 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
   }
   const crGroup = invoked === 'cr' ? program.commands.find((c) => c.name() === 'cr') : undefined;
   if (crGroup) registerCrDiff(crGroup, getSession);
+  const invokedGroup = invoked ? program.commands.find((c) => c.name() === invoked) : undefined;
+  if (invokedGroup && invoked === 'org') registerOrgCreate(invokedGroup, getSession);
+  if (invokedGroup && invoked === 'user') registerUserCreate(invokedGroup, getSession);
+  registerTokenCommands(program, getSession);
+  const teamMembersGroup = invokedGroup && invoked === 'team' ? invokedGroup.commands.find((c) => c.name() === 'members') : undefined;
+  if (teamMembersGroup) registerTeamSync(teamMembersGroup, getSession);
   const openapiGroup = invoked === 'openapi' ? program.commands.find((c) => c.name() === 'openapi') : undefined;
   if (openapiGroup) registerOpenApiValidate(openapiGroup, getSession);
   registerApiCommand(program, getSession);

@@ -57,6 +57,8 @@ export interface OperationCommandSpec {
   noun?: string;
   /** A question asked before running (destructive commands); --yes skips it. */
   confirm?: (input: RawInput) => string;
+  /** Asynchronous lookups after the input is built (e.g. an e-mail → a user id through the API). */
+  resolve?: (session: Session, input: RawInput) => Promise<void>;
   /** Custom mapping after flags are applied (complex bodies; may read files or stdin through the session). */
   build?: (options: Record<string, unknown>, input: RawInput, session: Session) => void | Promise<void>;
   /** False: no `--body <json>` flag (the command's own `--body` means something else, e.g. a comment's text). */
@@ -240,6 +242,7 @@ export async function buildInput(
   }
   await spec.build?.(options, input, session);
   if (spec.org) (input.params as Record<string, string>).organizationId = await resolveOrganization(session, options.org);
+  if (spec.resolve) await spec.resolve(session, input);
   if (spec.output === 'list') {
     if (options.limit !== undefined) {
       const limit = Number(options.limit);
@@ -300,7 +303,10 @@ export async function runOperationCommand(
 
   const response = await transport.request(route, input);
   if (spec.output === 'delete') {
-    const id = Object.values(input.params ?? {}).pop() ?? '';
+    // The deleted object is the last positional argument (--org is filled in after them).
+    const lastArg = spec.args?.at(-1);
+    const params = (input.params ?? {}) as Record<string, string>;
+    const id = (lastArg ? params[lastArg.param ?? lastArg.name] : undefined) ?? Object.values(params).pop() ?? '';
     const deleted = response.status !== 204;
     if (session.format === 'json' || session.format === 'yaml') await session.printObject({ id, deleted }, cols);
     const noun = spec.noun ?? 'item';

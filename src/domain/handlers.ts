@@ -40,6 +40,8 @@ const comments = async (): Promise<Handlers> => (await import('./comments/handle
 const reviews = async (): Promise<Handlers> => (await import('./review/handlers.js')).reviewHandlers;
 const search = async (): Promise<Handlers> => (await import('./search/handlers.js')).searchHandlers;
 const users = async (): Promise<Handlers> => (await import('./users.js')).userHandlers;
+const members = async (): Promise<Handlers> => (await import('./members.js')).memberHandlers;
+const teams = async (): Promise<Handlers> => (await import('./teams.js')).teamHandlers;
 const customFields = async (): Promise<Handlers> => (await import('./custom-fields.js')).customFieldHandlers;
 const integrations = async (): Promise<Handlers> => (await import('./integrations.js')).integrationHandlers;
 const sso = async (): Promise<Handlers> => (await import('./sso.js')).ssoHandlers;
@@ -59,6 +61,8 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   reviews,
   search,
   users,
+  members,
+  teams,
   sites: async (): Promise<Handlers> => (await import('./sites/handlers.js')).sitesAreaHandlers,
   'custom-fields': customFields,
   integrations,

@@ -22,6 +22,14 @@ const contentQuery = {
   computed: qBool().optional(),
 };
 
+/**
+ * The page-tree listings also take `bodies` (docsctl only, default true): false
+ * leaves every page's Markdown out, so a tree read (site tree, site inspect) costs
+ * titles and paths, not bodies. A server that does not know it ignores it and
+ * answers its usual listing, which carries the same tree.
+ */
+const pageListQuery = { ...contentQuery, bodies: qBool().optional() };
+
 /** `evaluated` of page reads: a boolean or `deterministic-only` (default false). */
 const qEvaluated = () =>
   z.preprocess(
@@ -89,7 +97,7 @@ export const listPagesInChangeRequest = defineRoute({
   summary: 'List the page tree of a change request',
   source: 'doc 4.9',
   params: pathParams(...cr),
-  query: z.object(contentQuery),
+  query: z.object(pageListQuery),
 });
 
 export const listFilesInChangeRequestById = defineRoute({
@@ -217,7 +225,7 @@ export const listPages = defineRoute({
   summary: 'List the page tree of a space',
   source: 'real-api',
   params: pathParams(...space),
-  query: z.object(contentQuery),
+  query: z.object(pageListQuery),
 });
 
 export const listFiles = defineRoute({
@@ -323,7 +331,7 @@ export const listPagesInRevisionById = defineRoute({
   summary: 'List the pages of a revision',
   source: 'real-api',
   params: pathParams(...space, 'revisionId'),
-  query: z.object(contentQuery),
+  query: z.object(pageListQuery),
 });
 
 export const getPageInRevisionById = defineRoute({
