@@ -5,10 +5,11 @@
 //             and on a store 10x larger (10,000 spaces, 1,000 collections, 100,000 writes)
 //   content:  cr merge of 10 edited pages in a 5,000-page space, page get there, store growth per merge
 //   git:      import / re-import / one-page export of a 2,000-page repository, as ratios to `git clone`
+//   comments: comment list / comment add on a change request of 1,000 and 10,000 comments, search over 5,000 pages
 //   teams:    team members sync of 2,000 lines (100 changes) in an org of 10,000, locally and via serve
 //   serve:    read/list/write throughput as ratios to a bare node:http server, creates/s and bytes/create at 0 and 3,000 spaces
 //   store-engine (--store-engine): creates/s and bytes per create at 0 and 3,000 spaces in-process, the fairness wait
-// Options: --quick (fewer runs, no 10x store), --content, --git, --serve, --teams or --store-engine (only that part).
+// Options: --quick (fewer runs, no 10x store), --content, --git, --serve, --teams, --comments or --store-engine (only that part).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -186,6 +187,7 @@ try {
   else if (process.argv.includes('--git')) await gitBench();
   else if (process.argv.includes('--teams')) await (await import('./teams.mjs')).teamsBench({ bin, work, runs, generator, time, median });
   else if (process.argv.includes('--serve')) await runServeBench();
+  else if (process.argv.includes('--comments')) await (await import('./comments.mjs')).commentsBench({ bin, work, runs, generator, time, median });
   else await startAndStoreBenches();
 } finally {
   rmSync(work, { recursive: true, force: true });
