@@ -14,6 +14,7 @@ import { type SpaceRecord, getRevision, getSpace, putSpace } from '../src/domain
 import { createStore } from '../src/store/index.js';
 import { systemClock } from '../src/util/clock.js';
 import { randomIds } from '../src/util/ids.js';
+import type { RouteId } from '../src/api/route-id.js';
 import { benchContentTree } from './content-tree.js';
 
 const [dir, crsArg] = process.argv.slice(2);
@@ -28,7 +29,7 @@ const { user, organization } = await store.transact((tx) =>
   bootstrap(tx, { organizationTitle: 'Bench', userName: 'Bench', email: 'bench@example.com', clock, ids, origin }),
 );
 const env = { store, actor: { userId: user.id }, clock, ids, origin };
-const run = async (id: string, input: object) => (await executeOperation(env, getRoute(id), input)).body as Record<string, unknown>;
+const run = async (id: RouteId, input: object) => (await executeOperation(env, getRoute(id), input)).body as Record<string, unknown>;
 
 const { tree, leaves, pages: n } = benchContentTree();
 

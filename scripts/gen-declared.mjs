@@ -108,6 +108,10 @@ export async function writeDeclared() {
 // The real API's operations that no hand-written route module declares (see routes/declared.ts).
 import type { DeclaredOperation } from './declared.js';
 
+/** Their ids: part of \`RouteId\`, so code may name them (they answer 501) but not misspell them. */
+export type DeclaredRouteId =
+${rows.map((row) => `  | ${JSON.stringify(row.id)}`).join('\n')};
+
 export const declaredOperations: readonly DeclaredOperation[] = [
 ${rows.map((row) => `  ${JSON.stringify(row)},`).join('\n')}
 ];

@@ -5,6 +5,7 @@
  * piped, and the API objects with --json.
  */
 import { UsageError } from '../../api/errors.js';
+import type { RouteId } from '../../api/route-id.js';
 import type { RawInput } from '../../api/validate.js';
 import type { OperationCommandSpec } from '../operation.js';
 import type { Session } from '../session.js';
@@ -21,12 +22,12 @@ const bodyFlags = [
 type Options = Record<string, unknown>;
 
 /** The route for the space or change-request variant, of a comment or (with --reply) of a reply. */
-function pick(space: string, cr: string, spaceReply?: string, crReply?: string) {
-  return (options: Options) => {
+function pick(space: RouteId, cr: RouteId, spaceReply?: RouteId, crReply?: RouteId) {
+  return (options: Options): RouteId => {
     const reply = options.reply !== undefined;
     if (reply && !spaceReply) throw new UsageError('--reply is not supported here');
-    if (options.cr !== undefined) return reply ? (crReply as string) : cr;
-    return reply ? (spaceReply as string) : space;
+    if (options.cr !== undefined) return reply ? (crReply as RouteId) : cr;
+    return reply ? (spaceReply as RouteId) : space;
   };
 }
 
