@@ -108,6 +108,7 @@ export const manifest: readonly RouteInfo[] = [
   { id: "listPagesInRevisionById", method: "GET", path: "/v1/spaces/{spaceId}/revisions/{revisionId}/pages", module: "content", success: 200, paginated: false, plainGet: true },
   { id: "listSpaceFileBacklinks", method: "GET", path: "/v1/spaces/{spaceId}/content/files/{fileId}/backlinks", module: "content", success: 200, paginated: true, plainGet: true },
   { id: "listSpacePageBacklinks", method: "GET", path: "/v1/spaces/{spaceId}/content/page/{pageId}/backlinks", module: "content", success: 200, paginated: true, plainGet: true },
+  { id: "updateChangeRequestContent", method: "POST", path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", module: "content", success: 200, paginated: false, plainGet: false },
   { id: "deleteCommentInChangeRequest", method: "DELETE", path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}", module: "comments", success: "delete", paginated: false, plainGet: false },
   { id: "deleteCommentInSpace", method: "DELETE", path: "/v1/spaces/{spaceId}/comments/{commentId}", module: "comments", success: "delete", paginated: false, plainGet: false },
   { id: "deleteCommentReplyInChangeRequest", method: "DELETE", path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}", module: "comments", success: "delete", paginated: false, plainGet: false },

@@ -101,6 +101,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   getRevisionOfChangeRequestById: read,
   importContentInChangeRequest: edit,
   importContentInChangeRequestPageById: edit,
+  updateChangeRequestContent: edit,
   listPagesInChangeRequest: read,
   listFilesInChangeRequestById: read,
   getFileInChangeRequestById: read,

@@ -193,6 +193,36 @@ export const contentCommands: OperationCommandSpec[] = [
     examples: ['docsctl page get sp4c3 p4g3', 'docsctl page get sp4c3 p4g3 --format markdown > page.md'],
   },
   {
+    command: 'page edit',
+    route: 'updateChangeRequestContent',
+    summary: 'Change the title, link title or description of a page in a change request (merge it to publish)',
+    args: [spaceArg, { name: 'pageId', description: 'page id' }],
+    flags: [
+      { ...crFlag, description: 'the change request to edit (id or number); create one with "docsctl cr create"', required: true },
+      { flags: '--title <title>', description: 'new page title' },
+      { flags: '--link-title <title>', description: 'new link title: the short label of the SUMMARY.md link in Git Sync ("" or none removes it)' },
+      { flags: '--description <text>', description: 'new description ("" or none removes it)' },
+    ],
+    build: (options, input) => {
+      const params = input.params as Record<string, string>;
+      const clearable = (value: unknown) => (value === '' || value === 'none' ? null : value);
+      const change: Record<string, unknown> = { operation: 'update_page', page: params.pageId };
+      if (options.title !== undefined) change.title = options.title;
+      if (options.linkTitle !== undefined) change.linkTitle = clearable(options.linkTitle);
+      if (options.description !== undefined) change.description = clearable(options.description);
+      if (Object.keys(change).length === 2) throw new UsageError('Nothing to change: pass --title, --link-title or --description');
+      delete params.pageId;
+      input.body = { changes: [change] };
+    },
+    output: 'object',
+    columns: 'changeRequest',
+    examples: [
+      'docsctl page edit sp4c3 p4g3 --cr 12 --link-title "Install"',
+      'docsctl page edit sp4c3 p4g3 --cr 12 --link-title none      # remove it',
+      'docsctl cr merge sp4c3 12 && docsctl git export sp4c3 https://github.com/acme/docs.git -m "Link titles"',
+    ],
+  },
+  {
     command: 'file list',
     route: inCr('listFilesInChangeRequestById', 'listFiles'),
     summary: 'List the files of a space (or of a change request)',

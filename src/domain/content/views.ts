@@ -152,6 +152,8 @@ const coverRef = (ref: ContentRef | undefined): CoverRef | undefined =>
 /** `id`, `title`, `emoji`, `icon`: the members every page kind starts with. */
 function baseView(page: StoredPage): Record<string, unknown> {
   const view: Record<string, unknown> = { id: page.id, title: page.title || 'Untitled' };
+  // GitBook's page link title: the quoted title of its SUMMARY.md link (`[Title](page.md "Short")`), kept by Git Sync.
+  if (typeof page.extra?.linkTitle === 'string' && page.type !== 'group') view.linkTitle = page.extra.linkTitle;
   if (page.emoji) view.emoji = page.emoji;
   if (page.icon) view.icon = page.icon;
   return view;
