@@ -5,9 +5,10 @@
 //             and on a store 10x larger (10,000 spaces, 1,000 collections, 100,000 writes)
 //   content:  cr merge of 10 edited pages in a 5,000-page space, page get there, store growth per merge
 //   git:      import / re-import / one-page export of a 2,000-page repository, as ratios to `git clone`
+//   teams:    team members sync of 2,000 lines (100 changes) in an org of 10,000, locally and via serve
 //   serve:    read/list/write throughput as ratios to a bare node:http server, creates/s and bytes/create at 0 and 3,000 spaces
 //   store-engine (--store-engine): creates/s and bytes per create at 0 and 3,000 spaces in-process, the fairness wait
-// Options: --quick (fewer runs, no 10x store), --content, --git, --serve or --store-engine (only that part).
+// Options: --quick (fewer runs, no 10x store), --content, --git, --serve, --teams or --store-engine (only that part).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -183,6 +184,7 @@ try {
   else if (process.argv.includes('--store-engine')) await storeEngineBench();
   else if (process.argv.includes('--content')) await contentBench();
   else if (process.argv.includes('--git')) await gitBench();
+  else if (process.argv.includes('--teams')) await (await import('./teams.mjs')).teamsBench({ bin, work, runs, generator, time, median });
   else if (process.argv.includes('--serve')) await runServeBench();
   else await startAndStoreBenches();
 } finally {
@@ -236,6 +238,7 @@ async function startAndStoreBenches() {
   await sitesBench();
   await contentBench();
   await gitBench();
+  await (await import('./teams.mjs')).teamsBench({ bin, work, runs, generator, time, median });
   await runServeBench();
   if (!quick) {
     console.log('\nstore 10x larger: 10,000 spaces in 1,000 collections after 100,000 writes:');

@@ -5,17 +5,16 @@
  * Tokens: only their SHA-256 is stored (`tokens` table); the plain token is
  * returned once and cannot be recovered from the store.
  */
+import { conflict } from '../api/errors.js';
 import { markLayout } from './layout.js';
-import { badRequest, conflict } from '../api/errors.js';
 import type { StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
-import { type IdGenerator, newToken } from '../util/ids.js';
-import { hashToken } from './auth.js';
+import type { IdGenerator } from '../util/ids.js';
+import { checkEmail, checkOrganizationTitle, issueToken } from './accounts.js';
 import {
   type OrgRecord,
   type StoreMeta,
   Tables,
-  type TokenRecord,
   addMember,
   ensureUser,
   getMeta,
@@ -38,19 +37,13 @@ export interface BootstrapResult {
   token: string;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
-
 export function bootstrap(tx: StoreWriter, opts: BootstrapOptions): BootstrapResult {
   const meta = getMeta(tx);
   if (meta) {
     throw conflict(`This store is already initialized (created ${meta.createdAt}); nothing was changed`);
   }
-  const title = opts.organizationTitle.trim();
-  if (title.length < 2 || title.length > 255) {
-    throw badRequest('Invalid organization title: it must be 2 to 255 characters long');
-  }
-  const email = opts.email.trim();
-  if (!EMAIL.test(email)) throw badRequest(`Invalid e-mail address "${opts.email}"`);
+  const title = checkOrganizationTitle(opts.organizationTitle);
+  const email = checkEmail(opts.email);
 
   const now = opts.clock().toISOString();
   const org: OrgRecord = {
@@ -75,10 +68,7 @@ export function bootstrap(tx: StoreWriter, opts: BootstrapOptions): BootstrapRes
   return { organization: organizationView(view, org, 'admin'), user: userView(view, user), token };
 }
 
-/** Issues a new API token for `userId` and returns it (only its hash is stored). */
+/** Issues a new API token for `userId` and returns it (only its hash is stored; see accounts.ts). */
 export function createToken(tx: StoreWriter, userId: string, label: string, clock: Clock): string {
-  const token = newToken();
-  const record: TokenRecord = { userId, createdAt: clock().toISOString(), label };
-  tx.put(Tables.tokens, hashToken(token), record);
-  return token;
+  return issueToken(tx, userId, label, clock).token;
 }

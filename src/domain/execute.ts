@@ -12,6 +12,7 @@ import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
 import type { Actor, ArtifactSink, Handler, HandlerContext } from './handler.js';
 import { Reply } from './handler.js';
+import { checkAccess } from './access.js';
 import { findHandler } from './handlers.js';
 import { type InputPolicy, LOCAL_POLICY } from './policy.js';
 
@@ -70,6 +71,8 @@ function readOnly(reader: StoreReader): StoreWriter {
 export async function executeOperation(env: ExecuteEnv, route: AnyRoute, raw: RawInput): Promise<OperationResult> {
   const handler = await findHandler(route.id);
   if (!handler) throw new ApiError(501, `${route.id} is not implemented yet`);
+  // Who may call it, before validation: a denied call learns nothing and changes nothing.
+  checkAccess(env.store.read(), route, raw.params ?? {}, env.actor.userId);
   return run(env, route, handler, validateInput(route, raw));
 }
 
@@ -87,6 +90,7 @@ export async function executePlainGet(
   }
   const handler = await findHandler(info.id);
   if (!handler) throw new ApiError(501, `${info.id} is not implemented yet`);
+  checkAccess(env.store.read(), info, params, env.actor.userId);
   return run(env, info, handler, { params, query: {}, body: undefined });
 }
 

@@ -5,7 +5,7 @@
  *
  * Adding an area: map the route module(s) it implements to a loader below.
  */
-import { type RouteModuleName, routeInfo } from '../api/catalog.js';
+import { type RouteModuleName, asRouteId, routeInfo } from '../api/catalog.js';
 import type { Handler, HandlerFn } from './handler.js';
 
 type Handlers = Readonly<Record<string, Handler>>;
@@ -36,6 +36,8 @@ const spaces = async (): Promise<Handlers> => ({
 });
 const content = async (): Promise<Handlers> => (await import('./content/handlers.js')).contentHandlers;
 const git = async (): Promise<Handlers> => (await import('./git/handlers.js')).gitHandlers;
+const members = async (): Promise<Handlers> => (await import('./members.js')).memberHandlers;
+const teams = async (): Promise<Handlers> => (await import('./teams.js')).teamHandlers;
 const customFields = async (): Promise<Handlers> => (await import('./custom-fields.js')).customFieldHandlers;
 const integrations = async (): Promise<Handlers> => (await import('./integrations.js')).integrationHandlers;
 const sso = async (): Promise<Handlers> => (await import('./sso.js')).ssoHandlers;
@@ -51,6 +53,8 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   'change-requests': content,
   content,
   git,
+  members,
+  teams,
   sites: async (): Promise<Handlers> => (await import('./sites/handlers.js')).sitesAreaHandlers,
   'custom-fields': customFields,
   integrations,
@@ -60,7 +64,9 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
 };
 
 export async function findHandler(routeId: string): Promise<Handler | undefined> {
-  const load = areaLoaders[routeInfo(routeId).module];
+  const id = asRouteId(routeId);
+  if (id === undefined) return undefined;
+  const load = areaLoaders[routeInfo(id).module];
   if (!load) return undefined;
   const handlers = await load();
   return Object.hasOwn(handlers, routeId) ? handlers[routeId] : undefined;

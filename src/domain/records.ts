@@ -159,6 +159,8 @@ export interface MemberRecord {
   joinedAt: string;
   sso: boolean;
   disabled: boolean;
+  /** Set by the last-seen ping (updateOrganizationMemberLastSeenAt). */
+  lastSeenAt?: string;
 }
 
 export interface CollectionRecord {

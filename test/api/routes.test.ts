@@ -140,6 +140,8 @@ const NOT_IN_SPEC = new Set([
   'getOrganizationCustomFieldByName',
   'updateOrganizationCustomField',
   'deleteOrganizationCustomField',
+  // Page editing exists only in the newest spec (gaps.md §2.2).
+  'updateChangeRequestContent',
 ]);
 
 /**
@@ -203,6 +205,7 @@ const REAL_API_EXTRAS = [
   'unpublishSite',
   'getSiteStructure',
   'sortSiteStructure',
+  'updateChangeRequestContent',
 ];
 
 const inSpec = routes.filter((route) => !NOT_IN_SPEC.has(route.id));

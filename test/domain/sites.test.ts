@@ -216,12 +216,27 @@ describe('sites', () => {
     await h.admin.ok('addSectionToSite', { params: p, body: { spaceId: b!.id } }, 201);
     await h.admin.ok('deleteSpaceById', { params: { spaceId: a!.id } }, 205);
     expect(outline((await structureOf(h, p)).structure)).toEqual(['Beta[Beta*]']);
+    expect((await h.admin.ok('getSiteById', { params: p })).siteSpaces).toBe(1);
     await h.admin.ok('restoreSpace', { params: { spaceId: a!.id } });
     expect(outline((await structureOf(h, p)).structure)).toEqual(['Alpha*[Alpha*]', 'Beta[Beta*]']);
+    expect((await h.admin.ok('getSiteById', { params: p })).siteSpaces).toBe(2);
     const other = await h.createOrg('Other', { [h.adminId]: 'admin' });
     await h.admin.ok('transferSpace', { params: { spaceId: a!.id }, body: { organization: other } });
     expect(outline((await structureOf(h, p)).structure)).toEqual(['Beta*[Beta*]']);
     expect((await h.admin.ok('getSiteById', { params: p })).siteSpaces).toBe(1);
+  });
+
+  it('counts only the site spaces a visitor sees, and publishes only a site that shows one', async () => {
+    const h = await setup();
+    const [a, b] = await Promise.all(['Alpha', 'Beta'].map((title) => h.createSpace({ title })));
+    const { p } = await siteWith(h, { type: 'premium', spaces: [a!.id, b!.id] });
+    await h.admin.ok('deleteSpaceById', { params: { spaceId: a!.id } }, 205);
+    await h.admin.ok('deleteSpaceById', { params: { spaceId: b!.id } }, 205);
+    const listed = await h.admin.ok<{ items: Array<{ id: string; siteSpaces: number }> }>('listSites', { params: { organizationId: p.organizationId } });
+    expect(listed.items.find((site) => site.id === p.siteId)?.siteSpaces).toBe(0);
+    await h.admin.fails('publishSite', { params: p }, 409, /no content to publish/);
+    await h.admin.ok('restoreSpace', { params: { spaceId: b!.id } });
+    expect((await h.admin.ok('publishSite', { params: p })).siteSpaces).toBe(1);
   });
 
   it('a purged space (deleted more than 7 days ago) leaves the site', async () => {

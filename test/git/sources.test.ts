@@ -113,3 +113,24 @@ describe('the CLI', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ ref: 'refs/tags/v1', commit: first });
   });
 });
+
+describe('page link titles', () => {
+  it('exposes the SUMMARY link title of a page as linkTitle in page reads', async () => {
+    const titled = makeRemote({
+      'README.md': '# Home\n',
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Installing docsctl](install.md "Install")\n',
+      'install.md': '# Installing docsctl\n',
+    });
+    try {
+      const { h, space, sync } = await harness();
+      await sync({ url: titled.url, ref: 'refs/heads/main' });
+      const { pages } = await h.admin.ok<{ pages: Array<Record<string, unknown>> }>('listPages', { params: { spaceId: space.id } });
+      expect(pages.map((page) => [page.title, page.linkTitle])).toEqual([
+        ['Home', undefined],
+        ['Installing docsctl', 'Install'],
+      ]);
+    } finally {
+      titled.cleanup();
+    }
+  });
+});

@@ -15,6 +15,8 @@ import { serveStore, tempDir } from './stores.js';
 export interface Step {
   argv: string[];
   capture?: string;
+  /** What to capture of the step's stdout (default: all of it, trimmed). */
+  pick?: (stdout: string) => string;
   /** Milliseconds to move the clock before the step. */
   advance?: number;
   /** False when the two modes legitimately differ (e.g. a file:// URL against an http:// one). */
@@ -45,7 +47,7 @@ export async function runTranscript(steps: readonly Step[], mode: 'local' | 'rem
       if (step.advance) clock.advance(step.advance);
       const argv = step.argv.map((arg) => arg.replace(/\{(\w+)\}/g, (_, name: string) => captured[name] ?? `{${name}}`));
       const result = await runCli(argv, { env, ids, clock });
-      if (step.capture) captured[step.capture] = result.stdout.trim();
+      if (step.capture) captured[step.capture] = step.pick ? step.pick(result.stdout) : result.stdout.trim();
       transcript.push({ argv, ...result });
     }
   } finally {

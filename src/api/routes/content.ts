@@ -22,6 +22,14 @@ const contentQuery = {
   computed: qBool().optional(),
 };
 
+/**
+ * The page-tree listings also take `bodies` (docsctl only, default true): false
+ * leaves every page's Markdown out, so a tree read (site tree, site inspect) costs
+ * titles and paths, not bodies. A server that does not know it ignores it and
+ * answers its usual listing, which carries the same tree.
+ */
+const pageListQuery = { ...contentQuery, bodies: qBool().optional() };
+
 /** `evaluated` of page reads: a boolean or `deterministic-only` (default false). */
 const qEvaluated = () =>
   z.preprocess(
@@ -82,6 +90,36 @@ export const importContentInChangeRequestPageById = defineRoute({
   success: 201,
 });
 
+/**
+ * One change of `updateChangeRequestContent` (the newest real API's page editing,
+ * gaps.md §2.2). docsctl implements `update_page` with page metadata; the other
+ * operations are declared so that they answer 501 (not implemented) by name, not a 400.
+ * `linkTitle` is GitBook's page link title (the quoted title of the page's
+ * SUMMARY.md link in Git Sync); `null` removes it.
+ */
+const ChangeRequestContentChange = z.object({
+  operation: z.enum(['update_page', 'insert_page', 'delete_page', 'revert_page', 'insert_files']),
+  page: z.string().min(1).optional(),
+  title: z.string().min(1).max(200).optional(),
+  linkTitle: z.string().min(1).max(200).nullable().optional(),
+  description: z.string().max(1000).nullable().optional(),
+  hidden: z.boolean().optional(),
+  noIndex: z.boolean().optional(),
+  noRobotsIndex: z.boolean().optional(),
+}).passthrough();
+
+export const updateChangeRequestContent = defineRoute({
+  id: 'updateChangeRequestContent',
+  method: 'POST',
+  path: `${crBase}/content`,
+  summary: 'Apply a batch of content changes (page metadata) to a change request',
+  source: 'real-api',
+  params: pathParams(...cr),
+  query: z.object({ compat: qBool().optional() }),
+  body: z.object({ changes: z.array(ChangeRequestContentChange).min(1).max(50) }),
+  bodyRequired: true,
+});
+
 export const listPagesInChangeRequest = defineRoute({
   id: 'listPagesInChangeRequest',
   method: 'GET',
@@ -89,7 +127,7 @@ export const listPagesInChangeRequest = defineRoute({
   summary: 'List the page tree of a change request',
   source: 'doc 4.9',
   params: pathParams(...cr),
-  query: z.object(contentQuery),
+  query: z.object(pageListQuery),
 });
 
 export const listFilesInChangeRequestById = defineRoute({
@@ -217,7 +255,7 @@ export const listPages = defineRoute({
   summary: 'List the page tree of a space',
   source: 'real-api',
   params: pathParams(...space),
-  query: z.object(contentQuery),
+  query: z.object(pageListQuery),
 });
 
 export const listFiles = defineRoute({
@@ -323,7 +361,7 @@ export const listPagesInRevisionById = defineRoute({
   summary: 'List the pages of a revision',
   source: 'real-api',
   params: pathParams(...space, 'revisionId'),
-  query: z.object(contentQuery),
+  query: z.object(pageListQuery),
 });
 
 export const getPageInRevisionById = defineRoute({

@@ -10,11 +10,12 @@ import { UsageError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
 import type { OperationCommandSpec } from '../operation.js';
 import type { Session } from '../session.js';
+import type { RouteId } from '../../api/route-id.js';
 
 const spaceArg = { name: 'spaceId', description: 'space id' };
 const crArg = { name: 'changeRequest', param: 'changeRequestId', description: 'change request id or number' };
 const crFlag = { flags: '--cr <changeRequest>', description: 'read the content of this change request (id or number) instead of the space', to: 'params.changeRequestId' };
-const inCr = (withCr: string, without: string) => (options: Record<string, unknown>) => (options.cr !== undefined ? withCr : without);
+const inCr = (withCr: RouteId, without: RouteId) => (options: Record<string, unknown>) => (options.cr !== undefined ? withCr : without);
 
 interface MergeResult {
   revision: string;
@@ -192,6 +193,36 @@ export const contentCommands: OperationCommandSpec[] = [
     examples: ['docsctl page get sp4c3 p4g3', 'docsctl page get sp4c3 p4g3 --format markdown > page.md'],
   },
   {
+    command: 'page edit',
+    route: 'updateChangeRequestContent',
+    summary: 'Change the title, link title or description of a page in a change request (merge it to publish)',
+    args: [spaceArg, { name: 'pageId', description: 'page id' }],
+    flags: [
+      { ...crFlag, description: 'the change request to edit (id or number); create one with "docsctl cr create"', required: true },
+      { flags: '--title <title>', description: 'new page title' },
+      { flags: '--link-title <title>', description: 'new link title: the short label of the SUMMARY.md link in Git Sync ("" or none removes it)' },
+      { flags: '--description <text>', description: 'new description ("" or none removes it)' },
+    ],
+    build: (options, input) => {
+      const params = input.params as Record<string, string>;
+      const clearable = (value: unknown) => (value === '' || value === 'none' ? null : value);
+      const change: Record<string, unknown> = { operation: 'update_page', page: params.pageId };
+      if (options.title !== undefined) change.title = options.title;
+      if (options.linkTitle !== undefined) change.linkTitle = clearable(options.linkTitle);
+      if (options.description !== undefined) change.description = clearable(options.description);
+      if (Object.keys(change).length === 2) throw new UsageError('Nothing to change: pass --title, --link-title or --description');
+      delete params.pageId;
+      input.body = { changes: [change] };
+    },
+    output: 'object',
+    columns: 'changeRequest',
+    examples: [
+      'docsctl page edit sp4c3 p4g3 --cr 12 --link-title "Install"',
+      'docsctl page edit sp4c3 p4g3 --cr 12 --link-title none      # remove it',
+      'docsctl cr merge sp4c3 12 && docsctl git export sp4c3 https://github.com/acme/docs.git -m "Link titles"',
+    ],
+  },
+  {
     command: 'file list',
     route: inCr('listFilesInChangeRequestById', 'listFiles'),
     summary: 'List the files of a space (or of a change request)',
@@ -227,8 +258,9 @@ export const contentCommands: OperationCommandSpec[] = [
     output: 'list',
     columns: 'link',
     noun: 'link',
-    failWhen: (items) =>
-      items.some((item) => (item as { status?: string }).status === 'broken')
+    // Only --broken makes broken links a failed check (exit 1); a plain listing exits 0.
+    failWhen: (items, options) =>
+      options.broken && items.some((item) => (item as { status?: string }).status === 'broken')
         ? `${items.filter((item) => (item as { status?: string }).status === 'broken').length} broken link(s)`
         : undefined,
     examples: ['docsctl space links sp4c3 --all', 'docsctl space links sp4c3 --broken --all || echo "fix the broken links"'],

@@ -12,7 +12,8 @@ import { write } from '../io.js';
 import { resolveOrganization } from '../operation.js';
 import type { Session } from '../session.js';
 import { renderMarkdownForTerminal } from '../terminal-markdown.js';
-import { type ApiStructure, printSiteTree } from './site-tree.js';
+import { type ApiStructure, PAGE_TREE_QUERY, printSiteTree } from './site-tree.js';
+import type { RouteId } from '../../api/route-id.js';
 
 export const BACK = '__back';
 export const QUIT = '__quit';
@@ -63,7 +64,7 @@ const controls = [
 export async function runSiteInspect(session: Session, siteArg: string | undefined, options: Record<string, unknown>): Promise<void> {
   const orgId = await resolveOrganization(session, options.org);
   const transport = await session.transport();
-  const get = async <T>(route: string, params: Record<string, string>, query: Record<string, unknown> = {}): Promise<T> =>
+  const get = async <T>(route: RouteId, params: Record<string, string>, query: Record<string, unknown> = {}): Promise<T> =>
     (await transport.request(route, { params: { organizationId: orgId, ...params }, query })).body as T;
 
   if (!session.canPrompt) {
@@ -89,13 +90,20 @@ export async function runSiteInspect(session: Session, siteArg: string | undefin
     await write(session.ctx.io.out, text);
   };
 
+  // The tree is read without bodies; the page shown is read on its own, as Markdown.
+  const markdownOf = async (variant: SiteSpace, page: Page): Promise<string> => {
+    if (page.markdown !== undefined) return page.markdown;
+    const { body } = await transport.request('getPageById', { params: { spaceId: variant.space.id, pageId: page.id }, query: { format: 'markdown' } });
+    return (body as { markdown?: string }).markdown ?? '';
+  };
+
   const showPage = async (variant: SiteSpace, page: Page) => {
     const url = variant.urls.published ? `${variant.urls.published}${page.path ?? ''}` : '(not published)';
     const header = `${chalk.bold(page.title)}\n${chalk.dim(url)}\n\n`;
     const body =
       page.type === 'link'
         ? `Link to ${page.href ?? '?'}\n`
-        : renderMarkdownForTerminal(page.markdown ?? '', chalk, session.ctx.io.columns ?? 80);
+        : renderMarkdownForTerminal(await markdownOf(variant, page), chalk, session.ctx.io.columns ?? 80);
     await show(`${header}${body}\n`);
   };
 
@@ -116,7 +124,7 @@ export async function runSiteInspect(session: Session, siteArg: string | undefin
   };
 
   const browseVariant = async (variant: SiteSpace): Promise<Outcome> => {
-    const { pages } = await transport.request('listPages', { params: { spaceId: variant.space.id }, query: {} }).then(
+    const { pages } = await transport.request('listPages', { params: { spaceId: variant.space.id }, query: { ...PAGE_TREE_QUERY } }).then(
       (r) => r.body as { pages?: Page[] },
     );
     return browsePages(variant, pages ?? [], variant.title);

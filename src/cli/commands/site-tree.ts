@@ -125,6 +125,14 @@ function toPages(pages: ApiPage[] | undefined, base: string | undefined): TreePa
   });
 }
 
+/**
+ * The page tree query of a variant: titles and paths only. `bodies=false` leaves the
+ * Markdown out (docsctl); `metadata=false` leaves out the Git Sync metadata
+ * (the real API's own option for a lighter lookup). A server that does not know
+ * `bodies` ignores it: the tree read from its answer is the same.
+ */
+export const PAGE_TREE_QUERY = { bodies: 'false', metadata: 'false' } as const;
+
 /** The site's structure with each variant's page tree (read with listPages, a few at a time). */
 export async function buildSiteTree(session: Session, structure: ApiStructure): Promise<TreeNode[]> {
   const transport = await session.transport();
@@ -139,7 +147,7 @@ export async function buildSiteTree(session: Session, structure: ApiStructure): 
   collect(structure.structure);
   const pages = new Map<string, ApiPage[]>();
   await mapLimited(variants, transport.mode === 'remote' ? 8 : 1, async (ss) => {
-    const { body } = await transport.request('listPages', { params: { spaceId: ss.space.id }, query: {} });
+    const { body } = await transport.request('listPages', { params: { spaceId: ss.space.id }, query: { ...PAGE_TREE_QUERY } });
     pages.set(ss.id, (body as { pages?: ApiPage[] }).pages ?? []);
   });
   const variant = (ss: ApiSiteSpace): TreeVariant => ({

@@ -10,6 +10,7 @@ import type { Handler } from '../handler.js';
 import { changeRequestHandlers } from './change-requests.js';
 import { importHandlers } from './import.js';
 import { linkHandlers } from './links.js';
+import { pageEditHandlers } from './page-edit.js';
 import { pdfHandlers } from './pdf.js';
 import { revisionHandlers } from './revisions.js';
 
@@ -20,6 +21,7 @@ const all: Record<string, Handler> = {
   ...changeRequestHandlers,
   ...importHandlers,
   ...linkHandlers,
+  ...pageEditHandlers,
   ...pdfHandlers,
 };
 

@@ -38,6 +38,10 @@ interface ContentQuery {
 interface PageQuery extends ContentQuery {
   format?: BodyFormat | undefined;
 }
+interface PageListQuery extends ContentQuery {
+  /** False (docsctl only): the tree without the pages' Markdown. */
+  bodies?: boolean | undefined;
+}
 
 function revisionAnswer(tx: StoreReader, ctx: Ctx, space: SpaceRecord, revision: RevisionRecord, scope: ContentScope, query: ContentQuery) {
   return revisionView(openContent(tx, revision), revision, {
@@ -47,8 +51,8 @@ function revisionAnswer(tx: StoreReader, ctx: Ctx, space: SpaceRecord, revision:
   });
 }
 
-function pagesAnswer(tx: StoreReader, revision: RevisionRecord, scope: ContentScope, query: ContentQuery) {
-  return { pages: pagesView(openContent(tx, revision), { scope, metadata: metadataOf(query) }) };
+function pagesAnswer(tx: StoreReader, revision: RevisionRecord, scope: ContentScope, query: PageListQuery) {
+  return { pages: pagesView(openContent(tx, revision), { scope, metadata: metadataOf(query), omitBodies: query.bodies === false }) };
 }
 
 function pageByIdAnswer(tx: StoreReader, revision: RevisionRecord, scope: ContentScope, pageId: string, query: PageQuery) {

@@ -8,6 +8,8 @@
  *   `{document}` | empty-with-no-properties), whose empty branch no page can match:
  *   every document page must carry `markdown` or `document`. Page listings carry
  *   `markdown`; a single page read carries `document` with `format=document`.
+ *   A listing with `bodies=false` (docsctl only) carries neither: the spec's
+ *   answer minus the body, gaps.md §4's "nothing" variant.
  * - `layout` of document pages has all nine members required: the stored layout
  *   completes the defaults below.
  * - `metadata=false` leaves out `git` (the mutable Git Sync metadata).
@@ -139,71 +141,106 @@ export interface PageViewOptions {
   depth?: 'subtree' | 'self';
   /** Markdown already at hand (e.g. loaded for link extraction), by page id. */
   bodies?: ReadonlyMap<string, string>;
+  /** True leaves the body out of every page (the listings' `bodies=false`): no body object is read. */
+  omitBodies?: boolean;
 }
 
 type CoverRef = { kind: 'file'; file: string } | { kind: 'url'; url: string };
 const coverRef = (ref: ContentRef | undefined): CoverRef | undefined =>
   ref?.kind === 'file' ? { kind: 'file', file: ref.file } : ref?.kind === 'url' ? { kind: 'url', url: ref.url } : undefined;
 
-const base = (page: StoredPage) => ({
-  id: page.id,
-  title: page.title || 'Untitled',
-  ...(page.emoji ? { emoji: page.emoji } : {}),
-  ...(page.icon ? { icon: page.icon } : {}),
-});
+/** `id`, `title`, `emoji`, `icon`: the members every page kind starts with. */
+function baseView(page: StoredPage): Record<string, unknown> {
+  const view: Record<string, unknown> = { id: page.id, title: page.title || 'Untitled' };
+  // GitBook's page link title: the quoted title of its SUMMARY.md link (`[Title](page.md "Short")`), kept by Git Sync.
+  if (typeof page.extra?.linkTitle === 'string' && page.type !== 'group') view.linkTitle = page.extra.linkTitle;
+  if (page.emoji) view.emoji = page.emoji;
+  if (page.icon) view.icon = page.icon;
+  return view;
+}
+
+/** The app URLs of a scope's pages start the same: computed once per scope object. */
+const appBases = new WeakMap<ContentScope, string>();
+function appBaseOf(scope: ContentScope): string {
+  let base = appBases.get(scope);
+  if (base === undefined) {
+    base = scopeAppUrl(scope);
+    appBases.set(scope, base);
+  }
+  return base;
+}
+
+const encodePath = (path: string) => path.split('/').map(seg).join('/');
 
 /** The API shape (RevisionPageDocument / Group / Link) of a stored page at `path`. */
 export function pageView(content: RevisionContent, page: StoredPage, path: string, options: PageViewOptions): Record<string, unknown> {
+  return renderPage(content, page, path, path ? encodePath(path) : '', options);
+}
+
+/**
+ * pageView with the page's path already URL-encoded. A listing renders every page
+ * of a revision, so this builds each object member by member (the order is the
+ * API's) and hands the encoded path and the descendants' options down instead of
+ * recomputing them per page.
+ */
+function renderPage(content: RevisionContent, page: StoredPage, path: string, encoded: string, options: PageViewOptions): Record<string, unknown> {
+  const view = baseView(page);
+  if (page.type === 'link') {
+    view.kind = 'link';
+    view.type = 'link';
+    view.target = page.target ?? ({ kind: 'url', url: page.href ?? '' } satisfies ContentRef);
+    if (page.href !== undefined) view.href = page.href;
+    if (page.hidden) view.hidden = true;
+    return view;
+  }
   const childViews = (): Record<string, unknown>[] => {
     if (options.depth === 'self') return [];
+    const childOptions = options.format === 'markdown' ? options : { ...options, format: 'markdown' as const };
     return content.children(page).map((child) => {
-      const childPath = child.slug ? (path ? `${path}/${child.slug}` : child.slug) : path;
-      return pageView(content, child, childPath, { ...options, format: 'markdown' });
+      if (!child.slug) return renderPage(content, child, path, encoded, childOptions);
+      const childPath = path ? `${path}/${child.slug}` : child.slug;
+      const own = child.slug.includes('/') ? encodePath(child.slug) : seg(child.slug);
+      return renderPage(content, child, childPath, encoded ? `${encoded}/${own}` : own, childOptions);
     });
   };
-  const flags = {
-    ...(page.hidden ? { hidden: true } : {}),
-    ...(page.noIndex ? { noIndex: true } : {}),
-    ...(page.noRobotsIndex ? { noRobotsIndex: true } : {}),
-  };
-  if (page.type === 'link') {
-    const target: ContentRef = page.target ?? { kind: 'url', url: page.href ?? '' };
-    return {
-      ...base(page),
-      kind: 'link',
-      type: 'link',
-      target,
-      ...(page.href !== undefined ? { href: page.href } : {}),
-      ...(page.hidden ? { hidden: true } : {}),
-    };
-  }
   if (page.type === 'group') {
-    return { ...base(page), kind: 'group', type: 'group', slug: page.slug ?? '', path, pages: childViews(), ...flags };
+    view.kind = 'group';
+    view.type = 'group';
+    view.slug = page.slug ?? '';
+    view.path = path;
+    view.pages = childViews();
+    addFlags(view, page);
+    return view;
   }
+  const appBase = appBaseOf(options.scope);
+  view.kind = 'sheet';
+  view.type = 'document';
+  view.urls = { app: encoded ? `${appBase}/${encoded}` : appBase };
+  view.slug = page.slug ?? '';
+  view.path = path;
+  if (page.description !== undefined) view.description = page.description;
+  view.pages = childViews();
+  if (options.metadata && page.git) view.git = { oid: page.git.oid, path: page.git.path };
+  view.layout = page.layout ? { ...DEFAULT_LAYOUT, ...definedLayout(page.layout) } : { ...DEFAULT_LAYOUT };
+  if (page.cover) {
+    const ref = coverRef(page.cover.ref);
+    const refDark = coverRef(page.cover.refDark);
+    view.cover = { ...(ref ? { ref } : {}), ...(refDark ? { refDark } : {}), yPos: page.cover.yPos ?? 0 };
+  }
+  addFlags(view, page);
+  if (!options.omitBodies) Object.assign(view, bodyOf(content, page, options));
+  return view;
+}
+
+function addFlags(view: Record<string, unknown>, page: StoredPage): void {
+  if (page.hidden) view.hidden = true;
+  if (page.noIndex) view.noIndex = true;
+  if (page.noRobotsIndex) view.noRobotsIndex = true;
+}
+
+function bodyOf(content: RevisionContent, page: StoredPage, options: PageViewOptions): { markdown: string } | { document: JsonDocument } {
   const markdown = options.bodies?.get(page.id) ?? content.markdown(page) ?? '';
-  const body = options.format === 'document' ? { document: markdownToDocument(markdown) } : { markdown };
-  const cover = page.cover
-    ? (() => {
-        const ref = coverRef(page.cover.ref);
-        const refDark = coverRef(page.cover.refDark);
-        return { ...(ref ? { ref } : {}), ...(refDark ? { refDark } : {}), yPos: page.cover.yPos ?? 0 };
-      })()
-    : undefined;
-  return {
-    ...base(page),
-    kind: 'sheet',
-    type: 'document',
-    urls: { app: path ? `${scopeAppUrl(options.scope)}/${path.split('/').map(seg).join('/')}` : scopeAppUrl(options.scope) },
-    slug: page.slug ?? '',
-    path,
-    ...(page.description !== undefined ? { description: page.description } : {}),
-    pages: childViews(),
-    ...(options.metadata && page.git ? { git: { oid: page.git.oid, path: page.git.path } } : {}),
-    layout: { ...DEFAULT_LAYOUT, ...definedLayout(page.layout) },
-    ...(cover ? { cover } : {}),
-    ...flags,
-    ...body,
-  };
+  return options.format === 'document' ? { document: markdownToDocument(markdown) } : { markdown };
 }
 
 function definedLayout(layout: PageLayout | undefined): PageLayout {
@@ -215,7 +252,9 @@ function definedLayout(layout: PageLayout | undefined): PageLayout {
 
 /** Every root page of a content, rendered with its subtree. */
 export function pagesView(content: RevisionContent, options: PageViewOptions): Record<string, unknown>[] {
-  return content.children().map((page) => pageView(content, page, page.slug ?? '', { ...options, format: 'markdown' }));
+  content.allPageHashes(); // every page is visited: one walk of the pages trie instead of a lookup per page
+  const rootOptions = { ...options, format: 'markdown' as const };
+  return content.children().map((page) => pageView(content, page, page.slug ?? '', rootOptions));
 }
 
 // ─── Files ─────────────────────────────────────────────────────────────────

@@ -11,7 +11,7 @@
  * | siteGroups                   | groupId                               | GroupRecord                            |
  * | siteSpaceOrder (OrderedList) | sectionId, or siteId at the root      | null (the variants, in order)          |
  * | siteSpaceRecords             | siteSpaceId                           | SiteSpaceRecord                        |
- * | siteSpacesOfSite (KeyedSet)  | siteId → siteSpaceId                  | null (count = the `siteSpaces` counter) |
+ * | siteSpacesOfSite (KeyedSet)  | siteId → siteSpaceId                  | null (`siteSpaces` counts the visible ones at read) |
  * | siteSpacesOfSpace (KeyedSet) | spaceId → siteSpaceId                 | siteId (integrity on space transfer/purge) |
  * | siteShareLinks (OrderedList) | siteId → linkId                       | ShareLinkRecord (key kept as SHA-256)  |
  * | siteShareKeys                | sha256(key)                           | `${siteId}/${linkId}`                  |

@@ -35,11 +35,10 @@ import {
   requireSection,
   requireSiteSpace,
   shareLinks,
-  siteSpacesOfSite,
   siteSpacesOfSpace,
 } from './records.js';
 import { attachSiteSpace, freePath, removeAllStructure, siteSpacePathTaken } from './structure.js';
-import { gitbookUrl, siteStructureView, siteView } from './views.js';
+import { gitbookUrl, siteStructureView, siteView, visibleSiteSpaceCount } from './views.js';
 
 const on = implementer<typeof routes>();
 
@@ -225,8 +224,8 @@ export const siteHandlers: Record<string, Handler> = {
 
   ...on('publishSite', (ctx, { params }) => {
     const { site, view } = siteAccess(ctx, params, 'admin', 'publish sites');
-    if (siteSpacesOfSite.count(ctx.tx, site.id) === 0) {
-      throw conflict(`Site ${site.id} has no content to publish: add a space first (docsctl site space add ${site.id} SPACE)`);
+    if (visibleSiteSpaceCount(ctx.tx, site.id) === 0) {
+      throw conflict(`Site ${site.id} has no content to publish: add a space first, or restore a deleted one (docsctl site space add ${site.id} SPACE)`);
     }
     const next = { ...site, published: true, updatedAt: ctx.clock().toISOString() };
     putSite(ctx.tx, next);

@@ -67,7 +67,7 @@ export function siteView(ctx: SiteViewContext, site: SiteRecord) {
     ...(site.proxy ? { proxy: site.proxy } : {}),
     visibility: site.visibility,
     published: site.published,
-    siteSpaces: siteSpacesOfSite.count(ctx.tx, site.id),
+    siteSpaces: visibleSiteSpaceCount(ctx.tx, site.id),
     createdAt: site.createdAt,
     ...(site.adaptiveContent ? { adaptiveContent: site.adaptiveContent } : {}),
     agentsContext: site.agentsContext,
@@ -81,6 +81,21 @@ export function siteView(ctx: SiteViewContext, site: SiteRecord) {
 }
 
 export type SiteView = ReturnType<typeof siteView>;
+
+/**
+ * The `siteSpaces` counter: the site spaces a visitor can see. The site spaces of a
+ * soft-deleted space stay stored (they come back on restore) but do not count. It is
+ * counted at read from the site's own rows (bounded by the site, not the
+ * organization), so deleting or restoring a space rewrites no site.
+ */
+export function visibleSiteSpaceCount(tx: StoreReader, siteId: string): number {
+  let count = 0;
+  for (const { id } of siteSpacesOfSite.all(tx, siteId)) {
+    const siteSpace = getSiteSpace(tx, id);
+    if (siteSpace && visibleSpace(tx, siteSpace)) count += 1;
+  }
+  return count;
+}
 
 /** The live space of a site space, or undefined when it is hidden (soft-deleted) or gone. */
 export function visibleSpace(tx: StoreReader, siteSpace: SiteSpaceRecord): SpaceRecord | undefined {

@@ -1,0 +1,276 @@
+/**
+ * Organization members (API doc §4.17): list with the real filters and sort,
+ * get, change role, remove, last-seen ping, SSO flag, a member's spaces and teams.
+ *
+ * Rules:
+ * - Reading members needs a role (guests cannot list members: 403); changing
+ *   or removing one needs `admin`; a member may remove themselves (leave).
+ * - The organization keeps at least one enabled admin: removing or demoting the
+ *   last one is a 409 and changes nothing.
+ * - Leaving an organization takes the member out of its teams in the same commit.
+ * - A member's `spaces` counts the spaces their role opens (all the organization's
+ *   active spaces for a role, none for a guest: there are no per-space grants yet).
+ */
+import { conflict, notFound } from '../api/errors.js';
+import type * as routes from '../api/routes/members.js';
+import type { StoreReader, StoreWriter } from '../store/types.js';
+import { type HandlerContext, deleted, implementer } from './handler.js';
+import { type PageQuery, decodeKeyCursor, encodeKeyCursor, paginatePrefix } from './ordered.js';
+import { type ListEnvelope, DEFAULT_LIMIT, paginate } from './pagination.js';
+import { orgAccess, requireRole } from './permissions.js';
+import {
+  type MemberRecord,
+  type Role,
+  Tables,
+  getMember,
+  getSpace,
+  getUser,
+  memberKey,
+  orgMemberList,
+  orgSpaceList,
+  userOrgList,
+} from './records.js';
+import { getTeam, leaveAllTeams, memberTeams, memberTeamsOwner, teamMembers, teamView } from './teams-records.js';
+import { type ViewContext, spaceView, userView } from './views.js';
+
+const on = implementer<typeof routes>();
+
+export interface MemberView {
+  object: 'member';
+  id: string;
+  role: Role;
+  user: ReturnType<typeof userView>;
+  disabled: boolean;
+  joinedAt: string;
+  lastSeenAt?: string;
+  sso: boolean;
+  spaces: number;
+  teams: number;
+}
+
+export function memberView(ctx: ViewContext & { tx: StoreReader }, orgId: string, userId: string, member: MemberRecord): MemberView {
+  const user = getUser(ctx.tx, userId);
+  if (!user) throw notFound(`User ${userId} not found`);
+  return {
+    object: 'member',
+    id: userId,
+    role: member.role,
+    user: userView(ctx, user),
+    disabled: member.disabled,
+    joinedAt: member.joinedAt,
+    ...(member.lastSeenAt !== undefined ? { lastSeenAt: member.lastSeenAt } : {}),
+    sso: member.sso,
+    spaces: member.role === null ? 0 : orgSpaceList.count(ctx.tx, orgId),
+    teams: memberTeams.count(ctx.tx, memberTeamsOwner(orgId, userId)),
+  };
+}
+
+/** The member record of `userId` in `orgId`; 404 naming them when they are not a member. */
+export function requireMember(tx: StoreReader, orgId: string, userId: string): MemberRecord {
+  const member = getMember(tx, orgId, userId);
+  if (!member) throw notFound(`User ${userId} is not a member of organization ${orgId}`);
+  return member;
+}
+
+/** True when another enabled admin than `userId` exists (stops at the first one found). */
+function hasOtherAdmin(tx: StoreReader, orgId: string, userId: string): boolean {
+  // Rare (only when an admin is demoted or removed), so a scan of the org's member rows is fine.
+  for (const [key, member] of tx.scan<MemberRecord>(Tables.members, { prefix: `${orgId}/` })) {
+    if (member.role === 'admin' && !member.disabled && key !== memberKey(orgId, userId)) return true;
+  }
+  return false;
+}
+
+function keepAnAdmin(tx: StoreReader, orgId: string, userId: string, member: MemberRecord, action: string): void {
+  if (member.role === 'admin' && !member.disabled && !hasOtherAdmin(tx, orgId, userId)) {
+    throw conflict(`Cannot ${action} ${userId}: they are the last admin of organization ${orgId}; make another member admin first`);
+  }
+}
+
+function putMember(tx: StoreWriter, orgId: string, userId: string, member: MemberRecord): void {
+  tx.put(Tables.members, memberKey(orgId, userId), member);
+}
+
+/** Removes a member from the organization, its indexes and its teams. */
+export function removeMember(tx: StoreWriter, orgId: string, userId: string): void {
+  leaveAllTeams(tx, orgId, userId);
+  tx.delete(Tables.members, memberKey(orgId, userId));
+  orgMemberList.remove(tx, orgId, userId);
+  userOrgList.remove(tx, userId, orgId);
+}
+
+// ─── Listing ──────────────────────────────────────────────────────────────
+
+interface MemberFilter {
+  role?: string | undefined;
+  search?: string | undefined;
+}
+
+function matches(tx: StoreReader, orgId: string, userId: string, filter: MemberFilter): MemberRecord | undefined {
+  const member = getMember(tx, orgId, userId);
+  if (!member) return undefined;
+  if (filter.role !== undefined && (member.role ?? 'guest') !== filter.role) return undefined;
+  if (filter.search !== undefined) {
+    const user = getUser(tx, userId);
+    const needle = filter.search.toLowerCase();
+    if (!user || !(user.displayName.toLowerCase().includes(needle) || user.email.toLowerCase().includes(needle))) return undefined;
+  }
+  return member;
+}
+
+/**
+ * A page of rows under `prefix` that pass `keep`, with a key cursor; `count` is
+ * the number of matching rows (a filtered listing reads the whole list once).
+ */
+export function filteredPage<R, T>(
+  tx: StoreReader,
+  table: string,
+  prefix: string,
+  query: PageQuery,
+  reverse: boolean,
+  keep: (row: R, key: string) => T | undefined,
+): ListEnvelope<T> {
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const cursor = query.page === undefined ? undefined : prefix + decodeKeyCursor(query.page);
+  const kept: Array<[string, T]> = [];
+  for (const [key, row] of tx.scan<R>(table, { prefix, ...(reverse ? { reverse: true } : {}) })) {
+    const item = keep(row, key);
+    if (item !== undefined) kept.push([key, item]);
+  }
+  const start = cursor === undefined ? 0 : kept.findIndex(([key]) => (reverse ? key < cursor : key > cursor));
+  const page = start < 0 ? [] : kept.slice(start, start + limit);
+  const envelope: ListEnvelope<T> = { count: kept.length, items: page.map(([, item]) => item) };
+  const last = page.at(-1);
+  if (last !== undefined && start + limit < kept.length && limit > 0) {
+    return { next: { page: encodeKeyCursor(last[0].slice(prefix.length)) }, ...envelope };
+  }
+  return envelope;
+}
+
+interface MembersQuery extends PageQuery, MemberFilter {
+  order?: 'asc' | 'desc' | undefined;
+  sort?: 'joinedAt' | 'lastSeenAt' | undefined;
+}
+
+function listMembers(ctx: HandlerContext, orgId: string, query: MembersQuery): ListEnvelope<MemberView> {
+  const desc = (query.order ?? 'desc') === 'desc';
+  const filter: MemberFilter = { role: query.role, search: query.search };
+  if (query.sort === 'lastSeenAt') {
+    // Active members only, by last activity: every member row is read to sort them.
+    const active: Array<{ userId: string; member: MemberRecord }> = [];
+    for (const { id } of orgMemberList.all(ctx.tx, orgId)) {
+      const member = matches(ctx.tx, orgId, id, filter);
+      if (member?.lastSeenAt !== undefined) active.push({ userId: id, member });
+    }
+    active.sort((a, b) => (a.member.lastSeenAt as string).localeCompare(b.member.lastSeenAt as string) || a.userId.localeCompare(b.userId));
+    if (desc) active.reverse();
+    return paginate(active, query, ({ userId, member }) => memberView(ctx, orgId, userId, member));
+  }
+  const prefix = `${orgId}/`;
+  type Row = { id: string };
+  if (filter.role === undefined && filter.search === undefined) {
+    return paginatePrefix<Row, MemberView>(ctx.tx, orgMemberList.table, prefix, query, orgMemberList.count(ctx.tx, orgId), (row) =>
+      memberView(ctx, orgId, row.id, requireMember(ctx.tx, orgId, row.id)),
+      { reverse: desc },
+    );
+  }
+  return filteredPage<Row, MemberView>(ctx.tx, orgMemberList.table, prefix, query, desc, (row) => {
+    const member = matches(ctx.tx, orgId, row.id, filter);
+    return member ? memberView(ctx, orgId, row.id, member) : undefined;
+  });
+}
+
+// ─── Handlers ─────────────────────────────────────────────────────────────
+
+export const memberHandlers = {
+  ...on('listMembersInOrganizationById', (ctx, { params, query }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    requireRole(role, 'read', org.id, 'list members');
+    return listMembers(ctx, org.id, query);
+  }),
+
+  ...on('getMemberInOrganizationById', (ctx, { params }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    requireRole(role, 'read', org.id, 'view members');
+    return memberView(ctx, org.id, params.userId, requireMember(ctx.tx, org.id, params.userId));
+  }),
+
+  ...on('updateMemberInOrganizationById', (ctx, { params, body }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    requireRole(role, 'admin', org.id, 'change member roles');
+    const member = requireMember(ctx.tx, org.id, params.userId);
+    if (body.role !== undefined && body.role !== member.role) {
+      if (body.role !== 'admin') keepAnAdmin(ctx.tx, org.id, params.userId, member, 'demote');
+      const updated: MemberRecord = { ...member, role: body.role };
+      putMember(ctx.tx, org.id, params.userId, updated);
+      return memberView(ctx, org.id, params.userId, updated);
+    }
+    return memberView(ctx, org.id, params.userId, member);
+  }),
+
+  ...on('removeMemberFromOrganizationById', (ctx, { params }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    // Leaving is allowed to anyone; removing someone else needs admin.
+    if (params.userId !== ctx.actor.userId) requireRole(role, 'admin', org.id, 'remove members');
+    const member = requireMember(ctx.tx, org.id, params.userId);
+    keepAnAdmin(ctx.tx, org.id, params.userId, member, 'remove');
+    removeMember(ctx.tx, org.id, params.userId);
+    return deleted();
+  }),
+
+  ...on('updateOrganizationMemberLastSeenAt', (ctx, { params }) => {
+    const { org } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    const member = requireMember(ctx.tx, org.id, ctx.actor.userId);
+    putMember(ctx.tx, org.id, ctx.actor.userId, { ...member, lastSeenAt: ctx.clock().toISOString() });
+    return {};
+  }),
+
+  ...on('setUserAsSSOMemberForOrganization', (ctx, { params }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    requireRole(role, 'admin', org.id, 'mark SSO members');
+    const member = requireMember(ctx.tx, org.id, params.userId);
+    const updated: MemberRecord = { ...member, sso: true };
+    if (!member.sso) putMember(ctx.tx, org.id, params.userId, updated);
+    return memberView(ctx, org.id, params.userId, updated);
+  }),
+
+  ...on('listSpacesForOrganizationMember', (ctx, { params, query }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    requireRole(role, 'read', org.id, "list a member's spaces");
+    const member = requireMember(ctx.tx, org.id, params.userId);
+    const permission = member.role;
+    if (permission === null || member.disabled) return { count: 0, items: [] };
+    const desc = (query.order ?? 'desc') === 'desc';
+    return paginatePrefix<{ id: string }, unknown>(
+      ctx.tx,
+      orgSpaceList.table,
+      `${org.id}/`,
+      query,
+      orgSpaceList.count(ctx.tx, org.id),
+      (row) => {
+        const space = getSpace(ctx.tx, row.id);
+        return space ? { permission, space: spaceView(ctx, space, permission) } : undefined;
+      },
+      { reverse: desc },
+    );
+  }),
+
+  ...on('listTeamsForOrganizationMember', (ctx, { params, query }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    requireRole(role, 'read', org.id, "list a member's teams");
+    requireMember(ctx.tx, org.id, params.userId);
+    const owner = memberTeamsOwner(org.id, params.userId);
+    const needle = query.title?.toLowerCase();
+    const item = (teamId: string) => {
+      const team = getTeam(ctx.tx, teamId);
+      const row = teamMembers.get(ctx.tx, teamId, params.userId);
+      if (!team || !row) return undefined;
+      if (needle !== undefined && !team.title.toLowerCase().includes(needle)) return undefined;
+      return { team: teamView(ctx, team, role, ctx.actor.userId), member: { role: row.role } };
+    };
+    if (needle === undefined) return memberTeams.page(ctx.tx, owner, query, ({ id }) => item(id));
+    return filteredPage<null, unknown>(ctx.tx, memberTeams.table, `${owner}/`, query, false, (_row, key) =>
+      item(key.slice(owner.length + 1)),
+    );
+  }),
+};

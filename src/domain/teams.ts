@@ -1,0 +1,189 @@
+/**
+ * Teams and team members (API doc §4.18, gaps.md: created with PUT, batch
+ * updates with add/remove lists).
+ *
+ * Rules:
+ * - Members (not guests) see teams and their members; creating and deleting a
+ *   team needs `admin`; renaming it and changing its members needs `admin` or
+ *   the team's `owner` role.
+ * - A team holds members of its organization only. Users are given by id or
+ *   e-mail; any that is not a member fails the whole request (404 listing them)
+ *   and nothing changes.
+ * - The batch update applies `remove`, `add` and `memberships` in one commit; a
+ *   user in both `add` and `remove` is removed (API doc §4.18).
+ */
+import { badRequest, forbidden, notFound } from '../api/errors.js';
+import type * as routes from '../api/routes/teams.js';
+import type { StoreReader } from '../store/types.js';
+import { deleted, implementer, nothingToDelete } from './handler.js';
+import { type MemberView, memberView, requireMember } from './members.js';
+import { orgAccess, requireRole } from './permissions.js';
+import { type OrgRecord, type Role, getMember, getUser, userIdByEmail } from './records.js';
+import { filteredPage } from './members.js';
+import {
+  TEAMS,
+  type TeamRecord,
+  type TeamRole,
+  canManageTeam,
+  getTeam,
+  orgTeams,
+  putTeamMember,
+  removeTeamMember,
+  teamMembers,
+  teamView,
+} from './teams-records.js';
+
+const on = implementer<typeof routes>();
+
+/** The team of this organization; 404 when absent or in another organization. */
+function requireTeam(tx: StoreReader, org: OrgRecord, teamId: string): TeamRecord {
+  const team = getTeam(tx, teamId);
+  if (!team || team.organization !== org.id) throw notFound(`Team ${teamId} not found in organization ${org.id}`);
+  return team;
+}
+
+function requireManager(tx: StoreReader, team: TeamRecord, role: Role, userId: string, action: string): void {
+  if (canManageTeam(tx, team, role, userId)) return;
+  throw forbidden(`You need the "admin" role in organization ${team.organization} or the "owner" role in team ${team.id} to ${action}`);
+}
+
+/**
+ * User ids of `refs` (ids or e-mails), in order, without duplicates; 404 listing
+ * every ref that is not a member of the organization.
+ */
+export function resolveMembers(tx: StoreReader, orgId: string, refs: readonly string[]): Map<string, string> {
+  const ids = new Map<string, string>();
+  const unknown: string[] = [];
+  for (const ref of refs) {
+    const userId = ref.includes('@') ? userIdByEmail(tx, ref) : getUser(tx, ref) ? ref : undefined;
+    if (userId === undefined || !getMember(tx, orgId, userId)) unknown.push(ref);
+    else ids.set(ref, userId);
+  }
+  if (unknown.length > 0) {
+    const shown = unknown.slice(0, 20).join(', ') + (unknown.length > 20 ? `, … (${unknown.length} in all)` : '');
+    throw notFound(`Not members of organization ${orgId}: ${shown}; invite them first`);
+  }
+  return ids;
+}
+
+function checkTitle(title: string): string {
+  const trimmed = title.trim();
+  if (trimmed.length === 0) throw badRequest('Invalid team title: it must be 1 to 64 characters long');
+  return trimmed;
+}
+
+export const teamHandlers = {
+  ...on('listTeamsInOrganizationById', (ctx, { params, query }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    requireRole(role, 'read', org.id, 'list teams');
+    const needle = query.title?.toLowerCase();
+    // `owner`: the teams that member can manage (all of them for an admin).
+    const ownerRole = query.owner === undefined ? undefined : getMember(ctx.tx, org.id, query.owner)?.role;
+    if (query.owner !== undefined && ownerRole === undefined) requireMember(ctx.tx, org.id, query.owner);
+    const view = (teamId: string) => {
+      const team = getTeam(ctx.tx, teamId);
+      if (!team) return undefined;
+      if (needle !== undefined && !team.title.toLowerCase().includes(needle)) return undefined;
+      if (query.owner !== undefined && !canManageTeam(ctx.tx, team, ownerRole ?? null, query.owner)) return undefined;
+      return teamView(ctx, team, role, ctx.actor.userId);
+    };
+    if (needle === undefined && query.owner === undefined) return orgTeams.page(ctx.tx, org.id, query, ({ id }) => view(id));
+    return filteredPage<{ id: string }, unknown>(ctx.tx, orgTeams.table, `${org.id}/`, query, false, (row) => view(row.id));
+  }),
+
+  ...on('createOrganizationTeam', (ctx, { params, body }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    requireRole(role, 'admin', org.id, 'create teams');
+    const members = resolveMembers(ctx.tx, org.id, body.members ?? []);
+    const team: TeamRecord = { id: ctx.ids(), organization: org.id, title: checkTitle(body.title), createdAt: ctx.clock().toISOString() };
+    ctx.tx.put(TEAMS, team.id, team);
+    orgTeams.insert(ctx.tx, org.id, team.id, null);
+    for (const userId of members.values()) putTeamMember(ctx.tx, team, userId, 'member');
+    return teamView(ctx, team, role, ctx.actor.userId);
+  }),
+
+  ...on('getTeamInOrganizationById', (ctx, { params }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    requireRole(role, 'read', org.id, 'view teams');
+    return teamView(ctx, requireTeam(ctx.tx, org, params.teamId), role, ctx.actor.userId);
+  }),
+
+  ...on('updateTeamInOrganizationById', (ctx, { params, body }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    requireRole(role, 'read', org.id, 'rename teams');
+    const team = requireTeam(ctx.tx, org, params.teamId);
+    requireManager(ctx.tx, team, role, ctx.actor.userId, 'rename it');
+    const updated: TeamRecord = { ...team, title: checkTitle(body.title) };
+    ctx.tx.put(TEAMS, team.id, updated);
+    return teamView(ctx, updated, role, ctx.actor.userId);
+  }),
+
+  ...on('removeTeamFromOrganizationById', (ctx, { params }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    requireRole(role, 'admin', org.id, 'delete teams');
+    const team = getTeam(ctx.tx, params.teamId);
+    if (!team || team.organization !== org.id) return nothingToDelete();
+    for (const { id } of teamMembers.all(ctx.tx, team.id)) removeTeamMember(ctx.tx, team, id);
+    orgTeams.remove(ctx.tx, org.id, team.id);
+    ctx.tx.delete(TEAMS, team.id);
+    return deleted();
+  }),
+
+  ...on('listTeamMembersInOrganizationById', (ctx, { params, query }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    requireRole(role, 'read', org.id, 'list team members');
+    const team = requireTeam(ctx.tx, org, params.teamId);
+    return teamMembers.page(ctx.tx, team.id, query, ({ id, value }) => {
+      const member = getMember(ctx.tx, org.id, id);
+      if (!member) return undefined;
+      const item: { organization: MemberView; team: { role: TeamRole }; permissions: { view: boolean } } = {
+        organization: memberView(ctx, org.id, id, member),
+        team: { role: value.role },
+        permissions: { view: true },
+      };
+      return item;
+    });
+  }),
+
+  ...on('updateMembersInOrganizationTeam', (ctx, { params, body }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    requireRole(role, 'read', org.id, 'change team members');
+    const team = requireTeam(ctx.tx, org, params.teamId);
+    requireManager(ctx.tx, team, role, ctx.actor.userId, 'change its members');
+    const memberships = body.memberships ?? {};
+    // Every user is resolved before anything is written: one unknown fails the whole update.
+    const added = resolveMembers(ctx.tx, org.id, body.add ?? []);
+    const removed = resolveMembers(ctx.tx, org.id, body.remove ?? []);
+    const roles = resolveMembers(ctx.tx, org.id, Object.keys(memberships));
+    const removedIds = new Set(removed.values());
+    for (const userId of removedIds) removeTeamMember(ctx.tx, team, userId);
+    for (const userId of added.values()) {
+      if (!removedIds.has(userId) && !teamMembers.has(ctx.tx, team.id, userId)) putTeamMember(ctx.tx, team, userId, 'member');
+    }
+    for (const [ref, userId] of roles) {
+      if (removedIds.has(userId)) continue;
+      putTeamMember(ctx.tx, team, userId, (memberships[ref] as { role: TeamRole }).role);
+    }
+    return undefined;
+  }),
+
+  ...on('addMemberToOrganizationTeamById', (ctx, { params, body }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    requireRole(role, 'read', org.id, 'change team members');
+    const team = requireTeam(ctx.tx, org, params.teamId);
+    requireManager(ctx.tx, team, role, ctx.actor.userId, 'change its members');
+    const userId = resolveMembers(ctx.tx, org.id, [params.userId]).get(params.userId) as string;
+    const current = teamMembers.get(ctx.tx, team.id, userId);
+    const next: TeamRole = body?.role ?? current?.role ?? 'member';
+    if (current?.role !== next) putTeamMember(ctx.tx, team, userId, next);
+    return undefined;
+  }),
+
+  ...on('deleteMemberFromOrganizationTeamById', (ctx, { params }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    requireRole(role, 'read', org.id, 'change team members');
+    const team = requireTeam(ctx.tx, org, params.teamId);
+    requireManager(ctx.tx, team, role, ctx.actor.userId, 'change its members');
+    return removeTeamMember(ctx.tx, team, params.userId) ? deleted() : nothingToDelete();
+  }),
+};

@@ -1,0 +1,186 @@
+/**
+ * Members and teams (API doc §4.17–4.18) through executeOperation: the rules,
+ * the counters, and every answer validated against the real OpenAPI schema.
+ */
+import { describe, expect, it } from 'vitest';
+import type { RouteId } from '../../src/api/route-id.js';
+import type { OperationResult } from '../../src/domain/execute.js';
+import { ensureUser } from '../../src/domain/records.js';
+import { errorBodyValidator, responseValidator } from '../contract/openapi.js';
+import { type Harness, type Obj, setup } from './harness.js';
+
+type Body = Record<string, unknown>;
+interface ListOf<T = Body> {
+  items: T[];
+  count: number;
+  next?: { page: string };
+}
+
+/** Checks a success body against the operation's schema in the real API document. */
+function conforms(id: string, result: OperationResult): void {
+  if (result.body === undefined) return;
+  expect(responseValidator(id, result.status)(result.body).errors, `${id} ${result.status}`).toEqual([]);
+}
+
+async function world() {
+  const h = await setup();
+  const org = { organizationId: h.orgId };
+  /** Calls as `userId`; checks the schema; returns the body. */
+  async function as<T = Body>(userId: string, id: RouteId, raw: Parameters<Harness['call']>[2] = {}, status?: number): Promise<T> {
+    const result = await h.call(userId, id, raw);
+    if (status !== undefined) expect(result.status).toBe(status);
+    conforms(id, result);
+    return result.body as T;
+  }
+  const admin = <T = Body>(id: RouteId, raw: Parameters<Harness['call']>[2] = {}, status?: number) => as<T>(h.adminId, id, raw, status);
+  const ada = await h.member('ada@x.io', 'edit');
+  const bob = await h.member('bob@x.io', 'read');
+  const cy = await h.member('cy@x.io', null);
+  const createTeam = (title: string, members?: string[]) =>
+    admin<Obj>('createOrganizationTeam', { params: org, body: members ? { title, members } : { title } }, 201);
+  return { ...h, org, as, admin, ada, bob, cy, createTeam };
+}
+
+describe('members', () => {
+  it('lists members newest first, with role/search filters, asc order, and pages with key cursors', async () => {
+    const { admin, org, ada, bob, cy, adminId } = await world();
+    const all = await admin<ListOf<Obj>>('listMembersInOrganizationById', { params: org });
+    expect(all.count).toBe(4);
+    expect(all.items.map((m) => m.id)).toEqual([cy, bob, ada, adminId]);
+    const asc = await admin<ListOf<Obj>>('listMembersInOrganizationById', { params: org, query: { order: 'asc', limit: 3 } });
+    expect(asc.items.map((m) => m.id)).toEqual([adminId, ada, bob]);
+    const rest = await admin<ListOf<Obj>>('listMembersInOrganizationById', { params: org, query: { order: 'asc', page: asc.next?.page } });
+    expect(rest.items.map((m) => m.id)).toEqual([cy]);
+    const guests = await admin<ListOf<Obj>>('listMembersInOrganizationById', { params: org, query: { role: 'guest' } });
+    expect(guests).toMatchObject({ count: 1, items: [{ id: cy, role: null }] });
+    const search = await admin<ListOf<Obj>>('listMembersInOrganizationById', { params: org, query: { search: 'BOB' } });
+    expect(search.items.map((m) => m.id)).toEqual([bob]);
+    const page1 = await admin<ListOf<Obj>>('listMembersInOrganizationById', { params: org, query: { role: 'edit', limit: 0 } });
+    expect(page1.count).toBe(1);
+  });
+
+  it('sorts by last seen (active members only) after pings', async () => {
+    const { admin, as, org, ada, bob, clock } = await world();
+    await as(bob, 'updateOrganizationMemberLastSeenAt', { params: org }, 200);
+    clock.advance(60_000);
+    await as(ada, 'updateOrganizationMemberLastSeenAt', { params: org }, 200);
+    const active = await admin<ListOf<Obj>>('listMembersInOrganizationById', { params: org, query: { sort: 'lastSeenAt' } });
+    expect(active.items.map((m) => m.id)).toEqual([ada, bob]);
+    expect(active.items[0]?.lastSeenAt).toBe('2026-01-01T00:01:00.000Z');
+  });
+
+  it('changes a role, marks SSO, and keeps the last admin (409 on demote and remove, nothing changed)', async () => {
+    const { admin, fails, org, ada, adminId } = await world();
+    const edited = await admin('updateMemberInOrganizationById', { params: { ...org, userId: ada }, body: { role: 'review' } });
+    expect(edited).toMatchObject({ id: ada, role: 'review' });
+    expect(await admin('setUserAsSSOMemberForOrganization', { params: { ...org, userId: ada } })).toMatchObject({ sso: true });
+    await fails(adminId, 'updateMemberInOrganizationById', { params: { ...org, userId: adminId }, body: { role: 'edit' } }, 409, /last admin/);
+    await fails(adminId, 'removeMemberFromOrganizationById', { params: { ...org, userId: adminId } }, 409, /last admin/);
+    expect(await admin('getMemberInOrganizationById', { params: { ...org, userId: adminId } })).toMatchObject({ role: 'admin' });
+    // With a second admin, the first may step down.
+    await admin('updateMemberInOrganizationById', { params: { ...org, userId: ada }, body: { role: 'admin' } });
+    expect(await admin('updateMemberInOrganizationById', { params: { ...org, userId: adminId }, body: { role: 'edit' } })).toMatchObject({ role: 'edit' });
+  });
+
+  it('needs admin to change others (403) but lets a member leave; removal leaves the teams too', async () => {
+    const { admin, fails, as, org, ada, bob, createTeam, store } = await world();
+    const team = await createTeam('Docs', [ada, bob]);
+    const gen = store.read().gen;
+    await fails(ada, 'removeMemberFromOrganizationById', { params: { ...org, userId: bob } }, 403, /"admin" role/);
+    await fails(ada, 'updateMemberInOrganizationById', { params: { ...org, userId: bob }, body: { role: 'admin' } }, 403, /"admin" role/);
+    expect(store.read().gen).toBe(gen);
+    const left = await as(bob, 'removeMemberFromOrganizationById', { params: { ...org, userId: bob } });
+    expect(left).toBeUndefined();
+    expect(await admin('getTeamInOrganizationById', { params: { ...org, teamId: team.id } })).toMatchObject({ members: 1 });
+    await fails(ada, 'getMemberInOrganizationById', { params: { ...org, userId: bob } }, 404, /not a member/);
+  });
+
+  it("lists a member's spaces with their permission and their teams with their team role", async () => {
+    const { admin, org, ada, cy, createSpace, createTeam } = await world();
+    const s1 = await createSpace({ title: 'One' });
+    const s2 = await createSpace({ title: 'Two' });
+    const spaces = await admin<ListOf<{ permission: string; space: Obj }>>('listSpacesForOrganizationMember', { params: { ...org, userId: ada } });
+    expect(spaces.items.map((i) => [i.space.id, i.permission])).toEqual([[s2.id, 'edit'], [s1.id, 'edit']]);
+    expect(await admin('getMemberInOrganizationById', { params: { ...org, userId: ada } })).toMatchObject({ spaces: 2, teams: 0 });
+    const guestSpaces = await admin<ListOf>('listSpacesForOrganizationMember', { params: { ...org, userId: cy } });
+    expect(guestSpaces).toEqual({ count: 0, items: [] });
+    const docs = await createTeam('Docs', [ada]);
+    await createTeam('Platform', [ada]);
+    await admin('addMemberToOrganizationTeamById', { params: { ...org, teamId: docs.id, userId: ada }, body: { role: 'owner' } }, 204);
+    const teams = await admin<ListOf<{ team: Obj; member: { role: string } }>>('listTeamsForOrganizationMember', { params: { ...org, userId: ada }, query: { title: 'doc' } });
+    expect(teams.items.map((i) => [i.team.title, i.member.role])).toEqual([['Docs', 'owner']]);
+    expect(await admin('getMemberInOrganizationById', { params: { ...org, userId: ada } })).toMatchObject({ teams: 2 });
+  });
+
+  it('hides members from guests (403) and from other organizations (404); answers errors in the API shape', async () => {
+    const { fails, org, cy, ada, createOrg, store, clock, ids } = await world();
+    const error = await fails(cy, 'listMembersInOrganizationById', { params: org }, 403, /"read" role/);
+    expect(errorBodyValidator(403)(error.toBody()).errors).toEqual([]);
+    const outsider = await store.transact((tx) => ensureUser(tx, { email: 'out@y.io' }, ids, clock().toISOString()).user.id);
+    await createOrg('Other', { [outsider]: 'admin' });
+    await fails(outsider, 'getMemberInOrganizationById', { params: { ...org, userId: ada } }, 404, /not found/);
+  });
+});
+
+describe('teams', () => {
+  it('creates (201), lists, gets, renames and deletes teams; counters follow', async () => {
+    const { admin, org, ada, bob, createTeam, fails, adminId } = await world();
+    const docs = await createTeam('Docs', [ada, 'bob@x.io']);
+    expect(docs).toMatchObject({ object: 'team', title: 'Docs', members: 2, spaces: 0, permissions: { admin: true, view: true } });
+    await createTeam('Platform');
+    const list = await admin<ListOf<Obj>>('listTeamsInOrganizationById', { params: org });
+    expect(list.items.map((t) => t.title)).toEqual(['Docs', 'Platform']);
+    const filtered = await admin<ListOf<Obj>>('listTeamsInOrganizationById', { params: org, query: { title: 'PLAT' } });
+    expect(filtered.items.map((t) => t.title)).toEqual(['Platform']);
+    const renamed = await admin('updateTeamInOrganizationById', { params: { ...org, teamId: docs.id }, body: { title: 'Documentation' } });
+    expect(renamed).toMatchObject({ title: 'Documentation', members: 2 });
+    expect((await admin('getMemberInOrganizationById', { params: { ...org, userId: bob } })).teams).toBe(1);
+    expect((await admin<OperationResult>('removeTeamFromOrganizationById', { params: { ...org, teamId: docs.id } }))).toBeUndefined();
+    expect((await admin('getMemberInOrganizationById', { params: { ...org, userId: bob } })).teams).toBe(0);
+    await fails(adminId, 'getTeamInOrganizationById', { params: { ...org, teamId: docs.id } }, 404);
+    const again = await admin<ListOf<Obj>>('listTeamsInOrganizationById', { params: org });
+    expect(again.count).toBe(1);
+  });
+
+  it('refuses a team with non-members, listing them (404), and creates nothing', async () => {
+    const { org, fails, adminId, store, ada } = await world();
+    const before = store.read().gen;
+    await fails(adminId, 'createOrganizationTeam', { params: org, body: { title: 'X', members: [ada, 'nobody@x.io', 'nope'] } }, 404, /nobody@x\.io, nope/);
+    expect(store.read().gen).toBe(before);
+  });
+
+  it('applies a batch update in one commit: remove wins over add, roles by id or e-mail; all or nothing', async () => {
+    const { admin, org, ada, bob, cy, createTeam, fails, adminId, store, call } = await world();
+    const team = await createTeam('Docs', [ada, bob]);
+    const params = { ...org, teamId: team.id };
+    await admin('updateMembersInOrganizationTeam', { params, body: { add: ['cy@x.io', bob], remove: [bob], memberships: { [ada]: { role: 'owner' } } } }, 204);
+    const members = await admin<ListOf<{ organization: Obj; team: { role: string }; permissions: { view: boolean } }>>('listTeamMembersInOrganizationById', { params });
+    const roles = Object.fromEntries(members.items.map((m) => [m.organization.id, m.team.role]));
+    expect(roles).toEqual({ [ada]: 'owner', [cy]: 'member' });
+    expect(members.count).toBe(2);
+    const gen = store.read().gen;
+    await fails(adminId, 'updateMembersInOrganizationTeam', { params, body: { add: [bob, 'ghost@x.io'], remove: [ada] } }, 404, /ghost@x\.io/);
+    expect(store.read().gen).toBe(gen);
+    const result = await call(adminId, 'deleteMemberFromOrganizationTeamById', { params: { ...params, userId: cy } });
+    expect(result.status).toBe(205);
+    const none = await call(adminId, 'deleteMemberFromOrganizationTeamById', { params: { ...params, userId: cy } });
+    expect(none.status).toBe(204);
+  });
+
+  it('lets a team owner manage the team but not create or delete teams; plain members get 403', async () => {
+    const { admin, as, org, ada, bob, cy, createTeam, fails } = await world();
+    const team = await createTeam('Docs', [ada, bob]);
+    const params = { ...org, teamId: team.id };
+    await fails(ada, 'addMemberToOrganizationTeamById', { params: { ...params, userId: cy }, body: {} }, 403, /"owner" role in team/);
+    await admin('addMemberToOrganizationTeamById', { params: { ...params, userId: ada }, body: { role: 'owner' } }, 204);
+    expect(await as(ada, 'getTeamInOrganizationById', { params })).toMatchObject({ permissions: { admin: true } });
+    expect(await as(bob, 'getTeamInOrganizationById', { params })).toMatchObject({ permissions: { admin: false } });
+    await as(ada, 'addMemberToOrganizationTeamById', { params: { ...params, userId: cy }, body: {} }, 204);
+    await as(ada, 'updateTeamInOrganizationById', { params, body: { title: 'Docs team' } });
+    const owned = await admin<ListOf<Obj>>('listTeamsInOrganizationById', { params: org, query: { owner: ada } });
+    expect(owned.items.map((t) => t.id)).toEqual([team.id]);
+    await fails(bob, 'updateMembersInOrganizationTeam', { params, body: { remove: [ada] } }, 403, /"owner" role in team/);
+    await fails(ada, 'removeTeamFromOrganizationById', { params }, 403, /"admin" role/);
+    await fails(ada, 'createOrganizationTeam', { params: org, body: { title: 'Mine' } }, 403, /"admin" role/);
+  });
+});
