@@ -149,6 +149,31 @@ describe('docsctl binary', () => {
     }
   });
 
+  it('remote one-shot commands use node:http; --paginate uses undici; both give the same answers', async () => {
+    const { server, url } = await startServe(['--port', '0']);
+    try {
+      const remote = { DOCSCTL_ENDPOINT: url, DOCSCTL_TOKEN: initResult.token };
+      const { body } = await createThrough(url);
+      const one = await docsctl(['space', 'get', body.id, '--json', 'id,title', '--debug'], remote);
+      expect(one.exitCode).toBe(0);
+      expect(JSON.parse(one.stdout)).toEqual({ id: body.id, title: 'Through serve' });
+      expect(one.stderr).toContain('[debug] remote mode via node:http');
+      expect(one.stderr).not.toContain(initResult.token);
+      const orgSpaces = `/v1/orgs/${initResult.organization.id}/spaces`;
+      const all = await docsctl(['api', 'GET', `${orgSpaces}?limit=1`, '--paginate', '--debug'], remote);
+      expect(all.exitCode).toBe(0);
+      expect(all.stderr).toContain('[debug] remote mode via undici');
+      const titles = (JSON.parse(all.stdout) as Array<{ title: string }>).map((space) => space.title);
+      expect(titles).toContain('Through serve');
+      expect(titles.length).toBeGreaterThan(1);
+      const missing = await docsctl(['space', 'get', 'nope'], remote);
+      expect(missing.exitCode).toBe(4);
+    } finally {
+      server.kill('SIGTERM');
+      await server;
+    }
+  });
+
   it('serves the store; a wrong token gets exit 3; SIGTERM stops it cleanly', async () => {
     const { server, url } = await startServe(['--port', '0']);
     const wrong = await docsctl(['space', 'list', '--org', 'x'], { DOCSCTL_ENDPOINT: url, DOCSCTL_TOKEN: 'gb_api_wrong' });
