@@ -5,6 +5,7 @@
  * `docsctl serve`). Both answer with the same ApiResponse and throw the same errors.
  */
 import type { RawInput } from '../api/validate.js';
+import type { ProgressListener } from '../domain/handler.js';
 
 export interface ApiResponse {
   status: number;
@@ -12,11 +13,16 @@ export interface ApiResponse {
   body: unknown;
 }
 
+export interface RequestOptions {
+  /** Progress of a long operation; only the local transport has any to report (a server does not stream it). */
+  progress?: ProgressListener | undefined;
+}
+
 export interface Transport {
   /** `local` or `remote` (for messages and `--debug`). */
   readonly mode: 'local' | 'remote';
   /** Calls the operation `routeId` of the route table. Throws ApiError for an error answer. */
-  request(routeId: string, input: RawInput): Promise<ApiResponse>;
+  request(routeId: string, input: RawInput, options?: RequestOptions): Promise<ApiResponse>;
   /**
    * Sends any method and path (`/v1/...`, with or without a query string): `docsctl api`.
    * Locally the path must match a route; remotely it is sent as is.

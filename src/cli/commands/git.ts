@@ -9,10 +9,13 @@ import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { ApiError, UsageError } from '../../api/errors.js';
 import { checkImportRef, checkRefName } from '../../git/refs.js';
+import type { ProgressListener } from '../../domain/handler.js';
+import type { ProgressStream } from '../git-progress.js';
 import type { Session } from '../session.js';
 
 interface SyncOptions {
   ref: string;
+  quiet?: boolean;
   dir?: string;
   standalone?: boolean;
   force?: boolean;
@@ -69,6 +72,21 @@ async function progress(session: Session, message: string): Promise<void> {
   if (session.ctx.io.isStdoutTTY || session.ctx.io.isStdinTTY) await session.hint(message);
 }
 
+/**
+ * Runs `work` with a progress listener drawing on stderr when it is a terminal
+ * (not with --quiet, --json or --format yaml); the line is cleared when it ends.
+ */
+async function withProgress<T>(session: Session, quiet: boolean | undefined, work: (listener?: ProgressListener) => Promise<T>): Promise<T> {
+  const { progressRenderer } = await import('../git-progress.js');
+  const quietFormat = session.format === 'json' || session.format === 'yaml';
+  const renderer = progressRenderer(session.ctx.io.err as ProgressStream, { enabled: !quiet && !quietFormat });
+  try {
+    return await work(renderer?.listener);
+  } finally {
+    renderer?.done();
+  }
+}
+
 async function primaryRevision(session: Session, spaceId: string): Promise<string> {
   const transport = await session.transport();
   return ((await transport.request('getSpaceById', { params: { spaceId } })).body as { revision: string }).revision;
@@ -88,6 +106,7 @@ export function registerGitCommands(program: Command, getSession: (command: Comm
     .option('--force', 'import even if this commit was already imported')
     .option('--timestamp <iso>', 'time of the triggering event: an older event than the last sync is skipped')
     .option('--dry-run', 'show the pages and files that would be added, changed or removed; change nothing')
+    .option('-q, --quiet', 'no progress line on the terminal')
     .addHelpText(
       'after',
       `
@@ -119,17 +138,15 @@ Examples:
         ref = candidate;
         await progress(session, `Importing ${redactUrl(url)} (${ref}) into space ${spaceId}…`);
         try {
-          await transport.request('importGitRepository', {
-            params: { spaceId },
-            body: {
-              url,
-              ref,
-              ...(options.dir !== undefined ? { repoProjectDirectory: options.dir } : {}),
-              ...(options.standalone ? { standalone: true } : {}),
-              ...(options.force ? { force: true } : {}),
-              ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
-            },
-          });
+          const body = {
+            url,
+            ref,
+            ...(options.dir !== undefined ? { repoProjectDirectory: options.dir } : {}),
+            ...(options.standalone ? { standalone: true } : {}),
+            ...(options.force ? { force: true } : {}),
+            ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
+          };
+          await withProgress(session, options.quiet, (progress) => transport.request('importGitRepository', { params: { spaceId }, body }, { progress }));
           break;
         } catch (error) {
           // A short --ref name that is not a branch may be a tag.
@@ -171,6 +188,7 @@ Examples:
     .option('--force', 'export even if the branch moved since the last sync (overwrites it)')
     .option('--timestamp <iso>', 'time of the triggering event: an older event than the last sync is skipped')
     .option('--dry-run', 'show the files that would be written or deleted; change nothing')
+    .option('-q, --quiet', 'no progress line on the terminal')
     .addHelpText(
       'after',
       `
@@ -190,18 +208,16 @@ Examples:
       }
       const transport = await session.transport();
       await progress(session, `Exporting space ${spaceId} to ${redactUrl(url)} (${ref})…`);
-      await transport.request('exportToGitRepository', {
-        params: { spaceId },
-        body: {
-          url,
-          ref,
-          commitMessage: options.message,
-          ...(options.dir !== undefined ? { repoProjectDirectory: options.dir } : {}),
-          ...(options.standalone ? { standalone: true } : {}),
-          ...(options.force ? { force: true } : {}),
-          ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
-        },
-      });
+      const body = {
+        url,
+        ref,
+        commitMessage: options.message,
+        ...(options.dir !== undefined ? { repoProjectDirectory: options.dir } : {}),
+        ...(options.standalone ? { standalone: true } : {}),
+        ...(options.force ? { force: true } : {}),
+        ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
+      };
+      await withProgress(session, options.quiet, (progress) => transport.request('exportToGitRepository', { params: { spaceId }, body }, { progress }));
       const report = (await gitInfo(session, spaceId))?.lastExport as ExportReport | undefined;
       await printExportReport(session, { space: spaceId, repository: redactUrl(url), ref }, options.standalone ? undefined : report);
     });
