@@ -12,6 +12,7 @@ import { checkImportRef, checkRefName } from '../../git/refs.js';
 import type { ProgressListener } from '../../domain/handler.js';
 import type { ProgressStream } from '../git-progress.js';
 import type { Session } from '../session.js';
+import { redactUrls } from '../../util/redact.js';
 
 interface SyncOptions {
   ref: string;
@@ -28,11 +29,6 @@ interface SyncOptions {
 export function repositoryUrl(from: string): string {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(from) || /^[\w.-]+@[\w.-]+:/.test(from)) return from;
   return pathToFileURL(resolve(from)).href;
-}
-
-/** The URL without `user:password@`, for messages. */
-export function redactUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
 }
 
 /** True when the argument names a local path (repositoryUrl turns it into a file:// URL). */
@@ -136,7 +132,7 @@ Examples:
       let ref = refs[0] as string;
       for (const [i, candidate] of refs.entries()) {
         ref = candidate;
-        await progress(session, `Importing ${redactUrl(url)} (${ref}) into space ${spaceId}…`);
+        await progress(session, `Importing ${redactUrls(url)} (${ref}) into space ${spaceId}…`);
         try {
           const body = {
             url,
@@ -159,7 +155,7 @@ Examples:
       const info = await gitInfo(session, spaceId);
       const summary = {
         space: spaceId,
-        repository: redactUrl(url),
+        repository: redactUrls(url),
         ref,
         ...(typeof info?.commit === 'string' ? { commit: info.commit } : {}),
         revision: after,
@@ -169,10 +165,10 @@ Examples:
       else
         await session.printText(
           options.standalone
-            ? `Imported ${redactUrl(url)} ${ref} as a standalone revision (space content unchanged)`
+            ? `Imported ${redactUrls(url)} ${ref} as a standalone revision (space content unchanged)`
             : changed
-              ? `Imported ${redactUrl(url)} ${ref} into space ${spaceId}: new revision ${after}`
-              : `Space ${spaceId} is already up to date with ${redactUrl(url)} ${ref}: nothing imported`,
+              ? `Imported ${redactUrls(url)} ${ref} into space ${spaceId}: new revision ${after}`
+              : `Space ${spaceId} is already up to date with ${redactUrls(url)} ${ref}: nothing imported`,
         );
     });
 
@@ -207,7 +203,7 @@ Examples:
         return;
       }
       const transport = await session.transport();
-      await progress(session, `Exporting space ${spaceId} to ${redactUrl(url)} (${ref})…`);
+      await progress(session, `Exporting space ${spaceId} to ${redactUrls(url)} (${ref})…`);
       const body = {
         url,
         ref,
@@ -219,7 +215,7 @@ Examples:
       };
       await withProgress(session, options.quiet, (progress) => transport.request('exportToGitRepository', { params: { spaceId }, body }, { progress }));
       const report = (await gitInfo(session, spaceId))?.lastExport as ExportReport | undefined;
-      await printExportReport(session, { space: spaceId, repository: redactUrl(url), ref }, options.standalone ? undefined : report);
+      await printExportReport(session, { space: spaceId, repository: redactUrls(url), ref }, options.standalone ? undefined : report);
     });
 
   git

@@ -170,13 +170,13 @@ const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, Im
     const record = getGitSync(ctx.reader, space.id);
     const target = await targetOf(body, record, (await refChecks()).importRef);
     if (!body.standalone && isStale(record, body.timestamp)) return { skipped: true, reason: 'stale event' };
-    const { openSource, readDirectorySnapshot } = await import('../../git/source.js');
+    const { openSource, readPlainDirectory } = await import('../../git/source.js');
     const source = await openSource(body.url, { policy: ctx.policy });
     let oid: string | undefined;
     let snapshot;
     let message = '';
     if (source.kind === 'directory') {
-      snapshot = await readDirectorySnapshot(source.dir);
+      snapshot = await readPlainDirectory(source.dir);
     } else {
       oid = await source.mirror.fetch(body.ref, ctx.progress);
       if (oid === undefined) throw notFound(`Cannot fetch ${target.url} at ${body.ref}: remote ref not found`);
