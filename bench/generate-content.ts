@@ -14,6 +14,7 @@ import { type SpaceRecord, getRevision, getSpace, putSpace } from '../src/domain
 import { createStore } from '../src/store/index.js';
 import { systemClock } from '../src/util/clock.js';
 import { randomIds } from '../src/util/ids.js';
+import type { RouteId } from '../src/api/route-id.js';
 
 const [dir, crsArg] = process.argv.slice(2);
 if (!dir) throw new Error('usage: generate-content DIR CRS');
@@ -27,7 +28,7 @@ const { user, organization } = await store.transact((tx) =>
   bootstrap(tx, { organizationTitle: 'Bench', userName: 'Bench', email: 'bench@example.com', clock, ids, origin }),
 );
 const env = { store, actor: { userId: user.id }, clock, ids, origin };
-const run = async (id: string, input: object) => (await executeOperation(env, getRoute(id), input)).body as Record<string, unknown>;
+const run = async (id: RouteId, input: object) => (await executeOperation(env, getRoute(id), input)).body as Record<string, unknown>;
 
 const body = (title: string) =>
   `Introduction to ${title}.\n\n## Details\n\n${Array.from({ length: 12 }, (_, i) => `Line ${i + 1} about ${title}: some text that explains it.`).join('\n')}\n\n\`\`\`sh\ndocsctl ${title.toLowerCase().replace(/\W+/g, '-')}\n\`\`\`\n`;

@@ -16,6 +16,7 @@ import { type SpaceRecord, getSpace, putSpace } from '../src/domain/records.js';
 import { createStore } from '../src/store/index.js';
 import { systemClock } from '../src/util/clock.js';
 import { randomIds } from '../src/util/ids.js';
+import type { RouteId } from '../src/api/route-id.js';
 
 const [dir, sectionsArg, variantsArg, pagesArg] = process.argv.slice(2);
 if (!dir) throw new Error('usage: generate-sites DIR SECTIONS VARIANTS PAGES');
@@ -31,7 +32,7 @@ const { user, organization, token } = await store.transact((tx) =>
   bootstrap(tx, { organizationTitle: 'Bench', userName: 'Bench', email: 'bench@example.com', clock, ids, origin }),
 );
 const env = { store, actor: { userId: user.id }, clock, ids, origin };
-const run = async (id: string, input: object) => (await executeOperation(env, getRoute(id), input)).body as Record<string, unknown>;
+const run = async (id: RouteId, input: object) => (await executeOperation(env, getRoute(id), input)).body as Record<string, unknown>;
 
 let n = 0;
 const page = (title: string, children: ContentPage[] = []): ContentPage => ({

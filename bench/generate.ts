@@ -10,6 +10,7 @@ import { executeOperation } from '../src/domain/execute.js';
 import { createStore } from '../src/store/index.js';
 import { systemClock } from '../src/util/clock.js';
 import { randomIds } from '../src/util/ids.js';
+import type { RouteId } from '../src/api/route-id.js';
 
 const [dir, spacesArg, collectionsArg, writesArg] = process.argv.slice(2);
 if (!dir) throw new Error('usage: generate DIR SPACES COLLECTIONS WRITES');
@@ -27,7 +28,7 @@ const { user, organization, token } = await store.transact((tx) =>
   bootstrap(tx, { organizationTitle: 'Bench', userName: 'Bench', email: 'bench@example.com', clock, ids, origin }),
 );
 const env = { store, actor: { userId: user.id }, clock, ids, origin };
-const run = (id: string, input: object) => executeOperation(env, getRoute(id), input);
+const run = (id: RouteId, input: object) => executeOperation(env, getRoute(id), input);
 
 let commits = 1;
 const collectionIds: string[] = [];

@@ -8,10 +8,11 @@
 import { type Match, PathMatcher } from './match.js';
 import { type RouteInfo, type RouteModuleName, manifest } from './manifest.js';
 import type { AnyRoute, HttpMethod } from './route.js';
+import type { RouteId } from './route-id.js';
 
-export type { RouteInfo, RouteModuleName };
+export type { RouteId, RouteInfo, RouteModuleName };
 
-const byId = new Map(manifest.map((info) => [info.id, info]));
+const byId: ReadonlyMap<string, RouteInfo> = new Map(manifest.map((info) => [info.id, info]));
 
 /** Each route module, loaded on demand (a separate chunk in the bundle). */
 const moduleLoaders: Record<RouteModuleName, () => Promise<Record<string, unknown>>> = {
@@ -33,14 +34,19 @@ const moduleLoaders: Record<RouteModuleName, () => Promise<Record<string, unknow
   git: () => import('./routes/git.js'),
 };
 
-export function routeInfo(id: string): RouteInfo {
+export function routeInfo(id: RouteId): RouteInfo {
   const info = byId.get(id);
   if (!info) throw new Error(`unknown route id ${id}`);
   return info;
 }
 
+/** The route id of a string known only at run time (a route object's id, user input), or undefined. */
+export function asRouteId(id: string): RouteId | undefined {
+  return byId.get(id)?.id;
+}
+
 /** The full route (with schemas) of `id`, loading only its module. */
-export async function loadRoute(id: string): Promise<AnyRoute> {
+export async function loadRoute(id: RouteId): Promise<AnyRoute> {
   const info = routeInfo(id);
   const mod = await moduleLoaders[info.module]();
   const route = Object.values(mod).find(

@@ -6,6 +6,7 @@
  */
 import { PathMatcher } from './match.js';
 import type { AnyRoute, HttpMethod } from './route.js';
+import type { RouteId } from './route-id.js';
 import * as changeRequests from './routes/change-requests.js';
 import * as collections from './routes/collections.js';
 import * as comments from './routes/comments.js';
@@ -50,20 +51,25 @@ function isRoute(value: unknown): value is AnyRoute {
   return typeof value === 'object' && value !== null && 'id' in value && 'method' in value && 'path' in value;
 }
 
-export const routes: readonly AnyRoute[] = Object.values(routeModules).flatMap((mod) => Object.values(mod).filter(isRoute));
+/** A route of the table: its id is one of the compile-time `RouteId`s. */
+export type TableRoute = AnyRoute & { readonly id: RouteId };
 
-export const routesById: ReadonlyMap<string, AnyRoute> = new Map(routes.map((route) => [route.id, route]));
+export const routes: readonly TableRoute[] = Object.values(routeModules).flatMap((mod) =>
+  Object.values(mod).filter((value): value is TableRoute => isRoute(value)),
+);
 
-export function getRoute(id: string): AnyRoute {
+export const routesById: ReadonlyMap<string, TableRoute> = new Map(routes.map((route) => [route.id, route]));
+
+export function getRoute(id: RouteId): TableRoute {
   const route = routesById.get(id);
   if (!route) throw new Error(`unknown route id ${id}`);
   return route;
 }
 
-let matcher: PathMatcher<AnyRoute> | undefined;
+let matcher: PathMatcher<TableRoute> | undefined;
 
 export interface RouteMatch {
-  route: AnyRoute;
+  route: TableRoute;
   params: Record<string, string>;
 }
 

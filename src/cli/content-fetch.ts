@@ -3,6 +3,7 @@
  * so `cr diff` and the conflict listing of `cr merge`/`cr update` work the same
  * in local mode, against `serve`, and against any /v1 server.
  */
+import type { RouteId } from '../api/route-id.js';
 import type { ContentPage, ContentTree, PageType } from '../content/model.js';
 import type { Transport } from '../transport/types.js';
 
@@ -23,13 +24,13 @@ interface ApiPage {
 
 export type RevisionRef = { kind: 'primary' } | { kind: 'change-request'; changeRequestId: string } | { kind: 'revision'; revisionId: string };
 
-function pagesRoute(ref: RevisionRef): [string, Record<string, string>] {
+function pagesRoute(ref: RevisionRef): [RouteId, Record<string, string>] {
   if (ref.kind === 'primary') return ['listPages', {}];
   if (ref.kind === 'change-request') return ['listPagesInChangeRequest', { changeRequestId: ref.changeRequestId }];
   return ['listPagesInRevisionById', { revisionId: ref.revisionId }];
 }
 
-function pageRoute(ref: RevisionRef): [string, Record<string, string>] {
+function pageRoute(ref: RevisionRef): [RouteId, Record<string, string>] {
   if (ref.kind === 'primary') return ['getPageById', {}];
   if (ref.kind === 'change-request') return ['getPageInChangeRequestById', { changeRequestId: ref.changeRequestId }];
   return ['getPageInRevisionById', { revisionId: ref.revisionId }];

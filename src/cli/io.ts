@@ -3,6 +3,25 @@
  * Commands never touch process.stdout/stderr directly; tests pass string buffers.
  */
 import type { Readable, Writable } from 'node:stream';
+import { DocsctlError, ExitCode } from '../api/errors.js';
+
+/**
+ * The reader of stdout went away (`docsctl page list S | head -1`): the command
+ * stops where it is and exits 0 without a message, like other Unix tools.
+ */
+export class OutputClosedError extends DocsctlError {
+  constructor() {
+    super('output closed by its reader');
+  }
+  override get exitCode(): ExitCode {
+    return ExitCode.ok;
+  }
+}
+
+function isClosedPipe(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END';
+}
 
 export interface IOStreams {
   in: Readable;
@@ -37,9 +56,16 @@ export function processIO(env: NodeJS.ProcessEnv): IOStreams {
   };
 }
 
-/** Writes all of `text` and resolves once flushed (so piped output is complete before exit). */
+/**
+ * Writes all of `text` and resolves once flushed (so piped output is complete before exit).
+ * A closed pipe rejects with OutputClosedError.
+ */
 export function write(stream: Writable, text: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    stream.write(text, (error) => (error ? reject(error) : resolve()));
+    if (stream.destroyed || stream.writableEnded) {
+      reject(new OutputClosedError());
+      return;
+    }
+    stream.write(text, (error) => (error ? reject(isClosedPipe(error) ? new OutputClosedError() : error) : resolve()));
   });
 }

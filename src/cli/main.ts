@@ -10,6 +10,7 @@ import { forStderr } from '../output/sanitize.js';
 import { registerOrgCreate, registerTokenCommands, registerUserCreate } from './commands/accounts.js';
 import { registerApiCommand } from './commands/api.js';
 import { registerCrDiff } from './commands/change-requests.js';
+import { registerCompletionCommand } from './commands/completion.js';
 import { registerConfigCommands } from './commands/config.js';
 import { registerGitCommands } from './commands/git.js';
 import { groupDescriptions, operationCommands } from './commands/index.js';
@@ -20,6 +21,9 @@ import { registerSiteInspect } from './commands/sites.js';
 import { registerStoreCommands } from './commands/store.js';
 import { registerTeamSync } from './commands/team-sync.js';
 import type { CliContext } from './context.js';
+import { OutputClosedError } from './io.js';
+import { normaliseJsonFlag } from './json-flag.js';
+import { parseShape } from '../output/shape.js';
 import { registerOperationCommands } from './operation.js';
 import { type GlobalFlags, Session } from './session.js';
 
@@ -39,7 +43,7 @@ Exit codes: 0 ok, 1 error, 2 usage/validation, 3 auth, 4 not found, 5 conflict,
 `;
 
 /** Global options that take a value (to find the command word in argv). */
-const VALUE_OPTIONS = new Set(['--store', '--endpoint', '--token', '--profile', '--format']);
+const VALUE_OPTIONS = new Set(['--store', '--endpoint', '--token', '--profile', '--format', '--query']);
 
 /** The first command word of argv (`space` in `docsctl --json space list`), or the one after `help`. */
 export function commandWord(argv: readonly string[]): string | undefined {
@@ -64,12 +68,15 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
     .addOption(new Option('--endpoint <url>', 'remote API endpoint (selects remote mode)').env('DOCSCTL_ENDPOINT'))
     .addOption(new Option('--token <token>', 'API token').env('DOCSCTL_TOKEN'))
     .addOption(new Option('--profile <name>', 'configuration profile').env('DOCSCTL_PROFILE'))
-    .option('--json', 'print JSON (same as --format json)')
+    .option('--json [fields]', 'print JSON (same as --format json); --json id,title keeps only those fields')
+    .option('--query <expr>', 'print the result of a JMESPath expression on the answer (JSON unless --format says otherwise)')
     .addOption(new Option('--format <format>', 'output format').choices(['table', 'tsv', 'json', 'yaml', 'ids', 'markdown']))
     .option('--no-input', 'never prompt; fail when input is missing')
     .option('-y, --yes', 'confirm destructive actions without asking')
     .option('--debug', 'log requests and show stack traces')
     .addHelpText('after', ROOT_HELP)
+    // Leaf help lists the global options too (--store, --format, --json, --query…).
+    .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -83,22 +90,30 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
     return session;
   };
 
+  // Output options are checked before any command runs, so a typo never follows a write.
+  program.hook('preAction', async (_program, action) => {
+    const flags = action.optsWithGlobals() as GlobalFlags;
+    await parseShape(flags.json, flags.query);
+  });
+
   registerInitCommand(program, getSession);
   // Only the invoked group gets its subcommands (registering ~all commands costs start-up
   // time); the others are listed by name and description for help and suggestions.
   const word = commandWord(argv);
   const groups = new Set(operationCommands.map((spec) => spec.command.split(' ')[0] as string));
+  // `completion` needs the whole tree.
+  const everything = word === 'completion';
   const invoked = word !== undefined && groups.has(word) ? word : undefined;
   registerOperationCommands(
     program,
-    invoked ? operationCommands.filter((spec) => spec.command.split(' ')[0] === invoked) : [],
+    everything ? operationCommands : invoked ? operationCommands.filter((spec) => spec.command.split(' ')[0] === invoked) : [],
     groupDescriptions,
     getSession,
   );
   for (const group of groups) {
-    if (group !== invoked) program.command(group).description(groupDescriptions[group] ?? '');
+    if (group !== invoked && !everything) program.command(group).description(groupDescriptions[group] ?? '');
   }
-  const crGroup = invoked === 'cr' ? program.commands.find((c) => c.name() === 'cr') : undefined;
+  const crGroup = invoked === 'cr' || everything ? program.commands.find((c) => c.name() === 'cr') : undefined;
   if (crGroup) registerCrDiff(crGroup, getSession);
   const invokedGroup = invoked ? program.commands.find((c) => c.name() === invoked) : undefined;
   if (invokedGroup && invoked === 'org') registerOrgCreate(invokedGroup, getSession);
@@ -113,7 +128,8 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
   registerConfigCommands(program, getSession);
   registerStoreCommands(program, getSession);
   registerGitCommands(program, getSession);
-  if (invoked === 'site') registerSiteInspect(program, getSession);
+  if (invoked === 'site' || everything) registerSiteInspect(program, getSession);
+  registerCompletionCommand(program, getSession);
 
   // Every subcommand reports parse errors through the same exitOverride/output.
   const inherit = (command: Command) => {
@@ -141,7 +157,18 @@ function formatError(error: unknown, debug: boolean): string {
   return forStderr(`error: ${message} (this is a bug in docsctl; rerun with --debug for details)\n${stack}`);
 }
 
-export async function main(argv: readonly string[], ctx: CliContext): Promise<number> {
+/**
+ * `docsctl help space list` → `docsctl space list --help`: commander's help command
+ * goes one level deep only, and would show the help of `space`.
+ */
+export function helpToFlag(argv: readonly string[]): readonly string[] {
+  const words = argv.slice(1);
+  if (argv[0] !== 'help' || words.length < 2 || words.some((w) => w.startsWith('-'))) return argv;
+  return [...words, '--help'];
+}
+
+export async function main(rawArgv: readonly string[], ctx: CliContext): Promise<number> {
+  const argv = helpToFlag(rawArgv);
   const sessions: Session[] = [];
   const program = buildProgram(ctx, sessions, argv);
   const debug = argv.includes('--debug');
@@ -150,7 +177,7 @@ export async function main(argv: readonly string[], ctx: CliContext): Promise<nu
       program.outputHelp();
       return ExitCode.ok;
     }
-    await program.parseAsync([...argv], { from: 'user' });
+    await program.parseAsync(normaliseJsonFlag(program, argv), { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
@@ -160,6 +187,8 @@ export async function main(argv: readonly string[], ctx: CliContext): Promise<nu
       // Commander already printed its message on stderr.
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
+    // A closed stdout, or --dry-run stopping before its first change: nothing to report.
+    if (error instanceof OutputClosedError || (error instanceof DocsctlError && error.exitCode === ExitCode.ok)) return ExitCode.ok;
     ctx.io.err.write(formatError(error, debug));
     return exitCodeFor(error);
   } finally {

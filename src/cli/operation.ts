@@ -7,7 +7,9 @@
  * pagination (--limit/--page/--all) and output are written once, here.
  */
 import { type Command, Option } from 'commander';
+import { routeInfo } from '../api/catalog.js';
 import { DocsctlError, UsageError } from '../api/errors.js';
+import type { RouteId } from '../api/route-id.js';
 import type { RawInput } from '../api/validate.js';
 import { type ColumnSet, columns } from '../output/columns.js';
 import type { Session } from './session.js';
@@ -36,6 +38,8 @@ export interface FlagSpec {
   required?: boolean;
   /** The value `none` becomes null (e.g. `--parent none` moves to the root). */
   noneIsNull?: boolean;
+  /** When asked on a terminal, offer a choice instead of free text (`organization`: your organizations). */
+  offer?: 'organization';
 }
 
 export type OutputKind = 'object' | 'list' | 'delete' | 'empty';
@@ -44,7 +48,7 @@ export interface OperationCommandSpec {
   /** Command path, e.g. `space get`. */
   command: string;
   /** Route id (operationId), or a choice of route by the options (e.g. `--cr` reads a change request's content). */
-  route: string | ((options: Record<string, unknown>) => string);
+  route: RouteId | ((options: Record<string, unknown>) => RouteId);
   summary: string;
   aliases?: string[];
   args?: ArgSpec[];
@@ -62,7 +66,7 @@ export interface OperationCommandSpec {
   /** Custom mapping after flags are applied (complex bodies). */
   build?: (options: Record<string, unknown>, input: RawInput) => void | Promise<void>;
   /** For lists: a failure message when the items mean a check failed (exit 1 after printing them). */
-  failWhen?: (items: unknown[]) => string | undefined;
+  failWhen?: (items: unknown[], options: Record<string, unknown>) => string | undefined;
   /** Prints the answer itself (instead of printObject), e.g. to exit non-zero on a result. */
   after?: (session: Session, body: unknown, input: RawInput) => Promise<void>;
   /** The body must carry at least one field (PATCH): the error message when it does not. */
@@ -113,6 +117,7 @@ export function registerOperationCommands(
       command.addOption(new Option('--all', 'follow pagination to the end'));
     }
     if (hasBody(spec)) command.addOption(new Option('--body <json>', 'request body as JSON, or @FILE (flags override its fields)'));
+    if (isMutating(spec)) command.addOption(new Option('--dry-run', 'print the request (method, path, body) instead of sending it; change nothing'));
     if (spec.examples?.length) {
       command.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
     }
@@ -122,6 +127,12 @@ export function registerOperationCommands(
       await runOperationCommand(getSession(cmd), spec, positional, cmd.opts());
     });
   }
+}
+
+/** The command changes something: its route (or one of its routes) is not a GET. */
+export function isMutating(spec: OperationCommandSpec): boolean {
+  const routes = typeof spec.route === 'string' ? [spec.route] : [spec.route({}), spec.route({ cr: 'x' })];
+  return routes.some((route) => routeInfo(route).method !== 'GET');
 }
 
 function hasBody(spec: OperationCommandSpec): boolean {
@@ -209,6 +220,24 @@ export async function resolveOrganization(session: Session, explicit: unknown): 
   });
 }
 
+/** Offers the user's organizations (every page) to pick one from. */
+async function askOrganization(session: Session, description: string): Promise<string> {
+  const transport = await session.transport();
+  const orgs: Array<{ id: string; title: string }> = [];
+  let page: string | undefined;
+  do {
+    const query: Record<string, unknown> = { limit: 1000, ...(page ? { page } : {}) };
+    const body = (await transport.request('listOrganizationsForAuthenticatedUser', { query })).body as {
+      items?: Array<{ id: string; title: string }>;
+      next?: { page?: string } | null;
+    };
+    orgs.push(...(body.items ?? []));
+    page = body.next?.page;
+  } while (page);
+  if (orgs.length === 0) throw new UsageError('You do not belong to any organization', { hint: 'pass the organization id explicitly' });
+  return session.ctx.prompter.select(`${description}:`, orgs.map((org) => ({ value: org.id, name: `${org.title} (${org.id})` })));
+}
+
 export async function buildInput(
   session: Session,
   spec: OperationCommandSpec,
@@ -227,9 +256,12 @@ export async function buildInput(
     if (raw === undefined && flag.required) {
       const name = flagName(flag.flags);
       if (!session.canPrompt) throw new UsageError(`Missing required flag ${name}`, { hint: `${spec.command} needs ${name}: ${flag.description}` });
-      raw = await session.ctx.prompter.input(`${flag.description}:`, {
-        validate: (value) => (value.trim() ? true : `${name} cannot be empty`),
-      });
+      raw =
+        flag.offer === 'organization'
+          ? await askOrganization(session, flag.description)
+          : await session.ctx.prompter.input(`${flag.description}:`, {
+              validate: (value) => (value.trim() ? true : `${name} cannot be empty`),
+            });
     }
     if (raw === undefined || flag.to === undefined) continue;
     setPath(input, flag.to, convert(flag, raw));
@@ -266,7 +298,8 @@ export async function runOperationCommand(
   options: Record<string, unknown>,
 ): Promise<void> {
   const input = await buildInput(session, spec, positional, options);
-  if (spec.confirm) await session.confirm(spec.confirm(input));
+  // A dry run changes nothing: no confirmation needed.
+  if (spec.confirm && !options.dryRun) await session.confirm(spec.confirm(input));
   const transport = await session.transport();
   const route = typeof spec.route === 'string' ? spec.route : spec.route(options);
   const cols = columns[spec.columns];
@@ -288,7 +321,7 @@ export async function runOperationCommand(
     } else if (items.length === 0) {
       await session.hint(`No ${spec.noun ?? 'item'}s found.`);
     }
-    const failure = spec.failWhen?.(items);
+    const failure = spec.failWhen?.(items, options);
     if (failure) throw new CheckFailedError(failure);
     return;
   }

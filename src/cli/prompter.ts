@@ -54,8 +54,10 @@ export function inquirerPrompter(io: IOStreams): Prompter {
 }
 
 /** A prompter that answers from a script, for tests. Throws when it runs out of answers. */
-export function scriptedPrompter(answers: Array<string | boolean>): Prompter & { asked: string[] } {
+export function scriptedPrompter(answers: Array<string | boolean>): Prompter & { asked: string[]; offered: string[][] } {
   const asked: string[] = [];
+  /** The choices of each select, as `value` or `name`. */
+  const offered: string[][] = [];
   const next = (message: string) => {
     asked.push(message);
     if (answers.length === 0) throw new Error(`unexpected prompt: ${message}`);
@@ -63,8 +65,12 @@ export function scriptedPrompter(answers: Array<string | boolean>): Prompter & {
   };
   return {
     asked,
+    offered,
     input: async (message) => String(next(message)),
     confirm: async (message) => Boolean(next(message)),
-    select: async (message) => next(message) as never,
+    select: async (message, choices) => {
+      offered.push(choices.map((c) => c.name ?? c.value));
+      return next(message) as never;
+    },
   };
 }

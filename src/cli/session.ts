@@ -6,18 +6,25 @@
  */
 import { join } from 'node:path';
 import { CancelledError, UsageError } from '../api/errors.js';
+import type { PlannedRequest } from '../transport/observe.js';
 import type { Transport } from '../transport/types.js';
 import { cacheDir } from '../util/paths.js';
 import type { Column } from '../output/columns.js';
-import { OUTPUT_FORMATS, type OutputFormat, renderList, renderObject } from '../output/render.js';
+import { OUTPUT_FORMATS, type OutputFormat, renderList, renderObject, toYaml } from '../output/render.js';
 import { forStderr, sanitizeText } from '../output/sanitize.js';
+import { type OutputShape, applyShape, parseShape, shapedLines } from '../output/shape.js';
 import { type GlobalOptions, type Settings, readConfig, resolveSettings } from './config.js';
 import type { CliContext } from './context.js';
 import { write } from './io.js';
 
 export interface GlobalFlags extends GlobalOptions {
-  json?: boolean;
+  /** `--json` (true) or `--json id,title` (the fields to keep). */
+  json?: boolean | string;
+  /** `--query EXPR`: a JMESPath expression applied to the answer. */
+  query?: string;
   format?: string;
+  /** --dry-run: print the first request that would change something, send nothing. */
+  dryRun?: boolean;
   /** False with --no-input. */
   input?: boolean;
   yes?: boolean;
@@ -45,10 +52,32 @@ export class Session {
     return (this.ctx.env.DOCSCTL_PUBLIC_URL ?? DEFAULT_ORIGIN).replace(/\/+$/, '');
   }
 
-  /** The transport for this invocation (opened once). */
+  /** A request of this invocation changed something (it was sent, or --dry-run printed it). */
+  private changed = false;
+
+  /** The transport for this invocation (opened once); --dry-run stops at the first change. */
   transport(): Promise<Transport> {
-    this.cachedTransport ??= this.openTransport();
+    this.cachedTransport ??= this.openTransport().then(async (inner) => {
+      const { observeWrites, DryRunStop } = await import('../transport/observe.js');
+      return observeWrites(inner, async (request) => {
+        this.changed = true;
+        if (!this.flags.dryRun) return;
+        await this.printDryRun(request);
+        throw new DryRunStop();
+      });
+    });
     return this.cachedTransport;
+  }
+
+  private async printDryRun(request: PlannedRequest): Promise<void> {
+    const planned = { dryRun: true, ...request };
+    if (this.format === 'json' || this.format === 'yaml') {
+      await this.printObject(planned, []);
+      return;
+    }
+    const body = request.body !== undefined ? `${JSON.stringify(request.body, null, 2)}\n` : '';
+    await write(this.ctx.io.out, `${request.method} ${request.path}\n${body}`);
+    await this.info('dry run: nothing was sent or changed');
   }
 
   private async openTransport(): Promise<Transport> {
@@ -111,6 +140,7 @@ export class Session {
 
   get format(): OutputFormat {
     if (this.flags.json) return 'json';
+    if (this.flags.query !== undefined && this.flags.format === undefined) return 'json';
     const requested = this.flags.format ?? this.ctx.env.DOCSCTL_OUTPUT;
     if (requested !== undefined) {
       if (!OUTPUT_FORMATS.includes(requested as OutputFormat)) {
@@ -125,17 +155,39 @@ export class Session {
     return { format: this.format, columns, color: this.ctx.io.colorEnabled, width: this.ctx.io.columns };
   }
 
+  private shapeParsed: Promise<OutputShape | undefined> | undefined;
+
+  /** `--json FIELDS` / `--query EXPR`, or undefined when the whole answer is printed. */
+  private outputShape(): Promise<OutputShape | undefined> {
+    this.shapeParsed ??= parseShape(this.flags.json, this.flags.query);
+    return this.shapeParsed;
+  }
+
+  /** The answer shaped by --json FIELDS / --query, rendered; undefined without them. */
+  private async renderShaped(value: unknown): Promise<string | undefined> {
+    const shape = await this.outputShape();
+    if (!shape) return undefined;
+    const warnings: string[] = [];
+    const shaped = await applyShape(value, shape, this.changed ? (error) => warnings.push(`warning: ${error.message} (${error.hint})`) : undefined);
+    for (const warning of warnings) await this.info(warning);
+    if (this.format === 'json') return `${JSON.stringify(shaped ?? null, null, 2)}\n`;
+    if (this.format === 'yaml') return toYaml(shaped);
+    return shapedLines(shaped);
+  }
+
   async printObject(item: unknown, columns: Column[]): Promise<void> {
-    await write(this.ctx.io.out, await renderObject(item, this.renderOptions(columns)));
+    const text = (await this.renderShaped(item)) ?? (await renderObject(item, this.renderOptions(columns)));
+    await write(this.ctx.io.out, text);
   }
 
   async printList(items: unknown[], columns: Column[]): Promise<void> {
-    await write(this.ctx.io.out, await renderList(items, this.renderOptions(columns)));
+    const text = (await this.renderShaped(items)) ?? (await renderList(items, this.renderOptions(columns)));
+    await write(this.ctx.io.out, text);
   }
 
-  /** Raw JSON on stdout (used by `api`). */
+  /** Raw JSON on stdout (used by `api`); --json FIELDS / --query apply. */
   async printJson(value: unknown): Promise<void> {
-    await write(this.ctx.io.out, `${JSON.stringify(value, null, 2)}\n`);
+    await write(this.ctx.io.out, (await this.renderShaped(value)) ?? `${JSON.stringify(value, null, 2)}\n`);
   }
 
   /** Text for people on stdout (control characters made visible: it may hold titles from the store or the API). */

@@ -5,7 +5,7 @@
  *
  * Adding an area: map the route module(s) it implements to a loader below.
  */
-import { type RouteModuleName, routeInfo } from '../api/catalog.js';
+import { type RouteModuleName, asRouteId, routeInfo } from '../api/catalog.js';
 import type { Handler, HandlerFn } from './handler.js';
 
 type Handlers = Readonly<Record<string, Handler>>;
@@ -64,7 +64,9 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
 };
 
 export async function findHandler(routeId: string): Promise<Handler | undefined> {
-  const load = areaLoaders[routeInfo(routeId).module];
+  const id = asRouteId(routeId);
+  if (id === undefined) return undefined;
+  const load = areaLoaders[routeInfo(id).module];
   if (!load) return undefined;
   const handlers = await load();
   return Object.hasOwn(handlers, routeId) ? handlers[routeId] : undefined;

@@ -7,6 +7,11 @@ export interface Column {
   get: (item: Record<string, unknown>) => unknown;
   /** Hidden in tables narrower than 100 columns. */
   wide?: boolean;
+  /**
+   * For results that are not resources (a merge, an import, an invitation): the TSV of
+   * one such object is `label=value` fields, so a script can tell them apart.
+   */
+  label?: string;
 }
 
 const field =
@@ -21,6 +26,8 @@ const field =
   };
 
 const col = (header: string, path: string, wide = false): Column => ({ header, get: field(...path.split('.')), wide });
+
+const labelled = (columns: Column[], labels: string[]): Column[] => columns.map((c, i) => ({ ...c, label: labels[i] as string }));
 
 /** A ContentLocation (link target or source) in a few words: `page guides/setup`, `url https://…`. */
 function describeLocation(location: unknown): string {
@@ -101,8 +108,11 @@ export const columns = {
       get: (item) => ((item.locationReferences as unknown[] | undefined) ?? []).map(describeLocation).join(', '),
     },
   ],
-  mergeResult: [col('RESULT', 'result'), col('REVISION', 'revision')],
-  importResult: [col('REVISION', 'revision'), col('IMPORTED', 'importedResources'), col('TOTAL', 'totalResources')],
+  mergeResult: labelled([col('RESULT', 'result'), col('REVISION', 'revision')], ['result', 'revision']),
+  importResult: labelled(
+    [col('REVISION', 'revision'), col('IMPORTED', 'importedResources'), col('TOTAL', 'totalResources')],
+    ['revision', 'importedResources', 'totalResources'],
+  ),
   url: [col('URL', 'url')],
   gitInfo: [
     col('REPOSITORY', 'repoName'),
@@ -112,6 +122,7 @@ export const columns = {
     col('PROVIDER', 'installationProvider'),
     col('UPDATED', 'updatedAt'),
   ],
+  invite: labelled([col('INVITED', 'invited'), { header: 'USERS', get: (item) => (item.users as string[] | undefined)?.join(',') }], ['invited', 'users']),
   member: [
     col('ID', 'id'),
     col('NAME', 'user.displayName'),
@@ -130,7 +141,6 @@ export const columns = {
     col('EMAIL', 'organization.user.email'),
     col('TEAM ROLE', 'team.role'),
   ],
-  invite: [col('INVITED', 'invited'), { header: 'USERS', get: (item) => (item.users as string[] | undefined)?.join(',') }],
   ...siteColumns,
   customField: [col('NAME', 'name'), col('TYPE', 'type'), col('TITLE', 'title'), { header: 'OPTIONS', get: (item) => (item.options as string[] | undefined)?.join(',') }],
   customFieldValue: [

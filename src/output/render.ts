@@ -42,7 +42,7 @@ function idOf(item: unknown): string {
 }
 
 /** YAML escapes C0 controls in strings itself; C1 controls pass through it, so they are made visible here. */
-async function toYaml(value: unknown): Promise<string> {
+export async function toYaml(value: unknown): Promise<string> {
   // The bundle loads yaml's CommonJS build, whose namespace has only `default`; vitest loads its ESM build.
   const yaml = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
   const { stringify } = typeof yaml.stringify === 'function' ? yaml : (yaml.default as typeof import('yaml'));
@@ -116,8 +116,14 @@ export async function renderObject(item: unknown, options: RenderOptions): Promi
       if (typeof markdown !== 'string') throw new UsageError('--format markdown prints a page body: use it with "docsctl page get" on a document page');
       return sanitizeText(markdown);
     }
-    case 'tsv':
-      return `${options.columns.map((c) => tsvCell(c.get(item as Record<string, unknown>))).join('\t')}\n`;
+    case 'tsv': {
+      const labelled = options.columns.length > 0 && options.columns.every((c) => c.label !== undefined);
+      const cells = options.columns.map((c) => {
+        const value = tsvCell(c.get(item as Record<string, unknown>));
+        return labelled ? `${c.label}=${value}` : value;
+      });
+      return `${cells.join('\t')}\n`;
+    }
     case 'table':
       return details(item as Record<string, unknown>, options.columns, options.color);
   }

@@ -16,8 +16,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { ApiError, NetworkError, UsageError, isApiErrorBody } from '../api/errors.js';
-import { fillPath } from '../api/route.js';
 import { routeInfo } from '../api/catalog.js';
+import type { RouteId } from '../api/route-id.js';
 import type { RawInput } from '../api/validate.js';
 import { VERSION } from '../version.js';
 import { formatHeaders, redactUrl, redactingLogger } from './debug-log.js';
@@ -28,7 +28,10 @@ import {
   isRetryableStatus,
   retryDelay,
 } from './retry.js';
+import { requestPath } from './request-path.js';
 import type { ApiResponse, Transport } from './types.js';
+
+export { buildQueryString } from './request-path.js';
 
 type Undici = typeof import('undici');
 
@@ -104,28 +107,6 @@ export function parseEndpoint(endpoint: string): Endpoint {
   return { base, display: base, host: url.host, basicAuth };
 }
 
-/** `?k=a&k=b&flag=true`: arrays repeat the key, undefined/null values are skipped. */
-export function buildQueryString(query: Record<string, unknown> | undefined): string {
-  if (!query) return '';
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (Array.isArray(value)) {
-      for (const item of value) if (item !== undefined && item !== null) search.append(key, stringify(item));
-    } else if (value !== undefined && value !== null) {
-      search.append(key, stringify(value));
-    }
-  }
-  const text = search.toString();
-  return text ? `?${text}` : '';
-}
-
-function stringify(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  if (value instanceof Date) return value.toISOString();
-  return JSON.stringify(value);
-}
-
 function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))}s`;
 }
@@ -195,9 +176,9 @@ export class HttpTransport implements Transport {
     this.baseHeaders = headers;
   }
 
-  async request(routeId: string, input: RawInput): Promise<ApiResponse> {
+  async request(routeId: RouteId, input: RawInput): Promise<ApiResponse> {
     const route = routeInfo(routeId);
-    const path = fillPath(route.path, input.params ?? {}) + buildQueryString(input.query);
+    const path = requestPath(route, input);
     const body = route.method === 'GET' ? undefined : input.body;
     return this.send(route.method, path, body);
   }

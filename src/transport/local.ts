@@ -6,6 +6,7 @@
  */
 import { ApiError } from '../api/errors.js';
 import { type RouteInfo, loadRoute, matchRouteInfo, methodsForPathInfo, routeInfo } from '../api/catalog.js';
+import type { RouteId } from '../api/route-id.js';
 import type { RawInput } from '../api/validate.js';
 import { storeOwner, userIdForToken } from '../domain/auth.js';
 import { executeOperation, executePlainGet } from '../domain/execute.js';
@@ -55,7 +56,7 @@ export class LocalTransport implements Transport {
     return { userId: owner };
   }
 
-  async request(routeId: string, input: RawInput, options: RequestOptions = {}): Promise<ApiResponse> {
+  async request(routeId: RouteId, input: RawInput, options: RequestOptions = {}): Promise<ApiResponse> {
     const { store, clock, ids, origin } = this.options;
     const env = { store, actor: this.actor(), clock, ids, origin, artifacts: this.artifacts, progress: options.progress };
     const info = routeInfo(routeId);

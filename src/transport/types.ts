@@ -4,6 +4,7 @@
  * store; HttpTransport sends the request to a `/v1` endpoint (GitBook's, or
  * `docsctl serve`). Both answer with the same ApiResponse and throw the same errors.
  */
+import type { RouteId } from '../api/route-id.js';
 import type { RawInput } from '../api/validate.js';
 import type { ProgressListener } from '../domain/handler.js';
 
@@ -22,7 +23,7 @@ export interface Transport {
   /** `local` or `remote` (for messages and `--debug`). */
   readonly mode: 'local' | 'remote';
   /** Calls the operation `routeId` of the route table. Throws ApiError for an error answer. */
-  request(routeId: string, input: RawInput, options?: RequestOptions): Promise<ApiResponse>;
+  request(routeId: RouteId, input: RawInput, options?: RequestOptions): Promise<ApiResponse>;
   /**
    * Sends any method and path (`/v1/...`, with or without a query string): `docsctl api`.
    * Locally the path must match a route; remotely it is sent as is.

@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadRoute, matchRouteInfo, routeInfo } from '../../src/api/catalog.js';
+import { asRouteId, loadRoute, matchRouteInfo, routeInfo } from '../../src/api/catalog.js';
+import type { RouteId } from '../../src/api/route-id.js';
 import { manifest } from '../../src/api/manifest.js';
 import { routes } from '../../src/api/table.js';
 import { areaLoaders } from '../../src/domain/handlers.js';
@@ -46,7 +47,9 @@ describe('handler registry', () => {
     for (const [module, load] of Object.entries(areaLoaders)) {
       const handlers = await (load as () => Promise<Record<string, unknown>>)();
       for (const id of Object.keys(handlers)) {
-        const info = routeInfo(id);
+        const routeId = asRouteId(id);
+        expect(routeId, `handler ${id} of area ${module} names a route`).toBeDefined();
+        const info = routeInfo(routeId as RouteId);
         // A handler is only reachable when its route's module maps to this same loader.
         expect(areaLoaders[info.module], `${id} (module ${info.module}) from area ${module}`).toBe(load);
       }

@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scriptedPrompter } from '../../src/cli/prompter.js';
 import { runCli } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
 
@@ -24,12 +25,35 @@ describe('missing required input', () => {
     expect(result.stderr).toMatch(/^error: Missing required flag --to-org/);
   });
 
-  it('is asked for on a terminal', async () => {
-    const result = await runCli(['space', 'transfer', spaceId, '--yes'], { env, tty: true, answers: ['unknown-org'] });
-    // The prompt was answered; the API then reports the unknown organization.
+  it('offers your organizations for --to-org on a terminal', async () => {
+    const orgs = JSON.parse((await runCli(['org', 'list', '--json'], { env })).stdout) as Array<{ id: string; title: string }>;
+    const prompter = scriptedPrompter(['unknown-org']);
+    const result = await runCli(['space', 'transfer', spaceId, '--yes'], { env, tty: true, prompter });
+    expect(prompter.asked).toEqual(['target organization id:']);
+    expect(prompter.offered).toEqual([orgs.map((org) => `${org.title} (${org.id})`)]);
+    expect(orgs.map((org) => org.title)).toEqual(['Acme']);
+    // The choice was made; the API then reports the unknown organization.
     expect(result.exitCode).toBe(4);
     expect(result.stderr).toMatch(/unknown-org/);
   });
+
+  for (const group of ['space', 'collection']) {
+    it(`asks for the title of "${group} create" on a terminal`, async () => {
+      const prompter = scriptedPrompter([`Asked ${group}`]);
+      const result = await runCli([group, 'create', '--json'], { env, tty: true, prompter });
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(prompter.asked).toEqual(['title (max 50 characters):']);
+      expect(JSON.parse(result.stdout)).toMatchObject({ title: `Asked ${group}` });
+    });
+
+    it(`fails "${group} create" without a title under --no-input (exit 2, naming --title), creating nothing`, async () => {
+      const before = (await runCli([`${group}`, 'list', '--format', 'ids'], { env })).stdout;
+      const result = await runCli([group, 'create', '--no-input'], { env, tty: true });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toMatch(/^error: Missing required flag --title/);
+      expect((await runCli([`${group}`, 'list', '--format', 'ids'], { env })).stdout).toBe(before);
+    });
+  }
 
   it('is never asked for with --no-input, even on a terminal', async () => {
     const result = await runCli(['space', 'transfer', spaceId, '--yes', '--no-input'], { env, tty: true });

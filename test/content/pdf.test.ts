@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { extractPdfPages, extractPdfText, PdfError, renderPdf } from '../../src/content/pdf.js';
+import { renderPdf } from '../../src/content/pdf.js';
+import { extractPdfPages, extractPdfText, PdfError } from '../helpers/pdf-extract.js';
 
 const latin1 = (b: Uint8Array): string => Buffer.from(b).toString('latin1');
 

@@ -14,13 +14,14 @@ import { MemoryStore } from '../../src/store/memory-store.js';
 import { manualClock } from '../../src/util/clock.js';
 import { sequentialIds } from '../../src/util/ids.js';
 import { errorBodyValidator, requestBodyValidator, responseValidator } from './openapi.js';
+import type { RouteId } from '../../src/api/route-id.js';
 
 const ORIGIN = 'http://127.0.0.1:4000';
 const validated = new Set<string>();
 let env: ExecuteEnv;
 let orgId: string;
 
-async function call(id: string, raw: RawInput = {}, options: { invalidRequest?: boolean } = {}): Promise<OperationResult> {
+async function call(id: RouteId, raw: RawInput = {}, options: { invalidRequest?: boolean } = {}): Promise<OperationResult> {
   if (raw.body !== undefined && !options.invalidRequest) {
     expect(requestBodyValidator(id)(raw.body).errors, `request body of ${id}`).toEqual([]);
   }
@@ -32,7 +33,7 @@ async function call(id: string, raw: RawInput = {}, options: { invalidRequest?: 
   }
 }
 
-async function expectContract<T = Record<string, unknown> & { id: string }>(id: string, raw: RawInput, status: number): Promise<T> {
+async function expectContract<T = Record<string, unknown> & { id: string }>(id: RouteId, raw: RawInput, status: number): Promise<T> {
   const result = await call(id, raw, { invalidRequest: status === 400 });
   expect(result.status, `${id} status (body: ${JSON.stringify(result.body)})`).toBe(status);
   expect(responseValidator(id, result.status)(result.body).errors, `${id} ${status} body vs schema`).toEqual([]);

@@ -18,6 +18,7 @@ import { manualClock } from '../../src/util/clock.js';
 import { sequentialIds } from '../../src/util/ids.js';
 import { CUSTOM_FIELD_OPERATIONS, NEWER_API_OPERATIONS } from './allowed-differences.js';
 import { declaredStatuses, errorBodyValidator, findOperation, requestBodyValidator, responseValidator } from './openapi.js';
+import type { RouteId } from '../../src/api/route-id.js';
 
 const ORIGIN = 'http://127.0.0.1:4000';
 const DAY = 86_400_000;
@@ -100,7 +101,7 @@ async function addOrganization(title: string): Promise<string> {
 }
 
 /** Runs an operation; an ApiError becomes the response `serve` would send. */
-async function call(id: string, raw: RawInput = {}, options: { invalidRequest?: boolean } = {}): Promise<OperationResult> {
+async function call(id: RouteId, raw: RawInput = {}, options: { invalidRequest?: boolean } = {}): Promise<OperationResult> {
   if (raw.body !== undefined && !options.invalidRequest) {
     // The inputs of these tests must be ones the real API accepts.
     expect(requestBodyValidator(id)(raw.body).errors, `request body of ${id}`).toEqual([]);

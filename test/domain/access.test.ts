@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
+import type { RouteId } from '../../src/api/route-id.js';
 import { getRoute, routes } from '../../src/api/table.js';
 import { ROUTE_ACCESS } from '../../src/domain/access.js';
 import { issueToken } from '../../src/domain/accounts.js';
@@ -66,7 +67,7 @@ async function buildFixture(store: Store): Promise<Fixture> {
     addMember(tx, orgB, users.outsider, { role: 'admin', joinedAt: now, sso: false, disabled: false });
   });
   const env = { store, actor: { userId: users.admin }, clock, ids, origin: ORIGIN };
-  const ok = async (id: string, raw: Parameters<typeof executeOperation>[2]) =>
+  const ok = async (id: RouteId, raw: Parameters<typeof executeOperation>[2]) =>
     (await executeOperation(env, getRoute(id), raw)).body as { id: string };
   const collection = await ok('createCollection', { params: { organizationId: orgA }, body: { title: 'C' } });
   const space = await ok('createSpace', { params: { organizationId: orgA }, body: { title: 'S' } });
@@ -87,7 +88,7 @@ async function buildFixture(store: Store): Promise<Fixture> {
   return { store, users, params, tokens };
 }
 
-function paramsFor(routeId: string, all: Record<string, string>): Record<string, string> {
+function paramsFor(routeId: RouteId, all: Record<string, string>): Record<string, string> {
   const names = [...getRoute(routeId).path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
   return Object.fromEntries(names.map((name) => [name, all[name] ?? 'x']));
 }
@@ -102,11 +103,11 @@ async function statusOf(promise: Promise<{ status: number }>): Promise<{ status:
 }
 
 /** What another organization's caller may get: 404, or for a DELETE also "nothing to delete" (204, as the real API). */
-function hiddenStatus(routeId: string): number[] {
+function hiddenStatus(routeId: RouteId): number[] {
   return getRoute(routeId).method === 'DELETE' ? [204, 404] : [404];
 }
 
-let implemented: string[] = [];
+let implemented: RouteId[] = [];
 
 beforeAll(async () => {
   implemented = [];
@@ -123,7 +124,7 @@ describe('ROUTE_ACCESS', () => {
   it('in process: one role below → 403 naming the role, nothing changed; another organization → 404; the role itself passes', async () => {
     const fx = await buildFixture(new MemoryStore());
     const clock = manualClock('2026-02-02T00:00:00.000Z');
-    const call = (userId: string, routeId: string) =>
+    const call = (userId: string, routeId: RouteId) =>
       executeOperation({ store: fx.store, actor: { userId }, clock, ids: sequentialIds('c'), origin: ORIGIN }, getRoute(routeId), {
         params: paramsFor(routeId, fx.params),
       });

@@ -16,6 +16,7 @@ import type { Store } from '../../src/store/types.js';
 import { manualClock } from '../../src/util/clock.js';
 import { sequentialIds } from '../../src/util/ids.js';
 import { ORIGIN } from './harness.js';
+import type { RouteId } from '../../src/api/route-id.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -32,7 +33,7 @@ describe('domain on JsonFileStore', () => {
     const boot = await store.transact((tx) =>
       bootstrap(tx, { organizationTitle: 'Acme', userName: 'Ada', email: 'ada@acme.test', clock, ids, origin: ORIGIN }),
     );
-    const call = async (id: string, raw: RawInput) =>
+    const call = async (id: RouteId, raw: RawInput) =>
       (await executeOperation({ store, actor: { userId: boot.user.id }, clock, ids, origin: ORIGIN }, getRoute(id), raw)).body as {
         id: string;
       };

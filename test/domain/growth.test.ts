@@ -14,6 +14,7 @@ import type { Store, StoreWriter, TransactOptions } from '../../src/store/types.
 import { manualClock } from '../../src/util/clock.js';
 import { sequentialIds } from '../../src/util/ids.js';
 import { ORIGIN } from './harness.js';
+import type { RouteId } from '../../src/api/route-id.js';
 
 interface Write {
   table: string;
@@ -85,7 +86,7 @@ async function orgWith(spaces: number) {
       appendChild(tx, containerKey(orgId, undefined), { type: 'space', id });
     }
   });
-  const call = (routeId: string, raw: Parameters<typeof executeOperation>[2]) =>
+  const call = (routeId: RouteId, raw: Parameters<typeof executeOperation>[2]) =>
     executeOperation({ store, actor: { userId: boot.user.id }, clock, ids, origin: ORIGIN }, getRoute(routeId), raw);
   return { store, orgId, call };
 }

@@ -15,6 +15,7 @@ import { addMember, putOrg } from '../../src/domain/records.js';
 import { getChildren } from '../../src/domain/tree.js';
 import type { MemberRole } from '../../src/domain/records.js';
 import { schemaErrors } from './openapi.js';
+import type { RouteId } from '../../src/api/route-id.js';
 
 export const ORIGIN = 'http://127.0.0.1:4000';
 export const DAY = 24 * 60 * 60 * 1000;
@@ -59,11 +60,11 @@ export async function setup() {
   const orgId = boot.organization.id;
   const adminId = boot.user.id;
 
-  const call = (userId: string, routeId: string, raw: RawInput = {}): Promise<OperationResult> =>
+  const call = (userId: string, routeId: RouteId, raw: RawInput = {}): Promise<OperationResult> =>
     executeOperation({ store, actor: { userId }, clock, ids, origin: ORIGIN }, getRoute(routeId), raw);
 
   /** Calls as `userId` and expects a success; checks the body against the real schema. */
-  async function ok<T = Obj>(userId: string, routeId: string, raw: RawInput = {}, status?: number): Promise<T> {
+  async function ok<T = Obj>(userId: string, routeId: RouteId, raw: RawInput = {}, status?: number): Promise<T> {
     const result = await call(userId, routeId, raw);
     if (status !== undefined) expect(result.status).toBe(status);
     const schema = RESPONSE_SCHEMA[routeId];
@@ -76,7 +77,7 @@ export async function setup() {
   }
 
   /** Calls as `userId` and expects an ApiError with `status` (and a message matching `message`). */
-  async function fails(userId: string, routeId: string, raw: RawInput, status: number, message?: RegExp) {
+  async function fails(userId: string, routeId: RouteId, raw: RawInput, status: number, message?: RegExp) {
     const error = await call(userId, routeId, raw).then(
       (result) => {
         throw new Error(`expected ${status}, got ${result.status} ${JSON.stringify(result.body)}`);
@@ -90,9 +91,9 @@ export async function setup() {
   }
 
   const admin = {
-    ok: <T = Obj>(routeId: string, raw: RawInput = {}, status?: number) => ok<T>(adminId, routeId, raw, status),
-    fails: (routeId: string, raw: RawInput, status: number, message?: RegExp) => fails(adminId, routeId, raw, status, message),
-    call: (routeId: string, raw: RawInput = {}) => call(adminId, routeId, raw),
+    ok: <T = Obj>(routeId: RouteId, raw: RawInput = {}, status?: number) => ok<T>(adminId, routeId, raw, status),
+    fails: (routeId: RouteId, raw: RawInput, status: number, message?: RegExp) => fails(adminId, routeId, raw, status, message),
+    call: (routeId: RouteId, raw: RawInput = {}) => call(adminId, routeId, raw),
   };
 
   const createCollection = (body: Record<string, unknown> = {}, org = orgId) =>

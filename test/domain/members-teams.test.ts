@@ -3,6 +3,7 @@
  * the counters, and every answer validated against the real OpenAPI schema.
  */
 import { describe, expect, it } from 'vitest';
+import type { RouteId } from '../../src/api/route-id.js';
 import type { OperationResult } from '../../src/domain/execute.js';
 import { ensureUser } from '../../src/domain/records.js';
 import { errorBodyValidator, responseValidator } from '../contract/openapi.js';
@@ -25,13 +26,13 @@ async function world() {
   const h = await setup();
   const org = { organizationId: h.orgId };
   /** Calls as `userId`; checks the schema; returns the body. */
-  async function as<T = Body>(userId: string, id: string, raw: Parameters<Harness['call']>[2] = {}, status?: number): Promise<T> {
+  async function as<T = Body>(userId: string, id: RouteId, raw: Parameters<Harness['call']>[2] = {}, status?: number): Promise<T> {
     const result = await h.call(userId, id, raw);
     if (status !== undefined) expect(result.status).toBe(status);
     conforms(id, result);
     return result.body as T;
   }
-  const admin = <T = Body>(id: string, raw: Parameters<Harness['call']>[2] = {}, status?: number) => as<T>(h.adminId, id, raw, status);
+  const admin = <T = Body>(id: RouteId, raw: Parameters<Harness['call']>[2] = {}, status?: number) => as<T>(h.adminId, id, raw, status);
   const ada = await h.member('ada@x.io', 'edit');
   const bob = await h.member('bob@x.io', 'read');
   const cy = await h.member('cy@x.io', null);

@@ -22,6 +22,7 @@ import { ORIGIN } from '../domain/content/helpers.js';
 import { gitbookExport } from '../gitsync/fixtures.js';
 import { filesContaining, isolateGit, makeRemote, type TestRemote } from './helpers.js';
 import { type GitHttpServer, gitHttpServer } from './http-server.js';
+import type { RouteId } from '../../src/api/route-id.js';
 
 const USER = 'ci-bot';
 const PASSWORD = 'tok3n-Sup3rS3cret';
@@ -52,7 +53,7 @@ describe('Git Sync on the JSON-file store with credentials in the URL', () => {
     const boot = await store.transact((tx) =>
       bootstrap(tx, { organizationTitle: 'Acme', userName: 'Ada', email: 'ada@acme.test', clock, ids, origin: ORIGIN }),
     );
-    const call = (id: string, raw: RawInput) => executeOperation({ store, actor: { userId: boot.user.id }, clock, ids, origin: ORIGIN }, getRoute(id), raw);
+    const call = (id: RouteId, raw: RawInput) => executeOperation({ store, actor: { userId: boot.user.id }, clock, ids, origin: ORIGIN }, getRoute(id), raw);
     const space = (await call('createSpace', { params: { organizationId: boot.organization.id }, body: { title: 'Docs' } })).body as { id: string };
     const secretUrl = `http://${USER}:${PASSWORD}@${server.origin.slice('http://'.length)}/remote.git`;
     const plainUrl = `${server.origin}/remote.git`;

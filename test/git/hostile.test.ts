@@ -21,6 +21,7 @@ import { runCli } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
 import { type GitLog, gitLog, optionLikeUserArgs } from './git-log.js';
 import { isolateGit, makeRemote, type TestRemote } from './helpers.js';
+import type { RouteId } from '../../src/api/route-id.js';
 
 let env: ReturnType<typeof isolateGit>;
 let log: GitLog;
@@ -110,9 +111,9 @@ describe('git sync handlers', () => {
     h = await contentSetup();
     spaceId = (await h.createSpace()).id;
   });
-  const call = (policy: InputPolicy, routeId: string, raw: RawInput) =>
+  const call = (policy: InputPolicy, routeId: RouteId, raw: RawInput) =>
     executeOperation({ store: h.store, actor: { userId: h.adminId }, clock: h.clock, ids: h.ids, origin: 'http://127.0.0.1:4000', policy }, getRoute(routeId), raw);
-  async function status(policy: InputPolicy, routeId: string, body: Record<string, unknown>): Promise<{ status: number; message: string }> {
+  async function status(policy: InputPolicy, routeId: RouteId, body: Record<string, unknown>): Promise<{ status: number; message: string }> {
     try {
       const result = await call(policy, routeId, { params: { spaceId }, body });
       return { status: result.status, message: '' };
@@ -121,7 +122,7 @@ describe('git sync handlers', () => {
       return { status: error.status, message: error.message };
     }
   }
-  const routes: Array<[string, Record<string, unknown>]> = [
+  const routes: Array<[RouteId, Record<string, unknown>]> = [
     ['importGitRepository', {}],
     ['exportToGitRepository', { commitMessage: 'x' }],
   ];

@@ -52,6 +52,7 @@ const steps = (): Step[] => [
   { argv: ['cr', 'merge', '{space}', '1'] },
   { argv: ['page', 'list', '{space}', '--format', 'tsv'] },
   { argv: ['space', 'links', '{space}', '--broken'] },
+  { argv: ['space', 'links', '{space}', '--format', 'tsv'] },
   { argv: ['cr', 'create', '{space}', '--subject', 'Fast install', '--format', 'ids'], capture: 'cr2' },
   { argv: ['cr', 'create', '{space}', '--subject', 'Twice', '--format', 'ids'], capture: 'cr3' },
   { argv: ['cr', 'create', '{space}', '--subject', 'Fix usage', '--format', 'ids'], capture: 'cr4' },
@@ -93,7 +94,8 @@ describe('change requests in both modes', () => {
 
   it('imports, merges and shows the merged pages', () => {
     expect(local[2]?.exitCode, local[2]?.stderr).toBe(0);
-    expect(local[5]?.stdout).toMatch(/^merge\t/m);
+    expect(local[5]?.stdout).toMatch(/^result=merge\trevision=\w+$/m);
+    expect(local[2]?.stdout).toMatch(/^revision=\w+\timportedResources=\d+\ttotalResources=\d+$/m);
     expect(local[7]?.stdout).toMatch(/\tInstall\tinstall\b/);
   });
 
@@ -102,28 +104,31 @@ describe('change requests in both modes', () => {
   });
 
   it('diffs a change request against the space', () => {
-    expect(local[15]?.stdout).toMatch(/^edited\s+install/m);
-    expect(local[15]?.stdout).toContain('-Run the installer.');
-    expect(local[15]?.stdout).toContain('+Run the installer with --fast.');
+    expect(local[16]?.stdout).toMatch(/^edited\s+install/m);
+    expect(local[16]?.stdout).toContain('-Run the installer.');
+    expect(local[16]?.stdout).toContain('+Run the installer with --fast.');
   });
 
   it('reports a conflict with the conflicting page and exit 5, changing nothing', () => {
-    expect(local[17]?.stdout).toMatch(/\ttrue\b/); // cr3 is outdated once cr2 merged
-    expect(local[18]?.exitCode).toBe(5);
-    expect(local[18]?.stdout).toMatch(/^conflicts\t/m);
-    expect(local[18]?.stderr).toMatch(/conflict: install/);
+    expect(local[18]?.stdout).toMatch(/\ttrue\b/); // cr3 is outdated once cr2 merged
     expect(local[19]?.exitCode).toBe(5);
+    expect(local[19]?.stdout).toMatch(/^result=conflicts\t/m);
+    expect(local[19]?.stderr).toMatch(/conflict: install/);
+    expect(local[20]?.exitCode).toBe(5);
   });
 
   it('merges non-overlapping changes, and the link check follows the content', () => {
     expect(local[8]?.exitCode).toBe(1);
     expect(local[8]?.stderr).toMatch(/1 broken link/);
-    expect(local[20]?.exitCode, local[20]?.stderr).toBe(0);
-    expect(local[21]?.exitCode).toBe(0);
+    // Without --broken the listing is not a check: it shows the broken link and exits 0.
+    expect(local[9]?.exitCode, local[9]?.stderr).toBe(0);
+    expect(local[9]?.stdout).toContain('missing.md');
+    expect(local[21]?.exitCode, local[21]?.stderr).toBe(0);
+    expect(local[22]?.exitCode).toBe(0);
   });
 
   it('keeps the counters exact', () => {
-    const space = JSON.parse(local[25]?.stdout ?? '{}') as Record<string, number>;
+    const space = JSON.parse(local[26]?.stdout ?? '{}') as Record<string, number>;
     expect(space).toMatchObject({ changeRequests: 4, changeRequestsOpen: 0, changeRequestsDraft: 0 });
   });
 

@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
+import type { RouteId } from '../../src/api/route-id.js';
 import { routes } from '../../src/api/table.js';
 import { bootstrap } from '../../src/domain/bootstrap.js';
 import { executeOperation, isImplemented } from '../../src/domain/execute.js';
@@ -280,7 +281,7 @@ describe('serve: routing, auth and bodies', () => {
 });
 
 describe('serve through HttpTransport = executeOperation', () => {
-  type Call = { route: string; params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown };
+  type Call = { route: RouteId; params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown };
   type Outcome = { status: number; body: unknown } | { error: { status: number; message: string } };
 
   /** Runs `calls` in order; `{name}` in a param refers to the `id` returned by the call named `name`. */

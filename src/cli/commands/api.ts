@@ -29,6 +29,7 @@ export function registerApiCommand(program: Command, getSession: (command: Comma
     .option('--input <file>', 'JSON request body from a file ("-" for stdin)')
     .option('--paginate', 'follow next.page and print every item as one JSON array')
     .option('--list', 'list the operations, and whether each is implemented locally')
+    .option('--dry-run', 'for a method other than GET: print the request (method, path, body) instead of sending it')
     .addHelpText(
       'after',
       `

@@ -10,11 +10,12 @@ import { UsageError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
 import type { OperationCommandSpec } from '../operation.js';
 import type { Session } from '../session.js';
+import type { RouteId } from '../../api/route-id.js';
 
 const spaceArg = { name: 'spaceId', description: 'space id' };
 const crArg = { name: 'changeRequest', param: 'changeRequestId', description: 'change request id or number' };
 const crFlag = { flags: '--cr <changeRequest>', description: 'read the content of this change request (id or number) instead of the space', to: 'params.changeRequestId' };
-const inCr = (withCr: string, without: string) => (options: Record<string, unknown>) => (options.cr !== undefined ? withCr : without);
+const inCr = (withCr: RouteId, without: RouteId) => (options: Record<string, unknown>) => (options.cr !== undefined ? withCr : without);
 
 interface MergeResult {
   revision: string;
@@ -257,8 +258,9 @@ export const contentCommands: OperationCommandSpec[] = [
     output: 'list',
     columns: 'link',
     noun: 'link',
-    failWhen: (items) =>
-      items.some((item) => (item as { status?: string }).status === 'broken')
+    // Only --broken makes broken links a failed check (exit 1); a plain listing exits 0.
+    failWhen: (items, options) =>
+      options.broken && items.some((item) => (item as { status?: string }).status === 'broken')
         ? `${items.filter((item) => (item as { status?: string }).status === 'broken').length} broken link(s)`
         : undefined,
     examples: ['docsctl space links sp4c3 --all', 'docsctl space links sp4c3 --broken --all || echo "fix the broken links"'],

@@ -32,7 +32,7 @@ export const collectionCommands: OperationCommandSpec[] = [
     summary: 'Create a collection',
     org: true,
     flags: [
-      { flags: '--title <title>', description: 'title (max 50 characters)', to: 'body.title' },
+      { flags: '--title <title>', description: 'title (max 50 characters)', to: 'body.title', required: true },
       { flags: '--parent <collectionId>', description: 'create it inside this collection', to: 'body.parent' },
     ],
     output: 'object',
@@ -85,7 +85,7 @@ export const collectionCommands: OperationCommandSpec[] = [
     route: 'transferCollection',
     summary: 'Transfer a collection and its content to another organization',
     args: collectionArg,
-    flags: [{ flags: '--to-org <organizationId>', description: 'target organization id', to: 'body.organization', required: true }],
+    flags: [{ flags: '--to-org <organizationId>', description: 'target organization id', to: 'body.organization', required: true, offer: 'organization' }],
     confirm: (input) => `Transfer collection ${input.params?.collectionId} to organization ${(input.body as { organization?: string }).organization}?`,
     output: 'object',
     columns: 'collection',

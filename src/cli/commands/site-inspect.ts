@@ -13,6 +13,7 @@ import { resolveOrganization } from '../operation.js';
 import type { Session } from '../session.js';
 import { renderMarkdownForTerminal } from '../terminal-markdown.js';
 import { type ApiStructure, PAGE_TREE_QUERY, printSiteTree } from './site-tree.js';
+import type { RouteId } from '../../api/route-id.js';
 
 export const BACK = '__back';
 export const QUIT = '__quit';
@@ -63,7 +64,7 @@ const controls = [
 export async function runSiteInspect(session: Session, siteArg: string | undefined, options: Record<string, unknown>): Promise<void> {
   const orgId = await resolveOrganization(session, options.org);
   const transport = await session.transport();
-  const get = async <T>(route: string, params: Record<string, string>, query: Record<string, unknown> = {}): Promise<T> =>
+  const get = async <T>(route: RouteId, params: Record<string, string>, query: Record<string, unknown> = {}): Promise<T> =>
     (await transport.request(route, { params: { organizationId: orgId, ...params }, query })).body as T;
 
   if (!session.canPrompt) {

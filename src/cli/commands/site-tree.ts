@@ -145,10 +145,12 @@ export async function buildSiteTree(session: Session, structure: ApiStructure): 
     }
   };
   collect(structure.structure);
-  const pages = new Map<string, ApiPage[]>();
+  // Each answer becomes the small tree at once: the parsed answer (URLs, layouts) dies
+  // young instead of living until the last variant is read (far less GC on big sites).
+  const pages = new Map<string, TreePage[]>();
   await mapLimited(variants, transport.mode === 'remote' ? 8 : 1, async (ss) => {
     const { body } = await transport.request('listPages', { params: { spaceId: ss.space.id }, query: { ...PAGE_TREE_QUERY } });
-    pages.set(ss.id, (body as { pages?: ApiPage[] }).pages ?? []);
+    pages.set(ss.id, toPages((body as { pages?: ApiPage[] }).pages, ss.urls.published));
   });
   const variant = (ss: ApiSiteSpace): TreeVariant => ({
     type: 'variant',
@@ -158,7 +160,7 @@ export async function buildSiteTree(session: Session, structure: ApiStructure): 
     default: Boolean(ss.default),
     spaceId: ss.space.id,
     ...(ss.urls.published !== undefined ? { url: ss.urls.published } : {}),
-    pages: toPages(pages.get(ss.id), ss.urls.published),
+    pages: pages.get(ss.id) ?? [],
   });
   const node = (item: ApiSection | ApiGroup): TreeSection | TreeGroup =>
     item.object === 'site-section-group'

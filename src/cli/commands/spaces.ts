@@ -31,7 +31,7 @@ export const spaceCommands: OperationCommandSpec[] = [
     summary: 'Create a space',
     org: true,
     flags: [
-      { flags: '--title <title>', description: 'title (max 50 characters)', to: 'body.title' },
+      { flags: '--title <title>', description: 'title (max 50 characters)', to: 'body.title', required: true },
       { flags: '--emoji <emoji>', description: 'emoji', to: 'body.emoji' },
       { flags: '--parent <collectionId>', description: 'create it inside this collection', to: 'body.parent' },
       { flags: '--language <code>', description: 'content language (en, fr, de, …)', to: 'body.language' },
@@ -105,7 +105,7 @@ export const spaceCommands: OperationCommandSpec[] = [
     summary: 'Transfer a space to another organization (and collection)',
     args: spaceArg,
     flags: [
-      { flags: '--to-org <organizationId>', description: 'target organization id', to: 'body.organization', required: true },
+      { flags: '--to-org <organizationId>', description: 'target organization id', to: 'body.organization', required: true, offer: 'organization' },
       { flags: '--collection <collectionId>', description: 'target collection in that organization', to: 'body.collection' },
     ],
     confirm: (input) => `Transfer space ${input.params?.spaceId} to organization ${(input.body as { organization?: string }).organization}?`,

@@ -14,6 +14,7 @@ import type { Store } from '../../../src/store/types.js';
 import { manualClock } from '../../../src/util/clock.js';
 import { sequentialIds } from '../../../src/util/ids.js';
 import { ORIGIN, doc } from './helpers.js';
+import type { RouteId } from '../../../src/api/route-id.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -30,7 +31,7 @@ describe('content on JsonFileStore', () => {
     const boot = await store.transact((tx) =>
       bootstrap(tx, { organizationTitle: 'Acme', userName: 'Ada', email: 'ada@acme.test', clock, ids, origin: ORIGIN }),
     );
-    const call = async <T>(id: string, raw: RawInput) =>
+    const call = async <T>(id: RouteId, raw: RawInput) =>
       (await executeOperation({ store, actor: { userId: boot.user.id }, clock, ids, origin: ORIGIN }, getRoute(id), raw)).body as T;
     const space = await call<{ id: string }>('createSpace', { params: { organizationId: boot.organization.id }, body: { title: 'Docs' } });
     await store.transact((tx) => {

@@ -21,6 +21,7 @@ import { type SpaceRecord, getRevision, getSpace, putSpace } from '../../../src/
 import type { StoreWriter } from '../../../src/store/types.js';
 import { responseValidator } from '../../contract/openapi.js';
 import { ORIGIN, setup } from '../harness.js';
+import type { RouteId } from '../../../src/api/route-id.js';
 
 export { ORIGIN };
 
@@ -36,11 +37,11 @@ export async function contentSetup() {
     },
   };
 
-  const call = (userId: string, routeId: string, raw: RawInput = {}): Promise<OperationResult> =>
+  const call = (userId: string, routeId: RouteId, raw: RawInput = {}): Promise<OperationResult> =>
     executeOperation({ store: h.store, actor: { userId }, clock: h.clock, ids: h.ids, origin: ORIGIN, artifacts: sink }, getRoute(routeId), raw);
 
   /** Calls and expects a success; validates the body against the spec's schema for that status. */
-  async function ok<T = Obj>(userId: string, routeId: string, raw: RawInput = {}, status?: number): Promise<T> {
+  async function ok<T = Obj>(userId: string, routeId: RouteId, raw: RawInput = {}, status?: number): Promise<T> {
     const result = await call(userId, routeId, raw);
     if (status !== undefined) expect(result.status).toBe(status);
     const check = responseValidator(routeId, result.status)(result.body);
@@ -48,7 +49,7 @@ export async function contentSetup() {
     return result.body as T;
   }
 
-  async function fails(userId: string, routeId: string, raw: RawInput, status: number, message?: RegExp): Promise<ApiError> {
+  async function fails(userId: string, routeId: RouteId, raw: RawInput, status: number, message?: RegExp): Promise<ApiError> {
     const error = await call(userId, routeId, raw).then(
       (result) => {
         throw new Error(`expected ${status}, got ${result.status} ${JSON.stringify(result.body)}`);
@@ -62,9 +63,9 @@ export async function contentSetup() {
   }
 
   const admin = {
-    ok: <T = Obj>(routeId: string, raw: RawInput = {}, status?: number) => ok<T>(h.adminId, routeId, raw, status),
-    fails: (routeId: string, raw: RawInput, status: number, message?: RegExp) => fails(h.adminId, routeId, raw, status, message),
-    call: (routeId: string, raw: RawInput = {}) => call(h.adminId, routeId, raw),
+    ok: <T = Obj>(routeId: RouteId, raw: RawInput = {}, status?: number) => ok<T>(h.adminId, routeId, raw, status),
+    fails: (routeId: RouteId, raw: RawInput, status: number, message?: RegExp) => fails(h.adminId, routeId, raw, status, message),
+    call: (routeId: RouteId, raw: RawInput = {}) => call(h.adminId, routeId, raw),
   };
 
   const space = (id: string) => getSpace(h.store.read(), id) as SpaceRecord;

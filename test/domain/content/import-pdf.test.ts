@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { extractPdfText } from '../../../src/content/pdf.js';
+import { extractPdfText } from '../../helpers/pdf-extract.js';
 import { writeZip } from '../../../src/util/zip.js';
 import { ORIGIN, contentSetup, writeFixture } from './helpers.js';
 

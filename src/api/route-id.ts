@@ -1,0 +1,19 @@
+/**
+ * `RouteId`: the union of every operation id in the route table, derived from the
+ * route modules' types, so a misspelt id in a command, a handler map or a
+ * `transport.request(...)` call fails at compile time. Adding a route stays a
+ * one-place edit: the exported constant (named after its id, which
+ * test/api/routes.test.ts checks) is the new member of the union.
+ *
+ * Type-only: importing this never loads the route table.
+ */
+import type { AnyRoute } from './route.js';
+import type { routeModules } from './table.js';
+
+type Modules = typeof routeModules;
+
+/** The names of a module's exports that are routes. */
+type RouteExports<M> = { [K in keyof M]: M[K] extends AnyRoute ? K : never }[keyof M];
+
+export type RouteId = { [N in keyof Modules]: RouteExports<Modules[N]> }[keyof Modules] & string;
+

@@ -1,0 +1,402 @@
+/** PDF rendering: GitBook Markdown blocks (headings, lists, quotes, code, tables, hints, tabs). */
+import { parseInline, type Run } from './inline.js';
+
+// ===========================================================================
+// Markdown: blocks
+
+export type Block =
+  | { kind: 'heading'; level: number; text: Run[] }
+  | { kind: 'paragraph'; text: Run[] }
+  | { kind: 'list'; ordered: boolean; start: number; items: Block[][] }
+  | { kind: 'code'; lines: string[] }
+  | { kind: 'quote'; blocks: Block[] }
+  | { kind: 'hr' }
+  | { kind: 'hint'; style: string; blocks: Block[] }
+  | { kind: 'tabTitle'; text: Run[] }
+  | { kind: 'caption'; text: Run[] }
+  | { kind: 'table'; rows: Run[][][]; header: boolean };
+
+const RE_FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+const RE_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*))?$/;
+const RE_HR = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+const RE_QUOTE = /^ {0,3}> ?(.*)$/;
+const RE_LIST = /^( *)([-*+]|\d{1,9}[.)])(?:([ \t]+)(.*))?$/;
+const RE_TABLE_DELIM = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+const RE_REFDEF = /^ {0,3}\[[^\]]+\]:[ \t]*\S+/;
+const RE_SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
+const RE_HTML_BLOCK =
+  /^ {0,3}<\/?(p|div|figure|figcaption|details|summary|table|thead|tbody|tfoot|tr|td|th|ul|ol|li|img|picture|source|br|hr|h[1-6]|pre|blockquote|section|center|iframe|video|audio|object|embed|dl|dt|dd|colgroup|col|caption|article|aside|header|footer|nav|main)(\s|\/?>|$)/i;
+
+function isBlank(line: string): boolean {
+  return line.trim() === '';
+}
+
+function indentOf(line: string): number {
+  return line.length - line.trimStart().length;
+}
+
+export function expandTabs(line: string): string {
+  if (!line.includes('\t')) return line;
+  let out = '';
+  for (const ch of line) {
+    if (ch === '\t') out += ' '.repeat(4 - (out.length % 4));
+    else out += ch;
+  }
+  return out;
+}
+
+function listMarker(line: string): { indent: number; marker: string; ordered: boolean; spaces: number; content: string } | null {
+  if (RE_HR.test(line)) return null;
+  const m = RE_LIST.exec(line);
+  if (!m) return null;
+  const marker = m[2]!;
+  const content = m[4] ?? '';
+  let spaces = (m[3] ?? '').length;
+  if (spaces === 0 || spaces > 4 || content === '') spaces = 1;
+  return { indent: m[1]!.length, marker, ordered: /\d/.test(marker), spaces, content };
+}
+
+/** Index of a `{%` (closed later on the line) outside inline code, or -1. */
+function findTag(line: string): number {
+  const lastClose = line.lastIndexOf('%}');
+  let ticks = 0;
+  for (let k = 0; k + 2 <= lastClose; k++) {
+    const c = line.charCodeAt(k);
+    if (c === 0x60) ticks++;
+    else if (c === 0x7b && line.charCodeAt(k + 1) === 0x25 && ticks % 2 === 0) return k;
+  }
+  return -1;
+}
+
+/** An ATX heading's text without its optional closing `#`s. */
+function headingText(raw: string): string {
+  const text = raw.trimEnd();
+  let k = text.length;
+  while (k > 0 && text[k - 1] === '#') k--;
+  if (k === text.length) return text;
+  return k === 0 || text[k - 1] === ' ' || text[k - 1] === '\t' ? text.slice(0, k).trimEnd() : text;
+}
+
+function isTableStart(lines: string[], i: number): boolean {
+  const line = lines[i];
+  const next = lines[i + 1];
+  return line !== undefined && next !== undefined && line.includes('|') && next.includes('-') && (next.includes('|') || line.trim().startsWith('|')) && RE_TABLE_DELIM.test(next);
+}
+
+function startsBlock(line: string): boolean {
+  if (RE_FENCE.test(line) || RE_HEADING.test(line) || RE_HR.test(line) || RE_QUOTE.test(line)) return true;
+  if (RE_HTML_BLOCK.test(line) || line.trimStart().startsWith('{%') || line.trimStart().startsWith('<!--')) return true;
+  const m = listMarker(line);
+  return m !== null && m.content !== '' && (!m.ordered || m.marker.startsWith('1'));
+}
+
+function splitRow(line: string): string[] {
+  let row = line.trim();
+  if (row.startsWith('|')) row = row.slice(1);
+  if (row.endsWith('|') && !row.endsWith('\\|')) row = row.slice(0, -1);
+  const cells: string[] = [];
+  let cell = '';
+  let ticks = false;
+  for (let k = 0; k < row.length; k++) {
+    const c = row[k]!;
+    if (c === '\\' && row[k + 1] === '|') {
+      cell += '|';
+      k++;
+    } else if (c === '`') {
+      ticks = !ticks;
+      cell += c;
+    } else if (c === '|' && !ticks) {
+      cells.push(cell.trim());
+      cell = '';
+    } else cell += c;
+  }
+  cells.push(cell.trim());
+  return cells;
+}
+
+function tagAttr(body: string, name: string): string | undefined {
+  const m = new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`).exec(body);
+  return m ? (m[1] ?? m[2]) : undefined;
+}
+
+/** Deepest nesting of lists, quotes and hints; deeper markers are read as text. */
+const MAX_NESTING = 12;
+
+/**
+ * Puts every liquid tag preceded by text on a line of its own, outside
+ * (roughly tracked) fenced code.
+ */
+function splitTagLines(source: readonly string[]): string[] {
+  const lines: string[] = [];
+  let fence = '';
+  for (const raw of source) {
+    const line = expandTabs(raw);
+    const f = /^[\s>]*(`{3,}|~{3,})/.exec(line);
+    if (f) {
+      if (!fence) fence = f[1]!;
+      else if (f[1]![0] === fence[0] && f[1]!.length >= fence.length && line.trim().replace(/^[>\s]*/, '') === f[1]) fence = '';
+    }
+    if (fence || f) {
+      lines.push(line);
+      continue;
+    }
+    let rest = line;
+    let at: number;
+    while ((at = findTag(rest)) > 0 && rest.slice(0, at).trim() !== '') {
+      lines.push(rest.slice(0, at));
+      rest = rest.slice(at);
+    }
+    lines.push(rest);
+  }
+  return lines;
+}
+
+export function parseBlocks(source: readonly string[], depth = 0): Block[] {
+  const lines = splitTagLines(source);
+  const root: Block[] = [];
+  const stack: Block[][] = [root];
+  const out = (): Block[] => stack[stack.length - 1]!;
+  let ignoredHints = 0;
+
+  const handleTag = (body: string): void => {
+    const name = /^[\w-]*/.exec(body)![0];
+    if (name === 'hint' && depth + stack.length > MAX_NESTING) {
+      ignoredHints++;
+    } else if (name === 'hint') {
+      const hint: Block = { kind: 'hint', style: (tagAttr(body, 'style') ?? 'info').toLowerCase(), blocks: [] };
+      out().push(hint);
+      stack.push(hint.blocks);
+    } else if (name === 'endhint') {
+      if (ignoredHints > 0) ignoredHints--;
+      else if (stack.length > 1) stack.pop();
+    } else if (name === 'tab') {
+      const title = tagAttr(body, 'title');
+      if (title) out().push({ kind: 'tabTitle', text: parseInline(title) });
+    } else if (name === 'code') {
+      const title = tagAttr(body, 'title');
+      if (title) out().push({ kind: 'caption', text: parseInline(title) });
+    }
+    // Every other tag (tabs, endtab, content-ref, embed, stepper, columns, swagger, file, …) is dropped.
+  };
+
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    if (isBlank(line)) {
+      i++;
+      continue;
+    }
+
+    // Liquid tags: each on a line of its own.
+    const tagAt = findTag(line);
+    if (tagAt > 0 && line.slice(0, tagAt).trim() !== '') {
+      lines.splice(i, 1, line.slice(0, tagAt), line.slice(tagAt));
+      continue;
+    }
+    if (tagAt >= 0) {
+      const end = line.indexOf('%}', tagAt);
+      handleTag(line.slice(tagAt + 2, end).trim());
+      lines[i] = line.slice(end + 2);
+      continue;
+    }
+    if (line.trimStart().startsWith('{%')) {
+      // A tag spread over several lines.
+      let j = i;
+      let text = '';
+      while (j < lines.length && j < i + 50) {
+        text += `${lines[j]} `;
+        if (lines[j]!.includes('%}')) break;
+        j++;
+      }
+      const end = text.indexOf('%}');
+      if (end >= 0) {
+        handleTag(text.slice(text.indexOf('{%') + 2, end).trim());
+        i = j + 1;
+        continue;
+      }
+    }
+
+    // Fenced code.
+    const fence = RE_FENCE.exec(line);
+    if (fence && !(fence[2]!.startsWith('`') && fence[3]!.includes('`'))) {
+      const indent = fence[1]!.length;
+      const marker = fence[2]!;
+      const code: string[] = [];
+      i++;
+      while (i < lines.length) {
+        const l = lines[i]!;
+        const close = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`);
+        if (close.test(l)) {
+          i++;
+          break;
+        }
+        code.push(l.slice(Math.min(indent, indentOf(l))));
+        i++;
+      }
+      out().push({ kind: 'code', lines: code });
+      continue;
+    }
+
+    const heading = RE_HEADING.exec(line);
+    if (heading) {
+      out().push({ kind: 'heading', level: heading[1]!.length, text: parseInline(headingText(heading[2] ?? '')) });
+      i++;
+      continue;
+    }
+
+    if (RE_HR.test(line)) {
+      out().push({ kind: 'hr' });
+      i++;
+      continue;
+    }
+
+    if (RE_QUOTE.test(line) && depth < MAX_NESTING) {
+      const inner: string[] = [];
+      while (i < lines.length) {
+        const l = lines[i]!;
+        const q = RE_QUOTE.exec(l);
+        if (q) inner.push(q[1]!);
+        else if (!isBlank(l) && !startsBlock(l) && inner.length && !isBlank(inner[inner.length - 1]!)) inner.push(l);
+        else break;
+        i++;
+      }
+      out().push({ kind: 'quote', blocks: parseBlocks(inner, depth + 1) });
+      continue;
+    }
+
+    const marker = listMarker(line);
+    if (marker && marker.indent < 4 && depth < MAX_NESTING) {
+      i = parseList(lines, i, out(), depth);
+      continue;
+    }
+
+    if (isTableStart(lines, i)) {
+      const rows: Run[][][] = [splitRow(line).map(parseInline)];
+      i += 2;
+      while (i < lines.length && !isBlank(lines[i]!) && lines[i]!.includes('|') && !startsBlock(lines[i]!)) {
+        rows.push(splitRow(lines[i]!).map(parseInline));
+        i++;
+      }
+      out().push({ kind: 'table', rows, header: true });
+      continue;
+    }
+
+    if (RE_REFDEF.test(line)) {
+      i++;
+      continue;
+    }
+
+    if (line.trimStart().startsWith('<!--')) {
+      let j = i;
+      while (j < lines.length && !lines[j]!.includes('-->')) j++;
+      if (j >= lines.length) {
+        i = j;
+        continue;
+      }
+      lines[j] = lines[j]!.slice(lines[j]!.indexOf('-->') + 3);
+      i = j;
+      continue;
+    }
+
+    if (RE_HTML_BLOCK.test(line)) {
+      const h = /^\s*<h([1-6])\b[^>]*>(.*?)(<\/h\1>)?\s*$/i.exec(line);
+      const summary = /^\s*<summary\b[^>]*>(.*?)<\/summary>\s*$/i.exec(line);
+      if (h) out().push({ kind: 'heading', level: Number(h[1]), text: parseInline(h[2]!) });
+      else if (/^\s*<hr\b[^>]*>\s*$/i.test(line)) out().push({ kind: 'hr' });
+      else {
+        const text = parseInline(line);
+        if (text.length) {
+          if (summary) for (const r of text) r.bold = true;
+          out().push({ kind: 'paragraph', text });
+        }
+      }
+      i++;
+      continue;
+    }
+
+    // Indented code (after a blank line, not a list).
+    if (indentOf(line) >= 4 && (i === 0 || isBlank(lines[i - 1]!))) {
+      const code: string[] = [];
+      while (i < lines.length && (isBlank(lines[i]!) || indentOf(lines[i]!) >= 4)) {
+        code.push(lines[i]!.slice(4));
+        i++;
+      }
+      while (code.length && isBlank(code[code.length - 1]!)) code.pop();
+      out().push({ kind: 'code', lines: code });
+      continue;
+    }
+
+    // Paragraph.
+    const para: string[] = [line.trimStart()];
+    let setext = 0;
+    let j = i + 1;
+    while (j < lines.length) {
+      const l = lines[j]!;
+      if (isBlank(l)) break;
+      const st = RE_SETEXT.exec(l);
+      if (st) {
+        setext = st[1]!.startsWith('=') ? 1 : 2;
+        j++;
+        break;
+      }
+      if (startsBlock(l) || isTableStart(lines, j)) break;
+      const tp = findTag(l);
+      if (tp >= 0) {
+        if (tp > 0 && l.slice(0, tp).trim()) {
+          para.push(l.slice(0, tp).trimStart());
+          lines[j] = l.slice(tp);
+        }
+        break;
+      }
+      para.push(l.trimStart());
+      j++;
+    }
+    const text = parseInline(para.join('\n'));
+    if (setext) out().push({ kind: 'heading', level: setext, text });
+    else if (text.length) out().push({ kind: 'paragraph', text });
+    i = j;
+  }
+  return root;
+}
+
+/** Parses the list starting at `start` into `out`; returns the index after it. */
+function parseList(lines: string[], start: number, out: Block[], depth: number): number {
+  const first = listMarker(lines[start]!)!;
+  const list: { kind: 'list'; ordered: boolean; start: number; items: Block[][] } = {
+    kind: 'list',
+    ordered: first.ordered,
+    start: first.ordered ? Number.parseInt(first.marker, 10) : 1,
+    items: [],
+  };
+  out.push(list);
+  let i = start;
+  while (i < lines.length) {
+    const m = listMarker(lines[i]!);
+    if (!m || m.ordered !== first.ordered) break;
+    const contentOffset = m.indent + m.marker.length + m.spaces;
+    const itemLines = [m.content];
+    let lastBlank = false;
+    i++;
+    while (i < lines.length) {
+      const l = lines[i]!;
+      if (isBlank(l)) {
+        itemLines.push('');
+        lastBlank = true;
+        i++;
+        continue;
+      }
+      if (indentOf(l) >= contentOffset) {
+        itemLines.push(l.slice(contentOffset));
+        lastBlank = false;
+        i++;
+        continue;
+      }
+      if (listMarker(l) || lastBlank || startsBlock(l) || findTag(l) >= 0) break;
+      itemLines.push(l.trimStart()); // lazy continuation
+      i++;
+    }
+    while (itemLines.length && isBlank(itemLines[itemLines.length - 1]!)) itemLines.pop();
+    list.items.push(parseBlocks(itemLines, depth + 1));
+  }
+  return i;
+}

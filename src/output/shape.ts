@@ -1,0 +1,115 @@
+/**
+ * What to print of an answer: `--json id,title` keeps only those fields (as `gh`
+ * does), `--query EXPR` evaluates a JMESPath expression on it (as the AWS CLI and
+ * `az` do). A list is shaped as the array of its items. Both are checked before a
+ * command runs (`parseShape`), so a typo never follows a write.
+ */
+import { UsageError } from '../api/errors.js';
+
+export interface OutputShape {
+  /** Top-level fields to keep, in this order. */
+  fields?: readonly string[];
+  /** A JMESPath expression (already compiled once, so known to be valid). */
+  query?: string;
+}
+
+const FIELD = /^[A-Za-z_$][\w$-]*$/;
+
+type JmesPath = typeof import('@jmespath-community/jmespath');
+
+async function jmespath(): Promise<JmesPath> {
+  return import('@jmespath-community/jmespath');
+}
+
+/** Validates `--json FIELDS` and `--query EXPR`; a UsageError (exit 2) names what is wrong. */
+export async function parseShape(json: unknown, query: unknown): Promise<OutputShape | undefined> {
+  const shape: OutputShape = {};
+  if (typeof json === 'string') {
+    const fields = json.split(',').map((f) => f.trim()).filter((f) => f !== '');
+    const bad = fields.find((f) => !FIELD.test(f));
+    if (fields.length === 0 || bad !== undefined) {
+      throw new UsageError(`--json takes a comma-separated list of field names${bad ? `, not "${bad}"` : ''}`, {
+        hint: 'e.g. --json id,title; use --query for nested values',
+      });
+    }
+    shape.fields = fields;
+  }
+  if (typeof query === 'string') {
+    try {
+      (await jmespath()).compile(query);
+    } catch (error) {
+      throw new UsageError(`--query "${query}" is not a JMESPath expression: ${(error as Error).message}`, {
+        hint: 'see https://jmespath.site; e.g. --query "[].title" or --query "items[?visibility==\'public\'].id"',
+      });
+    }
+    shape.query = query;
+  }
+  return shape.fields || shape.query !== undefined ? shape : undefined;
+}
+
+function pick(item: unknown, fields: readonly string[]): unknown {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
+  const record = item as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const field of fields) if (Object.hasOwn(record, field)) out[field] = record[field];
+  return out;
+}
+
+/** The fields no item has (only when there are items to tell). */
+function unknownFields(value: unknown, fields: readonly string[]): string[] {
+  const records = (Array.isArray(value) ? value : [value]).filter(
+    (v): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v),
+  );
+  if (records.length === 0) return [];
+  return fields.filter((field) => !records.some((record) => Object.hasOwn(record, field)));
+}
+
+/**
+ * Applies the shape: fields first, then the query. Fields no item has are a
+ * UsageError, or, when `onUnknownFields` is given (the command already changed
+ * something), reported to it and left out.
+ */
+export async function applyShape(value: unknown, shape: OutputShape, onUnknownFields?: (error: UsageError) => void): Promise<unknown> {
+  let out = value;
+  if (shape.fields) {
+    const missing = unknownFields(out, shape.fields);
+    if (missing.length > 0) {
+      const available = new Set<string>();
+      for (const record of Array.isArray(out) ? out : [out]) {
+        if (typeof record === 'object' && record !== null) for (const key of Object.keys(record)) available.add(key);
+      }
+      const error = new UsageError(`Unknown JSON field${missing.length > 1 ? 's' : ''} ${missing.map((f) => `"${f}"`).join(', ')}`, {
+        hint: `available: ${[...available].sort().join(', ')}`,
+      });
+      if (!onUnknownFields) throw error;
+      onUnknownFields(error);
+    }
+    out = Array.isArray(out) ? out.map((item) => pick(item, shape.fields as string[])) : pick(out, shape.fields);
+  }
+  if (shape.query !== undefined) {
+    out = (await jmespath()).search(out as Parameters<JmesPath['search']>[0], shape.query);
+  }
+  return out;
+}
+
+function scalar(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value).replace(/[\t\r\n]+/g, ' ');
+}
+
+function line(value: unknown): string {
+  if (Array.isArray(value)) return value.map(scalar).join('\t');
+  if (typeof value === 'object' && value !== null) return Object.values(value).map(scalar).join('\t');
+  return scalar(value);
+}
+
+/**
+ * A shaped value as text lines (tsv, ids, table): a scalar on one line; a list one
+ * line per element; arrays and objects as tab-separated values (as `az -o tsv`).
+ */
+export function shapedLines(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const rows = Array.isArray(value) ? value : [value];
+  return rows.map((row) => `${line(row)}\n`).join('');
+}
