@@ -24,7 +24,8 @@ const work = mkdtempSync(join(tmpdir(), 'docsctl-bench-'));
 
 function time(cmd, args, env) {
   const start = process.hrtime.bigint();
-  const result = spawnSync(cmd, args, { env: { ...process.env, NO_COLOR: '1', ...env }, encoding: 'utf8' });
+  // maxBuffer: site tree of the sites bench prints ~4 MB (the default 1 MB kills the child).
+  const result = spawnSync(cmd, args, { env: { ...process.env, NO_COLOR: '1', ...env }, encoding: 'utf8', maxBuffer: 1 << 28 });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${result.status}): ${result.stderr}`);
   return ms;

@@ -186,15 +186,16 @@ describe('docsctl binary', () => {
 
   it('reports a damaged store file with exit 74, naming the file', async () => {
     const storeDir = join(home, 'data', 'docsctl', 'store');
-    const objects = join(storeDir, 'objects');
-    // Damage the newest object files: flip their content.
-    const files = readdirSync(objects).flatMap((sub) => readdirSync(join(objects, sub)).map((f) => join(objects, sub, f)));
-    files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
-    for (const file of files.slice(0, 3)) writeFileSync(file, '{"damaged":true}');
+    const commits = join(storeDir, 'commits');
+    // Damage the newest commit's pack: its last bytes are the root object (same length, other content).
+    const newest = join(commits, readdirSync(commits).sort().at(-1) as string);
+    const bytes = readFileSync(newest);
+    bytes.write('~~', bytes.length - 4);
+    writeFileSync(newest, bytes);
     const result = await docsctl(['space', 'list']);
     expect(result.exitCode).toBe(74);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toContain(objects);
+    expect(result.stderr).toContain(newest);
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 });
