@@ -23,6 +23,7 @@ export const CRASH_STEPS = [
   'before-lock-release',
   'mid-stale-takeover',
   'mid-gc',
+  'mid-checkpoint',
 ] as const;
 export type CrashStep = (typeof CRASH_STEPS)[number];
 
