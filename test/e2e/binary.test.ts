@@ -2,7 +2,7 @@
  * End-to-end: the built binary (bin/docsctl.js → dist/cli.js) run with execa
  * from a clean temporary HOME, as a new user or a script would.
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -221,5 +221,25 @@ describe('profiles', () => {
     const local = await docsctl(['config', 'show', '--json', '--store', join(home, 's')]);
     expect(JSON.parse(local.stdout)).toMatchObject({ mode: 'local' });
     expect((await docsctl(['config', 'delete', 'work'])).exitCode).toBe(0);
+  });
+
+  it('saves a relative --store as an absolute path: the profile means the same store from anywhere', async () => {
+    const first = join(home, 'projects', 'a');
+    const elsewhere = join(home, 'projects', 'b');
+    mkdirSync(first, { recursive: true });
+    mkdirSync(elsewhere, { recursive: true });
+    const run = (cwd: string, args: string[]) => execa('node', [bin, ...args], { env, extendEnv: false, reject: false, cwd });
+    const set = await run(first, ['config', 'set', 'rel', '--store', './docs-store', '--org', 'org-rel']);
+    expect(set.exitCode, set.stderr).toBe(0);
+    const saved = JSON.parse(readFileSync(join(home, 'config', 'docsctl', 'config.json'), 'utf8')) as {
+      profiles: Record<string, { store?: string }>;
+    };
+    expect(saved.profiles.rel?.store).toBe(join(first, 'docs-store'));
+    const show = await run(elsewhere, ['config', 'show', '--json', '--profile', 'rel']);
+    expect(JSON.parse(show.stdout)).toMatchObject({ mode: 'local', store: join(first, 'docs-store'), org: 'org-rel' });
+    // The profile's organization belongs to its store, not to another one.
+    const other = await run(elsewhere, ['config', 'show', '--json', '--profile', 'rel', '--store', './other']);
+    expect(JSON.parse(other.stdout)).toMatchObject({ mode: 'local', store: './other', org: null });
+    expect((await run(elsewhere, ['config', 'delete', 'rel'])).exitCode).toBe(0);
   });
 });
