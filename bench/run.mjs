@@ -1,6 +1,6 @@
 // Benchmarks, as ratios to a bare `node -e 0` measured in the same run (pairs
 // alternate A/B so machine noise hits both). Usage: npm run bench [-- --quick]
-//   start-up: docsctl --version, docsctl --help
+//   start-up: docsctl --version, docsctl --help, space get locally and remotely (against serve)
 //   store:    space get / space edit on 1,000 spaces in 100 collections after 10,000 writes,
 //             and on a store 10x larger (10,000 spaces, 1,000 collections, 100,000 writes)
 //   content:  cr merge of 10 edited pages in a 5,000-page space, page get there, store growth per merge
@@ -9,7 +9,7 @@
 //   teams:    team members sync of 2,000 lines (100 changes) in an org of 10,000, locally and via serve
 //   serve:    read/list/write throughput as ratios to a bare node:http server, creates/s and bytes/create at 0 and 3,000 spaces
 //   store-engine (--store-engine): creates/s and bytes per create at 0 and 3,000 spaces in-process, the fairness wait
-// Options: --quick (fewer runs, no 10x store), --content, --git, --serve, --teams, --comments or --store-engine (only that part).
+// Options: --quick (fewer runs, no 10x store), --startup, --content, --git, --serve, --teams, --comments or --store-engine (only that part).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -25,7 +25,8 @@ const work = mkdtempSync(join(tmpdir(), 'docsctl-bench-'));
 
 function time(cmd, args, env) {
   const start = process.hrtime.bigint();
-  const result = spawnSync(cmd, args, { env: { ...process.env, NO_COLOR: '1', ...env }, encoding: 'utf8' });
+  // maxBuffer: site tree of the sites bench prints ~4 MB (the default 1 MB kills the child).
+  const result = spawnSync(cmd, args, { env: { ...process.env, NO_COLOR: '1', ...env }, encoding: 'utf8', maxBuffer: 1 << 28 });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${result.status}): ${result.stderr}`);
   return ms;
@@ -188,6 +189,7 @@ try {
   else if (process.argv.includes('--teams')) await (await import('./teams.mjs')).teamsBench({ bin, work, runs, generator, time, median });
   else if (process.argv.includes('--serve')) await runServeBench();
   else if (process.argv.includes('--comments')) await (await import('./comments.mjs')).commentsBench({ bin, work, runs, generator, time, median });
+  else if (process.argv.includes('--startup')) await startupBench();
   else await startAndStoreBenches();
 } finally {
   rmSync(work, { recursive: true, force: true });
@@ -228,9 +230,32 @@ async function runServeBench() {
   await serveBench({ bin, work, quick, generate: (dir, spaces, collections, writes) => generate(script, dir, spaces, collections, writes) });
 }
 
-async function startAndStoreBenches() {
+/**
+ * Start-up: the shim's fast path, the CLI's help, and one small read locally and remotely
+ * (`space get` on a one-space store, then through `docsctl serve`): what any one-shot
+ * command pays before doing its work.
+ */
+async function startupBench() {
   paired('docsctl --version', [bin, '--version'], {}, 1.3);
   paired('docsctl --help', [bin, '--help'], {}, 1.6);
+  const dir = join(work, 'startup');
+  const env = { DOCSCTL_STORE: dir, DOCSCTL_CONFIG_DIR: join(work, 'startup-config'), XDG_CACHE_HOME: join(work, 'startup-cache') };
+  const run = (...args) => execFileSync('node', [bin, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  const { token } = JSON.parse(run('init', '--org', 'Bench', '--json'));
+  const { id } = JSON.parse(run('space', 'create', '--title', 'Start-up', '--json'));
+  paired('space get (local, 1 space)', [bin, 'space', 'get', id, '--json'], env, 2);
+  const { startListening } = await import('./serve.mjs');
+  const server = await startListening([bin, 'serve', '--port', '0'], env);
+  try {
+    const remote = { DOCSCTL_CONFIG_DIR: env.DOCSCTL_CONFIG_DIR, DOCSCTL_ENDPOINT: server.url, DOCSCTL_TOKEN: token };
+    paired('space get (remote, against serve)', [bin, 'space', 'get', id, '--json'], remote, 2.5);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function startAndStoreBenches() {
+  await startupBench();
 
   const script = await generator();
   console.log('\nstore of 1,000 spaces in 100 collections after 10,000 writes:');

@@ -307,7 +307,7 @@ export async function runOperationCommand(
   const input = await buildInput(session, spec, positional, options);
   // A dry run changes nothing: no confirmation needed.
   if (spec.confirm && !options.dryRun) await session.confirm(spec.confirm(input));
-  const transport = await session.transport();
+  const transport = await session.transport({ manyRequests: options.all === true });
   const route = typeof spec.route === 'string' ? spec.route : spec.route(options);
   const cols = columns[spec.columns];
 

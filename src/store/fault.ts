@@ -23,6 +23,8 @@ export const CRASH_STEPS = [
   'before-lock-release',
   'mid-stale-takeover',
   'mid-gc',
+  'mid-checkpoint',
+  'mid-prune',
 ] as const;
 export type CrashStep = (typeof CRASH_STEPS)[number];
 

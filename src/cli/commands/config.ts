@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { UsageError } from '../../api/errors.js';
-import { type Profile, configFilePath, readConfig, updateConfig } from '../config.js';
+import { type Profile, configFilePath, profileStorePath, readConfig, updateConfig } from '../config.js';
 import type { Session } from '../session.js';
 
 const redact = (token: string | undefined) => (token ? `${token.slice(0, 7)}…${token.slice(-4)}` : undefined);
@@ -102,7 +102,7 @@ Examples:
         const previous: Profile = profiles[name] ?? {};
         const next: Profile = { ...previous };
         if (options.store) {
-          next.store = options.store;
+          next.store = profileStorePath(options.store);
           delete next.endpoint;
           delete next.token;
         }
