@@ -33,6 +33,7 @@ import type { RepoFile, RepoSnapshot } from '../gitsync/types.js';
 import { cacheDir, ensurePrivateDir } from '../util/private-dir.js';
 import { type AuthorizedRepo, SAFE_CONFIG, authorizeRepo } from './access.js';
 import { type RepoUrl, RepoUrlError, authEnv, parseRepoUrl, scrubber } from './credentials.js';
+import { type GitProgress, TIMED_OUT, runNetworkGit } from './network.js';
 import { mirrorRefFor } from './refs.js';
 
 const ZERO_OID = '0000000000000000000000000000000000000000';
@@ -70,7 +71,6 @@ interface RunOptions {
   timeoutMs?: number;
 }
 
-const TIMED_OUT = 'git timed out';
 
 /** Runs git; resolves with its exit code and output (never rejects on a non-zero exit). */
 export function runGit(args: string[], options: RunOptions = {}): Promise<GitResult> {
@@ -115,7 +115,8 @@ export function runGit(args: string[], options: RunOptions = {}): Promise<GitRes
   });
 }
 
-function baseEnv(): Record<string, string> {
+/** The environment of every git process (ambient git settings and prompts removed). */
+export function baseEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     // Our own credentials go through GIT_CONFIG_*; never inherit someone else's.
@@ -178,6 +179,7 @@ export interface CommitInput {
 
 export interface PushOptions {
   force?: boolean;
+  onProgress?: ((event: GitProgress) => void) | undefined;
 }
 
 /** Author/committer of commits docsctl writes: `docsctl <docsctl@localhost>` unless the environment sets them. */
@@ -219,6 +221,17 @@ export class Mirror {
     return runGit(['--git-dir', this.dir, ...args], { ...options, config: this.config });
   }
 
+  /** Runs fetch or push (network.ts: simple-git with its timeout, abort and progress plugins). */
+  private network(args: string[], onProgress?: (event: GitProgress) => void): Promise<GitResult> {
+    return runNetworkGit(args, {
+      gitDir: this.dir,
+      config: [...SAFE_CONFIG, ...this.config],
+      env: { ...baseEnv(), ...this.auth },
+      timeoutMs: gitTimeoutMs(),
+      onProgress,
+    });
+  }
+
   /** Runs a local git command that must succeed (a failure is a 500: the cache is damaged or git misbehaves). */
   private async must(args: string[], options: RunOptions = {}): Promise<Buffer> {
     const result = await this.git(args, options);
@@ -232,13 +245,11 @@ export class Mirror {
    * Fetches `ref` (a full ref, `HEAD` or a full commit id) from the remote into
    * the mirror. Answers the commit, or undefined when the remote has no such ref.
    */
-  async fetch(ref: string): Promise<string | undefined> {
+  async fetch(ref: string, onProgress?: (event: GitProgress) => void): Promise<string | undefined> {
     const local = mirrorRefFor(ref);
     let result: GitResult | undefined;
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      result = await this.git(['fetch', '--no-tags', '--no-write-fetch-head', '--end-of-options', this.repo.gitUrl, `+${ref}:${local}`], {
-        env: this.auth,
-      });
+      result = await this.network(['fetch', '--no-tags', '--no-write-fetch-head', '--end-of-options', this.repo.gitUrl, `+${ref}:${local}`], onProgress);
       // Another process fetching into the same mirror holds a ref lock: try again.
       if (result.code === 0 || !/cannot lock ref|unable to create .*\.lock|\.lock': File exists/i.test(result.stderr)) break;
       await new Promise((resolve) => setTimeout(resolve, 200 * (attempt + 1)));
@@ -397,7 +408,7 @@ export class Mirror {
    */
   async push(commit: string, ref: string, options: PushOptions = {}): Promise<void> {
     const args = ['push', '--porcelain', ...(options.force ? ['--force'] : []), '--end-of-options', this.repo.gitUrl, `${commit}:${ref}`];
-    const result = await this.git(args, { env: this.auth });
+    const result = await this.network(args, options.onProgress);
     if (result.code !== 0) {
       const all = `${result.stdout.toString('utf8')}\n${result.stderr}`;
       if (/\[rejected\]|non-fast-forward|fetch first|\(stale info\)/i.test(all)) {

@@ -3,7 +3,8 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
-import { authEnv, parseRepoUrl, providerOf, redactUrl, repoNameOf, scrubber } from '../../src/git/credentials.js';
+import { authEnv, parseRepoUrl, providerOf, repoNameOf, scrubber } from '../../src/git/credentials.js';
+import { redactUrls } from '../../src/util/redact.js';
 import { openMirror } from '../../src/git/repo.js';
 import { filesContaining, git, isolateGit, makeRemote, type TestRemote } from './helpers.js';
 
@@ -34,8 +35,8 @@ describe('credentials', () => {
     const auth = authEnv(repo);
     expect(auth.GIT_CONFIG_KEY_0).toBe('http.extraHeader');
     expect(auth.GIT_CONFIG_VALUE_0).toBe(`Authorization: Basic ${Buffer.from('ada:s3cr@t').toString('base64')}`);
-    expect(redactUrl('fatal: unable to access https://ada:tok@host/x.git and http://u@h/y')).toBe(
-      'fatal: unable to access https://host/x.git and http://h/y',
+    expect(scrubber(parseRepoUrl('https://host/x.git'))('fatal: unable to access https://ada:tok@host/x.git and http://u@h/y')).toBe(
+      'fatal: unable to access https://***@host/x.git and http://***@h/y',
     );
     const scrub = scrubber(repo);
     expect(scrub(`bad s3cr@t ${Buffer.from('ada:s3cr@t').toString('base64')}`)).toBe('bad *** ***');
