@@ -24,6 +24,7 @@ export const CRASH_STEPS = [
   'mid-stale-takeover',
   'mid-gc',
   'mid-checkpoint',
+  'mid-prune',
 ] as const;
 export type CrashStep = (typeof CRASH_STEPS)[number];
 

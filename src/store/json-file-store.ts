@@ -52,6 +52,7 @@ import {
 import { type CommitRecord, type RootObject, Snapshot, type SnapshotSource, Transaction, type TxLogEntry, Writes } from './snapshot.js';
 import {
   CHECKPOINT_EVERY,
+  KEEP_COMMITS,
   PACK_MAX_OBJECT,
   type PackList,
   PackIndex,
@@ -320,6 +321,8 @@ export interface OpenStoreOptions {
   durable?: boolean;
   /** A writer checkpoints (pack.ts) once the newest commit is this many past CHECKPOINT (default 32). */
   checkpointEvery?: number;
+  /** Checkpoints drop commit files older than the newest this many (default 100; the history recover --to can reach). */
+  keepCommits?: number;
 }
 
 // ─── The store ───────────────────────────────────────────────────────────────
@@ -355,6 +358,7 @@ export class JsonFileStore implements Store, SnapshotSource {
   private readonly lockTimeoutMs: number;
   private readonly durable: boolean;
   private readonly checkpointEvery: number;
+  private readonly keepCommits: number;
   private formatVersion: number;
   /** Where this process has seen packed objects (filled lazily on a loose-file miss, and by its own commits). */
   private readonly packs: PackIndex;
@@ -373,6 +377,7 @@ export class JsonFileStore implements Store, SnapshotSource {
     this.lockTimeoutMs = options.lockTimeoutMs ?? lockTimeoutFromEnv();
     this.durable = options.durable ?? true;
     this.checkpointEvery = Math.max(1, options.checkpointEvery ?? CHECKPOINT_EVERY);
+    this.keepCommits = Math.max(1, options.keepCommits ?? KEEP_COMMITS);
     this.packs = new PackIndex(dir);
     this.cache = new ObjectCache(options.cacheEntries ?? 20_000, options.cacheBytes ?? 64 * 1024 * 1024);
     let stat: fs.Stats;
@@ -661,6 +666,7 @@ export class JsonFileStore implements Store, SnapshotSource {
         root: last.root,
         knownPrefixes: this.knownPrefixes,
         durable: this.durable,
+        keepCommits: this.keepCommits,
       });
       this.checkpointGen = last.gen;
     } catch {
@@ -676,7 +682,7 @@ export class JsonFileStore implements Store, SnapshotSource {
   private async upgradeFormat(gen: number): Promise<void> {
     this.formatVersion = checkFormat(this.dir); // another process may have upgraded it
     if (this.formatVersion >= 2) return;
-    await writeCheckpoint(this.dir, gen, this.durable);
+    await writeCheckpoint(this.dir, { gen, history: [], prunedBelow: 0 }, this.durable);
     const temp = tempPath(this.dir, 'format');
     try {
       await writeNewFile(temp, Buffer.from(`${JSON.stringify({ format: FORMAT_NAME, version: FORMAT_VERSION })}\n`), {

@@ -53,7 +53,7 @@ import {
   tempPath,
   writeNewFile,
 } from './objects.js';
-import { PackIndex, collectHashes, writeCheckpoint } from './pack.js';
+import { PackIndex, collectHashes, readCheckpointState, writeCheckpoint } from './pack.js';
 
 export interface StoreProblem {
   /** The damaged or missing file. */
@@ -435,7 +435,9 @@ export async function recover(dir: string, options: { toGen?: number } = {}): Pr
     await fsyncDir(paths.commits(dir));
     await fsyncDir(paths.quarantine(dir)).catch(() => undefined);
     await writeHead(dir, gen);
-    await writeCheckpoint(dir, gen, true); // the restored state is all loose now
+    // The restored state is all loose now; older checkpoints stay true (loose files are kept).
+    const previous = readCheckpointState(dir);
+    await writeCheckpoint(dir, { gen, history: [previous.gen, ...previous.history].filter((g) => g > 0 && g < gen), prunedBelow: previous.prunedBelow }, true);
     return { fromGen, toGen, gen, quarantined, problems };
   } finally {
     await lock.release();
@@ -473,7 +475,7 @@ export async function gc(dir: string, options: { keepCommits?: number; minAgeMs?
     const marked = new Set(verifier.reached);
     await makeLoose(dir, verifier);
     const newest = gens.at(-1);
-    if (newest !== undefined) await writeCheckpoint(dir, newest, true);
+    if (newest !== undefined) await writeCheckpoint(dir, { gen: newest, history: [], prunedBelow: kept[0] ?? 0 }, true);
     let removedCommits = 0;
     for (const gen of dropped) {
       try {

@@ -7,14 +7,17 @@
  *
  * ```
  * commits/000000001043.json   <commit record JSON, with "pack": [[hash, length], …]>\n<object bytes, in that order>
- * CHECKPOINT                  gen C: every object still reachable at gen C is a loose, fsynced file
+ * CHECKPOINT                  C [earlier checkpoints…] prunedBelow=P: every object reachable at gen C
+ *                             (and at each earlier checkpoint listed) is a loose, fsynced file
  * ```
  * Readers look for an object as a loose file first, then in the packs of the
  * commits after CHECKPOINT (indexed lazily, once per commit and process). Every
  * `CHECKPOINT_EVERY` commits a writer makes the live objects of the newer packs
  * loose (fsynced) and moves CHECKPOINT forward (`checkpoint`), so readers never
  * index more than a few dozen packs. Objects the newer commits superseded stay
- * only in their packs, where gc drops them with the commit files.
+ * only in their packs, and go with the commit files: each checkpoint also drops, a
+ * bounded batch at a time, the commit files older than the newest `keepCommits`
+ * (`pruneCommits`), so the store's history does not grow without end.
  */
 import * as fs from 'node:fs';
 import { StoreError } from '../api/errors.js';
@@ -27,6 +30,12 @@ import * as path from 'node:path';
 export const PACK_MAX_OBJECT = 64 * 1024;
 /** A writer checkpoints once the newest commit is this many commits past CHECKPOINT. */
 export const CHECKPOINT_EVERY = 32;
+/** The newest commits whose whole state stays readable (history for recover --to); older commit files are dropped. */
+export const KEEP_COMMITS = 100;
+/** At most this many commit files are removed per checkpoint (a store upgraded with a long history catches up over several). */
+const PRUNE_BATCH = 256;
+/** Earlier checkpoints remembered in CHECKPOINT (enough to reach back past KEEP_COMMITS). */
+const HISTORY = 16;
 
 export type PackList = Array<[hash: string, length: number]>;
 
@@ -191,21 +200,45 @@ export class PackIndex {
 
 // ─── CHECKPOINT ──────────────────────────────────────────────────────────────
 
-/** The checkpoint generation (0 when there is no CHECKPOINT file or it is garbled: readers then index every pack). */
-export function readCheckpoint(dir: string): number {
+export interface CheckpointState {
+  /** Every object reachable at this generation is a loose file. */
+  gen: number;
+  /** Earlier checkpoint generations, newest first (each was true when written, and stays true: loose files are kept). */
+  history: number[];
+  /** Commit files below this generation have been dropped (pruneCommits). */
+  prunedBelow: number;
+}
+
+const NO_CHECKPOINT: CheckpointState = { gen: 0, history: [], prunedBelow: 0 };
+
+/**
+ * CHECKPOINT's content: `C h1 h2 … prunedBelow=P` (or just `C`). No file, or a garbled
+ * one, is gen 0: readers then index every pack, which is slow but right.
+ */
+export function readCheckpointState(dir: string): CheckpointState {
+  let text: string;
   try {
-    const text = fs.readFileSync(checkpointPath(dir), 'utf8').trim();
-    return /^\d{1,15}$/.test(text) ? Number(text) : 0;
+    text = fs.readFileSync(checkpointPath(dir), 'utf8').trim();
   } catch {
-    return 0;
+    return NO_CHECKPOINT;
   }
+  const match = /^(\d{1,15})((?: \d{1,15})*)(?: prunedBelow=(\d{1,15}))?$/.exec(text);
+  if (!match) return NO_CHECKPOINT;
+  const history = (match[2] ?? '').split(' ').filter(Boolean).map(Number);
+  return { gen: Number(match[1]), history, prunedBelow: Number(match[3] ?? 0) };
+}
+
+/** The checkpoint generation (see readCheckpointState). */
+export function readCheckpoint(dir: string): number {
+  return readCheckpointState(dir).gen;
 }
 
 /** Replaces CHECKPOINT durably (temp file fsynced, renamed, directory fsynced). */
-export async function writeCheckpoint(dir: string, gen: number, durable: boolean): Promise<void> {
+export async function writeCheckpoint(dir: string, state: CheckpointState, durable: boolean): Promise<void> {
   const temp = tempPath(dir, 'checkpoint');
+  const text = [state.gen, ...state.history.slice(0, HISTORY)].join(' ') + (state.prunedBelow > 0 ? ` prunedBelow=${state.prunedBelow}` : '');
   try {
-    await writeNewFile(temp, Buffer.from(`${gen}\n`), { sync: durable });
+    await writeNewFile(temp, Buffer.from(`${text}\n`), { sync: durable });
     crashPoint('mid-checkpoint');
     fsops.rename(temp, checkpointPath(dir));
   } catch (error) {
@@ -277,9 +310,10 @@ export function livePacked(source: ObjectSource, root: string, packed: Set<strin
 export async function checkpoint(
   source: ObjectSource,
   index: PackIndex,
-  options: { dir: string; gen: number; root: string; knownPrefixes: Set<string>; durable: boolean },
+  options: { dir: string; gen: number; root: string; knownPrefixes: Set<string>; durable: boolean; keepCommits?: number },
 ): Promise<number> {
-  const from = readCheckpoint(options.dir);
+  const previous = readCheckpointState(options.dir);
+  const from = previous.gen;
   if (from >= options.gen) return 0;
   if (index.indexedTo < options.gen) index.indexRange(Math.max(from, index.indexedTo) + 1, options.gen);
   const live = livePacked(source, options.root, index.packedAfter(from));
@@ -295,6 +329,32 @@ export async function checkpoint(
   } finally {
     writer.cleanup();
   }
-  await writeCheckpoint(options.dir, options.gen, options.durable);
+  const history = from > 0 ? [from, ...previous.history] : previous.history;
+  const prunedBelow = pruneCommits(options.dir, [options.gen, ...history], previous.prunedBelow, options.gen, options.keepCommits ?? KEEP_COMMITS);
+  await writeCheckpoint(options.dir, { gen: options.gen, history, prunedBelow }, options.durable);
   return objects.size;
+}
+
+/**
+ * Drops commit files older than the newest `keep` commits, at most PRUNE_BATCH per
+ * call, and returns the new prunedBelow. The cut is a checkpoint B at or below
+ * newest − keep: every generation from B on stays whole, because an object a kept
+ * commit reaches was either reachable at B (so it is loose) or packed after B (so its
+ * commit file is kept). A crash midway leaves prunedBelow behind; the next call
+ * finds those files already gone.
+ */
+export function pruneCommits(dir: string, checkpoints: number[], prunedBelow: number, newest: number, keep: number): number {
+  const cut = Math.max(0, ...checkpoints.filter((gen) => gen <= newest - keep));
+  if (cut <= Math.max(1, prunedBelow)) return prunedBelow;
+  let gen = Math.max(1, prunedBelow);
+  for (let removed = 0; gen < cut && removed < PRUNE_BATCH; gen += 1) {
+    try {
+      fsops.unlink(commitFilePath(dir, gen));
+      removed += 1;
+      if (removed === 1) crashPoint('mid-prune');
+    } catch (error) {
+      if (errnoCode(error) !== 'ENOENT') break; // left for the next checkpoint
+    }
+  }
+  return Math.max(prunedBelow, gen);
 }

@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, fsck, gc, openStore } from '../../src/store/index.js';
+import { listCommitGens, paths } from '../../src/store/json-file-store.js';
 import { AT_ONCE_MS, buildWorker, cleanupTempDirs, deadPid, runWorker, storePath } from './helpers.js';
 
 afterAll(() => cleanupTempDirs());
@@ -83,6 +84,25 @@ describe('crash at every commit step', () => {
     // Everything gen 3 reaches is a loose file now: dropping every older commit file loses nothing.
     await gc(dir, { keepCommits: 1, minAgeMs: 0 });
     expect(openStore(dir).read().entries('items')).toHaveLength(102);
+    expect((await fsck(dir)).problems).toEqual([]);
+  });
+
+  it('crash@mid-prune keeps every commit, and the next checkpoint finishes the pruning', async () => {
+    const dir = await seeded('prune');
+    const env = { WORKER_CHECKPOINT_EVERY: '1', WORKER_KEEP_COMMITS: '1' };
+    // gen 2 is checkpointed (nothing old enough to drop); gen 3's checkpoint drops commit 1: killed there.
+    const run = runWorker(worker, ['write', dir, 'p', '5'], { DOCSCTL_STORE_FAULT: 'crash@mid-prune', ...env });
+    expect((await run.done).signal).toBe('SIGKILL');
+    expect(run.lines).toEqual(['ack p-0']);
+    expect(fs.existsSync(paths.commit(dir, 1))).toBe(false);
+    const reader = openStore(dir).read();
+    expect(reader.gen).toBe(3);
+    expect(reader.entries('items')).toHaveLength(102);
+    expect((await fsck(dir)).problems).toEqual([]);
+    const next = runWorker(worker, ['write', dir, 'q', '2'], env);
+    expect((await next.done).code).toBe(0);
+    expect(listCommitGens(dir)).toEqual([4, 5]); // kept: the newest, and back to the checkpoint at or below it
+    expect(openStore(dir).read().entries('items')).toHaveLength(104);
     expect((await fsck(dir)).problems).toEqual([]);
   });
 

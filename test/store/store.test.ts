@@ -3,8 +3,8 @@ import * as path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { StoreError, StoreExistsError, StoreNotFoundError } from '../../src/api/errors.js';
 import { type BNode, NODE_MAX_BYTES, btreeWalk, isBLeaf } from '../../src/store/btree.js';
-import { createStore, fsck, openStore, storeExists, type JsonFileStore, type OpenStoreOptions } from '../../src/store/index.js';
-import { findNewest, makeCommit, parseCommit, paths } from '../../src/store/json-file-store.js';
+import { createStore, fsck, gc, openStore, storeExists, type JsonFileStore, type OpenStoreOptions } from '../../src/store/index.js';
+import { findNewest, listCommitGens, makeCommit, parseCommit, paths } from '../../src/store/json-file-store.js';
 import { cleanupTempDirs, storePath, tempDir } from './helpers.js';
 
 afterAll(() => cleanupTempDirs());
@@ -426,9 +426,32 @@ describe('transactions', () => {
       expect(seen.gen).toBe(i + 1);
       expect(seen.entries('t').map(([, v]) => v)).toEqual(Array.from({ length: i + 1 }, (_, j) => j));
     }
-    expect(fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8').trim()).toBe('8');
+    expect(fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8')).toBe('8 4\n'); // the checkpoint, then earlier ones
     // A new process that starts after the checkpoint indexes only the packs after it.
     expect(reopen(dir).read().get('t', 'k9')).toBe(9);
+  });
+
+  it('drops commit files older than the newest keepCommits at its checkpoints; every kept generation stays whole', async () => {
+    const { dir, store } = fresh({ checkpointEvery: 4, keepCommits: 8 });
+    const early = reopen(dir);
+    await store.transact((tx) => tx.put('u', 'first', true));
+    expect(early.read().get('u', 'first')).toBe(true); // indexes gen 1's pack, which goes below
+    for (let i = 0; i < 40; i += 1) {
+      await store.transact((tx) => {
+        tx.put('t', `k${i % 7}`, { i, pad: 'x'.repeat(300) });
+        tx.put('u', `n${i}`, i);
+      });
+    }
+    const gens = listCommitGens(dir);
+    expect(gens.at(-1)).toBe(41);
+    // Checkpoints at 4, 8, … 40: the cut is the newest one at or below 41 - 8, gen 32.
+    expect(gens).toEqual(Array.from({ length: 10 }, (_, i) => 32 + i));
+    expect(fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8')).toMatch(/^40 36 32 .* prunedBelow=32\n$/);
+    expect((await fsck(dir)).problems).toEqual([]);
+    // gc verifies every kept commit's whole state first (it stops on a missing object).
+    await gc(dir, { keepCommits: 1000, minAgeMs: 3_600_000 });
+    expect(early.read().entries('u')).toHaveLength(41);
+    expect(reopen(dir).read().get('t', 'k4')).toEqual({ i: 39, pad: 'x'.repeat(300) });
   });
 
   it('can skip fsync for bulk fixture generation (durable: false)', async () => {
