@@ -69,6 +69,8 @@ interface RunOptions {
   env?: Record<string, string>;
   input?: Buffer | string;
   timeoutMs?: number;
+  /** Receives stdout as it arrives (then `GitResult.stdout` is empty): large binary output is parsed, not gathered. */
+  onStdout?: (chunk: Buffer) => void;
 }
 
 
@@ -86,7 +88,8 @@ export function runGit(args: string[], options: RunOptions = {}): Promise<GitRes
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    const onStdout = options.onStdout;
+    child.stdout.on('data', onStdout ? (chunk: Buffer) => onStdout(chunk) : (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (error: NodeJS.ErrnoException) => {
       reject(error.code === 'ENOENT' ? new ApiError(500, 'git is not installed (the git CLI is needed for Git Sync)') : error);
@@ -195,6 +198,89 @@ function identityEnv(): Record<string, string> {
   };
 }
 
+/**
+ * The output of `git cat-file --batch` for `oids`, in order: for each, a header line
+ * `<oid> blob <size>` (or `<oid> missing`), the bytes, and a newline.
+ */
+class CatFileBatchParser {
+  private readonly blobs = new Map<string, Uint8Array>();
+  private index = 0;
+  private header: Buffer[] = [];
+  private body: Uint8Array | undefined;
+  private filled = 0;
+  /** The newline after a body is still to come. */
+  private trailer = false;
+
+  constructor(
+    private readonly oids: readonly string[],
+    private readonly url: string,
+  ) {}
+
+  /** The first malformed output (reported by `finish`: a stream handler must not throw). */
+  private error: ApiError | undefined;
+
+  push(chunk: Buffer): void {
+    if (this.error) return;
+    try {
+      this.parse(chunk);
+    } catch (error) {
+      this.error = error instanceof ApiError ? error : new ApiError(500, `unexpected git cat-file output in the mirror of ${this.url}`);
+    }
+  }
+
+  private parse(chunk: Buffer): void {
+    let pos = 0;
+    while (pos < chunk.length) {
+      if (this.trailer) {
+        pos += 1;
+        this.trailer = false;
+        continue;
+      }
+      if (this.body) {
+        const take = Math.min(chunk.length - pos, this.body.length - this.filled);
+        this.body.set(chunk.subarray(pos, pos + take), this.filled);
+        this.filled += take;
+        pos += take;
+        if (this.filled === this.body.length) this.endBlob();
+        continue;
+      }
+      const eol = chunk.indexOf(10, pos);
+      if (eol < 0) {
+        this.header.push(chunk.subarray(pos));
+        return;
+      }
+      this.header.push(chunk.subarray(pos, eol));
+      pos = eol + 1;
+      this.startBlob(Buffer.concat(this.header).toString('latin1'));
+      this.header = [];
+    }
+  }
+
+  private startBlob(line: string): void {
+    const oid = this.oids[this.index];
+    const [name, type, sizeText] = line.split(' ');
+    if (type === 'missing') throw new ApiError(500, `blob ${oid ?? name} is missing from the mirror of ${this.url}`);
+    const size = Number(sizeText);
+    if (oid === undefined || name !== oid || !Number.isSafeInteger(size)) throw new ApiError(500, `unexpected git cat-file output in the mirror of ${this.url}`);
+    this.body = new Uint8Array(size);
+    this.filled = 0;
+    if (size === 0) this.endBlob();
+  }
+
+  private endBlob(): void {
+    this.blobs.set(this.oids[this.index] as string, this.body as Uint8Array);
+    this.index += 1;
+    this.body = undefined;
+    this.trailer = true;
+  }
+
+  finish(): Map<string, Uint8Array> {
+    if (this.error) throw this.error;
+    if (this.index !== this.oids.length || this.body) throw new ApiError(500, `git cat-file ended early in the mirror of ${this.url}`);
+    return this.blobs;
+  }
+}
+
 /** A bare mirror of one repository in the cache. Open with `openMirror`. */
 export class Mirror {
   private readonly scrub: (text: string) => string;
@@ -299,26 +385,19 @@ export class Mirror {
     return entries;
   }
 
-  /** Reads blobs through one `git cat-file --batch` process. */
+  /**
+   * Reads blobs through one `git cat-file --batch` process, parsed as it streams:
+   * each blob is copied once, from the pipe into a buffer of its own size (gathering
+   * the whole output first, then slicing it, cost two copies of every byte and a
+   * peak of twice the repository's size).
+   */
   async readBlobs(oids: readonly string[]): Promise<Map<string, Uint8Array>> {
     const unique = [...new Set(oids)];
-    const blobs = new Map<string, Uint8Array>();
-    if (unique.length === 0) return blobs;
-    const out = await this.must(['cat-file', '--batch'], { input: unique.join('\n') + '\n' });
-    let pos = 0;
-    for (const oid of unique) {
-      const eol = out.indexOf(10, pos);
-      if (eol < 0) throw new ApiError(500, `git cat-file ended early in the mirror of ${this.url}`);
-      const header = out.subarray(pos, eol).toString('latin1').split(' ');
-      pos = eol + 1;
-      if (header[1] === 'missing') throw new ApiError(500, `blob ${oid} is missing from the mirror of ${this.url}`);
-      const size = Number(header[2]);
-      if (header[0] !== oid || !Number.isSafeInteger(size)) throw new ApiError(500, `unexpected git cat-file output in the mirror of ${this.url}`);
-      // Copy: the batch buffer may be large, each blob outlives it.
-      blobs.set(oid, new Uint8Array(out.subarray(pos, pos + size)));
-      pos += size + 1;
-    }
-    return blobs;
+    if (unique.length === 0) return new Map();
+    const parser = new CatFileBatchParser(unique, this.url);
+    const result = await this.git(['cat-file', '--batch'], { input: unique.join('\n') + '\n', onStdout: (chunk) => parser.push(chunk) });
+    if (result.code !== 0) throw new ApiError(500, `git cat-file failed in the mirror of ${this.url}: ${firstLine(result.stderr, this.scrub)}`);
+    return parser.finish();
   }
 
   /** A commit's tree as a RepoSnapshot: regular files and symbolic links (data = link text). */

@@ -25,6 +25,7 @@ export const CRASH_STEPS = [
   'mid-gc',
   'mid-checkpoint',
   'mid-prune',
+  'mid-sweep',
 ] as const;
 export type CrashStep = (typeof CRASH_STEPS)[number];
 

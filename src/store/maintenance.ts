@@ -53,7 +53,7 @@ import {
   tempPath,
   writeNewFile,
 } from './objects.js';
-import { PackIndex, collectHashes, readCheckpointState, writeCheckpoint } from './pack.js';
+import { PackIndex, collectHashes, forgetLooseLists, readCheckpointState, writeCheckpoint } from './pack.js';
 
 export interface StoreProblem {
   /** The damaged or missing file. */
@@ -435,9 +435,10 @@ export async function recover(dir: string, options: { toGen?: number } = {}): Pr
     await fsyncDir(paths.commits(dir));
     await fsyncDir(paths.quarantine(dir)).catch(() => undefined);
     await writeHead(dir, gen);
-    // The restored state is all loose now; older checkpoints stay true (loose files are kept).
-    const previous = readCheckpointState(dir);
-    await writeCheckpoint(dir, { gen, history: [previous.gen, ...previous.history].filter((g) => g > 0 && g < gen), prunedBelow: previous.prunedBelow }, true);
+    // The restored state is all loose now. It did not come from the generations before it,
+    // so no older checkpoint may serve as a cut (pack.ts): forget them and their lists.
+    forgetLooseLists(dir);
+    await writeCheckpoint(dir, { gen, history: [], prunedBelow: readCheckpointState(dir).prunedBelow }, true);
     return { fromGen, toGen, gen, quarantined, problems };
   } finally {
     await lock.release();

@@ -21,7 +21,7 @@
  */
 import * as fs from 'node:fs';
 import { StoreError } from '../api/errors.js';
-import { isBLeaf, looksLikeBNode, type BNode } from './btree.js';
+import { childFor, isBLeaf, looksLikeBNode, type BNode } from './btree.js';
 import { crashPoint } from './fault.js';
 import { DAMAGE_HINT, HASH_RE, ObjectWriter, errnoCode, fsops, fsyncDir, sha256, tempPath, writeNewFile } from './objects.js';
 import * as path from 'node:path';
@@ -96,13 +96,27 @@ export class PackIndex {
 
   constructor(readonly dir: string) {}
 
-  /** Records a commit's pack; `start` is the byte offset of its first object in the commit file. */
+  /** Generations whose pack is indexed. */
+  private readonly indexed = new Set<number>();
+
+  /**
+   * Records a commit's pack; `start` is the byte offset of its first object in the
+   * commit file. An object packed more than once keeps its newest location (the
+   * last commit files to be dropped, and what `packedAfter` asks).
+   */
   add(gen: number, pack: PackList, start: number): void {
+    this.indexed.add(gen);
     let offset = start;
     for (const [hash, length] of pack) {
-      this.locations.set(hash, { gen, start: offset, length });
+      const known = this.locations.get(hash);
+      if (known === undefined || known.gen < gen) this.locations.set(hash, { gen, start: offset, length });
       offset += length;
     }
+  }
+
+  /** Indexes the commits of gens `from..to` not indexed yet (every pack of the range, e.g. for the sweep). */
+  ensureIndexed(from: number, to: number): void {
+    for (let gen = Math.max(1, from); gen <= to; gen += 1) if (!this.indexed.has(gen)) this.indexCommit(gen);
   }
 
   get(hash: string): PackLocation | undefined {
@@ -147,6 +161,7 @@ export class PackIndex {
     } catch {
       return;
     }
+    this.indexed.add(gen);
     const end = bytes.indexOf(NEWLINE);
     if (end < 0) return; // a record without a pack
     let pack: unknown;
@@ -329,10 +344,190 @@ export async function checkpoint(
   } finally {
     writer.cleanup();
   }
+  await writeLooseList(options.dir, options.gen, [...objects.keys()]);
   const history = from > 0 ? [from, ...previous.history] : previous.history;
   const prunedBelow = pruneCommits(options.dir, [options.gen, ...history], previous.prunedBelow, options.gen, options.keepCommits ?? KEEP_COMMITS);
   await writeCheckpoint(options.dir, { gen: options.gen, history, prunedBelow }, options.durable);
+  if (prunedBelow > 1) sweepLoose(source, index, options.dir, prunedBelow, options.gen);
   return objects.size;
+}
+
+// ─── Sweeping superseded loose objects ───────────────────────────────────────
+
+/**
+ * At most this many listed objects are looked at per checkpoint. Objects still live are
+ * carried to a newer list, so the lists cycle through the live loose objects: garbage is
+ * found within (live objects / budget) checkpoints, and a checkpoint's work stays bounded.
+ */
+const SWEEP_BUDGET = 2000;
+
+function listsDir(dir: string): string {
+  return path.join(dir, 'checkpoints');
+}
+
+/**
+ * Records which objects a checkpoint made loose (`checkpoints/<gen>`, one hash a
+ * line; no fsync: a lost list only means those objects wait for `store gc`).
+ */
+async function writeLooseList(dir: string, gen: number, hashes: string[]): Promise<void> {
+  if (hashes.length === 0) return;
+  const lists = listsDir(dir);
+  try {
+    fsops.mkdir(lists);
+  } catch (error) {
+    if (errnoCode(error) !== 'EEXIST') throw error;
+  }
+  const temp = tempPath(dir, 'list');
+  try {
+    await writeNewFile(temp, Buffer.from(`${hashes.join('\n')}\n`), { sync: false });
+    fsops.rename(temp, path.join(lists, String(gen).padStart(12, '0')));
+  } catch (error) {
+    try {
+      fs.unlinkSync(temp);
+    } catch {
+      // gone already
+    }
+    throw error;
+  }
+}
+
+/** Removes every checkpoint list (recover: a restored state did not come from the checkpoints before it). */
+export function forgetLooseLists(dir: string): void {
+  fs.rmSync(listsDir(dir), { recursive: true, force: true });
+}
+
+/**
+ * Incremental gc of loose files: once the cut `cut` (every commit below it dropped)
+ * has passed a checkpoint, the objects that checkpoint made loose are removed unless
+ * a kept generation may reach them: an object reachable at gen h ≥ cut was either
+ * reachable at `cut` or packed again after it (a commit reaches only what it packs and
+ * what its parent reached). Reachable at `cut` means: the cut's root or transaction
+ * log, or a table node on the path to one of its own keys in some table. Anything in
+ * doubt (a value stored with putObject, an unreadable node) is kept for `store gc`.
+ * The work is a few lists per checkpoint, each about the size of one checkpoint.
+ */
+export function sweepLoose(source: ObjectSource, index: PackIndex, dir: string, cut: number, newest: number): number {
+  let names: string[];
+  try {
+    names = fs.readdirSync(listsDir(dir)).filter((name) => /^\d{12}$/.test(name) && Number(name) < cut).sort();
+  } catch {
+    return 0;
+  }
+  if (names.length === 0) return 0;
+  let rootHash: string;
+  let root: { tables?: Record<string, string>; tx?: string };
+  try {
+    rootHash = (JSON.parse(commitHeader(fs.readFileSync(commitFilePath(dir, cut), 'utf8'))) as { root: string }).root;
+    root = source.object(rootHash) as typeof root;
+  } catch {
+    return 0; // the cut's state is unreadable: keep everything
+  }
+  index.ensureIndexed(cut + 1, newest);
+  let removed = 0;
+  let budget = SWEEP_BUDGET;
+  const carried: string[] = [];
+  for (const name of names) {
+    if (budget <= 0) break;
+    const file = path.join(listsDir(dir), name);
+    let hashes: string[];
+    try {
+      hashes = fs.readFileSync(file, 'utf8').split('\n').filter((line) => HASH_RE.test(line));
+    } catch {
+      continue;
+    }
+    const later = hashes.slice(budget);
+    hashes = hashes.slice(0, budget);
+    budget -= hashes.length;
+    for (const hash of hashes) {
+      // Packed again after the cut: the checkpoint that makes it loose again lists it again.
+      if ((index.get(hash)?.gen ?? 0) > cut) continue;
+      const state = hash === rootHash || hash === root.tx ? 'live' : reachableAt(source, root, hash);
+      if (state === 'blob') continue; // named from rows: left for store gc
+      if (state !== 'dead') {
+        carried.push(hash); // looked at again when a later cut passes this one
+        continue;
+      }
+      try {
+        fs.unlinkSync(objectFilePath(dir, hash));
+        removed += 1;
+        crashPoint('mid-sweep');
+      } catch {
+        // gone already
+      }
+    }
+    if (later.length > 0) {
+      rewriteList(dir, file, later); // the rest waits for the next checkpoint
+      continue;
+    }
+    try {
+      fs.unlinkSync(file);
+    } catch {
+      // the next sweep reads it again: every removal is idempotent
+    }
+  }
+  if (carried.length > 0) {
+    const target = path.join(listsDir(dir), String(cut).padStart(12, '0'));
+    let existing: string[] = [];
+    try {
+      existing = fs.readFileSync(target, 'utf8').split('\n').filter((line) => HASH_RE.test(line));
+    } catch {
+      // no list yet
+    }
+    rewriteList(dir, target, [...existing, ...carried]);
+  }
+  return removed;
+}
+
+/** Replaces a list file (written whole, then renamed: a crash leaves the old list). */
+function rewriteList(dir: string, file: string, hashes: string[]): void {
+  const temp = tempPath(dir, 'list');
+  try {
+    fs.writeFileSync(temp, `${hashes.join('\n')}\n`, { flag: 'wx', mode: 0o600 });
+    fs.renameSync(temp, file);
+  } catch {
+    try {
+      fs.unlinkSync(temp);
+    } catch {
+      // gone already
+    }
+  }
+}
+
+function objectFilePath(dir: string, hash: string): string {
+  return path.join(dir, 'objects', hash.slice(0, 2), `${hash}.json`);
+}
+
+/**
+ * Whether the state with root object `root` reaches `hash` (see sweepLoose): 'dead' only
+ * when sure, 'blob' for a putObject value (named from rows), 'doubt' when unreadable.
+ */
+function reachableAt(source: ObjectSource, root: { tables?: Record<string, string> }, hash: string): 'live' | 'dead' | 'blob' | 'doubt' {
+  try {
+    const value = source.object(hash);
+    if (typeof value === 'object' && value !== null && 'tables' in value) return 'dead'; // another generation's root
+    if (typeof value === 'object' && value !== null && 'recent' in value) return 'dead'; // another root's transaction log
+    if (!looksLikeBNode(value)) return 'blob';
+    // A key inside the node's range: the path to it in a table passes the node iff the table
+    // holds the node. A leaf's first key is one of its rows; an inner node's second key
+    // separates its first two children, so it lies strictly inside its range (btree.ts).
+    let probe = value as BNode;
+    while (!isBLeaf(probe) && probe.k.length < 2) probe = source.object(probe.c[0] as string) as BNode;
+    const key = isBLeaf(probe) ? probe.k[0] : probe.k[1];
+    if (key === undefined) return 'doubt';
+    for (const top of Object.values(root.tables ?? {})) {
+      let current = top;
+      for (;;) {
+        if (current === hash) return 'live';
+        const node = source.object(current);
+        if (!looksLikeBNode(node)) return 'doubt'; // a first-release hash trie
+        if (isBLeaf(node as BNode)) break;
+        current = (node as { c: string[] }).c[childFor(node as { k: string[]; c: string[] }, key)] as string;
+      }
+    }
+    return 'dead';
+  } catch {
+    return 'doubt';
+  }
 }
 
 /**

@@ -86,6 +86,18 @@ describe('mirror', () => {
     expect(await again.fetch('refs/heads/nope')).toBeUndefined();
   });
 
+  it('reads large and empty binary blobs byte for byte (the cat-file stream crosses pipe chunks)', async () => {
+    const big = new Uint8Array(700 * 1024).map((_, i) => (i * 7919) % 256);
+    const newlines = new Uint8Array(200 * 1024).fill(10);
+    const r = remote({ 'big.png': big, 'empty.bin': new Uint8Array(), 'newlines.bin': newlines, 'tail.md': 'tail\n' });
+    const mirror = await openMirror(r.url);
+    const snapshot = await mirror.readSnapshot((await mirror.fetch('refs/heads/main')) as string);
+    expect(Buffer.from(snapshot.get('big.png')?.data ?? []).equals(Buffer.from(big))).toBe(true);
+    expect(snapshot.get('empty.bin')?.data.byteLength).toBe(0);
+    expect(Buffer.from(snapshot.get('newlines.bin')?.data ?? []).equals(Buffer.from(newlines))).toBe(true);
+    expect(new TextDecoder().decode(snapshot.get('tail.md')?.data)).toBe('tail\n');
+  });
+
   it('writes a commit without a checkout, keeps symlinks and modes, skips empty commits, pushes fast-forward only', async () => {
     const r = remote({ 'a.md': 'a\n', 'l.md': { symlink: 'a.md' }, 'x/run.sh': '#!/bin/sh\n', 'gone.md': 'bye\n' });
     git(r.work, 'update-index', '--chmod=+x', 'x/run.sh');

@@ -106,6 +106,22 @@ describe('crash at every commit step', () => {
     expect((await fsck(dir)).problems).toEqual([]);
   });
 
+  it('crash@mid-sweep (removing superseded loose objects) keeps every commit whole; the next sweep goes on', async () => {
+    const dir = await seeded('sweep');
+    const env = { WORKER_CHECKPOINT_EVERY: '1', WORKER_KEEP_COMMITS: '1' };
+    // gen 2's checkpoint lists what it made loose; gen 4's checkpoint cuts at 3 and sweeps that list: killed there.
+    const run = runWorker(worker, ['write', dir, 's', '5'], { DOCSCTL_STORE_FAULT: 'crash@mid-sweep', ...env });
+    expect((await run.done).signal).toBe('SIGKILL');
+    expect(run.lines).toEqual(['ack s-0', 'ack s-1']);
+    expect(openStore(dir).read().entries('items')).toHaveLength(103);
+    expect((await fsck(dir)).problems).toEqual([]);
+    const next = runWorker(worker, ['write', dir, 't', '3'], env);
+    expect((await next.done).code).toBe(0);
+    expect(openStore(dir).read().entries('items')).toHaveLength(106);
+    expect((await fsck(dir)).problems).toEqual([]);
+    await gc(dir, { keepCommits: 1000, minAgeMs: 3_600_000 }); // verifies every kept commit whole
+  });
+
   it('crash@mid-stale-takeover leaves a takeover the next writer completes', async () => {
     const dir = await seeded('takeover');
     fs.writeFileSync(

@@ -97,7 +97,7 @@ async function loop(kind: Kind, only?: FsOp, checkpoints = false): Promise<{ fai
     if (error === undefined) {
       // A fault where it does not matter (HEAD hint, releasing the lock, removing a temp), or in
       // the checkpoint after the commit (CHECKPOINT stays where it was): committed.
-      const inCheckpoint = /[/\\](obj-|checkpoint-)[^/\\]*\.tmp$|[/\\]objects([/\\]|$)|[/\\]CHECKPOINT$/.test(hit.file) || hit.file === dir;
+      const inCheckpoint = /[/\\](obj-|checkpoint-|list-)[^/\\]*\.tmp$|[/\\](objects|checkpoints)([/\\]|$)|[/\\]CHECKPOINT$/.test(hit.file) || hit.file === dir;
       if (!checkpoints || !inCheckpoint) expect(['open', 'write', 'fstat', 'close', 'rename', 'unlink'], `${hit.op} ${hit.file}`).toContain(hit.op);
       expect(after.gen).toBe(gen + 1);
       expect(after.has('items', key)).toBe(true);

@@ -454,6 +454,29 @@ describe('transactions', () => {
     expect(reopen(dir).read().get('t', 'k4')).toEqual({ i: 39, pad: 'x'.repeat(300) });
   });
 
+  it('removes superseded loose objects as it goes: the store stays flat over a long run of edits', async () => {
+    const { dir, store } = fresh({ checkpointEvery: 4, keepCommits: 8, durable: false }); // fsyncs would only slow it
+    await store.transact((tx) => {
+      for (let i = 0; i < 300; i += 1) tx.put('t', `k${String(i).padStart(3, '0')}`, { i, pad: 'x'.repeat(100) });
+    });
+    const looseFiles = () => fs.readdirSync(path.join(dir, 'objects')).reduce((n, p) => n + fs.readdirSync(path.join(dir, 'objects', p)).length, 0);
+    const edit = async (count: number, round: number) => {
+      for (let i = 0; i < count; i += 1) {
+        await store.transact((tx) => tx.put('t', `k${String((i * 37 + round) % 300).padStart(3, '0')}`, { i, round, pad: 'y'.repeat(100) }));
+      }
+    };
+    await edit(100, 1);
+    const early = looseFiles();
+    await edit(300, 2);
+    // Without the sweep every checkpoint's leaves would stay: about 3 times as many files by now.
+    expect(looseFiles()).toBeLessThanOrEqual(early * 1.3);
+    expect((await fsck(dir)).problems).toEqual([]);
+    // A full gc finds little left to collect, and verifies every kept commit whole first.
+    const report = await gc(dir, { keepCommits: 8, minAgeMs: 0 });
+    expect(report.removedObjects).toBeLessThan(early / 2);
+    expect(reopen(dir).read().get('t', 'k265')).toEqual({ i: 299, round: 2, pad: 'y'.repeat(100) }); // the last edit
+  });
+
   it('can skip fsync for bulk fixture generation (durable: false)', async () => {
     const dir = storePath('bulk');
     const store = createStore(dir, { durable: false });
