@@ -5,7 +5,7 @@
  * Prints JSON: {spaceId, crs: [numbers], pageId, pages, seconds}.
  */
 import { getRoute } from '../src/api/table.js';
-import type { ContentPage, ContentTree } from '../src/content/model.js';
+import type { ContentPage } from '../src/content/model.js';
 import { bootstrap } from '../src/domain/bootstrap.js';
 import { type ChangeRequestRecord, getChangeRequest, newRevisionRecord, putChangeRequest } from '../src/domain/content/records.js';
 import { loadTree, saveTree } from '../src/domain/content/storage.js';
@@ -15,6 +15,7 @@ import { createStore } from '../src/store/index.js';
 import { systemClock } from '../src/util/clock.js';
 import { randomIds } from '../src/util/ids.js';
 import type { RouteId } from '../src/api/route-id.js';
+import { benchContentTree } from './content-tree.js';
 
 const [dir, crsArg] = process.argv.slice(2);
 if (!dir) throw new Error('usage: generate-content DIR CRS');
@@ -30,24 +31,7 @@ const { user, organization } = await store.transact((tx) =>
 const env = { store, actor: { userId: user.id }, clock, ids, origin };
 const run = async (id: RouteId, input: object) => (await executeOperation(env, getRoute(id), input)).body as Record<string, unknown>;
 
-const body = (title: string) =>
-  `Introduction to ${title}.\n\n## Details\n\n${Array.from({ length: 12 }, (_, i) => `Line ${i + 1} about ${title}: some text that explains it.`).join('\n')}\n\n\`\`\`sh\ndocsctl ${title.toLowerCase().replace(/\W+/g, '-')}\n\`\`\`\n`;
-let n = 0;
-const page = (title: string, pages: ContentPage[] = []): ContentPage => ({
-  id: `p${String(++n).padStart(5, '0')}`,
-  type: 'document',
-  title,
-  slug: title.toLowerCase().replace(/\W+/g, '-'),
-  markdown: body(title),
-  pages,
-});
-const tree: ContentTree = {
-  pages: Array.from({ length: 50 }, (_, a) =>
-    page(`Part ${a}`, Array.from({ length: 10 }, (_, b) => page(`Chapter ${a}.${b}`, Array.from({ length: 9 }, (_, c) => page(`Section ${a}.${b}.${c}`))))),
-  ),
-  files: [],
-};
-const leaves: ContentPage[] = tree.pages.flatMap((p) => p.pages.flatMap((c) => c.pages));
+const { tree, leaves, pages: n } = benchContentTree();
 
 const space = await run('createSpace', { params: { organizationId: organization.id }, body: { title: 'Big space' } });
 const spaceId = space.id as string;

@@ -1,16 +1,19 @@
 // Benchmarks, as ratios to a bare `node -e 0` measured in the same run (pairs
 // alternate A/B so machine noise hits both). Usage: npm run bench [-- --quick]
-//   start-up: docsctl --version, docsctl --help
+//   start-up: docsctl --version, docsctl --help, space get locally and remotely (against serve)
 //   store:    space get / space edit on 1,000 spaces in 100 collections after 10,000 writes,
 //             and on a store 10x larger (10,000 spaces, 1,000 collections, 100,000 writes)
 //   content:  cr merge of 10 edited pages in a 5,000-page space, page get there, store growth per merge
 //   git:      import / re-import / one-page export of a 2,000-page repository, as ratios to `git clone`
+//   comments: comment list / comment add on a change request of 1,000 and 10,000 comments, search over 5,000 pages
+//   git-assets (--git-assets): cold import of 3,000 pages and 300 images of 100 KB–1 MB, as a ratio to `git clone`
 //   teams:    team members sync of 2,000 lines (100 changes) in an org of 10,000, locally and via serve
 //   serve:    read/list/write throughput as ratios to a bare node:http server, creates/s and bytes/create at 0 and 3,000 spaces
 //   store-engine (--store-engine): creates/s and bytes per create at 0 and 3,000 spaces in-process, the fairness wait
-// Options: --quick (fewer runs, no 10x store), --content, --git, --serve, --teams or --store-engine (only that part).
+// Options: --quick (fewer runs, no 10x store), --startup, --content, --git, --serve, --teams, --comments or --store-engine (only that part).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +27,8 @@ const work = mkdtempSync(join(tmpdir(), 'docsctl-bench-'));
 
 function time(cmd, args, env) {
   const start = process.hrtime.bigint();
-  const result = spawnSync(cmd, args, { env: { ...process.env, NO_COLOR: '1', ...env }, encoding: 'utf8' });
+  // maxBuffer: site tree of the sites bench prints ~4 MB (the default 1 MB kills the child).
+  const result = spawnSync(cmd, args, { env: { ...process.env, NO_COLOR: '1', ...env }, encoding: 'utf8', maxBuffer: 1 << 28 });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${result.status}): ${result.stderr}`);
   return ms;
@@ -109,8 +113,12 @@ async function contentBench() {
   paired('page get (5,000-page space)', [bin, 'page', 'get', info.spaceId, info.pageId, '--json'], env, 3);
 }
 
-/** A Git Sync repository of `pages` pages (nested 3 levels) with assets, as a bare remote. */
-function makeRepository(dir, pages) {
+/**
+ * A Git Sync repository of `pages` pages (nested 3 levels) with assets, as a bare remote.
+ * `images`: that many more images in `.gitbook/assets/` (random bytes, so git cannot
+ * compress them, of `minBytes`–`maxBytes`), spread over the pages that show them.
+ */
+function makeRepository(dir, pages, images = { count: 0, minBytes: 0, maxBytes: 0 }) {
   const work = join(dir, 'work');
   mkdirSync(work, { recursive: true });
   const git = (...args) => execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], { cwd: work });
@@ -134,6 +142,18 @@ function makeRepository(dir, pages) {
       );
       lines.push(`  * [Page ${a}.${b}](${part}/page-${b}.md)`);
     }
+  }
+  const every = Math.max(1, Math.floor(pages / Math.max(1, images.count)));
+  for (let i = 0; i < images.count; i++) {
+    const name = `screenshot ${i}.png`;
+    const size = images.minBytes + Math.floor(((images.maxBytes - images.minBytes) * ((i * 7919) % 1000)) / 1000);
+    writeFileSync(join(work, '.gitbook', 'assets', name), randomBytes(size));
+    // The page that shows it: part-a/page-b of the (i * every)th page.
+    const index = i * every;
+    const a = Math.floor(index / 21);
+    const b = Math.min(19, index % 21);
+    const page = join(work, `part-${a}`, `page-${b}.md`);
+    if (existsSync(page)) appendFileSync(page, `\n<figure><img src="../.gitbook/assets/${name}" alt=""><figcaption></figcaption></figure>\n`);
   }
   writeFileSync(join(work, 'SUMMARY.md'), `${lines.join('\n')}\n`);
   git('add', '-A');
@@ -178,14 +198,41 @@ async function gitBench() {
   row('git export (one page changed)', exported, 1);
 }
 
+/**
+ * git-assets (--git-assets): a cold `git import` of an asset-heavy repository (3,000 pages,
+ * 300 images of 100 KB–1 MB) against `git clone` of it, both over file://.
+ */
+async function gitAssetsBench() {
+  const gitRuns = quick ? 2 : 3;
+  const dir = join(work, 'git-assets');
+  const { url } = makeRepository(dir, 3000, { count: 300, minBytes: 100 * 1024, maxBytes: 1024 * 1024 });
+  console.log(`\ngit-assets: 3,000 pages and 300 images of 100 KB–1 MB (${gitRuns} runs; ratio to \`git clone\` of the same repository):`);
+  const store = join(dir, 'store');
+  const env = { DOCSCTL_STORE: store };
+  execFileSync('node', [bin, 'init'], { env: { ...process.env, ...env }, stdio: 'ignore' });
+  const first = [], clones = [];
+  for (let i = 0; i < gitRuns; i++) {
+    const space = execFileSync('node', [bin, 'space', 'create', '--title', `Assets ${i}`, '--format', 'ids'], { env: { ...process.env, ...env }, encoding: 'utf8' }).trim();
+    clones.push(time('git', ['clone', '-q', url, join(dir, `clone-${i}`)]));
+    first.push(time('node', [bin, 'git', 'import', space, url, '--ref', 'main'], { ...env, DOCSCTL_GIT_CACHE: join(dir, `cache-${i}`) }));
+    rmSync(join(dir, `clone-${i}`), { recursive: true, force: true });
+    rmSync(join(dir, `cache-${i}`), { recursive: true, force: true });
+  }
+  const ratio = median(first) / median(clones);
+  console.log(`${'git import (first, cold cache)'.padEnd(44)} ${median(first).toFixed(1).padStart(7)} ms   git clone ${median(clones).toFixed(1).padStart(6)} ms   ${ratio.toFixed(2)}×${ratio <= 2 ? '  ok (target ≤ 2×)' : '  OVER target ≤ 2×'}`);
+}
+
 try {
   console.log(`docsctl benchmarks — ${runs} paired runs each, ratios to node -e 0 (median of pairwise ratios)\n`);
   if (process.argv.includes('--sites')) await sitesBench(); // sites only (sitesBench)
   else if (process.argv.includes('--store-engine')) await storeEngineBench();
   else if (process.argv.includes('--content')) await contentBench();
+  else if (process.argv.includes('--git-assets')) await gitAssetsBench();
   else if (process.argv.includes('--git')) await gitBench();
   else if (process.argv.includes('--teams')) await (await import('./teams.mjs')).teamsBench({ bin, work, runs, generator, time, median });
   else if (process.argv.includes('--serve')) await runServeBench();
+  else if (process.argv.includes('--comments')) await (await import('./comments.mjs')).commentsBench({ bin, work, runs, generator, time, median });
+  else if (process.argv.includes('--startup')) await startupBench();
   else await startAndStoreBenches();
 } finally {
   rmSync(work, { recursive: true, force: true });
@@ -226,9 +273,32 @@ async function runServeBench() {
   await serveBench({ bin, work, quick, generate: (dir, spaces, collections, writes) => generate(script, dir, spaces, collections, writes) });
 }
 
-async function startAndStoreBenches() {
+/**
+ * Start-up: the shim's fast path, the CLI's help, and one small read locally and remotely
+ * (`space get` on a one-space store, then through `docsctl serve`): what any one-shot
+ * command pays before doing its work.
+ */
+async function startupBench() {
   paired('docsctl --version', [bin, '--version'], {}, 1.3);
   paired('docsctl --help', [bin, '--help'], {}, 1.6);
+  const dir = join(work, 'startup');
+  const env = { DOCSCTL_STORE: dir, DOCSCTL_CONFIG_DIR: join(work, 'startup-config'), XDG_CACHE_HOME: join(work, 'startup-cache') };
+  const run = (...args) => execFileSync('node', [bin, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  const { token } = JSON.parse(run('init', '--org', 'Bench', '--json'));
+  const { id } = JSON.parse(run('space', 'create', '--title', 'Start-up', '--json'));
+  paired('space get (local, 1 space)', [bin, 'space', 'get', id, '--json'], env, 2);
+  const { startListening } = await import('./serve.mjs');
+  const server = await startListening([bin, 'serve', '--port', '0'], env);
+  try {
+    const remote = { DOCSCTL_CONFIG_DIR: env.DOCSCTL_CONFIG_DIR, DOCSCTL_ENDPOINT: server.url, DOCSCTL_TOKEN: token };
+    paired('space get (remote, against serve)', [bin, 'space', 'get', id, '--json'], remote, 2.5);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function startAndStoreBenches() {
+  await startupBench();
 
   const script = await generator();
   console.log('\nstore of 1,000 spaces in 100 collections after 10,000 writes:');

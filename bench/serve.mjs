@@ -10,7 +10,7 @@ import { join } from 'node:path';
 const here = new URL('.', import.meta.url).pathname;
 
 /** Starts a process that prints "Listening on URL"; resolves with its URL and a stop function. */
-function startListening(args, env = {}) {
+export function startListening(args, env = {}) {
   const child = spawn('node', args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.on('data', (chunk) => {

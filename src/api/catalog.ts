@@ -32,6 +32,10 @@ const moduleLoaders: Record<RouteModuleName, () => Promise<Record<string, unknow
   members: () => import('./routes/members.js'),
   teams: () => import('./routes/teams.js'),
   git: () => import('./routes/git.js'),
+  reviews: () => import('./routes/reviews.js'),
+  search: () => import('./routes/search.js'),
+  users: () => import('./routes/users.js'),
+  declared: async () => (await import('./routes/declared.js')).declaredRouteModule,
 };
 
 export function routeInfo(id: RouteId): RouteInfo {

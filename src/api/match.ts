@@ -46,7 +46,8 @@ export class PathMatcher<T extends Matchable> {
     for (const item of items) {
       let node: Node<T> = this.roots.get(item.method) ?? newNode<T>();
       this.roots.set(item.method, node);
-      for (const segment of item.path.slice(1).split('/')) {
+      // The template's own trailing slash (`/v1/`, getApiInformation) is dropped as a request's is.
+      for (const segment of segmentsOf(item.path) ?? []) {
         const param = /^\{([A-Za-z0-9_]+)\}$/.exec(segment)?.[1];
         if (param === undefined) {
           const next: Node<T> = node.literals.get(segment) ?? newNode<T>();

@@ -8,12 +8,14 @@
  * Type-only: importing this never loads the route table.
  */
 import type { AnyRoute } from './route.js';
-import type { routeModules } from './table.js';
+import type { DeclaredRouteId } from './routes/declared-ops.js';
+import type { handWrittenModules } from './table.js';
 
-type Modules = typeof routeModules;
+type Modules = typeof handWrittenModules;
 
 /** The names of a module's exports that are routes. */
 type RouteExports<M> = { [K in keyof M]: M[K] extends AnyRoute ? K : never }[keyof M];
 
-export type RouteId = { [N in keyof Modules]: RouteExports<Modules[N]> }[keyof Modules] & string;
+/** The hand-written routes' ids, plus the real API's other operations (declared, answering 501). */
+export type RouteId = ({ [N in keyof Modules]: RouteExports<Modules[N]> }[keyof Modules] & string) | DeclaredRouteId;
 

@@ -10,7 +10,7 @@
  * `docsctl config` subcommands.
  */
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { configDir, defaultStoreDir } from '../util/paths.js';
 
@@ -86,14 +86,31 @@ export function resolveSettings(options: GlobalOptions, env: NodeJS.ProcessEnv, 
   const explicitStore = options.store ?? env.DOCSCTL_STORE;
   const endpoint = options.endpoint ?? env.DOCSCTL_ENDPOINT ?? (explicitStore ? undefined : profile.endpoint);
   const token = options.token ?? env.DOCSCTL_TOKEN ?? (endpoint === profile.endpoint ? profile.token : undefined);
+  const storeDir = explicitStore ?? profile.store ?? defaultStoreDir(env);
   return {
     mode: endpoint ? 'remote' : 'local',
-    storeDir: explicitStore ?? profile.store ?? defaultStoreDir(env),
+    storeDir,
     endpoint: endpoint || undefined,
     token: token || undefined,
-    org: options.org ?? env.DOCSCTL_ORG ?? profile.org,
+    // A profile's organization lives in the profile's store or endpoint: another one has other ids.
+    org: options.org ?? env.DOCSCTL_ORG ?? (targetsProfile(profile, endpoint, storeDir, env) ? profile.org : undefined),
     profileName,
   };
+}
+
+/** True when the command talks to the profile's own store or endpoint (a profile with neither is the default store). */
+function targetsProfile(profile: Profile, endpoint: string | undefined, storeDir: string, env: NodeJS.ProcessEnv): boolean {
+  if (profile.endpoint !== undefined) return endpoint === profile.endpoint;
+  if (endpoint) return false;
+  return resolve(storeDir) === resolve(profile.store ?? defaultStoreDir(env));
+}
+
+/**
+ * The store directory a profile keeps: absolute, so the profile means the same store
+ * from any working directory (`config set scratch --store ./scratch-store`).
+ */
+export function profileStorePath(store: string): string {
+  return resolve(store);
 }
 
 /** Writes the config through conf (atomic, 0600). Loaded lazily: only `docsctl config` needs it. */

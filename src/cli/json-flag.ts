@@ -6,8 +6,14 @@
  * word after `--json` is kept as fields only when the invoked command has no
  * room left for it as an argument; otherwise `--json` moves to the end of the
  * options, where it takes no value. `--json=FIELDS` is always a field list.
+ *
+ * A command with a variadic argument always has room (`member invite a@b --json id`:
+ * is `id` an email or a field?), so there a word that reads as a field list after
+ * `--json` is refused with a usage error saying how to write either meaning.
  */
 import type { Command, Option } from 'commander';
+import { UsageError } from '../api/errors.js';
+import { isFieldList } from '../output/shape.js';
 
 function findOption(chain: readonly Command[], flag: string): Option | undefined {
   const name = flag.includes('=') ? flag.slice(0, flag.indexOf('=')) : flag;
@@ -51,9 +57,19 @@ export function normaliseJsonFlag(program: Command, argv: readonly string[]): st
   }
   const leaf = chain[chain.length - 1] as Command;
   const declared = leaf.registeredArguments;
-  const room = declared.some((argument) => argument.variadic) ? Number.POSITIVE_INFINITY : declared.length;
+  const variadic = declared.some((argument) => argument.variadic);
+  const room = variadic ? Number.POSITIVE_INFINITY : declared.length;
   const fieldsIndex = at + 1;
   const isPositional = positionals.includes(fieldsIndex);
+  if (isPositional && variadic && isFieldList(next)) {
+    const name = chain
+      .slice(1)
+      .map((command) => command.name())
+      .join(' ');
+    throw new UsageError(`"--json ${next}" is ambiguous: "${next}" could be fields to print or an argument of "${name}"`, {
+      hint: `Write --json=${next} for fields, or put --json after the arguments to print whole objects.`,
+    });
+  }
   if (isPositional && positionals.length > room) {
     // One word too many for the command: it is the field list.
     return [...argv.slice(0, at), `--json=${next}`, ...argv.slice(at + 2)];

@@ -63,8 +63,14 @@ export interface OperationCommandSpec {
   confirm?: (input: RawInput) => string;
   /** Asynchronous lookups after the input is built (e.g. an e-mail → a user id through the API). */
   resolve?: (session: Session, input: RawInput) => Promise<void>;
-  /** Custom mapping after flags are applied (complex bodies). */
-  build?: (options: Record<string, unknown>, input: RawInput) => void | Promise<void>;
+  /** Custom mapping after flags are applied (complex bodies; may read files or stdin through the session). */
+  build?: (options: Record<string, unknown>, input: RawInput, session: Session) => void | Promise<void>;
+  /** False: no `--body <json>` flag (the command's own `--body` means something else, e.g. a comment's text). */
+  rawBody?: false;
+  /** For lists: the pagination cursor flag when `--page` means something else (default `--page`). */
+  cursorFlag?: string;
+  /** For lists: prints the items itself (e.g. comment threads on a terminal) instead of printList. */
+  printItems?: (session: Session, items: unknown[], input: RawInput) => Promise<void>;
   /** For lists: a failure message when the items mean a check failed (exit 1 after printing them). */
   failWhen?: (items: unknown[], options: Record<string, unknown>) => string | undefined;
   /** Prints the answer itself (instead of printObject), e.g. to exit non-zero on a result. */
@@ -113,10 +119,10 @@ export function registerOperationCommands(
     }
     if (spec.output === 'list') {
       command.addOption(new Option('--limit <n>', 'items per page (max 1000)'));
-      command.addOption(new Option('--page <cursor>', 'page cursor (the next.page of a previous answer)'));
+      command.addOption(new Option(`${spec.cursorFlag ?? '--page'} <cursor>`, 'page cursor (the next.page of a previous answer)'));
       command.addOption(new Option('--all', 'follow pagination to the end'));
     }
-    if (hasBody(spec)) command.addOption(new Option('--body <json>', 'request body as JSON, or @FILE (flags override its fields)'));
+    if (hasBody(spec) && spec.rawBody !== false) command.addOption(new Option('--body <json>', 'request body as JSON, or @FILE (flags override its fields)'));
     if (isMutating(spec)) command.addOption(new Option('--dry-run', 'print the request (method, path, body) instead of sending it; change nothing'));
     if (spec.examples?.length) {
       command.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
@@ -245,7 +251,7 @@ export async function buildInput(
   options: Record<string, unknown>,
 ): Promise<RawInput> {
   const input: RawInput = { params: {}, query: {} };
-  if (typeof options.body === 'string') input.body = await readBodyOption(options.body);
+  if (typeof options.body === 'string' && spec.rawBody !== false) input.body = await readBodyOption(options.body);
   (spec.args ?? []).forEach((arg, index) => {
     const value = positional[index];
     if (arg.variadic) setPath(input, arg.variadic.to, value);
@@ -266,7 +272,7 @@ export async function buildInput(
     if (raw === undefined || flag.to === undefined) continue;
     setPath(input, flag.to, convert(flag, raw));
   }
-  await spec.build?.(options, input);
+  await spec.build?.(options, input, session);
   if (spec.org) (input.params as Record<string, string>).organizationId = await resolveOrganization(session, options.org);
   if (spec.resolve) await spec.resolve(session, input);
   if (spec.output === 'list') {
@@ -277,7 +283,8 @@ export async function buildInput(
       }
       (input.query as Record<string, unknown>).limit = limit;
     }
-    if (typeof options.page === 'string') (input.query as Record<string, unknown>).page = options.page;
+    const cursor = options[attributeName(`${spec.cursorFlag ?? '--page'} <cursor>`)];
+    if (typeof cursor === 'string') (input.query as Record<string, unknown>).page = cursor;
   }
   if (spec.nonEmptyBody && (input.body === undefined || Object.keys(input.body as object).length === 0)) {
     throw new UsageError(spec.nonEmptyBody);
@@ -300,7 +307,7 @@ export async function runOperationCommand(
   const input = await buildInput(session, spec, positional, options);
   // A dry run changes nothing: no confirmation needed.
   if (spec.confirm && !options.dryRun) await session.confirm(spec.confirm(input));
-  const transport = await session.transport();
+  const transport = await session.transport({ manyRequests: options.all === true });
   const route = typeof spec.route === 'string' ? spec.route : spec.route(options);
   const cols = columns[spec.columns];
 
@@ -314,10 +321,11 @@ export async function runOperationCommand(
       body = (await transport.request(route, { ...input, query })).body as ListBody;
       items.push(...(body.items ?? []));
     }
-    await session.printList(items, cols);
+    if (spec.printItems) await spec.printItems(session, items, input);
+    else await session.printList(items, cols);
     if (!options.all && body.next?.page) {
       const of = body.count !== undefined ? ` of ${body.count}` : '';
-      await session.info(`note: showing ${items.length}${of}; pass --all for every item, or --page ${body.next.page} for the next page`);
+      await session.info(`note: showing ${items.length}${of}; pass --all for every item, or ${spec.cursorFlag ?? '--page'} ${body.next.page} for the next page`);
     } else if (items.length === 0) {
       await session.hint(`No ${spec.noun ?? 'item'}s found.`);
     }

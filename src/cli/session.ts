@@ -55,9 +55,13 @@ export class Session {
   /** A request of this invocation changed something (it was sent, or --dry-run printed it). */
   private changed = false;
 
-  /** The transport for this invocation (opened once); --dry-run stops at the first change. */
-  transport(): Promise<Transport> {
-    this.cachedTransport ??= this.openTransport().then(async (inner) => {
+  /**
+   * The transport for this invocation (opened once); --dry-run stops at the first change.
+   * `manyRequests` (--paginate, --all): remotely, use undici, whose import cost is paid
+   * back over many requests; one-shot commands use node:http, which costs nothing to load.
+   */
+  transport(options: { manyRequests?: boolean } = {}): Promise<Transport> {
+    this.cachedTransport ??= this.openTransport(options.manyRequests === true).then(async (inner) => {
       const { observeWrites, DryRunStop } = await import('../transport/observe.js');
       return observeWrites(inner, async (request) => {
         this.changed = true;
@@ -80,14 +84,16 @@ export class Session {
     await this.info('dry run: nothing was sent or changed');
   }
 
-  private async openTransport(): Promise<Transport> {
+  private async openTransport(manyRequests: boolean): Promise<Transport> {
     const settings = this.settings;
     if (settings.mode === 'remote') {
       const { HttpTransport } = await import('../transport/http.js');
+      this.debug(`remote mode via ${manyRequests ? 'undici' : 'node:http'}`);
       return new HttpTransport({
         endpoint: settings.endpoint as string,
         ...(settings.token !== undefined ? { token: settings.token } : {}),
         userAgent: `docsctl/${this.ctx.version}`,
+        client: manyRequests ? 'undici' : 'node',
         ...(this.flags.debug ? { debug: (line: string) => this.debug(line) } : {}),
       });
     }

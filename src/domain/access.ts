@@ -42,6 +42,7 @@ export interface Access {
 
 const need = (role: Need, or?: Access['or']): Access => (or ? { role, or } : { role });
 const read = need('read');
+const comment = need('comment');
 const edit = need('edit');
 const create = need('create');
 const admin = need('admin');
@@ -90,6 +91,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   getRevisionById: read,
   listPagesInRevisionById: read,
   getPageInRevisionById: read,
+  getPageInRevisionByPath: read,
+  listFilesInRevisionById: read,
   // Change requests
   listChangeRequestsForSpace: read,
   createChangeRequest: edit,
@@ -200,6 +203,40 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   publishIntegration: need('none'),
   unpublishIntegration: need('none'),
   listIntegrationInstallations: need('none'),
+  // Comments and replies (§4.10–4.11): posting needs comment; editing or deleting is also
+  // limited to the author or an admin by the handlers.
+  listCommentsInSpace: read,
+  getCommentInSpace: read,
+  listCommentRepliesInSpace: read,
+  getCommentReplyInSpace: read,
+  postCommentInSpace: comment,
+  updateCommentInSpace: comment,
+  deleteCommentInSpace: comment,
+  postCommentReplyInSpace: comment,
+  updateCommentReplyInSpace: comment,
+  deleteCommentReplyInSpace: comment,
+  listCommentsInChangeRequest: read,
+  getCommentInChangeRequest: read,
+  listCommentRepliesInChangeRequest: read,
+  getCommentReplyInChangeRequest: read,
+  postCommentInChangeRequest: comment,
+  updateCommentInChangeRequest: comment,
+  deleteCommentInChangeRequest: comment,
+  postCommentReplyInChangeRequest: comment,
+  updateCommentReplyInChangeRequest: comment,
+  deleteCommentReplyInChangeRequest: comment,
+  // The review flow
+  getChangeRequestChanges: read,
+  getContributorsByChangeRequestId: read,
+  getReviewsByChangeRequestId: read,
+  getRequestedReviewersByChangeRequestId: read,
+  submitChangeRequestReview: need('review'),
+  requestReviewersForChangeRequest: edit,
+  removeRequestedReviewerFromChangeRequest: edit,
+  // Search and users
+  searchSpaceContent: read,
+  searchOrganizationContent: read,
+  getUserById: need('none'),
 };
 
 /** Path parameter → the organization of the object it names (undefined when there is none), most specific first. */

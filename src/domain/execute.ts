@@ -10,7 +10,7 @@ import { type RawInput, validateInput } from '../api/validate.js';
 import type { Store, StoreReader, StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
-import type { Actor, ArtifactSink, Handler, HandlerContext } from './handler.js';
+import type { Actor, ArtifactSink, Handler, HandlerContext, ProgressListener } from './handler.js';
 import { Reply } from './handler.js';
 import { checkAccess } from './access.js';
 import { findHandler } from './handlers.js';
@@ -31,6 +31,8 @@ export interface ExecuteEnv {
    * the operation): read operations use it instead of taking another.
    */
   reader?: StoreReader;
+  /** Progress of long operations (git import/export), for the CLI in local mode. */
+  progress?: ProgressListener | undefined;
 }
 
 const noArtifacts: ArtifactSink = {
@@ -98,7 +100,7 @@ type Runnable = Pick<AnyRoute, 'id' | 'method' | 'success'>;
 
 async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: RouteInput<AnyRoute>): Promise<OperationResult> {
   const snapshot = () => env.reader ?? env.store.read();
-  const base = { actor: env.actor, clock: env.clock, ids: env.ids, origin: env.origin, artifacts: env.artifacts ?? noArtifacts, policy: env.policy ?? LOCAL_POLICY };
+  const base = { actor: env.actor, clock: env.clock, ids: env.ids, origin: env.origin, artifacts: env.artifacts ?? noArtifacts, policy: env.policy ?? LOCAL_POLICY, progress: env.progress };
   const context = (tx: StoreWriter): HandlerContext => ({ tx, ...base });
   if (typeof handler !== 'function') {
     const prepared = await handler.prepare({ reader: route.method === 'GET' ? snapshot() : env.store.read(), ...base }, input);

@@ -36,7 +36,19 @@ export interface HandlerContext {
   artifacts: ArtifactSink;
   /** What local paths and network addresses the input may reach (policy.ts): everything locally, little under `serve`. */
   policy: InputPolicy;
+  /** Where a long operation reports how far it got (the CLI draws it on a terminal, in local mode); absent under `serve`. */
+  progress?: ProgressListener | undefined;
 }
+
+/** How far a long operation got: a stage (`receiving`, `converting`…), counts and bytes when known. */
+export interface ProgressEvent {
+  stage: string;
+  processed?: number;
+  total?: number;
+  bytes?: number;
+}
+
+export type ProgressListener = (event: ProgressEvent) => void;
 
 /** What the first phase of a two-phase handler gets: a snapshot to read, no writes. */
 export type PrepareContext = Omit<HandlerContext, 'tx'> & { reader: StoreReader };

@@ -36,6 +36,10 @@ const spaces = async (): Promise<Handlers> => ({
 });
 const content = async (): Promise<Handlers> => (await import('./content/handlers.js')).contentHandlers;
 const git = async (): Promise<Handlers> => (await import('./git/handlers.js')).gitHandlers;
+const comments = async (): Promise<Handlers> => (await import('./comments/handlers.js')).commentHandlers;
+const reviews = async (): Promise<Handlers> => (await import('./review/handlers.js')).reviewHandlers;
+const search = async (): Promise<Handlers> => (await import('./search/handlers.js')).searchHandlers;
+const users = async (): Promise<Handlers> => (await import('./users.js')).userHandlers;
 const members = async (): Promise<Handlers> => (await import('./members.js')).memberHandlers;
 const teams = async (): Promise<Handlers> => (await import('./teams.js')).teamHandlers;
 const customFields = async (): Promise<Handlers> => (await import('./custom-fields.js')).customFieldHandlers;
@@ -53,6 +57,10 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   'change-requests': content,
   content,
   git,
+  comments,
+  reviews,
+  search,
+  users,
   members,
   teams,
   sites: async (): Promise<Handlers> => (await import('./sites/handlers.js')).sitesAreaHandlers,

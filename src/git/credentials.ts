@@ -18,6 +18,7 @@
  */
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { redactUrls } from '../util/redact.js';
 
 export type RepoUrlKind = 'file' | 'http' | 'ssh' | 'scp' | 'path';
 
@@ -36,14 +37,6 @@ export interface RepoUrl {
 const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
 const SCP_LIKE = /^(?:([^@/:\s]+)@)?([^/:\s]+):(?!\/\/)(.+)$/;
 
-/**
- * Removes `user[:password]@` from every `scheme://user…@` in `text` (messages, git's
- * stderr), up to the last '@' of the run, so a password holding '/' (which stops a URL
- * parser: the unparsable URLs are the ones echoed in errors) is removed too.
- */
-export function redactUrl(text: string): string {
-  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s'"<>@]*(?:@[^\s'"<>@]*)*@/gi, '$1');
-}
 
 const SCHEMES_HINT = 'use https://, ssh://, user@host:path, file:// or a local path';
 
@@ -51,7 +44,7 @@ const SCHEMES_HINT = 'use https://, ssh://, user@host:path, file:// or a local p
 export class RepoUrlError extends TypeError {}
 
 function refuse(raw: string, why: string): never {
-  throw new RepoUrlError(`Invalid repository URL "${redactUrl(raw)}": ${why}`);
+  throw new RepoUrlError(`Invalid repository URL "${redactUrls(raw)}": ${why}`);
 }
 
 function decode(value: string): string {
@@ -85,7 +78,7 @@ export function parseRepoUrl(input: string): RepoUrl {
       try {
         path = fileURLToPath(url);
       } catch {
-        throw new TypeError(`Invalid file URL ${redactUrl(raw)}`);
+        throw new TypeError(`Invalid file URL ${redactUrls(raw)}`);
       }
       const clean = new URL(url.href);
       clean.username = '';
@@ -152,7 +145,7 @@ export function scrubber(repo: RepoUrl): (text: string) => string {
     secrets.push(Buffer.from(`${repo.username}:${repo.password}`, 'utf8').toString('base64'));
   }
   return (text: string) => {
-    let out = redactUrl(text);
+    let out = redactUrls(text);
     for (const secret of secrets) out = out.split(secret).join('***');
     return out;
   };

@@ -33,6 +33,7 @@ import type { RepoFile, RepoSnapshot } from '../gitsync/types.js';
 import { cacheDir, ensurePrivateDir } from '../util/private-dir.js';
 import { type AuthorizedRepo, SAFE_CONFIG, authorizeRepo } from './access.js';
 import { type RepoUrl, RepoUrlError, authEnv, parseRepoUrl, scrubber } from './credentials.js';
+import { type GitProgress, TIMED_OUT, runNetworkGit } from './network.js';
 import { mirrorRefFor } from './refs.js';
 
 const ZERO_OID = '0000000000000000000000000000000000000000';
@@ -68,9 +69,10 @@ interface RunOptions {
   env?: Record<string, string>;
   input?: Buffer | string;
   timeoutMs?: number;
+  /** Receives stdout as it arrives (then `GitResult.stdout` is empty): large binary output is parsed, not gathered. */
+  onStdout?: (chunk: Buffer) => void;
 }
 
-const TIMED_OUT = 'git timed out';
 
 /** Runs git; resolves with its exit code and output (never rejects on a non-zero exit). */
 export function runGit(args: string[], options: RunOptions = {}): Promise<GitResult> {
@@ -86,7 +88,8 @@ export function runGit(args: string[], options: RunOptions = {}): Promise<GitRes
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    const onStdout = options.onStdout;
+    child.stdout.on('data', onStdout ? (chunk: Buffer) => onStdout(chunk) : (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (error: NodeJS.ErrnoException) => {
       reject(error.code === 'ENOENT' ? new ApiError(500, 'git is not installed (the git CLI is needed for Git Sync)') : error);
@@ -115,7 +118,8 @@ export function runGit(args: string[], options: RunOptions = {}): Promise<GitRes
   });
 }
 
-function baseEnv(): Record<string, string> {
+/** The environment of every git process (ambient git settings and prompts removed). */
+export function baseEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     // Our own credentials go through GIT_CONFIG_*; never inherit someone else's.
@@ -178,6 +182,7 @@ export interface CommitInput {
 
 export interface PushOptions {
   force?: boolean;
+  onProgress?: ((event: GitProgress) => void) | undefined;
 }
 
 /** Author/committer of commits docsctl writes: `docsctl <docsctl@localhost>` unless the environment sets them. */
@@ -191,6 +196,89 @@ function identityEnv(): Record<string, string> {
     GIT_COMMITTER_NAME: env.GIT_COMMITTER_NAME ?? name,
     GIT_COMMITTER_EMAIL: env.GIT_COMMITTER_EMAIL ?? email,
   };
+}
+
+/**
+ * The output of `git cat-file --batch` for `oids`, in order: for each, a header line
+ * `<oid> blob <size>` (or `<oid> missing`), the bytes, and a newline.
+ */
+class CatFileBatchParser {
+  private readonly blobs = new Map<string, Uint8Array>();
+  private index = 0;
+  private header: Buffer[] = [];
+  private body: Uint8Array | undefined;
+  private filled = 0;
+  /** The newline after a body is still to come. */
+  private trailer = false;
+
+  constructor(
+    private readonly oids: readonly string[],
+    private readonly url: string,
+  ) {}
+
+  /** The first malformed output (reported by `finish`: a stream handler must not throw). */
+  private error: ApiError | undefined;
+
+  push(chunk: Buffer): void {
+    if (this.error) return;
+    try {
+      this.parse(chunk);
+    } catch (error) {
+      this.error = error instanceof ApiError ? error : new ApiError(500, `unexpected git cat-file output in the mirror of ${this.url}`);
+    }
+  }
+
+  private parse(chunk: Buffer): void {
+    let pos = 0;
+    while (pos < chunk.length) {
+      if (this.trailer) {
+        pos += 1;
+        this.trailer = false;
+        continue;
+      }
+      if (this.body) {
+        const take = Math.min(chunk.length - pos, this.body.length - this.filled);
+        this.body.set(chunk.subarray(pos, pos + take), this.filled);
+        this.filled += take;
+        pos += take;
+        if (this.filled === this.body.length) this.endBlob();
+        continue;
+      }
+      const eol = chunk.indexOf(10, pos);
+      if (eol < 0) {
+        this.header.push(chunk.subarray(pos));
+        return;
+      }
+      this.header.push(chunk.subarray(pos, eol));
+      pos = eol + 1;
+      this.startBlob(Buffer.concat(this.header).toString('latin1'));
+      this.header = [];
+    }
+  }
+
+  private startBlob(line: string): void {
+    const oid = this.oids[this.index];
+    const [name, type, sizeText] = line.split(' ');
+    if (type === 'missing') throw new ApiError(500, `blob ${oid ?? name} is missing from the mirror of ${this.url}`);
+    const size = Number(sizeText);
+    if (oid === undefined || name !== oid || !Number.isSafeInteger(size)) throw new ApiError(500, `unexpected git cat-file output in the mirror of ${this.url}`);
+    this.body = new Uint8Array(size);
+    this.filled = 0;
+    if (size === 0) this.endBlob();
+  }
+
+  private endBlob(): void {
+    this.blobs.set(this.oids[this.index] as string, this.body as Uint8Array);
+    this.index += 1;
+    this.body = undefined;
+    this.trailer = true;
+  }
+
+  finish(): Map<string, Uint8Array> {
+    if (this.error) throw this.error;
+    if (this.index !== this.oids.length || this.body) throw new ApiError(500, `git cat-file ended early in the mirror of ${this.url}`);
+    return this.blobs;
+  }
 }
 
 /** A bare mirror of one repository in the cache. Open with `openMirror`. */
@@ -219,6 +307,17 @@ export class Mirror {
     return runGit(['--git-dir', this.dir, ...args], { ...options, config: this.config });
   }
 
+  /** Runs fetch or push (network.ts: simple-git with its timeout, abort and progress plugins). */
+  private network(args: string[], onProgress?: (event: GitProgress) => void): Promise<GitResult> {
+    return runNetworkGit(args, {
+      gitDir: this.dir,
+      config: [...SAFE_CONFIG, ...this.config],
+      env: { ...baseEnv(), ...this.auth },
+      timeoutMs: gitTimeoutMs(),
+      onProgress,
+    });
+  }
+
   /** Runs a local git command that must succeed (a failure is a 500: the cache is damaged or git misbehaves). */
   private async must(args: string[], options: RunOptions = {}): Promise<Buffer> {
     const result = await this.git(args, options);
@@ -232,13 +331,11 @@ export class Mirror {
    * Fetches `ref` (a full ref, `HEAD` or a full commit id) from the remote into
    * the mirror. Answers the commit, or undefined when the remote has no such ref.
    */
-  async fetch(ref: string): Promise<string | undefined> {
+  async fetch(ref: string, onProgress?: (event: GitProgress) => void): Promise<string | undefined> {
     const local = mirrorRefFor(ref);
     let result: GitResult | undefined;
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      result = await this.git(['fetch', '--no-tags', '--no-write-fetch-head', '--end-of-options', this.repo.gitUrl, `+${ref}:${local}`], {
-        env: this.auth,
-      });
+      result = await this.network(['fetch', '--no-tags', '--no-write-fetch-head', '--end-of-options', this.repo.gitUrl, `+${ref}:${local}`], onProgress);
       // Another process fetching into the same mirror holds a ref lock: try again.
       if (result.code === 0 || !/cannot lock ref|unable to create .*\.lock|\.lock': File exists/i.test(result.stderr)) break;
       await new Promise((resolve) => setTimeout(resolve, 200 * (attempt + 1)));
@@ -288,26 +385,19 @@ export class Mirror {
     return entries;
   }
 
-  /** Reads blobs through one `git cat-file --batch` process. */
+  /**
+   * Reads blobs through one `git cat-file --batch` process, parsed as it streams:
+   * each blob is copied once, from the pipe into a buffer of its own size (gathering
+   * the whole output first, then slicing it, cost two copies of every byte and a
+   * peak of twice the repository's size).
+   */
   async readBlobs(oids: readonly string[]): Promise<Map<string, Uint8Array>> {
     const unique = [...new Set(oids)];
-    const blobs = new Map<string, Uint8Array>();
-    if (unique.length === 0) return blobs;
-    const out = await this.must(['cat-file', '--batch'], { input: unique.join('\n') + '\n' });
-    let pos = 0;
-    for (const oid of unique) {
-      const eol = out.indexOf(10, pos);
-      if (eol < 0) throw new ApiError(500, `git cat-file ended early in the mirror of ${this.url}`);
-      const header = out.subarray(pos, eol).toString('latin1').split(' ');
-      pos = eol + 1;
-      if (header[1] === 'missing') throw new ApiError(500, `blob ${oid} is missing from the mirror of ${this.url}`);
-      const size = Number(header[2]);
-      if (header[0] !== oid || !Number.isSafeInteger(size)) throw new ApiError(500, `unexpected git cat-file output in the mirror of ${this.url}`);
-      // Copy: the batch buffer may be large, each blob outlives it.
-      blobs.set(oid, new Uint8Array(out.subarray(pos, pos + size)));
-      pos += size + 1;
-    }
-    return blobs;
+    if (unique.length === 0) return new Map();
+    const parser = new CatFileBatchParser(unique, this.url);
+    const result = await this.git(['cat-file', '--batch'], { input: unique.join('\n') + '\n', onStdout: (chunk) => parser.push(chunk) });
+    if (result.code !== 0) throw new ApiError(500, `git cat-file failed in the mirror of ${this.url}: ${firstLine(result.stderr, this.scrub)}`);
+    return parser.finish();
   }
 
   /** A commit's tree as a RepoSnapshot: regular files and symbolic links (data = link text). */
@@ -397,7 +487,7 @@ export class Mirror {
    */
   async push(commit: string, ref: string, options: PushOptions = {}): Promise<void> {
     const args = ['push', '--porcelain', ...(options.force ? ['--force'] : []), '--end-of-options', this.repo.gitUrl, `${commit}:${ref}`];
-    const result = await this.git(args, { env: this.auth });
+    const result = await this.network(args, options.onProgress);
     if (result.code !== 0) {
       const all = `${result.stdout.toString('utf8')}\n${result.stderr}`;
       if (/\[rejected\]|non-fast-forward|fetch first|\(stale info\)/i.test(all)) {

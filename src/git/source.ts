@@ -7,12 +7,13 @@
  * directory a request named would load that directory's config, and a config
  * can run code (`core.fsmonitor`).
  */
-import { lstat, readFile, readdir, readlink } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError, badRequest } from '../api/errors.js';
 import type { InputPolicy } from '../domain/policy.js';
-import type { RepoFile, RepoSnapshot } from '../gitsync/types.js';
+import type { RepoSnapshot } from '../gitsync/types.js';
 import type { RepoUrl } from './credentials.js';
+import { readDirectorySnapshot } from './directory.js';
 import { type Mirror, authorizeUrl, mirrorOf } from './repo.js';
 
 /** Largest plain directory read (bytes of all files) and most files. */
@@ -61,36 +62,12 @@ export async function openSource(url: string, options: { policy?: InputPolicy; c
   return { kind: 'repository', mirror: await mirrorOf(authorized, options), repo };
 }
 
-/** Every file under `dir` as it is on disk (`.git` skipped; symbolic links kept as links), keyed by `/`-separated path. */
-export async function readDirectorySnapshot(dir: string): Promise<RepoSnapshot> {
-  const snapshot: RepoSnapshot = new Map();
-  let bytes = 0;
-  const walk = async (abs: string, rel: string): Promise<void> => {
-    const entries = await readdir(abs, { withFileTypes: true });
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      if (entry.name === '.git') continue;
-      const childAbs = path.join(abs, entry.name);
-      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) {
-        await walk(childAbs, childRel);
-        continue;
-      }
-      let file: RepoFile;
-      if (entry.isSymbolicLink()) {
-        const target = await readlink(childAbs);
-        file = { path: childRel, data: new Uint8Array(Buffer.from(target, 'utf8')), mode: 'symlink', linkTarget: target };
-      } else if (entry.isFile()) {
-        file = { path: childRel, data: new Uint8Array(await readFile(childAbs)) };
-      } else {
-        continue;
-      }
-      bytes += file.data.byteLength;
-      if (bytes > MAX_DIRECTORY_BYTES) throw badRequest(`${dir} holds more than ${MAX_DIRECTORY_BYTES / 1024 / 1024} MiB`);
-      if (snapshot.size >= MAX_DIRECTORY_FILES) throw badRequest(`${dir} holds more than ${MAX_DIRECTORY_FILES} files`);
-      snapshot.set(childRel, file);
-    }
-  };
-  await walk(dir, '');
-  return snapshot;
+/** A plain directory as it is on disk (directory.ts), within the git import limits. */
+export function readPlainDirectory(dir: string): Promise<RepoSnapshot> {
+  return readDirectorySnapshot(dir, {
+    maxBytes: MAX_DIRECTORY_BYTES,
+    maxFiles: MAX_DIRECTORY_FILES,
+    tooLarge: () => badRequest(`${dir} holds more than ${MAX_DIRECTORY_BYTES / 1024 / 1024} MiB`),
+    tooMany: () => badRequest(`${dir} holds more than ${MAX_DIRECTORY_FILES} files`),
+  });
 }

@@ -47,6 +47,19 @@ function describeLocation(location: unknown): string {
   }
 }
 
+/** The first non-blank line of a comment body (`{markdown}`), cut to 80 characters. */
+function firstLine(body: unknown): string {
+  const markdown = typeof body === 'object' && body !== null ? (body as { markdown?: unknown }).markdown : undefined;
+  const line = String(markdown ?? '').split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+/** A comment's page: its path (or title), marked when the page no longer exists. */
+function commentPage(item: Record<string, unknown>): string {
+  const page = (item.target as { page?: { path?: string; title?: string; outdated?: boolean } } | undefined)?.page;
+  if (!page) return '';
+  return `${page.path || page.title || ''}${page.outdated ? ' (outdated)' : ''}`;
+}
 /** Sites (src/cli/commands/sites.ts). */
 const siteColumns = {
   site: [col('ID', 'id'), col('TITLE', 'title'), col('TYPE', 'type'), col('VISIBILITY', 'visibility'), col('PUBLISHED', 'published'), col('SPACES', 'siteSpaces'), col('URL', 'urls.published', true)],
@@ -71,6 +84,32 @@ const siteColumns = {
 } satisfies Record<string, Column[]>;
 
 export const columns = {
+  comment: [
+    col('ID', 'id'),
+    col('STATUS', 'status'),
+    col('AUTHOR', 'postedBy.displayName'),
+    col('REPLIES', 'replies'),
+    { header: 'PAGE', get: commentPage },
+    { header: 'BODY', get: (item) => firstLine(item.body) },
+    col('POSTED', 'postedAt', true),
+  ],
+  review: [
+    col('ID', 'id'),
+    col('STATUS', 'status'),
+    col('REVIEWER', 'reviewer.displayName'),
+    col('OUTDATED', 'outdated'),
+    { header: 'COMMENT', get: (item) => firstLine((item.comment as { body?: unknown } | undefined)?.body) },
+    col('CREATED', 'createdAt', true),
+  ],
+  requestedReviewer: [col('USER', 'user.id'), col('NAME', 'user.displayName'), col('REQUESTED BY', 'requestedBy.displayName'), col('SINCE', 'createdAt', true)],
+  searchHit: [
+    col('ID', 'id'),
+    col('TITLE', 'title'),
+    col('PATH', 'path'),
+    { header: 'MATCH', get: (item) => ((item.sections as Array<{ body?: string }> | undefined)?.[0]?.body ?? '').slice(0, 80), wide: true },
+  ],
+  searchHitInSpace: [col('SPACE', 'space.title'), col('ID', 'id'), col('TITLE', 'title'), col('PATH', 'path'), col('SPACE ID', 'space.id', true)],
+  commentReply: [col('ID', 'id'), col('AUTHOR', 'postedBy.displayName'), { header: 'BODY', get: (item) => firstLine(item.body) }, col('POSTED', 'postedAt', true)],
   organization: [col('ID', 'id'), col('TITLE', 'title'), col('PLAN', 'plan', true), col('CREATED', 'createdAt', true)],
   user: [col('ID', 'id'), col('NAME', 'displayName'), col('EMAIL', 'email')],
   collection: [

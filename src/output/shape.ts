@@ -15,6 +15,12 @@ export interface OutputShape {
 
 const FIELD = /^[A-Za-z_$][\w$-]*$/;
 
+/** True when `word` reads as a `--json` field list (`id` or `id,title`). */
+export function isFieldList(word: string): boolean {
+  const fields = word.split(',').map((f) => f.trim()).filter((f) => f !== '');
+  return fields.length > 0 && fields.every((f) => FIELD.test(f));
+}
+
 type JmesPath = typeof import('@jmespath-community/jmespath');
 
 async function jmespath(): Promise<JmesPath> {

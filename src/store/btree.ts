@@ -98,7 +98,7 @@ function upperBound(keys: string[], key: string): number {
 }
 
 /** The child of an inner node whose range holds `key`. */
-function childFor(node: BInner, key: string): number {
+export function childFor(node: BInner, key: string): number {
   return Math.max(0, upperBound(node.k, key) - 1);
 }
 

@@ -23,6 +23,9 @@ export const CRASH_STEPS = [
   'before-lock-release',
   'mid-stale-takeover',
   'mid-gc',
+  'mid-checkpoint',
+  'mid-prune',
+  'mid-sweep',
 ] as const;
 export type CrashStep = (typeof CRASH_STEPS)[number];
 

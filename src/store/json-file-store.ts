@@ -6,18 +6,21 @@
  *   FORMAT                    {"format":"docsctl-store","version":1}
  *   HEAD                      hint: newest gen (readers probe past it)
  *   LOCK                      writer lock (lock.ts)
- *   commits/000000001043.json {gen, parent, root, at, txId?, command?, sum}; created only by link()
+ *   commits/000000001043.json {gen, parent, root, at, txId?, command?, pack?, sum}\n<packed objects>; created only by link()
+ *   CHECKPOINT                gen up to which every reachable object is a loose file (pack.ts)
  *   objects/ab/<sha256>.json  immutable JSON named by the sha256 of its bytes
  *   tmp/                      temp files
  *   quarantine/               damaged files moved aside by recover
  * ```
- * A commit's root object is `{"tables": {name: trieRoot}, "tx"?: txLog}`; each
- * table is a HAMT (hamt.ts) of small nodes. Readers take no lock: they read the
+ * A commit's root object is `{"tables": {name: tableRoot}, "tx"?: txLog}`; each
+ * table is a B+tree (btree.ts) of small nodes. Readers take no lock: they read the
  * newest commit and walk immutable objects, so they always see one whole
  * generation. A writer takes the lock, runs the transaction on the newest
- * state, writes the new nodes (fsynced, renamed into place), and publishes the
- * generation by link()ing an fsynced commit record to `commits/<gen+1>`: EEXIST
- * means another writer won and the transaction runs again on the new state.
+ * state, and publishes the generation by link()ing one fsynced file to
+ * `commits/<gen+1>`: the commit record followed by the new nodes (its pack,
+ * pack.ts). EEXIST means another writer won and the transaction runs again on
+ * the new state. Every few dozen commits a checkpoint turns the live packed
+ * nodes into loose object files.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -36,8 +39,10 @@ import {
   errnoCode,
   fsops,
   fsyncDir,
+  missingObject,
   objectPath,
-  readObjectSync,
+  parseObject,
+  readLooseObject,
   removeQuietly,
   sha256,
   tempPath,
@@ -45,13 +50,27 @@ import {
   writeNewFile,
 } from './objects.js';
 import { type CommitRecord, type RootObject, Snapshot, type SnapshotSource, Transaction, type TxLogEntry, Writes } from './snapshot.js';
+import {
+  CHECKPOINT_EVERY,
+  KEEP_COMMITS,
+  PACK_MAX_OBJECT,
+  type PackList,
+  PackIndex,
+  checkpoint,
+  commitHeader,
+  encodeCommitFile,
+  packProblem,
+  readCheckpoint,
+  writeCheckpoint,
+} from './pack.js';
 import { type TableSource, tableApply } from './tables.js';
 import type { Store, StoreReader, StoreWriter, TransactOptions } from './types.js';
 
 export type { CommitRecord, RootObject, TxLogEntry } from './snapshot.js';
 
 export const FORMAT_NAME = 'docsctl-store';
-export const FORMAT_VERSION = 1;
+/** 2: commit files carry packs (pack.ts). Version 1 stores are read as they are and upgraded at their first write. */
+export const FORMAT_VERSION = 2;
 /** How many recent transaction ids the root remembers for idempotent retries. */
 export const TX_LOG_SIZE = 100;
 const MAX_ATTEMPTS = 10;
@@ -76,8 +95,8 @@ const EMPTY_ROOT: RootObject = { tables: new Map() };
 /** The store was written by a newer docsctl (FORMAT version above ours): refuse to read or write it. */
 export class FormatTooNewError extends StoreError {}
 
-/** Checks FORMAT. Throws StoreNotFoundError when `dir` holds no store, StoreError when FORMAT is bad or newer. */
-export function checkFormat(dir: string): void {
+/** Checks FORMAT and returns its version. Throws StoreNotFoundError when `dir` holds no store, StoreError when FORMAT is bad or newer. */
+export function checkFormat(dir: string): number {
   const file = paths.format(dir);
   let text: string;
   try {
@@ -120,13 +139,14 @@ export function checkFormat(dir: string): void {
       { hint: 'upgrade docsctl to use this store' },
     );
   }
+  return format.version;
 }
 
-/** Parses and verifies a commit file's text. Throws StoreError naming the file. */
+/** Parses and verifies a commit file's record (the text before its pack). Throws StoreError naming the file. */
 export function parseCommit(text: string, file: string, gen: number): CommitRecord {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(commitHeader(text));
   } catch (error) {
     throw new StoreError(`store damaged: commit ${file} is not valid JSON (truncated?)`, file, {
       hint: DAMAGE_HINT,
@@ -140,7 +160,8 @@ export function parseCommit(text: string, file: string, gen: number): CommitReco
     Array.isArray(record) ||
     typeof record.sum !== 'string' ||
     typeof record.root !== 'string' ||
-    !HASH_RE.test(record.root)
+    !HASH_RE.test(record.root) ||
+    packProblem(record.pack) !== undefined
   ) {
     throw new StoreError(`store damaged: ${file} is not a commit record`, file, { hint: DAMAGE_HINT });
   }
@@ -150,6 +171,16 @@ export function parseCommit(text: string, file: string, gen: number): CommitReco
   }
   if (record.gen !== gen) {
     throw new StoreError(`store damaged: commit ${file} records gen ${String(record.gen)}`, file, { hint: DAMAGE_HINT });
+  }
+  if (record.pack !== undefined) {
+    const header = commitHeader(text);
+    const expected = Buffer.byteLength(header) + 1 + record.pack.reduce((sum, [, length]) => sum + length, 0);
+    const actual = Buffer.byteLength(text);
+    if (actual !== expected) {
+      throw new StoreError(`store damaged: commit ${file} is ${actual} bytes, its pack says ${expected} (truncated?)`, file, {
+        hint: DAMAGE_HINT,
+      });
+    }
   }
   return record as CommitRecord;
 }
@@ -164,6 +195,7 @@ export function makeCommit(fields: Omit<CommitRecord, 'sum'>): CommitRecord {
     ...(fields.txId !== undefined ? { txId: fields.txId } : {}),
     ...(fields.command !== undefined ? { command: fields.command } : {}),
     ...(fields.recoveredFrom !== undefined ? { recoveredFrom: fields.recoveredFrom } : {}),
+    ...(fields.pack !== undefined ? { pack: fields.pack } : {}),
   };
   return { ...rest, sum: sha256(JSON.stringify(rest)) };
 }
@@ -287,6 +319,10 @@ export interface OpenStoreOptions {
    * lose or damage recent commits. Only for generating throw-away fixtures in bulk.
    */
   durable?: boolean;
+  /** A writer checkpoints (pack.ts) once the newest commit is this many past CHECKPOINT (default 32). */
+  checkpointEvery?: number;
+  /** Checkpoints drop commit files older than the newest this many (default 100; the history recover --to can reach). */
+  keepCommits?: number;
 }
 
 // ─── The store ───────────────────────────────────────────────────────────────
@@ -321,7 +357,15 @@ export class JsonFileStore implements Store, SnapshotSource {
   private readonly knownPrefixes = new Set<string>();
   private readonly lockTimeoutMs: number;
   private readonly durable: boolean;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly checkpointEvery: number;
+  private readonly keepCommits: number;
+  private formatVersion: number;
+  /** Where this process has seen packed objects (filled lazily on a loose-file miss, and by its own commits). */
+  private readonly packs: PackIndex;
+  /** The CHECKPOINT generation as last read or written by this process. */
+  private checkpointGen: number | undefined;
+  /** This process's newest commit, for the checkpoint that may follow it. */
+  private lastCommit: { gen: number; root: string } | undefined;
   private closed = false;
 
   /** Opens an existing store (checks FORMAT; tightens the directory's mode to 0700). Prefer `openStore`. */
@@ -332,6 +376,9 @@ export class JsonFileStore implements Store, SnapshotSource {
     this.location = dir;
     this.lockTimeoutMs = options.lockTimeoutMs ?? lockTimeoutFromEnv();
     this.durable = options.durable ?? true;
+    this.checkpointEvery = Math.max(1, options.checkpointEvery ?? CHECKPOINT_EVERY);
+    this.keepCommits = Math.max(1, options.keepCommits ?? KEEP_COMMITS);
+    this.packs = new PackIndex(dir);
     this.cache = new ObjectCache(options.cacheEntries ?? 20_000, options.cacheBytes ?? 64 * 1024 * 1024);
     let stat: fs.Stats;
     try {
@@ -341,7 +388,7 @@ export class JsonFileStore implements Store, SnapshotSource {
       throw new StoreError(`cannot read ${dir} (${errnoCode(error) ?? String(error)})`, dir, { cause: error });
     }
     if (!stat.isDirectory()) throw new StoreNotFoundError(dir);
-    checkFormat(dir);
+    this.formatVersion = checkFormat(dir);
     if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
       try {
         fs.chmodSync(dir, DIR_MODE);
@@ -361,9 +408,42 @@ export class JsonFileStore implements Store, SnapshotSource {
     }
     const cached = this.cache.get(hash);
     if (cached !== undefined) return cached;
-    const { value, size } = readObjectSync(this.dir, hash);
-    this.cache.set(hash, value, size);
+    const loose = readLooseObject(this.dir, hash);
+    if (loose !== undefined) {
+      this.cache.set(hash, loose.value, loose.size);
+      return loose.value;
+    }
+    const bytes = this.packed(hash);
+    if (bytes === undefined) {
+      // gc may have made it loose and dropped its pack since we looked.
+      const late = readLooseObject(this.dir, hash);
+      if (late === undefined) throw missingObject(this.dir, hash);
+      this.cache.set(hash, late.value, late.size);
+      return late.value;
+    }
+    const value = parseObject(bytes, objectPath(this.dir, hash));
+    this.cache.set(hash, value, bytes.length);
     return value;
+  }
+
+  /**
+   * A packed object's bytes: from the packs already indexed, else after indexing the
+   * commits since CHECKPOINT (or since the last indexed one), else, for the objects
+   * of generations before CHECKPOINT, every pack. Undefined when it is in none.
+   */
+  private packed(hash: string): Buffer | undefined {
+    const found = this.packs.read(hash);
+    if (found !== undefined) return found;
+    const newest = Math.max(this.latest?.gen ?? 0, this.newestSeen);
+    if (this.packs.indexedTo < newest) {
+      const from = this.packs.indexedTo > 0 ? this.packs.indexedTo + 1 : readCheckpoint(this.dir) + 1;
+      this.packs.indexRange(from, newest);
+      const bytes = this.packs.read(hash);
+      if (bytes !== undefined) return bytes;
+    }
+    if (this.packs.complete) return undefined;
+    this.packs.indexAll();
+    return this.packs.read(hash);
   }
 
   /** Nodes whose shape was checked (each parsed node is checked once, while it stays cached). */
@@ -399,6 +479,8 @@ export class JsonFileStore implements Store, SnapshotSource {
 
   /** The newest snapshot this store has read; revalidated with one stat per read (see `snapshot`). */
   private latest: Snapshot | undefined;
+  /** The newest generation whose commit this process has read (set before its root is read: packed objects up to it may be asked for). */
+  private newestSeen = 0;
 
   /**
    * The newest committed generation. Commits are created in order by link(), so the
@@ -411,6 +493,7 @@ export class JsonFileStore implements Store, SnapshotSource {
       if (cached.gen === 0 || fs.existsSync(paths.commit(this.dir, cached.gen))) return cached;
     }
     const { gen, text } = findNewest(this.dir);
+    this.newestSeen = Math.max(this.newestSeen, gen);
     let snapshot: Snapshot;
     if (gen === 0 || text === undefined) snapshot = new Snapshot(0, this, undefined, EMPTY_ROOT);
     else {
@@ -485,6 +568,7 @@ export class JsonFileStore implements Store, SnapshotSource {
           continue;
         }
         const settle = await this.commitGroup(group);
+        await this.maybeCheckpoint();
         // Fairness: once we have held the lock for a slice, a process that has waited its
         // turn (lock.ts, BARGE_MS) goes before our next group. The slice keeps a loaded
         // machine from paying a hand-over (a context switch) on every commit.
@@ -562,6 +646,57 @@ export class JsonFileStore implements Store, SnapshotSource {
     }
   }
 
+  /**
+   * Under the lock, after a commit: once the newest commit is `checkpointEvery` past
+   * CHECKPOINT, makes the live packed objects loose (pack.ts). The commit is already
+   * durable, so a failure here is not the transaction's: CHECKPOINT stays where it
+   * was and the next writer tries again.
+   */
+  private async maybeCheckpoint(): Promise<void> {
+    const last = this.lastCommit;
+    if (last === undefined) return;
+    this.checkpointGen ??= readCheckpoint(this.dir);
+    if (last.gen - this.checkpointGen < this.checkpointEvery) return;
+    this.checkpointGen = readCheckpoint(this.dir); // another process may have moved it
+    if (last.gen - this.checkpointGen < this.checkpointEvery) return;
+    try {
+      await checkpoint(this, this.packs, {
+        dir: this.dir,
+        gen: last.gen,
+        root: last.root,
+        knownPrefixes: this.knownPrefixes,
+        durable: this.durable,
+        keepCommits: this.keepCommits,
+      });
+      this.checkpointGen = last.gen;
+    } catch {
+      // left for the next writer (see above)
+    }
+  }
+
+  /**
+   * A version 1 store (loose objects only) becomes version 2 before its first pack:
+   * CHECKPOINT first (every object so far is loose), then FORMAT, so a reader that
+   * sees version 2 also finds CHECKPOINT.
+   */
+  private async upgradeFormat(gen: number): Promise<void> {
+    this.formatVersion = checkFormat(this.dir); // another process may have upgraded it
+    if (this.formatVersion >= 2) return;
+    await writeCheckpoint(this.dir, { gen, history: [], prunedBelow: 0 }, this.durable);
+    const temp = tempPath(this.dir, 'format');
+    try {
+      await writeNewFile(temp, Buffer.from(`${JSON.stringify({ format: FORMAT_NAME, version: FORMAT_VERSION })}\n`), {
+        sync: this.durable,
+      });
+      fsops.rename(temp, paths.format(this.dir));
+    } finally {
+      removeQuietly([temp]);
+    }
+    if (this.durable) await fsyncDir(this.dir);
+    this.formatVersion = FORMAT_VERSION;
+    this.checkpointGen = gen;
+  }
+
   private async acquire(command: string | undefined) {
     try {
       return await acquireLock(this.dir, {
@@ -631,6 +766,19 @@ export class JsonFileStore implements Store, SnapshotSource {
     }
     const rootHash = emit(encodeRoot(txHash === undefined ? { tables } : { tables, tx: txHash }));
 
+    // Small objects travel in the commit file (one fsync for all of them); big ones
+    // (imported files) are loose files, so a commit file stays quick to read.
+    const packed: Buffer[] = [];
+    const pack: PackList = [];
+    const loose = new Map<string, Buffer>();
+    for (const [hash, p] of pending) {
+      if (p.bytes.length > PACK_MAX_OBJECT) loose.set(hash, p.bytes);
+      else {
+        pack.push([hash, p.bytes.length]);
+        packed.push(p.bytes);
+      }
+    }
+    if (this.formatVersion < 2) await this.upgradeFormat(baseGen);
     const writer = new ObjectWriter(this.dir, this.knownPrefixes, this.durable);
     const commitFile = paths.commit(this.dir, gen);
     const record = makeCommit({
@@ -640,20 +788,21 @@ export class JsonFileStore implements Store, SnapshotSource {
       at: new Date().toISOString(),
       ...(logged.length === 1 ? { txId: (logged[0] as LoggedTx).txId } : {}),
       ...(command !== undefined ? { command } : {}),
+      pack,
     });
+    const header = JSON.stringify(record);
     const temp = tempPath(this.dir, 'commit');
     try {
-      // The objects and the commit record are written and fsynced in parallel; the
-      // record becomes visible (link) only after every object is in place and its
+      // The big objects and the commit file are written and fsynced in parallel; the
+      // commit becomes visible (link) only after every object is in place and its
       // directory synced.
-      const objects = new Map([...pending].map(([hash, p]) => [hash, p.bytes] as const));
       const settled = await Promise.allSettled([
-        writer.writeAll(objects),
-        writeNewFile(temp, Buffer.from(JSON.stringify(record)), { sync: this.durable, temps: writer.temps }),
+        writer.writeAll(loose),
+        writeNewFile(temp, encodeCommitFile(header, packed), { sync: this.durable, temps: writer.temps }),
       ]);
       const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;
-      await writer.syncDirs();
+      if (loose.size > 0) await writer.syncDirs();
       crashPoint('after-commit-temp');
       try {
         fsops.link(temp, commitFile);
@@ -678,6 +827,8 @@ export class JsonFileStore implements Store, SnapshotSource {
       );
     }
     await writeHead(this.dir, gen);
+    this.packs.add(gen, pack, Buffer.byteLength(header) + 1);
+    this.lastCommit = { gen, root: rootHash };
     for (const [hash, p] of pending) if (p.value !== undefined) this.cache.set(hash, p.value, p.bytes.length);
     crashPoint('before-lock-release');
     return true;

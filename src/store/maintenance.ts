@@ -7,6 +7,8 @@
  *   generation restoring the newest fully verified state (history is kept).
  * - gc: under the lock, keeps the newest K commits, and removes objects no kept
  *   commit reaches (older than an hour), old temp files and stale lock leftovers.
+ *   What the kept commits reach inside packs is made loose first (pack.ts), so the
+ *   dropped commit files take only unreachable objects with them.
  * - unlock: removes the LOCK (refuses while its holder is alive unless forced).
  *
  * Reachability: trie nodes, root objects and transaction logs are structural.
@@ -39,18 +41,19 @@ import { type LockOwner, acquireLock, breakLock, describeHolder, holderAlive, in
 import {
   DAMAGE_HINT,
   DIR_MODE,
-  HASH_RE,
   ObjectWriter,
   errnoCode,
   fsops,
   fsyncDir,
   objectPath,
-  readObjectSync,
+  parseObject,
+  readLooseObject,
   removeQuietly,
   sha256,
   tempPath,
   writeNewFile,
 } from './objects.js';
+import { PackIndex, collectHashes, forgetLooseLists, readCheckpointState, writeCheckpoint } from './pack.js';
 
 export interface StoreProblem {
   /** The damaged or missing file. */
@@ -92,26 +95,36 @@ interface Damage extends StoreProblem {
   damaged: boolean;
 }
 
-function collectHashes(value: unknown, out: string[]): void {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (typeof item === 'string') {
-      if (item.length === 64 && HASH_RE.test(item)) out.push(item);
-    } else if (Array.isArray(item)) {
-      for (const element of item) stack.push(element);
-    } else if (typeof item === 'object' && item !== null) {
-      for (const key of Object.keys(item)) stack.push((item as Record<string, unknown>)[key]);
-    }
-  }
-}
-
-/** Reads objects without the cache, verifying each once; remembers every reachable hash and every problem. */
+/**
+ * Reads objects without the cache, verifying each once; remembers every reachable
+ * hash and every problem. Objects are loose files or in the pack of any commit file.
+ */
 class Verifier {
   /** Hash → whether the subtree below it is intact. */
   private readonly intact = new Map<string, boolean>();
   readonly damage = new Map<string, Damage>();
-  constructor(readonly dir: string) {}
+  /** Reached objects that are only in packs (no loose file). */
+  readonly packed = new Set<string>();
+  readonly packs: PackIndex;
+  constructor(readonly dir: string) {
+    this.packs = new PackIndex(dir);
+    this.packs.indexAll();
+  }
+
+  /** True when `hash` names an object: a loose file or a packed one. */
+  exists(hash: string): boolean {
+    return this.packs.get(hash) !== undefined || fs.existsSync(objectPath(this.dir, hash));
+  }
+
+  /** An intact object's value, from its loose file or its pack. Throws StoreError when damaged; undefined when missing. */
+  read(hash: string): unknown {
+    const loose = readLooseObject(this.dir, hash);
+    if (loose !== undefined) return loose.value;
+    const bytes = this.packs.read(hash);
+    if (bytes === undefined) return undefined;
+    this.packed.add(hash);
+    return parseObject(bytes, objectPath(this.dir, hash));
+  }
 
   get reached(): Iterable<string> {
     return this.intact.keys();
@@ -121,17 +134,17 @@ class Verifier {
   }
 
   private load(hash: string): unknown {
+    const file = objectPath(this.dir, hash);
     try {
-      return readObjectSync(this.dir, hash).value;
+      const value = this.read(hash);
+      if (value === undefined) this.damage.set(hash, { path: file, problem: 'missing (referenced by the store)', damaged: false });
+      return value;
     } catch (error) {
-      const file = objectPath(this.dir, hash);
-      const missing = !fs.existsSync(file);
-      const problem = missing
-        ? 'missing (referenced by the store)'
-        : error instanceof StoreError
-          ? error.message.replace(`${file} `, '').replace(/^store damaged: /, '')
-          : String(error);
-      this.damage.set(hash, { path: file, problem, damaged: !missing });
+      // A damaged loose file can be quarantined; a damaged pack stays with its commit
+      // (quarantining the commit file would take the pack's intact objects with it).
+      const where = error instanceof StoreError ? error.path : file;
+      const problem = error instanceof StoreError ? error.message.replace(`${where} `, '').replace(/^store damaged: /, '') : String(error);
+      this.damage.set(hash, { path: where, problem, damaged: where === file });
       return undefined;
     }
   }
@@ -148,7 +161,7 @@ class Verifier {
   check(hash: string, kind: 'root' | 'node' | 'txlog' | 'object' | 'candidate'): boolean {
     const known = this.intact.get(hash);
     if (known !== undefined) return known;
-    if (kind === 'candidate' && !fs.existsSync(objectPath(this.dir, hash))) return true; // not a reference
+    if (kind === 'candidate' && !this.exists(hash)) return true; // not a reference
     this.intact.set(hash, true); // provisional (content addressing rules out cycles, but be safe)
     const ok = this.checkUncached(hash, kind);
     this.intact.set(hash, ok);
@@ -197,6 +210,27 @@ class Verifier {
     }
     for (const ref of refs) if (ref !== hash) ok = this.check(ref, 'candidate') && ok;
     return ok;
+  }
+}
+
+/**
+ * Writes the packed objects the verifier reached as loose, fsynced files, so that
+ * they outlive the commit files that carry them (gc) and a restored old state is
+ * whole without its packs (recover).
+ */
+async function makeLoose(dir: string, verifier: Verifier): Promise<void> {
+  const objects = new Map<string, Buffer>();
+  for (const hash of verifier.packed) {
+    const bytes = verifier.packs.read(hash);
+    if (bytes !== undefined) objects.set(hash, bytes);
+  }
+  if (objects.size === 0) return;
+  const writer = new ObjectWriter(dir, new Set());
+  try {
+    await writer.writeAll(objects);
+    await writer.syncDirs();
+  } finally {
+    writer.cleanup();
   }
 }
 
@@ -274,15 +308,15 @@ export async function fsck(dir: string, options: { commits?: number } = {}): Pro
   }
   for (const [gen, commit] of commits) {
     if (abandoned.has(gen)) continue;
-    if (!fs.existsSync(objectPath(dir, commit.root))) {
-      verifier.damage.set(commit.root, { path: objectPath(dir, commit.root), problem: 'missing (root of a recent commit)', damaged: false });
-    } else {
-      try {
-        readObjectSync(dir, commit.root);
-      } catch (error) {
-        const file = objectPath(dir, commit.root);
-        verifier.damage.set(commit.root, { path: file, problem: error instanceof Error ? error.message.replace(/^store damaged: /, '').replace(`${file} `, '') : String(error), damaged: true });
+    const file = objectPath(dir, commit.root);
+    try {
+      if (verifier.read(commit.root) === undefined) {
+        verifier.damage.set(commit.root, { path: file, problem: 'missing (root of a recent commit)', damaged: false });
       }
+    } catch (error) {
+      const where = error instanceof StoreError ? error.path : file;
+      const problem = error instanceof Error ? error.message.replace(/^store damaged: /, '').replace(`${where} `, '') : String(error);
+      verifier.damage.set(commit.root, { path: where, problem, damaged: where === file });
     }
   }
   for (const damage of verifier.damage.values()) problems.push({ path: damage.path, problem: damage.problem });
@@ -380,6 +414,7 @@ export async function recover(dir: string, options: { toGen?: number } = {}): Pr
       }
     } else {
       root = (commits.get(toGen) as CommitRecord).root;
+      await makeLoose(dir, verifier);
     }
     const gen = top + 1;
     const record = makeCommit({
@@ -400,6 +435,10 @@ export async function recover(dir: string, options: { toGen?: number } = {}): Pr
     await fsyncDir(paths.commits(dir));
     await fsyncDir(paths.quarantine(dir)).catch(() => undefined);
     await writeHead(dir, gen);
+    // The restored state is all loose now. It did not come from the generations before it,
+    // so no older checkpoint may serve as a cut (pack.ts): forget them and their lists.
+    forgetLooseLists(dir);
+    await writeCheckpoint(dir, { gen, history: [], prunedBelow: readCheckpointState(dir).prunedBelow }, true);
     return { fromGen, toGen, gen, quarantined, problems };
   } finally {
     await lock.release();
@@ -435,6 +474,9 @@ export async function gc(dir: string, options: { keepCommits?: number; minAgeMs?
       throw new StoreError(`gc stopped: ${first.value.path} is ${first.value.problem}`, first.value.path, { hint: DAMAGE_HINT });
     }
     const marked = new Set(verifier.reached);
+    await makeLoose(dir, verifier);
+    const newest = gens.at(-1);
+    if (newest !== undefined) await writeCheckpoint(dir, { gen: newest, history: [], prunedBelow: kept[0] ?? 0 }, true);
     let removedCommits = 0;
     for (const gen of dropped) {
       try {
@@ -443,6 +485,7 @@ export async function gc(dir: string, options: { keepCommits?: number; minAgeMs?
         // leave it
       }
       removedCommits += 1;
+      if (removedCommits === 1) crashPoint('mid-gc');
     }
     let removedObjects = 0;
     const objectsDir = paths.objects(dir);
@@ -469,7 +512,7 @@ export async function gc(dir: string, options: { keepCommits?: number; minAgeMs?
           if (fs.statSync(file).mtimeMs > cutoff) continue;
           fs.unlinkSync(file);
           removedObjects += 1;
-          if (removedObjects === 1) crashPoint('mid-gc');
+          if (removedObjects === 1 && removedCommits === 0) crashPoint('mid-gc');
         } catch {
           // vanished or unremovable: leave it
         }

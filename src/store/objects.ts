@@ -38,8 +38,26 @@ export function errnoCode(error: unknown): string | undefined {
     : undefined;
 }
 
-/** Reads an object file and checks its hash. Throws StoreError naming the file when missing or damaged. */
-export function readObjectSync(dir: string, hash: string): { value: unknown; size: number } {
+/** The error for an object that is neither a loose file nor in a pack. */
+export function missingObject(dir: string, hash: string, cause?: unknown): StoreError {
+  const file = objectPath(dir, hash);
+  return new StoreError(`store damaged: object ${file} is missing`, file, { hint: DAMAGE_HINT, ...(cause ? { cause } : {}) });
+}
+
+/** Parses an object's verified bytes. Throws StoreError naming `file` when they are not JSON. */
+export function parseObject(bytes: Buffer, file: string): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown;
+  } catch (error) {
+    throw new StoreError(`store damaged: ${file} is not valid JSON`, file, { hint: DAMAGE_HINT, cause: error });
+  }
+}
+
+/**
+ * Reads a loose object file and checks its hash; undefined when there is no such file
+ * (the object may be in a pack, pack.ts). Throws StoreError naming the file when damaged.
+ */
+export function readLooseObject(dir: string, hash: string): { value: unknown; size: number } | undefined {
   const file = objectPath(dir, hash);
   let bytes: Buffer;
   try {
@@ -47,9 +65,7 @@ export function readObjectSync(dir: string, hash: string): { value: unknown; siz
     bytes = fs.readFileSync(file);
   } catch (error) {
     const code = errnoCode(error);
-    if (code === 'ENOENT') {
-      throw new StoreError(`store damaged: object ${file} is missing`, file, { hint: DAMAGE_HINT, cause: error });
-    }
+    if (code === 'ENOENT') return undefined;
     throw new StoreError(`cannot read ${file} (${code ?? String(error)})`, file, { hint: DAMAGE_HINT, cause: error });
   }
   const actual = sha256(bytes);
@@ -60,11 +76,14 @@ export function readObjectSync(dir: string, hash: string): { value: unknown; siz
       { hint: DAMAGE_HINT },
     );
   }
-  try {
-    return { value: JSON.parse(bytes.toString('utf8')) as unknown, size: bytes.length };
-  } catch (error) {
-    throw new StoreError(`store damaged: ${file} is not valid JSON`, file, { hint: DAMAGE_HINT, cause: error });
-  }
+  return { value: parseObject(bytes, file), size: bytes.length };
+}
+
+/** Reads a loose object file and checks its hash. Throws StoreError naming the file when missing or damaged. */
+export function readObjectSync(dir: string, hash: string): { value: unknown; size: number } {
+  const loose = readLooseObject(dir, hash);
+  if (loose === undefined) throw missingObject(dir, hash);
+  return loose;
 }
 
 /** A least-recently-used cache of parsed immutable objects, capped by count and by bytes. */

@@ -22,6 +22,8 @@ export interface CommitRecord {
   command?: string;
   /** Set by `recover`: the generation whose state this commit restores. */
   recoveredFrom?: number;
+  /** The objects this commit added, packed after the record in its file (pack.ts). */
+  pack?: Array<[hash: string, length: number]>;
   /** sha256 of this record's JSON without `sum`. */
   sum: string;
 }

@@ -1,12 +1,14 @@
 /**
  * HttpTransport: remote mode. Sends an operation of the route table to a `/v1`
- * endpoint (GitBook's API, or `docsctl serve`) with undici and turns the answer
- * into the same ApiResponse / ApiError that LocalTransport gives.
+ * endpoint (GitBook's API, or `docsctl serve`) and turns the answer into the
+ * same ApiResponse / ApiError that LocalTransport gives.
  *
- * - undici is imported lazily, on the first request: importing it costs ~160 ms
- *   (notes/perf.md §4), which commands that never go remote must not pay. Only
- *   type imports of undici may appear at the top of this file.
- * - `undici.request` on a keep-alive Agent, not fetch (2.6× cheaper per request).
+ * - The request (URL, headers, body), the retry loop, the response mapping and
+ *   the error classes are all here, once; the HTTP library behind them is an
+ *   HttpClient (http-client.ts): node:http for one-shot commands (nothing to
+ *   load), undici where many requests pay for its ~160 ms import.
+ * - Nothing of undici is imported at module load (notes/perf.md §4): the undici
+ *   client module is itself imported on the first request that needs it.
  * - Retries with backoff on 429/502/503/504 and broken connections (policy in
  *   retry.ts), honouring `Retry-After`.
  * - `debug` receives one line per request and per response (plus headers), with
@@ -21,6 +23,8 @@ import type { RouteId } from '../api/route-id.js';
 import type { RawInput } from '../api/validate.js';
 import { VERSION } from '../version.js';
 import { formatHeaders, redactUrl, redactingLogger } from './debug-log.js';
+import { CONNECT_TIMEOUT, type HttpAnswer, type HttpClient, type HttpClientKind } from './http-client.js';
+import { NodeHttpClient } from './node-http-client.js';
 import {
   DEFAULT_RETRY_POLICY,
   type RetryPolicy,
@@ -32,19 +36,23 @@ import { requestPath } from './request-path.js';
 import type { ApiResponse, Transport } from './types.js';
 
 export { buildQueryString } from './request-path.js';
+export type { HttpClientKind } from './http-client.js';
 
-type Undici = typeof import('undici');
+/** undici, imported on first use and shared by the whole process (also used by fetch-url). */
+export async function loadUndici(): Promise<typeof import('undici')> {
+  return (await import('./undici-client.js')).loadUndici();
+}
 
-let undiciModule: Promise<Undici> | undefined;
-
-/** undici, imported on first use and shared by every transport of the process. */
-export function loadUndici(): Promise<Undici> {
-  // undici is CommonJS: once bundled, its exports may sit on the namespace's `default`.
-  undiciModule ??= import('undici').then((mod) => {
-    const withDefault = mod as Undici & { default?: Undici };
-    return typeof withDefault.Agent === 'function' ? mod : (withDefault.default ?? mod);
-  });
-  return undiciModule;
+/** An HttpClient that loads the undici one on its first request. */
+function lazyUndiciClient(dispatcher: Dispatcher | undefined): HttpClient {
+  let client: Promise<HttpClient> | undefined;
+  const load = () => (client ??= import('./undici-client.js').then(({ UndiciClient }) => new UndiciClient(dispatcher)));
+  return {
+    send: async (exchange) => (await load()).send(exchange),
+    close: async () => {
+      if (client) await (await client).close();
+    },
+  };
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -54,6 +62,11 @@ export interface HttpTransportOptions {
   endpoint: string;
   /** API token sent as `Authorization: Bearer <token>`. */
   token?: string | undefined;
+  /**
+   * The HTTP library (http-client.ts): `node` (node:http, for one-shot commands) or
+   * `undici` (default; for long runs, and implied by `dispatcher`).
+   */
+  client?: HttpClientKind | undefined;
   /** undici dispatcher to use instead of the transport's own keep-alive Agent (tests: MockAgent). Not closed by `close()`. */
   dispatcher?: Dispatcher | undefined;
   /** Per-request timeout for the response headers and between body chunks (default 30 s). */
@@ -153,8 +166,7 @@ export class HttpTransport implements Transport {
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly baseHeaders: Record<string, string>;
-  private readonly injected: Dispatcher | undefined;
-  private agent: Dispatcher | undefined;
+  private readonly client: HttpClient;
   private closed = false;
 
   constructor(options: HttpTransportOptions) {
@@ -166,7 +178,10 @@ export class HttpTransport implements Transport {
     this.sleep = options.sleep ?? defaultSleep;
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
-    this.injected = options.dispatcher;
+    this.client =
+      options.client === 'node' && options.dispatcher === undefined
+        ? new NodeHttpClient()
+        : lazyUndiciClient(options.dispatcher);
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': options.userAgent ?? `docsctl/${VERSION}`,
@@ -195,24 +210,13 @@ export class HttpTransport implements Transport {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
-    const agent = this.agent;
-    this.agent = undefined;
-    if (agent) await agent.close();
-  }
-
-  private dispatcher(undici: Undici): Dispatcher {
-    if (this.injected) return this.injected;
-    this.agent ??= new undici.Agent({
-      connect: { timeout: Math.min(this.timeoutMs, 10_000) },
-    });
-    return this.agent;
+    await this.client.close();
   }
 
   private async send(method: string, path: string, body: unknown): Promise<ApiResponse> {
     if (this.closed) throw new Error('HttpTransport used after close()');
-    const undici = await loadUndici();
-    const dispatcher = this.dispatcher(undici);
     const url = this.endpoint.base + path;
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers =
@@ -227,21 +231,16 @@ export class HttpTransport implements Transport {
         if (payload !== undefined) debug(`  (${Buffer.byteLength(payload)} bytes of JSON)`);
       }
       const started = performance.now();
-      let status: number;
-      let responseHeaders: Record<string, string | string[] | undefined>;
-      let text: string;
+      let answer: HttpAnswer;
       try {
-        const response = await undici.request(url, {
-          method: method as Dispatcher.HttpMethod,
+        answer = await this.client.send({
+          method,
+          url,
           headers,
           body: payload,
-          dispatcher,
-          headersTimeout: this.timeoutMs,
-          bodyTimeout: this.timeoutMs,
+          timeoutMs: this.timeoutMs,
+          connectTimeoutMs: Math.min(this.timeoutMs, 10_000),
         });
-        status = response.statusCode;
-        responseHeaders = response.headers;
-        text = await response.body.text();
       } catch (error) {
         const code = errorCode(error);
         debug?.(`← ${method} ${pathname} failed after ${Math.round(performance.now() - started)}ms: ${code ?? String(error)}`);
@@ -251,6 +250,7 @@ export class HttpTransport implements Transport {
         }
         throw this.networkError(error, code, method, pathname);
       }
+      const { status, headers: responseHeaders, text } = answer;
       if (debug) {
         const reason = STATUS_CODES[status];
         debug(`← ${status}${reason ? ` ${reason}` : ''} in ${Math.round(performance.now() - started)}ms`);
@@ -346,7 +346,7 @@ export class HttpTransport implements Transport {
   private networkError(error: unknown, code: string | undefined, method: string, pathname: string): NetworkError {
     const { display, host } = this.endpoint;
     if (code !== undefined && TIMEOUT_CODES.has(code)) {
-      const connect = code === 'UND_ERR_CONNECT_TIMEOUT';
+      const connect = code === CONNECT_TIMEOUT;
       return new NetworkError(
         connect ? `Timed out connecting to ${host}` : `Timed out after ${seconds(this.timeoutMs)} waiting for ${host}`,
         {
@@ -356,12 +356,14 @@ export class HttpTransport implements Transport {
       );
     }
     if (code !== undefined && (DNS_CODES.has(code) || /^E[A-Z]+$/.test(code) || code.startsWith('UND_ERR_'))) {
+      // undici's name for a connection the server closed under a request; node:http says ECONNRESET.
+      const shown = code === 'UND_ERR_SOCKET' ? 'ECONNRESET' : code;
       const hint = DNS_CODES.has(code)
         ? `The host name ${host} does not resolve: check --endpoint / DOCSCTL_ENDPOINT.`
         : code === 'ECONNREFUSED'
           ? `Nothing is listening there: check --endpoint / DOCSCTL_ENDPOINT (is the server running?).`
           : 'Check --endpoint / DOCSCTL_ENDPOINT and your network connection.';
-      return new NetworkError(`Cannot reach ${display}: ${code}`, { hint, cause: error });
+      return new NetworkError(`Cannot reach ${display}: ${shown}`, { hint, cause: error });
     }
     const message = error instanceof Error ? error.message : String(error);
     return new NetworkError(`Cannot reach ${display}: ${redactUrl(message)}`, {

@@ -15,7 +15,7 @@ import type { Store } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
 import { directoryArtifacts } from './artifacts.js';
-import type { ApiResponse, Transport } from './types.js';
+import type { ApiResponse, RequestOptions, Transport } from './types.js';
 
 export interface LocalTransportOptions {
   store: Store;
@@ -56,9 +56,9 @@ export class LocalTransport implements Transport {
     return { userId: owner };
   }
 
-  async request(routeId: RouteId, input: RawInput): Promise<ApiResponse> {
+  async request(routeId: RouteId, input: RawInput, options: RequestOptions = {}): Promise<ApiResponse> {
     const { store, clock, ids, origin } = this.options;
-    const env = { store, actor: this.actor(), clock, ids, origin, artifacts: this.artifacts };
+    const env = { store, actor: this.actor(), clock, ids, origin, artifacts: this.artifacts, progress: options.progress };
     const info = routeInfo(routeId);
     // Most reads carry no query: they skip loading zod and the route's schemas (start-up cost).
     const result = isPlainCall(info, input)

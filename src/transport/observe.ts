@@ -9,7 +9,7 @@ import { DocsctlError, ExitCode } from '../api/errors.js';
 import type { RouteId } from '../api/route-id.js';
 import type { RawInput } from '../api/validate.js';
 import { requestPath } from './request-path.js';
-import type { ApiResponse, Transport } from './types.js';
+import type { ApiResponse, RequestOptions, Transport } from './types.js';
 
 /** A request as it would go over the wire. */
 export interface PlannedRequest {
@@ -34,12 +34,12 @@ const isRead = (method: string) => method === 'GET' || method === 'HEAD';
 export function observeWrites(inner: Transport, beforeWrite: (request: PlannedRequest) => Promise<void>): Transport {
   return {
     mode: inner.mode,
-    async request(routeId: RouteId, input: RawInput): Promise<ApiResponse> {
+    async request(routeId: RouteId, input: RawInput, options?: RequestOptions): Promise<ApiResponse> {
       const info = routeInfo(routeId);
       if (!isRead(info.method)) {
         await beforeWrite({ method: info.method, path: requestPath(info, input), ...(input.body !== undefined ? { body: input.body } : {}) });
       }
-      return inner.request(routeId, input);
+      return inner.request(routeId, input, options);
     },
     async raw(method: string, pathAndQuery: string, body?: unknown): Promise<ApiResponse> {
       const verb = method.toUpperCase();

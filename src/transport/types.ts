@@ -6,6 +6,7 @@
  */
 import type { RouteId } from '../api/route-id.js';
 import type { RawInput } from '../api/validate.js';
+import type { ProgressListener } from '../domain/handler.js';
 
 export interface ApiResponse {
   status: number;
@@ -13,11 +14,16 @@ export interface ApiResponse {
   body: unknown;
 }
 
+export interface RequestOptions {
+  /** Progress of a long operation; only the local transport has any to report (a server does not stream it). */
+  progress?: ProgressListener | undefined;
+}
+
 export interface Transport {
   /** `local` or `remote` (for messages and `--debug`). */
   readonly mode: 'local' | 'remote';
   /** Calls the operation `routeId` of the route table. Throws ApiError for an error answer. */
-  request(routeId: RouteId, input: RawInput): Promise<ApiResponse>;
+  request(routeId: RouteId, input: RawInput, options?: RequestOptions): Promise<ApiResponse>;
   /**
    * Sends any method and path (`/v1/...`, with or without a query string): `docsctl api`.
    * Locally the path must match a route; remotely it is sent as is.

@@ -22,7 +22,8 @@ describe('the precompiled router', () => {
       const found = matcher.match(route.method, url);
       expect(found?.item.id, `${route.method} ${url}`).toBe(route.id);
       expect(found?.params).toEqual(params);
-      expect(matcher.match(route.method, `${url}/`)?.item.id, 'trailing slash').toBe(route.id);
+      const slashed = url.endsWith('/') ? url : `${url}/`; // GET /v1/ (getApiInformation) has its own
+      expect(matcher.match(route.method, slashed)?.item.id, 'trailing slash').toBe(route.id);
     }
   });
 

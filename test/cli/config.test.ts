@@ -50,6 +50,25 @@ describe('settings: flag > environment > profile > default', () => {
     expect(s).toMatchObject({ mode: 'remote', endpoint: 'http://127.0.0.1:4000', token: undefined });
   });
 
+  it("applies the profile's organization only to the profile's own store or endpoint", () => {
+    // The same store, written another way: the organization applies.
+    expect(resolveSettings({ profile: 'scratch', store: '/tmp/scratch/' }, env(), config).org).toBe('org-scratch');
+    expect(resolveSettings({ profile: 'scratch' }, env({ DOCSCTL_STORE: '/tmp/../tmp/scratch' }), config).org).toBe('org-scratch');
+    // Another store or an endpoint: its ids are not the profile's.
+    expect(resolveSettings({ profile: 'scratch', store: '/tmp/other' }, env(), config).org).toBeUndefined();
+    expect(resolveSettings({ profile: 'scratch' }, env({ DOCSCTL_STORE: '/tmp/other' }), config).org).toBeUndefined();
+    expect(resolveSettings({ profile: 'scratch', endpoint: 'http://127.0.0.1:4000' }, env(), config).org).toBeUndefined();
+    expect(resolveSettings({ store: '/s' }, env(), config).org).toBeUndefined();
+    expect(resolveSettings({ endpoint: 'http://127.0.0.1:4000' }, env(), config).org).toBeUndefined();
+    // An explicit organization still wins everywhere.
+    expect(resolveSettings({ store: '/s', org: 'o-flag' }, env(), config).org).toBe('o-flag');
+    // A profile with neither store nor endpoint targets the default store.
+    const plain = { currentProfile: 'p', profiles: { p: { org: 'org-default' } } };
+    expect(resolveSettings({}, env(), plain).org).toBe('org-default');
+    expect(resolveSettings({ store: '/data/docsctl/store' }, env(), plain).org).toBe('org-default');
+    expect(resolveSettings({ store: '/elsewhere' }, env(), plain).org).toBeUndefined();
+  });
+
   it('rejects an unknown profile named explicitly', () => {
     expect(() => resolveSettings({ profile: 'nope' }, env(), config)).toThrow(UsageError);
     expect(() => resolveSettings({ profile: 'nope' }, env(), config)).toThrow(/Unknown profile "nope"/);

@@ -95,6 +95,14 @@ describe('listPages?bodies=false', () => {
         ['Welcome', 'readme', []],
         ['Install', 'install', [['Linux', 'install/linux', []]]],
       ]);
+
+      // The same option on a revision's page listing.
+      const revision = (JSON.parse((await runCli(['api', 'GET', `/v1/spaces/${guide}/content`], { env })).stdout) as { id: string }).id;
+      bodyReads.mockClear(); // the revision read above carries its pages' bodies
+      const byRevision = await runCli(['api', 'GET', `/v1/spaces/${guide}/revisions/${revision}/pages?bodies=false`], { env });
+      expect(byRevision.exitCode, byRevision.stderr).toBe(0);
+      expect((JSON.parse(byRevision.stdout) as { pages: Page[] }).pages).toEqual(lightPages);
+      expect(bodyReads).not.toHaveBeenCalled();
     });
   }
 

@@ -188,6 +188,45 @@ export const allowedDifferences: readonly AllowedDifference[] = [
     direction: 'response',
     operations: '*',
   },
+  {
+    id: 'semantic-page-edit-attributes',
+    kind: 'replace-schema',
+    gaps: 'gaps.md §2.2 (change-request operations: `getChangeRequestChanges` → RevisionSemanticChanges)',
+    summary:
+      'The spec makes `page_edited.attributes` a oneOf of three open schemas (document, group, link attributes, no additionalProperties: false) that any attribute object matches together, so no answer can be valid; it is checked as anyOf (at least one) instead, everything else as the spec says.',
+    direction: 'response',
+    operations: ['getChangeRequestChanges'],
+    statuses: [200],
+    schemas: {
+      getChangeRequestChanges: {
+        type: 'object',
+        properties: {
+          mergedFrom: spec('ChangeRequest'),
+          more: { type: 'number' },
+          changes: {
+            type: 'array',
+            items: {
+              anyOf: [
+                {
+                  type: 'object',
+                  properties: {
+                    type: { type: 'string', enum: ['page_edited'] },
+                    page: spec('ChangedRevisionPage'),
+                    attributes: {
+                      anyOf: [spec('RevisionPageDocumentChangeAttributes'), spec('RevisionPageGroupChangeAttributes'), spec('RevisionPageLinkChangeAttributes')],
+                    },
+                  },
+                  required: ['type', 'page', 'attributes'],
+                },
+                { allOf: [spec('RevisionSemanticChange'), { not: { properties: { type: { enum: ['page_edited'] } }, required: ['type'] } }] },
+              ],
+            },
+          },
+        },
+        required: ['changes'],
+      },
+    },
+  },
 ];
 
 /** The entries of a kind that apply to an operation (and status, for responses). */

@@ -7,6 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import { getRoute, routes } from '../../src/api/table.js';
+import { routeInfo } from '../../src/api/catalog.js';
 import type { RawInput } from '../../src/api/validate.js';
 import { bootstrap } from '../../src/domain/bootstrap.js';
 import { type ExecuteEnv, type OperationResult, executeOperation } from '../../src/domain/execute.js';
@@ -103,7 +104,8 @@ describe('sites contract (@gitbook/api 0.143.2)', () => {
   });
 
   it('validated a success answer of every site route', () => {
-    const siteRoutes = routes.filter((route) => route.path.includes('/sites')).map((route) => route.id);
+    // The hand-written site routes (the real API's other site operations are declared, answering 501).
+    const siteRoutes = routes.filter((route) => route.path.includes('/sites') && routeInfo(route.id).module !== 'declared').map((route) => route.id);
     expect(siteRoutes.length).toBeGreaterThanOrEqual(33);
     expect(siteRoutes.filter((id) => !validated.has(id))).toEqual([]);
   });

@@ -2,7 +2,7 @@
  * End-to-end: the built binary (bin/docsctl.js → dist/cli.js) run with execa
  * from a clean temporary HOME, as a new user or a script would.
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,6 +78,36 @@ describe('docsctl binary', () => {
     expect(list.stdout).toContain(`${id}\tHandbook\tprivate`);
   });
 
+  it('answers 501 (exit 1) for an operation of the real API that docsctl only declares', async () => {
+    const font = await docsctl(['api', 'GET', '/v1/orgs/o1/fonts/f1']);
+    expect(font.exitCode).toBe(1);
+    expect(font.stderr).toMatch(/getCustomFont is not implemented yet/);
+  });
+
+  it('comments on a space: add, reply, list as TSV, resolve, delete (with --yes)', async () => {
+    const space = (await docsctl(['space', 'create', '--title', 'Discussed', '--format', 'ids'])).stdout.trim();
+    const comment = await docsctl(['comment', 'add', space, '--body', 'Is this up to date?', '--format', 'ids']);
+    expect(comment.exitCode, comment.stderr).toBe(0);
+    const id = comment.stdout.trim();
+    expect((await docsctl(['comment', 'reply', space, id, '--body', 'Yes'])).exitCode).toBe(0);
+    const list = await docsctl(['comment', 'list', space]);
+    expect(list.stdout.trim().split('\t').slice(0, 6)).toEqual([id, 'open', 'Admin', '1', '', 'Is this up to date?']);
+    const resolved = await docsctl(['comment', 'resolve', space, id, '--json']);
+    expect(JSON.parse(resolved.stdout)).toMatchObject({ id, status: 'resolved' });
+    expect((await docsctl(['comment', 'list', space, '--status', 'open'])).stdout).toBe('');
+    const refused = await docsctl(['comment', 'delete', space, id]);
+    expect(refused.exitCode).toBe(2);
+    expect((await docsctl(['comment', 'delete', space, id, '--yes'])).exitCode).toBe(0);
+    const search = await docsctl(['search', 'hello', '--space', space]);
+    expect([search.exitCode, search.stdout]).toEqual([0, '']);
+    const badQuery = await docsctl(['search', '!!', '--space', space]);
+    expect(badQuery.exitCode).toBe(2);
+    expect(badQuery.stderr).toMatch(/^error: Invalid query "!!": it has no searchable words/);
+    const gone = await docsctl(['comment', 'get', space, id]);
+    expect(gone.exitCode).toBe(4);
+    expect(gone.stderr).toMatch(/^error: Comment \w+ not found in space /);
+  });
+
   it('answers an unknown id with exit 4 and one line', async () => {
     const result = await docsctl(['space', 'get', 'nope']);
     expect(result.exitCode).toBe(4);
@@ -149,6 +179,31 @@ describe('docsctl binary', () => {
     }
   });
 
+  it('remote one-shot commands use node:http; --paginate uses undici; both give the same answers', async () => {
+    const { server, url } = await startServe(['--port', '0']);
+    try {
+      const remote = { DOCSCTL_ENDPOINT: url, DOCSCTL_TOKEN: initResult.token };
+      const { body } = await createThrough(url);
+      const one = await docsctl(['space', 'get', body.id, '--json', 'id,title', '--debug'], remote);
+      expect(one.exitCode).toBe(0);
+      expect(JSON.parse(one.stdout)).toEqual({ id: body.id, title: 'Through serve' });
+      expect(one.stderr).toContain('[debug] remote mode via node:http');
+      expect(one.stderr).not.toContain(initResult.token);
+      const orgSpaces = `/v1/orgs/${initResult.organization.id}/spaces`;
+      const all = await docsctl(['api', 'GET', `${orgSpaces}?limit=1`, '--paginate', '--debug'], remote);
+      expect(all.exitCode).toBe(0);
+      expect(all.stderr).toContain('[debug] remote mode via undici');
+      const titles = (JSON.parse(all.stdout) as Array<{ title: string }>).map((space) => space.title);
+      expect(titles).toContain('Through serve');
+      expect(titles.length).toBeGreaterThan(1);
+      const missing = await docsctl(['space', 'get', 'nope'], remote);
+      expect(missing.exitCode).toBe(4);
+    } finally {
+      server.kill('SIGTERM');
+      await server;
+    }
+  });
+
   it('serves the store; a wrong token gets exit 3; SIGTERM stops it cleanly', async () => {
     const { server, url } = await startServe(['--port', '0']);
     const wrong = await docsctl(['space', 'list', '--org', 'x'], { DOCSCTL_ENDPOINT: url, DOCSCTL_TOKEN: 'gb_api_wrong' });
@@ -161,15 +216,16 @@ describe('docsctl binary', () => {
 
   it('reports a damaged store file with exit 74, naming the file', async () => {
     const storeDir = join(home, 'data', 'docsctl', 'store');
-    const objects = join(storeDir, 'objects');
-    // Damage the newest object files: flip their content.
-    const files = readdirSync(objects).flatMap((sub) => readdirSync(join(objects, sub)).map((f) => join(objects, sub, f)));
-    files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
-    for (const file of files.slice(0, 3)) writeFileSync(file, '{"damaged":true}');
+    const commits = join(storeDir, 'commits');
+    // Damage the newest commit's pack: its last bytes are the root object (same length, other content).
+    const newest = join(commits, readdirSync(commits).sort().at(-1) as string);
+    const bytes = readFileSync(newest);
+    bytes.write('~~', bytes.length - 4);
+    writeFileSync(newest, bytes);
     const result = await docsctl(['space', 'list']);
     expect(result.exitCode).toBe(74);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toContain(objects);
+    expect(result.stderr).toContain(newest);
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 });
@@ -195,5 +251,25 @@ describe('profiles', () => {
     const local = await docsctl(['config', 'show', '--json', '--store', join(home, 's')]);
     expect(JSON.parse(local.stdout)).toMatchObject({ mode: 'local' });
     expect((await docsctl(['config', 'delete', 'work'])).exitCode).toBe(0);
+  });
+
+  it('saves a relative --store as an absolute path: the profile means the same store from anywhere', async () => {
+    const first = join(home, 'projects', 'a');
+    const elsewhere = join(home, 'projects', 'b');
+    mkdirSync(first, { recursive: true });
+    mkdirSync(elsewhere, { recursive: true });
+    const run = (cwd: string, args: string[]) => execa('node', [bin, ...args], { env, extendEnv: false, reject: false, cwd });
+    const set = await run(first, ['config', 'set', 'rel', '--store', './docs-store', '--org', 'org-rel']);
+    expect(set.exitCode, set.stderr).toBe(0);
+    const saved = JSON.parse(readFileSync(join(home, 'config', 'docsctl', 'config.json'), 'utf8')) as {
+      profiles: Record<string, { store?: string }>;
+    };
+    expect(saved.profiles.rel?.store).toBe(join(first, 'docs-store'));
+    const show = await run(elsewhere, ['config', 'show', '--json', '--profile', 'rel']);
+    expect(JSON.parse(show.stdout)).toMatchObject({ mode: 'local', store: join(first, 'docs-store'), org: 'org-rel' });
+    // The profile's organization belongs to its store, not to another one.
+    const other = await run(elsewhere, ['config', 'show', '--json', '--profile', 'rel', '--store', './other']);
+    expect(JSON.parse(other.stdout)).toMatchObject({ mode: 'local', store: './other', org: null });
+    expect((await run(elsewhere, ['config', 'delete', 'rel'])).exitCode).toBe(0);
   });
 });

@@ -3,7 +3,8 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
-import { authEnv, parseRepoUrl, providerOf, redactUrl, repoNameOf, scrubber } from '../../src/git/credentials.js';
+import { authEnv, parseRepoUrl, providerOf, repoNameOf, scrubber } from '../../src/git/credentials.js';
+import { redactUrls } from '../../src/util/redact.js';
 import { openMirror } from '../../src/git/repo.js';
 import { filesContaining, git, isolateGit, makeRemote, type TestRemote } from './helpers.js';
 
@@ -34,8 +35,8 @@ describe('credentials', () => {
     const auth = authEnv(repo);
     expect(auth.GIT_CONFIG_KEY_0).toBe('http.extraHeader');
     expect(auth.GIT_CONFIG_VALUE_0).toBe(`Authorization: Basic ${Buffer.from('ada:s3cr@t').toString('base64')}`);
-    expect(redactUrl('fatal: unable to access https://ada:tok@host/x.git and http://u@h/y')).toBe(
-      'fatal: unable to access https://host/x.git and http://h/y',
+    expect(scrubber(parseRepoUrl('https://host/x.git'))('fatal: unable to access https://ada:tok@host/x.git and http://u@h/y')).toBe(
+      'fatal: unable to access https://***@host/x.git and http://***@h/y',
     );
     const scrub = scrubber(repo);
     expect(scrub(`bad s3cr@t ${Buffer.from('ada:s3cr@t').toString('base64')}`)).toBe('bad *** ***');
@@ -83,6 +84,18 @@ describe('mirror', () => {
     expect(again.dir).toBe(mirror.dir);
     expect(readdirSync(path.dirname(mirror.dir)).filter((name) => name.endsWith('.git'))).toHaveLength(1);
     expect(await again.fetch('refs/heads/nope')).toBeUndefined();
+  });
+
+  it('reads large and empty binary blobs byte for byte (the cat-file stream crosses pipe chunks)', async () => {
+    const big = new Uint8Array(700 * 1024).map((_, i) => (i * 7919) % 256);
+    const newlines = new Uint8Array(200 * 1024).fill(10);
+    const r = remote({ 'big.png': big, 'empty.bin': new Uint8Array(), 'newlines.bin': newlines, 'tail.md': 'tail\n' });
+    const mirror = await openMirror(r.url);
+    const snapshot = await mirror.readSnapshot((await mirror.fetch('refs/heads/main')) as string);
+    expect(Buffer.from(snapshot.get('big.png')?.data ?? []).equals(Buffer.from(big))).toBe(true);
+    expect(snapshot.get('empty.bin')?.data.byteLength).toBe(0);
+    expect(Buffer.from(snapshot.get('newlines.bin')?.data ?? []).equals(Buffer.from(newlines))).toBe(true);
+    expect(new TextDecoder().decode(snapshot.get('tail.md')?.data)).toBe('tail\n');
   });
 
   it('writes a commit without a checkout, keeps symlinks and modes, skips empty commits, pushes fast-forward only', async () => {

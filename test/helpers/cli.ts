@@ -20,6 +20,8 @@ export interface RunOptions {
   clock?: Clock;
   ids?: IdGenerator;
   columns?: number;
+  /** Pretend stderr is a terminal (progress lines are drawn there). */
+  stderrTTY?: boolean;
 }
 
 export interface RunResult {
@@ -38,6 +40,7 @@ function sink(): { stream: PassThrough; text: () => string } {
 export async function runCli(argv: string[], options: RunOptions = {}): Promise<RunResult> {
   const out = sink();
   const err = sink();
+  if (options.stderrTTY) Object.assign(err.stream, { isTTY: true, columns: 100 });
   const tty = options.tty ?? false;
   const io: IOStreams = {
     in: Readable.from(options.stdin !== undefined ? [Buffer.from(options.stdin)] : []),

@@ -209,6 +209,14 @@ describe('serve: routing, auth and bodies', () => {
     expect(answer.text).toBe(JSON.stringify({ error: { code: 501, message: `${route.id} is not implemented yet` } }));
   });
 
+  it('501 naming the operation for the real API\'s operations docsctl only declares, never "No operation matches"', async () => {
+    const font = await call(server.url, 'GET', `/v1/orgs/${seed.orgId}/fonts/f1`, { token: seed.token });
+    expect(font.status).toBe(501);
+    expect(font.json).toEqual({ error: { code: 501, message: 'getCustomFont is not implemented yet' } });
+    const ask = await call(server.url, 'POST', `/v1/orgs/${seed.orgId}/ask`, { token: seed.token, body: '{"query":"how?"}' });
+    expect(ask.json).toEqual({ error: { code: 501, message: 'askInOrganization is not implemented yet' } });
+  });
+
   it('500 "Internal error" for an unexpected failure: the stack goes to the log, not to the client', async () => {
     await server.close();
     server = await start(seed, {

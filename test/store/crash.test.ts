@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, fsck, gc, openStore } from '../../src/store/index.js';
+import { listCommitGens, paths } from '../../src/store/json-file-store.js';
 import { AT_ONCE_MS, buildWorker, cleanupTempDirs, deadPid, runWorker, storePath } from './helpers.js';
 
 afterAll(() => cleanupTempDirs());
@@ -36,22 +37,25 @@ async function nextWriteMs(dir: string): Promise<number> {
   return Date.now() - started;
 }
 
-const commitSteps = [
-  ['after-temp-open', 'old'],
-  ['mid-object-write', 'old'],
-  ['after-object-fsync', 'old'],
-  ['after-rename', 'old'],
-  ['before-dir-fsync', 'old'],
-  ['after-commit-temp', 'old'],
-  ['after-link', 'new'],
-  ['before-lock-release', 'new'],
-] as const;
+/**
+ * Steps by kind of write: a commit file with its pack; a big object (over 64 KiB,
+ * written as a loose file before the commit); a checkpoint after the commit (the
+ * commit has landed, CHECKPOINT has not moved).
+ */
+const objectSteps = ['after-temp-open', 'mid-object-write', 'after-object-fsync', 'after-rename', 'before-dir-fsync'] as const;
+const commitSteps: Array<readonly [step: string, lands: 'old' | 'new', env: Record<string, string>, label: string]> = [
+  ['after-commit-temp', 'old', {}, ''],
+  ['after-link', 'new', {}, ''],
+  ['before-lock-release', 'new', {}, ''],
+  ...objectSteps.map((step) => [step, 'old', { WORKER_BIG: '1' }, ' (big object)'] as const),
+  ...[...objectSteps, 'mid-checkpoint'].map((step) => [step, 'new', { WORKER_CHECKPOINT_EVERY: '1' }, ' (checkpoint)'] as const),
+];
 
 describe('crash at every commit step', () => {
-  for (const [step, lands] of commitSteps) {
-    it(`crash@${step} lands on the ${lands} state`, async () => {
-      const dir = await seeded(step);
-      const run = runWorker(worker, ['write', dir, 'crash', '1'], { DOCSCTL_STORE_FAULT: `crash@${step}` });
+  for (const [step, lands, env, label] of commitSteps) {
+    it(`crash@${step}${label} lands on the ${lands} state`, async () => {
+      const dir = await seeded(`${step}${env.WORKER_BIG ? '-big' : ''}`);
+      const run = runWorker(worker, ['write', dir, 'crash', '1'], { DOCSCTL_STORE_FAULT: `crash@${step}`, ...env });
       const { signal } = await run.done;
       expect(signal, run.stderr()).toBe('SIGKILL');
       expect(run.lines).toEqual([]); // never acknowledged
@@ -60,6 +64,7 @@ describe('crash at every commit step', () => {
       expect(reader.has('items', 'crash-0')).toBe(lands === 'new');
       expect(reader.entries('items').length).toBe(lands === 'old' ? 100 : 101);
       expect((await fsck(dir)).problems).toEqual([]);
+      if (env.WORKER_CHECKPOINT_EVERY) expect(fs.existsSync(path.join(dir, 'CHECKPOINT'))).toBe(false); // never moved
       expect(await nextWriteMs(dir)).toBeLessThan(AT_ONCE_MS);
       const after = openStore(dir).read();
       expect(after.gen).toBe(lands === 'old' ? 2 : 3);
@@ -67,13 +72,54 @@ describe('crash at every commit step', () => {
     });
   }
 
-  it('crash@<step>#2 (the second object) also lands on the old state', async () => {
+  it('crash@<step>#2 (the second object of a checkpoint) keeps the commit, and the next checkpoint completes', async () => {
     const dir = await seeded('second');
-    const run = runWorker(worker, ['write', dir, 'crash', '1'], { DOCSCTL_STORE_FAULT: 'crash@after-rename#2' });
+    const run = runWorker(worker, ['write', dir, 'crash', '1'], { DOCSCTL_STORE_FAULT: 'crash@after-rename#2', WORKER_CHECKPOINT_EVERY: '1' });
     expect((await run.done).signal).toBe('SIGKILL');
-    expect(openStore(dir).read().gen).toBe(1);
+    expect(openStore(dir).read().gen).toBe(2);
     expect((await fsck(dir)).problems).toEqual([]);
-    expect(await nextWriteMs(dir)).toBeLessThan(AT_ONCE_MS);
+    const next = runWorker(worker, ['write', dir, 'next', '1'], { WORKER_CHECKPOINT_EVERY: '1' });
+    expect((await next.done).code).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8').trim()).toBe('3');
+    // Everything gen 3 reaches is a loose file now: dropping every older commit file loses nothing.
+    await gc(dir, { keepCommits: 1, minAgeMs: 0 });
+    expect(openStore(dir).read().entries('items')).toHaveLength(102);
+    expect((await fsck(dir)).problems).toEqual([]);
+  });
+
+  it('crash@mid-prune keeps every commit, and the next checkpoint finishes the pruning', async () => {
+    const dir = await seeded('prune');
+    const env = { WORKER_CHECKPOINT_EVERY: '1', WORKER_KEEP_COMMITS: '1' };
+    // gen 2 is checkpointed (nothing old enough to drop); gen 3's checkpoint drops commit 1: killed there.
+    const run = runWorker(worker, ['write', dir, 'p', '5'], { DOCSCTL_STORE_FAULT: 'crash@mid-prune', ...env });
+    expect((await run.done).signal).toBe('SIGKILL');
+    expect(run.lines).toEqual(['ack p-0']);
+    expect(fs.existsSync(paths.commit(dir, 1))).toBe(false);
+    const reader = openStore(dir).read();
+    expect(reader.gen).toBe(3);
+    expect(reader.entries('items')).toHaveLength(102);
+    expect((await fsck(dir)).problems).toEqual([]);
+    const next = runWorker(worker, ['write', dir, 'q', '2'], env);
+    expect((await next.done).code).toBe(0);
+    expect(listCommitGens(dir)).toEqual([4, 5]); // kept: the newest, and back to the checkpoint at or below it
+    expect(openStore(dir).read().entries('items')).toHaveLength(104);
+    expect((await fsck(dir)).problems).toEqual([]);
+  });
+
+  it('crash@mid-sweep (removing superseded loose objects) keeps every commit whole; the next sweep goes on', async () => {
+    const dir = await seeded('sweep');
+    const env = { WORKER_CHECKPOINT_EVERY: '1', WORKER_KEEP_COMMITS: '1' };
+    // gen 2's checkpoint lists what it made loose; gen 4's checkpoint cuts at 3 and sweeps that list: killed there.
+    const run = runWorker(worker, ['write', dir, 's', '5'], { DOCSCTL_STORE_FAULT: 'crash@mid-sweep', ...env });
+    expect((await run.done).signal).toBe('SIGKILL');
+    expect(run.lines).toEqual(['ack s-0', 'ack s-1']);
+    expect(openStore(dir).read().entries('items')).toHaveLength(103);
+    expect((await fsck(dir)).problems).toEqual([]);
+    const next = runWorker(worker, ['write', dir, 't', '3'], env);
+    expect((await next.done).code).toBe(0);
+    expect(openStore(dir).read().entries('items')).toHaveLength(106);
+    expect((await fsck(dir)).problems).toEqual([]);
+    await gc(dir, { keepCommits: 1000, minAgeMs: 3_600_000 }); // verifies every kept commit whole
   });
 
   it('crash@mid-stale-takeover leaves a takeover the next writer completes', async () => {
@@ -94,7 +140,8 @@ describe('crash at every commit step', () => {
 
   it('crash@mid-gc leaves a store that reads, checks clean, and collects next time', async () => {
     const dir = await seeded('gc');
-    const store = openStore(dir);
+    // Checkpointed rewrites: superseded loose objects for gc to collect, besides old commit files.
+    const store = openStore(dir, { checkpointEvery: 1 });
     for (let i = 0; i < 5; i += 1) await store.transact((tx) => tx.put('items', 'base-1', { rewrite: i }));
     await store.close();
     const run = runWorker(worker, ['gc', dir], { DOCSCTL_STORE_FAULT: 'crash@mid-gc' });

@@ -24,6 +24,8 @@ describe.skipIf(process.platform === 'win32')('permissions', () => {
       expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
       const entries = walk(dir);
       expect(entries.filter((e) => e.stat.isFile()).length).toBeGreaterThan(8);
+      expect(entries.some((e) => e.path.startsWith('objects/') && e.stat.isFile())).toBe(true);
+      expect(entries.some((e) => e.path === 'CHECKPOINT')).toBe(true);
       for (const entry of entries) {
         const mode = entry.stat.mode & 0o777;
         expect(`${entry.path} ${mode.toString(8)}`).toBe(`${entry.path} ${entry.stat.isDirectory() ? '700' : '600'}`);

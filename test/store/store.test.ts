@@ -3,17 +3,16 @@ import * as path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { StoreError, StoreExistsError, StoreNotFoundError } from '../../src/api/errors.js';
 import { type BNode, NODE_MAX_BYTES, btreeWalk, isBLeaf } from '../../src/store/btree.js';
-import { createStore, fsck, openStore, storeExists, type JsonFileStore } from '../../src/store/index.js';
-import { findNewest, makeCommit, parseCommit, paths } from '../../src/store/json-file-store.js';
-import { readObjectSync } from '../../src/store/objects.js';
+import { createStore, fsck, gc, openStore, storeExists, type JsonFileStore, type OpenStoreOptions } from '../../src/store/index.js';
+import { findNewest, listCommitGens, makeCommit, parseCommit, paths } from '../../src/store/json-file-store.js';
 import { cleanupTempDirs, storePath, tempDir } from './helpers.js';
 
 afterAll(() => cleanupTempDirs());
 
 const open: JsonFileStore[] = [];
-function fresh(): { dir: string; store: JsonFileStore } {
+function fresh(options: OpenStoreOptions = {}): { dir: string; store: JsonFileStore } {
   const dir = storePath('unit');
-  const store = createStore(dir);
+  const store = createStore(dir, options);
   open.push(store);
   return { dir, store };
 }
@@ -26,13 +25,17 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
 });
 
-/** Every B+tree node of a table in the newest commit. */
-function nodesOf(dir: string, table: string): BNode[] {
+function newestCommit(dir: string) {
   const { gen, text } = findNewest(dir);
-  const commit = parseCommit(text as string, paths.commit(dir, gen), gen);
-  const root = readObjectSync(dir, commit.root).value as { tables: Record<string, string> };
+  return parseCommit(text as string, paths.commit(dir, gen), gen);
+}
+
+/** Every B+tree node of a table in the newest commit (read as a fresh process would: loose files and packs). */
+function nodesOf(dir: string, table: string): BNode[] {
+  const reader = openStore(dir);
+  const root = reader.object(newestCommit(dir).root) as { tables: Record<string, string> };
   const nodes: BNode[] = [];
-  const source = { bnode: (hash: string) => readObjectSync(dir, hash).value as BNode };
+  const source = { bnode: (hash: string) => reader.object(hash) as BNode };
   const top = root.tables[table];
   if (top) btreeWalk(source, top, (_hash, node) => void nodes.push(node));
   return nodes;
@@ -41,7 +44,7 @@ function nodesOf(dir: string, table: string): BNode[] {
 describe('create / open', () => {
   it('creates the layout with FORMAT and an empty gen 0', async () => {
     const { dir, store } = fresh();
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'FORMAT'), 'utf8'))).toEqual({ format: 'docsctl-store', version: 1 });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'FORMAT'), 'utf8'))).toEqual({ format: 'docsctl-store', version: 2 });
     for (const sub of ['commits', 'objects', 'tmp', 'quarantine']) expect(fs.statSync(path.join(dir, sub)).isDirectory()).toBe(true);
     expect(store.read().gen).toBe(0);
     expect(store.read().get('t', 'k')).toBeUndefined();
@@ -86,8 +89,8 @@ describe('create / open', () => {
 
   it('refuses a newer format with a clear message', () => {
     const { dir } = fresh();
-    fs.writeFileSync(path.join(dir, 'FORMAT'), '{"format":"docsctl-store","version":2}');
-    expect(() => openStore(dir)).toThrow(/format version 2, newer than this docsctl supports/);
+    fs.writeFileSync(path.join(dir, 'FORMAT'), '{"format":"docsctl-store","version":3}');
+    expect(() => openStore(dir)).toThrow(/format version 3, newer than this docsctl supports/);
   });
 });
 
@@ -147,19 +150,26 @@ describe('reads and writes', () => {
       return h;
     });
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(fs.existsSync(path.join(dir, 'objects', hash.slice(0, 2), `${hash}.json`))).toBe(true);
+    // Packed in the commit file, not yet a loose file (pack.ts).
+    expect(newestCommit(dir).pack?.map(([h]) => h)).toContain(hash);
+    expect(fs.existsSync(path.join(dir, 'objects', hash.slice(0, 2), `${hash}.json`))).toBe(false);
     expect(reopen(dir).read().getObject(hash)).toEqual(value);
     expect(() => store.read().getObject('0'.repeat(64))).toThrow(StoreError);
     expect(() => store.read().getObject('../../etc/passwd')).toThrow(StoreError);
   });
 
-  it('heals a damaged copy of an object when the same content is written again', async () => {
-    const { dir, store } = fresh();
-    const hash = await store.transact((tx) => tx.putObject({ body: 'same' }));
+  it('heals a damaged copy of an object when the same content is written and referenced again', async () => {
+    const { dir, store } = fresh({ checkpointEvery: 1 }); // what every commit reaches becomes a loose file
+    const hash = await store.transact((tx) => {
+      const h = tx.putObject({ body: 'same' });
+      tx.put('pages', 'p', { body: h });
+      return h;
+    });
     const file = path.join(dir, 'objects', hash.slice(0, 2), `${hash}.json`);
     fs.writeFileSync(file, Buffer.alloc(fs.statSync(file).size)); // same size, zeros
     expect(() => reopen(dir).read().getObject(hash)).toThrow(StoreError);
-    await store.transact((tx) => tx.putObject({ body: 'same' }));
+    // Written again and referenced again: the checkpoint rewrites the damaged loose copy.
+    await store.transact((tx) => tx.put('pages', 'p2', { body: tx.putObject({ body: 'same' }) }));
     expect(reopen(dir).read().getObject(hash)).toEqual({ body: 'same' });
   });
 
@@ -385,6 +395,88 @@ describe('transactions', () => {
     expect(fs.readFileSync(path.join(dir, 'HEAD'), 'utf8').trim()).toBe('4');
   });
 
+  it('reads a version 1 store (loose objects, no packs) and upgrades it at its first write', async () => {
+    const { dir, store } = fresh({ checkpointEvery: 1 });
+    await store.transact((tx) => {
+      for (let i = 0; i < 50; i += 1) tx.put('t', `k${i}`, { i, pad: 'p'.repeat(100) });
+    });
+    // Rewrite it as the first release wrote it: a commit record without a pack, FORMAT 1, no CHECKPOINT.
+    const { pack: _pack, sum: _sum, ...fields } = newestCommit(dir);
+    fs.writeFileSync(paths.commit(dir, 1), JSON.stringify(makeCommit(fields)));
+    fs.writeFileSync(path.join(dir, 'FORMAT'), '{"format":"docsctl-store","version":1}\n');
+    fs.rmSync(path.join(dir, 'CHECKPOINT'));
+    const old = reopen(dir);
+    expect(old.read().entries('t')).toHaveLength(50);
+    await old.transact((tx) => tx.put('t', 'new', true));
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'FORMAT'), 'utf8')).version).toBe(2);
+    expect(fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8').trim()).toBe('1'); // everything before gen 2 is loose
+    expect(newestCommit(dir).pack?.length).toBeGreaterThan(0);
+    const fresh2 = reopen(dir).read();
+    expect(fresh2.entries('t')).toHaveLength(51);
+    expect(fresh2.get('t', 'k7')).toEqual({ i: 7, pad: 'p'.repeat(100) });
+    expect((await fsck(dir)).problems).toEqual([]);
+  });
+
+  it('a reader finds objects packed by another process, before and after their checkpoint', async () => {
+    const { dir, store } = fresh({ checkpointEvery: 4 });
+    const reader = reopen(dir);
+    for (let i = 0; i < 10; i += 1) {
+      await store.transact((tx) => tx.put('t', `k${i}`, i));
+      const seen = reader.read();
+      expect(seen.gen).toBe(i + 1);
+      expect(seen.entries('t').map(([, v]) => v)).toEqual(Array.from({ length: i + 1 }, (_, j) => j));
+    }
+    expect(fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8')).toBe('8 4\n'); // the checkpoint, then earlier ones
+    // A new process that starts after the checkpoint indexes only the packs after it.
+    expect(reopen(dir).read().get('t', 'k9')).toBe(9);
+  });
+
+  it('drops commit files older than the newest keepCommits at its checkpoints; every kept generation stays whole', async () => {
+    const { dir, store } = fresh({ checkpointEvery: 4, keepCommits: 8 });
+    const early = reopen(dir);
+    await store.transact((tx) => tx.put('u', 'first', true));
+    expect(early.read().get('u', 'first')).toBe(true); // indexes gen 1's pack, which goes below
+    for (let i = 0; i < 40; i += 1) {
+      await store.transact((tx) => {
+        tx.put('t', `k${i % 7}`, { i, pad: 'x'.repeat(300) });
+        tx.put('u', `n${i}`, i);
+      });
+    }
+    const gens = listCommitGens(dir);
+    expect(gens.at(-1)).toBe(41);
+    // Checkpoints at 4, 8, … 40: the cut is the newest one at or below 41 - 8, gen 32.
+    expect(gens).toEqual(Array.from({ length: 10 }, (_, i) => 32 + i));
+    expect(fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8')).toMatch(/^40 36 32 .* prunedBelow=32\n$/);
+    expect((await fsck(dir)).problems).toEqual([]);
+    // gc verifies every kept commit's whole state first (it stops on a missing object).
+    await gc(dir, { keepCommits: 1000, minAgeMs: 3_600_000 });
+    expect(early.read().entries('u')).toHaveLength(41);
+    expect(reopen(dir).read().get('t', 'k4')).toEqual({ i: 39, pad: 'x'.repeat(300) });
+  });
+
+  it('removes superseded loose objects as it goes: the store stays flat over a long run of edits', async () => {
+    const { dir, store } = fresh({ checkpointEvery: 4, keepCommits: 8, durable: false }); // fsyncs would only slow it
+    await store.transact((tx) => {
+      for (let i = 0; i < 300; i += 1) tx.put('t', `k${String(i).padStart(3, '0')}`, { i, pad: 'x'.repeat(100) });
+    });
+    const looseFiles = () => fs.readdirSync(path.join(dir, 'objects')).reduce((n, p) => n + fs.readdirSync(path.join(dir, 'objects', p)).length, 0);
+    const edit = async (count: number, round: number) => {
+      for (let i = 0; i < count; i += 1) {
+        await store.transact((tx) => tx.put('t', `k${String((i * 37 + round) % 300).padStart(3, '0')}`, { i, round, pad: 'y'.repeat(100) }));
+      }
+    };
+    await edit(100, 1);
+    const early = looseFiles();
+    await edit(300, 2);
+    // Without the sweep every checkpoint's leaves would stay: about 3 times as many files by now.
+    expect(looseFiles()).toBeLessThanOrEqual(early * 1.3);
+    expect((await fsck(dir)).problems).toEqual([]);
+    // A full gc finds little left to collect, and verifies every kept commit whole first.
+    const report = await gc(dir, { keepCommits: 8, minAgeMs: 0 });
+    expect(report.removedObjects).toBeLessThan(early / 2);
+    expect(reopen(dir).read().get('t', 'k265')).toEqual({ i: 299, round: 2, pad: 'y'.repeat(100) }); // the last edit
+  });
+
   it('can skip fsync for bulk fixture generation (durable: false)', async () => {
     const dir = storePath('bulk');
     const store = createStore(dir, { durable: false });
@@ -428,10 +520,8 @@ describe('B+tree tables', () => {
     expect(nodes.length).toBeGreaterThan(leaves.length); // inner nodes exist
     for (const node of nodes) expect(JSON.stringify(node).length).toBeLessThanOrEqual(NODE_MAX_BYTES + 100);
     // A one-key write path-copies only a few nodes.
-    const before = new Set(fs.readdirSync(path.join(dir, 'objects')).flatMap((p) => fs.readdirSync(path.join(dir, 'objects', p))));
     await store.transact((tx) => tx.put('spaces', 'one-more', 1));
-    const after = fs.readdirSync(path.join(dir, 'objects')).flatMap((p) => fs.readdirSync(path.join(dir, 'objects', p)));
-    expect(after.filter((name) => !before.has(name)).length).toBeLessThanOrEqual(4); // leaf, inner nodes, root object
+    expect(newestCommit(dir).pack?.length).toBeLessThanOrEqual(4); // leaf, inner nodes, root object
     // Delete nearly everything: the tree merges back into a small one.
     await store.transact((tx) => {
       for (const [key] of rows.slice(5)) tx.delete('spaces', key);

@@ -373,3 +373,24 @@ export const getPageInRevisionById = defineRoute({
   params: pathParams(...space, 'revisionId', 'pageId'),
   query: pageQuery(),
 });
+
+export const getPageInRevisionByPath = defineRoute({
+  id: 'getPageInRevisionByPath',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/revisions/{revisionId}/path/{pagePath}',
+  summary: 'Get a page of a revision by its path',
+  source: 'real-api',
+  params: pathParams(...space, 'revisionId', 'pagePath'),
+  query: pageQuery(),
+});
+
+export const listFilesInRevisionById = defineRoute({
+  id: 'listFilesInRevisionById',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/revisions/{revisionId}/files',
+  summary: 'List the files of a revision',
+  source: 'real-api',
+  params: pathParams(...space, 'revisionId'),
+  query: z.object({ ...paginationQuery, ...contentQuery }),
+  paginated: true,
+});

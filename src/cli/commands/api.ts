@@ -132,7 +132,7 @@ export async function runApi(session: Session, method: string | undefined, path:
     body = { ...((body as Record<string, unknown> | undefined) ?? {}), ...fields };
   }
 
-  const transport = await session.transport();
+  const transport = await session.transport({ manyRequests: options.paginate === true });
   const pathAndQuery = `${url.pathname}${url.search}`;
   const response = await transport.raw(verb, pathAndQuery, body);
   if (!options.paginate) {

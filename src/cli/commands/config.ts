@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { UsageError } from '../../api/errors.js';
-import { type Profile, configFilePath, readConfig, updateConfig } from '../config.js';
+import { type ConfigFile, type Profile, configFilePath, profileStorePath, readConfig, updateConfig } from '../config.js';
 import type { Session } from '../session.js';
 
 const redact = (token: string | undefined) => (token ? `${token.slice(0, 7)}…${token.slice(-4)}` : undefined);
@@ -17,6 +17,7 @@ interface SetOptions {
   tokenStdin?: boolean;
   org?: string;
   use?: boolean;
+  dryRun?: boolean;
 }
 
 /** The value of an option typed on the command line, by this command or a parent. */
@@ -70,6 +71,7 @@ export function registerConfigCommands(program: Command, getSession: (command: C
     .option('--token-stdin', 'read the token from stdin (keeps it out of shell history)')
     .option('--org <organizationId>', 'default organization')
     .option('--use', 'make it the current profile')
+    .option('--dry-run', 'print the profile as it would be saved (token redacted); write nothing')
     .addHelpText(
       'after',
       `
@@ -97,12 +99,12 @@ Examples:
           throw new UsageError(`--endpoint expects a URL, got "${options.endpoint}"`);
         }
       }
-      const path = await updateConfig(session.ctx.env, (file) => {
+      const change = (file: ConfigFile): ConfigFile => {
         const profiles = { ...(file.profiles ?? {}) };
         const previous: Profile = profiles[name] ?? {};
         const next: Profile = { ...previous };
         if (options.store) {
-          next.store = options.store;
+          next.store = profileStorePath(options.store);
           delete next.endpoint;
           delete next.token;
         }
@@ -114,7 +116,30 @@ Examples:
         if (options.org) next.org = options.org;
         profiles[name] = next;
         return { ...file, profiles, currentProfile: options.use || !file.currentProfile ? name : file.currentProfile };
-      });
+      };
+      if (options.dryRun) {
+        const next = change(readConfig(session.ctx.env));
+        const profile = next.profiles?.[name] ?? {};
+        await session.printObject(
+          {
+            dryRun: true,
+            profile: name,
+            store: profile.store ?? null,
+            endpoint: profile.endpoint ?? null,
+            token: redact(profile.token) ?? null,
+            org: profile.org ?? null,
+            current: next.currentProfile === name,
+            configFile: configFilePath(session.ctx.env),
+          },
+          ['profile', 'store', 'endpoint', 'token', 'org', 'current', 'configFile'].map((key) => ({
+            header: key.toUpperCase(),
+            get: (item: Record<string, unknown>) => item[key],
+          })),
+        );
+        await session.info('dry run: the config file was not changed');
+        return;
+      }
+      const path = await updateConfig(session.ctx.env, change);
       await session.info(`Saved profile "${name}" in ${path}`);
     });
 

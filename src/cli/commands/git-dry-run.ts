@@ -10,7 +10,7 @@ import { UsageError } from '../../api/errors.js';
 import type { ContentTree } from '../../content/model.js';
 import { fetchTree } from '../content-fetch.js';
 import type { Session } from '../session.js';
-import { redactUrl } from './git.js';
+import { redactUrls } from '../../util/redact.js';
 
 async function storedTree(session: Session, spaceId: string): Promise<ContentTree> {
   const [{ openStore }, { getSpace, getRevision }, { loadTree }, { ApiError }] = await Promise.all([
@@ -45,14 +45,14 @@ async function snapshotAt(url: string, ref: string) {
 
 /** The first of `refs` the repository has (a plain directory: its files, no commit). */
 async function importSnapshot(url: string, refs: readonly string[]) {
-  const { openSource, readDirectorySnapshot } = await import('../../git/source.js');
+  const { openSource, readPlainDirectory } = await import('../../git/source.js');
   const source = await openSource(url);
-  if (source.kind === 'directory') return { ref: undefined, oid: undefined, snapshot: await readDirectorySnapshot(source.dir) };
+  if (source.kind === 'directory') return { ref: undefined, oid: undefined, snapshot: await readPlainDirectory(source.dir) };
   for (const ref of refs) {
     const oid = await source.mirror.fetch(ref);
     if (oid !== undefined) return { ref, oid, snapshot: await source.mirror.readSnapshot(oid) };
   }
-  throw new UsageError(`${redactUrl(url)} has no ${refs.join(' or ')}`);
+  throw new UsageError(`${redactUrls(url)} has no ${refs.join(' or ')}`);
 }
 
 /** --dir, else the project directory the space last synced with (as the sync itself does). */
@@ -85,7 +85,7 @@ export async function dryRunImport(session: Session, spaceId: string, url: strin
   const changes = diffTrees(current, imported.tree);
   for (const warning of imported.warnings) await session.info(`warning: ${warning}`);
   const lines = changes.map((c) => `${c.kind.padEnd(8)} ${c.object} ${c.path || c.title}`);
-  const from = ref === undefined ? `the directory ${redactUrl(url)}` : `${redactUrl(url)} ${ref} (${(oid as string).slice(0, 12)})`;
+  const from = ref === undefined ? `the directory ${redactUrls(url)}` : `${redactUrls(url)} ${ref} (${(oid as string).slice(0, 12)})`;
   lines.push(`dry run: ${changes.length} change(s) from ${from}; nothing was imported`);
   await report(session, lines, { commit: oid ?? null, changes, warnings: imported.warnings });
 }
@@ -104,6 +104,6 @@ export async function dryRunExport(session: Session, spaceId: string, url: strin
     ...[...result.writes.keys()].sort().map((path) => `${snapshot.has(path) ? 'change' : 'add'}     ${path}`),
     ...[...result.deletes].sort().map((path) => `delete   ${path}`),
   ];
-  lines.push(`dry run: ${result.writes.size} file(s) to write, ${result.deletes.length} to delete on ${redactUrl(url)} ${ref}${oid ? ` (${oid.slice(0, 12)})` : ' (new branch)'}; nothing was committed`);
+  lines.push(`dry run: ${result.writes.size} file(s) to write, ${result.deletes.length} to delete on ${redactUrls(url)} ${ref}${oid ? ` (${oid.slice(0, 12)})` : ' (new branch)'}; nothing was committed`);
   await report(session, lines, { commit: oid ?? null, writes: [...result.writes.keys()].sort(), deletes: [...result.deletes].sort() });
 }

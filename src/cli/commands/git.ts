@@ -9,10 +9,14 @@ import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { ApiError, UsageError } from '../../api/errors.js';
 import { checkImportRef, checkRefName } from '../../git/refs.js';
+import type { ProgressListener } from '../../domain/handler.js';
+import type { ProgressStream } from '../git-progress.js';
 import type { Session } from '../session.js';
+import { redactUrls } from '../../util/redact.js';
 
 interface SyncOptions {
   ref: string;
+  quiet?: boolean;
   dir?: string;
   standalone?: boolean;
   force?: boolean;
@@ -25,11 +29,6 @@ interface SyncOptions {
 export function repositoryUrl(from: string): string {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(from) || /^[\w.-]+@[\w.-]+:/.test(from)) return from;
   return pathToFileURL(resolve(from)).href;
-}
-
-/** The URL without `user:password@`, for messages. */
-export function redactUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
 }
 
 /** True when the argument names a local path (repositoryUrl turns it into a file:// URL). */
@@ -69,6 +68,21 @@ async function progress(session: Session, message: string): Promise<void> {
   if (session.ctx.io.isStdoutTTY || session.ctx.io.isStdinTTY) await session.hint(message);
 }
 
+/**
+ * Runs `work` with a progress listener drawing on stderr when it is a terminal
+ * (not with --quiet, --json or --format yaml); the line is cleared when it ends.
+ */
+async function withProgress<T>(session: Session, quiet: boolean | undefined, work: (listener?: ProgressListener) => Promise<T>): Promise<T> {
+  const { progressRenderer } = await import('../git-progress.js');
+  const quietFormat = session.format === 'json' || session.format === 'yaml';
+  const renderer = progressRenderer(session.ctx.io.err as ProgressStream, { enabled: !quiet && !quietFormat });
+  try {
+    return await work(renderer?.listener);
+  } finally {
+    renderer?.done();
+  }
+}
+
 async function primaryRevision(session: Session, spaceId: string): Promise<string> {
   const transport = await session.transport();
   return ((await transport.request('getSpaceById', { params: { spaceId } })).body as { revision: string }).revision;
@@ -88,6 +102,7 @@ export function registerGitCommands(program: Command, getSession: (command: Comm
     .option('--force', 'import even if this commit was already imported')
     .option('--timestamp <iso>', 'time of the triggering event: an older event than the last sync is skipped')
     .option('--dry-run', 'show the pages and files that would be added, changed or removed; change nothing')
+    .option('-q, --quiet', 'no progress line on the terminal')
     .addHelpText(
       'after',
       `
@@ -117,19 +132,17 @@ Examples:
       let ref = refs[0] as string;
       for (const [i, candidate] of refs.entries()) {
         ref = candidate;
-        await progress(session, `Importing ${redactUrl(url)} (${ref}) into space ${spaceId}…`);
+        await progress(session, `Importing ${redactUrls(url)} (${ref}) into space ${spaceId}…`);
         try {
-          await transport.request('importGitRepository', {
-            params: { spaceId },
-            body: {
-              url,
-              ref,
-              ...(options.dir !== undefined ? { repoProjectDirectory: options.dir } : {}),
-              ...(options.standalone ? { standalone: true } : {}),
-              ...(options.force ? { force: true } : {}),
-              ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
-            },
-          });
+          const body = {
+            url,
+            ref,
+            ...(options.dir !== undefined ? { repoProjectDirectory: options.dir } : {}),
+            ...(options.standalone ? { standalone: true } : {}),
+            ...(options.force ? { force: true } : {}),
+            ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
+          };
+          await withProgress(session, options.quiet, (progress) => transport.request('importGitRepository', { params: { spaceId }, body }, { progress }));
           break;
         } catch (error) {
           // A short --ref name that is not a branch may be a tag.
@@ -142,7 +155,7 @@ Examples:
       const info = await gitInfo(session, spaceId);
       const summary = {
         space: spaceId,
-        repository: redactUrl(url),
+        repository: redactUrls(url),
         ref,
         ...(typeof info?.commit === 'string' ? { commit: info.commit } : {}),
         revision: after,
@@ -152,10 +165,10 @@ Examples:
       else
         await session.printText(
           options.standalone
-            ? `Imported ${redactUrl(url)} ${ref} as a standalone revision (space content unchanged)`
+            ? `Imported ${redactUrls(url)} ${ref} as a standalone revision (space content unchanged)`
             : changed
-              ? `Imported ${redactUrl(url)} ${ref} into space ${spaceId}: new revision ${after}`
-              : `Space ${spaceId} is already up to date with ${redactUrl(url)} ${ref}: nothing imported`,
+              ? `Imported ${redactUrls(url)} ${ref} into space ${spaceId}: new revision ${after}`
+              : `Space ${spaceId} is already up to date with ${redactUrls(url)} ${ref}: nothing imported`,
         );
     });
 
@@ -171,6 +184,7 @@ Examples:
     .option('--force', 'export even if the branch moved since the last sync (overwrites it)')
     .option('--timestamp <iso>', 'time of the triggering event: an older event than the last sync is skipped')
     .option('--dry-run', 'show the files that would be written or deleted; change nothing')
+    .option('-q, --quiet', 'no progress line on the terminal')
     .addHelpText(
       'after',
       `
@@ -189,21 +203,19 @@ Examples:
         return;
       }
       const transport = await session.transport();
-      await progress(session, `Exporting space ${spaceId} to ${redactUrl(url)} (${ref})…`);
-      await transport.request('exportToGitRepository', {
-        params: { spaceId },
-        body: {
-          url,
-          ref,
-          commitMessage: options.message,
-          ...(options.dir !== undefined ? { repoProjectDirectory: options.dir } : {}),
-          ...(options.standalone ? { standalone: true } : {}),
-          ...(options.force ? { force: true } : {}),
-          ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
-        },
-      });
+      await progress(session, `Exporting space ${spaceId} to ${redactUrls(url)} (${ref})…`);
+      const body = {
+        url,
+        ref,
+        commitMessage: options.message,
+        ...(options.dir !== undefined ? { repoProjectDirectory: options.dir } : {}),
+        ...(options.standalone ? { standalone: true } : {}),
+        ...(options.force ? { force: true } : {}),
+        ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
+      };
+      await withProgress(session, options.quiet, (progress) => transport.request('exportToGitRepository', { params: { spaceId }, body }, { progress }));
       const report = (await gitInfo(session, spaceId))?.lastExport as ExportReport | undefined;
-      await printExportReport(session, { space: spaceId, repository: redactUrl(url), ref }, options.standalone ? undefined : report);
+      await printExportReport(session, { space: spaceId, repository: redactUrls(url), ref }, options.standalone ? undefined : report);
     });
 
   git

@@ -2,6 +2,9 @@
 import type { OperationCommandSpec } from '../operation.js';
 import { contentCommands, contentGroupDescriptions } from './change-requests.js';
 import { collectionCommands } from './collections.js';
+import { commentCommands, commentGroupDescriptions } from './comments.js';
+import { reviewCommands } from './reviews.js';
+import { searchCommands } from './search.js';
 import { memberCommands } from './members.js';
 import { orgCatalogCommands, orgCatalogGroupDescriptions } from './org-catalog.js';
 import { orgCommands } from './orgs.js';
@@ -16,6 +19,9 @@ export const operationCommands: readonly OperationCommandSpec[] = [
   ...collectionCommands,
   ...spaceCommands,
   ...contentCommands,
+  ...commentCommands,
+  ...reviewCommands,
+  ...searchCommands,
   ...siteCommands,
   ...orgCatalogCommands,
 ];
@@ -29,6 +35,8 @@ export const groupDescriptions: Record<string, string> = {
   collection: 'Collections: groups of spaces inside an organization',
   space: 'Spaces: containers of documentation content',
   ...contentGroupDescriptions,
+  ...commentGroupDescriptions,
+  search: 'Search page titles and text',
   ...siteGroupDescriptions,
   ...orgCatalogGroupDescriptions,
 };

@@ -10,6 +10,7 @@ interface InitOptions {
   org?: string;
   name?: string;
   email?: string;
+  dryRun?: boolean;
 }
 
 export function registerInitCommand(program: Command, getSession: (command: Command) => Session): void {
@@ -19,6 +20,7 @@ export function registerInitCommand(program: Command, getSession: (command: Comm
     .option('--org <title>', 'organization title', 'My Organization')
     .option('--name <name>', 'display name of the admin user', 'Admin')
     .option('--email <email>', 'e-mail of the admin user', 'admin@example.com')
+    .option('--dry-run', 'say what would be created (and refuse as init would); create nothing')
     .addHelpText(
       'after',
       `
@@ -43,6 +45,10 @@ export async function runInit(session: Session, options: InitOptions): Promise<v
     });
   }
   const dir = session.settings.storeDir;
+  if (options.dryRun) {
+    await planInit(session, dir, options);
+    return;
+  }
   const [{ createStore }, { bootstrap }] = await Promise.all([import('../../store/index.js'), import('../../domain/bootstrap.js')]);
   const { existsSync } = await import('node:fs');
   const existedBefore = existsSync(dir);
@@ -99,4 +105,38 @@ async function removeCreatedStore(dir: string, existedBefore: boolean): Promise<
     return;
   }
   for (const entry of await readdir(dir)) await rm(join(dir, entry), { recursive: true, force: true });
+}
+
+/**
+ * `init --dry-run`: what init would create, after the same refusal an existing
+ * store gets (exit 5). The token is not made up: it exists only once created.
+ */
+async function planInit(session: Session, dir: string, options: InitOptions): Promise<void> {
+  const { existsSync, readdirSync } = await import('node:fs');
+  const { join, resolve } = await import('node:path');
+  const { StoreExistsError } = await import('../../api/errors.js');
+  const root = resolve(dir);
+  if (existsSync(join(root, 'FORMAT'))) throw new StoreExistsError(root);
+  if (existsSync(root) && readdirSync(root).length > 0) {
+    throw new StoreExistsError(root, `${root} is not empty and is not a docsctl store`);
+  }
+  const plan = {
+    dryRun: true,
+    store: root,
+    organization: { title: options.org ?? 'My Organization' },
+    user: { displayName: options.name ?? 'Admin', email: options.email ?? 'admin@example.com' },
+  };
+  if (session.format === 'json' || session.format === 'yaml') {
+    await session.printObject(plan, []);
+  } else {
+    await session.printText(
+      [
+        `Would create a store at ${root}`,
+        `organization  ${plan.organization.title}`,
+        `user          ${plan.user.displayName} <${plan.user.email}>`,
+        'token         (made when the store is created)',
+      ].join('\n'),
+    );
+  }
+  await session.info('dry run: nothing was created');
 }

@@ -5,8 +5,8 @@
  */
 import type { RawInput } from '../../api/validate.js';
 import { columns } from '../../output/columns.js';
-import { mapLimited } from '../content-fetch.js';
 import type { Session } from '../session.js';
+import type { Transport } from '../../transport/types.js';
 
 interface ApiPage {
   id: string;
@@ -133,9 +133,8 @@ function toPages(pages: ApiPage[] | undefined, base: string | undefined): TreePa
  */
 export const PAGE_TREE_QUERY = { bodies: 'false', metadata: 'false' } as const;
 
-/** The site's structure with each variant's page tree (read with listPages, a few at a time). */
-export async function buildSiteTree(session: Session, structure: ApiStructure): Promise<TreeNode[]> {
-  const transport = await session.transport();
+/** The variants of a structure, in the order the tree shows them. */
+function variantsOf(structure: ApiStructure): ApiSiteSpace[] {
   const variants: ApiSiteSpace[] = [];
   const collect = (items: ApiStructure['structure']) => {
     for (const item of items) {
@@ -145,13 +144,41 @@ export async function buildSiteTree(session: Session, structure: ApiStructure): 
     }
   };
   collect(structure.structure);
-  // Each answer becomes the small tree at once: the parsed answer (URLs, layouts) dies
-  // young instead of living until the last variant is read (far less GC on big sites).
-  const pages = new Map<string, TreePage[]>();
-  await mapLimited(variants, transport.mode === 'remote' ? 8 : 1, async (ss) => {
-    const { body } = await transport.request('listPages', { params: { spaceId: ss.space.id }, query: { ...PAGE_TREE_QUERY } });
-    pages.set(ss.id, toPages((body as { pages?: ApiPage[] }).pages, ss.urls.published));
-  });
+  return variants;
+}
+
+/**
+ * Reads each variant's page tree with listPages, in the order of `variants`: `next()`
+ * gives the next one. Against a remote endpoint up to 8 reads are in flight ahead of
+ * the caller; locally one. Each answer becomes its small tree at once, so the parsed
+ * answer (URLs, layouts) dies young, and a caller that prints as it goes keeps only a
+ * few variants' pages in memory (on a site of 40,000 pages, GC was a third of the time).
+ */
+function pageTreeReader(transport: Transport, variants: readonly ApiSiteSpace[]): () => Promise<TreePage[]> {
+  const ahead = transport.mode === 'remote' ? 8 : 1;
+  const reads: Array<Promise<TreePage[]> | undefined> = [];
+  const start = (index: number) => {
+    const ss = variants[index];
+    if (!ss || reads[index]) return;
+    const read = transport
+      .request('listPages', { params: { spaceId: ss.space.id }, query: { ...PAGE_TREE_QUERY } })
+      .then(({ body }) => toPages((body as { pages?: ApiPage[] }).pages, ss.urls.published));
+    read.catch(() => undefined); // a failure is thrown to the caller when it reaches this variant
+    reads[index] = read;
+  };
+  let position = 0;
+  return async () => {
+    const index = position++;
+    for (let i = index; i < index + ahead; i++) start(i);
+    const read = reads[index];
+    if (!read) throw new Error(`site tree: no variant at position ${index}`);
+    reads[index] = undefined;
+    return read;
+  };
+}
+
+/** The tree of a structure; every variant's `pages` is empty until filled. */
+function skeletonOf(structure: ApiStructure): TreeNode[] {
   const variant = (ss: ApiSiteSpace): TreeVariant => ({
     type: 'variant',
     id: ss.id,
@@ -160,7 +187,7 @@ export async function buildSiteTree(session: Session, structure: ApiStructure): 
     default: Boolean(ss.default),
     spaceId: ss.space.id,
     ...(ss.urls.published !== undefined ? { url: ss.urls.published } : {}),
-    pages: pages.get(ss.id) ?? [],
+    pages: [],
   });
   const node = (item: ApiSection | ApiGroup): TreeSection | TreeGroup =>
     item.object === 'site-section-group'
@@ -179,44 +206,92 @@ export async function buildSiteTree(session: Session, structure: ApiStructure): 
     : (structure.structure as ApiSiteSpace[]).map(variant);
 }
 
-/** The indented text of a tree: one line per group, section, variant and page. */
-export function treeLines(nodes: TreeNode[]): string[] {
-  const lines: string[] = [];
-  const pad = (depth: number) => '  '.repeat(depth);
+/** Calls `visit` on every variant of a tree, in the order the tree shows them. */
+async function eachVariant(nodes: TreeNode[], visit: (variant: TreeVariant) => Promise<void>): Promise<void> {
+  for (const item of nodes) {
+    if (item.type === 'group') await eachVariant(item.children, visit);
+    else if (item.type === 'section') await eachVariant(item.variants, visit);
+    else await visit(item);
+  }
+}
+
+/** The site's structure with each variant's page tree (read with listPages, a few at a time). */
+export async function buildSiteTree(session: Session, structure: ApiStructure): Promise<TreeNode[]> {
+  const next = pageTreeReader(await session.transport(), variantsOf(structure));
+  const tree = skeletonOf(structure);
+  await eachVariant(tree, async (variant) => {
+    variant.pages = await next();
+  });
+  return tree;
+}
+
+/** The indented text of a tree: one line per group, section, variant and page (added to `lines`). */
+export function treeLines(nodes: TreeNode[], depth = 0, lines: string[] = []): string[] {
+  const pad = (level: number) => '  '.repeat(level);
   const tail = (parts: Array<string | undefined>) => parts.filter(Boolean).join('  ');
-  const pagesOf = (pages: TreePage[], depth: number) => {
+  const pagesOf = (pages: TreePage[], level: number) => {
     for (const page of pages) {
-      lines.push(`${pad(depth)}${tail([page.title, page.url ?? page.path])}`);
-      pagesOf(page.pages, depth + 1);
+      lines.push(`${pad(level)}${tail([page.title, page.url ?? page.path])}`);
+      pagesOf(page.pages, level + 1);
     }
   };
-  const walk = (items: TreeNode[], depth: number) => {
+  const walk = (items: TreeNode[], level: number) => {
     for (const item of items) {
       if (item.type === 'group') {
-        lines.push(`${pad(depth)}[${item.title}]  group ${item.id}`);
-        walk(item.children, depth + 1);
+        lines.push(`${pad(level)}[${item.title}]  group ${item.id}`);
+        walk(item.children, level + 1);
       } else if (item.type === 'section') {
-        lines.push(`${pad(depth)}# ${tail([item.title, `section ${item.id}`, `/${item.path}`, item.default ? 'default' : undefined, item.url])}`);
-        walk(item.variants, depth + 1);
+        lines.push(`${pad(level)}# ${tail([item.title, `section ${item.id}`, `/${item.path}`, item.default ? 'default' : undefined, item.url])}`);
+        walk(item.variants, level + 1);
       } else {
-        lines.push(`${pad(depth)}* ${tail([item.title, `variant ${item.id}`, `/${item.path}`, item.default ? 'default' : undefined, item.url])}`);
-        pagesOf(item.pages, depth + 1);
+        lines.push(`${pad(level)}* ${tail([item.title, `variant ${item.id}`, `/${item.path}`, item.default ? 'default' : undefined, item.url])}`);
+        pagesOf(item.pages, level + 1);
       }
     }
   };
-  walk(nodes, 0);
+  walk(nodes, depth);
   return lines;
 }
 
+/**
+ * The text tree, printed as it is read: each variant's lines go out once its pages
+ * arrive (in chunks), and its pages are dropped, so memory stays a few variants deep.
+ */
+async function streamSiteTree(session: Session, structure: ApiStructure, tree: TreeNode[]): Promise<void> {
+  const next = pageTreeReader(await session.transport(), variantsOf(structure));
+  let lines: string[] = [];
+  const flush = async () => {
+    if (lines.length > 0) await session.printText(lines.join('\n'));
+    lines = [];
+  };
+  const walk = async (items: TreeNode[], depth: number) => {
+    for (const item of items) {
+      if (item.type === 'group') {
+        treeLines([{ ...item, children: [] }], depth, lines);
+        await walk(item.children, depth + 1);
+      } else if (item.type === 'section') {
+        treeLines([{ ...item, variants: [] }], depth, lines);
+        await walk(item.variants, depth + 1);
+      } else {
+        treeLines([{ ...item, pages: await next() }], depth, lines);
+        if (lines.length >= 4096) await flush();
+      }
+    }
+  };
+  await walk(tree, 0);
+  await flush();
+}
+
 export async function printSiteTree(session: Session, body: unknown, _input?: RawInput): Promise<void> {
-  const tree = await buildSiteTree(session, body as ApiStructure);
+  const structure = body as ApiStructure;
   if (session.format === 'json' || session.format === 'yaml') {
-    await session.printObject(tree, []);
+    await session.printObject(await buildSiteTree(session, structure), []);
     return;
   }
+  const tree = skeletonOf(structure);
   if (tree.length === 0) {
     await session.hint('The site shows no space yet (docsctl site space add SITE SPACE).');
     return;
   }
-  await session.printText(treeLines(tree).join('\n'));
+  await streamSiteTree(session, structure, tree);
 }

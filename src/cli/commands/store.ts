@@ -34,6 +34,12 @@ export function registerStoreCommands(program: Command, getSession: (command: Co
     .command('recover')
     .description('Quarantine damaged files and return to the last fully verified state')
     .option('--to <gen>', 'return to this generation instead of the newest intact one')
+    .addHelpText(
+      'after',
+      `
+No --dry-run: "docsctl store fsck" changes nothing and lists the damaged files that recover
+would set aside in quarantine/; recover then asks before it changes anything (--yes to skip).`,
+    )
     .action(async (options: { to?: string }, command: Command) => {
       const session = getSession(command);
       const dir = localDir(session);
@@ -50,6 +56,13 @@ export function registerStoreCommands(program: Command, getSession: (command: Co
     .command('gc')
     .description('Remove old commits and unreferenced objects')
     .option('--keep <n>', 'commits to keep', '100')
+    .addHelpText(
+      'after',
+      `
+No --dry-run: gc removes only commits older than the newest --keep and files no kept commit
+reaches (objects and temporary files untouched for an hour); the state every command sees is
+unchanged.`,
+    )
     .action(async (options: { keep: string }, command: Command) => {
       const session = getSession(command);
       const keepCommits = Number(options.keep);

@@ -38,7 +38,7 @@ import { type Handler, type HandlerContext, type PrepareContext, Reply, type Two
 import { type PageQuery, paginatePrefix } from '../ordered.js';
 import { type ListEnvelope, paginate } from '../pagination.js';
 import { orgAccess, requireRole } from '../permissions.js';
-import { type RevisionRecord, type SpaceRecord, crStatusIndex, getSpace, orgSpaceList, putSpace } from '../records.js';
+import { type RevisionRecord, type SpaceRecord, crStatusIndex, getRevision, getSpace, orgSpaceList, putSpace } from '../records.js';
 import { changeRequestFor, primaryRevision, spaceFor } from './common.js';
 import {
   type ChangeRequestRecord,
@@ -55,6 +55,8 @@ import {
 } from './records.js';
 import { crView } from './revisions.js';
 import { contentOf, openContent, saveTree } from './storage.js';
+import { requireMergeRules } from '../review/merge-rules.js';
+import { indexCommit } from '../search/index.js';
 
 const crOn = implementer<typeof crRoutes>();
 const orgOn = implementer<typeof orgRoutes>();
@@ -145,6 +147,7 @@ function mergeHandler(direction: Direction): TwoPhaseHandler<MergeRoute, MergePl
     async prepare(ctx: PrepareContext, input: CrInput): Promise<MergePlan | undefined> {
       const { space, cr } = changeRequestFor(ctx.reader, ctx, input.params.spaceId, input.params.changeRequestId, 'edit', direction === 'merge' ? 'merge change requests' : 'update change requests');
       requireMergeable(cr, what);
+      if (direction === 'merge') requireMergeRules(ctx.reader, space, cr, ctx.actor.userId);
       if (direction === 'update' && space.revision === baseRevisionId(cr)) return undefined;
       return planMerge(ctx.reader, space, cr, direction);
     },
@@ -152,6 +155,7 @@ function mergeHandler(direction: Direction): TwoPhaseHandler<MergeRoute, MergePl
       const action = direction === 'merge' ? 'merge change requests' : 'update change requests';
       const { space, cr } = changeRequestFor(ctx.tx, ctx, input.params.spaceId, input.params.changeRequestId, 'edit', action);
       requireMergeable(cr, what);
+      if (direction === 'merge') requireMergeRules(ctx.tx, space, cr, ctx.actor.userId);
       if (direction === 'update' && space.revision === baseRevisionId(cr)) {
         // Already up to date with the primary content: nothing to pull.
         return { revision: cr.revision, result: 'update' };
@@ -179,6 +183,7 @@ function mergeHandler(direction: Direction): TwoPhaseHandler<MergeRoute, MergePl
           content,
         });
         putSpace(ctx.tx, { ...space, revision: id, updatedAt: now, counters: countersAfter(space, cr.status, 'merged') });
+        indexCommit(ctx.tx, space.id, getRevision(ctx.tx, space.id, space.revision), requireRevisionRecord(ctx.tx, space.id, id));
         putChangeRequest(ctx.tx, {
           ...cr,
           status: 'merged',
@@ -406,5 +411,6 @@ export function commitToSpace(
 ): RevisionRecord {
   const revision = newEditsRevision(ctx, tx, space.id, space.revision, content, extra);
   putSpace(tx, { ...space, revision: revision.id, updatedAt: revision.createdAt });
+  indexCommit(tx, space.id, getRevision(tx, space.id, space.revision), revision);
   return revision;
 }

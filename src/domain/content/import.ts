@@ -27,13 +27,14 @@
  * `totalResources` = pages + files the source holds; plus `warnings` (the
  * converter's, one line each) when there are any.
  */
-import { readFile, readdir, readlink, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiError, badRequest, conflict, notFound } from '../../api/errors.js';
 import type * as routes from '../../api/routes/content.js';
 import type { ContentTree } from '../../content/model.js';
-import type { RepoFile, RepoSnapshot } from '../../gitsync/types.js';
+import { readDirectorySnapshot } from '../../git/directory.js';
+import type { RepoSnapshot } from '../../gitsync/types.js';
 import { redactUrls } from '../../util/redact.js';
 import { type Handler, type HandlerContext, type PrepareContext, Reply, type TwoPhaseHandler, implementer } from '../handler.js';
 import { type InputPolicy, allowedLocalPath } from '../policy.js';
@@ -73,38 +74,14 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Every file under `dir` (`.git` skipped), keyed by its `/`-separated path from `dir`. */
-async function readDirectory(dir: string): Promise<RepoSnapshot> {
-  const snapshot: RepoSnapshot = new Map();
-  let bytes = 0;
-  const walk = async (abs: string, rel: string): Promise<void> => {
-    const entries = await readdir(abs, { withFileTypes: true });
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      if (entry.name === '.git') continue;
-      const childAbs = path.join(abs, entry.name);
-      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) {
-        await walk(childAbs, childRel);
-        continue;
-      }
-      let file: RepoFile;
-      if (entry.isSymbolicLink()) {
-        const target = await readlink(childAbs);
-        file = { path: childRel, data: new Uint8Array(Buffer.from(target, 'utf8')), mode: 'symlink', linkTarget: target };
-      } else if (entry.isFile()) {
-        file = { path: childRel, data: new Uint8Array(await readFile(childAbs)) };
-      } else {
-        continue;
-      }
-      bytes += file.data.byteLength;
-      if (bytes > MAX_IMPORT_BYTES) throw tooLarge();
-      if (snapshot.size >= MAX_IMPORT_FILES) throw badRequest(`Import source has more than ${MAX_IMPORT_FILES} files`);
-      snapshot.set(childRel, file);
-    }
-  };
-  await walk(dir, '');
-  return snapshot;
+/** Every file under `dir` (directory.ts), within the import limits. */
+function readDirectory(dir: string): Promise<RepoSnapshot> {
+  return readDirectorySnapshot(dir, {
+    maxBytes: MAX_IMPORT_BYTES,
+    maxFiles: MAX_IMPORT_FILES,
+    tooLarge,
+    tooMany: () => badRequest(`Import source has more than ${MAX_IMPORT_FILES} files`),
+  });
 }
 
 interface Fetched {

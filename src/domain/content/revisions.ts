@@ -119,6 +119,14 @@ export const revisionHandlers: Record<string, Handler> = {
     const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
     return pageByIdAnswer(ctx.tx, revisionById(ctx.tx, space, params.revisionId), scopeOf(ctx, space), params.pageId, query);
   }),
+  ...on('getPageInRevisionByPath', (ctx, { params, query }) => {
+    const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
+    return pageByPathAnswer(ctx.tx, revisionById(ctx.tx, space, params.revisionId), scopeOf(ctx, space), params.pagePath, query);
+  }),
+  ...on('listFilesInRevisionById', (ctx, { params, query }) => {
+    const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
+    return filesAnswer(ctx.tx, ctx, revisionById(ctx.tx, space, params.revisionId), query);
+  }),
   ...on('listPages', (ctx, { params, query }) => {
     const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
     return pagesAnswer(ctx.tx, primaryRevision(ctx.tx, space), scopeOf(ctx, space), query);

@@ -15,6 +15,7 @@
  * - `metadata=false` leaves out `git` (the mutable Git Sync metadata).
  */
 import type { ContentRef, PageLayout } from '../../content/model.js';
+import { findFencedBlocks } from '../../content/markdown.js';
 import type { ChangeRequestRecord } from './records.js';
 import type { RevisionRecord, UserRecord } from '../records.js';
 import { apiUrl, appUrl } from '../urls.js';
@@ -82,30 +83,34 @@ const text = (value: string): DocText => ({ object: 'text', leaves: [{ object: '
  */
 export function markdownToDocument(markdown: string): JsonDocument {
   const nodes: DocBlock[] = [];
-  const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
+  const source = markdown.replace(/\r\n?/g, '\n');
+  const lines = source.split('\n');
+  // Fenced code is found by the one fence scanner of src/content/markdown.ts, by where it starts.
+  const fences = new Map(findFencedBlocks(source).map((block) => [block.start, block]));
   let paragraph: string[] = [];
   const flush = () => {
     if (paragraph.length > 0) nodes.push({ object: 'block', type: 'paragraph', nodes: [text(paragraph.join('\n'))] });
     paragraph = [];
   };
-  for (let i = 0; i < lines.length; i++) {
+  let offset = 0;
+  for (let i = 0; i < lines.length; offset += (lines[i] as string).length + 1, i++) {
     const line = lines[i] as string;
-    const fence = /^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)/.exec(line);
+    const fence = fences.get(offset);
     if (fence) {
       flush();
-      const marker = fence[1] as string;
-      const code: string[] = [];
-      i += 1;
-      while (i < lines.length && !(lines[i] as string).trimStart().startsWith(marker)) {
-        code.push(lines[i] as string);
-        i += 1;
-      }
+      const content = source.slice(fence.contentStart, fence.contentEnd).replace(/\n$/, '');
+      const syntax = fence.info.split(/\s/, 1)[0] as string;
       nodes.push({
         object: 'block',
         type: 'code',
-        data: fence[2] ? { syntax: fence[2] } : {},
-        nodes: (code.length > 0 ? code : ['']).map((value) => ({ object: 'block', type: 'code-line', nodes: [text(value)], data: {} })),
+        data: syntax ? { syntax } : {},
+        nodes: content.split('\n').map((value) => ({ object: 'block', type: 'code-line', nodes: [text(value)], data: {} })),
       });
+      // Continue after the closing fence (the loop's step moves past the last line of the block).
+      while (i + 1 < lines.length && offset + (lines[i] as string).length + 1 < fence.end) {
+        offset += (lines[i] as string).length + 1;
+        i++;
+      }
       continue;
     }
     const heading = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);

@@ -141,6 +141,13 @@ function requireActiveSpace(ctx: HandlerContext, spaceId: string): SpaceRecord {
   return spaceFor(ctx.tx, ctx, spaceId, 'edit', 'sync this space with Git').space;
 }
 
+/** Bytes of all the files read (for the progress line). */
+function snapshotBytes(snapshot: ReadonlyMap<string, { data: Uint8Array }>): number {
+  let bytes = 0;
+  for (const file of snapshot.values()) bytes += file.data.byteLength;
+  return bytes;
+}
+
 // ─── Import ────────────────────────────────────────────────────────────────
 
 type ImportPrepared =
@@ -163,27 +170,30 @@ const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, Im
     const record = getGitSync(ctx.reader, space.id);
     const target = await targetOf(body, record, (await refChecks()).importRef);
     if (!body.standalone && isStale(record, body.timestamp)) return { skipped: true, reason: 'stale event' };
-    const { openSource, readDirectorySnapshot } = await import('../../git/source.js');
+    const { openSource, readPlainDirectory } = await import('../../git/source.js');
     const source = await openSource(body.url, { policy: ctx.policy });
     let oid: string | undefined;
     let snapshot;
     let message = '';
     if (source.kind === 'directory') {
-      snapshot = await readDirectorySnapshot(source.dir);
+      snapshot = await readPlainDirectory(source.dir);
     } else {
-      oid = await source.mirror.fetch(body.ref);
+      oid = await source.mirror.fetch(body.ref, ctx.progress);
       if (oid === undefined) throw notFound(`Cannot fetch ${target.url} at ${body.ref}: remote ref not found`);
       if (!body.standalone && !body.force && alreadyImported(record, target, oid)) {
         return { skipped: true, reason: 'already synced' };
       }
       [snapshot, message] = await Promise.all([source.mirror.readSnapshot(oid), source.mirror.commitMessage(oid)]);
     }
+    ctx.progress?.({ stage: 'reading', processed: snapshot.size, total: snapshot.size, bytes: snapshotBytes(snapshot) });
     const revision = primaryRevision(ctx.reader, space);
     const previous = openContent(ctx.reader, revision).tree();
     const { importRepository } = await import('../../gitsync/import.js');
+    ctx.progress?.({ stage: 'converting' });
     const result = await converting('import', target.url, () =>
       importRepository(snapshot, { projectDirectory: target.projectDirectory, ids: ctx.ids, previous }),
     );
+    ctx.progress?.({ stage: 'converted', processed: result.stats.pages, total: result.stats.pages });
     return { skipped: false, target, oid, message, tree: result.tree, previous, previousRevision: revision.id, warnings: result.warnings };
   },
   run(ctx, { params, body }, prepared) {
@@ -271,7 +281,7 @@ const exportToGitRepository: TwoPhaseHandler<typeof routes.exportToGitRepository
     const source = await openSource(body.url, { policy: ctx.policy, directories: false });
     if (source.kind !== 'repository') throw badRequest(`${target.url} is not a Git repository`);
     const { mirror } = source;
-    const head = await mirror.fetch(body.ref);
+    const head = await mirror.fetch(body.ref, ctx.progress);
     if (
       !standalone &&
       !body.force &&
@@ -301,7 +311,7 @@ const exportToGitRepository: TwoPhaseHandler<typeof routes.exportToGitRepository
         message: body.commitMessage,
       });
       if (commit !== undefined) {
-        await mirror.push(commit, body.ref, { force: body.force === true });
+        await mirror.push(commit, body.ref, { force: body.force === true, onProgress: ctx.progress });
         oid = commit;
         committed = true;
       }

@@ -1,0 +1,95 @@
+/**
+ * The review flow of change requests (real API, gaps.md §2.2): requested
+ * reviewers, reviews, contributors and the semantic changes of a change request.
+ */
+import * as z from 'zod';
+import { defineRoute } from '../route.js';
+import { DocumentBody, DocumentFormat, JSONDocument, paginationQuery, pathParams, qBool, qNumber } from '../schemas/common.js';
+
+const base = '/v1/spaces/{spaceId}/change-requests/{changeRequestId}';
+const cr = ['spaceId', 'changeRequestId'] as const;
+
+export const ReviewStatus = z.enum(['approved', 'changes-requested']);
+
+export const getChangeRequestChanges = defineRoute({
+  id: 'getChangeRequestChanges',
+  method: 'GET',
+  path: `${base}/changes`,
+  summary: 'List the changes of a change request (pages and files added, edited, moved, deleted)',
+  source: 'real-api',
+  params: pathParams(...cr),
+  /** Default 10 (applied by the handler). */
+  query: z.object({ limit: qNumber().pipe(z.number().int().min(0).max(1000)).optional() }),
+});
+
+export const getContributorsByChangeRequestId = defineRoute({
+  id: 'getContributorsByChangeRequestId',
+  method: 'GET',
+  path: `${base}/contributors`,
+  summary: 'List the users who edited or commented on a change request',
+  source: 'real-api',
+  params: pathParams(...cr),
+  query: z.object({ ...paginationQuery }),
+  paginated: true,
+});
+
+export const getReviewsByChangeRequestId = defineRoute({
+  id: 'getReviewsByChangeRequestId',
+  method: 'GET',
+  path: `${base}/reviews`,
+  summary: 'List the reviews of a change request, newest first',
+  source: 'real-api',
+  params: pathParams(...cr),
+  query: z.object({ ...paginationQuery, format: DocumentFormat.optional(), outdated: qBool().optional() }),
+  paginated: true,
+});
+
+export const submitChangeRequestReview = defineRoute({
+  id: 'submitChangeRequestReview',
+  method: 'POST',
+  path: `${base}/reviews`,
+  summary: 'Approve a change request or request changes, with an optional comment',
+  source: 'real-api',
+  params: pathParams(...cr),
+  query: z.object({}),
+  body: z.object({ status: ReviewStatus, comment: z.union([DocumentBody, z.object({}).strict()]).optional() }),
+  bodyRequired: true,
+  success: 201,
+});
+
+export const getRequestedReviewersByChangeRequestId = defineRoute({
+  id: 'getRequestedReviewersByChangeRequestId',
+  method: 'GET',
+  path: `${base}/requested-reviewers`,
+  summary: 'List the users asked to review a change request',
+  source: 'real-api',
+  params: pathParams(...cr),
+  query: z.object({ ...paginationQuery }),
+  paginated: true,
+});
+
+export const requestReviewersForChangeRequest = defineRoute({
+  id: 'requestReviewersForChangeRequest',
+  method: 'POST',
+  path: `${base}/requested-reviewers`,
+  summary: 'Ask users to review a change request',
+  source: 'real-api',
+  params: pathParams(...cr),
+  query: z.object({}),
+  body: z.object({
+    users: z.array(z.string().min(1)).min(1).max(100),
+    subject: z.string().max(100).optional(),
+    description: JSONDocument.optional(),
+  }),
+  bodyRequired: true,
+});
+
+export const removeRequestedReviewerFromChangeRequest = defineRoute({
+  id: 'removeRequestedReviewerFromChangeRequest',
+  method: 'DELETE',
+  path: `${base}/requested-reviewers/{userId}`,
+  summary: 'Withdraw the review request of a user',
+  source: 'real-api',
+  params: pathParams(...cr, 'userId'),
+  query: z.object({}),
+});

@@ -1,0 +1,115 @@
+/**
+ * `docsctl cr review|reviewers|changes`: the review flow of a change request
+ * (real API): approve or request changes (with a comment), ask for or withdraw
+ * reviewers, and list what the change request changes.
+ */
+import { UsageError } from '../../api/errors.js';
+import type { RawInput } from '../../api/validate.js';
+import type { OperationCommandSpec } from '../operation.js';
+import type { Session } from '../session.js';
+
+const spaceArg = { name: 'spaceId', description: 'space id' };
+const crArg = { name: 'changeRequest', param: 'changeRequestId', description: 'change request id or number' };
+
+/** `--add`/`--remove` first (one request each), then the command lists the requested reviewers. */
+async function changeReviewers(options: Record<string, unknown>, input: RawInput, session: Session): Promise<void> {
+  const params = input.params as { spaceId: string; changeRequestId: string };
+  const add = (options.add as string[] | undefined) ?? [];
+  const remove = (options.remove as string[] | undefined) ?? [];
+  const transport = await session.transport();
+  if (add.length > 0) await transport.request('requestReviewersForChangeRequest', { params, body: { users: add } });
+  for (const userId of remove) {
+    const { status } = await transport.request('removeRequestedReviewerFromChangeRequest', { params: { ...params, userId } });
+    if (status === 204) await session.info(`note: ${userId} was not a requested reviewer`);
+  }
+}
+
+interface SemanticChange {
+  type: string;
+  page?: { title?: string; path?: string };
+  file?: { name?: string };
+}
+
+/** One line per change: `edited  guides/setup`. */
+async function printChanges(session: Session, body: unknown): Promise<void> {
+  if (session.format === 'json' || session.format === 'yaml') {
+    await session.printObject(body, []);
+    return;
+  }
+  const { changes = [], more } = body as { changes?: SemanticChange[]; more?: number };
+  const words: Record<string, string> = {
+    page_created: 'added', page_edited: 'edited', page_deleted: 'removed', page_moved: 'moved',
+    file_created: 'added', file_edited: 'changed', file_deleted: 'removed',
+  };
+  const lines = changes.map((c) => {
+    const what = c.page ? c.page.path || c.page.title || '' : c.file ? `file ${c.file.name ?? ''}` : '';
+    return `${(words[c.type] ?? c.type).padEnd(8)} ${what}`;
+  });
+  if (lines.length > 0) await session.printText(lines.join('\n'));
+  else await session.hint('No changes.');
+  if (more) await session.info(`note: ${more} more change(s); pass --limit to see them`);
+}
+
+export const reviewCommands: OperationCommandSpec[] = [
+  {
+    command: 'cr review',
+    route: (options) => (options.approve || options.requestChanges ? 'submitChangeRequestReview' : 'getReviewsByChangeRequestId'),
+    summary: 'Approve a change request or request changes (with --body as a comment); without a flag, list its reviews',
+    args: [spaceArg, crArg],
+    flags: [
+      { flags: '--approve', description: 'approve the change request' },
+      { flags: '--request-changes', description: 'ask for changes before it is merged' },
+      { flags: '--body <text>', description: 'a comment to go with the review (Markdown)' },
+    ],
+    rawBody: false,
+    build: (options, input) => {
+      if (options.approve && options.requestChanges) throw new UsageError('Pass either --approve or --request-changes, not both');
+      if (!options.approve && !options.requestChanges) {
+        if (options.body !== undefined) throw new UsageError('--body goes with --approve or --request-changes');
+        return;
+      }
+      const text = typeof options.body === 'string' ? options.body : undefined;
+      if (text !== undefined && text.trim() === '') throw new UsageError('The review comment is empty: pass some Markdown with --body, or leave --body out');
+      input.body = { status: options.approve ? 'approved' : 'changes-requested', ...(text !== undefined ? { comment: { markdown: text } } : {}) };
+    },
+    output: 'object',
+    columns: 'review',
+    after: async (session, body) => {
+      const { columns } = await import('../../output/columns.js');
+      const items = (body as { items?: unknown[] }).items;
+      if (Array.isArray(items)) await session.printList(items, columns.review);
+      else await session.printObject(body, columns.review);
+    },
+    examples: [
+      'docsctl cr review sp4c3 12 --approve',
+      'docsctl cr review sp4c3 12 --request-changes --body "Please add an example"',
+      'docsctl cr review sp4c3 12 --format tsv',
+    ],
+  },
+  {
+    command: 'cr reviewers',
+    route: 'getRequestedReviewersByChangeRequestId',
+    summary: 'Ask users to review a change request (--add), withdraw the request (--remove), and list the requested reviewers',
+    args: [spaceArg, crArg],
+    flags: [
+      { flags: '--add <userIds...>', description: 'ask these users (ids) to review' },
+      { flags: '--remove <userIds...>', description: 'withdraw the request of these users' },
+    ],
+    build: changeReviewers,
+    output: 'list',
+    columns: 'requestedReviewer',
+    noun: 'requested reviewer',
+    examples: ['docsctl cr reviewers sp4c3 12 --add u53r1 u53r2', 'docsctl cr reviewers sp4c3 12 --remove u53r2', 'docsctl cr reviewers sp4c3 12'],
+  },
+  {
+    command: 'cr changes',
+    route: 'getChangeRequestChanges',
+    summary: 'List what a change request changes: pages and files added, edited, moved, removed',
+    args: [spaceArg, crArg],
+    flags: [{ flags: '--limit <n>', description: 'at most this many changes (default 10)', to: 'query.limit', type: 'number' }],
+    output: 'object',
+    columns: 'review',
+    after: printChanges,
+    examples: ['docsctl cr changes sp4c3 12', 'docsctl cr changes sp4c3 12 --limit 100 --json | jq ".changes[].type"'],
+  },
+];

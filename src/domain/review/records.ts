@@ -1,0 +1,84 @@
+/**
+ * Reviews and requested reviewers of change requests, one row per item.
+ *
+ * | table              | key                          | value                                  |
+ * |--------------------|------------------------------|----------------------------------------|
+ * | crReviews          | `${thread}/${seqKey}`        | ReviewRecord (newest first)            |
+ * | crReviews.latest   | `${thread}/${userId}`        | the reviewer's current review (Latest) |
+ * | crReviews.seq      | thread                       | last sequence number                   |
+ * | crReviewers        | `${thread}/${userId}`        | RequestedReviewerRecord                |
+ * | crCommenters       | `${thread}/${userId}`        | `{count, updatedAt}` (comments posted) |
+ *
+ * `thread` is the change request's comment thread key (comments/records.ts), so
+ * everything about one change request shares a prefix.
+ */
+import type { StoreReader, StoreWriter } from '../../store/types.js';
+import { seqKey } from '../comments/records.js';
+
+export const ReviewTables = {
+  reviews: 'crReviews',
+  latest: 'crReviews.latest',
+  seq: 'crReviews.seq',
+  reviewers: 'crReviewers',
+  commenters: 'crCommenters',
+} as const;
+
+export type ReviewStatus = 'approved' | 'changes-requested';
+
+export interface ReviewRecord {
+  id: string;
+  seq: number;
+  reviewer: string;
+  status: ReviewStatus;
+  /** The change request's revision the review was made against. */
+  revision: string;
+  createdAt: string;
+  /** The review's comment (in the change request's thread). */
+  comment?: string;
+  /** Who had asked this reviewer, when they had been asked. */
+  requestedBy?: string;
+}
+
+/** A reviewer's current review: the last one they submitted. */
+export interface LatestReview {
+  id: string;
+  status: ReviewStatus;
+  createdAt: string;
+}
+
+export interface RequestedReviewerRecord {
+  user: string;
+  requestedBy: string;
+  createdAt: string;
+  revision: string;
+}
+
+export interface CommenterRecord {
+  count: number;
+  updatedAt: string;
+}
+
+export function addReview(tx: StoreWriter, thread: string, review: Omit<ReviewRecord, 'seq'>): ReviewRecord {
+  const seq = (tx.get<number>(ReviewTables.seq, thread) ?? 0) + 1;
+  tx.put(ReviewTables.seq, thread, seq);
+  const record = { ...review, seq };
+  tx.put(ReviewTables.reviews, `${thread}/${seqKey(seq)}`, record);
+  tx.put(ReviewTables.latest, `${thread}/${review.reviewer}`, { id: review.id, status: review.status, createdAt: review.createdAt } satisfies LatestReview);
+  return record;
+}
+
+/** Each reviewer's current review (the last one they submitted). */
+export function currentReviews(tx: StoreReader, thread: string): Map<string, LatestReview> {
+  return new Map(tx.scan<LatestReview>(ReviewTables.latest, { prefix: `${thread}/` }).map(([key, latest]) => [key.slice(thread.length + 1), latest]));
+}
+
+export function requestedReviewers(tx: StoreReader, thread: string): RequestedReviewerRecord[] {
+  return tx.scan<RequestedReviewerRecord>(ReviewTables.reviewers, { prefix: `${thread}/` }).map(([, value]) => value);
+}
+
+/** Counts a comment by `user` (contributors of a change request). */
+export function countCommenter(tx: StoreWriter, thread: string, user: string, now: string): void {
+  const key = `${thread}/${user}`;
+  const current = tx.get<CommenterRecord>(ReviewTables.commenters, key);
+  tx.put(ReviewTables.commenters, key, { count: (current?.count ?? 0) + 1, updatedAt: now });
+}

@@ -1,0 +1,137 @@
+/**
+ * Search (real API): the pages of a space whose title or text contain the words
+ * of the query, best first. Ranking: pages with more of the query's words first,
+ * then a tf-idf score where a word in the title counts three times. Results are
+ * read from the index (index.ts) and only the pages of the answer are opened, for
+ * their title, path and the sections that match.
+ */
+import type * as routes from '../../api/routes/search.js';
+import { badRequest } from '../../api/errors.js';
+import type { StoreReader } from '../../store/types.js';
+import { spaceFor } from '../content/common.js';
+import { type RevisionContent, openContent } from '../content/storage.js';
+import { implementer } from '../handler.js';
+import { paginate } from '../pagination.js';
+import { orgAccess, requireRole } from '../permissions.js';
+import { type SpaceRecord, getRevision, getSpace, orgSpaceList } from '../records.js';
+import { appUrl } from '../urls.js';
+import { type Posting, indexState, pagePostings, postingsFor, tokenize } from './index.js';
+
+const on = implementer<typeof routes>();
+const seg = (id: string) => encodeURIComponent(id);
+
+interface Hit {
+  pageId: string;
+  matched: number;
+  score: number;
+}
+
+function queryWords(query: string): string[] {
+  const words = [...new Set(tokenize(query))];
+  if (words.length === 0) throw badRequest(`Invalid query "${query}": it has no searchable words (letters or digits, common words left out)`);
+  return words.slice(0, 16);
+}
+
+/** The postings of each query word, from the index, or (index missing or behind) from the pages themselves. */
+function postings(tx: StoreReader, space: SpaceRecord, content: RevisionContent, words: string[]): { byWord: Array<Map<string, Posting>>; pages: number } {
+  const state = indexState(tx, space.id);
+  if (state && state.revision === space.revision) return { byWord: words.map((word) => postingsFor(tx, space.id, word)), pages: state.pages };
+  const byWord = words.map(() => new Map<string, Posting>());
+  const ids = [...content.allPageHashes().keys()];
+  for (const id of ids) {
+    const page = content.page(id);
+    if (!page) continue;
+    const counts = pagePostings(page.title ?? '', `${page.description ?? ''}\n${page.type === 'document' ? (content.markdown(page) ?? '') : ''}`);
+    words.forEach((word, i) => {
+      const posting = counts.get(word);
+      if (posting) (byWord[i] as Map<string, Posting>).set(id, posting);
+    });
+  }
+  return { byWord, pages: ids.length };
+}
+
+function rank(byWord: Array<Map<string, Posting>>, pages: number): Hit[] {
+  const hits = new Map<string, Hit>();
+  for (const list of byWord) {
+    const idf = Math.log(1 + Math.max(pages, 1) / Math.max(list.size, 1));
+    for (const [pageId, [text, title]] of list) {
+      const hit = hits.get(pageId) ?? { pageId, matched: 0, score: 0 };
+      hit.matched += 1;
+      hit.score += idf * ((text > 0 ? 1 + Math.log(text) : 0) + 3 * (title > 0 ? 1 : 0));
+      hits.set(pageId, hit);
+    }
+  }
+  return [...hits.values()].sort((a, b) => b.matched - a.matched || b.score - a.score || (a.pageId < b.pageId ? -1 : 1));
+}
+
+function slugify(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '');
+}
+
+/** The page as a `SearchPageResult`, with up to three sections (heading + the matching lines) that contain a query word. */
+function pageResult(space: SpaceRecord, origin: string, content: RevisionContent, pageId: string, words: string[]) {
+  const page = content.page(pageId);
+  if (!page) return undefined;
+  const path = content.pathOf(page.id);
+  const url = (anchor?: string) => appUrl(origin, `o/${seg(space.organization)}/s/${seg(space.id)}/${path}${anchor ? `#${anchor}` : ''}`);
+  const sections: Array<{ id: string; title: string; path: string; body: string; urls: { app: string } }> = [];
+  const markdown = page.type === 'document' ? (content.markdown(page) ?? '') : '';
+  let heading = page.title || 'Untitled';
+  let anchor = '';
+  const wanted = new Set(words);
+  for (const line of markdown.split('\n')) {
+    const match = /^#{1,6}\s+(.*)$/.exec(line);
+    if (match) {
+      heading = (match[1] as string).trim();
+      anchor = slugify(heading);
+      continue;
+    }
+    if (sections.length >= 3 || line.trim() === '' || !tokenize(line).some((word) => wanted.has(word))) continue;
+    const id = `${page.id}${anchor ? `#${anchor}` : ''}`;
+    const existing = sections.find((s) => s.id === id);
+    if (existing) {
+      if (existing.body.length < 300) existing.body = `${existing.body} ${line.trim()}`.slice(0, 300);
+      continue;
+    }
+    sections.push({ id, title: heading, path: anchor ? `${path}#${anchor}` : path, body: line.trim().slice(0, 300), urls: { app: url(anchor) } });
+  }
+  return { id: page.id, title: page.title || 'Untitled', path, ...(sections.length > 0 ? { sections } : {}), urls: { app: url() } };
+}
+
+/** The ranked hits of a space for the query words. */
+function searchSpace(tx: StoreReader, space: SpaceRecord, words: string[]): { hits: Hit[]; content: RevisionContent } | undefined {
+  const revision = getRevision(tx, space.id, space.revision);
+  if (!revision) return undefined;
+  const content = openContent(tx, revision);
+  const { byWord, pages } = postings(tx, space, content, words);
+  return { hits: rank(byWord, pages), content };
+}
+
+export const searchHandlers = {
+  ...on('searchSpaceContent', (ctx, { params, query }) => {
+    const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
+    const words = queryWords(query.query);
+    const found = searchSpace(ctx.tx, space, words);
+    if (!found) return { items: [], count: 0 };
+    return paginate(found.hits, query, (hit) => pageResult(space, ctx.origin, found.content, hit.pageId, words) ?? { id: hit.pageId, title: 'Untitled', path: '', urls: { app: appUrl(ctx.origin, `o/${seg(space.organization)}/s/${seg(space.id)}`) } });
+  }),
+
+  ...on('searchOrganizationContent', (ctx, { params, query }) => {
+    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    requireRole(role, 'read', org.id, 'search its content');
+    const words = queryWords(query.query);
+    const results: Array<{ space: SpaceRecord; best: Hit; hits: Hit[]; content: RevisionContent }> = [];
+    for (const { id: spaceId } of orgSpaceList.all(ctx.tx, org.id)) {
+      const space = getSpace(ctx.tx, spaceId);
+      if (!space || space.deletedAt !== undefined) continue;
+      const found = searchSpace(ctx.tx, space, words);
+      if (found && found.hits.length > 0) results.push({ space, best: found.hits[0] as Hit, hits: found.hits, content: found.content });
+    }
+    results.sort((a, b) => b.best.matched - a.best.matched || b.best.score - a.best.score || (a.space.id < b.space.id ? -1 : 1));
+    return paginate(results, query, ({ space, hits, content }) => ({
+      id: space.id,
+      title: space.title,
+      pages: hits.slice(0, 5).flatMap((hit) => pageResult(space, ctx.origin, content, hit.pageId, words) ?? []),
+    }));
+  }),
+};

@@ -1,0 +1,26 @@
+/**
+ * `docsctl api --list` shows the true coverage: every operation of the real API is
+ * listed, implemented or not (the declared-only ones answer 501, see routes/declared.ts).
+ */
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
+
+afterAll(cleanupTempDirs);
+
+describe('api --list', () => {
+  it('lists implemented and declared-only operations, and a declared-only one answers 501', async () => {
+    const env = { DOCSCTL_STORE: join(tempDir(), 'store') };
+    expect((await runCli(['init', '--org', 'Acme', '--json'], { env })).exitCode).toBe(0);
+    const list = await runCli(['api', '--list', '--format', 'tsv'], { env });
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/^getCustomFont\tGET\t\/v1\/orgs\/\{organizationId\}\/fonts\/\{fontId\}\tnot implemented$/m);
+    expect(list.stdout).toMatch(/^getSpaceById\tGET\t\/v1\/spaces\/\{spaceId\}\timplemented$/m);
+    expect(list.stdout).toMatch(/^listCommentsInSpace\tGET\t\/v1\/spaces\/\{spaceId\}\/comments\timplemented$/m);
+    expect(list.stdout.trim().split('\n').length).toBeGreaterThanOrEqual(309);
+    const font = await runCli(['api', 'GET', '/v1/orgs/o1/fonts/f1'], { env });
+    expect(font.exitCode).toBe(1);
+    expect(font.stderr).toMatch(/getCustomFont is not implemented yet/);
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * Search (searchSpaceContent, searchOrganizationContent) over an index the merge
+ * keeps current; getUserById; the revision reads getPageInRevisionByPath and
+ * listFilesInRevisionById. Every answer validated against the real schema.
+ */
+import { describe, expect, it } from 'vitest';
+import { contentSetup, doc, type ContentHarness } from './content/helpers.js';
+
+type Obj = Record<string, unknown> & { id: string };
+type List<T = Obj> = { items: T[]; count?: number; next?: { page: string } };
+type PageHit = Obj & { title: string; path: string; sections?: Array<{ title: string; body: string }> };
+
+/** A space whose content arrives by a merge (so the merge indexes it). */
+async function indexedSpace(h: ContentHarness, title = 'Docs') {
+  const s = await h.createSpace(title);
+  const cr = await h.createCR(s.id, 'Content');
+  await h.editChangeRequest(s.id, cr.id, (tree) => {
+    tree.pages = [
+      doc('p-install', 'Install', '# Install\n\nDownload the installer.\n\n## Upgrading\n\nRun the installer again to upgrade.\n'),
+      doc('p-guide', 'Guide', '# Guide\n\nAfter you install, read the configuration reference.\n', [
+        doc('p-config', 'Configuration', 'Every option of the configuration file.\n'),
+      ]),
+      doc('p-faq', 'FAQ', 'Questions about upgrading and billing.\n'),
+    ];
+  });
+  await h.admin.ok('mergeChangeRequest', { params: { spaceId: s.id, changeRequestId: cr.id } });
+  return s.id;
+}
+
+const search = (h: ContentHarness, spaceId: string, query: Record<string, unknown>) =>
+  h.admin.ok<List<PageHit>>('searchSpaceContent', { params: { spaceId }, query });
+
+describe('searchSpaceContent', () => {
+  it('finds pages by title and text, best first: more query words, then title matches', async () => {
+    const h = await contentSetup();
+    const spaceId = await indexedSpace(h);
+    expect(h.store.read().get('searchIndex.state', spaceId)).toEqual({ revision: h.space(spaceId).revision, pages: 4 });
+    const install = await search(h, spaceId, { query: 'install' });
+    expect(install.items.map((p) => p.id)).toEqual(['p-install', 'p-guide']);
+    expect(install.items[0]).toMatchObject({ title: 'Install', path: 'install', urls: { app: expect.stringContaining('/install') } });
+    const both = await search(h, spaceId, { query: 'Upgrading installer' });
+    expect(both.items.map((p) => p.id)).toEqual(['p-install', 'p-faq']);
+    expect(both.items[0]?.sections?.map((s) => s.title)).toEqual(['Install', 'Upgrading']);
+    expect((await search(h, spaceId, { query: 'CONFIGURATION' })).items.map((p) => [p.id, p.path])).toEqual([
+      ['p-config', 'guide/configuration'],
+      ['p-guide', 'guide'],
+    ]);
+    expect((await search(h, spaceId, { query: 'kubernetes' })).items).toEqual([]);
+  });
+
+  it('follows merges: edited and removed pages leave the index, new ones enter it', async () => {
+    const h = await contentSetup();
+    const spaceId = await indexedSpace(h);
+    const cr = await h.createCR(spaceId, 'Edit');
+    await h.editChangeRequest(spaceId, cr.id, (tree) => {
+      tree.pages = tree.pages.filter((page) => page.id !== 'p-faq');
+      (tree.pages[0] as { markdown?: string }).markdown = '# Install\n\nUse the package manager.\n';
+      tree.pages.push(doc('p-k8s', 'Kubernetes', 'Deploy with Helm.\n'));
+    });
+    await h.admin.ok('mergeChangeRequest', { params: { spaceId, changeRequestId: cr.id } });
+    expect((await search(h, spaceId, { query: 'billing' })).items).toEqual([]);
+    expect((await search(h, spaceId, { query: 'helm' })).items.map((p) => p.id)).toEqual(['p-k8s']);
+    expect((await search(h, spaceId, { query: 'upgrade' })).items).toEqual([]);
+    expect((await search(h, spaceId, { query: 'package' })).items.map((p) => p.id)).toEqual(['p-install']);
+    expect(h.store.read().get('searchIndex.state', spaceId)).toMatchObject({ pages: 4 });
+    expect(h.store.read().scan('searchIndex', { prefix: `${spaceId}/billing/` })).toEqual([]);
+  });
+
+  it('paginates, and answers the same without an index (content put there another way)', async () => {
+    const h = await contentSetup();
+    const s = await h.createSpace();
+    await h.seedSpace(s.id, { pages: [doc('a', 'Alpha', 'shared word\n'), doc('b', 'Beta', 'shared word\n'), doc('c', 'Gamma', 'shared\n')], files: [] });
+    const first = await search(h, s.id, { query: 'shared word', limit: '2' });
+    expect(first.items.map((p) => p.id)).toEqual(['a', 'b']);
+    expect(first.count).toBe(3);
+    const second = await search(h, s.id, { query: 'shared word', limit: '2', page: first.next?.page });
+    expect(second.items.map((p) => p.id)).toEqual(['c']);
+  });
+
+  it('refuses a query without searchable words; 404 for an unknown space', async () => {
+    const h = await contentSetup();
+    const spaceId = await indexedSpace(h);
+    await h.admin.fails('searchSpaceContent', { params: { spaceId }, query: { query: '!!! the' } }, 400, /no searchable words/);
+    await h.admin.fails('searchSpaceContent', { params: { spaceId }, query: {} }, 400);
+    await h.admin.fails('searchSpaceContent', { params: { spaceId: 'nope' }, query: { query: 'x1' } }, 404);
+  });
+});
+
+describe('searchOrganizationContent', () => {
+  it('groups the matching pages by space, best space first', async () => {
+    const h = await contentSetup();
+    const docs = await indexedSpace(h, 'Docs');
+    const other = await h.createSpace('Notes');
+    await h.seedSpace(other.id, { pages: [doc('n1', 'Upgrading', 'upgrading notes\n')], files: [] });
+    const found = await h.admin.ok<List<Obj & { title: string; pages: PageHit[] }>>('searchOrganizationContent', {
+      params: { organizationId: h.orgId },
+      query: { query: 'upgrading' },
+    });
+    expect(found.items.map((s) => [s.id, s.title, s.pages.map((p) => p.id)])).toEqual([
+      [other.id, 'Notes', ['n1']],
+      [docs, 'Docs', ['p-faq', 'p-install']], // same score: by id
+    ]);
+  });
+});
+
+describe('getUserById and revision reads', () => {
+  it('shows users who share an organization; hides others', async () => {
+    const h = await contentSetup();
+    const bob = await h.member('bob@acme.test', 'read');
+    expect(await h.ok(bob, 'getUserById', { params: { userId: h.adminId } })).toMatchObject({ object: 'user', id: h.adminId });
+    expect(await h.admin.ok('getUserById', { params: { userId: bob } })).toMatchObject({ id: bob, email: 'bob@acme.test' });
+    const stranger = await h.createOrg('Elsewhere', {});
+    expect(stranger).toBeTruthy();
+    await h.admin.fails('getUserById', { params: { userId: 'nobody' } }, 404, /User nobody not found/);
+  });
+
+  it('reads a page of a past revision by path, and its files', async () => {
+    const h = await contentSetup();
+    const spaceId = await indexedSpace(h);
+    const revision = h.space(spaceId).revision;
+    const page = await h.admin.ok<Obj>('getPageInRevisionByPath', { params: { spaceId, revisionId: revision, pagePath: 'guide/configuration' } });
+    expect(page).toMatchObject({ id: 'p-config', title: 'Configuration' });
+    await h.admin.fails('getPageInRevisionByPath', { params: { spaceId, revisionId: revision, pagePath: 'nope' } }, 404);
+    expect(await h.admin.ok<List>('listFilesInRevisionById', { params: { spaceId, revisionId: revision } })).toMatchObject({ items: [] });
+  });
+});
