@@ -4,22 +4,10 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
-/** @param {{ bin: string, work: string, runs: number, generator: (name: string) => Promise<string>, time: Function, median: Function }} h */
-export async function commentsBench({ bin, work, runs, generator, time, median }) {
+/** @param {{ bin: string, work: string, generator: (name: string) => Promise<string>, paired: (label: string, args: string[], env: object, target: number) => number }} h */
+export async function commentsBench({ bin, work, generator, paired }) {
   console.log('\ncomments and search: a change request with 1,000 and 10,000 comments, a 5,000-page space:');
   const script = await generator('generate-comments');
-  const measure = (label, args, env, target) => {
-    const a = [], b = [], ratios = [];
-    time('node', args, env); // warm the file cache
-    for (let i = 0; i < runs; i++) {
-      const ms = time('node', args, env);
-      const base = time('node', ['-e', '0']);
-      a.push(ms); b.push(base); ratios.push(ms / base);
-    }
-    const ratio = median(ratios);
-    console.log(`${label.padEnd(44)} ${median(a).toFixed(1).padStart(7)} ms   node -e 0 ${median(b).toFixed(1).padStart(6)} ms   ${ratio.toFixed(2)}×${ratio <= target ? `  ok (target ≤ ${target}×)` : `  OVER target ≤ ${target}×`}`);
-    return ratio;
-  };
   const ratios = {};
   for (const count of [1000, 10000]) {
     const dir = join(work, `comments-${count}`);
@@ -28,10 +16,10 @@ export async function commentsBench({ bin, work, runs, generator, time, median }
     const env = { DOCSCTL_STORE: dir };
     const cr = String(info.changeRequest);
     ratios[count] = {
-      list: measure(`comment list --limit 100 (${count} comments)`, [bin, 'comment', 'list', info.spaceId, '--cr', cr, '--limit', '100', '--json'], env, 2),
-      add: measure(`comment add (${count} comments)`, [bin, 'comment', 'add', info.spaceId, '--cr', cr, '--body', 'One more question', '--format', 'ids'], env, 2.5),
+      list: paired(`comment list --limit 100 (${count} comments)`, [bin, 'comment', 'list', info.spaceId, '--cr', cr, '--limit', '100', '--json'], env, 2),
+      add: paired(`comment add (${count} comments)`, [bin, 'comment', 'add', info.spaceId, '--cr', cr, '--body', 'One more question', '--format', 'ids'], env, 2.5),
     };
-    if (count === 10000) measure('search (5,000-page space)', [bin, 'search', 'section 12.3 explains', '--space', info.spaceId, '--json'], env, 3);
+    if (count === 10000) paired('search (5,000-page space)', [bin, 'search', 'section 12.3 explains', '--space', info.spaceId, '--json'], env, 3);
   }
   for (const what of ['list', 'add']) {
     const growth = ratios[10000][what] / ratios[1000][what];

@@ -231,7 +231,7 @@ try {
   else if (process.argv.includes('--git')) await gitBench();
   else if (process.argv.includes('--teams')) await (await import('./teams.mjs')).teamsBench({ bin, work, runs, generator, time, median });
   else if (process.argv.includes('--serve')) await runServeBench();
-  else if (process.argv.includes('--comments')) await (await import('./comments.mjs')).commentsBench({ bin, work, runs, generator, time, median });
+  else if (process.argv.includes('--comments')) await (await import('./comments.mjs')).commentsBench({ bin, work, generator, paired });
   else if (process.argv.includes('--startup')) await startupBench();
   else await startAndStoreBenches();
 } finally {
