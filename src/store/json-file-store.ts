@@ -52,6 +52,7 @@ import {
 import { type CommitRecord, type RootObject, Snapshot, type SnapshotSource, Transaction, type TxLogEntry, Writes } from './snapshot.js';
 import {
   CHECKPOINT_EVERY,
+  CHECKPOINT_PACK_BYTES,
   KEEP_COMMITS,
   PACK_MAX_OBJECT,
   type PackList,
@@ -365,7 +366,7 @@ export class JsonFileStore implements Store, SnapshotSource {
   /** The CHECKPOINT generation as last read or written by this process. */
   private checkpointGen: number | undefined;
   /** This process's newest commit, for the checkpoint that may follow it. */
-  private lastCommit: { gen: number; root: string } | undefined;
+  private lastCommit: { gen: number; root: string; packedBytes: number } | undefined;
   private closed = false;
 
   /** Opens an existing store (checks FORMAT; tightens the directory's mode to 0700). Prefer `openStore`. */
@@ -655,10 +656,13 @@ export class JsonFileStore implements Store, SnapshotSource {
   private async maybeCheckpoint(): Promise<void> {
     const last = this.lastCommit;
     if (last === undefined) return;
+    // A big commit (an import of thousands of pages) is checkpointed at once: until then every
+    // process that reads the store would read its whole pack to find one object.
+    const due = (checkpointGen: number) => last.gen - checkpointGen >= this.checkpointEvery || (last.packedBytes >= CHECKPOINT_PACK_BYTES && last.gen > checkpointGen);
     this.checkpointGen ??= readCheckpoint(this.dir);
-    if (last.gen - this.checkpointGen < this.checkpointEvery) return;
+    if (!due(this.checkpointGen)) return;
     this.checkpointGen = readCheckpoint(this.dir); // another process may have moved it
-    if (last.gen - this.checkpointGen < this.checkpointEvery) return;
+    if (!due(this.checkpointGen)) return;
     try {
       await checkpoint(this, this.packs, {
         dir: this.dir,
@@ -828,7 +832,7 @@ export class JsonFileStore implements Store, SnapshotSource {
     }
     await writeHead(this.dir, gen);
     this.packs.add(gen, pack, Buffer.byteLength(header) + 1);
-    this.lastCommit = { gen, root: rootHash };
+    this.lastCommit = { gen, root: rootHash, packedBytes: packed.reduce((sum, b) => sum + b.length, 0) };
     for (const [hash, p] of pending) if (p.value !== undefined) this.cache.set(hash, p.value, p.bytes.length);
     crashPoint('before-lock-release');
     return true;

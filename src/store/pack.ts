@@ -30,6 +30,8 @@ import * as path from 'node:path';
 export const PACK_MAX_OBJECT = 64 * 1024;
 /** A writer checkpoints once the newest commit is this many commits past CHECKPOINT. */
 export const CHECKPOINT_EVERY = 32;
+/** …or at once after a commit whose packed objects reach this size (readers would read it all to find one object). */
+export const CHECKPOINT_PACK_BYTES = 256 * 1024;
 /** The newest commits whose whole state stays readable (history for recover --to); older commit files are dropped. */
 export const KEEP_COMMITS = 100;
 /** At most this many commit files are removed per checkpoint (a store upgraded with a long history catches up over several). */

@@ -431,6 +431,18 @@ describe('transactions', () => {
     expect(reopen(dir).read().get('t', 'k9')).toBe(9);
   });
 
+  it('checkpoints a big commit (an import) at once, so readers do not read its whole pack for each object', async () => {
+    const { dir, store } = fresh({ checkpointEvery: 32 });
+    await store.transact((tx) => tx.put('t', 'small', 1));
+    expect(fs.existsSync(path.join(dir, 'CHECKPOINT')) ? fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8') : '0\n').toMatch(/^0\b/);
+    await store.transact((tx) => {
+      for (let i = 0; i < 2000; i += 1) tx.put('pages', `p${String(i).padStart(5, '0')}`, { i, body: 'x'.repeat(200) });
+    });
+    expect(fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8')).toMatch(/^2\b/);
+    expect(reopen(dir).read().get('pages', 'p01999')).toEqual({ i: 1999, body: 'x'.repeat(200) });
+    expect((await fsck(dir)).problems).toEqual([]);
+  });
+
   it('drops commit files older than the newest keepCommits at its checkpoints; every kept generation stays whole', async () => {
     const { dir, store } = fresh({ checkpointEvery: 4, keepCommits: 8 });
     const early = reopen(dir);
