@@ -3,7 +3,7 @@
  * Commands never touch process.stdout/stderr directly; tests pass string buffers.
  */
 import type { Readable, Writable } from 'node:stream';
-import { DocsctlError, ExitCode } from '../api/errors.js';
+import { DocsctlError, ExitCode, UsageError } from '../api/errors.js';
 
 /**
  * The reader of stdout went away (`docsctl page list S | head -1`): the command
@@ -68,4 +68,22 @@ export function write(stream: Writable, text: string): Promise<void> {
     }
     stream.write(text, (error) => (error ? reject(isClosedPipe(error) ? new OutputClosedError() : error) : resolve()));
   });
+}
+
+/**
+ * The text of a file a flag names, or of stdin for "-" (`--body-file -`, `--file -`,
+ * `--input -`). An unreadable file is a usage error naming the flag and the reason.
+ */
+export async function readTextInput(input: Readable, file: string, flag: string): Promise<string> {
+  try {
+    if (file === '-') {
+      const chunks: Buffer[] = [];
+      for await (const chunk of input) chunks.push(Buffer.from(chunk as Buffer));
+      return Buffer.concat(chunks).toString('utf8');
+    }
+    const { readFile } = await import('node:fs/promises');
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read ${flag} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
 }

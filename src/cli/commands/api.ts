@@ -6,6 +6,7 @@
  */
 import type { Command } from 'commander';
 import { UsageError } from '../../api/errors.js';
+import { readTextInput } from '../io.js';
 import type { Session } from '../session.js';
 
 interface ApiOptions {
@@ -69,19 +70,7 @@ function splitField(field: string, flag: string): [string, string] {
 }
 
 async function readInput(session: Session, file: string): Promise<unknown> {
-  let text: string;
-  if (file === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of session.ctx.io.in) chunks.push(Buffer.from(chunk as Buffer));
-    text = Buffer.concat(chunks).toString('utf8');
-  } else {
-    const { readFile } = await import('node:fs/promises');
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      throw new UsageError(`Cannot read --input ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
-  }
+  const text = await readTextInput(session.ctx.io.in, file, '--input');
   try {
     return JSON.parse(text);
   } catch {

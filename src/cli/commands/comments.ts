@@ -8,6 +8,7 @@ import { UsageError } from '../../api/errors.js';
 import type { RouteId } from '../../api/route-id.js';
 import type { RawInput } from '../../api/validate.js';
 import type { OperationCommandSpec } from '../operation.js';
+import { readTextInput } from '../io.js';
 import type { Session } from '../session.js';
 
 const spaceArg = { name: 'spaceId', description: 'space id' };
@@ -31,27 +32,13 @@ function pick(space: RouteId, cr: RouteId, spaceReply?: RouteId, crReply?: Route
   };
 }
 
-async function readText(session: Session, file: string): Promise<string> {
-  if (file === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of session.ctx.io.in) chunks.push(Buffer.from(chunk as Buffer));
-    return Buffer.concat(chunks).toString('utf8');
-  }
-  const { readFile } = await import('node:fs/promises');
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`Cannot read --body-file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-}
-
 /** `--body TEXT` or `--body-file FILE|-` → `body.body.markdown`; exactly one, not blank. */
 async function bodyText(options: Options, input: RawInput, session: Session): Promise<void> {
   const text = typeof options.body === 'string' ? options.body : undefined;
   const file = typeof options.bodyFile === 'string' ? options.bodyFile : undefined;
   if (text !== undefined && file !== undefined) throw new UsageError('Pass either --body or --body-file, not both');
   if (text === undefined && file === undefined) throw new UsageError('Missing the text: pass --body TEXT or --body-file FILE ("-" reads stdin)');
-  const markdown = text ?? (await readText(session, file as string));
+  const markdown = text ?? (await readTextInput(session.ctx.io.in, file as string, '--body-file'));
   if (markdown.trim() === '') throw new UsageError(`The text is empty: pass some Markdown with ${text !== undefined ? '--body' : '--body-file'}`);
   input.body = { ...((input.body as object | undefined) ?? {}), body: { markdown } };
 }

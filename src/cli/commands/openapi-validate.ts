@@ -6,8 +6,8 @@
  * terminal, objects with --json) and exits 1.
  */
 import type { Command } from 'commander';
-import { UsageError } from '../../api/errors.js';
 import { CheckFailedError } from '../operation.js';
+import { readTextInput } from '../io.js';
 import type { Session } from '../session.js';
 
 export function registerOpenApiValidate(group: Command, getSession: (command: Command) => Session): void {
@@ -18,13 +18,7 @@ export function registerOpenApiValidate(group: Command, getSession: (command: Co
     .addHelpText('after', '\nExamples:\n  $ docsctl openapi validate openapi.yaml\n  $ docsctl openapi validate spec.json --json | jq ".problems[].path"\n')
     .action(async (file: string, _options: unknown, command: Command) => {
       const session = getSession(command);
-      const { readFile } = await import('node:fs/promises');
-      let text: string;
-      try {
-        text = file === '-' ? await readAll(session.ctx.io.in) : await readFile(file, 'utf8');
-      } catch (error) {
-        throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-      }
+      const text = await readTextInput(session.ctx.io.in, file, 'the document');
       const { checkOpenApiText } = await import('../../domain/openapi-check.js');
       const check = await checkOpenApiText(text);
       const structured = session.format === 'json' || session.format === 'yaml';
@@ -46,8 +40,3 @@ export function registerOpenApiValidate(group: Command, getSession: (command: Co
     });
 }
 
-async function readAll(input: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of input) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}

@@ -10,6 +10,7 @@
 import type { Command } from 'commander';
 import { ApiError, UsageError } from '../../api/errors.js';
 import { resolveOrganization } from '../operation.js';
+import { readTextInput } from '../io.js';
 import type { Session } from '../session.js';
 import { memberId } from './members.js';
 import { type Current, type Plan, type TeamRole, batchBody, parseSyncFile, planSync, summarize } from './team-sync-plan.js';
@@ -25,20 +26,6 @@ interface SyncOptions {
 interface TeamMemberItem {
   organization: { id: string; user?: { email?: string } };
   team: { role: TeamRole };
-}
-
-async function readSource(session: Session, file: string): Promise<string> {
-  if (file === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of session.ctx.io.in) chunks.push(Buffer.from(chunk as Buffer));
-    return Buffer.concat(chunks).toString('utf8');
-  }
-  const { readFile } = await import('node:fs/promises');
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
 }
 
 async function currentMembers(session: Session, organizationId: string, teamId: string): Promise<Current[]> {
@@ -130,7 +117,7 @@ Examples:
         throw new UsageError(`--role expects member or owner, got "${options.role}"`);
       }
       const source = options.file === '-' ? 'stdin' : options.file;
-      const wanted = parseSyncFile(await readSource(session, options.file), source, options.role);
+      const wanted = parseSyncFile(await readTextInput(session.ctx.io.in, options.file, '--file'), source, options.role);
       const organizationId = await resolveOrganization(session, options.org);
       const plan = planSync(wanted, await currentMembers(session, organizationId, teamId));
       const dryRun = Boolean(options.dryRun);
