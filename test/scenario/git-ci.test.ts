@@ -5,26 +5,15 @@
  * commit; an edit is exported to the origin without --dir (the space remembers
  * docs/), and the files outside docs/ (README, AGENTS.md, code) are untouched.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVE_POLICY } from '../../src/domain/policy.js';
 import { type Step, type Transcript, runTranscript } from '../helpers/scenario.js';
+import { git } from '../git/helpers.js';
 import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
 
-const gitEnv = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 'CI',
-  GIT_AUTHOR_EMAIL: 'ci@example.com',
-  GIT_COMMITTER_NAME: 'CI',
-  GIT_COMMITTER_EMAIL: 'ci@example.com',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-};
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'init.defaultBranch=main', ...args], { cwd, env: gitEnv, encoding: 'utf8' }).trim();
 
 function write(dir: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {

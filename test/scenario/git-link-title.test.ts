@@ -11,19 +11,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVE_POLICY } from '../../src/domain/policy.js';
 import { type Step, type Transcript, runTranscript } from '../helpers/scenario.js';
+import { GIT_ENV } from '../git/helpers.js';
 import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
 
-const gitEnv = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 'CI',
-  GIT_AUTHOR_EMAIL: 'ci@example.com',
-  GIT_COMMITTER_NAME: 'CI',
-  GIT_COMMITTER_EMAIL: 'ci@example.com',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-};
+/** Untrimmed output: the test compares whole SUMMARY.md files. */
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'init.defaultBranch=main', ...args], { cwd, env: gitEnv, encoding: 'utf8' });
+  execFileSync('git', ['-c', 'init.defaultBranch=main', ...args], { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' });
 
 const SUMMARY = '# Table of contents\n\n* [Home](README.md)\n* [Installing docsctl](install.md "Install")\n* [Usage](usage.md)\n';
 
