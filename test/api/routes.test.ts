@@ -221,7 +221,13 @@ const REAL_API_EXTRAS = [
   'updateChangeRequestContent',
 ];
 
-const inSpec = routes.filter((route) => !NOT_IN_SPEC.has(route.id));
+/**
+ * docsctl's own operations (source 'docsctl'): only `docsctl serve` and the local mode
+ * answer them; none is in the spec. Each is `safe` (changes nothing) so far.
+ */
+const DOCSCTL_EXTENSIONS = ['previewGitImport', 'previewGitExport'];
+
+const inSpec = routes.filter((route) => !NOT_IN_SPEC.has(route.id) && route.source !== 'docsctl');
 
 /** The real API's other operations, declared so that they answer 501 (routes/declared.ts). */
 const declaredIds = new Set(Object.keys(routeModules.declared));
@@ -260,8 +266,8 @@ describe('real-API operations', () => {
     expect(routesById.get(id)?.source).toBe('real-api');
   });
 
-  it('every route is either an API-doc operation or a listed real-API extra', () => {
-    const known = new Set([...apiOps.map((op) => op.id), ...REAL_API_EXTRAS, ...declaredIds]);
+  it('every route is either an API-doc operation, a listed real-API extra or a listed docsctl extension', () => {
+    const known = new Set([...apiOps.map((op) => op.id), ...REAL_API_EXTRAS, ...DOCSCTL_EXTENSIONS, ...declaredIds]);
     expect(routes.map((route) => route.id).filter((id) => !known.has(id))).toEqual([]);
   });
 
@@ -289,6 +295,13 @@ describe('agreement with the real spec', () => {
     const op = specOpOf(route);
     expect(op, `${route.method} ${route.path} is not in the spec`).toBeDefined();
     expect(op?.operation.operationId).toBe(route.id);
+  });
+
+  it.each(DOCSCTL_EXTENSIONS)('%s is a docsctl extension: marked so, safe, and absent from the spec', (id) => {
+    const route = routesById.get(id);
+    expect(route?.source).toBe('docsctl');
+    expect(route?.safe).toBe(true);
+    if (route) expect(specOpOf(route)).toBeUndefined();
   });
 
   it('the custom-field routes are indeed absent from the spec', () => {

@@ -502,7 +502,10 @@ describe('the route table agrees with the spec', () => {
     for (const route of routes) {
       const op = findOperation(route.id);
       if (!op) {
-        if (![...CUSTOM_FIELD_OPERATIONS, ...NEWER_API_OPERATIONS].includes(route.id as never)) problems.push(`${route.id}: not in the spec`);
+        // docsctl extensions (source 'docsctl') are docsctl's own: GitBook has no such operation.
+        if (route.source !== 'docsctl' && ![...CUSTOM_FIELD_OPERATIONS, ...NEWER_API_OPERATIONS].includes(route.id as never)) {
+          problems.push(`${route.id}: not in the spec`);
+        }
         continue;
       }
       const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');

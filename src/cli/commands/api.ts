@@ -86,6 +86,8 @@ async function listOperations(session: Session): Promise<void> {
       method: route.method,
       path: route.path,
       local: (await isImplemented(route.id)) ? 'implemented' : 'not implemented',
+      // docsctl's own operations: only docsctl serve (and the local mode) answer them.
+      source: route.source === 'docsctl' ? 'docsctl extension' : 'gitbook',
     })),
   );
   await session.printList(rows, [
@@ -93,6 +95,7 @@ async function listOperations(session: Session): Promise<void> {
     { header: 'METHOD', get: (r) => r.method },
     { header: 'PATH', get: (r) => r.path },
     { header: 'LOCAL', get: (r) => r.local },
+    { header: 'SOURCE', get: (r) => r.source },
   ]);
 }
 
