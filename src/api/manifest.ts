@@ -57,6 +57,7 @@ export const manifest: readonly RouteInfo[] = [
   { id: "getSiteAdaptiveSchema", method: "GET", path: "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema", module: "sites", success: 200, paginated: false, plainGet: true },
   { id: "getSiteById", method: "GET", path: "/v1/orgs/{organizationId}/sites/{siteId}", module: "sites", success: 200, paginated: false, plainGet: true },
   { id: "getSiteStructure", method: "GET", path: "/v1/orgs/{organizationId}/sites/{siteId}/structure", module: "sites", success: 200, paginated: false, plainGet: true },
+  { id: "getSiteTree", method: "GET", path: "/v1/orgs/{organizationId}/sites/{siteId}/x-docsctl/tree", module: "sites", success: 200, paginated: false, plainGet: true },
   { id: "listSiteSectionGroups", method: "GET", path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups", module: "sites", success: 200, paginated: true, plainGet: true },
   { id: "listSiteSections", method: "GET", path: "/v1/orgs/{organizationId}/sites/{siteId}/sections", module: "sites", success: 200, paginated: true, plainGet: true },
   { id: "listSiteShareLinks", method: "GET", path: "/v1/orgs/{organizationId}/sites/{siteId}/share-links", module: "sites", success: 200, paginated: true, plainGet: true },
