@@ -21,8 +21,8 @@ export type SuccessKind = 200 | 201 | 204 | 205 | 'delete' | 'upsert';
 
 /**
  * Where the operation comes from: a section of the API doc, the real API only, or
- * `docsctl`: an extension that only `docsctl serve` (and the local mode) answers;
- * GitBook answers 404 for it, and the CLI says so in one line.
+ * `docsctl`: an extension of docsctl's own (not in the real OpenAPI document; its path
+ * has an `x-docsctl` segment, and a client must expect a real server to answer 404).
  */
 export type RouteSource = `doc ${string}` | 'real-api' | 'docsctl';
 

@@ -221,13 +221,10 @@ const REAL_API_EXTRAS = [
   'updateChangeRequestContent',
 ];
 
-/**
- * docsctl's own operations (source 'docsctl'): only `docsctl serve` and the local mode
- * answer them; none is in the spec. Each is `safe` (changes nothing) so far.
- */
-const DOCSCTL_EXTENSIONS = ['previewGitImport', 'previewGitExport'];
+/** docsctl's own routes (source `docsctl`): in no real OpenAPI document, under an `x-docsctl` path segment. */
+const DOCSCTL_EXTENSIONS = ['getSiteTree', 'previewGitImport', 'previewGitExport'];
 
-const inSpec = routes.filter((route) => !NOT_IN_SPEC.has(route.id) && route.source !== 'docsctl');
+const inSpec = routes.filter((route) => !NOT_IN_SPEC.has(route.id) && !DOCSCTL_EXTENSIONS.includes(route.id));
 
 /** The real API's other operations, declared so that they answer 501 (routes/declared.ts). */
 const declaredIds = new Set(Object.keys(routeModules.declared));
@@ -266,9 +263,20 @@ describe('real-API operations', () => {
     expect(routesById.get(id)?.source).toBe('real-api');
   });
 
-  it('every route is either an API-doc operation, a listed real-API extra or a listed docsctl extension', () => {
+  it('every route is an API-doc operation, a listed real-API extra or a listed docsctl extension', () => {
     const known = new Set([...apiOps.map((op) => op.id), ...REAL_API_EXTRAS, ...DOCSCTL_EXTENSIONS, ...declaredIds]);
     expect(routes.map((route) => route.id).filter((id) => !known.has(id))).toEqual([]);
+  });
+
+  it.each(DOCSCTL_EXTENSIONS)('%s is marked as a docsctl extension, under /x-docsctl/, and absent from the spec', (id) => {
+    const route = routesById.get(id);
+    expect(route?.source).toBe('docsctl');
+    expect(route?.path).toMatch(/\/x-docsctl\//);
+    if (route) expect(specOpOf(route)).toBeUndefined();
+  });
+
+  it('only the listed extensions are marked docsctl', () => {
+    expect(routes.filter((route) => route.source === 'docsctl').map((route) => route.id)).toEqual(DOCSCTL_EXTENSIONS);
   });
 
   it('every operation of the real spec is in the table (declared-only ones answer 501)', () => {
@@ -297,11 +305,9 @@ describe('agreement with the real spec', () => {
     expect(op?.operation.operationId).toBe(route.id);
   });
 
-  it.each(DOCSCTL_EXTENSIONS)('%s is a docsctl extension: marked so, safe, and absent from the spec', (id) => {
+  it.each(DOCSCTL_EXTENSIONS)('%s: a docsctl extension other than a GET is declared safe (it only previews)', (id) => {
     const route = routesById.get(id);
-    expect(route?.source).toBe('docsctl');
-    expect(route?.safe).toBe(true);
-    if (route) expect(specOpOf(route)).toBeUndefined();
+    expect(route?.safe).toBe(route?.method !== 'GET');
   });
 
   it('the custom-field routes are indeed absent from the spec', () => {

@@ -15,11 +15,11 @@ describe('api --list', () => {
     expect((await runCli(['init', '--org', 'Acme', '--json'], { env })).exitCode).toBe(0);
     const list = await runCli(['api', '--list', '--format', 'tsv'], { env });
     expect(list.exitCode, list.stderr).toBe(0);
-    expect(list.stdout).toMatch(/^getCustomFont\tGET\t\/v1\/orgs\/\{organizationId\}\/fonts\/\{fontId\}\tnot implemented\tgitbook$/m);
-    expect(list.stdout).toMatch(/^getSpaceById\tGET\t\/v1\/spaces\/\{spaceId\}\timplemented\tgitbook$/m);
-    expect(list.stdout).toMatch(/^listCommentsInSpace\tGET\t\/v1\/spaces\/\{spaceId\}\/comments\timplemented\tgitbook$/m);
-    // docsctl's own operations are marked as extensions.
-    expect(list.stdout).toMatch(/^previewGitExport\tPOST\t\/v1\/spaces\/\{spaceId\}\/git\/export\/preview\timplemented\tdocsctl extension$/m);
+    expect(list.stdout).toMatch(/^getCustomFont\tGET\t\/v1\/orgs\/\{organizationId\}\/fonts\/\{fontId\}\tnot implemented$/m);
+    expect(list.stdout).toMatch(/^getSpaceById\tGET\t\/v1\/spaces\/\{spaceId\}\timplemented$/m);
+    expect(list.stdout).toMatch(/^listCommentsInSpace\tGET\t\/v1\/spaces\/\{spaceId\}\/comments\timplemented$/m);
+    expect(list.stdout).toMatch(/^getSiteTree\tGET\t\/v1\/orgs\/\{organizationId\}\/sites\/\{siteId\}\/x-docsctl\/tree\timplemented \(docsctl extension, not in the real API\)$/m);
+    expect(list.stdout).toMatch(/^previewGitExport\tPOST\t\/v1\/spaces\/\{spaceId\}\/x-docsctl\/git\/export-preview\timplemented \(docsctl extension, not in the real API\)$/m);
     expect(list.stdout.trim().split('\n').length).toBeGreaterThanOrEqual(309);
     const font = await runCli(['api', 'GET', '/v1/orgs/o1/fonts/f1'], { env });
     expect(font.exitCode).toBe(1);

@@ -41,7 +41,7 @@ describe('previews against a server without the extension', () => {
     expect(result.stderr).toMatch(/^error: git export --dry-run is not supported by this server: the export preview is a docsctl extension/);
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(result.stdout).toBe('');
-    expect(posts.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/spaces/sp1/git/export/preview', 'POST /v1/spaces/sp1/git/export/preview']);
+    expect(posts.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/spaces/sp1/x-docsctl/git/export-preview', 'POST /v1/spaces/sp1/x-docsctl/git/export-preview']);
     expect(gets.map((r) => r.path)).toEqual(['/v1/spaces/sp1']);
   });
 

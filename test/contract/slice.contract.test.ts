@@ -499,13 +499,11 @@ describe('spaces', () => {
 describe('the route table agrees with the spec', () => {
   it('every route has the method, path, success statuses and body presence of its operation', () => {
     const problems: string[] = [];
-    for (const route of routes) {
+    // docsctl's extensions are in no real OpenAPI document (test/api/routes.test.ts checks that).
+    for (const route of routes.filter((r) => r.source !== 'docsctl')) {
       const op = findOperation(route.id);
       if (!op) {
-        // docsctl extensions (source 'docsctl') are docsctl's own: GitBook has no such operation.
-        if (route.source !== 'docsctl' && ![...CUSTOM_FIELD_OPERATIONS, ...NEWER_API_OPERATIONS].includes(route.id as never)) {
-          problems.push(`${route.id}: not in the spec`);
-        }
+        if (![...CUSTOM_FIELD_OPERATIONS, ...NEWER_API_OPERATIONS].includes(route.id as never)) problems.push(`${route.id}: not in the spec`);
         continue;
       }
       const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');

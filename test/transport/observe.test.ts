@@ -1,7 +1,7 @@
 /**
  * The `--dry-run` observer stops at the first request that would change something,
  * and lets reads and routes declared safe (the Git Sync previews) through — by
- * route id and by raw path (`docsctl api POST …/git/export/preview --dry-run`).
+ * route id and by raw path (`docsctl api POST …/x-docsctl/git/export-preview --dry-run`).
  */
 import { describe, expect, it } from 'vitest';
 import { type PlannedRequest, observeWrites } from '../../src/transport/observe.js';
@@ -37,10 +37,10 @@ describe('observeWrites', () => {
     });
     await observed.request('getSpaceById', { params: { spaceId: 's' } });
     await observed.request('previewGitExport', { params: { spaceId: 's' }, body: { url: 'u', ref: 'refs/heads/main' } });
-    await observed.raw('POST', '/v1/spaces/s/git/export/preview', {});
+    await observed.raw('POST', '/v1/spaces/s/x-docsctl/git/export-preview', {});
     await expect(observed.request('exportToGitRepository', { params: { spaceId: 's' }, body: {} })).rejects.toThrow('stopped');
     await expect(observed.raw('POST', '/v1/spaces/s/git/export', {})).rejects.toThrow('stopped');
-    expect(sent).toEqual(['getSpaceById', 'previewGitExport', 'POST /v1/spaces/s/git/export/preview']);
+    expect(sent).toEqual(['getSpaceById', 'previewGitExport', 'POST /v1/spaces/s/x-docsctl/git/export-preview']);
     expect(seen.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/spaces/s/git/export', 'POST /v1/spaces/s/git/export']);
   });
 });

@@ -77,7 +77,7 @@ export const getSpaceGitInfo = defineRoute({
 export const previewGitImport = defineRoute({
   id: 'previewGitImport',
   method: 'POST',
-  path: '/v1/spaces/{spaceId}/git/import/preview',
+  path: '/v1/spaces/{spaceId}/x-docsctl/git/import-preview',
   summary: 'Preview an import from a Git repository: the pages and files it would change (docsctl extension)',
   source: 'docsctl',
   safe: true,
@@ -90,7 +90,7 @@ export const previewGitImport = defineRoute({
 export const previewGitExport = defineRoute({
   id: 'previewGitExport',
   method: 'POST',
-  path: '/v1/spaces/{spaceId}/git/export/preview',
+  path: '/v1/spaces/{spaceId}/x-docsctl/git/export-preview',
   summary: 'Preview an export to a Git repository: the files it would write and delete (docsctl extension)',
   source: 'docsctl',
   safe: true,

@@ -85,9 +85,8 @@ async function listOperations(session: Session): Promise<void> {
       id: route.id,
       method: route.method,
       path: route.path,
-      local: (await isImplemented(route.id)) ? 'implemented' : 'not implemented',
-      // docsctl's own operations: only docsctl serve (and the local mode) answer them.
-      source: route.source === 'docsctl' ? 'docsctl extension' : 'gitbook',
+      // docsctl's own routes are not in the real API: a real server answers 404 for them.
+      local: `${(await isImplemented(route.id)) ? 'implemented' : 'not implemented'}${route.source === 'docsctl' ? ' (docsctl extension, not in the real API)' : ''}`,
     })),
   );
   await session.printList(rows, [
@@ -95,7 +94,6 @@ async function listOperations(session: Session): Promise<void> {
     { header: 'METHOD', get: (r) => r.method },
     { header: 'PATH', get: (r) => r.path },
     { header: 'LOCAL', get: (r) => r.local },
-    { header: 'SOURCE', get: (r) => r.source },
   ]);
 }
 
