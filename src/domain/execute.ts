@@ -11,7 +11,7 @@ import type { Store, StoreReader, StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
 import type { Actor, ArtifactSink, Handler, HandlerContext, ProgressListener } from './handler.js';
-import { Reply } from './handler.js';
+import { ExactJson, Reply } from './handler.js';
 import { checkAccess } from './access.js';
 import { findHandler } from './handlers.js';
 import { type InputPolicy, LOCAL_POLICY } from './policy.js';
@@ -46,7 +46,7 @@ export interface OperationResult {
   /** Undefined for 204/205. A JSON-safe value (plain objects, arrays, strings, numbers, booleans, null), parsed from `json` on first use. */
   readonly body: unknown;
   /** The body serialized once: what `serve` sends as is. Undefined for 204/205. */
-  json: string | undefined;
+  readonly json: string | undefined;
   headers: Record<string, string>;
 }
 
@@ -124,7 +124,22 @@ function toResult(route: Runnable, value: unknown): OperationResult {
   }
   const status = route.success === 'delete' ? 205 : route.success === 'upsert' ? 200 : route.success;
   if (status === 204 || status === 205) return result(status, undefined, {});
+  if (value instanceof ExactJson) return exactResult(status, value.value);
   return result(status, serialize(value), {});
+}
+
+/** The result of an ExactJson answer: its value as the body, serialized only when asked (`serve`). */
+function exactResult(status: number, value: unknown): OperationResult {
+  let json: string | undefined;
+  return {
+    status,
+    headers: {},
+    body: value,
+    get json(): string | undefined {
+      json ??= serialize(value);
+      return json;
+    },
+  };
 }
 
 /**
