@@ -34,7 +34,8 @@ export async function renderManifest() {
           query.success && JSON.stringify(query.data) === '{}';
         rows.push(
           `  { id: ${JSON.stringify(route.id)}, method: ${JSON.stringify(route.method)}, path: ${JSON.stringify(route.path)}, ` +
-            `module: ${JSON.stringify(module)}, success: ${JSON.stringify(route.success)}, paginated: ${route.paginated}, plainGet: ${plainGet} },`,
+            `module: ${JSON.stringify(module)}, success: ${JSON.stringify(route.success)}, paginated: ${route.paginated}, plainGet: ${plainGet}` +
+            `${route.safe ? ', safe: true' : ''} },`,
         );
       }
     }
@@ -54,6 +55,8 @@ export interface RouteInfo {
   readonly paginated: boolean;
   /** GET that needs no validation when called without a query (params are plain non-empty strings). */
   readonly plainGet: boolean;
+  /** Not a GET but changes nothing (RouteDef.safe): \`--dry-run\` sends it. */
+  readonly safe?: true;
 }
 
 export const manifest: readonly RouteInfo[] = [

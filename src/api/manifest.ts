@@ -13,6 +13,8 @@ export interface RouteInfo {
   readonly paginated: boolean;
   /** GET that needs no validation when called without a query (params are plain non-empty strings). */
   readonly plainGet: boolean;
+  /** Not a GET but changes nothing (RouteDef.safe): `--dry-run` sends it. */
+  readonly safe?: true;
 }
 
 export const manifest: readonly RouteInfo[] = [
@@ -178,6 +180,8 @@ export const manifest: readonly RouteInfo[] = [
   { id: "exportToGitRepository", method: "POST", path: "/v1/spaces/{spaceId}/git/export", module: "git", success: 204, paginated: false, plainGet: false },
   { id: "getSpaceGitInfo", method: "GET", path: "/v1/spaces/{spaceId}/git/info", module: "git", success: 200, paginated: false, plainGet: true },
   { id: "importGitRepository", method: "POST", path: "/v1/spaces/{spaceId}/git/import", module: "git", success: 204, paginated: false, plainGet: false },
+  { id: "previewGitExport", method: "POST", path: "/v1/spaces/{spaceId}/x-docsctl/git/export-preview", module: "git", success: 200, paginated: false, plainGet: false, safe: true },
+  { id: "previewGitImport", method: "POST", path: "/v1/spaces/{spaceId}/x-docsctl/git/import-preview", module: "git", success: 200, paginated: false, plainGet: false, safe: true },
   { id: "getChangeRequestChanges", method: "GET", path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/changes", module: "reviews", success: 200, paginated: false, plainGet: true },
   { id: "getContributorsByChangeRequestId", method: "GET", path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/contributors", module: "reviews", success: 200, paginated: true, plainGet: true },
   { id: "getRequestedReviewersByChangeRequestId", method: "GET", path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers", module: "reviews", success: 200, paginated: true, plainGet: true },

@@ -96,24 +96,24 @@ export async function executePlainGet(
   return run(env, info, handler, { params, query: {}, body: undefined });
 }
 
-type Runnable = Pick<AnyRoute, 'id' | 'method' | 'success'>;
+type Runnable = Pick<AnyRoute, 'id' | 'method' | 'success'> & { readonly safe?: boolean };
 
 async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: RouteInput<AnyRoute>): Promise<OperationResult> {
   const snapshot = () => env.reader ?? env.store.read();
   const base = { actor: env.actor, clock: env.clock, ids: env.ids, origin: env.origin, artifacts: env.artifacts ?? noArtifacts, policy: env.policy ?? LOCAL_POLICY, progress: env.progress };
   const context = (tx: StoreWriter): HandlerContext => ({ tx, ...base });
+  // A GET, or a route declared safe (a preview with a body), reads a snapshot and cannot write.
+  const reads = route.method === 'GET' || route.safe === true;
   if (typeof handler !== 'function') {
-    const prepared = await handler.prepare({ reader: route.method === 'GET' ? snapshot() : env.store.read(), ...base }, input);
-    const value =
-      route.method === 'GET'
-        ? await handler.run(context(readOnly(snapshot())), input, prepared)
-        : await env.store.transact((tx) => handler.run(context(tx), input, prepared), { command: route.id });
+    const prepared = await handler.prepare({ reader: reads ? snapshot() : env.store.read(), ...base }, input);
+    const value = reads
+      ? await handler.run(context(readOnly(snapshot())), input, prepared)
+      : await env.store.transact((tx) => handler.run(context(tx), input, prepared), { command: route.id });
     return toResult(route, value);
   }
-  const value =
-    route.method === 'GET'
-      ? await handler(context(readOnly(snapshot())), input)
-      : await env.store.transact((tx) => handler(context(tx), input), { command: route.id });
+  const value = reads
+    ? await handler(context(readOnly(snapshot())), input)
+    : await env.store.transact((tx) => handler(context(tx), input), { command: route.id });
   return toResult(route, value);
 }
 
