@@ -3,22 +3,15 @@
  * `translation …` (API doc §4.2 custom-field values, §4.12–4.16). The offline
  * `openapi validate FILE` is hand-written (openapi-validate.ts).
  */
-import { readFileSync } from 'node:fs';
 import { UsageError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
 import { columns } from '../../output/columns.js';
+import { readTextInput } from '../io.js';
 import { CheckFailedError, type OperationCommandSpec } from '../operation.js';
+import type { Session } from '../session.js';
 
 const CUSTOM_FIELD_TYPES = ['text', 'number', 'boolean', 'tags', 'select:multi', 'select:single'] as const;
 const ROLES_OR_GUEST = ['admin', 'create', 'edit', 'review', 'comment', 'read', 'guest'] as const;
-
-function readText(path: string, flag: string): string {
-  try {
-    return path === '-' ? readFileSync(0, 'utf8') : readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`Cannot read ${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-}
 
 const body = (input: RawInput) => {
   input.body ??= {};
@@ -236,8 +229,10 @@ const samlFlags = [
   { flags: '--default-team <teamId>', description: 'team new SSO members join', to: 'body.defaultTeam' },
   { flags: '--default-role <role>', description: 'role of new SSO members', to: 'body.defaultRole', choices: ROLES_OR_GUEST },
 ];
-const buildSaml = (options: Record<string, unknown>, input: RawInput) => {
-  if (typeof options.certificateFile === 'string') body(input).certificate = readText(options.certificateFile, '--certificate-file');
+const buildSaml = async (options: Record<string, unknown>, input: RawInput, session: Session) => {
+  if (typeof options.certificateFile === 'string') {
+    body(input).certificate = await readTextInput(session.ctx.io.in, options.certificateFile, '--certificate-file');
+  }
   if (input.body && (input.body as Record<string, unknown>).defaultRole === 'guest') body(input).defaultRole = null;
 };
 
@@ -350,11 +345,11 @@ const openApiCommands: OperationCommandSpec[] = [
       { flags: '--file <file>', description: 'the document, YAML or JSON (- for stdin)' },
       { flags: '--url <url>', description: 'where the server fetches the document (https://)' },
     ],
-    build: (options, input) => {
+    build: async (options, input, session) => {
       const hasFile = typeof options.file === 'string';
       const hasUrl = typeof options.url === 'string';
       if (hasFile === hasUrl) throw new UsageError('Pass exactly one of --file FILE or --url URL');
-      body(input).source = hasFile ? { text: readText(options.file as string, '--file') } : { url: options.url };
+      body(input).source = hasFile ? { text: await readTextInput(session.ctx.io.in, options.file as string, '--file') } : { url: options.url };
     },
     after: async (session, answer) => {
       await session.printObject(answer, columns.openApiSpec);
@@ -423,10 +418,10 @@ const integrationCommands: OperationCommandSpec[] = [
       { flags: '--organization <orgId>', description: 'publishing organization (default: the manifest\'s, else yours)' },
     ],
     org: false,
-    build: async (options, input) => {
+    build: async (options, input, session) => {
       const path = options.file as string;
       const { manifestToPublish } = await import('./integration-manifest.js');
-      const { name, body: publish } = manifestToPublish(path, readText(path, '--file'));
+      const { name, body: publish } = manifestToPublish(path, await readTextInput(session.ctx.io.in, path, '--file'));
       input.params = { ...(input.params as object), integrationName: name };
       const organization = typeof options.organization === 'string' ? options.organization : publish.organization;
       if (typeof organization !== 'string') {
