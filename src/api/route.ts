@@ -19,8 +19,12 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type SuccessKind = 200 | 201 | 204 | 205 | 'delete' | 'upsert';
 
-/** Where the operation comes from: a section of the API doc, or the real API only. */
-export type RouteSource = `doc ${string}` | 'real-api';
+/**
+ * Where the operation comes from: a section of the API doc, the real API only, or
+ * `docsctl`: an extension of docsctl's own (not in the real OpenAPI document; its path
+ * has an `x-docsctl` segment, and a client must expect a real server to answer 404).
+ */
+export type RouteSource = `doc ${string}` | 'real-api' | 'docsctl';
 
 export interface RouteDef<
   P extends z.ZodType = z.ZodType,

@@ -196,6 +196,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   publishSite: admin,
   unpublishSite: admin,
   getSiteStructure: read,
+  getSiteTree: read, // docsctl extension: the site's structure and its spaces' page trees (read in the same organization)
   sortSiteStructure: admin,
   // Integrations: not below an organization; their handlers decide who sees and publishes what
   listIntegrations: need('none'),

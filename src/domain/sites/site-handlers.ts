@@ -38,6 +38,7 @@ import {
   siteSpacesOfSpace,
 } from './records.js';
 import { attachSiteSpace, freePath, removeAllStructure, siteSpacePathTaken } from './structure.js';
+import { siteTree } from './tree.js';
 import { gitbookUrl, siteStructureView, siteView, visibleSiteSpaceCount } from './views.js';
 
 const on = implementer<typeof routes>();
@@ -243,6 +244,12 @@ export const siteHandlers: Record<string, Handler> = {
     const { site, view } = siteAccess(ctx, params, 'read', 'view sites');
     checkShareKey(ctx.tx, site, query.shareKey);
     return siteStructureView(view, site);
+  }),
+
+  // docsctl extension: the structure and every variant's page tree in one read (tree.ts).
+  ...on('getSiteTree', (ctx, { params }) => {
+    const { site, view } = siteAccess(ctx, params, 'read', 'view sites');
+    return siteTree(view, site);
   }),
 
   ...on('getSiteAdaptiveSchema', (ctx, { params }) => {
