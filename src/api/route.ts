@@ -47,6 +47,11 @@ export interface RouteDef<
   readonly success: SuccessKind;
   /** The response is a list envelope `{ items, next?, count? }` that `--all`/`--paginate` can follow. */
   readonly paginated: boolean;
+  /**
+   * Changes nothing although it is not a GET (a preview that takes a body): it runs on a
+   * snapshot like a read, and the global `--dry-run` sends it instead of stopping at it.
+   */
+  readonly safe: boolean;
 }
 
 export type AnyRoute = RouteDef<z.ZodType, z.ZodType, z.ZodType | undefined>;
@@ -75,6 +80,7 @@ export function defineRoute<
   bodyRequired?: boolean;
   success?: SuccessKind;
   paginated?: boolean;
+  safe?: boolean;
 }): RouteDef<P, Q, B> {
   const success = route.success ?? (route.method === 'DELETE' ? 'delete' : 200);
   return {
@@ -89,6 +95,7 @@ export function defineRoute<
     bodyRequired: route.bodyRequired ?? false,
     success,
     paginated: route.paginated ?? false,
+    safe: route.safe ?? false,
   };
 }
 

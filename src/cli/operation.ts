@@ -220,7 +220,10 @@ export async function resolveOrganization(session: Session, explicit: unknown): 
   if (typeof explicit === 'string' && explicit) return explicit;
   if (session.settings.org) return session.settings.org;
   const transport = await session.transport();
-  const { body } = await transport.request('listOrganizationsForAuthenticatedUser', { query: { limit: 2 } });
+  // Two are enough to tell one organization from several. Locally a query would make the
+  // call load the route's validation (zod: ~50 ms of start-up); the default page tells as well.
+  const query = transport.mode === 'local' ? {} : { limit: 2 };
+  const { body } = await transport.request('listOrganizationsForAuthenticatedUser', { query });
   const items = ((body as { items?: Array<{ id: string; title: string }> }).items ?? []);
   if (items.length === 1) return (items[0] as { id: string }).id;
   if (items.length === 0) throw new UsageError('You do not belong to any organization', { hint: 'run "docsctl init" or pass --org ID' });

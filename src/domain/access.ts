@@ -117,6 +117,9 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   importGitRepository: edit,
   exportToGitRepository: edit,
   getSpaceGitInfo: read,
+  // docsctl extensions: a preview needs the role of the sync it previews.
+  previewGitImport: edit,
+  previewGitExport: edit,
   // Members (§4.17)
   listMembersInOrganizationById: read,
   getMemberInOrganizationById: read,

@@ -222,7 +222,7 @@ const REAL_API_EXTRAS = [
 ];
 
 /** docsctl's own routes (source `docsctl`): in no real OpenAPI document, under an `x-docsctl` path segment. */
-const DOCSCTL_EXTENSIONS = ['getSiteTree'];
+const DOCSCTL_EXTENSIONS = ['getSiteTree', 'previewGitImport', 'previewGitExport'];
 
 const inSpec = routes.filter((route) => !NOT_IN_SPEC.has(route.id) && !DOCSCTL_EXTENSIONS.includes(route.id));
 
@@ -303,6 +303,11 @@ describe('agreement with the real spec', () => {
     const op = specOpOf(route);
     expect(op, `${route.method} ${route.path} is not in the spec`).toBeDefined();
     expect(op?.operation.operationId).toBe(route.id);
+  });
+
+  it.each(DOCSCTL_EXTENSIONS)('%s: a docsctl extension other than a GET is declared safe (it only previews)', (id) => {
+    const route = routesById.get(id);
+    expect(route?.safe).toBe(route?.method !== 'GET');
   });
 
   it('the custom-field routes are indeed absent from the spec', () => {

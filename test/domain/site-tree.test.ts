@@ -76,6 +76,8 @@ async function siteOf(h: ContentHarness) {
 const treeOf = async (h: ContentHarness, p: Record<string, string>) => {
   const result = await h.admin.call('getSiteTree', { params: p });
   expect(result.status).toBe(200);
+  // Local mode hands the answer over without a JSON round trip: it must be what serve sends.
+  expect(JSON.parse(result.json ?? 'null')).toStrictEqual(result.body);
   return result.body as SiteTreeAnswer;
 };
 

@@ -408,6 +408,24 @@ describe('transactions', () => {
     }
   });
 
+  it('tells a table\'s version: unchanged by writes to other tables, changed by its own, the same for the same rows', async () => {
+    const { store } = fresh();
+    await store.transact((tx) => tx.put('tokens', 'a', 1));
+    const first = store.read().tableVersion?.('tokens');
+    await store.transact((tx) => tx.put('spaces', 's1', { title: 'x' }));
+    expect(store.read().tableVersion?.('tokens')).toBe(first);
+    await store.transact((tx) => tx.put('tokens', 'b', 2));
+    expect(store.read().tableVersion?.('tokens')).not.toBe(first);
+    await store.transact((tx) => tx.delete('tokens', 'b'));
+    expect(store.read().tableVersion?.('tokens')).toBe(first);
+    expect(store.read().tableVersion?.('none')).toBe(store.read().tableVersion?.('other-none'));
+    await store.transact((tx) => {
+      expect(tx.tableVersion?.('tokens')).toBe(first);
+      tx.put('tokens', 'c', 3);
+      expect(tx.tableVersion?.('tokens')).toBeUndefined(); // buffered rows have no version yet
+    });
+  });
+
   it('finds the newest commit when HEAD names a generation whose commit files were pruned (never forks history)', async () => {
     const { dir, store } = fresh({ checkpointEvery: 2, keepCommits: 3 });
     for (let i = 1; i <= 12; i += 1) await store.transact((tx) => tx.put('t', `k${i}`, i));

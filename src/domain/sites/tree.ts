@@ -16,23 +16,35 @@ import type { SiteRecord } from './records.js';
 import { type ApiStructure, type CompactPage, type SiteTreeAnswer, type TreeNode, skeletonOf } from './tree-shape.js';
 import { type SiteViewContext, siteStructureView } from './views.js';
 
-/** The site tree answer: the structure's skeleton, each variant filled with its space's pages. */
+/**
+ * The site tree answer: the structure's skeleton, each variant filled with its space's
+ * pages. Spaces whose revisions have the same content (a duplicated space, a variant
+ * not yet edited) share one page tree: content is addressed by its hash, so the same
+ * root hash is the same tree, read once.
+ */
 export function siteTree(view: SiteViewContext, site: SiteRecord): SiteTreeAnswer {
   const tree = skeletonOf<CompactPage>(siteStructureView(view, site) as ApiStructure);
-  fillVariants(view, tree);
-  return { object: 'x-docsctl-site-tree', site: site.id, tree };
-}
-
-function fillVariants(view: SiteViewContext, nodes: Array<TreeNode<CompactPage>>): void {
-  for (const node of nodes) {
-    if (node.type === 'group') fillVariants(view, node.children);
-    else if (node.type === 'section') fillVariants(view, node.variants);
-    else {
-      // The structure shows only variants whose space is live, in this same snapshot.
-      const space = getSpace(view.tx, node.spaceId);
-      if (space) node.pages = spacePages(new RevisionContent(view.tx, contentOf(primaryRevision(view.tx, space))));
+  const byContent = new Map<string | undefined, CompactPage[]>();
+  const fill = (nodes: Array<TreeNode<CompactPage>>) => {
+    for (const node of nodes) {
+      if (node.type === 'group') fill(node.children);
+      else if (node.type === 'section') fill(node.variants);
+      else {
+        // The structure shows only variants whose space is live, in this same snapshot.
+        const space = getSpace(view.tx, node.spaceId);
+        if (!space) continue;
+        const content = contentOf(primaryRevision(view.tx, space));
+        let pages = byContent.get(content);
+        if (!pages) {
+          pages = spacePages(new RevisionContent(view.tx, content));
+          byContent.set(content, pages);
+        }
+        node.pages = pages;
+      }
     }
-  }
+  };
+  fill(tree);
+  return { object: 'x-docsctl-site-tree', site: site.id, tree };
 }
 
 /** Every page of a content as compact pages, in tree order (paths as listPages gives them). */
