@@ -9,6 +9,24 @@ import { writeManifest } from './gen-manifest.mjs';
 const root = new URL('..', import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
 
+/**
+ * commander requires node:child_process at load for executable subcommands, which docsctl
+ * does not use; loading it (with net, dgram…) costs every command ~4 ms. Give commander a
+ * stand-in that loads the real module on first use.
+ */
+const lazyChildProcessForCommander = {
+  name: 'lazy-child-process-for-commander',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]commander[\\/]/.test(args.importer) ? { path: 'lazy-child-process', namespace: 'docsctl-lazy' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'docsctl-lazy' }, () => ({
+      contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
+      loader: 'js',
+    }));
+  },
+};
+
 await writeManifest();
 rmSync(new URL('dist', root), { recursive: true, force: true });
 await build({
@@ -24,6 +42,7 @@ await build({
   define: { __DOCSCTL_VERSION__: JSON.stringify(version) },
   // Some dependencies are CommonJS and call require(): give the ESM bundle one.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  plugins: [lazyChildProcessForCommander],
   legalComments: 'none',
   minify: process.env.DOCSCTL_MINIFY !== '0',
   logLevel: 'warning',

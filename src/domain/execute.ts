@@ -79,21 +79,24 @@ export async function executeOperation(env: ExecuteEnv, route: AnyRoute, raw: Ra
 }
 
 /**
- * Runs a GET that needs no validation (`plainGet` in the catalog, no query, non-empty
- * params): the same as executeOperation without loading the route's schemas.
+ * Runs a GET that needs no zod validation: params are non-empty strings, and the query
+ * is empty (`plainGet` in the catalog) or was checked by `lightParse` against the
+ * route's `lightQuery`. The same as executeOperation without loading the route's schemas.
  */
 export async function executePlainGet(
   env: ExecuteEnv,
   info: RouteInfo,
   params: Record<string, string>,
+  query: Record<string, unknown> = {},
 ): Promise<OperationResult> {
-  if (!info.plainGet || Object.values(params).some((value) => typeof value !== 'string' || value === '')) {
+  const queried = Object.keys(query).length > 0;
+  if ((queried ? !info.lightQuery : !info.plainGet) || Object.values(params).some((value) => typeof value !== 'string' || value === '')) {
     throw new Error(`executePlainGet cannot run ${info.id} with these params`);
   }
   const handler = await findHandler(info.id);
   if (!handler) throw new ApiError(501, `${info.id} is not implemented yet`);
   checkAccess(env.store.read(), info, params, env.actor.userId);
-  return run(env, info, handler, { params, query: {}, body: undefined });
+  return run(env, info, handler, { params, query, body: undefined });
 }
 
 type Runnable = Pick<AnyRoute, 'id' | 'method' | 'success'> & { readonly safe?: boolean };

@@ -8,7 +8,6 @@
  * `--allow-http`). Every handler that reads a path or fetches a URL named by its
  * input (content import, git import/export) checks it here first.
  */
-import { lookup } from 'node:dns/promises';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
@@ -25,8 +24,11 @@ export interface InputPolicy {
   resolve?: ((host: string) => Promise<string[]>) | undefined;
 }
 
-const systemResolve = async (host: string): Promise<string[]> =>
-  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+// node:dns is loaded when a host is first resolved: every local command loads this module.
+const systemResolve = async (host: string): Promise<string[]> => {
+  const { lookup } = await import('node:dns/promises');
+  return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+};
 
 export const LOCAL_POLICY: InputPolicy = Object.freeze({ localRoots: 'any', privateNetwork: true, plainHttp: true });
 

@@ -7,7 +7,8 @@
  * - `certificate` must be a PEM X.509 certificate (checked with node's own X.509
  *   parser, `crypto.X509Certificate`); an expired one is accepted (the identity
  *   provider may rotate it) but a malformed one is a 400.
- * - `status` is `active` once `ssoURL`, `entityID` and `certificate` are all set,
+ * - `status` is `active` once `ssoURL`, `entityID` and `certificate` are all set (until then
+ *   they read as empty strings: the schema requires them and says nothing of a pending provider),
  *   `pending` before; only active providers appear in the login list.
  * - The `service` block (what the identity provider is configured with) is
  *   generated from the server's origin and the provider id.

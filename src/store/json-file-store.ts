@@ -58,7 +58,9 @@ import {
   type PackList,
   PackIndex,
   checkpoint,
+  type CommitHead,
   commitHeader,
+  readCommitHead,
   encodeCommitFile,
   packProblem,
   readCheckpoint,
@@ -144,10 +146,11 @@ export function checkFormat(dir: string): number {
 }
 
 /** Parses and verifies a commit file's record (the text before its pack). Throws StoreError naming the file. */
-export function parseCommit(text: string, file: string, gen: number): CommitRecord {
+export function parseCommit(text: string | CommitHead, file: string, gen: number): CommitRecord {
+  const header = typeof text === 'string' ? commitHeader(text) : text.header;
   let value: unknown;
   try {
-    value = JSON.parse(commitHeader(text));
+    value = JSON.parse(header);
   } catch (error) {
     throw new StoreError(`store damaged: commit ${file} is not valid JSON (truncated?)`, file, {
       hint: DAMAGE_HINT,
@@ -175,9 +178,8 @@ export function parseCommit(text: string, file: string, gen: number): CommitReco
     throw new StoreError(`store damaged: commit ${file} records gen ${String(record.gen)}`, file, { hint: DAMAGE_HINT });
   }
   if (record.pack !== undefined) {
-    const header = commitHeader(text);
     const expected = Buffer.byteLength(header) + 1 + record.pack.reduce((sum, [, length]) => sum + length, 0);
-    const actual = Buffer.byteLength(text);
+    const actual = typeof text === 'string' ? Buffer.byteLength(text) : text.size;
     if (actual !== expected) {
       throw new StoreError(`store damaged: commit ${file} is ${actual} bytes, its pack says ${expected} (truncated?)`, file, {
         hint: DAMAGE_HINT,
@@ -203,14 +205,12 @@ export function makeCommit(fields: Omit<CommitRecord, 'sum'>): CommitRecord {
   return { ...rest, sum: sha256(JSON.stringify(rest)) };
 }
 
-/** The text of a file, or undefined when it does not exist. Other errors become StoreError. */
-function readIfExists(file: string): string | undefined {
+/** A commit file's record line and size (readCommitHead), or undefined when it does not exist. Other errors become StoreError. */
+function readHeadIfExists(file: string): CommitHead | undefined {
   try {
-    return fs.readFileSync(file, 'utf8');
+    return readCommitHead(file);
   } catch (error) {
-    const code = errnoCode(error);
-    if (code === 'ENOENT') return undefined;
-    throw new StoreError(`cannot read ${file} (${code ?? String(error)})`, file, { cause: error });
+    throw new StoreError(`cannot read ${file} (${errnoCode(error) ?? String(error)})`, file, { cause: error });
   }
 }
 
@@ -249,11 +249,12 @@ function readHead(dir: string): number | undefined {
 export const HEAD_EVERY = 16;
 
 /**
- * The newest generation and its commit text: HEAD (a hint, up to HEAD_EVERY behind)
- * then probing gen+1, gen+2… until one is missing (a commit file exists only once it
- * is complete: link()); readdir only when HEAD is missing or wrong.
+ * The newest generation and its commit record's text (read without its packed objects):
+ * HEAD (a hint, up to HEAD_EVERY behind) then probing gen+1, gen+2… until one is missing
+ * (a commit file exists only once it is complete: link()); readdir only when HEAD is
+ * missing or wrong.
  */
-export function findNewest(dir: string): { gen: number; text: string | undefined } {
+export function findNewest(dir: string): { gen: number; text: CommitHead | undefined } {
   const head = readHead(dir);
   let gen = head ?? (listCommitGens(dir).at(-1) ?? 0);
   while (fs.existsSync(paths.commit(dir, gen + 1))) gen += 1;
@@ -263,13 +264,13 @@ export function findNewest(dir: string): { gen: number; text: string | undefined
     gen = listCommitGens(dir).at(-1) ?? 0;
     while (fs.existsSync(paths.commit(dir, gen + 1))) gen += 1;
   }
-  let text: string | undefined;
+  let text: CommitHead | undefined;
   if (gen > 0) {
-    text = readIfExists(paths.commit(dir, gen));
+    text = readHeadIfExists(paths.commit(dir, gen));
     if (text === undefined) {
       // HEAD ahead of the commits (files quarantined or removed by hand): look.
       gen = listCommitGens(dir).at(-1) ?? 0;
-      text = gen > 0 ? readIfExists(paths.commit(dir, gen)) : undefined;
+      text = gen > 0 ? readHeadIfExists(paths.commit(dir, gen)) : undefined;
       if (gen > 0 && text === undefined) {
         const file = paths.commit(dir, gen);
         throw new StoreError(`store damaged: commit ${file} disappeared while reading`, file, { hint: DAMAGE_HINT });

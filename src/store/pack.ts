@@ -63,6 +63,49 @@ export function commitHeader(text: string): string {
   return end < 0 ? text : text.slice(0, end);
 }
 
+/** A commit file's record text and its size in bytes: what a reader needs without the packed objects after it. */
+export interface CommitHead {
+  header: string;
+  size: number;
+}
+
+/** First read of a commit file; most commit records fit (a big import's pack list grows the read). */
+const HEAD_READ = 16 * 1024;
+
+/**
+ * The record line of a commit file and the file's size, reading only up to the first
+ * newline (a commit that packs an import is megabytes, its record a few KB); undefined
+ * when the file does not exist. Other errors are thrown as they are.
+ */
+export function readCommitHead(file: string): CommitHead | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    let buffer = Buffer.allocUnsafe(Math.min(size, HEAD_READ));
+    let filled = 0;
+    for (;;) {
+      const read = fs.readSync(fd, buffer, filled, buffer.length - filled, filled);
+      const end = buffer.subarray(0, filled + read).indexOf(NEWLINE, filled);
+      filled += read;
+      if (end >= 0) return { header: buffer.toString('utf8', 0, end), size };
+      if (read === 0 || filled >= size) return { header: buffer.toString('utf8', 0, filled), size: Math.max(size, filled) };
+      if (filled === buffer.length) {
+        const grown = Buffer.allocUnsafe(Math.min(size, buffer.length * 4));
+        buffer.copy(grown, 0, 0, filled);
+        buffer = grown;
+      }
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** The pack list of a parsed commit record, or undefined when it is not one (refused by parseCommit). */
 export function packProblem(pack: unknown): string | undefined {
   if (pack === undefined) return undefined;

@@ -5,6 +5,7 @@
  * `--token` when one is given.
  */
 import { ApiError } from '../api/errors.js';
+import { lightParse } from '../api/light-query.js';
 import { type RouteInfo, loadRoute, matchRouteInfo, methodsForPathInfo, routeInfo } from '../api/catalog.js';
 import type { RouteId } from '../api/route-id.js';
 import type { RawInput } from '../api/validate.js';
@@ -27,10 +28,16 @@ export interface LocalTransportOptions {
   artifacts?: ArtifactSink | undefined;
 }
 
-function isPlainCall(info: RouteInfo, input: RawInput): boolean {
-  if (!info.plainGet || input.body !== undefined) return false;
-  if (Object.values(input.query ?? {}).some((value) => value !== undefined)) return false;
-  return Object.values(input.params ?? {}).every((value) => typeof value === 'string' && value !== '');
+/**
+ * The validated query of a GET that needs no zod (params are plain non-empty strings and
+ * the query is empty, or one the manifest's light description accepts), else undefined.
+ */
+function plainQuery(info: RouteInfo, input: RawInput): Record<string, unknown> | undefined {
+  if (info.method !== 'GET' || input.body !== undefined) return undefined;
+  if (!Object.values(input.params ?? {}).every((value) => typeof value === 'string' && value !== '')) return undefined;
+  const query = input.query ?? {};
+  if (!Object.values(query).some((value) => value !== undefined)) return info.plainGet ? {} : undefined;
+  return info.lightQuery ? lightParse(info.lightQuery, query) : undefined;
 }
 
 export class LocalTransport implements Transport {
@@ -60,9 +67,10 @@ export class LocalTransport implements Transport {
     const { store, clock, ids, origin } = this.options;
     const env = { store, actor: this.actor(), clock, ids, origin, artifacts: this.artifacts, progress: options.progress };
     const info = routeInfo(routeId);
-    // Most reads carry no query: they skip loading zod and the route's schemas (start-up cost).
-    const result = isPlainCall(info, input)
-      ? await executePlainGet(env, info, input.params ?? {})
+    // Most reads carry no query or a light one: they skip loading zod and the route's schemas (start-up cost).
+    const query = plainQuery(info, input);
+    const result = query
+      ? await executePlainGet(env, info, input.params ?? {}, query)
       : await executeOperation(env, await loadRoute(routeId), input);
     return { status: result.status, body: result.body };
   }

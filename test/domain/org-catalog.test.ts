@@ -109,6 +109,8 @@ describe('SAML providers', () => {
   it('keeps a provider pending until it is fully configured, then lists it for login', async () => {
     const pending = await h.admin.ok('createOrganizationSAMLProvider', withOrg({ body: { label: 'Okta' } }), 201);
     expect(pending).toMatchObject({ object: 'saml-provider', label: 'Okta', status: 'pending', defaultRole: 'read' });
+    // The real schema requires these three on every provider; an unconfigured one has them empty.
+    expect(pending).toMatchObject({ ssoURL: '', entityID: '', certificate: '' });
     expect((await h.admin.ok<{ items: unknown[] }>('listSSOProviderLoginsInOrganization', org)).items).toEqual([]);
     const params = { params: { organizationId: h.orgId, samlProviderId: pending.id } };
     const active = await h.admin.ok('updateOrganizationSAMLProvider', {

@@ -33,7 +33,7 @@ async function seeded(label: string): Promise<string> {
 
 function newestCommit(dir: string) {
   const { gen, text } = findNewest(dir);
-  return parseCommit(text as string, paths.commit(dir, gen), gen);
+  return parseCommit(text!, paths.commit(dir, gen), gen);
 }
 
 /** The file of the leaf holding `key` in the newest state. */

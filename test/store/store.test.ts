@@ -27,7 +27,7 @@ afterEach(async () => {
 
 function newestCommit(dir: string) {
   const { gen, text } = findNewest(dir);
-  return parseCommit(text as string, paths.commit(dir, gen), gen);
+  return parseCommit(text!, paths.commit(dir, gen), gen);
 }
 
 /** Every B+tree node of a table in the newest commit (read as a fresh process would: loose files and packs). */
@@ -346,7 +346,7 @@ describe('transactions', () => {
       if (runs === 1) {
         // Simulate a writer that ignored the lock: publish gen 2 (same root) now.
         const { gen, text } = findNewest(dir);
-        const current = parseCommit(text as string, paths.commit(dir, gen), gen);
+        const current = parseCommit(text!, paths.commit(dir, gen), gen);
         const record = makeCommit({ gen: gen + 1, parent: current.sum, root: current.root, at: new Date().toISOString() });
         fs.writeFileSync(paths.commit(dir, gen + 1), JSON.stringify(record), { mode: 0o600 });
       }
@@ -609,7 +609,7 @@ describe('B+tree tables', () => {
     }
     const rootOf = (dir: string) => {
       const { gen, text } = findNewest(dir);
-      return parseCommit(text as string, paths.commit(dir, gen), gen).root;
+      return parseCommit(text!, paths.commit(dir, gen), gen).root;
     };
     expect(rootOf(a.dir)).toBe(rootOf(b.dir));
   });

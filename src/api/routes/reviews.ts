@@ -19,7 +19,7 @@ export const getChangeRequestChanges = defineRoute({
   source: 'real-api',
   params: pathParams(...cr),
   /** Default 10 (applied by the handler). */
-  query: z.object({ limit: qNumber().pipe(z.number().int().min(0).max(1000)).optional() }),
+  query: z.object({ limit: paginationQuery.limit }),
 });
 
 export const getContributorsByChangeRequestId = defineRoute({

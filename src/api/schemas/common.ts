@@ -5,6 +5,19 @@
  * query helpers accept strings and convert them; bodies are JSON and use the plain types.
  */
 import * as z from 'zod';
+import type { LightParam } from '../light-query.js';
+
+/**
+ * What the query helpers below accept, for the build to describe light queries
+ * (scripts/gen-manifest.mjs, src/api/light-query.ts): their preprocess steps
+ * cannot be read back from the schema itself.
+ */
+export const lightQueryParams = new WeakMap<z.ZodType, LightParam | { t: 'list'; item: z.ZodType }>();
+
+function light<T extends z.ZodType>(schema: T, spec: LightParam | { t: 'list'; item: z.ZodType }): T {
+  lightQueryParams.set(schema, spec);
+  return schema;
+}
 
 /** A path parameter: a non-empty segment. */
 export const id = () => z.string().min(1);
@@ -18,29 +31,38 @@ export function pathParams<K extends string>(...names: K[]) {
 
 /** A boolean query parameter: `true`/`false` (also `1`/`0`), or a real boolean. */
 export const qBool = () =>
-  z.preprocess((value) => {
-    if (value === 'true' || value === '1' || value === '') return true;
-    if (value === 'false' || value === '0') return false;
-    return value;
-  }, z.boolean());
+  light(
+    z.preprocess((value) => {
+      if (value === 'true' || value === '1' || value === '') return true;
+      if (value === 'false' || value === '0') return false;
+      return value;
+    }, z.boolean()),
+    { t: 'bool' },
+  );
 
 /** A numeric query parameter given as a string or number. */
 export const qNumber = () =>
-  z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value), z.number());
+  light(
+    z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value), z.number()),
+    { t: 'number' },
+  );
 
 /** A query parameter that may repeat (`?type=a&type=b`) or be comma-separated. */
 export function qArray<T extends z.ZodType>(item: T) {
-  return z.preprocess((value) => {
-    if (value === undefined) return undefined;
-    const list = Array.isArray(value) ? value : [value];
-    return list.flatMap((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : [v]));
-  }, z.array(item));
+  return light(
+    z.preprocess((value) => {
+      if (value === undefined) return undefined;
+      const list = Array.isArray(value) ? value : [value];
+      return list.flatMap((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : [v]));
+    }, z.array(item)),
+    { t: 'list', item },
+  );
 }
 
 /** `page` and `limit` of every paginated list (limit ≤ 1000; a larger value is a 400). */
 export const paginationQuery = {
   page: z.string().optional(),
-  limit: qNumber().pipe(z.number().int().min(0).max(1000)).optional(),
+  limit: light(qNumber().pipe(z.number().int().min(0).max(1000)), { t: 'number', int: true, min: 0, max: 1000 }).optional(),
 };
 
 /** Query of a plain paginated list. */
