@@ -54,7 +54,12 @@ export interface StoreWriter extends StoreReader {
   put(table: string, key: string, value: unknown): void;
   /** Removes a key; returns whether it existed. */
   delete(table: string, key: string): boolean;
-  /** Stores an immutable JSON value and returns its content hash (same value, same hash). */
+  /**
+   * Stores an immutable JSON value and returns its content hash (same value, same hash).
+   * A row written in the same transaction must refer to it: an object that only a later
+   * transaction refers to is unreachable in between, and a checkpoint or gc that runs
+   * then may drop it (objects are kept by reachability from the tables, not by age).
+   */
   putObject(value: unknown): string;
 }
 
