@@ -15,7 +15,7 @@ import { paginate } from '../pagination.js';
 import { orgAccess, requireRole } from '../permissions.js';
 import { type SpaceRecord, getRevision, getSpace, orgSpaceList } from '../records.js';
 import { appUrl } from '../urls.js';
-import { type Posting, indexState, pagePostings, postingsFor, tokenize } from './index.js';
+import { INDEX_FORMAT, type Posting, indexState, pagePostings, postingsFor, tokenize } from './index.js';
 
 const on = implementer<typeof routes>();
 const seg = (id: string) => encodeURIComponent(id);
@@ -35,7 +35,7 @@ function queryWords(query: string): string[] {
 /** The postings of each query word, from the index, or (index missing or behind) from the pages themselves. */
 function postings(tx: StoreReader, space: SpaceRecord, content: RevisionContent, words: string[]): { byWord: Array<Map<string, Posting>>; pages: number } {
   const state = indexState(tx, space.id);
-  if (state && state.revision === space.revision) return { byWord: words.map((word) => postingsFor(tx, space.id, word)), pages: state.pages };
+  if (state && state.revision === space.revision && state.format === INDEX_FORMAT) return { byWord: words.map((word) => postingsFor(tx, space.id, word)), pages: state.pages };
   const byWord = words.map(() => new Map<string, Posting>());
   const ids = [...content.allPageHashes().keys()];
   for (const id of ids) {
