@@ -30,8 +30,13 @@ import * as path from 'node:path';
 export const PACK_MAX_OBJECT = 64 * 1024;
 /** A writer checkpoints once the newest commit is this many commits past CHECKPOINT. */
 export const CHECKPOINT_EVERY = 32;
-/** …or at once after a commit whose packed objects reach this size (readers would read it all to find one object). */
-export const CHECKPOINT_PACK_BYTES = 256 * 1024;
+/**
+ * …or at once after a commit whose packed objects reach this size (an import): its
+ * objects are then loose files, like the rest of the checkpointed state. Readers index
+ * a pack from its record line and read each object at its offset, so a commit of a few
+ * hundred KB (a team sync, a batch of comments) is not worth the fsyncs of a checkpoint.
+ */
+export const CHECKPOINT_PACK_BYTES = 4 * 1024 * 1024;
 /** The newest commits whose whole state stays readable (history for recover --to); older commit files are dropped. */
 export const KEEP_COMMITS = 100;
 /** At most this many commit files are removed per checkpoint (a store upgraded with a long history catches up over several). */
@@ -200,23 +205,25 @@ export class PackIndex {
   }
 
   private indexCommit(gen: number): void {
-    let bytes: Buffer;
+    // The record line only: objects are read one by one at their offsets (`read`).
+    let head: CommitHead | undefined;
     try {
-      bytes = fs.readFileSync(commitFilePath(this.dir, gen));
+      head = readCommitHead(commitFilePath(this.dir, gen));
     } catch {
       return;
     }
+    if (head === undefined) return;
     this.indexed.add(gen);
-    const end = bytes.indexOf(NEWLINE);
-    if (end < 0) return; // a record without a pack
+    const start = Buffer.byteLength(head.header) + 1;
+    if (start > head.size) return; // no newline: a record without a pack
     let pack: unknown;
     try {
-      pack = (JSON.parse(bytes.subarray(0, end).toString('utf8')) as { pack?: unknown }).pack;
+      pack = (JSON.parse(head.header) as { pack?: unknown }).pack;
     } catch {
       return; // damaged: fsck reports the commit itself
     }
     if (pack === undefined || packProblem(pack) !== undefined) return;
-    this.add(gen, pack as PackList, end + 1);
+    this.add(gen, pack as PackList, start);
   }
 
   /**

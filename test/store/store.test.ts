@@ -431,15 +431,15 @@ describe('transactions', () => {
     expect(reopen(dir).read().get('t', 'k9')).toBe(9);
   });
 
-  it('checkpoints a big commit (an import) at once, so readers do not read its whole pack for each object', async () => {
+  it('checkpoints a big commit (an import, 4 MiB packed) at once', async () => {
     const { dir, store } = fresh({ checkpointEvery: 32 });
     await store.transact((tx) => tx.put('t', 'small', 1));
     expect(fs.existsSync(path.join(dir, 'CHECKPOINT')) ? fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8') : '0\n').toMatch(/^0\b/);
     await store.transact((tx) => {
-      for (let i = 0; i < 2000; i += 1) tx.put('pages', `p${String(i).padStart(5, '0')}`, { i, body: 'x'.repeat(200) });
+      for (let i = 0; i < 2000; i += 1) tx.put('pages', `p${String(i).padStart(5, '0')}`, { i, body: 'x'.repeat(2500) });
     });
     expect(fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8')).toMatch(/^2\b/);
-    expect(reopen(dir).read().get('pages', 'p01999')).toEqual({ i: 1999, body: 'x'.repeat(200) });
+    expect(reopen(dir).read().get('pages', 'p01999')).toEqual({ i: 1999, body: 'x'.repeat(2500) });
     expect((await fsck(dir)).problems).toEqual([]);
   });
 
