@@ -433,14 +433,17 @@ export class JsonFileStore implements Store, SnapshotSource {
    * commits since CHECKPOINT (or since the last indexed one), else, for the objects
    * of generations before CHECKPOINT, every pack. Undefined when it is in none.
    */
+  private packFloor: number | undefined;
+
   private packed(hash: string): Buffer | undefined {
     const found = this.packs.read(hash);
     if (found !== undefined) return found;
     const newest = Math.max(this.latest?.gen ?? 0, this.newestSeen);
     if (this.packs.indexedTo < newest) {
-      const from = this.packs.indexedTo > 0 ? this.packs.indexedTo + 1 : readCheckpoint(this.dir) + 1;
-      this.packs.indexRange(from, newest);
-      const bytes = this.packs.read(hash);
+      // CHECKPOINT read once per process: a later one only made more objects loose (found above).
+      this.packFloor ??= readCheckpoint(this.dir) + 1;
+      const from = this.packs.indexedTo > 0 ? this.packs.indexedTo + 1 : this.packFloor;
+      const bytes = this.packs.readNewestFirst(hash, from, newest);
       if (bytes !== undefined) return bytes;
     }
     if (this.packs.complete) return undefined;

@@ -186,6 +186,22 @@ export class PackIndex {
     this.indexedTo = Math.max(this.indexedTo, to);
   }
 
+  /**
+   * The bytes of `hash` from the packs of gens `from..to`, indexing them newest first
+   * and stopping at the first that holds it: what a reader asks for is most often in
+   * the newest packs (the root of the newest commit, the nodes it changed), and a pack
+   * list of thousands of objects is worth parsing only when needed.
+   */
+  readNewestFirst(hash: string, from: number, to: number): Buffer | undefined {
+    for (let gen = to; gen >= Math.max(1, from); gen -= 1) {
+      if (!this.indexed.has(gen)) this.indexCommit(gen);
+      const bytes = this.read(hash);
+      if (bytes !== undefined) return bytes;
+    }
+    this.indexedTo = Math.max(this.indexedTo, to);
+    return undefined;
+  }
+
   /** Indexes every commit file present (fsck, recover, gc, and readers of generations before CHECKPOINT). */
   indexAll(): void {
     let names: string[];
