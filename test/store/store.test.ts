@@ -64,6 +64,21 @@ describe('create / open', () => {
     expect(fs.readdirSync(other)).toEqual(['notes.txt']);
   });
 
+  it('hands out copies of scanned values, or with shared: true the parsed values themselves', async () => {
+    const { store } = fresh();
+    await store.transact((tx) => {
+      tx.put('t', 'a/1', { n: 1 });
+      tx.put('t', 'a/2', { n: 2 });
+      tx.put('t', 'b/1', { n: 3 });
+    });
+    const reader = store.read();
+    const copied = reader.scan<{ n: number }>('t', { prefix: 'a/' });
+    const shared = reader.scan<{ n: number }>('t', { prefix: 'a/', shared: true });
+    expect(shared).toEqual(copied);
+    expect(reader.scan('t', { prefix: 'a/', shared: true })[0]?.[1]).toBe(shared[0]?.[1]);
+    expect(reader.scan('t', { prefix: 'a/' })[0]?.[1]).not.toBe(copied[0]?.[1]);
+  });
+
   it('creates inside an existing empty directory', () => {
     const dir = tempDir('empty');
     const store = createStore(dir);

@@ -48,7 +48,8 @@ function groupOf(pageId: string): string {
   return ((hash >>> 0) % GROUPS).toString(36).padStart(2, '0');
 }
 
-type PostingRow = Record<string, Posting>;
+/** Page id → posting: one row of a word's postings. */
+export type PostingRow = Readonly<Record<string, Posting>>;
 
 /** `[occurrences in the text, occurrences in the title]`. */
 export type Posting = [number, number];
@@ -112,7 +113,7 @@ class RowChanges {
   /** Writes each changed row: the stored row with the changes applied (`fresh`: every row starts empty). */
   apply(tx: StoreWriter, fresh: boolean): void {
     for (const [key, changes] of this.rows) {
-      const row: PostingRow = (fresh ? undefined : tx.get<PostingRow>(SearchTables.postings, key)) ?? {};
+      const row: Record<string, Posting> = (fresh ? undefined : tx.get<Record<string, Posting>>(SearchTables.postings, key)) ?? {};
       for (const [pageId, posting] of changes) {
         if (posting === null) delete row[pageId];
         else row[pageId] = posting;
@@ -163,11 +164,7 @@ export function indexState(tx: StoreReader, spaceId: string): IndexState | undef
   return tx.get<IndexState>(SearchTables.state, spaceId);
 }
 
-/** The postings of one word in a space: page id → posting. */
-export function postingsFor(tx: StoreReader, spaceId: string, word: string): Map<string, Posting> {
-  const out = new Map<string, Posting>();
-  for (const [, row] of tx.scan<PostingRow>(SearchTables.postings, { prefix: `${spaceId}/${word}/` })) {
-    for (const pageId of Object.keys(row)) out.set(pageId, row[pageId] as Posting);
-  }
-  return out;
+/** The postings of one word in a space, as stored: rows of page id → posting (shared with the store: read-only). */
+export function postingRows(tx: StoreReader, spaceId: string, word: string): PostingRow[] {
+  return tx.scan<PostingRow>(SearchTables.postings, { prefix: `${spaceId}/${word}/`, shared: true }).map(([, row]) => row);
 }
