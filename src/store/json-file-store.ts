@@ -660,9 +660,11 @@ export class JsonFileStore implements Store, SnapshotSource {
   private async maybeCheckpoint(): Promise<void> {
     const last = this.lastCommit;
     if (last === undefined) return;
-    // A big commit (an import of thousands of pages) is checkpointed at once: until then every
-    // process that reads the store would read its whole pack to find one object.
-    const due = (checkpointGen: number) => last.gen - checkpointGen >= this.checkpointEvery || (last.packedBytes >= CHECKPOINT_PACK_BYTES && last.gen > checkpointGen);
+    // Commits that pack a lot (an import, batches of comments) are checkpointed early: a reader
+    // parses the pack list of each commit after CHECKPOINT that may hold what it reads.
+    const due = (checkpointGen: number) =>
+      last.gen - checkpointGen >= this.checkpointEvery ||
+      (last.gen > checkpointGen && this.packedSince(checkpointGen, last.gen) >= CHECKPOINT_PACK_BYTES);
     this.checkpointGen ??= readCheckpoint(this.dir);
     if (!due(this.checkpointGen)) return;
     this.checkpointGen = readCheckpoint(this.dir); // another process may have moved it
@@ -680,6 +682,27 @@ export class JsonFileStore implements Store, SnapshotSource {
     } catch {
       // left for the next writer (see above)
     }
+  }
+
+  /** Packed bytes of the commits this process wrote (gen → bytes), until a checkpoint passes them. */
+  private readonly packedByGen = new Map<number, number>();
+
+  /** Bytes packed by the commits after `checkpointGen` (a commit file's size when another process wrote it). */
+  private packedSince(checkpointGen: number, lastGen: number): number {
+    for (const gen of this.packedByGen.keys()) if (gen <= checkpointGen) this.packedByGen.delete(gen);
+    let total = 0;
+    for (let gen = checkpointGen + 1; gen <= lastGen; gen += 1) {
+      let bytes = this.packedByGen.get(gen);
+      if (bytes === undefined) {
+        try {
+          bytes = fs.statSync(paths.commit(this.dir, gen)).size;
+        } catch {
+          bytes = 0;
+        }
+      }
+      total += bytes;
+    }
+    return total;
   }
 
   /**
@@ -837,6 +860,7 @@ export class JsonFileStore implements Store, SnapshotSource {
     await writeHead(this.dir, gen);
     this.packs.add(gen, pack, Buffer.byteLength(header) + 1);
     this.lastCommit = { gen, root: rootHash, packedBytes: packed.reduce((sum, b) => sum + b.length, 0) };
+    this.packedByGen.set(gen, this.lastCommit.packedBytes);
     for (const [hash, p] of pending) if (p.value !== undefined) this.cache.set(hash, p.value, p.bytes.length);
     crashPoint('before-lock-release');
     return true;

@@ -31,12 +31,12 @@ export const PACK_MAX_OBJECT = 64 * 1024;
 /** A writer checkpoints once the newest commit is this many commits past CHECKPOINT. */
 export const CHECKPOINT_EVERY = 32;
 /**
- * …or at once after a commit whose packed objects reach this size (an import): its
- * objects are then loose files, like the rest of the checkpointed state. Readers index
- * a pack from its record line and read each object at its offset, so a commit of a few
- * hundred KB (a team sync, a batch of comments) is not worth the fsyncs of a checkpoint.
+ * …or at once when the commits after CHECKPOINT have packed this much (an import, a few
+ * batches of comments): a reader parses the pack list of each of those commits that may
+ * hold what it reads. A team sync or a comment packs far less, and a checkpoint costs
+ * an fsync per live object, so they wait for the count above.
  */
-export const CHECKPOINT_PACK_BYTES = 4 * 1024 * 1024;
+export const CHECKPOINT_PACK_BYTES = 2 * 1024 * 1024;
 /** The newest commits whose whole state stays readable (history for recover --to); older commit files are dropped. */
 export const KEEP_COMMITS = 100;
 /** At most this many commit files are removed per checkpoint (a store upgraded with a long history catches up over several). */

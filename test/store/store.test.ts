@@ -446,7 +446,7 @@ describe('transactions', () => {
     expect(reopen(dir).read().get('t', 'k9')).toBe(9);
   });
 
-  it('checkpoints a big commit (an import, 4 MiB packed) at once', async () => {
+  it('checkpoints at once when the commits after CHECKPOINT have packed 2 MiB (an import)', async () => {
     const { dir, store } = fresh({ checkpointEvery: 32 });
     await store.transact((tx) => tx.put('t', 'small', 1));
     expect(fs.existsSync(path.join(dir, 'CHECKPOINT')) ? fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8') : '0\n').toMatch(/^0\b/);
@@ -455,6 +455,21 @@ describe('transactions', () => {
     });
     expect(fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8')).toMatch(/^2\b/);
     expect(reopen(dir).read().get('pages', 'p01999')).toEqual({ i: 1999, body: 'x'.repeat(2500) });
+    expect((await fsck(dir)).problems).toEqual([]);
+  });
+
+  it('counts what the commits after CHECKPOINT packed: a few medium commits wait, then one checkpoint covers them', async () => {
+    const { dir, store } = fresh({ checkpointEvery: 32 });
+    const checkpointGen = () => (fs.existsSync(path.join(dir, 'CHECKPOINT')) ? Number(fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8').split(' ')[0]) : 0);
+    await store.transact((tx) => tx.put('t', 'small', 1));
+    for (let batch = 0; batch < 4; batch += 1) {
+      await store.transact((tx) => {
+        for (let i = 0; i < 300; i += 1) tx.put('rows', `b${batch}-${String(i).padStart(4, '0')}`, 'x'.repeat(2000));
+      });
+      // ~600 KB each: three stay packed (1.8 MB), the fourth passes 2 MiB.
+      expect(checkpointGen()).toBe(batch < 3 ? 0 : 5);
+    }
+    expect(reopen(dir).read().get('rows', 'b0-0000')).toBe('x'.repeat(2000));
     expect((await fsck(dir)).problems).toEqual([]);
   });
 
