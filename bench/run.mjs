@@ -10,7 +10,7 @@
 //   teams:    team members sync of 2,000 lines (100 changes) in an org of 10,000, locally and via serve
 //   serve:    read/list/write throughput as ratios to a bare node:http server, creates/s and bytes/create at 0 and 3,000 spaces
 //   store-engine (--store-engine): creates/s and bytes per create at 0 and 3,000 spaces in-process, the fairness wait
-// Options: --quick (fewer runs, no 10x store), --startup, --content, --git, --serve, --teams, --comments or --store-engine (only that part).
+// Options: --quick (fewer runs, no 10x store), --startup, --content, --git, --serve, --serve-creates, --teams, --comments or --store-engine (only that part).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -230,6 +230,7 @@ try {
   else if (process.argv.includes('--git-assets')) await gitAssetsBench();
   else if (process.argv.includes('--git')) await gitBench();
   else if (process.argv.includes('--teams')) await (await import('./teams.mjs')).teamsBench({ bin, work, runs, generator, time, median });
+  else if (process.argv.includes('--serve-creates')) await runServeBench('serveCreatesBench');
   else if (process.argv.includes('--serve')) await runServeBench();
   else if (process.argv.includes('--comments')) await (await import('./comments.mjs')).commentsBench({ bin, work, generator, paired });
   else if (process.argv.includes('--startup')) await startupBench();
@@ -267,10 +268,10 @@ async function storeEngineBench() {
   console.log(`  fairness: a second process's create while another keeps 16 in flight waits ${median(waits)} ms (median of 5), ${worst} ms at worst (target ≤ 2,000 ms)${worst <= 2000 ? '  ok' : '  OVER'}`);
 }
 
-async function runServeBench() {
-  const { serveBench } = await import('./serve.mjs');
+async function runServeBench(part = 'serveBench') {
+  const { [part]: bench } = await import('./serve.mjs');
   const script = await generator();
-  await serveBench({ bin, work, quick, generate: (dir, spaces, collections, writes) => generate(script, dir, spaces, collections, writes) });
+  await bench({ bin, work, quick, generate: (dir, spaces, collections, writes) => generate(script, dir, spaces, collections, writes) });
 }
 
 /**

@@ -14,7 +14,7 @@ export function startListening(args, env = {}) {
   const child = spawn('node', args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.on('data', (chunk) => {
-    err += chunk;
+    err += chunk; if (process.env.TRACE) process.stderr.write(chunk);
   });
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk) => {
@@ -131,6 +131,12 @@ export async function serveBench({ bin, work, quick, generate }) {
     await server.stop();
   }
 
+  await serveCreatesBench({ bin, work, quick, generate });
+}
+
+/** Creates/s and bytes per create through serve at 0 and 3,000 spaces (also alone: npm run bench -- --serve-creates). */
+export async function serveCreatesBench({ bin, work, quick, generate }) {
+  const durationMs = quick ? 1500 : 2500;
   console.log('\nserve: space creates (8 connections) on an empty organization and at 3,000 spaces:');
   const empty = generate(join(work, 'serve-empty'), 0, 0, 1);
   const large = generate(join(work, 'serve-3000'), 3000, 0, 3001);

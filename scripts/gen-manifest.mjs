@@ -41,7 +41,7 @@ export async function renderManifest() {
         rows.push(
           `  { id: ${JSON.stringify(route.id)}, method: ${JSON.stringify(route.method)}, path: ${JSON.stringify(route.path)}, ` +
             `module: ${JSON.stringify(module)}, success: ${JSON.stringify(route.success)}, paginated: ${route.paginated}, plainGet: ${plainGet}` +
-            `${lightQuery ? `, lightQuery: ${JSON.stringify(lightQuery)}` : ''} },`,
+            `${route.safe ? ', safe: true' : ''}${lightQuery ? `, lightQuery: ${JSON.stringify(lightQuery)}` : ''} },`,
         );
       }
     }
@@ -64,6 +64,8 @@ export interface RouteInfo {
   readonly plainGet: boolean;
   /** A query of optional scalars, checked without zod when it can be (src/api/light-query.ts). */
   readonly lightQuery?: LightQuery;
+  /** Not a GET but changes nothing (RouteDef.safe): \`--dry-run\` sends it. */
+  readonly safe?: true;
 }
 
 export const manifest: readonly RouteInfo[] = [

@@ -16,6 +16,8 @@ export interface RouteInfo {
   readonly plainGet: boolean;
   /** A query of optional scalars, checked without zod when it can be (src/api/light-query.ts). */
   readonly lightQuery?: LightQuery;
+  /** Not a GET but changes nothing (RouteDef.safe): `--dry-run` sends it. */
+  readonly safe?: true;
 }
 
 export const manifest: readonly RouteInfo[] = [
@@ -60,6 +62,7 @@ export const manifest: readonly RouteInfo[] = [
   { id: "getSiteAdaptiveSchema", method: "GET", path: "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema", module: "sites", success: 200, paginated: false, plainGet: true, lightQuery: {} },
   { id: "getSiteById", method: "GET", path: "/v1/orgs/{organizationId}/sites/{siteId}", module: "sites", success: 200, paginated: false, plainGet: true, lightQuery: {} },
   { id: "getSiteStructure", method: "GET", path: "/v1/orgs/{organizationId}/sites/{siteId}/structure", module: "sites", success: 200, paginated: false, plainGet: true, lightQuery: {"shareKey":{"t":"string"}} },
+  { id: "getSiteTree", method: "GET", path: "/v1/orgs/{organizationId}/sites/{siteId}/x-docsctl/tree", module: "sites", success: 200, paginated: false, plainGet: true, lightQuery: {} },
   { id: "listSiteSectionGroups", method: "GET", path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups", module: "sites", success: 200, paginated: true, plainGet: true, lightQuery: {"page":{"t":"string"},"limit":{"t":"number","int":true,"min":0,"max":1000}} },
   { id: "listSiteSections", method: "GET", path: "/v1/orgs/{organizationId}/sites/{siteId}/sections", module: "sites", success: 200, paginated: true, plainGet: true, lightQuery: {"page":{"t":"string"},"limit":{"t":"number","int":true,"min":0,"max":1000},"shareKey":{"t":"string"}} },
   { id: "listSiteShareLinks", method: "GET", path: "/v1/orgs/{organizationId}/sites/{siteId}/share-links", module: "sites", success: 200, paginated: true, plainGet: true, lightQuery: {"page":{"t":"string"},"limit":{"t":"number","int":true,"min":0,"max":1000}} },
@@ -180,6 +183,8 @@ export const manifest: readonly RouteInfo[] = [
   { id: "exportToGitRepository", method: "POST", path: "/v1/spaces/{spaceId}/git/export", module: "git", success: 204, paginated: false, plainGet: false },
   { id: "getSpaceGitInfo", method: "GET", path: "/v1/spaces/{spaceId}/git/info", module: "git", success: 200, paginated: false, plainGet: true, lightQuery: {} },
   { id: "importGitRepository", method: "POST", path: "/v1/spaces/{spaceId}/git/import", module: "git", success: 204, paginated: false, plainGet: false },
+  { id: "previewGitExport", method: "POST", path: "/v1/spaces/{spaceId}/x-docsctl/git/export-preview", module: "git", success: 200, paginated: false, plainGet: false, safe: true },
+  { id: "previewGitImport", method: "POST", path: "/v1/spaces/{spaceId}/x-docsctl/git/import-preview", module: "git", success: 200, paginated: false, plainGet: false, safe: true },
   { id: "getChangeRequestChanges", method: "GET", path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/changes", module: "reviews", success: 200, paginated: false, plainGet: true, lightQuery: {"limit":{"t":"number","int":true,"min":0,"max":1000}} },
   { id: "getContributorsByChangeRequestId", method: "GET", path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/contributors", module: "reviews", success: 200, paginated: true, plainGet: true, lightQuery: {"page":{"t":"string"},"limit":{"t":"number","int":true,"min":0,"max":1000}} },
   { id: "getRequestedReviewersByChangeRequestId", method: "GET", path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers", module: "reviews", success: 200, paginated: true, plainGet: true, lightQuery: {"page":{"t":"string"},"limit":{"t":"number","int":true,"min":0,"max":1000}} },

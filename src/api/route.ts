@@ -19,8 +19,12 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type SuccessKind = 200 | 201 | 204 | 205 | 'delete' | 'upsert';
 
-/** Where the operation comes from: a section of the API doc, or the real API only. */
-export type RouteSource = `doc ${string}` | 'real-api';
+/**
+ * Where the operation comes from: a section of the API doc, the real API only, or
+ * `docsctl`: an extension of docsctl's own (not in the real OpenAPI document; its path
+ * has an `x-docsctl` segment, and a client must expect a real server to answer 404).
+ */
+export type RouteSource = `doc ${string}` | 'real-api' | 'docsctl';
 
 export interface RouteDef<
   P extends z.ZodType = z.ZodType,
@@ -43,6 +47,11 @@ export interface RouteDef<
   readonly success: SuccessKind;
   /** The response is a list envelope `{ items, next?, count? }` that `--all`/`--paginate` can follow. */
   readonly paginated: boolean;
+  /**
+   * Changes nothing although it is not a GET (a preview that takes a body): it runs on a
+   * snapshot like a read, and the global `--dry-run` sends it instead of stopping at it.
+   */
+  readonly safe: boolean;
 }
 
 export type AnyRoute = RouteDef<z.ZodType, z.ZodType, z.ZodType | undefined>;
@@ -71,6 +80,7 @@ export function defineRoute<
   bodyRequired?: boolean;
   success?: SuccessKind;
   paginated?: boolean;
+  safe?: boolean;
 }): RouteDef<P, Q, B> {
   const success = route.success ?? (route.method === 'DELETE' ? 'delete' : 200);
   return {
@@ -85,6 +95,7 @@ export function defineRoute<
     bodyRequired: route.bodyRequired ?? false,
     success,
     paginated: route.paginated ?? false,
+    safe: route.safe ?? false,
   };
 }
 

@@ -13,6 +13,7 @@ import type { RouteId } from '../api/route-id.js';
 import type { RawInput } from '../api/validate.js';
 import { type ColumnSet, columns } from '../output/columns.js';
 import type { Session } from './session.js';
+import type { ApiResponse, Transport } from '../transport/types.js';
 
 export interface ArgSpec {
   /** Name shown in usage, e.g. `spaceId`. */
@@ -73,6 +74,8 @@ export interface OperationCommandSpec {
   printItems?: (session: Session, items: unknown[], input: RawInput) => Promise<void>;
   /** For lists: a failure message when the items mean a check failed (exit 1 after printing them). */
   failWhen?: (items: unknown[], options: Record<string, unknown>) => string | undefined;
+  /** Reads the answer itself instead of one request to `route` (e.g. a docsctl extension with a fallback for other servers). */
+  request?: (transport: Transport, input: RawInput) => Promise<ApiResponse>;
   /** Prints the answer itself (instead of printObject), e.g. to exit non-zero on a result. */
   after?: (session: Session, body: unknown, input: RawInput) => Promise<void>;
   /** The body must carry at least one field (PATCH): the error message when it does not. */
@@ -217,7 +220,10 @@ export async function resolveOrganization(session: Session, explicit: unknown): 
   if (typeof explicit === 'string' && explicit) return explicit;
   if (session.settings.org) return session.settings.org;
   const transport = await session.transport();
-  const { body } = await transport.request('listOrganizationsForAuthenticatedUser', { query: { limit: 2 } });
+  // Two are enough to tell one organization from several. Locally a query would make the
+  // call load the route's validation (zod: ~50 ms of start-up); the default page tells as well.
+  const query = transport.mode === 'local' ? {} : { limit: 2 };
+  const { body } = await transport.request('listOrganizationsForAuthenticatedUser', { query });
   const items = ((body as { items?: Array<{ id: string; title: string }> }).items ?? []);
   if (items.length === 1) return (items[0] as { id: string }).id;
   if (items.length === 0) throw new UsageError('You do not belong to any organization', { hint: 'run "docsctl init" or pass --org ID' });
@@ -334,7 +340,7 @@ export async function runOperationCommand(
     return;
   }
 
-  const response = await transport.request(route, input);
+  const response = spec.request ? await spec.request(transport, input) : await transport.request(route, input);
   if (spec.output === 'delete') {
     // The deleted object is the last positional argument (--org is filled in after them).
     const lastArg = spec.args?.at(-1);

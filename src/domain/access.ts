@@ -117,6 +117,9 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   importGitRepository: edit,
   exportToGitRepository: edit,
   getSpaceGitInfo: read,
+  // docsctl extensions: a preview needs the role of the sync it previews.
+  previewGitImport: edit,
+  previewGitExport: edit,
   // Members (§4.17)
   listMembersInOrganizationById: read,
   getMemberInOrganizationById: read,
@@ -196,6 +199,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   publishSite: admin,
   unpublishSite: admin,
   getSiteStructure: read,
+  getSiteTree: read, // docsctl extension: the site's structure and its spaces' page trees (read in the same organization)
   sortSiteStructure: admin,
   // Integrations: not below an organization; their handlers decide who sees and publishes what
   listIntegrations: need('none'),

@@ -11,7 +11,7 @@ import type { Store, StoreReader, StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
 import type { Actor, ArtifactSink, Handler, HandlerContext, ProgressListener } from './handler.js';
-import { Reply } from './handler.js';
+import { ExactJson, Reply } from './handler.js';
 import { checkAccess } from './access.js';
 import { findHandler } from './handlers.js';
 import { type InputPolicy, LOCAL_POLICY } from './policy.js';
@@ -46,7 +46,7 @@ export interface OperationResult {
   /** Undefined for 204/205. A JSON-safe value (plain objects, arrays, strings, numbers, booleans, null), parsed from `json` on first use. */
   readonly body: unknown;
   /** The body serialized once: what `serve` sends as is. Undefined for 204/205. */
-  json: string | undefined;
+  readonly json: string | undefined;
   headers: Record<string, string>;
 }
 
@@ -99,24 +99,24 @@ export async function executePlainGet(
   return run(env, info, handler, { params, query, body: undefined });
 }
 
-type Runnable = Pick<AnyRoute, 'id' | 'method' | 'success'>;
+type Runnable = Pick<AnyRoute, 'id' | 'method' | 'success'> & { readonly safe?: boolean };
 
 async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: RouteInput<AnyRoute>): Promise<OperationResult> {
   const snapshot = () => env.reader ?? env.store.read();
   const base = { actor: env.actor, clock: env.clock, ids: env.ids, origin: env.origin, artifacts: env.artifacts ?? noArtifacts, policy: env.policy ?? LOCAL_POLICY, progress: env.progress };
   const context = (tx: StoreWriter): HandlerContext => ({ tx, ...base });
+  // A GET, or a route declared safe (a preview with a body), reads a snapshot and cannot write.
+  const reads = route.method === 'GET' || route.safe === true;
   if (typeof handler !== 'function') {
-    const prepared = await handler.prepare({ reader: route.method === 'GET' ? snapshot() : env.store.read(), ...base }, input);
-    const value =
-      route.method === 'GET'
-        ? await handler.run(context(readOnly(snapshot())), input, prepared)
-        : await env.store.transact((tx) => handler.run(context(tx), input, prepared), { command: route.id });
+    const prepared = await handler.prepare({ reader: reads ? snapshot() : env.store.read(), ...base }, input);
+    const value = reads
+      ? await handler.run(context(readOnly(snapshot())), input, prepared)
+      : await env.store.transact((tx) => handler.run(context(tx), input, prepared), { command: route.id });
     return toResult(route, value);
   }
-  const value =
-    route.method === 'GET'
-      ? await handler(context(readOnly(snapshot())), input)
-      : await env.store.transact((tx) => handler(context(tx), input), { command: route.id });
+  const value = reads
+    ? await handler(context(readOnly(snapshot())), input)
+    : await env.store.transact((tx) => handler(context(tx), input), { command: route.id });
   return toResult(route, value);
 }
 
@@ -127,7 +127,22 @@ function toResult(route: Runnable, value: unknown): OperationResult {
   }
   const status = route.success === 'delete' ? 205 : route.success === 'upsert' ? 200 : route.success;
   if (status === 204 || status === 205) return result(status, undefined, {});
+  if (value instanceof ExactJson) return exactResult(status, value.value);
   return result(status, serialize(value), {});
+}
+
+/** The result of an ExactJson answer: its value as the body, serialized only when asked (`serve`). */
+function exactResult(status: number, value: unknown): OperationResult {
+  let json: string | undefined;
+  return {
+    status,
+    headers: {},
+    body: value,
+    get json(): string | undefined {
+      json ??= serialize(value);
+      return json;
+    },
+  };
 }
 
 /**

@@ -5,11 +5,24 @@
  * `LocalTransport --token` accept exactly the same tokens.
  */
 import { userIdForToken } from '../domain/auth.js';
+import { Tables } from '../domain/records.js';
 import type { StoreReader } from '../store/types.js';
+
+export { hashToken } from '../domain/auth.js';
 
 /** The server's default `resolveActor`. */
 export function resolveTokenUser(token: string, reader: StoreReader): string | undefined {
   return userIdForToken(reader, token);
+}
+
+/**
+ * What `resolveTokenUser`'s answer depends on: the versions of the `tokens` and `users`
+ * tables (undefined when the reader cannot tell). Same value, same answer for a token.
+ */
+export function tokenTablesVersion(reader: StoreReader): string | undefined {
+  const tokens = reader.tableVersion?.(Tables.tokens);
+  const users = reader.tableVersion?.(Tables.users);
+  return tokens === undefined || users === undefined ? undefined : `${tokens} ${users}`;
 }
 
 /** The token of an `Authorization: Bearer <token>` header, or undefined when absent or another scheme. */

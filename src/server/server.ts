@@ -25,7 +25,7 @@ import type { IdGenerator } from '../util/ids.js';
 import { MemoryArtifacts } from '../transport/artifacts.js';
 import { redactSecrets } from '../util/redact.js';
 import { VERSION } from '../version.js';
-import { bearerToken, resolveTokenUser } from './auth.js';
+import { bearerToken, hashToken, resolveTokenUser, tokenTablesVersion } from './auth.js';
 import { type RateLimit, RateLimited, RateLimiter } from './rate-limit.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -154,10 +154,13 @@ class ApiServer {
   private readonly build: string;
   private readonly policy: InputPolicy;
   /**
-   * token → user, valid for one store generation: a token is hashed and looked up once
-   * per generation, so a revoked token (a new generation) is looked up again at once.
+   * sha256(token) → user, for known tokens only (unknown ones cannot evict them). An entry
+   * stays valid while the `tokens` and `users` tables are unchanged (their root hashes), so
+   * a write elsewhere (a space create) does not cost a lookup, and a revoked token or a
+   * removed user (a change to those tables) is looked up again at once. A custom
+   * `resolveActor`, or a store that cannot tell table versions, caches per generation.
    */
-  private readonly actors = new Map<string, { gen: number; userId: string | undefined }>();
+  private readonly actors = new Map<string, { version: string; userId: string }>();
   private readonly limiter: RateLimiter | undefined;
   /** Request ids of logged failures: `<start time>-<n>`, unique per server. */
   private readonly requestIdPrefix = Date.now().toString(36);
@@ -322,12 +325,24 @@ class ApiServer {
   }
 
   private actorFor(token: string, reader: StoreReader): string | undefined {
-    const cached = this.actors.get(token);
-    if (cached !== undefined && cached.gen === reader.gen) return cached.userId;
+    const hash = hashToken(token);
+    const version = this.actorVersion(reader);
+    const cached = this.actors.get(hash);
+    if (cached !== undefined && cached.version === version) return cached.userId;
     const userId = this.resolveActor(token, reader);
+    if (userId === undefined) {
+      this.actors.delete(hash);
+      return undefined;
+    }
     if (this.actors.size >= 1024) this.actors.clear();
-    this.actors.set(token, { gen: reader.gen, userId });
+    this.actors.set(hash, { version, userId });
     return userId;
+  }
+
+  /** What a cached token → user answer depends on (see `actors`). */
+  private actorVersion(reader: StoreReader): string {
+    const tables = this.resolveActor === resolveTokenUser ? tokenTablesVersion(reader) : undefined;
+    return tables ?? `gen ${reader.gen}`;
   }
 
   private sendResult(res: ServerResponse, result: OperationResult): void {

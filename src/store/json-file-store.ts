@@ -4,7 +4,7 @@
  * ```
  * <dir>/                      0700
  *   FORMAT                    {"format":"docsctl-store","version":1}
- *   HEAD                      hint: newest gen (readers probe past it)
+ *   HEAD                      hint: a recent gen, rewritten every HEAD_EVERY commits (readers probe past it)
  *   LOCK                      writer lock (lock.ts)
  *   commits/000000001043.json {gen, parent, root, at, txId?, command?, pack?, sum}\n<packed objects>; created only by link()
  *   CHECKPOINT                gen up to which every reachable object is a loose file (pack.ts)
@@ -240,21 +240,30 @@ function readHead(dir: string): number | undefined {
 }
 
 /**
+ * HEAD is rewritten only when a commit's generation is a multiple of this: replacing
+ * it on every commit cost a file create and a rename (which ext4 flushes) per commit,
+ * up to 16 ms on a busy disk. Readers probe at most this many commit files past it.
+ */
+export const HEAD_EVERY = 16;
+
+/**
  * The newest generation and its commit record's text (read without its packed objects):
- * HEAD (a hint) then probing gen+1, gen+2… until one is missing; readdir only when
- * HEAD is missing or wrong.
+ * HEAD (a hint, up to HEAD_EVERY behind) then probing gen+1, gen+2… until one is missing
+ * (a commit file exists only once it is complete: link()); readdir only when HEAD is
+ * missing or wrong.
  */
 export function findNewest(dir: string): { gen: number; text: CommitHead | undefined } {
   const head = readHead(dir);
   let gen = head ?? (listCommitGens(dir).at(-1) ?? 0);
-  let text: CommitHead | undefined;
-  for (;;) {
-    const next = readHeadIfExists(paths.commit(dir, gen + 1));
-    if (next === undefined) break;
-    gen += 1;
-    text = next;
+  while (fs.existsSync(paths.commit(dir, gen + 1))) gen += 1;
+  if (gen === 0 && head !== undefined) {
+    // HEAD 0 (a new store) or below the pruned history (pruneCommits dropped gen HEAD+1):
+    // probing from it would find no commit and fork history at gen 1. Look.
+    gen = listCommitGens(dir).at(-1) ?? 0;
+    while (fs.existsSync(paths.commit(dir, gen + 1))) gen += 1;
   }
-  if (text === undefined && gen > 0) {
+  let text: CommitHead | undefined;
+  if (gen > 0) {
     text = readHeadIfExists(paths.commit(dir, gen));
     if (text === undefined) {
       // HEAD ahead of the commits (files quarantined or removed by hand): look.
@@ -857,7 +866,7 @@ export class JsonFileStore implements Store, SnapshotSource {
         { cause: error, hint: 'check the disk; retrying with the same transaction id is safe' },
       );
     }
-    await writeHead(this.dir, gen);
+    if (gen % HEAD_EVERY === 0) await writeHead(this.dir, gen);
     this.packs.add(gen, pack, Buffer.byteLength(header) + 1);
     this.lastCommit = { gen, root: rootHash, packedBytes: packed.reduce((sum, b) => sum + b.length, 0) };
     this.packedByGen.set(gen, this.lastCommit.packedBytes);

@@ -78,6 +78,11 @@ export class Snapshot implements StoreReader {
     return copy<T>(this.source.object(hash));
   }
 
+  /** The table's root hash (trees are content-addressed: same rows, same hash). */
+  tableVersion(table: string): string | undefined {
+    return this.root.tables.get(table) ?? 'empty';
+  }
+
   /** The recorded outcome of an earlier transaction with this id, if it is among the recent ones. */
   findTx(txId: string): { gen: number; result: string | null } | undefined {
     if (this.root.tx === undefined) return undefined;
@@ -193,6 +198,11 @@ export class Transaction extends Snapshot implements StoreWriter {
       complete = rows.filter(([key]) => (options.reverse ? key >= boundary : key <= boundary));
     }
     return options.limit === undefined ? complete : complete.slice(0, Math.max(0, options.limit));
+  }
+
+  /** Undefined once the table has buffered writes (they have no root hash yet). */
+  override tableVersion(table: string): string | undefined {
+    return this.bufferedRows(table) === undefined ? super.tableVersion(table) : undefined;
   }
 
   override getObject<T = unknown>(hash: string): T {

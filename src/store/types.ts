@@ -46,6 +46,12 @@ export interface StoreReader {
   scan<T = unknown>(table: string, options?: ScanOptions): Array<[string, T]>;
   /** An immutable object by its hash (see `StoreWriter.putObject`). Throws StoreError when missing or damaged. */
   getObject<T = unknown>(hash: string): T;
+  /**
+   * An opaque value that changes whenever `table`'s rows change (in the file store, the
+   * table's root hash): a cache of what was read from the table stays valid while it is
+   * the same. Undefined when the reader cannot tell (then cache per `gen`, or not at all).
+   */
+  tableVersion?(table: string): string | undefined;
 }
 
 /** A transaction: reads see its own writes; nothing is visible to others until commit. */

@@ -4,7 +4,7 @@
  * the session only notes that a change was made (so an output typo after a write
  * is a warning, not a failure that would invite a retry).
  */
-import { routeInfo } from '../api/catalog.js';
+import { matchRouteInfo, routeInfo } from '../api/catalog.js';
 import { DocsctlError, ExitCode } from '../api/errors.js';
 import type { RouteId } from '../api/route-id.js';
 import type { RawInput } from '../api/validate.js';
@@ -36,14 +36,16 @@ export function observeWrites(inner: Transport, beforeWrite: (request: PlannedRe
     mode: inner.mode,
     async request(routeId: RouteId, input: RawInput, options?: RequestOptions): Promise<ApiResponse> {
       const info = routeInfo(routeId);
-      if (!isRead(info.method)) {
+      // A safe route (a preview) changes nothing: --dry-run lets it through.
+      if (!isRead(info.method) && info.safe !== true) {
         await beforeWrite({ method: info.method, path: requestPath(info, input), ...(input.body !== undefined ? { body: input.body } : {}) });
       }
       return inner.request(routeId, input, options);
     },
     async raw(method: string, pathAndQuery: string, body?: unknown): Promise<ApiResponse> {
       const verb = method.toUpperCase();
-      if (!isRead(verb)) await beforeWrite({ method: verb, path: pathAndQuery, ...(body !== undefined ? { body } : {}) });
+      const safe = () => matchRouteInfo(verb, pathAndQuery.split('?')[0] as string)?.item.safe === true;
+      if (!isRead(verb) && !safe()) await beforeWrite({ method: verb, path: pathAndQuery, ...(body !== undefined ? { body } : {}) });
       return inner.raw(method, pathAndQuery, body);
     },
     close: () => inner.close(),

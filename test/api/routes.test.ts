@@ -221,7 +221,10 @@ const REAL_API_EXTRAS = [
   'updateChangeRequestContent',
 ];
 
-const inSpec = routes.filter((route) => !NOT_IN_SPEC.has(route.id));
+/** docsctl's own routes (source `docsctl`): in no real OpenAPI document, under an `x-docsctl` path segment. */
+const DOCSCTL_EXTENSIONS = ['getSiteTree', 'previewGitImport', 'previewGitExport'];
+
+const inSpec = routes.filter((route) => !NOT_IN_SPEC.has(route.id) && !DOCSCTL_EXTENSIONS.includes(route.id));
 
 /** The real API's other operations, declared so that they answer 501 (routes/declared.ts). */
 const declaredIds = new Set(Object.keys(routeModules.declared));
@@ -260,9 +263,20 @@ describe('real-API operations', () => {
     expect(routesById.get(id)?.source).toBe('real-api');
   });
 
-  it('every route is either an API-doc operation or a listed real-API extra', () => {
-    const known = new Set([...apiOps.map((op) => op.id), ...REAL_API_EXTRAS, ...declaredIds]);
+  it('every route is an API-doc operation, a listed real-API extra or a listed docsctl extension', () => {
+    const known = new Set([...apiOps.map((op) => op.id), ...REAL_API_EXTRAS, ...DOCSCTL_EXTENSIONS, ...declaredIds]);
     expect(routes.map((route) => route.id).filter((id) => !known.has(id))).toEqual([]);
+  });
+
+  it.each(DOCSCTL_EXTENSIONS)('%s is marked as a docsctl extension, under /x-docsctl/, and absent from the spec', (id) => {
+    const route = routesById.get(id);
+    expect(route?.source).toBe('docsctl');
+    expect(route?.path).toMatch(/\/x-docsctl\//);
+    if (route) expect(specOpOf(route)).toBeUndefined();
+  });
+
+  it('only the listed extensions are marked docsctl', () => {
+    expect(routes.filter((route) => route.source === 'docsctl').map((route) => route.id)).toEqual(DOCSCTL_EXTENSIONS);
   });
 
   it('every operation of the real spec is in the table (declared-only ones answer 501)', () => {
@@ -289,6 +303,11 @@ describe('agreement with the real spec', () => {
     const op = specOpOf(route);
     expect(op, `${route.method} ${route.path} is not in the spec`).toBeDefined();
     expect(op?.operation.operationId).toBe(route.id);
+  });
+
+  it.each(DOCSCTL_EXTENSIONS)('%s: a docsctl extension other than a GET is declared safe (it only previews)', (id) => {
+    const route = routesById.get(id);
+    expect(route?.safe).toBe(route?.method !== 'GET');
   });
 
   it('the custom-field routes are indeed absent from the spec', () => {

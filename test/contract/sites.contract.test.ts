@@ -105,7 +105,10 @@ describe('sites contract (@gitbook/api 0.143.2)', () => {
 
   it('validated a success answer of every site route', () => {
     // The hand-written site routes (the real API's other site operations are declared, answering 501).
-    const siteRoutes = routes.filter((route) => route.path.includes('/sites') && routeInfo(route.id).module !== 'declared').map((route) => route.id);
+    // docsctl's extensions (getSiteTree) have no schema in the real API: test/domain/site-tree.test.ts specifies them.
+    const siteRoutes = routes
+      .filter((route) => route.path.includes('/sites') && routeInfo(route.id).module !== 'declared' && route.source !== 'docsctl')
+      .map((route) => route.id);
     expect(siteRoutes.length).toBeGreaterThanOrEqual(33);
     expect(siteRoutes.filter((id) => !validated.has(id))).toEqual([]);
   });

@@ -499,7 +499,8 @@ describe('spaces', () => {
 describe('the route table agrees with the spec', () => {
   it('every route has the method, path, success statuses and body presence of its operation', () => {
     const problems: string[] = [];
-    for (const route of routes) {
+    // docsctl's extensions are in no real OpenAPI document (test/api/routes.test.ts checks that).
+    for (const route of routes.filter((r) => r.source !== 'docsctl')) {
       const op = findOperation(route.id);
       if (!op) {
         if (![...CUSTOM_FIELD_OPERATIONS, ...NEWER_API_OPERATIONS].includes(route.id as never)) problems.push(`${route.id}: not in the spec`);

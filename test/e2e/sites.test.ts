@@ -26,6 +26,11 @@ describe('docsctl site (binary)', () => {
     const tree = await docsctl(['site', 'tree', site]);
     expect(tree.exitCode, tree.stderr).toBe(0);
     expect(tree.stdout).toMatch(/^\* Handbook {2}variant \w+ {2}\/handbook {2}default {2}https:\/\/\w+\.gitbook\.io\/docs\/$/m);
+    // The tree comes from docsctl's extension route, which `api` reaches too.
+    const org = (JSON.parse((await docsctl(['api', 'GET', '/v1/orgs'])).stdout) as { items: Array<{ id: string }> }).items[0]?.id;
+    const extension = await docsctl(['api', 'GET', `/v1/orgs/${org}/sites/${site}/x-docsctl/tree`]);
+    expect(extension.exitCode, extension.stderr).toBe(0);
+    expect(JSON.parse(extension.stdout)).toMatchObject({ object: 'x-docsctl-site-tree', site, tree: [{ type: 'variant', title: 'Handbook', spaceId: space, pages: [] }] });
     const bad = await docsctl(['site', 'edit', site, '--visibility', 'secret']);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/visibility/);

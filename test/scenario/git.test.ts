@@ -53,7 +53,7 @@ function steps(remote: string, variant: string): Step[] {
   return [
     { argv: ['space', 'create', '--title', 'Docs', '--format', 'ids'], capture: 'space' },
     { argv: ['git', 'info', '{space}'] },
-    { argv: ['git', 'import', '{space}', remote, '--dry-run'], compare: false },
+    { argv: ['git', 'import', '{space}', remote, '--dry-run'] },
     { argv: ['git', 'import', '{space}', remote, '--ref', 'main'] },
     { argv: ['page', 'list', '{space}', '--format', 'tsv'] },
     { argv: ['file', 'list', '{space}', '--format', 'tsv'] },
@@ -63,7 +63,7 @@ function steps(remote: string, variant: string): Step[] {
     { argv: ['cr', 'create', '{space}', '--format', 'ids'], capture: 'cr' },
     { argv: ['cr', 'import', '{space}', '{cr}', variant, '--format', 'ids'] },
     { argv: ['cr', 'merge', '{space}', '{cr}'] },
-    { argv: ['git', 'export', '{space}', remote, '-m', 'One change', '--dry-run'], compare: false },
+    { argv: ['git', 'export', '{space}', remote, '-m', 'One change', '--dry-run'] },
     { argv: ['git', 'export', '{space}', remote, '-m', 'One change'] },
     // Locally a missing repository is a 404; serve refuses any path outside --allow-local (403) without saying whether it exists.
     { argv: ['git', 'import', '{space}', 'file:///nonexistent/repo.git'], compare: false },

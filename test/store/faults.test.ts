@@ -70,6 +70,8 @@ async function loop(kind: Kind, only?: FsOp, checkpoints = false): Promise<{ fai
         (tx) => {
           tx.put('items', key, { n, text: 'x'.repeat(200) });
           tx.putObject({ body: `object ${n}` });
+          // A transaction renames only when it writes a loose object (over 64 KiB, e.g. an imported file).
+          if (only === 'rename') tx.putObject({ body: `big ${n} ${'x'.repeat(70 * 1024)}` });
         },
         { command: 'fault loop' },
       );

@@ -4,7 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { StoreError, StoreExistsError, StoreNotFoundError } from '../../src/api/errors.js';
 import { type BNode, NODE_MAX_BYTES, btreeWalk, isBLeaf } from '../../src/store/btree.js';
 import { createStore, fsck, gc, openStore, storeExists, type JsonFileStore, type OpenStoreOptions } from '../../src/store/index.js';
-import { findNewest, listCommitGens, makeCommit, parseCommit, paths } from '../../src/store/json-file-store.js';
+import { HEAD_EVERY, findNewest, listCommitGens, makeCommit, parseCommit, paths } from '../../src/store/json-file-store.js';
 import { cleanupTempDirs, storePath, tempDir } from './helpers.js';
 
 afterAll(() => cleanupTempDirs());
@@ -407,7 +407,53 @@ describe('transactions', () => {
     const again = reopen(dir);
     expect(again.read().gen).toBe(3);
     await again.transact((tx) => tx.put('t', 'k3', 3));
-    expect(fs.readFileSync(path.join(dir, 'HEAD'), 'utf8').trim()).toBe('4');
+    expect(again.read().gen).toBe(4);
+    expect(fs.existsSync(path.join(dir, 'HEAD'))).toBe(false); // a hint, rewritten every HEAD_EVERY commits
+  });
+
+  it(`rewrites HEAD every ${HEAD_EVERY} commits, and readers find the commits past it`, async () => {
+    const { dir, store } = fresh();
+    for (let i = 1; i <= HEAD_EVERY + 3; i += 1) {
+      await store.transact((tx) => tx.put('t', `k${i}`, i));
+      const head = fs.existsSync(path.join(dir, 'HEAD')) ? Number(fs.readFileSync(path.join(dir, 'HEAD'), 'utf8')) : 0;
+      expect(head).toBe(i >= HEAD_EVERY ? HEAD_EVERY : 0);
+      const reader = reopen(dir);
+      expect(reader.read().gen).toBe(i);
+      expect(reader.read().get('t', `k${i}`)).toBe(i);
+    }
+  });
+
+  it('tells a table\'s version: unchanged by writes to other tables, changed by its own, the same for the same rows', async () => {
+    const { store } = fresh();
+    await store.transact((tx) => tx.put('tokens', 'a', 1));
+    const first = store.read().tableVersion?.('tokens');
+    await store.transact((tx) => tx.put('spaces', 's1', { title: 'x' }));
+    expect(store.read().tableVersion?.('tokens')).toBe(first);
+    await store.transact((tx) => tx.put('tokens', 'b', 2));
+    expect(store.read().tableVersion?.('tokens')).not.toBe(first);
+    await store.transact((tx) => tx.delete('tokens', 'b'));
+    expect(store.read().tableVersion?.('tokens')).toBe(first);
+    expect(store.read().tableVersion?.('none')).toBe(store.read().tableVersion?.('other-none'));
+    await store.transact((tx) => {
+      expect(tx.tableVersion?.('tokens')).toBe(first);
+      tx.put('tokens', 'c', 3);
+      expect(tx.tableVersion?.('tokens')).toBeUndefined(); // buffered rows have no version yet
+    });
+  });
+
+  it('finds the newest commit when HEAD names a generation whose commit files were pruned (never forks history)', async () => {
+    const { dir, store } = fresh({ checkpointEvery: 2, keepCommits: 3 });
+    for (let i = 1; i <= 12; i += 1) await store.transact((tx) => tx.put('t', `k${i}`, i));
+    expect(listCommitGens(dir)[0]).toBeGreaterThan(2);
+    for (const hint of ['0\n', '1\n', '2\n']) {
+      fs.writeFileSync(path.join(dir, 'HEAD'), hint);
+      const writer = reopen(dir);
+      expect(writer.read().gen).toBe(12);
+      expect(writer.read().get('t', 'k12')).toBe(12);
+    }
+    await reopen(dir).transact((tx) => tx.put('t', 'k13', 13));
+    expect(listCommitGens(dir).at(-1)).toBe(13);
+    expect((await fsck(dir)).problems).toEqual([]);
   });
 
   it('reads a version 1 store (loose objects, no packs) and upgrades it at its first write', async () => {

@@ -68,3 +68,34 @@ export const getSpaceGitInfo = defineRoute({
   params: pathParams('spaceId'),
   query: noQuery(),
 });
+
+// ─── docsctl extensions: previews (`git import|export --dry-run`) ──────────
+// Not GitBook operations: only `docsctl serve` and the local mode answer them.
+// They change nothing (safe), need the role the sync itself needs, and read the
+// repository and the space where the sync would: on the server.
+
+export const previewGitImport = defineRoute({
+  id: 'previewGitImport',
+  method: 'POST',
+  path: '/v1/spaces/{spaceId}/x-docsctl/git/import-preview',
+  summary: 'Preview an import from a Git repository: the pages and files it would change (docsctl extension)',
+  source: 'docsctl',
+  safe: true,
+  params: pathParams('spaceId'),
+  query: noQuery(),
+  body: z.object({ ...gitSyncFields, ref: z.string().min(1) }),
+  bodyRequired: true,
+});
+
+export const previewGitExport = defineRoute({
+  id: 'previewGitExport',
+  method: 'POST',
+  path: '/v1/spaces/{spaceId}/x-docsctl/git/export-preview',
+  summary: 'Preview an export to a Git repository: the files it would write and delete (docsctl extension)',
+  source: 'docsctl',
+  safe: true,
+  params: pathParams('spaceId'),
+  query: noQuery(),
+  body: z.object({ ...gitSyncFields, standalone: z.boolean().optional() }),
+  bodyRequired: true,
+});

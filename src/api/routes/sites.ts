@@ -474,6 +474,22 @@ export const getSiteStructure = defineRoute({
   query: z.object({ shareKey: z.string().optional() }),
 });
 
+/**
+ * docsctl extension (not in the real API): the whole tree of a site in one read,
+ * groups → sections → variants → each variant's page tree (id, title, type, path).
+ * `site tree` reads it, and falls back to getSiteStructure + listPages when a server
+ * answers 404/501 for it. The answer's shape: `SiteTreeAnswer` (domain/sites/tree-shape.ts).
+ */
+export const getSiteTree = defineRoute({
+  id: 'getSiteTree',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/x-docsctl/tree',
+  summary: 'The tree of a site: sections, variants and their page trees in one read (docsctl extension)',
+  source: 'docsctl',
+  params: pathParams(...site),
+  query: noQuery(),
+});
+
 /** A site space, section or section group of the structure. */
 const SiteStructureItemPointer = z.object({
   type: z.enum(['site-space', 'site-section', 'site-section-group']),

@@ -85,7 +85,8 @@ async function listOperations(session: Session): Promise<void> {
       id: route.id,
       method: route.method,
       path: route.path,
-      local: (await isImplemented(route.id)) ? 'implemented' : 'not implemented',
+      // docsctl's own routes are not in the real API: a real server answers 404 for them.
+      local: `${(await isImplemented(route.id)) ? 'implemented' : 'not implemented'}${route.source === 'docsctl' ? ' (docsctl extension, not in the real API)' : ''}`,
     })),
   );
   await session.printList(rows, [

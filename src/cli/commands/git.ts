@@ -13,6 +13,7 @@ import type { ProgressListener } from '../../domain/handler.js';
 import type { ProgressStream } from '../git-progress.js';
 import type { Session } from '../session.js';
 import { redactUrls } from '../../util/redact.js';
+import { syncBody } from './git-sync-body.js';
 
 interface SyncOptions {
   ref: string;
@@ -124,7 +125,7 @@ Examples:
       const refs = importRefs(options.ref, isLocalPath(repository));
       if (options.dryRun) {
         const { dryRunImport } = await import('./git-dry-run.js');
-        await dryRunImport(session, spaceId, url, refs, options.dir);
+        await dryRunImport(session, spaceId, url, refs, options);
         return;
       }
       const transport = await session.transport();
@@ -134,14 +135,7 @@ Examples:
         ref = candidate;
         await progress(session, `Importing ${redactUrls(url)} (${ref}) into space ${spaceId}…`);
         try {
-          const body = {
-            url,
-            ref,
-            ...(options.dir !== undefined ? { repoProjectDirectory: options.dir } : {}),
-            ...(options.standalone ? { standalone: true } : {}),
-            ...(options.force ? { force: true } : {}),
-            ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
-          };
+          const body = syncBody(url, ref, options);
           await withProgress(session, options.quiet, (progress) => transport.request('importGitRepository', { params: { spaceId }, body }, { progress }));
           break;
         } catch (error) {
@@ -199,20 +193,12 @@ Examples:
       const ref = refOf(options.ref);
       if (options.dryRun) {
         const { dryRunExport } = await import('./git-dry-run.js');
-        await dryRunExport(session, spaceId, url, ref, options.dir);
+        await dryRunExport(session, spaceId, url, ref, options);
         return;
       }
       const transport = await session.transport();
       await progress(session, `Exporting space ${spaceId} to ${redactUrls(url)} (${ref})…`);
-      const body = {
-        url,
-        ref,
-        commitMessage: options.message,
-        ...(options.dir !== undefined ? { repoProjectDirectory: options.dir } : {}),
-        ...(options.standalone ? { standalone: true } : {}),
-        ...(options.force ? { force: true } : {}),
-        ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
-      };
+      const body = { ...syncBody(url, ref, options), commitMessage: options.message };
       await withProgress(session, options.quiet, (progress) => transport.request('exportToGitRepository', { params: { spaceId }, body }, { progress }));
       const report = (await gitInfo(session, spaceId))?.lastExport as ExportReport | undefined;
       await printExportReport(session, { space: spaceId, repository: redactUrls(url), ref }, options.standalone ? undefined : report);

@@ -12,7 +12,8 @@ import { write } from '../io.js';
 import { resolveOrganization } from '../operation.js';
 import type { Session } from '../session.js';
 import { renderMarkdownForTerminal } from '../terminal-markdown.js';
-import { type ApiStructure, PAGE_TREE_QUERY, printSiteTree } from './site-tree.js';
+import type { ApiSiteSpace } from '../../domain/sites/tree-shape.js';
+import { type ApiStructure, PAGE_TREE_QUERY, printSiteTree, readSiteTree } from './site-tree.js';
 import type { RouteId } from '../../api/route-id.js';
 
 export const BACK = '__back';
@@ -28,14 +29,7 @@ interface Page {
   href?: string;
   pages?: Page[];
 }
-interface SiteSpace {
-  id: string;
-  title: string;
-  path: string;
-  default?: boolean;
-  space: { id: string };
-  urls: { published?: string };
-}
+type SiteSpace = ApiSiteSpace;
 interface Section {
   object: 'site-section';
   id: string;
@@ -73,7 +67,7 @@ export async function runSiteInspect(session: Session, siteArg: string | undefin
         hint: 'pass SITE to print its tree (as docsctl site tree SITE does), or run it in a terminal',
       });
     }
-    await printSiteTree(session, await get<ApiStructure>('getSiteStructure', { siteId: siteArg }));
+    await printSiteTree(session, (await readSiteTree(transport, { params: { organizationId: orgId, siteId: siteArg } })).body);
     return;
   }
 

@@ -3,10 +3,15 @@
  * (so they work the same against any /v1 server), flattened into rows or drawn
  * as an indented tree with each space's page tree and published URLs.
  */
+import { ApiError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
+import type * as Shape from '../../domain/sites/tree-shape.js';
+import { type ApiSiteSpace, type ApiStructure, type CompactPage, type SiteTreeAnswer, skeletonOf } from '../../domain/sites/tree-shape.js';
 import { columns } from '../../output/columns.js';
 import type { Session } from '../session.js';
-import type { Transport } from '../../transport/types.js';
+import type { ApiResponse, Transport } from '../../transport/types.js';
+
+export type { ApiStructure };
 
 interface ApiPage {
   id: string;
@@ -15,34 +20,8 @@ interface ApiPage {
   path?: string;
   pages?: ApiPage[];
 }
-interface ApiSiteSpace {
-  id: string;
-  path: string;
-  title: string;
-  default?: boolean;
-  space: { id: string };
-  urls: { published?: string };
-}
-interface ApiSection {
-  object: 'site-section';
-  id: string;
-  title: string;
-  path: string;
-  default?: boolean;
-  siteSpaces: ApiSiteSpace[];
-  urls: { published?: string };
-}
-interface ApiGroup {
-  object: 'site-section-group';
-  id: string;
-  title: string;
-  children: Array<ApiSection | ApiGroup>;
-}
-export interface ApiStructure {
-  type: 'sections' | 'siteSpaces';
-  structure: Array<ApiSection | ApiGroup | ApiSiteSpace>;
-}
 
+/** A page as `site tree --json` prints it. */
 export interface TreePage {
   type: 'page';
   id: string;
@@ -51,32 +30,9 @@ export interface TreePage {
   url?: string;
   pages: TreePage[];
 }
-export interface TreeVariant {
-  type: 'variant';
-  id: string;
-  title: string;
-  path: string;
-  default: boolean;
-  spaceId: string;
-  url?: string;
-  pages: TreePage[];
-}
-export interface TreeSection {
-  type: 'section';
-  id: string;
-  title: string;
-  path: string;
-  default: boolean;
-  url?: string;
-  variants: TreeVariant[];
-}
-export interface TreeGroup {
-  type: 'group';
-  id: string;
-  title: string;
-  children: Array<TreeSection | TreeGroup>;
-}
-export type TreeNode = TreeGroup | TreeSection | TreeVariant;
+export type TreeNode = Shape.TreeNode<TreePage>;
+type TreeVariant = Shape.TreeVariant<TreePage>;
+type CompactNode = Shape.TreeNode<CompactPage>;
 
 /** The published rows of a structure: one per variant, with its section's title. */
 export function publishedRows(structure: ApiStructure) {
@@ -111,7 +67,8 @@ export async function printPublished(session: Session, body: unknown): Promise<v
   else if (rows.length === 0) await session.hint('The site shows no space yet.');
 }
 
-function toPages(pages: ApiPage[] | undefined, base: string | undefined): TreePage[] {
+/** Pages (of a listing or of the extension's answer) as `--json` prints them, each with its URL when the site is published. */
+function toPages(pages: ReadonlyArray<ApiPage | CompactPage> | undefined, base: string | undefined): TreePage[] {
   return (pages ?? []).map((page) => {
     const path = page.path ?? '';
     return {
@@ -177,35 +134,6 @@ function pageTreeReader(transport: Transport, variants: readonly ApiSiteSpace[])
   };
 }
 
-/** The tree of a structure; every variant's `pages` is empty until filled. */
-function skeletonOf(structure: ApiStructure): TreeNode[] {
-  const variant = (ss: ApiSiteSpace): TreeVariant => ({
-    type: 'variant',
-    id: ss.id,
-    title: ss.title,
-    path: ss.path,
-    default: Boolean(ss.default),
-    spaceId: ss.space.id,
-    ...(ss.urls.published !== undefined ? { url: ss.urls.published } : {}),
-    pages: [],
-  });
-  const node = (item: ApiSection | ApiGroup): TreeSection | TreeGroup =>
-    item.object === 'site-section-group'
-      ? { type: 'group', id: item.id, title: item.title, children: item.children.map(node) }
-      : {
-          type: 'section',
-          id: item.id,
-          title: item.title,
-          path: item.path,
-          default: Boolean(item.default),
-          ...(item.urls.published !== undefined ? { url: item.urls.published } : {}),
-          variants: item.siteSpaces.map(variant),
-        };
-  return structure.type === 'sections'
-    ? (structure.structure as Array<ApiSection | ApiGroup>).map(node)
-    : (structure.structure as ApiSiteSpace[]).map(variant);
-}
-
 /** Calls `visit` on every variant of a tree, in the order the tree shows them. */
 async function eachVariant(nodes: TreeNode[], visit: (variant: TreeVariant) => Promise<void>): Promise<void> {
   for (const item of nodes) {
@@ -218,17 +146,25 @@ async function eachVariant(nodes: TreeNode[], visit: (variant: TreeVariant) => P
 /** The site's structure with each variant's page tree (read with listPages, a few at a time). */
 export async function buildSiteTree(session: Session, structure: ApiStructure): Promise<TreeNode[]> {
   const next = pageTreeReader(await session.transport(), variantsOf(structure));
-  const tree = skeletonOf(structure);
+  const tree = skeletonOf<TreePage>(structure);
   await eachVariant(tree, async (variant) => {
     variant.pages = await next();
   });
   return tree;
 }
 
+const pad = (level: number) => '  '.repeat(level);
+const tail = (parts: Array<string | undefined>) => parts.filter(Boolean).join('  ');
+
+/** The line of a group, section or variant at `level` (its pages or children follow). */
+function nodeLine(item: Shape.TreeNode<unknown>, level: number): string {
+  if (item.type === 'group') return `${pad(level)}[${item.title}]  group ${item.id}`;
+  const kind = item.type === 'section' ? '#' : '*';
+  return `${pad(level)}${kind} ${tail([item.title, `${item.type} ${item.id}`, `/${item.path}`, item.default ? 'default' : undefined, item.url])}`;
+}
+
 /** The indented text of a tree: one line per group, section, variant and page (added to `lines`). */
 export function treeLines(nodes: TreeNode[], depth = 0, lines: string[] = []): string[] {
-  const pad = (level: number) => '  '.repeat(level);
-  const tail = (parts: Array<string | undefined>) => parts.filter(Boolean).join('  ');
   const pagesOf = (pages: TreePage[], level: number) => {
     for (const page of pages) {
       lines.push(`${pad(level)}${tail([page.title, page.url ?? page.path])}`);
@@ -237,16 +173,10 @@ export function treeLines(nodes: TreeNode[], depth = 0, lines: string[] = []): s
   };
   const walk = (items: TreeNode[], level: number) => {
     for (const item of items) {
-      if (item.type === 'group') {
-        lines.push(`${pad(level)}[${item.title}]  group ${item.id}`);
-        walk(item.children, level + 1);
-      } else if (item.type === 'section') {
-        lines.push(`${pad(level)}# ${tail([item.title, `section ${item.id}`, `/${item.path}`, item.default ? 'default' : undefined, item.url])}`);
-        walk(item.variants, level + 1);
-      } else {
-        lines.push(`${pad(level)}* ${tail([item.title, `variant ${item.id}`, `/${item.path}`, item.default ? 'default' : undefined, item.url])}`);
-        pagesOf(item.pages, level + 1);
-      }
+      lines.push(nodeLine(item, level));
+      if (item.type === 'group') walk(item.children, level + 1);
+      else if (item.type === 'section') walk(item.variants, level + 1);
+      else pagesOf(item.pages, level + 1);
     }
   };
   walk(nodes, depth);
@@ -282,15 +212,103 @@ async function streamSiteTree(session: Session, structure: ApiStructure, tree: T
   await flush();
 }
 
+/**
+ * The page lines of an extension answer's variant, appended to `text`: the lines
+ * `treeLines` draws, each page's URL being its variant's URL followed by its path.
+ * Written straight from the parsed answer (no TreePage in between: on a site of
+ * 40,000 pages the intermediate objects were most of the garbage).
+ */
+function compactPagesText(pages: readonly CompactPage[], level: number, base: string | undefined, out: { text: string }): void {
+  const indent = pad(level);
+  for (const page of pages) {
+    const path = page.path ?? '';
+    const where = base !== undefined && path !== '' ? `${base}${path}` : path;
+    out.text += `${indent}${page.title && where ? `${page.title}  ${where}` : page.title || where}\n`;
+    if (page.pages) compactPagesText(page.pages, level + 1, base, out);
+  }
+}
+
+/** The text of an extension answer (the same bytes as the fallback's streamed lines). */
+export function compactTreeText(nodes: readonly CompactNode[]): string {
+  const out = { text: '' };
+  const walk = (items: readonly CompactNode[], level: number) => {
+    for (const item of items) {
+      out.text += `${nodeLine(item, level)}\n`;
+      if (item.type === 'group') walk(item.children, level + 1);
+      else if (item.type === 'section') walk(item.variants, level + 1);
+      else compactPagesText(item.pages, level + 1, item.url, out);
+    }
+  };
+  walk(nodes, 0);
+  return out.text;
+}
+
+/** An extension answer as the tree `--json` prints (the fallback's shape, member for member). */
+export function treeOfAnswer(nodes: readonly CompactNode[]): TreeNode[] {
+  const variant = (item: Shape.TreeVariant<CompactPage>): TreeVariant => ({
+    type: 'variant',
+    id: item.id,
+    title: item.title,
+    path: item.path,
+    default: item.default,
+    spaceId: item.spaceId,
+    ...(item.url !== undefined ? { url: item.url } : {}),
+    pages: toPages(item.pages, item.url),
+  });
+  const node = (item: Shape.TreeSection<CompactPage> | Shape.TreeGroup<CompactPage>): Shape.TreeSection<TreePage> | Shape.TreeGroup<TreePage> =>
+    item.type === 'group'
+      ? { type: 'group', id: item.id, title: item.title, children: item.children.map(node) }
+      : {
+          type: 'section',
+          id: item.id,
+          title: item.title,
+          path: item.path,
+          default: item.default,
+          ...(item.url !== undefined ? { url: item.url } : {}),
+          variants: item.variants.map(variant),
+        };
+  return nodes.map((item) => (item.type === 'variant' ? variant(item) : node(item)));
+}
+
+/** Statuses with which a server says it has no `getSiteTree` (a server that is not docsctl, such as GitBook's). */
+const NO_TREE_ROUTE = new Set([404, 405, 501]);
+
+/**
+ * The answer `site tree` draws: the `getSiteTree` extension (one read, computed where
+ * the data is), or, when a remote server does not have it, the site's structure,
+ * whose variants' page trees `printSiteTree` then reads with listPages. A site that
+ * does not exist is a 404 from the structure read too, so its message is the one shown.
+ */
+export async function readSiteTree(transport: Transport, input: RawInput): Promise<ApiResponse> {
+  try {
+    return await transport.request('getSiteTree', input);
+  } catch (error) {
+    if (transport.mode === 'local' || !(error instanceof ApiError) || !NO_TREE_ROUTE.has(error.status)) throw error;
+    return transport.request('getSiteStructure', input);
+  }
+}
+
+const isTreeAnswer = (body: unknown): body is SiteTreeAnswer =>
+  typeof body === 'object' && body !== null && (body as { object?: unknown }).object === 'x-docsctl-site-tree';
+
+const EMPTY_SITE = 'The site shows no space yet (docsctl site space add SITE SPACE).';
+
+/** Prints `site tree` from either answer of readSiteTree. */
 export async function printSiteTree(session: Session, body: unknown, _input?: RawInput): Promise<void> {
+  if (isTreeAnswer(body)) {
+    if (session.format === 'json' || session.format === 'yaml') await session.printObject(treeOfAnswer(body.tree), []);
+    else if (body.tree.length === 0) await session.hint(EMPTY_SITE);
+    else await session.printText(compactTreeText(body.tree));
+    return;
+  }
   const structure = body as ApiStructure;
   if (session.format === 'json' || session.format === 'yaml') {
     await session.printObject(await buildSiteTree(session, structure), []);
     return;
   }
-  const tree = skeletonOf(structure);
+  const tree = skeletonOf<TreePage>(structure);
   if (tree.length === 0) {
-    await session.hint('The site shows no space yet (docsctl site space add SITE SPACE).');
+    await session.hint(EMPTY_SITE);
     return;
   }
   await streamSiteTree(session, structure, tree);

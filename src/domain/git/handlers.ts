@@ -26,95 +26,24 @@
  * private sync state in the `gitSync` table (state.ts). Credentials in `url`
  * never reach the store or a message.
  */
-import { badRequest, conflict, notFound } from '../../api/errors.js';
+import { notFound } from '../../api/errors.js';
 import type * as routes from '../../api/routes/git.js';
 import type { ContentTree } from '../../content/model.js';
 import { type Handler, type HandlerContext, type PrepareContext, type TwoPhaseHandler, implementer } from '../handler.js';
 import type { GitSyncState, RevisionGit, SpaceRecord } from '../records.js';
 import { getSpace, putSpace } from '../records.js';
 import { commitToSpace } from '../content/change-requests.js';
-import { primaryRevision, spaceFor } from '../content/common.js';
+import { spaceFor } from '../content/common.js';
 import { newRevisionRecord, requireRevisionRecord } from '../content/records.js';
-import { openContent, saveTree } from '../content/storage.js';
-import { type GitSyncRecord, type GitSyncTarget, getGitSync, isStale, laterTimestamp, putGitSync, sameTarget } from './state.js';
+import { saveTree } from '../content/storage.js';
+import { type ImportPrepared, type SyncBody, type Target, alreadyImported, planExport, planImport } from './plan.js';
+import { previewHandlers } from './preview.js';
+import { type GitSyncRecord, getGitSync, isStale, laterTimestamp, putGitSync } from './state.js';
 
 const on = implementer<typeof routes>();
 
 /** Files named in the last export's report (the count is always exact). */
 const MAX_REPORTED_FILES = 1000;
-
-interface SyncBody {
-  url: string;
-  ref: string;
-  repoProjectDirectory?: string | undefined;
-  repoTreeURL?: string | undefined;
-  repoCommitURL?: string | undefined;
-  timestamp?: string | undefined;
-  force?: boolean | undefined;
-  gitInfo?: { provider?: 'github' | 'gitlab' | undefined; url?: string | undefined } | undefined;
-}
-
-/** What the sync needs to know about the URL: its stored form and public state. Never the credentials. */
-interface Target extends GitSyncTarget {
-  repoName: string;
-  provider?: 'github' | 'gitlab';
-}
-
-/**
- * Where the request syncs: its repository (redacted), ref and project directory.
- * Without `repoProjectDirectory`, the directory the space was last synced with
- * (GitBook keeps it in the space's Git Sync configuration): an export after
- * `import --dir docs` writes into docs/, not over the repository root.
- */
-async function targetOf(body: SyncBody, record: GitSyncRecord | undefined, checkRef: (ref: string) => string): Promise<Target> {
-  const [{ parseRepoUrl, providerOf, repoNameOf }, { normalizeProjectDirectory }, { GitSyncError }] = await Promise.all([
-    import('../../git/credentials.js'),
-    import('../../gitsync/config.js'),
-    import('../../gitsync/errors.js'),
-  ]);
-  let repo;
-  try {
-    repo = parseRepoUrl(body.url);
-  } catch (error) {
-    throw badRequest((error as Error).message);
-  }
-  checkRef(body.ref);
-  let projectDirectory: string;
-  try {
-    projectDirectory =
-      body.repoProjectDirectory === undefined ? (record?.projectDirectory ?? '') : normalizeProjectDirectory(body.repoProjectDirectory);
-  } catch (error) {
-    if (error instanceof GitSyncError) throw badRequest(`Invalid repoProjectDirectory: ${error.message}`);
-    throw error;
-  }
-  const provider = body.gitInfo?.provider ?? providerOf(repo);
-  return { url: repo.redacted, ref: body.ref, projectDirectory, repoName: repoNameOf(repo), ...(provider ? { provider } : {}) };
-}
-
-/**
- * The space was last synced with this commit of this repository and directory:
- * nothing to import, whichever ref named the commit (`HEAD`, the branch, its id).
- */
-function alreadyImported(record: GitSyncRecord | undefined, target: Target, oid: string): boolean {
-  return record !== undefined && record.url === target.url && (record.projectDirectory ?? '') === target.projectDirectory && record.lastOid === oid;
-}
-
-/** The ref checks (refs.ts), loaded with the git code. */
-async function refChecks() {
-  const { checkImportRef, checkRefName } = await import('../../git/refs.js');
-  return { importRef: checkImportRef, branchRef: (ref: string) => checkRefName(ref) };
-}
-
-/** The converter's errors (a symlink leaving the repository, a bad config…) are the caller's: 400. */
-async function converting<T>(what: string, url: string, fn: () => T): Promise<T> {
-  const { GitSyncError } = await import('../../gitsync/errors.js');
-  try {
-    return fn();
-  } catch (error) {
-    if (error instanceof GitSyncError) throw badRequest(`Cannot ${what} ${url}: ${error.message}`);
-    throw error;
-  }
-}
 
 /** The space's public Git Sync state: `url` is the tree URL the caller gave (gitInfo.url, repoTreeURL), else the repository's. */
 function publicState(ctx: HandlerContext, target: Target, body: SyncBody): GitSyncState {
@@ -141,61 +70,10 @@ function requireActiveSpace(ctx: HandlerContext, spaceId: string): SpaceRecord {
   return spaceFor(ctx.tx, ctx, spaceId, 'edit', 'sync this space with Git').space;
 }
 
-/** Bytes of all the files read (for the progress line). */
-function snapshotBytes(snapshot: ReadonlyMap<string, { data: Uint8Array }>): number {
-  let bytes = 0;
-  for (const file of snapshot.values()) bytes += file.data.byteLength;
-  return bytes;
-}
-
 // ─── Import ────────────────────────────────────────────────────────────────
 
-type ImportPrepared =
-  | { skipped: true; reason: string }
-  | {
-      skipped: false;
-      target: Target;
-      /** The imported commit (undefined for a plain directory). */
-      oid: string | undefined;
-      message: string;
-      tree: ContentTree;
-      previous: ContentTree;
-      previousRevision: string;
-      warnings: string[];
-    };
-
 const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, ImportPrepared> = {
-  async prepare(ctx: PrepareContext, { params, body }) {
-    const { space } = spaceFor(ctx.reader, ctx, params.spaceId, 'edit', 'sync this space with Git');
-    const record = getGitSync(ctx.reader, space.id);
-    const target = await targetOf(body, record, (await refChecks()).importRef);
-    if (!body.standalone && isStale(record, body.timestamp)) return { skipped: true, reason: 'stale event' };
-    const { openSource, readPlainDirectory } = await import('../../git/source.js');
-    const source = await openSource(body.url, { policy: ctx.policy });
-    let oid: string | undefined;
-    let snapshot;
-    let message = '';
-    if (source.kind === 'directory') {
-      snapshot = await readPlainDirectory(source.dir);
-    } else {
-      oid = await source.mirror.fetch(body.ref, ctx.progress);
-      if (oid === undefined) throw notFound(`Cannot fetch ${target.url} at ${body.ref}: remote ref not found`);
-      if (!body.standalone && !body.force && alreadyImported(record, target, oid)) {
-        return { skipped: true, reason: 'already synced' };
-      }
-      [snapshot, message] = await Promise.all([source.mirror.readSnapshot(oid), source.mirror.commitMessage(oid)]);
-    }
-    ctx.progress?.({ stage: 'reading', processed: snapshot.size, total: snapshot.size, bytes: snapshotBytes(snapshot) });
-    const revision = primaryRevision(ctx.reader, space);
-    const previous = openContent(ctx.reader, revision).tree();
-    const { importRepository } = await import('../../gitsync/import.js');
-    ctx.progress?.({ stage: 'converting' });
-    const result = await converting('import', target.url, () =>
-      importRepository(snapshot, { projectDirectory: target.projectDirectory, ids: ctx.ids, previous }),
-    );
-    ctx.progress?.({ stage: 'converted', processed: result.stats.pages, total: result.stats.pages });
-    return { skipped: false, target, oid, message, tree: result.tree, previous, previousRevision: revision.id, warnings: result.warnings };
-  },
+  prepare: planImport,
   run(ctx, { params, body }, prepared) {
     if (prepared.skipped) return undefined;
     const space = requireActiveSpace(ctx, params.spaceId);
@@ -271,36 +149,11 @@ type ExportPrepared =
     };
 
 const exportToGitRepository: TwoPhaseHandler<typeof routes.exportToGitRepository, ExportPrepared> = {
-  async prepare(ctx: PrepareContext, { params, body }) {
-    const { space } = spaceFor(ctx.reader, ctx, params.spaceId, 'edit', 'sync this space with Git');
-    const standalone = (body as { standalone?: boolean }).standalone === true;
-    const record = getGitSync(ctx.reader, space.id);
-    const target = await targetOf(body, record, (await refChecks()).branchRef);
-    if (!standalone && isStale(record, body.timestamp)) return { skipped: true, reason: 'stale event' };
-    const { openSource } = await import('../../git/source.js');
-    const source = await openSource(body.url, { policy: ctx.policy, directories: false });
-    if (source.kind !== 'repository') throw badRequest(`${target.url} is not a Git repository`);
-    const { mirror } = source;
-    const head = await mirror.fetch(body.ref, ctx.progress);
-    if (
-      !standalone &&
-      !body.force &&
-      head !== undefined &&
-      sameTarget(record, target) &&
-      record.lastOid !== undefined &&
-      record.lastOid !== head
-    ) {
-      throw conflict(
-        `Cannot export to ${target.url} at ${body.ref}: the remote branch moved since the last sync (${record.lastOid.slice(0, 12)} → ${head.slice(0, 12)}); import first, or export with --force (API: "force": true) to overwrite it`,
-      );
-    }
-    const current = head !== undefined ? await mirror.readSnapshot(head) : new Map();
-    const revision = primaryRevision(ctx.reader, space);
-    const base = openContent(ctx.reader, revision).tree();
-    const { exportRepository } = await import('../../gitsync/export.js');
-    const result = await converting('export to', target.url, () =>
-      exportRepository(base, current, { projectDirectory: target.projectDirectory }),
-    );
+  async prepare(ctx: PrepareContext, input) {
+    const plan = await planExport(ctx, input);
+    if (plan.skipped) return plan;
+    const { body } = input;
+    const { target, mirror, head, result } = plan;
     let oid = head;
     let committed = false;
     if (result.writes.size > 0 || result.deletes.length > 0) {
@@ -316,9 +169,9 @@ const exportToGitRepository: TwoPhaseHandler<typeof routes.exportToGitRepository
         committed = true;
       }
     }
-    if (standalone) return { skipped: true, reason: 'standalone' };
+    if (plan.standalone) return { skipped: true, reason: 'standalone' };
     const files = committed ? [...new Set([...result.writes.keys(), ...result.deletes])].sort() : [];
-    return { skipped: false, target, oid, committed, files, message: body.commitMessage, baseRevision: revision.id, base, exported: result.tree };
+    return { skipped: false, target, oid, committed, files, message: body.commitMessage, baseRevision: plan.baseRevision, base: plan.base, exported: result.tree };
   },
   run(ctx, { params, body }, prepared) {
     if (prepared.skipped) return undefined;
@@ -398,5 +251,6 @@ export const gitHandlers: Record<string, Handler> = {
   ...on('importGitRepository', importGitRepository),
   ...on('exportToGitRepository', exportToGitRepository),
   ...on('getSpaceGitInfo', getSpaceGitInfo),
+  ...previewHandlers,
 };
 

@@ -6,7 +6,7 @@
  * enum / array / nested object claims, each with a description, and
  * `additionalProperties: false`). The first problem found is a 400 naming its place.
  */
-import { Ajv, type ErrorObject } from 'ajv';
+import type { Ajv, ErrorObject } from 'ajv';
 import { badRequest } from '../../api/errors.js';
 
 const described = (type: string, extra: Record<string, unknown> = {}, required: string[] = []) => ({
@@ -51,8 +51,15 @@ const ADAPTIVE_SHAPE = {
 };
 
 let ajv: Ajv | undefined;
-function validator(): Ajv {
-  ajv ??= new Ajv({ allErrors: false, strict: false });
+/**
+ * ajv, loaded on first use: it is ~250 KB of code that only a schema update needs, and
+ * the sites handlers are loaded by every site command (`site tree`, `site published`).
+ */
+async function validator(): Promise<Ajv> {
+  if (!ajv) {
+    const { Ajv: AjvClass } = await import('ajv');
+    ajv ??= new AjvClass({ allErrors: false, strict: false });
+  }
   return ajv;
 }
 
@@ -68,9 +75,13 @@ function describe(error: ErrorObject | undefined): string {
   return `${where} ${error.message ?? 'is invalid'}${extra}`;
 }
 
-/** Throws 400 naming the first problem unless `schema` is an acceptable adaptive schema. */
-export function checkAdaptiveSchema(schema: unknown): void {
-  const ajv = validator();
+/** The check of adaptive schemas (ajv loaded): it throws 400 naming the first problem unless `schema` is acceptable. */
+export async function adaptiveSchemaCheck(): Promise<(schema: unknown) => void> {
+  const checker = await validator();
+  return (schema) => checkAdaptiveSchema(checker, schema);
+}
+
+function checkAdaptiveSchema(ajv: Ajv, schema: unknown): void {
   if (!ajv.validateSchema(schema as object)) {
     throw badRequest(`Invalid adaptive schema: not a valid JSON Schema (draft-07): ${describe(ajv.errors?.[0])}`);
   }

@@ -16,12 +16,12 @@
 import { badRequest, conflict } from '../../api/errors.js';
 import type * as routes from '../../api/routes/sites.js';
 import { slugify, uniqueName } from '../../gitsync/slug.js';
-import { type Handler, Reply, deleted, implementer, nothingToDelete } from '../handler.js';
+import { ExactJson, type Handler, Reply, deleted, implementer, nothingToDelete } from '../handler.js';
 import { paginate } from '../pagination.js';
 import { orgAccess, requireRole, roleIn } from '../permissions.js';
 import { getOrg, putOrg } from '../records.js';
 import { siteAccess, requireSiteSpaceSource } from './access.js';
-import { EMPTY_ADAPTIVE_SCHEMA, checkAdaptiveSchema } from './adaptive.js';
+import { EMPTY_ADAPTIVE_SCHEMA, adaptiveSchemaCheck } from './adaptive.js';
 import { requireFeature, visibilityFeature } from './features.js';
 import { DEFAULT_CUSTOMIZATIONS } from './published.js';
 import {
@@ -38,6 +38,7 @@ import {
   siteSpacesOfSpace,
 } from './records.js';
 import { attachSiteSpace, freePath, removeAllStructure, siteSpacePathTaken } from './structure.js';
+import { siteTree } from './tree.js';
 import { gitbookUrl, siteStructureView, siteView, visibleSiteSpaceCount } from './views.js';
 
 const on = implementer<typeof routes>();
@@ -245,6 +246,13 @@ export const siteHandlers: Record<string, Handler> = {
     return siteStructureView(view, site);
   }),
 
+  // docsctl extension: the structure and every variant's page tree in one read (tree.ts).
+  // Built of fresh plain values (shared page trees are only read), so it is handed over as is.
+  ...on('getSiteTree', (ctx, { params }) => {
+    const { site, view } = siteAccess(ctx, params, 'read', 'view sites');
+    return new ExactJson(siteTree(view, site));
+  }),
+
   ...on('getSiteAdaptiveSchema', (ctx, { params }) => {
     const { site } = siteAccess(ctx, params, 'read', 'view sites');
     const stored = ctx.tx.get<AdaptiveSchemaRecord>(SiteTables.adaptiveSchemas, site.id);
@@ -255,13 +263,17 @@ export const siteHandlers: Record<string, Handler> = {
     };
   }),
 
-  ...on('updateSiteAdaptiveSchema', (ctx, { params, body }) => {
-    const { site } = siteAccess(ctx, params, 'admin', 'change sites');
-    requireFeature(site, 'sites-adaptive-content', 'use adaptive content');
-    checkAdaptiveSchema(body.jsonSchema);
-    const record: AdaptiveSchemaRecord = { jsonSchema: body.jsonSchema, updatedAt: ctx.clock().toISOString() };
-    ctx.tx.put(SiteTables.adaptiveSchemas, site.id, record);
-    return { object: 'site-adaptive-schema', ...record };
+  // Two phases only to load ajv (adaptive.ts) outside the writer lock; the checks run in order in `run`.
+  ...on('updateSiteAdaptiveSchema', {
+    prepare: () => adaptiveSchemaCheck(),
+    run: (ctx, { params, body }, checkAdaptiveSchema: (schema: unknown) => void) => {
+      const { site } = siteAccess(ctx, params, 'admin', 'change sites');
+      requireFeature(site, 'sites-adaptive-content', 'use adaptive content');
+      checkAdaptiveSchema(body.jsonSchema);
+      const record: AdaptiveSchemaRecord = { jsonSchema: body.jsonSchema, updatedAt: ctx.clock().toISOString() };
+      ctx.tx.put(SiteTables.adaptiveSchemas, site.id, record);
+      return { object: 'site-adaptive-schema', ...record };
+    },
   }),
 
   ...on('getPublishedContentSite', (ctx, { params, query }) => {

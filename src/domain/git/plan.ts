@@ -1,0 +1,204 @@
+/**
+ * The planning half of Git Sync, shared by the syncs (handlers.ts) and their
+ * previews (preview.ts): where a request syncs, what the repository holds, and
+ * what the converter makes of it. Nothing here writes to the store or pushes:
+ * an import plan is the tree to commit, an export plan the files to write and
+ * delete on the branch head (the export then commits and pushes them).
+ */
+import { badRequest, conflict, notFound } from '../../api/errors.js';
+import type { ContentTree } from '../../content/model.js';
+import type { Mirror } from '../../git/repo.js';
+import type { ExportResult } from '../../gitsync/export.js';
+import type { PrepareContext } from '../handler.js';
+import { primaryRevision, spaceFor } from '../content/common.js';
+import { openContent } from '../content/storage.js';
+import { type GitSyncRecord, type GitSyncTarget, getGitSync, isStale, sameTarget } from './state.js';
+
+export interface SyncBody {
+  url: string;
+  ref: string;
+  repoProjectDirectory?: string | undefined;
+  repoTreeURL?: string | undefined;
+  repoCommitURL?: string | undefined;
+  timestamp?: string | undefined;
+  force?: boolean | undefined;
+  gitInfo?: { provider?: 'github' | 'gitlab' | undefined; url?: string | undefined } | undefined;
+}
+
+/** What the sync needs to know about the URL: its stored form and public state. Never the credentials. */
+export interface Target extends GitSyncTarget {
+  repoName: string;
+  provider?: 'github' | 'gitlab';
+}
+
+/**
+ * Where the request syncs: its repository (redacted), ref and project directory.
+ * Without `repoProjectDirectory`, the directory the space was last synced with
+ * (GitBook keeps it in the space's Git Sync configuration): an export after
+ * `import --dir docs` writes into docs/, not over the repository root.
+ */
+export async function targetOf(body: SyncBody, record: GitSyncRecord | undefined, checkRef: (ref: string) => string): Promise<Target> {
+  const [{ parseRepoUrl, providerOf, repoNameOf }, { normalizeProjectDirectory }, { GitSyncError }] = await Promise.all([
+    import('../../git/credentials.js'),
+    import('../../gitsync/config.js'),
+    import('../../gitsync/errors.js'),
+  ]);
+  let repo;
+  try {
+    repo = parseRepoUrl(body.url);
+  } catch (error) {
+    throw badRequest((error as Error).message);
+  }
+  checkRef(body.ref);
+  let projectDirectory: string;
+  try {
+    projectDirectory =
+      body.repoProjectDirectory === undefined ? (record?.projectDirectory ?? '') : normalizeProjectDirectory(body.repoProjectDirectory);
+  } catch (error) {
+    if (error instanceof GitSyncError) throw badRequest(`Invalid repoProjectDirectory: ${error.message}`);
+    throw error;
+  }
+  const provider = body.gitInfo?.provider ?? providerOf(repo);
+  return { url: repo.redacted, ref: body.ref, projectDirectory, repoName: repoNameOf(repo), ...(provider ? { provider } : {}) };
+}
+
+/**
+ * The space was last synced with this commit of this repository and directory:
+ * nothing to import, whichever ref named the commit (`HEAD`, the branch, its id).
+ */
+export function alreadyImported(record: GitSyncRecord | undefined, target: Target, oid: string): boolean {
+  return record !== undefined && record.url === target.url && (record.projectDirectory ?? '') === target.projectDirectory && record.lastOid === oid;
+}
+
+/** The ref checks (refs.ts), loaded with the git code. */
+export async function refChecks() {
+  const { checkImportRef, checkRefName } = await import('../../git/refs.js');
+  return { importRef: checkImportRef, branchRef: (ref: string) => checkRefName(ref) };
+}
+
+/** The converter's errors (a symlink leaving the repository, a bad config…) are the caller's: 400. */
+export async function converting<T>(what: string, url: string, fn: () => T): Promise<T> {
+  const { GitSyncError } = await import('../../gitsync/errors.js');
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof GitSyncError) throw badRequest(`Cannot ${what} ${url}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Bytes of all the files read (for the progress line). */
+function snapshotBytes(snapshot: ReadonlyMap<string, { data: Uint8Array }>): number {
+  let bytes = 0;
+  for (const file of snapshot.values()) bytes += file.data.byteLength;
+  return bytes;
+}
+
+// ─── Import ───────────────────────────────────────────────────────────────
+
+export type ImportPrepared =
+  | { skipped: true; reason: string }
+  | {
+      skipped: false;
+      target: Target;
+      /** The imported commit (undefined for a plain directory). */
+      oid: string | undefined;
+      message: string;
+      tree: ContentTree;
+      previous: ContentTree;
+      previousRevision: string;
+      warnings: string[];
+    };
+
+/** What an import request would do: skip, or commit this tree (the import's prepare). */
+export async function planImport(ctx: PrepareContext, { params, body }: { params: { spaceId: string }; body: SyncBody & { standalone?: boolean | undefined } }): Promise<ImportPrepared> {
+  const { space } = spaceFor(ctx.reader, ctx, params.spaceId, 'edit', 'sync this space with Git');
+  const record = getGitSync(ctx.reader, space.id);
+  const target = await targetOf(body, record, (await refChecks()).importRef);
+  if (!body.standalone && isStale(record, body.timestamp)) return { skipped: true, reason: 'stale event' };
+  const { openSource, readPlainDirectory } = await import('../../git/source.js');
+  const source = await openSource(body.url, { policy: ctx.policy });
+  let oid: string | undefined;
+  let snapshot;
+  let message = '';
+  if (source.kind === 'directory') {
+    snapshot = await readPlainDirectory(source.dir);
+  } else {
+    oid = await source.mirror.fetch(body.ref, ctx.progress);
+    if (oid === undefined) throw notFound(`Cannot fetch ${target.url} at ${body.ref}: remote ref not found`);
+    if (!body.standalone && !body.force && alreadyImported(record, target, oid)) {
+      return { skipped: true, reason: 'already synced' };
+    }
+    [snapshot, message] = await Promise.all([source.mirror.readSnapshot(oid), source.mirror.commitMessage(oid)]);
+  }
+  ctx.progress?.({ stage: 'reading', processed: snapshot.size, total: snapshot.size, bytes: snapshotBytes(snapshot) });
+  const revision = primaryRevision(ctx.reader, space);
+  const previous = openContent(ctx.reader, revision).tree();
+  const { importRepository } = await import('../../gitsync/import.js');
+  ctx.progress?.({ stage: 'converting' });
+  const result = await converting('import', target.url, () =>
+    importRepository(snapshot, { projectDirectory: target.projectDirectory, ids: ctx.ids, previous }),
+  );
+  ctx.progress?.({ stage: 'converted', processed: result.stats.pages, total: result.stats.pages });
+  return { skipped: false, target, oid, message, tree: result.tree, previous, previousRevision: revision.id, warnings: result.warnings };
+
+}
+
+// ─── Export ───────────────────────────────────────────────────────────────
+
+export type ExportPlan =
+  | { skipped: true; reason: string }
+  | {
+      skipped: false;
+      target: Target;
+      standalone: boolean;
+      /** The repository mirror, to commit and push the plan. */
+      mirror: Mirror;
+      /** The branch head the export builds on (undefined: a new branch). */
+      head: string | undefined;
+      /** Paths on the branch head before the export (to tell an added file from a changed one). */
+      existing: ReadonlySet<string>;
+      /** The primary revision exported, and its tree. */
+      baseRevision: string;
+      base: ContentTree;
+      result: ExportResult;
+    };
+
+/**
+ * What an export request would do: refused with 409 when the branch moved since the
+ * last sync (unless `force`), skipped for a stale event, else the files to write and
+ * delete on the branch head (none: nothing to commit).
+ */
+export async function planExport(
+  ctx: PrepareContext,
+  { params, body }: { params: { spaceId: string }; body: SyncBody & { standalone?: boolean | undefined } },
+): Promise<ExportPlan> {
+  const { space } = spaceFor(ctx.reader, ctx, params.spaceId, 'edit', 'sync this space with Git');
+  const standalone = body.standalone === true;
+  const record = getGitSync(ctx.reader, space.id);
+  const target = await targetOf(body, record, (await refChecks()).branchRef);
+  if (!standalone && isStale(record, body.timestamp)) return { skipped: true, reason: 'stale event' };
+  const { openSource } = await import('../../git/source.js');
+  const source = await openSource(body.url, { policy: ctx.policy, directories: false });
+  if (source.kind !== 'repository') throw badRequest(`${target.url} is not a Git repository`);
+  const { mirror } = source;
+  const head = await mirror.fetch(body.ref, ctx.progress);
+  if (
+    !standalone &&
+    !body.force &&
+    head !== undefined &&
+    sameTarget(record, target) &&
+    record.lastOid !== undefined &&
+    record.lastOid !== head
+  ) {
+    throw conflict(
+      `Cannot export to ${target.url} at ${body.ref}: the remote branch moved since the last sync (${record.lastOid.slice(0, 12)} → ${head.slice(0, 12)}); import first, or export with --force (API: "force": true) to overwrite it`,
+    );
+  }
+  const current = head !== undefined ? await mirror.readSnapshot(head) : new Map();
+  const revision = primaryRevision(ctx.reader, space);
+  const base = openContent(ctx.reader, revision).tree();
+  const { exportRepository } = await import('../../gitsync/export.js');
+  const result = await converting('export to', target.url, () => exportRepository(base, current, { projectDirectory: target.projectDirectory }));
+  return { skipped: false, target, standalone, mirror, head, existing: new Set(current.keys()), baseRevision: revision.id, base, result };
+}

@@ -1,0 +1,80 @@
+/**
+ * The whole tree of a site in one read (the `getSiteTree` extension, docsctl only):
+ * its groups, sections and visible variants as `getSiteStructure` shows them, and
+ * each variant's page tree with the pages' ids, titles, kinds and paths.
+ *
+ * Why: the real API has no such read, so a client draws a site tree from
+ * `getSiteStructure` and one `listPages` per variant, whose spec-shaped page documents
+ * cost ~390 bytes of JSON a page (app URLs, a 9-member layout). Here each page is
+ * read from its stored object only (the pages trie, then the page object; never its
+ * body) and projected to ~70 bytes, with no spec-shaped document in between.
+ */
+import { getSpace } from '../records.js';
+import { primaryRevision } from '../content/common.js';
+import { RevisionContent, type StoredPage, contentOf } from '../content/storage.js';
+import type { SiteRecord } from './records.js';
+import { type ApiStructure, type CompactPage, type SiteTreeAnswer, type TreeNode, skeletonOf } from './tree-shape.js';
+import { type SiteViewContext, siteStructureView } from './views.js';
+
+/**
+ * The site tree answer: the structure's skeleton, each variant filled with its space's
+ * pages. Spaces whose revisions have the same content (a duplicated space, a variant
+ * not yet edited) share one page tree: content is addressed by its hash, so the same
+ * root hash is the same tree, read once.
+ */
+export function siteTree(view: SiteViewContext, site: SiteRecord): SiteTreeAnswer {
+  const tree = skeletonOf<CompactPage>(siteStructureView(view, site) as ApiStructure);
+  const byContent = new Map<string | undefined, CompactPage[]>();
+  const fill = (nodes: Array<TreeNode<CompactPage>>) => {
+    for (const node of nodes) {
+      if (node.type === 'group') fill(node.children);
+      else if (node.type === 'section') fill(node.variants);
+      else {
+        // The structure shows only variants whose space is live, in this same snapshot.
+        const space = getSpace(view.tx, node.spaceId);
+        if (!space) continue;
+        const content = contentOf(primaryRevision(view.tx, space));
+        let pages = byContent.get(content);
+        if (!pages) {
+          pages = spacePages(new RevisionContent(view.tx, content));
+          byContent.set(content, pages);
+        }
+        node.pages = pages;
+      }
+    }
+  };
+  fill(tree);
+  return { object: 'x-docsctl-site-tree', site: site.id, tree };
+}
+
+/** Every page of a content as compact pages, in tree order (paths as listPages gives them). */
+export function spacePages(content: RevisionContent): CompactPage[] {
+  content.allPageHashes(); // every page is visited: one walk of the pages trie instead of a lookup per page
+  return compactPages(content, content.root.rootPages, '');
+}
+
+/**
+ * The pages `ids` under a parent at `path`. A page's path is its parent's plus its own
+ * slug (a page without a slug keeps its parent's path); a link has no path and its
+ * children are not shown, as in the spec's listing.
+ */
+function compactPages(content: RevisionContent, ids: readonly string[], path: string): CompactPage[] {
+  const out: CompactPage[] = [];
+  for (const id of ids) {
+    const page = content.page(id);
+    if (page) out.push(compactPage(content, page, path));
+  }
+  return out;
+}
+
+function compactPage(content: RevisionContent, page: StoredPage, parentPath: string): CompactPage {
+  const title = page.title || 'Untitled';
+  if (page.type === 'link') return { id: page.id, title, type: 'link' };
+  const path = page.slug ? (parentPath ? `${parentPath}/${page.slug}` : page.slug) : parentPath;
+  const compact: CompactPage = { id: page.id, title, type: page.type === 'group' ? 'group' : 'document', path };
+  if (page.children.length > 0) {
+    const children = compactPages(content, page.children, path);
+    if (children.length > 0) compact.pages = children;
+  }
+  return compact;
+}
