@@ -26,6 +26,7 @@ export const CRASH_STEPS = [
   'mid-checkpoint',
   'mid-prune',
   'mid-sweep',
+  'mid-unreachable-sweep',
 ] as const;
 export type CrashStep = (typeof CRASH_STEPS)[number];
 

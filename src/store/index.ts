@@ -9,7 +9,8 @@ import { FORMAT_NAME, FORMAT_VERSION, JsonFileStore, type OpenStoreOptions, list
 import { DIR_MODE, FILE_MODE, errnoCode } from './objects.js';
 
 export { JsonFileStore, FormatTooNewError, type OpenStoreOptions } from './json-file-store.js';
-export { fsck, recover, gc, unlock, type FsckReport, type RecoverReport, type GcReport, type StoreProblem } from './maintenance.js';
+export { fsck, recover, unlock, type FsckReport, type RecoverReport, type StoreProblem } from './maintenance.js';
+export { gc, type GcReport } from './gc.js';
 export type { LockOwner } from './lock.js';
 export type { Json, ScanOptions, Store, StoreReader, StoreWriter, TransactOptions } from './types.js';
 export { scanRows } from './scan.js';

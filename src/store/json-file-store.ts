@@ -6,7 +6,7 @@
  *   FORMAT                    {"format":"docsctl-store","version":1}
  *   HEAD                      hint: a recent gen, rewritten every HEAD_EVERY commits (readers probe past it)
  *   LOCK                      writer lock (lock.ts)
- *   commits/000000001043.json {gen, parent, root, at, txId?, command?, pack?, sum}\n<packed objects>; created only by link()
+ *   commits/000000001043.json {gen, parent, root, at, txId?, command?, pack?, loose?, sum}\n<packed objects>; created only by link()
  *   CHECKPOINT                gen up to which every reachable object is a loose file (pack.ts)
  *   objects/ab/<sha256>.json  immutable JSON named by the sha256 of its bytes
  *   tmp/                      temp files
@@ -165,7 +165,8 @@ export function parseCommit(text: string | CommitHead, file: string, gen: number
     typeof record.sum !== 'string' ||
     typeof record.root !== 'string' ||
     !HASH_RE.test(record.root) ||
-    packProblem(record.pack) !== undefined
+    packProblem(record.pack) !== undefined ||
+    packProblem(record.loose) !== undefined
   ) {
     throw new StoreError(`store damaged: ${file} is not a commit record`, file, { hint: DAMAGE_HINT });
   }
@@ -199,6 +200,7 @@ export function makeCommit(fields: Omit<CommitRecord, 'sum'>): CommitRecord {
     ...(fields.command !== undefined ? { command: fields.command } : {}),
     ...(fields.recoveredFrom !== undefined ? { recoveredFrom: fields.recoveredFrom } : {}),
     ...(fields.pack !== undefined ? { pack: fields.pack } : {}),
+    ...(fields.loose !== undefined ? { loose: fields.loose } : {}),
   };
   return { ...rest, sum: sha256(JSON.stringify(rest)) };
 }
@@ -803,6 +805,7 @@ export class JsonFileStore implements Store, SnapshotSource {
       ...(logged.length === 1 ? { txId: (logged[0] as LoggedTx).txId } : {}),
       ...(command !== undefined ? { command } : {}),
       pack,
+      ...(loose.size > 0 ? { loose: [...loose].map(([hash, bytes]): [string, number] => [hash, bytes.length]) } : {}),
     });
     const header = JSON.stringify(record);
     const temp = tempPath(this.dir, 'commit');
@@ -841,7 +844,7 @@ export class JsonFileStore implements Store, SnapshotSource {
       );
     }
     if (gen % HEAD_EVERY === 0) await writeHead(this.dir, gen);
-    this.packs.add(gen, pack, Buffer.byteLength(header) + 1);
+    this.packs.add(gen, pack, Buffer.byteLength(header) + 1, record.loose);
     this.lastCommit = { gen, root: rootHash, packedBytes: packed.reduce((sum, b) => sum + b.length, 0) };
     for (const [hash, p] of pending) if (p.value !== undefined) this.cache.set(hash, p.value, p.bytes.length);
     crashPoint('before-lock-release');

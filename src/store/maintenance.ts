@@ -4,11 +4,9 @@
  * - fsck: verifies the newest commits (checksums, parent links, root objects) and
  *   every object reachable from the newest state; lists each problem with its file.
  * - recover: under the lock, moves damaged files to quarantine/ and commits a new
- *   generation restoring the newest fully verified state (history is kept).
- * - gc: under the lock, keeps the newest K commits, and removes objects no kept
- *   commit reaches (older than an hour), old temp files and stale lock leftovers.
- *   What the kept commits reach inside packs is made loose first (pack.ts), so the
- *   dropped commit files take only unreachable objects with them.
+ *   generation restoring the newest fully verified state (history is kept);
+ *   `dryRun` reports what it would do and changes nothing.
+ * - gc (gc.ts) verifies what it keeps with the Verifier here.
  * - unlock: removes the LOCK (refuses while its holder is alive unless forced).
  *
  * Reachability: trie nodes, root objects and transaction logs are structural.
@@ -19,7 +17,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StoreBusyError, StoreError, StoreNotFoundError } from '../api/errors.js';
-import { crashPoint } from './fault.js';
 import { type BNode, bnodeShapeProblem, isBLeaf, looksLikeBNode } from './btree.js';
 import { isLeaf, nodeShapeProblem } from './hamt.js';
 import {
@@ -39,7 +36,6 @@ import {
 } from './json-file-store.js';
 import { type LockOwner, acquireLock, breakLock, describeHolder, holderAlive, inspectLock } from './lock.js';
 import {
-  DAMAGE_HINT,
   DIR_MODE,
   ObjectWriter,
   errnoCode,
@@ -76,16 +72,14 @@ export interface RecoverReport {
   toGen: number;
   /** The generation committed by recover (fromGen when nothing was committed). */
   gen: number;
-  /** Files moved into quarantine/ (their new paths). */
+  /** Files moved into quarantine/ (their new paths); with `dryRun`, the files it would move, where they are. */
   quarantined: string[];
   /** Problems found on the way. */
   problems: StoreProblem[];
-}
-
-export interface GcReport {
-  removedCommits: number;
-  removedObjects: number;
-  removedTemps: number;
+  /** Set when nothing was changed: the report says what recover would do. */
+  dryRun?: true;
+  /** With `dryRun`: the bytes of the files it would move into quarantine/. */
+  quarantinedBytes?: number;
 }
 
 // ─── Verification ────────────────────────────────────────────────────────────
@@ -99,7 +93,7 @@ interface Damage extends StoreProblem {
  * Reads objects without the cache, verifying each once; remembers every reachable
  * hash and every problem. Objects are loose files or in the pack of any commit file.
  */
-class Verifier {
+export class Verifier {
   /** Hash → whether the subtree below it is intact. */
   private readonly intact = new Map<string, boolean>();
   readonly damage = new Map<string, Damage>();
@@ -218,7 +212,7 @@ class Verifier {
  * they outlive the commit files that carry them (gc) and a restored old state is
  * whole without its packs (recover).
  */
-async function makeLoose(dir: string, verifier: Verifier): Promise<void> {
+export async function makeLoose(dir: string, verifier: Verifier): Promise<void> {
   const objects = new Map<string, Buffer>();
   for (const hash of verifier.packed) {
     const bytes = verifier.packs.read(hash);
@@ -234,7 +228,7 @@ async function makeLoose(dir: string, verifier: Verifier): Promise<void> {
   }
 }
 
-function readCommit(dir: string, gen: number): { commit?: CommitRecord; problem?: StoreProblem } {
+export function readCommit(dir: string, gen: number): { commit?: CommitRecord; problem?: StoreProblem } {
   const file = paths.commit(dir, gen);
   let text: string;
   try {
@@ -337,25 +331,41 @@ async function quarantine(dir: string, file: string, stamp: string): Promise<str
 /**
  * Returns the store to its newest fully verified state (or `toGen`): damaged files
  * go to quarantine/, and a new commit restores that state. Refuses when no
- * generation is intact, unless `toGen: 0` asks for an empty store.
+ * generation is intact, unless `toGen: 0` asks for an empty store. `dryRun` finds
+ * the same and changes nothing (no lock, no file moved or written): the report
+ * lists the files it would set aside and the generation it would commit.
  */
-export async function recover(dir: string, options: { toGen?: number } = {}): Promise<RecoverReport> {
+export async function recover(dir: string, options: { toGen?: number; dryRun?: boolean } = {}): Promise<RecoverReport> {
   requireDir(dir);
+  const dryRun = options.dryRun === true;
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const quarantined: string[] = [];
+  let quarantinedBytes = 0;
+  const setAside = async (file: string): Promise<void> => {
+    if (!dryRun) {
+      quarantined.push(await quarantine(dir, file, stamp));
+      return;
+    }
+    quarantined.push(file);
+    quarantinedBytes += fs.statSync(file).size;
+  };
+  const planned = (report: Omit<RecoverReport, 'quarantined' | 'problems'>): RecoverReport =>
+    dryRun ? { ...report, quarantined, problems, dryRun: true, quarantinedBytes } : { ...report, quarantined, problems };
   const problems: StoreProblem[] = [];
   const format = formatProblem(dir);
   if (format) {
     problems.push(format);
     // FORMAT's content is fixed: set the damaged one aside and write it again.
-    if (fs.existsSync(paths.format(dir))) quarantined.push(await quarantine(dir, paths.format(dir), stamp));
+    if (fs.existsSync(paths.format(dir))) await setAside(paths.format(dir));
+  }
+  if (format && !dryRun) {
     const temp = tempPath(dir, 'format');
     await writeNewFile(temp, Buffer.from(`${JSON.stringify({ format: FORMAT_NAME, version: FORMAT_VERSION })}\n`), { sync: true });
     fsops.link(temp, paths.format(dir));
     removeQuietly([temp]);
     await fsyncDir(dir);
   }
-  const lock = await acquireLock(dir, { command: 'docsctl store recover' });
+  const lock = dryRun ? undefined : await acquireLock(dir, { command: 'docsctl store recover' });
   try {
     const gens = listCommitGens(dir);
     const fromGen = gens.at(-1) ?? 0;
@@ -391,14 +401,16 @@ export async function recover(dir: string, options: { toGen?: number } = {}): Pr
       });
     }
     if (toGen === fromGen && badCommits.length === 0 && verifier.damage.size === 0) {
-      return { fromGen, toGen, gen: fromGen, quarantined, problems };
+      return planned({ fromGen, toGen, gen: fromGen });
     }
     // Quarantine damaged commit records newer than the restored state, and damaged objects.
-    for (const gen of badCommits) if (gen > toGen) quarantined.push(await quarantine(dir, paths.commit(dir, gen), stamp));
+    for (const gen of badCommits) if (gen > toGen) await setAside(paths.commit(dir, gen));
     for (const damage of verifier.damage.values()) {
-      if (damage.damaged && fs.existsSync(damage.path)) quarantined.push(await quarantine(dir, damage.path, stamp));
+      if (damage.damaged && fs.existsSync(damage.path)) await setAside(damage.path);
     }
-    const remaining = listCommitGens(dir);
+    const restored = toGen;
+    const remaining = dryRun ? gens.filter((gen) => !(badCommits.includes(gen) && gen > restored)) : listCommitGens(dir);
+    if (dryRun) return planned({ fromGen, toGen, gen: (remaining.at(-1) ?? 0) + 1 });
     const top = remaining.at(-1) ?? 0;
     const parent = top > 0 ? (commits.get(top) ?? readCommit(dir, top).commit) : undefined;
     let root: string;
@@ -439,113 +451,10 @@ export async function recover(dir: string, options: { toGen?: number } = {}): Pr
     // so no older checkpoint may serve as a cut (pack.ts): forget them and their lists.
     forgetLooseLists(dir);
     await writeCheckpoint(dir, { gen, history: [], prunedBelow: readCheckpointState(dir).prunedBelow }, true);
-    return { fromGen, toGen, gen, quarantined, problems };
+    return planned({ fromGen, toGen, gen });
   } finally {
-    await lock.release();
+    await lock?.release();
   }
-}
-
-// ─── gc ──────────────────────────────────────────────────────────────────────
-
-/**
- * Keeps the newest `keepCommits` commits; removes objects none of them reaches,
- * and temp / stale-lock files, when older than `minAgeMs` (default one hour).
- */
-export async function gc(dir: string, options: { keepCommits?: number; minAgeMs?: number } = {}): Promise<GcReport> {
-  checkFormat(dir);
-  const keep = Math.max(1, options.keepCommits ?? 100);
-  const minAgeMs = options.minAgeMs ?? 3_600_000;
-  const cutoff = Date.now() - minAgeMs;
-  const lock = await acquireLock(dir, { command: 'docsctl store gc' });
-  try {
-    const gens = listCommitGens(dir);
-    const kept = gens.slice(-keep);
-    const dropped = gens.slice(0, Math.max(0, gens.length - keep));
-    const verifier = new Verifier(dir);
-    for (const gen of kept) {
-      const { commit, problem } = readCommit(dir, gen);
-      if (problem || !commit) {
-        throw new StoreError(`gc stopped: ${problem?.path ?? paths.commit(dir, gen)} is ${problem?.problem ?? 'damaged'}`, problem?.path ?? paths.commit(dir, gen), { hint: DAMAGE_HINT });
-      }
-      verifier.check(commit.root, 'root');
-    }
-    const first = verifier.damage.values().next();
-    if (!first.done) {
-      throw new StoreError(`gc stopped: ${first.value.path} is ${first.value.problem}`, first.value.path, { hint: DAMAGE_HINT });
-    }
-    const marked = new Set(verifier.reached);
-    await makeLoose(dir, verifier);
-    const newest = gens.at(-1);
-    if (newest !== undefined) await writeCheckpoint(dir, { gen: newest, history: [], prunedBelow: kept[0] ?? 0 }, true);
-    let removedCommits = 0;
-    for (const gen of dropped) {
-      try {
-        fsops.unlink(paths.commit(dir, gen));
-      } catch {
-        // leave it
-      }
-      removedCommits += 1;
-      if (removedCommits === 1) crashPoint('mid-gc');
-    }
-    let removedObjects = 0;
-    const objectsDir = paths.objects(dir);
-    let prefixes: string[] = [];
-    try {
-      prefixes = fs.readdirSync(objectsDir);
-    } catch {
-      prefixes = [];
-    }
-    for (const prefix of prefixes) {
-      if (!/^[0-9a-f]{2}$/.test(prefix)) continue;
-      const sub = path.join(objectsDir, prefix);
-      let names: string[];
-      try {
-        names = fs.readdirSync(sub);
-      } catch {
-        continue;
-      }
-      for (const name of names) {
-        const match = /^([0-9a-f]{64})\.json$/.exec(name);
-        if (!match || marked.has(match[1] as string)) continue;
-        const file = path.join(sub, name);
-        try {
-          if (fs.statSync(file).mtimeMs > cutoff) continue;
-          fs.unlinkSync(file);
-          removedObjects += 1;
-          if (removedObjects === 1 && removedCommits === 0) crashPoint('mid-gc');
-        } catch {
-          // vanished or unremovable: leave it
-        }
-      }
-    }
-    const removedTemps = removeOld(paths.tmp(dir), () => true, cutoff) + removeOld(dir, (name) => name.startsWith('LOCK.stale-'), cutoff);
-    return { removedCommits, removedObjects, removedTemps };
-  } finally {
-    await lock.release();
-  }
-}
-
-function removeOld(dir: string, match: (name: string) => boolean, cutoff: number): number {
-  let removed = 0;
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return 0;
-  }
-  for (const name of names) {
-    if (!match(name)) continue;
-    const file = path.join(dir, name);
-    try {
-      const stat = fs.statSync(file);
-      if (!stat.isFile() || stat.mtimeMs > cutoff) continue;
-      fs.unlinkSync(file);
-      removed += 1;
-    } catch {
-      // leave it
-    }
-  }
-  return removed;
 }
 
 // ─── unlock ──────────────────────────────────────────────────────────────────

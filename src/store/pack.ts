@@ -25,6 +25,7 @@ import { childFor, isBLeaf, looksLikeBNode, type BNode } from './btree.js';
 import { crashPoint } from './fault.js';
 import { DAMAGE_HINT, HASH_RE, ObjectWriter, errnoCode, fsops, fsyncDir, sha256, tempPath, writeNewFile } from './objects.js';
 import * as path from 'node:path';
+import { isStoredValue, sweepUnreachable } from './sweep-unreachable.js';
 
 /** Objects bigger than this are written as loose files, not packed (a commit file stays small to read). */
 export const PACK_MAX_OBJECT = 64 * 1024;
@@ -149,14 +150,26 @@ export class PackIndex {
    * commit file. An object packed more than once keeps its newest location (the
    * last commit files to be dropped, and what `packedAfter` asks).
    */
-  add(gen: number, pack: PackList, start: number): void {
+  add(gen: number, pack: PackList, start: number, loose?: PackList): void {
     this.indexed.add(gen);
+    if (loose !== undefined && loose.length > 0) this.looseBytes.set(gen, loose.reduce((sum, [, length]) => sum + length, 0));
     let offset = start;
     for (const [hash, length] of pack) {
       const known = this.locations.get(hash);
       if (known === undefined || known.gen < gen) this.locations.set(hash, { gen, start: offset, length });
       offset += length;
     }
+  }
+
+  /** Bytes of the objects that indexed commits wrote as loose files (their record's `loose`), by generation. */
+  private readonly looseBytes = new Map<number, number>();
+
+  /** Bytes the commits of gens `from..to` wrote as loose files (indexes the range first). */
+  looseBytesIn(from: number, to: number): number {
+    this.ensureIndexed(from, to);
+    let sum = 0;
+    for (let gen = Math.max(1, from); gen <= to; gen += 1) sum += this.looseBytes.get(gen) ?? 0;
+    return sum;
   }
 
   /** Indexes the commits of gens `from..to` not indexed yet (every pack of the range, e.g. for the sweep). */
@@ -209,14 +222,15 @@ export class PackIndex {
     this.indexed.add(gen);
     const end = bytes.indexOf(NEWLINE);
     if (end < 0) return; // a record without a pack
-    let pack: unknown;
+    let record: { pack?: unknown; loose?: unknown };
     try {
-      pack = (JSON.parse(bytes.subarray(0, end).toString('utf8')) as { pack?: unknown }).pack;
+      record = JSON.parse(bytes.subarray(0, end).toString('utf8')) as typeof record;
     } catch {
       return; // damaged: fsck reports the commit itself
     }
+    const { pack, loose } = record;
     if (pack === undefined || packProblem(pack) !== undefined) return;
-    this.add(gen, pack as PackList, end + 1);
+    this.add(gen, pack as PackList, end + 1, loose !== undefined && packProblem(loose) === undefined ? (loose as PackList) : undefined);
   }
 
   /**
@@ -394,6 +408,9 @@ export async function checkpoint(
   const prunedBelow = pruneCommits(options.dir, [options.gen, ...history], previous.prunedBelow, options.gen, options.keepCommits ?? KEEP_COMMITS);
   await writeCheckpoint(options.dir, { gen: options.gen, history, prunedBelow }, options.durable);
   if (prunedBelow > 1) sweepLoose(source, index, options.dir, prunedBelow, options.gen);
+  let added = index.looseBytesIn(from + 1, options.gen);
+  for (const [hash, bytes] of objects) if (isStoredValue(source.object(hash))) added += bytes.length;
+  sweepUnreachable(source, options.dir, added, prunedBelow, options.gen);
   return objects.size;
 }
 

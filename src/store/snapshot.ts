@@ -24,6 +24,8 @@ export interface CommitRecord {
   recoveredFrom?: number;
   /** The objects this commit added, packed after the record in its file (pack.ts). */
   pack?: Array<[hash: string, length: number]>;
+  /** The objects this commit wrote as loose files (too big to pack), for the automatic gc's accounting (sweep-unreachable.ts). */
+  loose?: Array<[hash: string, length: number]>;
   /** sha256 of this record's JSON without `sum`. */
   sum: string;
 }

@@ -122,6 +122,28 @@ describe('crash at every commit step', () => {
     await gc(dir, { keepCommits: 1000, minAgeMs: 3_600_000 }); // verifies every kept commit whole
   });
 
+  it('crash@mid-unreachable-sweep (removing values no kept generation reaches) keeps every kept generation whole; the next sweep goes on', async () => {
+    const dir = await seeded('unreachable');
+    // Each transaction replaces one row naming a 100 KB value: the value it replaces becomes garbage.
+    const env = { WORKER_CHECKPOINT_EVERY: '1', WORKER_KEEP_COMMITS: '1', WORKER_BIG: '1', WORKER_SAME_KEY: '1' };
+    const run = runWorker(worker, ['write', dir, 'u', '6'], { DOCSCTL_STORE_FAULT: 'crash@mid-unreachable-sweep', ...env });
+    expect((await run.done).signal).toBe('SIGKILL');
+    const row = openStore(dir).read().get<{ i: number; big: string }>('items', 'u');
+    expect(row?.i).toBeGreaterThanOrEqual(run.lines.length - 1); // every acknowledged write is there
+    expect(openStore(dir).read().getObject<{ body: string }>(row?.big as string).body).toHaveLength(100_000);
+    expect((await fsck(dir)).problems).toEqual([]);
+    const next = runWorker(worker, ['write', dir, 'v', '4'], env);
+    expect((await next.done).code).toBe(0);
+    const reader = openStore(dir).read();
+    expect(reader.getObject<{ body: string }>(reader.get<{ big: string }>('items', 'v')?.big as string).body).toHaveLength(100_000);
+    expect((await fsck(dir)).problems).toEqual([]);
+    // The replaced values go: of the ten 100 KB values written, the two kept generations' remain,
+    // and at most the two written since the last sweep (it runs once half the live bytes are new).
+    const bigFiles = fs.readdirSync(path.join(dir, 'objects')).flatMap((p) => fs.readdirSync(path.join(dir, 'objects', p)).map((n) => path.join(dir, 'objects', p, n))).filter((f) => fs.statSync(f).size >= 100_000);
+    expect(bigFiles.length).toBeLessThanOrEqual(4);
+    await gc(dir, { keepCommits: 1000, minAgeMs: 3_600_000 }); // verifies every kept commit whole
+  });
+
   it('crash@mid-stale-takeover leaves a takeover the next writer completes', async () => {
     const dir = await seeded('takeover');
     fs.writeFileSync(

@@ -34,45 +34,69 @@ export function registerStoreCommands(program: Command, getSession: (command: Co
     .command('recover')
     .description('Quarantine damaged files and return to the last fully verified state')
     .option('--to <gen>', 'return to this generation instead of the newest intact one')
+    .option('--dry-run', 'say what recover would do (the files it would set aside, their bytes); change nothing')
     .addHelpText(
       'after',
       `
-No --dry-run: "docsctl store fsck" changes nothing and lists the damaged files that recover
-would set aside in quarantine/; recover then asks before it changes anything (--yes to skip).`,
+Recover asks before it changes anything (--yes to skip). With --dry-run it asks nothing, takes
+no lock and changes nothing: it prints the generation it would restore and the damaged files
+it would set aside in quarantine/ ("docsctl store fsck" lists every problem).
+
+Examples:
+  $ docsctl store recover --dry-run
+  $ docsctl store recover --yes
+  $ docsctl store recover --to 41 --dry-run --json
+`,
     )
-    .action(async (options: { to?: string }, command: Command) => {
+    .action(async (options: { to?: string; dryRun?: boolean }, command: Command) => {
       const session = getSession(command);
       const dir = localDir(session);
       const toGen = options.to === undefined ? undefined : Number(options.to);
       if (toGen !== undefined && (!Number.isInteger(toGen) || toGen < 0)) throw new UsageError(`--to expects a generation number, got "${options.to}"`);
-      await session.confirm(`Recover the store at ${dir} to ${toGen === undefined ? 'its last good state' : `generation ${toGen}`}?`);
+      const dryRun = options.dryRun === true;
+      if (!dryRun) await session.confirm(`Recover the store at ${dir} to ${toGen === undefined ? 'its last good state' : `generation ${toGen}`}?`);
       const { recover } = await import('../../store/index.js');
-      const result = await recover(dir, toGen === undefined ? {} : { toGen });
+      const result = await recover(dir, { ...(toGen === undefined ? {} : { toGen }), dryRun });
       if (session.format === 'json' || session.format === 'yaml') await session.printObject(result, []);
-      await session.info(`Recovered: generation ${result.fromGen} → ${result.toGen}; quarantined ${result.quarantined.length} file(s)`);
+      if (!dryRun) {
+        await session.info(`Recovered: generation ${result.fromGen} → ${result.toGen}; quarantined ${result.quarantined.length} file(s)`);
+        return;
+      }
+      if (session.format !== 'json' && session.format !== 'yaml') for (const file of result.quarantined) await session.printText(`quarantine ${file}`);
+      await session.info(
+        result.gen === result.fromGen && result.quarantined.length === 0
+          ? `dry run: the store is intact at generation ${result.fromGen}; recover would change nothing`
+          : `dry run: recover would restore generation ${result.toGen} as generation ${result.gen} and set aside ${result.quarantined.length} file(s) (${result.quarantinedBytes ?? 0} bytes); nothing was changed`,
+      );
     });
 
   store
     .command('gc')
     .description('Remove old commits and unreferenced objects')
     .option('--keep <n>', 'commits to keep', '100')
+    .option('--dry-run', 'count what gc would remove (files and bytes); remove nothing')
     .addHelpText(
       'after',
       `
-No --dry-run: gc removes only commits older than the newest --keep and files no kept commit
-reaches (objects and temporary files untouched for an hour); the state every command sees is
-unchanged.`,
+gc removes only commits older than the newest --keep and files no kept commit reaches (objects
+and temporary files untouched for an hour); the state every command sees is unchanged. With
+--dry-run it takes no lock and changes nothing: it counts those files and their bytes.
+
+Examples:
+  $ docsctl store gc --dry-run
+  $ docsctl store gc --keep 20 --json
+`,
     )
-    .action(async (options: { keep: string }, command: Command) => {
+    .action(async (options: { keep: string; dryRun?: boolean }, command: Command) => {
       const session = getSession(command);
       const keepCommits = Number(options.keep);
       if (!Number.isInteger(keepCommits) || keepCommits < 1) throw new UsageError(`--keep expects a positive integer, got "${options.keep}"`);
+      const dryRun = options.dryRun === true;
       const { gc } = await import('../../store/index.js');
-      const result = await gc(localDir(session), { keepCommits });
+      const result = await gc(localDir(session), { keepCommits, dryRun });
       if (session.format === 'json' || session.format === 'yaml') await session.printObject(result, []);
-      await session.info(
-        `Removed ${result.removedCommits} commit(s), ${result.removedObjects} object(s), ${result.removedTemps} temporary file(s)`,
-      );
+      const counts = `${result.removedCommits} commit(s), ${result.removedObjects} object(s), ${result.removedTemps} temporary file(s) (${result.removedBytes} bytes)`;
+      await session.info(dryRun ? `dry run: gc would remove ${counts}; nothing was removed` : `Removed ${counts}`);
     });
 
   store
