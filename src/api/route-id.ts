@@ -9,7 +9,7 @@
  */
 import type { AnyRoute } from './route.js';
 import type { DeclaredRouteId } from './routes/declared-ops.js';
-import type { handWrittenModules } from './table.js';
+import type { handWrittenModules } from './route-modules.js';
 
 type Modules = typeof handWrittenModules;
 

@@ -54,6 +54,20 @@ export interface RouteDef<
   readonly safe: boolean;
 }
 
+/** An operation of the real API declared from its OpenAPI document (routes/declared-ops.ts, generated). */
+export interface DeclaredOperation {
+  readonly id: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly summary: string;
+  readonly success: SuccessKind;
+  readonly paginated: boolean;
+  /** Names of the query parameters. */
+  readonly query: readonly string[];
+  /** The JSON body: its declared and required fields, and whether the request must carry one. */
+  readonly body: { required: boolean; fields: readonly string[]; requiredFields: readonly string[] } | null;
+}
+
 export type AnyRoute = RouteDef<z.ZodType, z.ZodType, z.ZodType | undefined>;
 
 /** The validated input a handler receives. */

@@ -2,54 +2,15 @@
  * The route table: every operation docsctl knows, gathered from `routes/*.ts`.
  *
  * Adding a route: declare it with `defineRoute` in the module of its area, and
- * it is picked up here (every exported RouteDef of the modules listed below).
+ * it is picked up here (every exported RouteDef of the modules route-modules.ts lists).
  */
 import { PathMatcher } from './match.js';
 import type { AnyRoute, HttpMethod } from './route.js';
 import type { RouteId } from './route-id.js';
-import * as changeRequests from './routes/change-requests.js';
-import * as collections from './routes/collections.js';
-import * as comments from './routes/comments.js';
-import * as content from './routes/content.js';
-import * as customFields from './routes/custom-fields.js';
-import * as git from './routes/git.js';
-import * as reviews from './routes/reviews.js';
-import * as search from './routes/search.js';
-import * as users from './routes/users.js';
 import { declaredRouteModule, withoutReplaced } from './routes/declared.js';
-import * as integrations from './routes/integrations.js';
-import * as members from './routes/members.js';
-import * as openapi from './routes/openapi.js';
-import * as orgs from './routes/orgs.js';
-import * as orgsExtra from './routes/orgs-extra.js';
-import * as sites from './routes/sites.js';
-import * as spaces from './routes/spaces.js';
-import * as sso from './routes/sso.js';
-import * as teams from './routes/teams.js';
-import * as translations from './routes/translations.js';
+import { handWrittenModules } from './route-modules.js';
 
-/** The hand-written route modules by name (their route ids make up `RouteId`). */
-export const handWrittenModules = {
-  orgs,
-  'orgs-extra': orgsExtra,
-  collections,
-  spaces,
-  sites,
-  'change-requests': changeRequests,
-  content,
-  comments,
-  'custom-fields': customFields,
-  integrations,
-  sso,
-  openapi,
-  translations,
-  members,
-  teams,
-  git,
-  reviews,
-  search,
-  users,
-} as const;
+export { handWrittenModules } from './route-modules.js';
 
 function isRoute(value: unknown): value is AnyRoute {
   return typeof value === 'object' && value !== null && 'id' in value && 'method' in value && 'path' in value;

@@ -5,6 +5,7 @@
  * the text stays readable in a pager or a log.
  */
 import type { ChalkInstance } from 'chalk';
+import { type Fence, closesFence, openingFence } from '../content/markdown.js';
 
 const HINTS: Record<string, string> = { info: 'ℹ Info', warning: '⚠ Warning', danger: '✖ Danger', success: '✔ Success' };
 
@@ -19,21 +20,20 @@ function inline(text: string, chalk: ChalkInstance): string {
 
 export function renderMarkdownForTerminal(markdown: string, chalk: ChalkInstance, width = 80): string {
   const out: string[] = [];
-  let fence: string | undefined;
+  let fence: Fence | undefined;
   let hint: string | undefined;
   const push = (line: string) => out.push(hint !== undefined ? `${chalk.dim('│')} ${line}` : line);
   for (const raw of markdown.replace(/\r\n?/g, '\n').split('\n')) {
     if (fence !== undefined) {
-      if (raw.trimStart().startsWith(fence)) {
+      if (closesFence(raw, fence)) {
         fence = undefined;
         push('');
       } else push(`    ${chalk.green(raw)}`);
       continue;
     }
-    const fenceOpen = /^\s*(`{3,}|~{3,})\s*([\w+-]*)/.exec(raw);
-    if (fenceOpen) {
-      fence = fenceOpen[1] as string;
-      push(chalk.dim(`    ── ${fenceOpen[2] || 'code'} ──`));
+    fence = openingFence(raw);
+    if (fence) {
+      push(chalk.dim(`    ── ${/^[\w+-]*/.exec(fence.info)?.[0] || 'code'} ──`));
       continue;
     }
     const tag = /^\s*\{%\s*(end)?(\w+)([^%]*)%\}\s*$/.exec(raw);

@@ -48,8 +48,55 @@ export function lineOfOffset(text: string, offset: number): number {
   return line;
 }
 
-const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})(.*)$/;
-const FENCE_CLOSE = /^[ \t]*(`{3,}|~{3,})[ \t]*$/;
+// ─── Code fences: the one set of rules every Markdown reader here uses ─────
+
+const FENCE_OPEN = /^([ \t]*)(`{3,}|~{3,})(.*)$/;
+const FENCE_CLOSE = /^([ \t]*)(`{3,}|~{3,})[ \t]*$/;
+
+/** An opening code fence. */
+export interface Fence {
+  /** Characters of indentation before the marker. */
+  indent: number;
+  /** The run of ``` or ~~~ (three or more). */
+  marker: string;
+  /** The info string, trimmed (`yaml`, `js title="x"`). */
+  info: string;
+}
+
+/**
+ * The fence `line` opens, if it opens one: ``` or ~~~, three or more, after at most
+ * `maxIndent` characters of indentation (default: any, as fences sit indented in list
+ * items and hints; a block parser that strips its containers' indentation passes 3,
+ * beyond which CommonMark reads indented code). A backtick fence's info string may
+ * not contain a backtick (CommonMark: the line is then text with a code span).
+ */
+export function openingFence(line: string, maxIndent = Number.POSITIVE_INFINITY): Fence | undefined {
+  const m = FENCE_OPEN.exec(line);
+  if (!m) return undefined;
+  const indent = (m[1] as string).length;
+  const marker = m[2] as string;
+  const info = (m[3] ?? '').trim();
+  if (indent > maxIndent || (marker[0] === '`' && info.includes('`'))) return undefined;
+  return { indent, marker, info };
+}
+
+/**
+ * Whether `line` closes `fence`: the same character (``` never closes ~~~), at least
+ * as many of it, nothing after it but spaces, indented at most three characters more
+ * than the opening (a deeper run is content, as CommonMark reads it).
+ */
+export function closesFence(line: string, fence: Fence): boolean {
+  const m = FENCE_CLOSE.exec(line);
+  if (!m) return false;
+  const marker = m[2] as string;
+  return marker[0] === fence.marker[0] && marker.length >= fence.marker.length && (m[1] as string).length <= fence.indent + 3;
+}
+
+/** A line inside `fence`, without as much of its leading indentation as the opening had (CommonMark). */
+export function fenceContentLine(line: string, fence: Fence): string {
+  const spaces = /^ */.exec(line)?.[0].length ?? 0;
+  return line.slice(Math.min(spaces, fence.indent));
+}
 
 /** A fenced code block: from its opening line's start to its closing line's end. */
 export interface FencedBlock {
@@ -65,24 +112,18 @@ export interface FencedBlock {
 
 export function findFencedBlocks(text: string): FencedBlock[] {
   const blocks: FencedBlock[] = [];
-  let open: { fence: string; start: number; info: string; contentStart: number } | null = null;
+  let open: { fence: Fence; start: number; contentStart: number } | null = null;
   for (const line of splitLines(text)) {
     if (open === null) {
-      const m = FENCE_OPEN.exec(line.text);
-      if (!m) continue;
-      const fence = m[1] as string;
-      const info = (m[2] ?? '').trim();
-      if (fence.startsWith('`') && info.includes('`')) continue;
-      open = { fence, start: line.start, info, contentStart: line.end };
+      const fence = openingFence(line.text);
+      if (fence) open = { fence, start: line.start, contentStart: line.end };
       continue;
     }
-    const m = FENCE_CLOSE.exec(line.text);
-    const fence = m?.[1];
-    if (fence !== undefined && fence[0] === open.fence[0] && fence.length >= open.fence.length) {
+    if (closesFence(line.text, open.fence)) {
       blocks.push({
         start: open.start,
         end: line.end,
-        info: open.info,
+        info: open.fence.info,
         contentStart: open.contentStart,
         contentEnd: line.start,
         closed: true,
@@ -94,7 +135,7 @@ export function findFencedBlocks(text: string): FencedBlock[] {
     blocks.push({
       start: open.start,
       end: text.length,
-      info: open.info,
+      info: open.fence.info,
       contentStart: open.contentStart,
       contentEnd: text.length,
       closed: false,

@@ -2,7 +2,7 @@
 import type { ContentFile, ContentTree } from './model.js';
 import { fileChanged } from './tree-files.js';
 import { changedFields, indexTree, type PageEntry, pathOf, reorderings, sameContent, type TreeIndex } from './tree-index.js';
-import type { Change, FileChange, PageChange } from './tree-merge.js';
+import type { Change, FileChange, PageChange } from './tree-types.js';
 
 // ---------------------------------------------------------------------------
 // Diff

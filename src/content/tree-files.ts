@@ -1,7 +1,7 @@
 /** Three-way page-tree merge (tree-merge.ts): the files of a revision, merged by id. */
 import type { ContentFile } from './model.js';
 import { bytesEqual, mergeOrder, mergeValue, pickOurs, type Rec, rec, setOrDelete, unionKeys } from './tree-index.js';
-import type { FieldConflict, KeptFile, Side, TreeConflict, TreeConflictDetail, TreeConflictKind } from './tree-merge.js';
+import type { FieldConflict, KeptFile, Side, TreeConflict, TreeConflictDetail, TreeConflictKind } from './tree-types.js';
 
 // ---------------------------------------------------------------------------
 // Files

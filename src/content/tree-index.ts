@@ -1,7 +1,7 @@
 /** Three-way page-tree merge (tree-merge.ts): indexing a tree by id, field-by-field merges, sibling order. */
 import { diffSequences, mergeSequences } from './diff3.js';
 import type { ContentPage, ContentTree, PageMeta } from './model.js';
-import type { FieldConflict } from './tree-merge.js';
+import type { FieldConflict } from './tree-types.js';
 
 // ---------------------------------------------------------------------------
 // Helpers

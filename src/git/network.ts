@@ -17,7 +17,13 @@
  * by its environment guard unless listed here.
  */
 import { GitPluginError, type SimpleGitProgressEvent, simpleGit } from 'simple-git';
-import type { GitResult } from './repo.js';
+
+/** What a git process answered (network and local plumbing alike). */
+export interface GitResult {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
 
 /** What a long git operation reports (the CLI draws it on a terminal). */
 export interface GitProgress {

@@ -33,7 +33,9 @@ import type { RepoFile, RepoSnapshot } from '../gitsync/types.js';
 import { cacheDir, ensurePrivateDir } from '../util/private-dir.js';
 import { type AuthorizedRepo, SAFE_CONFIG, authorizeRepo } from './access.js';
 import { type RepoUrl, RepoUrlError, authEnv, parseRepoUrl, scrubber } from './credentials.js';
-import { type GitProgress, TIMED_OUT, runNetworkGit } from './network.js';
+import { type GitProgress, type GitResult, TIMED_OUT, runNetworkGit } from './network.js';
+
+export type { GitResult } from './network.js';
 import { mirrorRefFor } from './refs.js';
 
 const ZERO_OID = '0000000000000000000000000000000000000000';
@@ -54,12 +56,6 @@ export function gitCacheDir(explicit?: string): string {
 export function gitTimeoutMs(): number {
   const seconds = Number(process.env.DOCSCTL_GIT_TIMEOUT);
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 10 * 60 * 1000;
-}
-
-export interface GitResult {
-  code: number;
-  stdout: Buffer;
-  stderr: string;
 }
 
 interface RunOptions {

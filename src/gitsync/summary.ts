@@ -7,7 +7,7 @@
  * "link title")` with Markdown-escaped titles, and computed items (a fenced
  * YAML block). The writer emits GitBook's own style.
  */
-import { escapeInline, inlineToText, splitLines } from '../content/markdown.js';
+import { type Fence, closesFence, escapeInline, fenceContentLine, inlineToText, openingFence, splitLines } from '../content/markdown.js';
 import { slugify } from './slug.js';
 
 export interface SummaryLink {
@@ -78,19 +78,16 @@ export function parseSummary(text: string, file = 'SUMMARY.md'): ParsedSummary {
     const current = group;
     return current ? (item) => current.children.push(item) : (item) => entries.push(item);
   };
-  let fence: { item: SummaryComputed; marker: string; indent: number; lines: string[] } | null = null;
+  let fence: { item: SummaryComputed; open: Fence; lines: string[] } | null = null;
 
   for (const { text: rawLine, number } of splitLines(text)) {
     const line = expandTabs(rawLine);
     if (fence) {
-      const close = /^[ \t]*(`{3,}|~{3,})[ \t]*$/.exec(line);
-      const marker = close?.[1];
-      if (marker !== undefined && marker[0] === fence.marker[0] && marker.length >= fence.marker.length) {
+      if (closesFence(line, fence.open)) {
         fence.item.yaml = fence.lines.join('\n') + (fence.lines.length > 0 ? '\n' : '');
         fence = null;
       } else {
-        const indent = /^ */.exec(line)?.[0].length ?? 0;
-        fence.lines.push(line.slice(Math.min(indent, fence.indent)));
+        fence.lines.push(fenceContentLine(line, fence.open));
       }
       continue;
     }
@@ -128,18 +125,19 @@ export function parseSummary(text: string, file = 'SUMMARY.md'): ParsedSummary {
       const content = (bullet[4] ?? '').trim();
       while (stack.length > 0 && (stack[stack.length - 1] as { contentIndent: number }).contentIndent > indent) stack.pop();
       const push = container();
-      const fenceOpen = /^(`{3,}|~{3,})(.*)$/.exec(content);
-      if (fenceOpen) {
+      // A computed item: a fence right after the bullet; its lines are read at the item's content column.
+      const opening = openingFence(content, 0);
+      if (opening) {
         const item: SummaryComputed = {
           kind: 'computed',
           yaml: '',
-          info: (fenceOpen[2] ?? '').trim(),
+          info: opening.info,
           line: number,
           children: [],
         };
         push(item);
         stack.push({ children: item.children, contentIndent });
-        fence = { item, marker: fenceOpen[1] as string, indent: contentIndent, lines: [] };
+        fence = { item, open: { ...opening, indent: contentIndent }, lines: [] };
         continue;
       }
       const link = parseLinkItem(content);

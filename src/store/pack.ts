@@ -20,9 +20,10 @@
  * (`pruneCommits`), so the store's history does not grow without end.
  */
 import * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
 import { StoreError } from '../api/errors.js';
 import { childFor, isBLeaf, looksLikeBNode, type BNode } from './btree.js';
-import { crashPoint } from './fault.js';
+import { type CrashStep, crashPoint } from './fault.js';
 import { DAMAGE_HINT, HASH_RE, ObjectWriter, errnoCode, fsops, fsyncDir, sha256, tempPath, writeNewFile } from './objects.js';
 import * as path from 'node:path';
 import { isStoredValue, sweepUnreachable } from './sweep-unreachable.js';
@@ -407,10 +408,10 @@ export async function checkpoint(
   const history = from > 0 ? [from, ...previous.history] : previous.history;
   const prunedBelow = pruneCommits(options.dir, [options.gen, ...history], previous.prunedBelow, options.gen, options.keepCommits ?? KEEP_COMMITS);
   await writeCheckpoint(options.dir, { gen: options.gen, history, prunedBelow }, options.durable);
-  if (prunedBelow > 1) sweepLoose(source, index, options.dir, prunedBelow, options.gen);
+  if (prunedBelow > 1) await sweepLoose(source, index, options.dir, prunedBelow, options.gen);
   let added = index.looseBytesIn(from + 1, options.gen);
   for (const [hash, bytes] of objects) if (isStoredValue(source.object(hash))) added += bytes.length;
-  sweepUnreachable(source, options.dir, added, prunedBelow, options.gen);
+  await sweepUnreachable(source, index, options.dir, added, prunedBelow, options.gen);
   return objects.size;
 }
 
@@ -468,7 +469,7 @@ export function forgetLooseLists(dir: string): void {
  * doubt (a value stored with putObject, an unreadable node) is kept for `store gc`.
  * The work is a few lists per checkpoint, each about the size of one checkpoint.
  */
-export function sweepLoose(source: ObjectSource, index: PackIndex, dir: string, cut: number, newest: number): number {
+export async function sweepLoose(source: ObjectSource, index: PackIndex, dir: string, cut: number, newest: number): Promise<number> {
   let names: string[];
   try {
     names = fs.readdirSync(listsDir(dir)).filter((name) => /^\d{12}$/.test(name) && Number(name) < cut).sort();
@@ -485,9 +486,10 @@ export function sweepLoose(source: ObjectSource, index: PackIndex, dir: string, 
     return 0; // the cut's state is unreadable: keep everything
   }
   index.ensureIndexed(cut + 1, newest);
-  let removed = 0;
   let budget = SWEEP_BUDGET;
   const carried: string[] = [];
+  const dead: string[] = [];
+  const done: Array<{ file: string; later: string[] }> = [];
   for (const name of names) {
     if (budget <= 0) break;
     const file = path.join(listsDir(dir), name);
@@ -509,14 +511,12 @@ export function sweepLoose(source: ObjectSource, index: PackIndex, dir: string, 
         carried.push(hash); // looked at again when a later cut passes this one
         continue;
       }
-      try {
-        fs.unlinkSync(objectFilePath(dir, hash));
-        removed += 1;
-        crashPoint('mid-sweep');
-      } catch {
-        // gone already
-      }
+      dead.push(objectFilePath(dir, hash));
     }
+    done.push({ file, later });
+  }
+  const removed = await unlinkAll(dead, 'mid-sweep');
+  for (const { file, later } of done) {
     if (later.length > 0) {
       rewriteList(dir, file, later); // the rest waits for the next checkpoint
       continue;
@@ -537,6 +537,32 @@ export function sweepLoose(source: ObjectSource, index: PackIndex, dir: string, 
     }
     rewriteList(dir, target, [...existing, ...carried]);
   }
+  return removed;
+}
+
+/** Files unlinked at once: on a busy disk each unlink waits on the journal, so several in flight overlap their waits. */
+const UNLINKS_IN_FLIGHT = 16;
+
+/**
+ * Removes `files` (already gone: not counted), a few at a time in parallel, off the
+ * event loop; `step` is the crash point after the first removal. Returns how many it removed.
+ */
+export async function unlinkAll(files: string[], step: CrashStep): Promise<number> {
+  let removed = 0;
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < files.length) {
+      const file = files[next++] as string;
+      try {
+        await fsp.unlink(file);
+        removed += 1;
+        crashPoint(step);
+      } catch {
+        // gone already, or not removable now: a later sweep looks again
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(UNLINKS_IN_FLIGHT, files.length) }, lane));
   return removed;
 }
 

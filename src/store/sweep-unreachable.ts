@@ -22,9 +22,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isBLeaf, looksLikeBNode, type BNode } from './btree.js';
-import { crashPoint } from './fault.js';
 import { HASH_RE, objectPath, tempPath } from './objects.js';
-import { type ObjectSource, collectHashes, commitFilePath, commitHeader } from './pack.js';
+import { type ObjectSource, type PackIndex, collectHashes, commitFilePath, commitHeader, unlinkAll } from './pack.js';
 
 /** Below this many bytes of new values since the last sweep, no sweep (a tiny store is not marked over and over). */
 export const SWEEP_MIN_BYTES = 64 * 1024;
@@ -76,7 +75,13 @@ export function isStoredValue(value: unknown): boolean {
  * Every object the generations `from..newest` reach (roots, table nodes, transaction
  * logs, values and what values name), or undefined when in doubt.
  */
-export function markKept(source: ObjectSource, dir: string, from: number, newest: number): Set<string> | undefined {
+export function markKept(
+  source: ObjectSource,
+  dir: string,
+  from: number,
+  newest: number,
+  packed: (hash: string) => boolean = () => false,
+): Set<string> | undefined {
   const stack: string[] = [];
   for (let gen = Math.max(1, from); gen <= newest; gen += 1) {
     try {
@@ -96,8 +101,9 @@ export function markKept(source: ObjectSource, dir: string, from: number, newest
     try {
       value = source.object(hash);
     } catch {
-      // Not an object (a row may hold any 64-hex string), or damaged: a damaged loose file stops the sweep.
-      if (fs.existsSync(objectPath(dir, hash))) return undefined;
+      // Not an object (a row may hold any 64-hex string), or damaged: a damaged loose file or
+      // pack entry stops the sweep (what it names cannot be marked, so must not be removed).
+      if (fs.existsSync(objectPath(dir, hash)) || packed(hash)) return undefined;
       continue;
     }
     marked.add(hash);
@@ -115,15 +121,15 @@ export function markKept(source: ObjectSource, dir: string, from: number, newest
 }
 
 /** Removes the loose objects not in `marked`; returns how many it removed and the bytes left. */
-function removeUnmarked(dir: string, marked: Set<string>): { removed: number; live: number } {
+async function removeUnmarked(dir: string, marked: Set<string>): Promise<{ removed: number; live: number }> {
   const objects = path.join(dir, 'objects');
-  let removed = 0;
+  const unmarked: string[] = [];
   let live = 0;
   let prefixes: string[];
   try {
     prefixes = fs.readdirSync(objects);
   } catch {
-    return { removed, live };
+    return { removed: 0, live };
   }
   for (const prefix of prefixes) {
     if (!/^[0-9a-f]{2}$/.test(prefix)) continue;
@@ -137,20 +143,17 @@ function removeUnmarked(dir: string, marked: Set<string>): { removed: number; li
       const match = /^([0-9a-f]{64})\.json$/.exec(name);
       if (!match) continue;
       const file = path.join(objects, prefix, name);
-      try {
-        if (marked.has(match[1] as string)) {
+      if (!marked.has(match[1] as string)) unmarked.push(file);
+      else {
+        try {
           live += fs.statSync(file).size;
-          continue;
+        } catch {
+          // vanished: not live bytes
         }
-        fs.unlinkSync(file);
-        removed += 1;
-        crashPoint('mid-unreachable-sweep');
-      } catch {
-        // vanished or unremovable: the next sweep looks again
       }
     }
   }
-  return { removed, live };
+  return { removed: await unlinkAll(unmarked, 'mid-unreachable-sweep'), live };
 }
 
 /**
@@ -158,20 +161,27 @@ function removeUnmarked(dir: string, marked: Set<string>): { removed: number; li
  * bytes of new loose values and, when due, marks from `prunedBelow` to `newest` and
  * removes what no kept generation reaches. Returns the number of files removed.
  */
-export function sweepUnreachable(source: ObjectSource, dir: string, added: number, prunedBelow: number, newest: number): number {
+export async function sweepUnreachable(
+  source: ObjectSource,
+  index: PackIndex,
+  dir: string,
+  added: number,
+  prunedBelow: number,
+  newest: number,
+): Promise<number> {
   const state = readSweepState(dir);
   state.since += added;
   if (state.since < Math.max(state.live / 2, SWEEP_MIN_BYTES)) {
     if (added > 0) writeSweepState(dir, state);
     return 0;
   }
-  const marked = markKept(source, dir, prunedBelow, newest);
+  const marked = markKept(source, dir, prunedBelow, newest, (hash) => index.get(hash) !== undefined);
   if (marked === undefined) {
     // In doubt: try again once as many bytes again were written (a sweep removes all garbage, not just the newest).
     writeSweepState(dir, { live: state.live, since: 0 });
     return 0;
   }
-  const { removed, live } = removeUnmarked(dir, marked);
+  const { removed, live } = await removeUnmarked(dir, marked);
   writeSweepState(dir, { live, since: 0 });
   return removed;
 }

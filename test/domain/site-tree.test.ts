@@ -1,7 +1,7 @@
 /**
  * getSiteTree (docsctl extension, GET /v1/orgs/{org}/sites/{site}/x-docsctl/tree):
  * the site's structure as getSiteStructure shows it, each variant with its space's
- * page tree as listPages shows it (id, title, type, path; children nested), read from
+ * page tree as listPages shows it (id, title, path, and the kind of a group or link; children nested), read from
  * the stored page objects without any page body.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -31,7 +31,7 @@ const GUIDE = {
 };
 
 const GUIDE_PAGES: CompactPage[] = [
-  { id: 'p-intro', title: 'Intro', type: 'document', path: 'intro' },
+  { id: 'p-intro', title: 'Intro', path: 'intro' },
   {
     id: 'p-basics',
     title: 'Basics',
@@ -41,14 +41,13 @@ const GUIDE_PAGES: CompactPage[] = [
       {
         id: 'p-setup',
         title: 'Setup',
-        type: 'document',
         path: 'basics/setup',
         pages: [
-          { id: 'p-linux', title: 'Linux', type: 'document', path: 'basics/setup/linux' },
-          { id: 'p-noslug', title: 'No slug', type: 'document', path: 'basics/setup' },
+          { id: 'p-linux', title: 'Linux', path: 'basics/setup/linux' },
+          { id: 'p-noslug', title: 'No slug', path: 'basics/setup' },
         ],
       },
-      { id: 'p-untitled', title: 'Untitled', type: 'document', path: 'basics/untitled' },
+      { id: 'p-untitled', title: 'Untitled', path: 'basics/untitled' },
     ],
   },
   { id: 'p-link', title: 'Elsewhere', type: 'link' },
@@ -84,7 +83,8 @@ const treeOf = async (h: ContentHarness, p: Record<string, string>) => {
 /** listPages' answer projected to the compact page (what the tree must equal). */
 function project(pages: Array<Record<string, unknown>>): CompactPage[] {
   return pages.map((page) => {
-    const out: CompactPage = { id: page.id as string, title: page.title as string, type: page.type as CompactPage['type'] };
+    const out: CompactPage = { id: page.id as string, title: page.title as string };
+    if (page.type !== 'document') out.type = page.type as CompactPage['type'];
     if (typeof page.path === 'string') out.path = page.path;
     const children = project((page.pages as Array<Record<string, unknown>> | undefined) ?? []);
     if (children.length > 0) out.pages = children;
@@ -120,7 +120,7 @@ describe('getSiteTree', () => {
               default: false,
               spaceId: s.guide2.id,
               url: `${base}/guide-v2/`,
-              pages: [{ id: 'q-new', title: 'New', type: 'document', path: 'new' }],
+              pages: [{ id: 'q-new', title: 'New', path: 'new' }],
             },
           ],
         },
@@ -175,7 +175,7 @@ describe('getSiteTree', () => {
     const root = await h.admin.ok('createSite', { params: { organizationId: h.orgId }, body: { title: 'Hand', spaces: [guide.id] } }, 201);
     const rootTree = await treeOf(h, { organizationId: h.orgId, siteId: root.id });
     expect(rootTree.tree).toEqual([
-      { type: 'variant', id: expect.any(String), title: 'Handbook', path: 'handbook', default: true, spaceId: guide.id, pages: [{ id: 'h-1', title: 'Start', type: 'document', path: 'start' }] },
+      { type: 'variant', id: expect.any(String), title: 'Handbook', path: 'handbook', default: true, spaceId: guide.id, pages: [{ id: 'h-1', title: 'Start', path: 'start' }] },
     ]);
   });
 

@@ -16,22 +16,12 @@
  * route-table test checks them against the OpenAPI document).
  */
 import * as z from 'zod';
-import { type AnyRoute, type HttpMethod, type SuccessKind, defineRoute, pathParamNames } from '../route.js';
+import { type AnyRoute, type DeclaredOperation, type HttpMethod, type SuccessKind, defineRoute, pathParamNames } from '../route.js';
+
+export type { DeclaredOperation } from '../route.js';
 import { pathParams } from '../schemas/common.js';
 import { declaredOperations } from './declared-ops.js';
 
-export interface DeclaredOperation {
-  readonly id: string;
-  readonly method: HttpMethod;
-  readonly path: string;
-  readonly summary: string;
-  readonly success: SuccessKind;
-  readonly paginated: boolean;
-  /** Names of the query parameters. */
-  readonly query: readonly string[];
-  /** The JSON body: its declared and required fields, and whether the request must carry one. */
-  readonly body: { required: boolean; fields: readonly string[]; requiredFields: readonly string[] } | null;
-}
 
 const anyFields = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, z.unknown().optional()]));
 

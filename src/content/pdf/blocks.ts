@@ -1,4 +1,5 @@
 /** PDF rendering: GitBook Markdown blocks (headings, lists, quotes, code, tables, hints, tabs). */
+import { type Fence, closesFence, fenceContentLine, openingFence } from '../markdown.js';
 import { parseInline, type Run } from './inline.js';
 
 // ===========================================================================
@@ -16,7 +17,8 @@ export type Block =
   | { kind: 'caption'; text: Run[] }
   | { kind: 'table'; rows: Run[][][]; header: boolean };
 
-const RE_FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+/** Block parsing strips its containers' indentation: a fence is indented at most 3 (CommonMark). */
+const MAX_FENCE_INDENT = 3;
 const RE_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*))?$/;
 const RE_HR = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const RE_QUOTE = /^ {0,3}> ?(.*)$/;
@@ -84,7 +86,7 @@ function isTableStart(lines: string[], i: number): boolean {
 }
 
 function startsBlock(line: string): boolean {
-  if (RE_FENCE.test(line) || RE_HEADING.test(line) || RE_HR.test(line) || RE_QUOTE.test(line)) return true;
+  if (openingFence(line, MAX_FENCE_INDENT) || RE_HEADING.test(line) || RE_HR.test(line) || RE_QUOTE.test(line)) return true;
   if (RE_HTML_BLOCK.test(line) || line.trimStart().startsWith('{%') || line.trimStart().startsWith('<!--')) return true;
   const m = listMarker(line);
   return m !== null && m.content !== '' && (!m.ordered || m.marker.startsWith('1'));
@@ -123,20 +125,22 @@ function tagAttr(body: string, name: string): string | undefined {
 const MAX_NESTING = 12;
 
 /**
- * Puts every liquid tag preceded by text on a line of its own, outside
- * (roughly tracked) fenced code.
+ * Puts every liquid tag preceded by text on a line of its own, outside fenced
+ * code (fences inside quotes included: their `>` markers are set aside first).
  */
 function splitTagLines(source: readonly string[]): string[] {
   const lines: string[] = [];
-  let fence = '';
+  let fence: Fence | undefined;
   for (const raw of source) {
     const line = expandTabs(raw);
-    const f = /^[\s>]*(`{3,}|~{3,})/.exec(line);
-    if (f) {
-      if (!fence) fence = f[1]!;
-      else if (f[1]![0] === fence[0] && f[1]!.length >= fence.length && line.trim().replace(/^[>\s]*/, '') === f[1]) fence = '';
+    const bare = line.replace(/^[\s>]*/, '');
+    const inFence = fence !== undefined;
+    if (fence) {
+      if (closesFence(bare, fence)) fence = undefined;
+    } else {
+      fence = openingFence(bare);
     }
-    if (fence || f) {
+    if (inFence || fence) {
       lines.push(line);
       continue;
     }
@@ -217,20 +221,17 @@ export function parseBlocks(source: readonly string[], depth = 0): Block[] {
     }
 
     // Fenced code.
-    const fence = RE_FENCE.exec(line);
-    if (fence && !(fence[2]!.startsWith('`') && fence[3]!.includes('`'))) {
-      const indent = fence[1]!.length;
-      const marker = fence[2]!;
+    const fence = openingFence(line, MAX_FENCE_INDENT);
+    if (fence) {
       const code: string[] = [];
       i++;
       while (i < lines.length) {
         const l = lines[i]!;
-        const close = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`);
-        if (close.test(l)) {
+        if (closesFence(l, fence)) {
           i++;
           break;
         }
-        code.push(l.slice(Math.min(indent, indentOf(l))));
+        code.push(fenceContentLine(l, fence));
         i++;
       }
       out().push({ kind: 'code', lines: code });

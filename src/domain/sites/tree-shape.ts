@@ -41,15 +41,16 @@ export interface ApiStructure {
 }
 
 /**
- * A page of the extension's answer: ~60–90 bytes of JSON, against ~390 for a
- * spec `RevisionPageDocument`. `path` is absent for links (they have none);
- * `pages` is absent when the page has no child pages. A page's published URL is
- * its variant's `url` followed by its `path` (not sent: the client adds it).
+ * A page of the extension's answer: ~60 bytes of JSON, against ~390 for a spec
+ * `RevisionPageDocument`. What is usual is left out: `type` for a document (the
+ * common kind; groups and links say theirs), `path` for a link (it has none),
+ * `pages` when the page has no child pages. A page's published URL is its variant's
+ * `url` followed by its `path` (not sent: the client adds it).
  */
 export interface CompactPage {
   id: string;
   title: string;
-  type: 'document' | 'group' | 'link';
+  type?: 'group' | 'link';
   path?: string;
   pages?: CompactPage[];
 }

@@ -71,7 +71,7 @@ function compactPage(content: RevisionContent, page: StoredPage, parentPath: str
   const title = page.title || 'Untitled';
   if (page.type === 'link') return { id: page.id, title, type: 'link' };
   const path = page.slug ? (parentPath ? `${parentPath}/${page.slug}` : page.slug) : parentPath;
-  const compact: CompactPage = { id: page.id, title, type: page.type === 'group' ? 'group' : 'document', path };
+  const compact: CompactPage = page.type === 'group' ? { id: page.id, title, type: 'group', path } : { id: page.id, title, path };
   if (page.children.length > 0) {
     const children = compactPages(content, page.children, path);
     if (children.length > 0) compact.pages = children;
