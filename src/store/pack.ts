@@ -435,7 +435,7 @@ export async function checkpoint(
   if (prunedBelow > 1) await sweepLoose(source, index, options.dir, prunedBelow, options.gen);
   let added = index.looseBytesIn(from + 1, options.gen);
   for (const [hash, bytes] of objects) if (isStoredValue(source.object(hash))) added += bytes.length;
-  await sweepUnreachable(source, options.dir, added, prunedBelow, options.gen);
+  await sweepUnreachable(source, index, options.dir, added, prunedBelow, options.gen);
   return objects.size;
 }
 
