@@ -7,19 +7,15 @@
 import { Command, CommanderError, Option } from 'commander';
 import { DocsctlError, ExitCode, exitCodeFor } from '../api/errors.js';
 import { forStderr } from '../output/sanitize.js';
-import { registerOrgCreate, registerTokenCommands, registerUserCreate } from './commands/accounts.js';
+import { registerTokenCommands } from './commands/accounts.js';
 import { registerApiCommand } from './commands/api.js';
-import { registerCrDiff } from './commands/change-requests.js';
 import { registerCompletionCommand } from './commands/completion.js';
 import { registerConfigCommands } from './commands/config.js';
 import { registerGitCommands } from './commands/git.js';
-import { groupDescriptions, operationCommands } from './commands/index.js';
+import { type CommandModule, commandGroups, groupDescriptions, loadCommandModules } from './commands/index.js';
 import { registerInitCommand } from './commands/init.js';
-import { registerOpenApiValidate } from './commands/openapi-validate.js';
 import { registerServeCommand } from './commands/serve.js';
-import { registerSiteInspect } from './commands/sites.js';
 import { registerStoreCommands } from './commands/store.js';
-import { registerTeamSync } from './commands/team-sync.js';
 import type { CliContext } from './context.js';
 import { OutputClosedError } from './io.js';
 import { normaliseJsonFlag } from './json-flag.js';
@@ -60,7 +56,27 @@ export function commandWord(argv: readonly string[]): string | undefined {
   return words[0] === 'help' ? words[1] : words[0];
 }
 
-export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonly string[] = []): Command {
+/**
+ * The command group argv names (`space` in `docsctl space list`), `everything` for
+ * `completion` (it needs the whole tree), or undefined: only that group's command
+ * modules are loaded and registered (the others are listed by name and description).
+ */
+export function invokedGroup(argv: readonly string[]): string | undefined {
+  const word = commandWord(argv);
+  if (word === 'completion') return EVERYTHING;
+  return word !== undefined && commandGroups.has(word) ? word : undefined;
+}
+
+const EVERYTHING = '*';
+
+/** The command modules `buildProgram` needs for argv (see invokedGroup). */
+export async function commandModulesFor(argv: readonly string[]): Promise<CommandModule[]> {
+  const group = invokedGroup(argv);
+  if (group === undefined) return [];
+  return loadCommandModules(group === EVERYTHING ? undefined : group);
+}
+
+export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonly string[], modules: readonly CommandModule[]): Command {
   const program = new Command('docsctl')
     .description('Administer a documentation platform (GitBook /v1 API): locally, remotely, or as an emulator.')
     .version(ctx.version, '-V, --version', 'print the version')
@@ -97,38 +113,25 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
   });
 
   registerInitCommand(program, getSession);
-  // Only the invoked group gets its subcommands (registering ~all commands costs start-up
-  // time); the others are listed by name and description for help and suggestions.
-  const word = commandWord(argv);
-  const groups = new Set(operationCommands.map((spec) => spec.command.split(' ')[0] as string));
-  // `completion` needs the whole tree.
-  const everything = word === 'completion';
-  const invoked = word !== undefined && groups.has(word) ? word : undefined;
+  // Only the invoked group gets its subcommands (loading and registering ~all commands costs
+  // start-up time); the others are listed by name and description for help and suggestions.
+  const invoked = invokedGroup(argv);
   registerOperationCommands(
     program,
-    everything ? operationCommands : invoked ? operationCommands.filter((spec) => spec.command.split(' ')[0] === invoked) : [],
+    modules.flatMap((module) => module.specs).filter((spec) => invoked === EVERYTHING || spec.command.split(' ')[0] === invoked),
     groupDescriptions,
     getSession,
   );
-  for (const group of groups) {
-    if (group !== invoked && !everything) program.command(group).description(groupDescriptions[group] ?? '');
+  for (const group of commandGroups) {
+    if (group !== invoked && invoked !== EVERYTHING) program.command(group).description(groupDescriptions[group] ?? '');
   }
-  const crGroup = invoked === 'cr' || everything ? program.commands.find((c) => c.name() === 'cr') : undefined;
-  if (crGroup) registerCrDiff(crGroup, getSession);
-  const invokedGroup = invoked ? program.commands.find((c) => c.name() === invoked) : undefined;
-  if (invokedGroup && invoked === 'org') registerOrgCreate(invokedGroup, getSession);
-  if (invokedGroup && invoked === 'user') registerUserCreate(invokedGroup, getSession);
+  for (const module of modules) module.register?.(program, getSession);
   registerTokenCommands(program, getSession);
-  const teamMembersGroup = invokedGroup && invoked === 'team' ? invokedGroup.commands.find((c) => c.name() === 'members') : undefined;
-  if (teamMembersGroup) registerTeamSync(teamMembersGroup, getSession);
-  const openapiGroup = invoked === 'openapi' ? program.commands.find((c) => c.name() === 'openapi') : undefined;
-  if (openapiGroup) registerOpenApiValidate(openapiGroup, getSession);
   registerApiCommand(program, getSession);
   registerServeCommand(program, getSession);
   registerConfigCommands(program, getSession);
   registerStoreCommands(program, getSession);
   registerGitCommands(program, getSession);
-  if (invoked === 'site' || everything) registerSiteInspect(program, getSession);
   registerCompletionCommand(program, getSession);
 
   // Every subcommand reports parse errors through the same exitOverride/output.
@@ -170,7 +173,7 @@ export function helpToFlag(argv: readonly string[]): readonly string[] {
 export async function main(rawArgv: readonly string[], ctx: CliContext): Promise<number> {
   const argv = helpToFlag(rawArgv);
   const sessions: Session[] = [];
-  const program = buildProgram(ctx, sessions, argv);
+  const program = buildProgram(ctx, sessions, argv, await commandModulesFor(argv));
   const debug = argv.includes('--debug');
   try {
     if (argv.length === 0) {

@@ -444,14 +444,17 @@ export class JsonFileStore implements Store, SnapshotSource {
    * commits since CHECKPOINT (or since the last indexed one), else, for the objects
    * of generations before CHECKPOINT, every pack. Undefined when it is in none.
    */
+  private packFloor: number | undefined;
+
   private packed(hash: string): Buffer | undefined {
     const found = this.packs.read(hash);
     if (found !== undefined) return found;
     const newest = Math.max(this.latest?.gen ?? 0, this.newestSeen);
     if (this.packs.indexedTo < newest) {
-      const from = this.packs.indexedTo > 0 ? this.packs.indexedTo + 1 : readCheckpoint(this.dir) + 1;
-      this.packs.indexRange(from, newest);
-      const bytes = this.packs.read(hash);
+      // CHECKPOINT read once per process: a later one only made more objects loose (found above).
+      this.packFloor ??= readCheckpoint(this.dir) + 1;
+      const from = this.packs.indexedTo > 0 ? this.packs.indexedTo + 1 : this.packFloor;
+      const bytes = this.packs.readNewestFirst(hash, from, newest);
       if (bytes !== undefined) return bytes;
     }
     if (this.packs.complete) return undefined;
@@ -668,9 +671,11 @@ export class JsonFileStore implements Store, SnapshotSource {
   private async maybeCheckpoint(): Promise<void> {
     const last = this.lastCommit;
     if (last === undefined) return;
-    // A big commit (an import of thousands of pages) is checkpointed at once: until then every
-    // process that reads the store would read its whole pack to find one object.
-    const due = (checkpointGen: number) => last.gen - checkpointGen >= this.checkpointEvery || (last.packedBytes >= CHECKPOINT_PACK_BYTES && last.gen > checkpointGen);
+    // Commits that pack a lot (an import, batches of comments) are checkpointed early: a reader
+    // parses the pack list of each commit after CHECKPOINT that may hold what it reads.
+    const due = (checkpointGen: number) =>
+      last.gen - checkpointGen >= this.checkpointEvery ||
+      (last.gen > checkpointGen && this.packedSince(checkpointGen, last.gen) >= CHECKPOINT_PACK_BYTES);
     this.checkpointGen ??= readCheckpoint(this.dir);
     if (!due(this.checkpointGen)) return;
     this.checkpointGen = readCheckpoint(this.dir); // another process may have moved it
@@ -688,6 +693,27 @@ export class JsonFileStore implements Store, SnapshotSource {
     } catch {
       // left for the next writer (see above)
     }
+  }
+
+  /** Packed bytes of the commits this process wrote (gen → bytes), until a checkpoint passes them. */
+  private readonly packedByGen = new Map<number, number>();
+
+  /** Bytes packed by the commits after `checkpointGen` (a commit file's size when another process wrote it). */
+  private packedSince(checkpointGen: number, lastGen: number): number {
+    for (const gen of this.packedByGen.keys()) if (gen <= checkpointGen) this.packedByGen.delete(gen);
+    let total = 0;
+    for (let gen = checkpointGen + 1; gen <= lastGen; gen += 1) {
+      let bytes = this.packedByGen.get(gen);
+      if (bytes === undefined) {
+        try {
+          bytes = fs.statSync(paths.commit(this.dir, gen)).size;
+        } catch {
+          bytes = 0;
+        }
+      }
+      total += bytes;
+    }
+    return total;
   }
 
   /**
@@ -846,6 +872,7 @@ export class JsonFileStore implements Store, SnapshotSource {
     if (gen % HEAD_EVERY === 0) await writeHead(this.dir, gen);
     this.packs.add(gen, pack, Buffer.byteLength(header) + 1, record.loose);
     this.lastCommit = { gen, root: rootHash, packedBytes: packed.reduce((sum, b) => sum + b.length, 0) };
+    this.packedByGen.set(gen, this.lastCommit.packedBytes);
     for (const [hash, p] of pending) if (p.value !== undefined) this.cache.set(hash, p.value, p.bytes.length);
     crashPoint('before-lock-release');
     return true;

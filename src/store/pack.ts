@@ -32,8 +32,13 @@ import { isStoredValue, sweepUnreachable } from './sweep-unreachable.js';
 export const PACK_MAX_OBJECT = 64 * 1024;
 /** A writer checkpoints once the newest commit is this many commits past CHECKPOINT. */
 export const CHECKPOINT_EVERY = 32;
-/** …or at once after a commit whose packed objects reach this size (readers would read it all to find one object). */
-export const CHECKPOINT_PACK_BYTES = 256 * 1024;
+/**
+ * …or at once when the commits after CHECKPOINT have packed this much (an import, a few
+ * batches of comments): a reader parses the pack list of each of those commits that may
+ * hold what it reads. A team sync or a comment packs far less, and a checkpoint costs
+ * an fsync per live object, so they wait for the count above.
+ */
+export const CHECKPOINT_PACK_BYTES = 2 * 1024 * 1024;
 /** The newest commits whose whole state stays readable (history for recover --to); older commit files are dropped. */
 export const KEEP_COMMITS = 100;
 /** At most this many commit files are removed per checkpoint (a store upgraded with a long history catches up over several). */
@@ -195,6 +200,22 @@ export class PackIndex {
     this.indexedTo = Math.max(this.indexedTo, to);
   }
 
+  /**
+   * The bytes of `hash` from the packs of gens `from..to`, indexing them newest first
+   * and stopping at the first that holds it: what a reader asks for is most often in
+   * the newest packs (the root of the newest commit, the nodes it changed), and a pack
+   * list of thousands of objects is worth parsing only when needed.
+   */
+  readNewestFirst(hash: string, from: number, to: number): Buffer | undefined {
+    for (let gen = to; gen >= Math.max(1, from); gen -= 1) {
+      if (!this.indexed.has(gen)) this.indexCommit(gen);
+      const bytes = this.read(hash);
+      if (bytes !== undefined) return bytes;
+    }
+    this.indexedTo = Math.max(this.indexedTo, to);
+    return undefined;
+  }
+
   /** Indexes every commit file present (fsck, recover, gc, and readers of generations before CHECKPOINT). */
   indexAll(): void {
     let names: string[];
@@ -214,24 +235,27 @@ export class PackIndex {
   }
 
   private indexCommit(gen: number): void {
-    let bytes: Buffer;
+    // The record line only: objects are read one by one at their offsets (`read`).
+    let head: CommitHead | undefined;
     try {
-      bytes = fs.readFileSync(commitFilePath(this.dir, gen));
+      head = readCommitHead(commitFilePath(this.dir, gen));
     } catch {
       return;
     }
+    // A commit file gone (pruned, or set aside by recover) never comes back: not looked for again.
     this.indexed.add(gen);
-    const end = bytes.indexOf(NEWLINE);
-    if (end < 0) return; // a record without a pack
+    if (head === undefined) return;
+    const start = Buffer.byteLength(head.header) + 1;
+    if (start > head.size) return; // no newline: a record without a pack
     let record: { pack?: unknown; loose?: unknown };
     try {
-      record = JSON.parse(bytes.subarray(0, end).toString('utf8')) as typeof record;
+      record = JSON.parse(head.header) as typeof record;
     } catch {
       return; // damaged: fsck reports the commit itself
     }
     const { pack, loose } = record;
     if (pack === undefined || packProblem(pack) !== undefined) return;
-    this.add(gen, pack as PackList, end + 1, loose !== undefined && packProblem(loose) === undefined ? (loose as PackList) : undefined);
+    this.add(gen, pack as PackList, start, loose !== undefined && packProblem(loose) === undefined ? (loose as PackList) : undefined);
   }
 
   /**
@@ -411,7 +435,7 @@ export async function checkpoint(
   if (prunedBelow > 1) await sweepLoose(source, index, options.dir, prunedBelow, options.gen);
   let added = index.looseBytesIn(from + 1, options.gen);
   for (const [hash, bytes] of objects) if (isStoredValue(source.object(hash))) added += bytes.length;
-  await sweepUnreachable(source, options.dir, added, prunedBelow, options.gen);
+  await sweepUnreachable(source, index, options.dir, added, prunedBelow, options.gen);
   return objects.size;
 }
 

@@ -72,7 +72,8 @@ export class Snapshot implements StoreReader {
   }
 
   scan<T = unknown>(table: string, options: ScanOptions = {}): Array<[string, T]> {
-    return tableScan(this.source, this.root.tables.get(table), options).map(([key, value]) => [key, copy<T>(value)]);
+    const rows = tableScan(this.source, this.root.tables.get(table), options);
+    return options.shared ? (rows as Array<[string, T]>) : rows.map(([key, value]) => [key, copy<T>(value)]);
   }
 
   getObject<T = unknown>(hash: string): T {

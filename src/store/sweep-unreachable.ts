@@ -23,7 +23,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isBLeaf, looksLikeBNode, type BNode } from './btree.js';
 import { HASH_RE, objectPath, tempPath } from './objects.js';
-import { type ObjectSource, collectHashes, commitFilePath, commitHeader, unlinkAll } from './pack.js';
+import { type ObjectSource, type PackIndex, collectHashes, commitFilePath, commitHeader, unlinkAll } from './pack.js';
 
 /** Below this many bytes of new values since the last sweep, no sweep (a tiny store is not marked over and over). */
 export const SWEEP_MIN_BYTES = 64 * 1024;
@@ -75,7 +75,13 @@ export function isStoredValue(value: unknown): boolean {
  * Every object the generations `from..newest` reach (roots, table nodes, transaction
  * logs, values and what values name), or undefined when in doubt.
  */
-export function markKept(source: ObjectSource, dir: string, from: number, newest: number): Set<string> | undefined {
+export function markKept(
+  source: ObjectSource,
+  dir: string,
+  from: number,
+  newest: number,
+  packed: (hash: string) => boolean = () => false,
+): Set<string> | undefined {
   const stack: string[] = [];
   for (let gen = Math.max(1, from); gen <= newest; gen += 1) {
     try {
@@ -95,8 +101,9 @@ export function markKept(source: ObjectSource, dir: string, from: number, newest
     try {
       value = source.object(hash);
     } catch {
-      // Not an object (a row may hold any 64-hex string), or damaged: a damaged loose file stops the sweep.
-      if (fs.existsSync(objectPath(dir, hash))) return undefined;
+      // Not an object (a row may hold any 64-hex string), or damaged: a damaged loose file or
+      // pack entry stops the sweep (what it names cannot be marked, so must not be removed).
+      if (fs.existsSync(objectPath(dir, hash)) || packed(hash)) return undefined;
       continue;
     }
     marked.add(hash);
@@ -154,14 +161,21 @@ async function removeUnmarked(dir: string, marked: Set<string>): Promise<{ remov
  * bytes of new loose values and, when due, marks from `prunedBelow` to `newest` and
  * removes what no kept generation reaches. Returns the number of files removed.
  */
-export async function sweepUnreachable(source: ObjectSource, dir: string, added: number, prunedBelow: number, newest: number): Promise<number> {
+export async function sweepUnreachable(
+  source: ObjectSource,
+  index: PackIndex,
+  dir: string,
+  added: number,
+  prunedBelow: number,
+  newest: number,
+): Promise<number> {
   const state = readSweepState(dir);
   state.since += added;
   if (state.since < Math.max(state.live / 2, SWEEP_MIN_BYTES)) {
     if (added > 0) writeSweepState(dir, state);
     return 0;
   }
-  const marked = markKept(source, dir, prunedBelow, newest);
+  const marked = markKept(source, dir, prunedBelow, newest, (hash) => index.get(hash) !== undefined);
   if (marked === undefined) {
     // In doubt: try again once as many bytes again were written (a sweep removes all garbage, not just the newest).
     writeSweepState(dir, { live: state.live, since: 0 });

@@ -20,6 +20,11 @@ export interface ScanOptions {
   limit?: number;
   /** Descending key order. */
   reverse?: boolean;
+  /**
+   * Hand out the store's own parsed values, without a copy each: for bulk reads that
+   * never modify what they get (a search reading thousands of postings). Read-only.
+   */
+  shared?: boolean;
 }
 
 /** A consistent, read-only view of one committed generation. */

@@ -34,7 +34,7 @@ describe('searchSpaceContent', () => {
   it('finds pages by title and text, best first: more query words, then title matches', async () => {
     const h = await contentSetup();
     const spaceId = await indexedSpace(h);
-    expect(h.store.read().get('searchIndex.state', spaceId)).toEqual({ revision: h.space(spaceId).revision, pages: 4 });
+    expect(h.store.read().get('searchIndex.state', spaceId)).toEqual({ revision: h.space(spaceId).revision, pages: 4, format: 2 });
     const install = await search(h, spaceId, { query: 'install' });
     expect(install.items.map((p) => p.id)).toEqual(['p-install', 'p-guide']);
     expect(install.items[0]).toMatchObject({ title: 'Install', path: 'install', urls: { app: expect.stringContaining('/install') } });
@@ -64,6 +64,50 @@ describe('searchSpaceContent', () => {
     expect((await search(h, spaceId, { query: 'package' })).items.map((p) => p.id)).toEqual(['p-install']);
     expect(h.store.read().get('searchIndex.state', spaceId)).toMatchObject({ pages: 4 });
     expect(h.store.read().scan('searchIndex', { prefix: `${spaceId}/billing/` })).toEqual([]);
+  });
+
+  it('keeps a word of many pages in a few rows: a search reads rows by page group, an edit rewrites one of them', async () => {
+    const h = await contentSetup();
+    const s = await h.createSpace('Big');
+    const cr = await h.createCR(s.id, 'Pages');
+    await h.editChangeRequest(s.id, cr.id, (tree) => {
+      tree.pages = Array.from({ length: 300 }, (_, i) => doc(`page-${i}`, `Page ${i}`, `Common text ${i}\n`));
+    });
+    await h.admin.ok('mergeChangeRequest', { params: { spaceId: s.id, changeRequestId: cr.id } });
+    const rows = () => h.store.read().scan<Record<string, unknown>>('searchIndex', { prefix: `${s.id}/common/` });
+    expect(rows().length).toBeGreaterThan(30);
+    expect(rows().length).toBeLessThanOrEqual(64);
+    expect(rows().reduce((sum, [, row]) => sum + Object.keys(row).length, 0)).toBe(300);
+    expect((await search(h, s.id, { query: 'common', limit: '1000' })).count).toBe(300);
+
+    const before = new Map(rows());
+    const edit = await h.createCR(s.id, 'Edit one page');
+    await h.editChangeRequest(s.id, edit.id, (tree) => {
+      (tree.pages[7] as { markdown?: string }).markdown = 'Common, common text\n';
+    });
+    await h.admin.ok('mergeChangeRequest', { params: { spaceId: s.id, changeRequestId: edit.id } });
+    const changed = rows().filter(([key, row]) => JSON.stringify(row) !== JSON.stringify(before.get(key)));
+    expect(changed.map(([, row]) => (row as Record<string, [number, number]>)['page-7'])).toEqual([[2, 0]]);
+  });
+
+  it('rebuilds an index of the older format (one row per page and word) at the next merge, and searches without it until then', async () => {
+    const h = await contentSetup();
+    const spaceId = await indexedSpace(h);
+    const expected = (await search(h, spaceId, { query: 'install' })).items.map((p) => p.id);
+    await h.store.transact((tx) => {
+      for (const [key] of tx.scan('searchIndex', { prefix: `${spaceId}/` })) tx.delete('searchIndex', key);
+      tx.put('searchIndex', `${spaceId}/install/p-faq`, [9, 9]); // stale and of the old shape: must not be read
+      tx.put('searchIndex.state', spaceId, { revision: h.space(spaceId).revision, pages: 4 });
+    });
+    expect((await search(h, spaceId, { query: 'install' })).items.map((p) => p.id)).toEqual(expected);
+    const cr = await h.createCR(spaceId, 'Touch');
+    await h.editChangeRequest(spaceId, cr.id, (tree) => {
+      tree.pages.push(doc('p-new', 'New page', 'Nothing to install here.\n'));
+    });
+    await h.admin.ok('mergeChangeRequest', { params: { spaceId, changeRequestId: cr.id } });
+    expect(h.store.read().get('searchIndex.state', spaceId)).toMatchObject({ pages: 5, format: 2 });
+    expect(h.store.read().get('searchIndex', `${spaceId}/install/p-faq`)).toBeUndefined();
+    expect((await search(h, spaceId, { query: 'install' })).items.map((p) => p.id)).toEqual([...expected, 'p-new']);
   });
 
   it('paginates, and answers the same without an index (content put there another way)', async () => {

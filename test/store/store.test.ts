@@ -64,6 +64,21 @@ describe('create / open', () => {
     expect(fs.readdirSync(other)).toEqual(['notes.txt']);
   });
 
+  it('hands out copies of scanned values, or with shared: true the parsed values themselves', async () => {
+    const { store } = fresh();
+    await store.transact((tx) => {
+      tx.put('t', 'a/1', { n: 1 });
+      tx.put('t', 'a/2', { n: 2 });
+      tx.put('t', 'b/1', { n: 3 });
+    });
+    const reader = store.read();
+    const copied = reader.scan<{ n: number }>('t', { prefix: 'a/' });
+    const shared = reader.scan<{ n: number }>('t', { prefix: 'a/', shared: true });
+    expect(shared).toEqual(copied);
+    expect(reader.scan('t', { prefix: 'a/', shared: true })[0]?.[1]).toBe(shared[0]?.[1]);
+    expect(reader.scan('t', { prefix: 'a/' })[0]?.[1]).not.toBe(copied[0]?.[1]);
+  });
+
   it('creates inside an existing empty directory', () => {
     const dir = tempDir('empty');
     const store = createStore(dir);
@@ -477,15 +492,30 @@ describe('transactions', () => {
     expect(reopen(dir).read().get('t', 'k9')).toBe(9);
   });
 
-  it('checkpoints a big commit (an import) at once, so readers do not read its whole pack for each object', async () => {
+  it('checkpoints at once when the commits after CHECKPOINT have packed 2 MiB (an import)', async () => {
     const { dir, store } = fresh({ checkpointEvery: 32 });
     await store.transact((tx) => tx.put('t', 'small', 1));
     expect(fs.existsSync(path.join(dir, 'CHECKPOINT')) ? fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8') : '0\n').toMatch(/^0\b/);
     await store.transact((tx) => {
-      for (let i = 0; i < 2000; i += 1) tx.put('pages', `p${String(i).padStart(5, '0')}`, { i, body: 'x'.repeat(200) });
+      for (let i = 0; i < 2000; i += 1) tx.put('pages', `p${String(i).padStart(5, '0')}`, { i, body: 'x'.repeat(2500) });
     });
     expect(fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8')).toMatch(/^2\b/);
-    expect(reopen(dir).read().get('pages', 'p01999')).toEqual({ i: 1999, body: 'x'.repeat(200) });
+    expect(reopen(dir).read().get('pages', 'p01999')).toEqual({ i: 1999, body: 'x'.repeat(2500) });
+    expect((await fsck(dir)).problems).toEqual([]);
+  });
+
+  it('counts what the commits after CHECKPOINT packed: a few medium commits wait, then one checkpoint covers them', async () => {
+    const { dir, store } = fresh({ checkpointEvery: 32 });
+    const checkpointGen = () => (fs.existsSync(path.join(dir, 'CHECKPOINT')) ? Number(fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8').split(' ')[0]) : 0);
+    await store.transact((tx) => tx.put('t', 'small', 1));
+    for (let batch = 0; batch < 4; batch += 1) {
+      await store.transact((tx) => {
+        for (let i = 0; i < 300; i += 1) tx.put('rows', `b${batch}-${String(i).padStart(4, '0')}`, 'x'.repeat(2000));
+      });
+      // ~600 KB each: three stay packed (1.8 MB), the fourth passes 2 MiB.
+      expect(checkpointGen()).toBe(batch < 3 ? 0 : 5);
+    }
+    expect(reopen(dir).read().get('rows', 'b0-0000')).toBe('x'.repeat(2000));
     expect((await fsck(dir)).problems).toEqual([]);
   });
 

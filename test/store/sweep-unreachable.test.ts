@@ -66,4 +66,23 @@ describe('automatic gc of unreachable loose objects (putObject values too)', () 
     expect((await fsck(dir)).problems).toEqual([]);
     await store.close();
   }, 120_000);
+
+  it('removes nothing while a kept generation names a damaged object (what it names cannot be marked)', async () => {
+    const dir = storePath('sweep-damaged');
+    const store = createStore(dir, { checkpointEvery: 1, keepCommits: 1 });
+    const a = await store.transact((tx) => {
+      const hash = tx.putObject({ markdown: text(3000), names: tx.putObject({ child: text(200) }) });
+      tx.put('pages', 'a', { body: hash });
+      return hash;
+    });
+    const file = path.join(dir, 'objects', a.slice(0, 2), `${a}.json`);
+    fs.writeFileSync(file, 'x'.repeat(fs.statSync(file).size)); // damaged in place
+    const bigFiles = () => fs.readdirSync(path.join(dir, 'objects')).flatMap((p) => fs.readdirSync(path.join(dir, 'objects', p)).map((n) => path.join(dir, 'objects', p, n))).filter((f) => fs.statSync(f).size >= 100_000);
+    await store.close();
+    const later = openStore(dir, { checkpointEvery: 1, keepCommits: 1 }); // reads the damaged file, not a cached copy
+    for (let i = 0; i < 5; i += 1) await later.transact((tx) => tx.put('files', 'b', { data: tx.putObject({ body: `${i} ${'y'.repeat(100_000)}` }) }));
+    expect(bigFiles()).toHaveLength(5); // four replaced values kept: the sweep stopped
+    expect((await fsck(dir)).problems.map((p) => p.path)).toEqual([file]);
+    await later.close();
+  });
 });

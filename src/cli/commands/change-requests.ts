@@ -267,12 +267,6 @@ export const contentCommands: OperationCommandSpec[] = [
   },
 ];
 
-export const contentGroupDescriptions: Record<string, string> = {
-  cr: 'Change requests: propose, review, merge content changes',
-  page: 'Pages of a space or change request',
-  file: 'Files (assets) of a space or change request',
-};
-
 /** `docsctl cr diff SPACE CR`: the pages a change request changes, then a unified diff of their Markdown. */
 export function registerCrDiff(group: import('commander').Command, getSession: (command: import('commander').Command) => Session): void {
   group

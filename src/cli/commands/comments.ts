@@ -271,6 +271,3 @@ export const commentCommands: OperationCommandSpec[] = [
   },
 ];
 
-export const commentGroupDescriptions: Record<string, string> = {
-  comment: 'Comments and replies on a space or change request',
-};

@@ -1,30 +1,11 @@
-/** Every data-declared command, and the descriptions of their groups. */
+/**
+ * The data-declared commands (src/cli/operation.ts), loaded by group: the specs of
+ * ~300 commands are most of the CLI's code, and a command needs only its own group's.
+ * `groupDescriptions` names every group for help and suggestions without loading any.
+ */
+import type { Command } from 'commander';
 import type { OperationCommandSpec } from '../operation.js';
-import { contentCommands, contentGroupDescriptions } from './change-requests.js';
-import { collectionCommands } from './collections.js';
-import { commentCommands, commentGroupDescriptions } from './comments.js';
-import { reviewCommands } from './reviews.js';
-import { searchCommands } from './search.js';
-import { memberCommands } from './members.js';
-import { orgCatalogCommands, orgCatalogGroupDescriptions } from './org-catalog.js';
-import { orgCommands } from './orgs.js';
-import { spaceCommands } from './spaces.js';
-import { teamCommands } from './teams.js';
-import { siteCommands, siteGroupDescriptions } from './sites.js';
-
-export const operationCommands: readonly OperationCommandSpec[] = [
-  ...orgCommands,
-  ...memberCommands,
-  ...teamCommands,
-  ...collectionCommands,
-  ...spaceCommands,
-  ...contentCommands,
-  ...commentCommands,
-  ...reviewCommands,
-  ...searchCommands,
-  ...siteCommands,
-  ...orgCatalogCommands,
-];
+import type { Session } from '../session.js';
 
 export const groupDescriptions: Record<string, string> = {
   org: 'Organizations you belong to',
@@ -34,9 +15,118 @@ export const groupDescriptions: Record<string, string> = {
   'team members': 'Members of a team (list, add, remove, sync from a file)',
   collection: 'Collections: groups of spaces inside an organization',
   space: 'Spaces: containers of documentation content',
-  ...contentGroupDescriptions,
-  ...commentGroupDescriptions,
+  cr: 'Change requests: propose, review, merge content changes',
+  page: 'Pages of a space or change request',
+  file: 'Files (assets) of a space or change request',
+  comment: 'Comments and replies on a space or change request',
   search: 'Search page titles and text',
-  ...siteGroupDescriptions,
-  ...orgCatalogGroupDescriptions,
+  site: 'Sites: publish spaces as documentation sites (sections, variants, share links)',
+  'site section': 'Sections of a site (each shows one or more spaces as variants)',
+  'site section-group': 'Groups of sections in a site',
+  'site space': 'Site spaces: the spaces a site shows (variants of a section)',
+  'site share-link': 'Secret links to a share-link site',
+  'site adaptive-schema': 'Adaptive content schema (visitor claims) of a site',
+  'custom-field': 'Custom fields: typed metadata an organization defines for its spaces',
+  translation: 'Translation settings of an organization',
+  sso: 'SAML single sign-on providers of an organization',
+  openapi: 'OpenAPI specifications of an organization (and offline validation)',
+  integration: 'Integrations: publish from a manifest, list, installations',
 };
+
+type GetSession = (command: Command) => Session;
+
+/** A module's commands: its specs, and hand-written commands it adds once the specs are registered. */
+export interface CommandModule {
+  specs: readonly OperationCommandSpec[];
+  register?: (program: Command, getSession: GetSession) => void;
+}
+
+const subgroup = (program: Command, ...names: string[]): Command | undefined => {
+  let command: Command | undefined = program;
+  for (const name of names) command = command?.commands.find((c) => c.name() === name);
+  return command;
+};
+
+const commandModules = {
+  orgs: async (): Promise<CommandModule> => {
+    const [{ orgCommands }, { registerOrgCreate, registerUserCreate }] = await Promise.all([import('./orgs.js'), import('./accounts.js')]);
+    return {
+      specs: orgCommands,
+      register(program, getSession) {
+        const org = subgroup(program, 'org');
+        if (org) registerOrgCreate(org, getSession);
+        const user = subgroup(program, 'user');
+        if (user) registerUserCreate(user, getSession);
+      },
+    };
+  },
+  members: async (): Promise<CommandModule> => ({ specs: (await import('./members.js')).memberCommands }),
+  teams: async (): Promise<CommandModule> => {
+    const [{ teamCommands }, { registerTeamSync }] = await Promise.all([import('./teams.js'), import('./team-sync.js')]);
+    return {
+      specs: teamCommands,
+      register(program, getSession) {
+        const members = subgroup(program, 'team', 'members');
+        if (members) registerTeamSync(members, getSession);
+      },
+    };
+  },
+  collections: async (): Promise<CommandModule> => ({ specs: (await import('./collections.js')).collectionCommands }),
+  spaces: async (): Promise<CommandModule> => ({ specs: (await import('./spaces.js')).spaceCommands }),
+  'change-requests': async (): Promise<CommandModule> => {
+    const { contentCommands, registerCrDiff } = await import('./change-requests.js');
+    return {
+      specs: contentCommands,
+      register(program, getSession) {
+        const cr = subgroup(program, 'cr');
+        if (cr) registerCrDiff(cr, getSession);
+      },
+    };
+  },
+  comments: async (): Promise<CommandModule> => ({ specs: (await import('./comments.js')).commentCommands }),
+  reviews: async (): Promise<CommandModule> => ({ specs: (await import('./reviews.js')).reviewCommands }),
+  search: async (): Promise<CommandModule> => ({ specs: (await import('./search.js')).searchCommands }),
+  sites: async (): Promise<CommandModule> => {
+    const { siteCommands, registerSiteInspect } = await import('./sites.js');
+    return { specs: siteCommands, register: registerSiteInspect };
+  },
+  'org-catalog': async (): Promise<CommandModule> => {
+    const [{ orgCatalogCommands }, { registerOpenApiValidate }] = await Promise.all([import('./org-catalog.js'), import('./openapi-validate.js')]);
+    return {
+      specs: orgCatalogCommands,
+      register(program, getSession) {
+        const openapi = subgroup(program, 'openapi');
+        if (openapi) registerOpenApiValidate(openapi, getSession);
+      },
+    };
+  },
+} satisfies Record<string, () => Promise<CommandModule>>;
+
+export type CommandModuleName = keyof typeof commandModules;
+
+/**
+ * The top-level groups each module adds commands to, in registration order
+ * (test/cli/command-groups.test.ts checks them against the modules' specs).
+ */
+export const moduleGroups: Record<CommandModuleName, readonly string[]> = {
+  orgs: ['org', 'user', 'member'],
+  members: ['member'],
+  teams: ['team'],
+  collections: ['collection'],
+  spaces: ['space'],
+  'change-requests': ['cr', 'page', 'file', 'space'],
+  comments: ['comment'],
+  reviews: ['cr'],
+  search: ['search'],
+  sites: ['site'],
+  'org-catalog': ['custom-field', 'space', 'translation', 'sso', 'openapi', 'integration'],
+};
+
+/** Every top-level group of the data-declared commands. */
+export const commandGroups: ReadonlySet<string> = new Set(Object.values(moduleGroups).flat());
+
+/** The modules of `group`'s commands (every module for undefined), loaded, in registration order. */
+export async function loadCommandModules(group?: string): Promise<CommandModule[]> {
+  const names = (Object.keys(moduleGroups) as CommandModuleName[]).filter((name) => group === undefined || moduleGroups[name].includes(group));
+  return Promise.all(names.map((name) => commandModules[name]()));
+}

@@ -465,10 +465,3 @@ export const orgCatalogCommands: OperationCommandSpec[] = [
   ...integrationCommands,
 ];
 
-export const orgCatalogGroupDescriptions: Record<string, string> = {
-  'custom-field': 'Custom fields: typed metadata an organization defines for its spaces',
-  translation: 'Translation settings of an organization',
-  sso: 'SAML single sign-on providers of an organization',
-  openapi: 'OpenAPI specifications of an organization (and offline validation)',
-  integration: 'Integrations: publish from a manifest, list, installations',
-};

@@ -519,15 +519,6 @@ export const siteCommands: OperationCommandSpec[] = [
   },
 ];
 
-export const siteGroupDescriptions: Record<string, string> = {
-  site: 'Sites: publish spaces as documentation sites (sections, variants, share links)',
-  'site section': 'Sections of a site (each shows one or more spaces as variants)',
-  'site section-group': 'Groups of sections in a site',
-  'site space': 'Site spaces: the spaces a site shows (variants of a section)',
-  'site share-link': 'Secret links to a share-link site',
-  'site adaptive-schema': 'Adaptive content schema (visitor claims) of a site',
-};
-
 /** `site inspect [SITE]`: hand-written (an optional argument, prompts); its code loads only when run. */
 export function registerSiteInspect(program: Command, getSession: (command: Command) => Session): void {
   const group = program.commands.find((c) => c.name() === 'site');

@@ -15,7 +15,7 @@ import { paginate } from '../pagination.js';
 import { orgAccess, requireRole } from '../permissions.js';
 import { type SpaceRecord, getRevision, getSpace, orgSpaceList } from '../records.js';
 import { appUrl } from '../urls.js';
-import { type Posting, indexState, pagePostings, postingsFor, tokenize } from './index.js';
+import { INDEX_FORMAT, type Posting, type PostingRow, indexState, pagePostings, postingRows, tokenize } from './index.js';
 
 const on = implementer<typeof routes>();
 const seg = (id: string) => encodeURIComponent(id);
@@ -32,11 +32,13 @@ function queryWords(query: string): string[] {
   return words.slice(0, 16);
 }
 
-/** The postings of each query word, from the index, or (index missing or behind) from the pages themselves. */
-function postings(tx: StoreReader, space: SpaceRecord, content: RevisionContent, words: string[]): { byWord: Array<Map<string, Posting>>; pages: number } {
+/** The postings of each query word (rows of page id → posting), from the index, or (index missing or behind) from the pages themselves. */
+function postings(tx: StoreReader, space: SpaceRecord, content: RevisionContent, words: string[]): { byWord: PostingRow[][]; pages: number } {
   const state = indexState(tx, space.id);
-  if (state && state.revision === space.revision) return { byWord: words.map((word) => postingsFor(tx, space.id, word)), pages: state.pages };
-  const byWord = words.map(() => new Map<string, Posting>());
+  if (state && state.revision === space.revision && state.format === INDEX_FORMAT) {
+    return { byWord: words.map((word) => postingRows(tx, space.id, word)), pages: state.pages };
+  }
+  const byWord = words.map(() => ({}) as Record<string, Posting>);
   const ids = [...content.allPageHashes().keys()];
   for (const id of ids) {
     const page = content.page(id);
@@ -44,21 +46,26 @@ function postings(tx: StoreReader, space: SpaceRecord, content: RevisionContent,
     const counts = pagePostings(page.title ?? '', `${page.description ?? ''}\n${page.type === 'document' ? (content.markdown(page) ?? '') : ''}`);
     words.forEach((word, i) => {
       const posting = counts.get(word);
-      if (posting) (byWord[i] as Map<string, Posting>).set(id, posting);
+      if (posting) (byWord[i] as Record<string, Posting>)[id] = posting;
     });
   }
-  return { byWord, pages: ids.length };
+  return { byWord: byWord.map((row) => [row]), pages: ids.length };
 }
 
-function rank(byWord: Array<Map<string, Posting>>, pages: number): Hit[] {
+function rank(byWord: PostingRow[][], pages: number): Hit[] {
   const hits = new Map<string, Hit>();
-  for (const list of byWord) {
-    const idf = Math.log(1 + Math.max(pages, 1) / Math.max(list.size, 1));
-    for (const [pageId, [text, title]] of list) {
-      const hit = hits.get(pageId) ?? { pageId, matched: 0, score: 0 };
-      hit.matched += 1;
-      hit.score += idf * ((text > 0 ? 1 + Math.log(text) : 0) + 3 * (title > 0 ? 1 : 0));
-      hits.set(pageId, hit);
+  for (const rows of byWord) {
+    let found = 0;
+    for (const row of rows) found += Object.keys(row).length;
+    const idf = Math.log(1 + Math.max(pages, 1) / Math.max(found, 1));
+    for (const row of rows) {
+      for (const pageId in row) {
+        const [text, title] = row[pageId] as Posting;
+        let hit = hits.get(pageId);
+        if (!hit) hits.set(pageId, (hit = { pageId, matched: 0, score: 0 }));
+        hit.matched += 1;
+        hit.score += idf * ((text > 0 ? 1 + Math.log(text) : 0) + 3 * (title > 0 ? 1 : 0));
+      }
     }
   }
   return [...hits.values()].sort((a, b) => b.matched - a.matched || b.score - a.score || (a.pageId < b.pageId ? -1 : 1));

@@ -3,10 +3,16 @@
  * that change it (a merge, an import, a Git Sync import), so that a search reads
  * the postings of its words and the pages it shows, never every page.
  *
- * | table              | key                              | value                               |
- * |--------------------|----------------------------------|-------------------------------------|
- * | searchIndex        | `${spaceId}/${word}/${pageId}`   | `[count in text, count in title]`   |
- * | searchIndex.state  | spaceId                          | `{revision, pages}` it reflects     |
+ * | table              | key                              | value                                          |
+ * |--------------------|----------------------------------|------------------------------------------------|
+ * | searchIndex        | `${spaceId}/${word}/${group}`    | `{[pageId]: [count in text, count in title]}`  |
+ * | searchIndex.state  | spaceId                          | `{revision, pages, format}` it reflects        |
+ *
+ * A word's postings are split into up to GROUPS rows by a hash of the page id: a
+ * search reads a few dozen rows per word, not one per page (a word of every page of
+ * a 5,000-page space was 5,000 rows), and a page edit rewrites one small row per word
+ * of the page, whatever the size of the space. An index of an older format (one row
+ * per page and word) counts as missing: the next commit rebuilds it.
  *
  * A commit updates the postings of the pages that changed between the indexed
  * revision and the new one (a diff of the page tries: the cost follows the change,
@@ -26,7 +32,24 @@ export const SearchTables = {
 export interface IndexState {
   revision: string;
   pages: number;
+  /** INDEX_FORMAT; absent in the first format (one row per page and word). */
+  format?: number;
 }
+
+export const INDEX_FORMAT = 2;
+
+/** Rows per word: each holds about 1/GROUPS of the pages that contain it. */
+const GROUPS = 64;
+
+/** The row group of a page: FNV-1a of its id (ids of imported pages need not be random). */
+function groupOf(pageId: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < pageId.length; i += 1) hash = Math.imul(hash ^ pageId.charCodeAt(i), 0x01000193);
+  return ((hash >>> 0) % GROUPS).toString(36).padStart(2, '0');
+}
+
+/** Page id → posting: one row of a word's postings. */
+export type PostingRow = Readonly<Record<string, Posting>>;
 
 /** `[occurrences in the text, occurrences in the title]`. */
 export type Posting = [number, number];
@@ -71,14 +94,34 @@ function postingsOf(content: RevisionContent, page: StoredPage): Map<string, Pos
   return pagePostings(page.title ?? '', `${page.description ?? ''}\n${body}`);
 }
 
-const key = (spaceId: string, word: string, pageId: string) => `${spaceId}/${word}/${pageId}`;
+const rowKey = (spaceId: string, word: string, pageId: string) => `${spaceId}/${word}/${groupOf(pageId)}`;
 
-function removePage(tx: StoreWriter, spaceId: string, content: RevisionContent, page: StoredPage): void {
-  for (const word of postingsOf(content, page).keys()) tx.delete(SearchTables.postings, key(spaceId, word, page.id));
-}
+/**
+ * The changes of one commit, grouped by row and written once per row at the end:
+ * indexing a whole space touches each row many times.
+ */
+class RowChanges {
+  private readonly rows = new Map<string, Map<string, Posting | null>>();
 
-function addPage(tx: StoreWriter, spaceId: string, content: RevisionContent, page: StoredPage): void {
-  for (const [word, posting] of postingsOf(content, page)) tx.put(SearchTables.postings, key(spaceId, word, page.id), posting);
+  set(spaceId: string, word: string, pageId: string, posting: Posting | null): void {
+    const key = rowKey(spaceId, word, pageId);
+    let row = this.rows.get(key);
+    if (!row) this.rows.set(key, (row = new Map()));
+    row.set(pageId, posting);
+  }
+
+  /** Writes each changed row: the stored row with the changes applied (`fresh`: every row starts empty). */
+  apply(tx: StoreWriter, fresh: boolean): void {
+    for (const [key, changes] of this.rows) {
+      const row: Record<string, Posting> = (fresh ? undefined : tx.get<Record<string, Posting>>(SearchTables.postings, key)) ?? {};
+      for (const [pageId, posting] of changes) {
+        if (posting === null) delete row[pageId];
+        else row[pageId] = posting;
+      }
+      if (Object.keys(row).length === 0) tx.delete(SearchTables.postings, key);
+      else tx.put(SearchTables.postings, key, row);
+    }
+  }
 }
 
 /**
@@ -89,38 +132,39 @@ function addPage(tx: StoreWriter, spaceId: string, content: RevisionContent, pag
 export function indexCommit(tx: StoreWriter, spaceId: string, from: RevisionRecord | undefined, to: RevisionRecord): void {
   const state = tx.get<IndexState>(SearchTables.state, spaceId);
   const after = openContent(tx, to);
-  const incremental = state !== undefined && from !== undefined && state.revision === from.id;
+  const incremental = state !== undefined && state.format === INDEX_FORMAT && from !== undefined && state.revision === from.id;
   if (!incremental && state !== undefined) {
-    // Behind (a commit that did not pass here): start over.
+    // Behind (a commit that did not pass here) or of an older format: start over.
     for (const [row] of tx.scan(SearchTables.postings, { prefix: `${spaceId}/` })) tx.delete(SearchTables.postings, row);
   }
   const before = incremental ? openContent(tx, from) : undefined;
   let pages = incremental ? state.pages : 0;
+  const changes = new RowChanges();
   // Content-addressed: any revision's reader reads the nodes of both tries.
   const changed = hamtDiff(after, before?.root.pages ?? undefined, after.root.pages ?? undefined);
   for (const [pageId, [oldHash, newHash]] of changed) {
     if (oldHash !== undefined && before) {
       const old = tx.getObject<StoredPage>(oldHash as string);
-      removePage(tx, spaceId, before, old);
+      for (const word of postingsOf(before, old).keys()) changes.set(spaceId, word, old.id, null);
       pages -= 1;
     }
     if (newHash !== undefined) {
       const page = after.page(pageId);
       if (page) {
-        addPage(tx, spaceId, after, page);
+        for (const [word, posting] of postingsOf(after, page)) changes.set(spaceId, word, page.id, posting);
         pages += 1;
       }
     }
   }
-  tx.put(SearchTables.state, spaceId, { revision: to.id, pages } satisfies IndexState);
+  changes.apply(tx, !incremental);
+  tx.put(SearchTables.state, spaceId, { revision: to.id, pages, format: INDEX_FORMAT } satisfies IndexState);
 }
 
 export function indexState(tx: StoreReader, spaceId: string): IndexState | undefined {
   return tx.get<IndexState>(SearchTables.state, spaceId);
 }
 
-/** The postings of one word in a space: page id → posting. */
-export function postingsFor(tx: StoreReader, spaceId: string, word: string): Map<string, Posting> {
-  const prefix = `${spaceId}/${word}/`;
-  return new Map(tx.scan<Posting>(SearchTables.postings, { prefix }).map(([row, posting]) => [row.slice(prefix.length), posting]));
+/** The postings of one word in a space, as stored: rows of page id → posting (shared with the store: read-only). */
+export function postingRows(tx: StoreReader, spaceId: string, word: string): PostingRow[] {
+  return tx.scan<PostingRow>(SearchTables.postings, { prefix: `${spaceId}/${word}/`, shared: true }).map(([, row]) => row);
 }

@@ -1,0 +1,34 @@
+/**
+ * The CLI loads only the command modules of the group a command names
+ * (src/cli/commands/index.ts): `moduleGroups` must say truly which top-level groups
+ * each module's specs add to, or a command would be missing from its group.
+ */
+import { describe, expect, it } from 'vitest';
+import { commandGroups, groupDescriptions, loadCommandModules, moduleGroups } from '../../src/cli/commands/index.js';
+import { commandModulesFor, invokedGroup } from '../../src/cli/main.js';
+
+describe('command modules by group', () => {
+  it('declare exactly the top-level groups of their specs', async () => {
+    const all = await loadCommandModules();
+    expect(all).toHaveLength(Object.keys(moduleGroups).length);
+    (Object.keys(moduleGroups) as Array<keyof typeof moduleGroups>).forEach((name, i) => {
+      const groups = new Set((all[i]?.specs ?? []).map((spec) => spec.command.split(' ')[0] as string));
+      expect([...groups].sort(), name).toEqual([...moduleGroups[name]].sort());
+    });
+  });
+
+  it('describe every group', () => {
+    for (const group of commandGroups) expect(groupDescriptions[group], group).toBeTruthy();
+  });
+
+  it('load the modules of the invoked group only, and every one for completion', async () => {
+    expect(invokedGroup(['--json', 'space', 'list'])).toBe('space');
+    expect(invokedGroup(['help', 'cr', 'merge'])).toBe('cr');
+    expect(invokedGroup(['serve'])).toBeUndefined();
+    const space = await commandModulesFor(['space', 'list']);
+    expect(space).toHaveLength(3); // spaces, change-requests (space content), org-catalog (space custom fields)
+    expect(space.flatMap((m) => m.specs).some((spec) => spec.command === 'space list')).toBe(true);
+    expect(await commandModulesFor(['serve'])).toEqual([]);
+    expect(await commandModulesFor(['completion', 'bash'])).toHaveLength(Object.keys(moduleGroups).length);
+  });
+});
