@@ -15,7 +15,7 @@
 import { badRequest, forbidden, notFound } from '../api/errors.js';
 import type * as routes from '../api/routes/teams.js';
 import type { StoreReader } from '../store/types.js';
-import { deleted, implementer, nothingToDelete } from './handler.js';
+import { ExactJson, deleted, implementer, nothingToDelete } from './handler.js';
 import { type MemberView, memberView, requireMember } from './members.js';
 import { orgAccess, requireRole } from './permissions.js';
 import { type OrgRecord, type Role, getMember, getUser, userIdByEmail } from './records.js';
@@ -133,7 +133,9 @@ export const teamHandlers = {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     requireRole(role, 'read', org.id, 'list team members');
     const team = requireTeam(ctx.tx, org, params.teamId);
-    return teamMembers.page(ctx.tx, team.id, query, ({ id, value }) => {
+    // Built fresh and JSON-exact (no undefined members, nothing shared): local mode takes it without
+    // a JSON round trip (a sync lists a team of thousands; test/domain/members-teams.test.ts).
+    return new ExactJson(teamMembers.page(ctx.tx, team.id, query, ({ id, value }) => {
       const member = getMember(ctx.tx, org.id, id);
       if (!member) return undefined;
       const item: { organization: MemberView; team: { role: TeamRole }; permissions: { view: boolean } } = {
@@ -142,7 +144,7 @@ export const teamHandlers = {
         permissions: { view: true },
       };
       return item;
-    });
+    }));
   }),
 
   ...on('updateMembersInOrganizationTeam', (ctx, { params, body }) => {

@@ -150,7 +150,7 @@ describe('teams', () => {
   });
 
   it('applies a batch update in one commit: remove wins over add, roles by id or e-mail; all or nothing', async () => {
-    const { admin, org, ada, bob, cy, createTeam, fails, adminId, store, call } = await world();
+    const { admin, as, org, ada, bob, cy, createTeam, fails, adminId, store, call } = await world();
     const team = await createTeam('Docs', [ada, bob]);
     const params = { ...org, teamId: team.id };
     await admin('updateMembersInOrganizationTeam', { params, body: { add: ['cy@x.io', bob], remove: [bob], memberships: { [ada]: { role: 'owner' } } } }, 204);
@@ -158,6 +158,11 @@ describe('teams', () => {
     const roles = Object.fromEntries(members.items.map((m) => [m.organization.id, m.team.role]));
     expect(roles).toEqual({ [ada]: 'owner', [cy]: 'member' });
     expect(members.count).toBe(2);
+    // Local mode takes the listing without a JSON round trip: it must be exactly what serve sends.
+    await as(ada, 'updateOrganizationMemberLastSeenAt', { params: org }, 200); // an optional field (lastSeenAt) present
+    const listed = await call(adminId, 'listTeamMembersInOrganizationById', { params, query: { limit: 1 } });
+    expect(JSON.parse(listed.json ?? 'null')).toStrictEqual(listed.body);
+    expect((listed.body as { next?: unknown }).next).toBeDefined();
     const gen = store.read().gen;
     await fails(adminId, 'updateMembersInOrganizationTeam', { params, body: { add: [bob, 'ghost@x.io'], remove: [ada] } }, 404, /ghost@x\.io/);
     expect(store.read().gen).toBe(gen);
