@@ -5,35 +5,22 @@
  * Usage (bundled by bench/run.mjs): node generate-comments.mjs DIR COMMENTS
  * Prints JSON: {spaceId, changeRequest, pages, comments, seconds}.
  */
-import { getRoute } from '../src/api/table.js';
 import { bootstrap } from '../src/domain/bootstrap.js';
 import { commentHandlers } from '../src/domain/comments/handlers.js';
 import { newRevisionRecord } from '../src/domain/content/records.js';
 import { saveTree } from '../src/domain/content/storage.js';
-import { executeOperation } from '../src/domain/execute.js';
 import type { HandlerContext } from '../src/domain/handler.js';
 import { LOCAL_POLICY } from '../src/domain/policy.js';
 import { type SpaceRecord, getRevision, getSpace, putSpace } from '../src/domain/records.js';
 import { indexCommit } from '../src/domain/search/index.js';
-import { createStore } from '../src/store/index.js';
-import { systemClock } from '../src/util/clock.js';
-import { randomIds } from '../src/util/ids.js';
+import { benchStore } from './bench-store.js';
 import { benchContentTree } from './content-tree.js';
 
 const [dir, commentsArg] = process.argv.slice(2);
 if (!dir) throw new Error('usage: generate-comments DIR COMMENTS');
 const comments = Number(commentsArg ?? 10_000);
 const started = Date.now();
-const store = createStore(dir, { durable: false });
-const ids = randomIds();
-const clock = systemClock;
-const origin = 'http://127.0.0.1:4000';
-const { user, organization } = await store.transact((tx) =>
-  bootstrap(tx, { organizationTitle: 'Bench', userName: 'Bench', email: 'bench@example.com', clock, ids, origin }),
-);
-const env = { store, actor: { userId: user.id }, clock, ids, origin };
-const run = async (id: string, input: object) =>
-  (await executeOperation(env, getRoute(id as Parameters<typeof getRoute>[0]), input)).body as Record<string, unknown>;
+const { store, ids, clock, organization, env, run } = await benchStore(dir);
 
 const { tree, leaves, pages } = benchContentTree();
 const space = await run('createSpace', { params: { organizationId: organization.id }, body: { title: 'Big space' } });

@@ -4,33 +4,19 @@
  * Usage (bundled by bench/run.mjs): node generate-content.mjs DIR CRS
  * Prints JSON: {spaceId, crs: [numbers], pageId, pages, seconds}.
  */
-import { getRoute } from '../src/api/table.js';
 import type { ContentPage } from '../src/content/model.js';
 import { bootstrap } from '../src/domain/bootstrap.js';
 import { type ChangeRequestRecord, getChangeRequest, newRevisionRecord, putChangeRequest } from '../src/domain/content/records.js';
 import { loadTree, saveTree } from '../src/domain/content/storage.js';
-import { executeOperation } from '../src/domain/execute.js';
 import { type SpaceRecord, getRevision, getSpace, putSpace } from '../src/domain/records.js';
-import { createStore } from '../src/store/index.js';
-import { systemClock } from '../src/util/clock.js';
-import { randomIds } from '../src/util/ids.js';
-import type { RouteId } from '../src/api/route-id.js';
+import { benchStore } from './bench-store.js';
 import { benchContentTree } from './content-tree.js';
 
 const [dir, crsArg] = process.argv.slice(2);
 if (!dir) throw new Error('usage: generate-content DIR CRS');
 const crs = Number(crsArg ?? 21);
 const started = Date.now();
-const store = createStore(dir, { durable: false });
-const ids = randomIds();
-const clock = systemClock;
-const origin = 'http://127.0.0.1:4000';
-const { user, organization } = await store.transact((tx) =>
-  bootstrap(tx, { organizationTitle: 'Bench', userName: 'Bench', email: 'bench@example.com', clock, ids, origin }),
-);
-const env = { store, actor: { userId: user.id }, clock, ids, origin };
-const run = async (id: RouteId, input: object) => (await executeOperation(env, getRoute(id), input)).body as Record<string, unknown>;
-
+const { store, ids, clock, organization, run } = await benchStore(dir);
 const { tree, leaves, pages: n } = benchContentTree();
 
 const space = await run('createSpace', { params: { organizationId: organization.id }, body: { title: 'Big space' } });

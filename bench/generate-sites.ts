@@ -6,17 +6,12 @@
  * Usage (bundled by bench/run.mjs): node generate-sites.mjs DIR SECTIONS VARIANTS PAGES
  * Prints JSON: {siteId, token, spaces, pages, seconds}.
  */
-import { getRoute } from '../src/api/table.js';
 import type { ContentPage, ContentTree } from '../src/content/model.js';
 import { bootstrap } from '../src/domain/bootstrap.js';
 import { newRevisionRecord } from '../src/domain/content/records.js';
 import { saveTree } from '../src/domain/content/storage.js';
-import { executeOperation } from '../src/domain/execute.js';
 import { type SpaceRecord, getSpace, putSpace } from '../src/domain/records.js';
-import { createStore } from '../src/store/index.js';
-import { systemClock } from '../src/util/clock.js';
-import { randomIds } from '../src/util/ids.js';
-import type { RouteId } from '../src/api/route-id.js';
+import { benchStore } from './bench-store.js';
 
 const [dir, sectionsArg, variantsArg, pagesArg] = process.argv.slice(2);
 if (!dir) throw new Error('usage: generate-sites DIR SECTIONS VARIANTS PAGES');
@@ -24,16 +19,7 @@ const sections = Number(sectionsArg ?? 50);
 const variants = Number(variantsArg ?? 4);
 const pages = Number(pagesArg ?? 200);
 const started = Date.now();
-const store = createStore(dir, { durable: false });
-const ids = randomIds();
-const clock = systemClock;
-const origin = 'http://127.0.0.1:4000';
-const { user, organization, token } = await store.transact((tx) =>
-  bootstrap(tx, { organizationTitle: 'Bench', userName: 'Bench', email: 'bench@example.com', clock, ids, origin }),
-);
-const env = { store, actor: { userId: user.id }, clock, ids, origin };
-const run = async (id: RouteId, input: object) => (await executeOperation(env, getRoute(id), input)).body as Record<string, unknown>;
-
+const { store, ids, clock, organization, token, run } = await benchStore(dir);
 let n = 0;
 const page = (title: string, children: ContentPage[] = []): ContentPage => ({
   id: `p${String(++n).padStart(5, '0')}`,
