@@ -16,16 +16,19 @@ import { badRequest, forbidden, notFound } from '../api/errors.js';
 import type * as routes from '../api/routes/teams.js';
 import type { StoreReader } from '../store/types.js';
 import { ExactJson, deleted, implementer, nothingToDelete } from './handler.js';
-import { type MemberView, memberView, requireMember } from './members.js';
+import { type MemberView, requireMember, shownMemberView } from './members.js';
 import { orgAccess, requireRole } from './permissions.js';
-import { type OrgRecord, type Role, getMember, getUser, userIdByEmail } from './records.js';
+import { type OrgRecord, type Role, getMember, getUser, orgSpaceList, userIdByEmail } from './records.js';
 import { filteredPage } from './members.js';
+import { shownUserView } from './views.js';
 import {
   TEAMS,
   type TeamRecord,
   type TeamRole,
   canManageTeam,
   getTeam,
+  memberTeams,
+  memberTeamsOwner,
   orgTeams,
   putTeamMember,
   removeTeamMember,
@@ -135,16 +138,22 @@ export const teamHandlers = {
     const team = requireTeam(ctx.tx, org, params.teamId);
     // Built fresh and JSON-exact (no undefined members, nothing shared): local mode takes it without
     // a JSON round trip (a sync lists a team of thousands; test/domain/members-teams.test.ts).
+    // The rows carry copies of the member's records and team count (teams-records.ts); rows
+    // written before the copies existed read them.
+    const orgSpaces = orgSpaceList.count(ctx.tx, org.id);
     return new ExactJson(teamMembers.page(ctx.tx, team.id, query, ({ id, value }) => {
-      const member = getMember(ctx.tx, org.id, id);
+      const member = value.member ?? getMember(ctx.tx, org.id, id);
       if (!member) return undefined;
+      const user = value.user ?? getUser(ctx.tx, id);
+      if (!user) throw notFound(`User ${id} not found`);
+      const teams = value.teams ?? memberTeams.count(ctx.tx, memberTeamsOwner(org.id, id));
       const item: { organization: MemberView; team: { role: TeamRole }; permissions: { view: boolean } } = {
-        organization: memberView(ctx, org.id, id, member),
+        organization: shownMemberView(id, member, shownUserView(ctx, id, user), { orgSpaces, teams }),
         team: { role: value.role },
         permissions: { view: true },
       };
       return item;
-    }));
+    }, { shared: true })); // the rows are only read: the items are built fresh
   }),
 
   ...on('updateMembersInOrganizationTeam', (ctx, { params, body }) => {
