@@ -14,7 +14,7 @@ import type { Actor, ArtifactSink, Handler, HandlerContext, ProgressListener } f
 import { ExactJson, Reply } from './handler.js';
 import { checkAccess } from './access.js';
 import { findHandler } from './handlers.js';
-import { type InputPolicy, LOCAL_POLICY } from './policy.js';
+import { type InputPolicy, LOCAL_POLICY } from './input-policy.js';
 
 export interface ExecuteEnv {
   store: Store;
