@@ -31,16 +31,21 @@ let org: string;
 let ids4: { guides: string; guide: string; v2: string; more: string; api: string; apiVariant: string; guideVariant: string };
 let server: Awaited<ReturnType<typeof serveStore>>;
 
-/** A proxy in front of `serve` that records the paths asked; `withoutExtension` answers 404 for /x-docsctl/ paths, as GitBook's API would. */
-function proxy(target: string, withoutExtension: boolean) {
+/**
+ * A proxy in front of `serve` that records the paths asked. `without: 'extension'` answers
+ * 404 for /x-docsctl/ paths, as GitBook's API would; `without: 'format'` drops the query
+ * of the tree read, as a docsctl without its `format` option ignores it.
+ */
+function proxy(target: string, without?: 'extension' | 'format') {
   const paths: string[] = [];
   const srv = createServer((req: IncomingMessage, res: ServerResponse) => {
     paths.push(req.url ?? '');
-    if (withoutExtension && (req.url ?? '').includes('/x-docsctl/')) {
+    if (without === 'extension' && (req.url ?? '').includes('/x-docsctl/')) {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 404, message: 'Not found' } }));
       return;
     }
-    const upstream = request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (answer) => {
+    const url = without === 'format' ? (req.url ?? '/').replace(/\/x-docsctl\/tree\?.*$/, '/x-docsctl/tree') : (req.url ?? '/');
+    const upstream = request(new URL(url, target), { method: req.method, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
@@ -54,6 +59,7 @@ function proxy(target: string, withoutExtension: boolean) {
   };
 }
 let withExtension: ReturnType<typeof proxy>;
+let withoutFormat: ReturnType<typeof proxy>;
 let realApi: ReturnType<typeof proxy>;
 
 beforeAll(async () => {
@@ -92,12 +98,13 @@ beforeAll(async () => {
     apiVariant: structure.structure[1]?.children?.[0]?.siteSpaces[0]?.id ?? '',
   };
   server = await serveStore(store, { clock, ids });
-  withExtension = proxy(server.url, false);
-  realApi = proxy(server.url, true);
-  await Promise.all([withExtension.listen(), realApi.listen()]);
+  withExtension = proxy(server.url);
+  withoutFormat = proxy(server.url, 'format');
+  realApi = proxy(server.url, 'extension');
+  await Promise.all([withExtension.listen(), withoutFormat.listen(), realApi.listen()]);
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([withExtension?.close(), realApi?.close()]);
+  await Promise.all([withExtension?.close(), withoutFormat?.close(), realApi?.close()]);
   await server?.close();
   cleanupTempDirs();
 });
@@ -109,6 +116,7 @@ afterEach(() => {
 const MODES = {
   local: () => ({ DOCSCTL_STORE: store, DOCSCTL_ORG: org }),
   serve: () => ({ DOCSCTL_ENDPOINT: withExtension.url(), DOCSCTL_TOKEN: token, DOCSCTL_ORG: org }),
+  'a docsctl without the text format': () => ({ DOCSCTL_ENDPOINT: withoutFormat.url(), DOCSCTL_TOKEN: token, DOCSCTL_ORG: org }),
   'a server without the extension': () => ({ DOCSCTL_ENDPOINT: realApi.url(), DOCSCTL_TOKEN: token, DOCSCTL_ORG: org }),
 };
 
@@ -133,8 +141,7 @@ describe('site tree: one read of the extension, or the fallback', () => {
 
   for (const [mode, env] of Object.entries(MODES)) {
     it(`prints the expected tree (${mode})`, async () => {
-      withExtension.paths.length = 0;
-      realApi.paths.length = 0;
+      for (const server of [withExtension, withoutFormat, realApi]) server.paths.length = 0;
       const asked = vi.spyOn(LocalTransport.prototype, 'request');
       const text = await runCli(['site', 'tree', site], { env: env() });
       expect(text.exitCode, text.stderr).toBe(0);
@@ -143,19 +150,21 @@ describe('site tree: one read of the extension, or the fallback', () => {
       expect(json.exitCode, json.stderr).toBe(0);
       outputs[mode] = { text: text.stdout, json: json.stdout };
       const routes = asked.mock.calls.map(([route]) => route);
+      // The text is asked as text; --json asks for the tree.
       const tree = `/v1/orgs/${org}/sites/${site}/x-docsctl/tree`;
       if (mode === 'local') expect(routes).toEqual(['getSiteTree', 'getSiteTree']);
-      else if (mode === 'serve') expect(withExtension.paths).toEqual([tree, tree]);
+      else if (mode === 'serve') expect(withExtension.paths).toEqual([`${tree}?format=text`, tree]);
+      else if (mode === 'a docsctl without the text format') expect(withoutFormat.paths).toEqual([`${tree}?format=text`, tree]);
       else {
         // Each run: the extension (404), the structure, then the three variants' page trees.
-        const run = [tree, `/v1/orgs/${org}/sites/${site}/structure`, ...['guide', 'v2', 'api'].map(() => expect.stringMatching(/^\/v1\/spaces\/\w+\/content\/pages\?/))];
-        expect(realApi.paths).toEqual([...run, ...run]);
+        const run = (read: string) => [read, `/v1/orgs/${org}/sites/${site}/structure`, ...['guide', 'v2', 'api'].map(() => expect.stringMatching(/^\/v1\/spaces\/\w+\/content\/pages\?/))];
+        expect(realApi.paths).toEqual([...run(`${tree}?format=text`), ...run(tree)]);
       }
     });
   }
 
   it('prints the same bytes every way, and --json has each page with its URL', () => {
-    expect(Object.keys(outputs)).toHaveLength(3);
+    expect(Object.keys(outputs)).toHaveLength(4);
     const [first, ...rest] = Object.values(outputs);
     for (const other of rest) expect(other).toEqual(first);
     const tree = JSON.parse(first?.json ?? '[]') as Array<{ variants: Array<{ pages: Array<{ type: string; title: string; path: string; url: string; pages: unknown[] }> }> }>;

@@ -179,6 +179,45 @@ describe('getSiteTree', () => {
     ]);
   });
 
+  it('with format=text, is the text site tree prints: a line per section, group and variant, each page with its URL', async () => {
+    const h = await contentSetup();
+    const s = await siteOf(h);
+    await h.admin.ok('publishSite', { params: s.p });
+    const result = await h.admin.call('getSiteTree', { params: s.p, query: { format: 'text' } });
+    expect(result.status).toBe(200);
+    expect(JSON.parse(result.json ?? 'null')).toStrictEqual(result.body);
+    const base = `https://${h.orgId}.gitbook.io/docs`;
+    expect(result.body).toEqual({
+      object: 'x-docsctl-site-tree-text',
+      site: s.p.siteId,
+      text: [
+        `# Guides  section ${s.guides.id}  /guides  default  ${base}/`,
+        `  * Guide  variant ${s.guideVariant}  /guide  default  ${base}/`,
+        `    Intro  ${base}/intro`,
+        `    Basics  ${base}/basics`,
+        `      Setup  ${base}/basics/setup`,
+        `        Linux  ${base}/basics/setup/linux`,
+        `        No slug  ${base}/basics/setup`,
+        `      Untitled  ${base}/basics/untitled`,
+        '    Elsewhere',
+        `  * Guide v2  variant ${s.v2.id}  /guide-v2  ${base}/guide-v2/`,
+        `    New  ${base}/guide-v2/new`,
+        `[More]  group ${s.more.id}`,
+        `  # API  section ${s.apiSection.id}  /api  ${base}/api/`,
+        `    * API  variant ${s.apiVariant}  /api  default  ${base}/api/`,
+        '',
+      ].join('\n'),
+    });
+  });
+
+  it('with format=text, is empty for a site that shows no space; an unknown format is a 400', async () => {
+    const h = await contentSetup();
+    const site = await h.admin.ok('createSite', { params: { organizationId: h.orgId }, body: { title: 'Empty' } }, 201);
+    const p = { organizationId: h.orgId, siteId: site.id };
+    expect((await h.admin.call('getSiteTree', { params: p, query: { format: 'text' } })).body).toEqual({ object: 'x-docsctl-site-tree-text', site: site.id, text: '' });
+    await h.admin.fails('getSiteTree', { params: p, query: { format: 'html' } }, 400, /format/);
+  });
+
   it('answers 404 for a site of another organization or none, as getSiteStructure does', async () => {
     const h = await contentSetup();
     await h.admin.fails('getSiteTree', { params: { organizationId: h.orgId, siteId: 'nope' } }, 404, /nope/);

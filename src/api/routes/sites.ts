@@ -478,7 +478,9 @@ export const getSiteStructure = defineRoute({
  * docsctl extension (not in the real API): the whole tree of a site in one read,
  * groups → sections → variants → each variant's page tree (id, title, type, path).
  * `site tree` reads it, and falls back to getSiteStructure + listPages when a server
- * answers 404/501 for it. The answer's shape: `SiteTreeAnswer` (domain/sites/tree-shape.ts).
+ * answers 404/501 for it. The answer's shape: `SiteTreeAnswer` (domain/sites/tree-shape.ts);
+ * with `format=text`, `SiteTreeTextAnswer`: the tree as `site tree` prints it (what the
+ * CLI asks for unless it prints JSON or YAML).
  */
 export const getSiteTree = defineRoute({
   id: 'getSiteTree',
@@ -487,7 +489,7 @@ export const getSiteTree = defineRoute({
   summary: 'The tree of a site: sections, variants and their page trees in one read (docsctl extension)',
   source: 'docsctl',
   params: pathParams(...site),
-  query: noQuery(),
+  query: z.object({ format: z.enum(['tree', 'text']).optional() }),
 });
 
 /** A site space, section or section group of the structure. */

@@ -13,7 +13,7 @@ import { resolveOrganization } from '../operation.js';
 import type { Session } from '../session.js';
 import { renderMarkdownForTerminal } from '../terminal-markdown.js';
 import type { ApiSiteSpace } from '../../domain/sites/tree-shape.js';
-import { type ApiStructure, PAGE_TREE_QUERY, printSiteTree, readSiteTree } from './site-tree.js';
+import { type ApiStructure, PAGE_TREE_QUERY, printSiteTree, readSiteTree, siteTreeQuery } from './site-tree.js';
 import type { RouteId } from '../../api/route-id.js';
 
 export const BACK = '__back';
@@ -67,7 +67,8 @@ export async function runSiteInspect(session: Session, siteArg: string | undefin
         hint: 'pass SITE to print its tree (as docsctl site tree SITE does), or run it in a terminal',
       });
     }
-    await printSiteTree(session, (await readSiteTree(transport, { params: { organizationId: orgId, siteId: siteArg } })).body);
+    const input = { params: { organizationId: orgId, siteId: siteArg }, query: siteTreeQuery(session) };
+    await printSiteTree(session, (await readSiteTree(transport, input)).body);
     return;
   }
 

@@ -6,7 +6,8 @@
 import { ApiError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
 import type * as Shape from '../../domain/sites/tree-shape.js';
-import { type ApiSiteSpace, type ApiStructure, type CompactPage, type SiteTreeAnswer, skeletonOf } from '../../domain/sites/tree-shape.js';
+import { type ApiSiteSpace, type ApiStructure, type CompactPage, type SiteTreeAnswer, type SiteTreeTextAnswer, skeletonOf } from '../../domain/sites/tree-shape.js';
+import { nodeLine, pageLine, siteTreeText } from '../../domain/sites/tree-text.js';
 import { columns } from '../../output/columns.js';
 import type { Session } from '../session.js';
 import type { ApiResponse, Transport } from '../../transport/types.js';
@@ -153,21 +154,12 @@ export async function buildSiteTree(session: Session, structure: ApiStructure): 
   return tree;
 }
 
-const pad = (level: number) => '  '.repeat(level);
-const tail = (parts: Array<string | undefined>) => parts.filter(Boolean).join('  ');
-
-/** The line of a group, section or variant at `level` (its pages or children follow). */
-function nodeLine(item: Shape.TreeNode<unknown>, level: number): string {
-  if (item.type === 'group') return `${pad(level)}[${item.title}]  group ${item.id}`;
-  const kind = item.type === 'section' ? '#' : '*';
-  return `${pad(level)}${kind} ${tail([item.title, `${item.type} ${item.id}`, `/${item.path}`, item.default ? 'default' : undefined, item.url])}`;
-}
-
-/** The indented text of a tree: one line per group, section, variant and page (added to `lines`). */
+/** The indented text of a tree: one line per group, section, variant and page (added to `lines`), as siteTreeText draws it. */
 export function treeLines(nodes: TreeNode[], depth = 0, lines: string[] = []): string[] {
   const pagesOf = (pages: TreePage[], level: number) => {
+    const indent = '  '.repeat(level);
     for (const page of pages) {
-      lines.push(`${pad(level)}${tail([page.title, page.url ?? page.path])}`);
+      lines.push(pageLine(indent, page.title, page.url ?? page.path));
       pagesOf(page.pages, level + 1);
     }
   };
@@ -212,38 +204,6 @@ async function streamSiteTree(session: Session, structure: ApiStructure, tree: T
   await flush();
 }
 
-/**
- * The page lines of an extension answer's variant, added to `lines`: the lines
- * `treeLines` draws, each page's URL being its variant's URL followed by its path.
- * Lines joined once at the end: on a site of 40,000 pages, appending to one string
- * (a rope, flattened when written) took twice as long.
- */
-function compactPageLines(pages: readonly CompactPage[], level: number, base: string | undefined, lines: string[]): void {
-  const indent = pad(level);
-  for (const page of pages) {
-    const path = page.path ?? '';
-    const where = base !== undefined && path !== '' ? `${base}${path}` : path;
-    lines.push(page.title && where ? `${indent}${page.title}  ${where}` : `${indent}${page.title || where}`);
-    if (page.pages) compactPageLines(page.pages, level + 1, base, lines);
-  }
-}
-
-/** The text of an extension answer: the same lines as the fallback's, each ending in a newline. */
-export function compactTreeText(nodes: readonly CompactNode[]): string {
-  const lines: string[] = [];
-  const walk = (items: readonly CompactNode[], level: number) => {
-    for (const item of items) {
-      lines.push(nodeLine(item, level));
-      if (item.type === 'group') walk(item.children, level + 1);
-      else if (item.type === 'section') walk(item.variants, level + 1);
-      else compactPageLines(item.pages, level + 1, item.url, lines);
-    }
-  };
-  walk(nodes, 0);
-  lines.push(''); // the last newline, in the one copy join makes (4 MB on a big site)
-  return lines.join('\n');
-}
-
 /** An extension answer as the tree `--json` prints (the fallback's shape, member for member). */
 export function treeOfAnswer(nodes: readonly CompactNode[]): TreeNode[] {
   const variant = (item: Shape.TreeVariant<CompactPage>): TreeVariant => ({
@@ -274,6 +234,18 @@ export function treeOfAnswer(nodes: readonly CompactNode[]): TreeNode[] {
 /** Statuses with which a server says it has no `getSiteTree` (a server that is not docsctl, such as GitBook's). */
 const NO_TREE_ROUTE = new Set([404, 405, 501]);
 
+/** Prints the answer as JSON or YAML (the tree), rather than as text. */
+const printsObject = (session: Session) => session.format === 'json' || session.format === 'yaml';
+
+/**
+ * The query of the extension read: the text as it is printed, unless the tree is
+ * printed as JSON or YAML. A server that does not know `format` (an older docsctl)
+ * answers the tree, which printSiteTree draws itself.
+ */
+export function siteTreeQuery(session: Session): { format?: 'text' } {
+  return printsObject(session) ? {} : { format: 'text' };
+}
+
 /**
  * The answer `site tree` draws: the `getSiteTree` extension (one read, computed where
  * the data is), or, when a remote server does not have it, the site's structure,
@@ -285,25 +257,31 @@ export async function readSiteTree(transport: Transport, input: RawInput): Promi
     return await transport.request('getSiteTree', input);
   } catch (error) {
     if (transport.mode === 'local' || !(error instanceof ApiError) || !NO_TREE_ROUTE.has(error.status)) throw error;
-    return transport.request('getSiteStructure', input);
+    return transport.request('getSiteStructure', { params: input.params });
   }
 }
 
-const isTreeAnswer = (body: unknown): body is SiteTreeAnswer =>
-  typeof body === 'object' && body !== null && (body as { object?: unknown }).object === 'x-docsctl-site-tree';
+const answerIs = (body: unknown, object: string) => typeof body === 'object' && body !== null && (body as { object?: unknown }).object === object;
+const isTreeAnswer = (body: unknown): body is SiteTreeAnswer => answerIs(body, 'x-docsctl-site-tree');
+const isTextAnswer = (body: unknown): body is SiteTreeTextAnswer => answerIs(body, 'x-docsctl-site-tree-text') && typeof (body as { text?: unknown }).text === 'string';
 
 const EMPTY_SITE = 'The site shows no space yet (docsctl site space add SITE SPACE).';
 
 /** Prints `site tree` from either answer of readSiteTree. */
 export async function printSiteTree(session: Session, body: unknown, _input?: RawInput): Promise<void> {
+  if (isTextAnswer(body)) {
+    if (body.text === '') await session.hint(EMPTY_SITE);
+    else await session.printText(body.text);
+    return;
+  }
   if (isTreeAnswer(body)) {
-    if (session.format === 'json' || session.format === 'yaml') await session.printObject(treeOfAnswer(body.tree), []);
+    if (printsObject(session)) await session.printObject(treeOfAnswer(body.tree), []);
     else if (body.tree.length === 0) await session.hint(EMPTY_SITE);
-    else await session.printText(compactTreeText(body.tree));
+    else await session.printText(siteTreeText(body.tree));
     return;
   }
   const structure = body as ApiStructure;
-  if (session.format === 'json' || session.format === 'yaml') {
+  if (printsObject(session)) {
     await session.printObject(await buildSiteTree(session, structure), []);
     return;
   }

@@ -5,7 +5,7 @@ import { UsageError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
 import type { FlagSpec, OperationCommandSpec } from '../operation.js';
 import type { Session } from '../session.js';
-import { printPublished, printSiteTree, readSiteTree } from './site-tree.js';
+import { printPublished, printSiteTree, readSiteTree, siteTreeQuery } from './site-tree.js';
 
 const SITE = { name: 'siteId', description: 'site id' };
 const SECTION = { name: 'siteSectionId', description: 'site section id' };
@@ -175,6 +175,9 @@ export const siteCommands: OperationCommandSpec[] = [
     command: 'site tree',
     route: 'getSiteTree',
     request: readSiteTree,
+    resolve: async (session, input) => {
+      input.query = siteTreeQuery(session);
+    },
     summary: 'Print the structure of a site: groups, sections, variants and their page trees with URLs',
     args: [SITE],
     org: true,

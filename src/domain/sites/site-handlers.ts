@@ -39,6 +39,8 @@ import {
 } from './records.js';
 import { attachSiteSpace, freePath, removeAllStructure, siteSpacePathTaken } from './structure.js';
 import { siteTree } from './tree.js';
+import type { SiteTreeTextAnswer } from './tree-shape.js';
+import { siteTreeText } from './tree-text.js';
 import { gitbookUrl, siteStructureView, siteView, visibleSiteSpaceCount } from './views.js';
 
 const on = implementer<typeof routes>();
@@ -246,11 +248,14 @@ export const siteHandlers: Record<string, Handler> = {
     return siteStructureView(view, site);
   }),
 
-  // docsctl extension: the structure and every variant's page tree in one read (tree.ts).
-  // Built of fresh plain values (shared page trees are only read), so it is handed over as is.
-  ...on('getSiteTree', (ctx, { params }) => {
+  // docsctl extension: the structure and every variant's page tree in one read (tree.ts),
+  // or the text `site tree` prints of it (tree-text.ts). Built of fresh plain values
+  // (shared page trees are only read), so it is handed over as is.
+  ...on('getSiteTree', (ctx, { params, query }) => {
     const { site, view } = siteAccess(ctx, params, 'read', 'view sites');
-    return new ExactJson(siteTree(view, site));
+    const answer = siteTree(view, site);
+    if (query.format !== 'text') return new ExactJson(answer);
+    return new ExactJson({ object: 'x-docsctl-site-tree-text', site: answer.site, text: siteTreeText(answer.tree) } satisfies SiteTreeTextAnswer);
   }),
 
   ...on('getSiteAdaptiveSchema', (ctx, { params }) => {

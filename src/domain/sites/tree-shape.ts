@@ -90,6 +90,18 @@ export interface SiteTreeAnswer {
   tree: Array<TreeNode<CompactPage>>;
 }
 
+/**
+ * The answer of `getSiteTree?format=text`: the tree as `site tree` prints it
+ * (`siteTreeText`, tree-text.ts), for a client that only prints it. Empty text: the
+ * site shows no space.
+ */
+export interface SiteTreeTextAnswer {
+  object: 'x-docsctl-site-tree-text';
+  /** The site's id. */
+  site: string;
+  text: string;
+}
+
 /** The tree of a structure; every variant's `pages` is empty until filled. */
 export function skeletonOf<P>(structure: ApiStructure): Array<TreeNode<P>> {
   const variant = (ss: ApiSiteSpace): TreeVariant<P> => ({
