@@ -64,7 +64,10 @@ function teamRow(tx: StoreReader, orgId: string, userId: string, role: TeamRole)
 /** Adds a member to a team or changes their role. True when they were new to it. */
 export function putTeamMember(tx: StoreWriter, team: TeamRecord, userId: string, role: TeamRole): boolean {
   const isNew = memberTeams.put(tx, memberTeamsOwner(team.organization, userId), team.id, null);
-  teamMembers.put(tx, team.id, userId, teamRow(tx, team.organization, userId, role));
+  const current = isNew ? undefined : teamMembers.get(tx, team.id, userId);
+  // A role change keeps the row's copies (always fresh) rather than reading what they copy.
+  const row = current?.member && current.user && current.teams !== undefined ? { ...current, role } : teamRow(tx, team.organization, userId, role);
+  teamMembers.put(tx, team.id, userId, row);
   // Their rows in other teams copy their team count.
   if (isNew) refreshTeamRows(tx, team.organization, userId, team.id);
   return isNew;

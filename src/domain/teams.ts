@@ -52,15 +52,18 @@ function requireManager(tx: StoreReader, team: TeamRecord, role: Role, userId: s
 
 /**
  * User ids of `refs` (ids or e-mails), in order, without duplicates; 404 listing
- * every ref that is not a member of the organization.
+ * every ref that is not a member of the organization. A member row implies its user,
+ * and a row of `team` its member (leaving the organization leaves its teams): people
+ * already in the team cost no read of their records.
  */
-export function resolveMembers(tx: StoreReader, orgId: string, refs: readonly string[]): Map<string, string> {
+export function resolveMembers(tx: StoreReader, orgId: string, refs: readonly string[], team?: TeamRecord): Map<string, string> {
   const ids = new Map<string, string>();
   const unknown: string[] = [];
   for (const ref of refs) {
-    const userId = ref.includes('@') ? userIdByEmail(tx, ref) : getUser(tx, ref) ? ref : undefined;
-    if (userId === undefined || !getMember(tx, orgId, userId)) unknown.push(ref);
-    else ids.set(ref, userId);
+    const userId = ref.includes('@') ? userIdByEmail(tx, ref) : ref;
+    const member = userId !== undefined && ((team !== undefined && teamMembers.has(tx, team.id, userId)) || getMember(tx, orgId, userId) !== undefined);
+    if (member) ids.set(ref, userId);
+    else unknown.push(ref);
   }
   if (unknown.length > 0) {
     const shown = unknown.slice(0, 20).join(', ') + (unknown.length > 20 ? `, … (${unknown.length} in all)` : '');
@@ -163,9 +166,9 @@ export const teamHandlers = {
     requireManager(ctx.tx, team, role, ctx.actor.userId, 'change its members');
     const memberships = body.memberships ?? {};
     // Every user is resolved before anything is written: one unknown fails the whole update.
-    const added = resolveMembers(ctx.tx, org.id, body.add ?? []);
-    const removed = resolveMembers(ctx.tx, org.id, body.remove ?? []);
-    const roles = resolveMembers(ctx.tx, org.id, Object.keys(memberships));
+    const added = resolveMembers(ctx.tx, org.id, body.add ?? [], team);
+    const removed = resolveMembers(ctx.tx, org.id, body.remove ?? [], team);
+    const roles = resolveMembers(ctx.tx, org.id, Object.keys(memberships), team);
     const removedIds = new Set(removed.values());
     for (const userId of removedIds) removeTeamMember(ctx.tx, team, userId);
     for (const userId of added.values()) {
