@@ -61,7 +61,9 @@ export function resolveMembers(tx: StoreReader, orgId: string, refs: readonly st
   const unknown: string[] = [];
   for (const ref of refs) {
     const userId = ref.includes('@') ? userIdByEmail(tx, ref) : ref;
-    const member = userId !== undefined && ((team !== undefined && teamMembers.has(tx, team.id, userId)) || getMember(tx, orgId, userId) !== undefined);
+    // (An id with a "/" is no user, and no key of a set: KeyedSet refuses it.)
+    const inTeam = team !== undefined && userId !== undefined && !userId.includes('/') && teamMembers.has(tx, team.id, userId);
+    const member = inTeam || (userId !== undefined && getMember(tx, orgId, userId) !== undefined);
     if (member) ids.set(ref, userId);
     else unknown.push(ref);
   }

@@ -169,6 +169,8 @@ describe('teams', () => {
     expect((listed.body as { next?: unknown }).next).toBeDefined();
     const gen = store.read().gen;
     await fails(adminId, 'updateMembersInOrganizationTeam', { params, body: { add: [bob, 'ghost@x.io'], remove: [ada] } }, 404, /ghost@x\.io/);
+    await fails(adminId, 'updateMembersInOrganizationTeam', { params, body: { remove: [ada, `${ada}/x`, '../x'], memberships: { 'a/b': { role: 'owner' } } } }, 404, /\/x, \.\.\/x$|\/x, \.\.\/x;/);
+    await fails(adminId, 'updateMembersInOrganizationTeam', { params, body: { memberships: { 'a/b': { role: 'owner' } } } }, 404, /a\/b/);
     expect(store.read().gen).toBe(gen);
     const result = await call(adminId, 'deleteMemberFromOrganizationTeamById', { params: { ...params, userId: cy } });
     expect(result.status).toBe(205);
