@@ -4,6 +4,8 @@
  * cursor is the key of the last row returned, so the next page starts right after
  * it whatever was written meanwhile; a page reads the rows it returns plus the
  * rows the filter skipped, never the whole list when the filter is an index.
+ * Rows are the store's own parsed values (no copy each): `accept` must not modify
+ * them, and its items are answers, serialized before they leave the handler.
  */
 import type { StoreReader } from '../../store/types.js';
 import { decodeKeyCursor, encodeKeyCursor } from '../ordered.js';
@@ -36,6 +38,7 @@ export function scanPage<R, T>(
       ...(after !== undefined ? { after } : {}),
       limit: Math.max(CHUNK, limit + 1),
       ...(options.reverse ? { reverse: true } : {}),
+      shared: true,
     });
     for (const [key, row] of rows) {
       const item = accept(row, key);
