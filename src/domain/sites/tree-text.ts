@@ -28,32 +28,60 @@ export function pageLine(indent: string, title: string, where: string): string {
 }
 
 /**
- * The page lines of a variant, added to `lines`. Lines are joined once at the end:
- * on a site of 40,000 pages, appending to one string (a rope, flattened when
- * written) took twice as long.
+ * The page lines of a variant as the pieces between its URLs: the text is
+ * `pieces.join(url)` (each page with a path shows the variant's URL followed by its
+ * path; without a published URL, `pieces.join('')` shows the path alone, as `pageLine`
+ * does). Variants showing the same content share one pages array (tree.ts reads each
+ * content once), so their pieces are drawn once and each variant costs one join.
+ * The pieces are joined, not appended to one string: on a site of 40,000 pages,
+ * appending (a rope, flattened when written) took twice as long.
  */
-function compactPageLines(pages: readonly CompactPage[], level: number, base: string | undefined, lines: string[]): void {
-  const indent = pad(level);
-  for (const page of pages) {
-    const path = page.path ?? '';
-    lines.push(pageLine(indent, page.title, base !== undefined && path !== '' ? `${base}${path}` : path));
-    if (page.pages) compactPageLines(page.pages, level + 1, base, lines);
-  }
+function pagePieces(pages: readonly CompactPage[], level: number): string[] {
+  const pieces: string[] = [];
+  let run = ''; // the text since the last URL: a few short strings
+  const draw = (list: readonly CompactPage[], depth: number) => {
+    const indent = pad(depth);
+    for (const page of list) {
+      const path = page.path ?? '';
+      if (path === '') run += `${pageLine(indent, page.title, '')}\n`;
+      else {
+        pieces.push(run + (page.title ? `${indent}${page.title}  ` : indent));
+        run = `${path}\n`;
+      }
+      if (page.pages) draw(page.pages, depth + 1);
+    }
+  };
+  draw(pages, level);
+  pieces.push(run);
+  return pieces;
 }
 
 /** The text of a tree, each line ending in a newline; empty for a site that shows no space. */
 export function siteTreeText(nodes: ReadonlyArray<TreeNode<CompactPage>>): string {
-  if (nodes.length === 0) return '';
-  const lines: string[] = [];
+  const out: string[] = [];
+  // Pieces by level, then by pages array: a variant's level depends on where it is (root, section, group).
+  const drawn = new Map<number, Map<readonly CompactPage[], string[]>>();
+  const piecesOf = (pages: readonly CompactPage[], level: number) => {
+    let atLevel = drawn.get(level);
+    if (!atLevel) drawn.set(level, (atLevel = new Map()));
+    let pieces = atLevel.get(pages);
+    if (!pieces) atLevel.set(pages, (pieces = pagePieces(pages, level)));
+    return pieces;
+  };
   const walk = (items: ReadonlyArray<TreeNode<CompactPage>>, level: number) => {
     for (const item of items) {
-      lines.push(nodeLine(item, level));
+      out.push(nodeLine(item, level), '\n');
       if (item.type === 'group') walk(item.children, level + 1);
       else if (item.type === 'section') walk(item.variants, level + 1);
-      else compactPageLines(item.pages, level + 1, item.url, lines);
+      else if (item.pages.length > 0) {
+        // The pieces and the URL go to `out` as they are: one join makes the text (a join per variant would copy it twice).
+        const pieces = piecesOf(item.pages, level + 1);
+        const url = item.url ?? '';
+        out.push(pieces[0] as string);
+        for (let i = 1; i < pieces.length; i++) out.push(url, pieces[i] as string);
+      }
     }
   };
   walk(nodes, 0);
-  lines.push(''); // the last newline, in the one copy join makes (4 MB on a big site)
-  return lines.join('\n');
+  return out.join('');
 }
