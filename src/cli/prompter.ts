@@ -18,7 +18,14 @@ function isAbort(error: unknown): boolean {
 }
 
 export function inquirerPrompter(io: IOStreams): Prompter {
-  const context = { input: io.in, output: io.err, clearPromptOnDone: false };
+  // A getter: stdin is made on first use (io.ts), not when the prompter is.
+  const context = {
+    get input() {
+      return io.in;
+    },
+    output: io.err,
+    clearPromptOnDone: false,
+  };
   const guard = async <T>(run: () => Promise<T>): Promise<T> => {
     try {
       return await run();

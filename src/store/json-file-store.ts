@@ -712,6 +712,7 @@ export class JsonFileStore implements Store, SnapshotSource {
     this.checkpointGen ??= readCheckpoint(this.dir);
     if (!due(this.checkpointGen)) return false;
     this.checkpointGen = readCheckpoint(this.dir); // another process may have moved it
+    this.packs.forgetUpTo(this.checkpointGen);
     if (!due(this.checkpointGen)) return false;
     this.checkpointing = checkpoint(this, this.packs, {
       dir: this.dir,
@@ -725,6 +726,7 @@ export class JsonFileStore implements Store, SnapshotSource {
     }).then(
       () => {
         this.checkpointGen = last.gen;
+        this.packs.forgetUpTo(last.gen);
         this.checkpointing = undefined;
       },
       () => {
@@ -913,6 +915,7 @@ export class JsonFileStore implements Store, SnapshotSource {
     }
     if (gen % HEAD_EVERY === 0) await writeHead(this.dir, gen);
     this.packs.add(gen, pack, Buffer.byteLength(header) + 1, record.loose);
+    pack.forEach(([hash], i) => this.packs.keep(gen, hash, packed[i] as Buffer));
     this.lastCommit = { gen, root: rootHash, packedBytes: packed.reduce((sum, b) => sum + b.length, 0) };
     this.packedByGen.set(gen, this.lastCommit.packedBytes);
     for (const [hash, p] of pending) if (p.value !== undefined) this.cache.set(hash, p.value, p.bytes.length);

@@ -138,6 +138,9 @@ export interface PackLocation {
   length: number;
 }
 
+/** At most this many bytes of its own packed objects are kept by a writer until its next checkpoint (PackIndex.keep). */
+const OWN_MAX_BYTES = 16 * 1024 * 1024;
+
 /** hash → location in a pack, for the commits a process has indexed. */
 export class PackIndex {
   private readonly locations = new Map<string, PackLocation>();
@@ -259,11 +262,37 @@ export class PackIndex {
   }
 
   /**
+   * Bytes of objects this process packed itself (`keep`), until the checkpoint that makes
+   * them loose passes them (`forgetUpTo`): it then writes them without reading each back
+   * from its commit file (an open, a read and a hash per object).
+   */
+  private readonly own = new Map<string, { gen: number; bytes: Buffer }>();
+  private ownBytes = 0;
+
+  /** Keeps the bytes of an object `gen` packed (this process hashed them), within OWN_MAX_BYTES. */
+  keep(gen: number, hash: string, bytes: Buffer): void {
+    if (this.own.has(hash) || this.ownBytes + bytes.length > OWN_MAX_BYTES) return;
+    this.own.set(hash, { gen, bytes });
+    this.ownBytes += bytes.length;
+  }
+
+  /** Forgets the kept bytes of the objects packed at `gen` or before. */
+  forgetUpTo(gen: number): void {
+    for (const [hash, entry] of this.own) {
+      if (entry.gen > gen) continue;
+      this.own.delete(hash);
+      this.ownBytes -= entry.bytes.length;
+    }
+  }
+
+  /**
    * The verified bytes of a packed object, or undefined when it is not in an indexed
    * pack or its commit file is gone (gc dropped it after making the object loose).
    * Throws StoreError naming the commit file when the bytes do not match the hash.
    */
   read(hash: string): Buffer | undefined {
+    const kept = this.own.get(hash);
+    if (kept !== undefined) return kept.bytes;
     const location = this.locations.get(hash);
     if (location === undefined) return undefined;
     const file = commitFilePath(this.dir, location.gen);
@@ -438,13 +467,20 @@ export async function checkpoint(
   } finally {
     writer.cleanup();
   }
-  await writeLooseList(options.dir, options.gen, [...objects.keys()]);
+  // Values (putObject) are judged by sweepUnreachable, not from the lists; everything else is
+  // listed as known not to be one, so the sweep can remove it without reading it first.
+  let valueBytes = 0;
+  const listed: string[] = [];
+  for (const [hash, bytes] of objects) {
+    if (isStoredValue(source.object(hash))) valueBytes += bytes.length;
+    else listed.push(`${hash}${NOT_A_VALUE}`);
+  }
+  await writeLooseList(options.dir, options.gen, listed);
   const history = from > 0 ? [from, ...previous.history] : previous.history;
   const prunedBelow = pruneCommits(options.dir, [options.gen, ...history], previous.prunedBelow, options.gen, options.keepCommits ?? KEEP_COMMITS);
   await writeCheckpoint(options.dir, { gen: options.gen, history, prunedBelow }, options.durable);
   if (prunedBelow > 1) await sweepLoose(source, index, options.dir, prunedBelow, options.gen);
-  let added = index.looseBytesIn(from + 1, options.gen);
-  for (const [hash, bytes] of objects) if (isStoredValue(source.object(hash))) added += bytes.length;
+  const added = index.looseBytesIn(from + 1, options.gen) + valueBytes;
   await sweepUnreachable(source, index, options.dir, added, prunedBelow, options.gen);
   return objects.size;
 }
@@ -463,8 +499,20 @@ function listsDir(dir: string): string {
 }
 
 /**
- * Records which objects a checkpoint made loose (`checkpoints/<gen>`, one hash a
- * line; no fsync: a lost list only means those objects wait for `store gc`).
+ * A list line is a hash, followed by this when the object is known not to be a putObject
+ * value (a table node, a root, a transaction log): the sweep then needs no read to tell.
+ * Lines without it (lists written before it existed) are read to be judged.
+ */
+const NOT_A_VALUE = ' n';
+
+/** The lines of a list file that name an object (see NOT_A_VALUE). */
+function listLines(text: string): string[] {
+  return text.split('\n').filter((line) => HASH_RE.test(line.slice(0, 64)) && (line.length === 64 || line.slice(64) === NOT_A_VALUE));
+}
+
+/**
+ * Records which objects a checkpoint made loose (`checkpoints/<gen>`, one line each, see
+ * NOT_A_VALUE; no fsync: a lost list only means those objects wait for `store gc`).
  */
 async function writeLooseList(dir: string, gen: number, hashes: string[]): Promise<void> {
   if (hashes.length === 0) return;
@@ -532,22 +580,23 @@ export async function sweepLoose(source: ObjectSource, index: PackIndex, dir: st
   for (const name of names) {
     if (budget <= 0) break;
     const file = path.join(listsDir(dir), name);
-    let hashes: string[];
+    let lines: string[];
     try {
-      hashes = fs.readFileSync(file, 'utf8').split('\n').filter((line) => HASH_RE.test(line));
+      lines = listLines(fs.readFileSync(file, 'utf8'));
     } catch {
       continue;
     }
-    const later = hashes.slice(budget);
-    hashes = hashes.slice(0, budget);
-    budget -= hashes.length;
-    for (const hash of hashes) {
+    const later = lines.slice(budget);
+    lines = lines.slice(0, budget);
+    budget -= lines.length;
+    for (const line of lines) {
+      const hash = line.slice(0, 64);
       // Packed again after the cut: the checkpoint that makes it loose again lists it again.
       if ((index.get(hash)?.gen ?? 0) > cut) continue;
-      const state = hash === rootHash || hash === root.tx ? 'live' : reachableAt(source, nodes, hash);
+      const state = hash === rootHash || hash === root.tx ? 'live' : reachableAt(source, nodes, hash, line.length > 64);
       if (state === 'blob') continue; // named from rows: left for store gc
       if (state !== 'dead') {
-        carried.push(hash); // looked at again when a later cut passes this one
+        carried.push(line); // looked at again when a later cut passes this one
         continue;
       }
       dead.push(objectFilePath(dir, hash));
@@ -570,7 +619,7 @@ export async function sweepLoose(source: ObjectSource, index: PackIndex, dir: st
     const target = path.join(listsDir(dir), String(cut).padStart(12, '0'));
     let existing: string[] = [];
     try {
-      existing = fs.readFileSync(target, 'utf8').split('\n').filter((line) => HASH_RE.test(line));
+      existing = listLines(fs.readFileSync(target, 'utf8'));
     } catch {
       // no list yet
     }
@@ -666,11 +715,14 @@ export function tableNodesAt(source: ObjectSource, root: { tables?: Record<strin
 
 /**
  * Whether the state whose table nodes are `nodes` (tableNodesAt) reaches `hash` (see
- * sweepLoose): 'dead' only when sure, 'blob' for a putObject value (named from rows),
- * 'doubt' when unreadable or when the state's nodes are unknown.
+ * sweepLoose; the caller has ruled out the state's root and log): 'dead' only when sure,
+ * 'blob' for a putObject value (named from rows), 'doubt' when unreadable or when the
+ * state's nodes are unknown. `notAValue`: the list says it is a node, a root or a log,
+ * and such an object outside `nodes` is dead without reading it.
  */
-function reachableAt(source: ObjectSource, nodes: Set<string> | undefined, hash: string): 'live' | 'dead' | 'blob' | 'doubt' {
+function reachableAt(source: ObjectSource, nodes: Set<string> | undefined, hash: string, notAValue: boolean): 'live' | 'dead' | 'blob' | 'doubt' {
   if (nodes?.has(hash)) return 'live';
+  if (notAValue) return nodes === undefined ? 'doubt' : 'dead';
   try {
     const value = source.object(hash);
     if (typeof value === 'object' && value !== null && 'tables' in value) return 'dead'; // another generation's root

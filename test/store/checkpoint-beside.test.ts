@@ -2,7 +2,9 @@
  * A checkpoint runs beside the next commits (json-file-store.ts, `startCheckpoint`):
  * queued transactions keep committing while it writes its loose files, a commit that
  * writes loose files itself waits for it, and its sweep reads the cut's inner nodes
- * once instead of walking every table for each listed object (pack.ts, `tableNodesAt`).
+ * once instead of walking every table for each listed object (pack.ts, `tableNodesAt`);
+ * the lists say which objects are not values, so superseded nodes go unread; the writer
+ * keeps the bytes it packed until its checkpoint (`PackIndex.keep`).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -12,7 +14,8 @@ import { setFaultInjector } from '../../src/store/fault.js';
 import { createStore, fsck, openStore } from '../../src/store/index.js';
 import type { JsonFileStore } from '../../src/store/json-file-store.js';
 import { findNewest, parseCommit, paths } from '../../src/store/json-file-store.js';
-import { tableNodesAt } from '../../src/store/pack.js';
+import { PackIndex, readCheckpoint, sweepLoose, tableNodesAt } from '../../src/store/pack.js';
+import { sha256 } from '../../src/store/objects.js';
 import type { StoreWriter } from '../../src/store/types.js';
 import { cleanupTempDirs, storePath } from './helpers.js';
 
@@ -159,5 +162,85 @@ describe('tableNodesAt (what the sweep of superseded loose objects keeps)', () =
       return reader.object(hash);
     };
     expect(tableNodesAt({ object: failing }, root)).toBeUndefined();
+  });
+});
+
+describe('the lists of what a checkpoint made loose', () => {
+  it('name the nodes as not values, leave values out, and let the sweep remove superseded nodes unread', async () => {
+    const dir = storePath('lists');
+    // keepCommits high: this test runs the sweep itself, at the newest checkpoint.
+    const store = createStore(dir, { checkpointEvery: 2, keepCommits: 1000 });
+    await store.transact((tx) => {
+      for (let i = 0; i < 400; i += 1) tx.put('rows', `r${String(i).padStart(4, '0')}`, { i, pad: 'x'.repeat(150) });
+      tx.put('values', 'v', tx.putObject({ value: 'named from a row' }));
+    });
+    for (let round = 0; round < 6; round += 1) {
+      await store.transact((tx) => {
+        for (let i = round; i < 400; i += 40) tx.put('rows', `r${String(i).padStart(4, '0')}`, { i, round, pad: 'y'.repeat(150) });
+      });
+    }
+    await store.close();
+    const listsDir = path.join(dir, 'checkpoints');
+    const lists = fs.readdirSync(listsDir).filter((name) => /^\d{12}$/.test(name));
+    expect(lists.length).toBeGreaterThan(1);
+    const listed = lists.flatMap((name) => fs.readFileSync(path.join(listsDir, name), 'utf8').trim().split('\n'));
+    for (const line of listed) expect(line).toMatch(/^[0-9a-f]{64} n$/);
+    const reader = openStore(dir);
+    const value = reader.read().get('values', 'v') as string;
+    expect(listed.map((line) => line.slice(0, 64))).not.toContain(value);
+
+    const cut = readCheckpoint(dir);
+    const { text } = findNewest(dir);
+    expect(text).toBeDefined();
+    const looseBefore = new Set(listed.map((line) => line.slice(0, 64)).filter((hash) => fs.existsSync(path.join(dir, 'objects', hash.slice(0, 2), `${hash}.json`))));
+    const read: string[] = [];
+    const removed = await sweepLoose({ object: (hash) => (read.push(hash), reader.object(hash)) }, new PackIndex(dir), dir, cut, readCheckpoint(dir));
+    expect(removed).toBeGreaterThan(0);
+    const gone = [...looseBefore].filter((hash) => !fs.existsSync(path.join(dir, 'objects', hash.slice(0, 2), `${hash}.json`)));
+    expect(gone).toHaveLength(removed);
+    for (const hash of gone) expect(read).not.toContain(hash);
+    // The newest state is whole (a fresh process reads every row).
+    const fresh = openStore(dir).read();
+    expect(fresh.entries('rows')).toHaveLength(400);
+    expect(fresh.getObject(value)).toEqual({ value: 'named from a row' });
+  });
+
+  it('are still read when written before the marks (a bare hash): a superseded node is read, then removed', async () => {
+    const dir = storePath('bare');
+    const store = createStore(dir, { checkpointEvery: 2, keepCommits: 1000 });
+    await store.transact((tx) => {
+      for (let i = 0; i < 400; i += 1) tx.put('rows', `r${String(i).padStart(4, '0')}`, { i, pad: 'x'.repeat(150) });
+    });
+    for (let round = 0; round < 6; round += 1) {
+      await store.transact((tx) => {
+        for (let i = round; i < 400; i += 40) tx.put('rows', `r${String(i).padStart(4, '0')}`, { i, round, pad: 'y'.repeat(150) });
+      });
+    }
+    await store.close();
+    const listsDir = path.join(dir, 'checkpoints');
+    for (const name of fs.readdirSync(listsDir).filter((n) => /^\d{12}$/.test(n))) {
+      const file = path.join(listsDir, name);
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/ n$/gm, ''));
+    }
+    const reader = openStore(dir);
+    const read: string[] = [];
+    const cut = readCheckpoint(dir);
+    const removed = await sweepLoose({ object: (hash) => (read.push(hash), reader.object(hash)) }, new PackIndex(dir), dir, cut, cut);
+    expect(removed).toBeGreaterThan(0);
+    expect(openStore(dir).read().entries('rows')).toHaveLength(400);
+  });
+});
+
+describe('PackIndex.keep (a writer keeps what it packed until its checkpoint)', () => {
+  it('answers kept bytes without a commit file, until forgetUpTo passes their generation', () => {
+    const index = new PackIndex(storePath('keep')); // no store, no commit file at all
+    const early = Buffer.from('{"k":["a"],"v":[1]}');
+    const late = Buffer.from('{"k":["b"],"v":[2]}');
+    index.keep(3, sha256(early), early);
+    index.keep(5, sha256(late), late);
+    expect(index.read(sha256(early))).toEqual(early);
+    index.forgetUpTo(4);
+    expect(index.read(sha256(early))).toBeUndefined();
+    expect(index.read(sha256(late))).toEqual(late);
   });
 });

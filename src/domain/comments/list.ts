@@ -4,6 +4,8 @@
  * cursor is the key of the last row returned, so the next page starts right after
  * it whatever was written meanwhile; a page reads the rows it returns plus the
  * rows the filter skipped, never the whole list when the filter is an index.
+ * Rows are the store's own parsed values (no copy each): `accept` must not modify
+ * them, and its items are answers, serialized before they leave the handler.
  */
 import type { StoreReader } from '../../store/types.js';
 import { decodeKeyCursor, encodeKeyCursor } from '../ordered.js';
@@ -30,12 +32,16 @@ export function scanPage<R, T>(
   let after = query.page === undefined ? undefined : prefix + decodeKeyCursor(query.page);
   let lastTaken: string | undefined;
   let more = false;
+  // The first read asks for just the page and one more row (to know whether there is a
+  // next page); only a filter that skips rows makes the later reads, CHUNK rows each.
+  let want = limit + 1;
   scanning: for (;;) {
     const rows = tx.scan<R>(table, {
       prefix,
       ...(after !== undefined ? { after } : {}),
-      limit: Math.max(CHUNK, limit + 1),
+      limit: want,
       ...(options.reverse ? { reverse: true } : {}),
+      shared: true,
     });
     for (const [key, row] of rows) {
       const item = accept(row, key);
@@ -47,8 +53,9 @@ export function scanPage<R, T>(
       items.push(item);
       lastTaken = key;
     }
-    if (rows.length < Math.max(CHUNK, limit + 1)) break;
+    if (rows.length < want) break;
     after = (rows.at(-1) as [string, R])[0];
+    want = Math.max(CHUNK, limit + 1);
   }
   const page: FilteredPage<T> = { ...(options.count !== undefined ? { count: options.count } : {}), items };
   if (more && lastTaken !== undefined) return { next: { page: encodeKeyCursor(lastTaken.slice(prefix.length)) }, ...page };

@@ -23,6 +23,8 @@ export interface CommentViewContext {
   /** The revision whose pages the comments' pages are checked against (see liveRevision). */
   live: RevisionContent | undefined;
   users: Map<string, UserView>;
+  /** Page targets by page id: a list shows many comments on few pages. */
+  pages: Map<string, ReturnType<typeof livePageTarget>>;
   tx: StoreReader;
 }
 
@@ -34,7 +36,7 @@ export function commentViewContext(
   liveRevision: string | undefined,
 ): CommentViewContext {
   const revision = liveRevision === undefined ? undefined : getRevision(tx, spaceId, liveRevision);
-  return { origin: ctx.origin, actor: ctx.actor.userId, role, live: revision ? openContent(tx, revision) : undefined, users: new Map(), tx };
+  return { origin: ctx.origin, actor: ctx.actor.userId, role, live: revision ? openContent(tx, revision) : undefined, users: new Map(), pages: new Map(), tx };
 }
 
 function user(view: CommentViewContext, id: string): UserView {
@@ -121,17 +123,24 @@ export function commentLocation(origin: string, comment: Pick<CommentRecord, 'id
   return apiUrl(origin, `${base}/comments/${seg(comment.id)}`);
 }
 
-function pageTarget(view: CommentViewContext, anchor: NonNullable<CommentRecord['page']>) {
-  const page = view.live?.page(anchor.id);
-  if (!page) return { ...anchor, title: anchor.title || 'Untitled', outdated: true };
+/** The page as it is now in the live revision, or undefined when it is gone. */
+function livePageTarget(live: RevisionContent | undefined, pageId: string) {
+  const page = live?.page(pageId);
+  if (!live || !page) return undefined;
   return {
     id: page.id,
     title: page.title || 'Untitled',
     ...(page.emoji ? { emoji: page.emoji } : {}),
     ...(page.icon ? { icon: page.icon } : {}),
-    path: (view.live as RevisionContent).pathOf(page.id),
+    path: live.pathOf(page.id),
     outdated: false,
   };
+}
+
+function pageTarget(view: CommentViewContext, anchor: NonNullable<CommentRecord['page']>) {
+  let live = view.pages.get(anchor.id);
+  if (!view.pages.has(anchor.id)) view.pages.set(anchor.id, (live = livePageTarget(view.live, anchor.id)));
+  return live ?? { ...anchor, title: anchor.title || 'Untitled', outdated: true };
 }
 
 export function commentView(view: CommentViewContext, comment: CommentRecord, format?: BodyFormat) {
