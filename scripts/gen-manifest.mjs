@@ -115,8 +115,9 @@ function describeShape(schema, describe) {
 
 /**
  * The LightBody of a zod body object (src/api/light-body.ts), or undefined when one of
- * its fields is not a plain string, boolean, enum, object of such fields, or union
- * (described by its first option), optional or not. Query helpers (registry) are not
+ * its fields is not a plain string, boolean, enum, object of such fields, array (no
+ * length checks) or record (plain string keys) of such values, or union (described by
+ * its first option), optional or not. Query helpers (registry) are not
  * body fields: their preprocessing is for query strings.
  */
 function lightBodyDescriber(registry) {
@@ -130,6 +131,16 @@ function lightBodyDescriber(registry) {
     if (type === 'object') {
       const fields = objectFields(schema);
       return fields && { t: 'object', fields };
+    }
+    if (type === 'array') {
+      const item = (def(schema).checks ?? []).length === 0 ? value(def(schema).element) : undefined;
+      return item && { t: 'array', item };
+    }
+    if (type === 'record') {
+      const key = def(def(schema).keyType);
+      const plainKey = key?.type === 'string' && (key.checks ?? []).length === 0 && key.format === undefined && !key.coerce;
+      const described = plainKey && (def(schema).checks ?? []).length === 0 ? value(def(schema).valueType) : undefined;
+      return described && { t: 'record', value: described };
     }
     return undefined;
   };

@@ -4,7 +4,7 @@
  *
  * Loading zod and a route module's schemas costs a local write like `comment add`
  * more than the write itself. Many bodies are an object of strings, booleans, enums
- * and small nested objects, so the build (scripts/gen-manifest.mjs) describes each
+ * and small nested objects (and lists and maps of them), so the build (scripts/gen-manifest.mjs) describes each
  * such body in the manifest as `LightBody`, and `lightParseBody` checks a body
  * against it.
  *
@@ -22,12 +22,18 @@
 
 import { isStringWithin } from './light-query.js';
 
-export type LightField = (
+/** How one value of a body is checked. */
+export type LightValue =
   | { readonly t: 'string'; readonly minLength?: number; readonly maxLength?: number }
   | { readonly t: 'boolean' }
   | { readonly t: 'enum'; readonly values: readonly string[] }
   | { readonly t: 'object'; readonly fields: LightBody }
-) & {
+  /** An array (no length checks) of such values: the user lists of a team's batch update. */
+  | { readonly t: 'array'; readonly item: LightValue }
+  /** An object of any string keys (no key checks) and such values: its memberships by user. */
+  | { readonly t: 'record'; readonly value: LightValue };
+
+export type LightField = LightValue & {
   /** Not optional: a body without it goes to zod (for zod's message). */
   readonly required?: boolean;
 };
@@ -37,7 +43,10 @@ export type LightBody = Readonly<Record<string, LightField>>;
 
 const FAIL = Symbol('fail');
 
-function field(spec: LightField, value: unknown): unknown {
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+
+function field(spec: LightValue, value: unknown): unknown {
   switch (spec.t) {
     case 'string':
       return isStringWithin(spec, value) ? value : FAIL;
@@ -47,12 +56,33 @@ function field(spec: LightField, value: unknown): unknown {
       return typeof value === 'string' && spec.values.includes(value) ? value : FAIL;
     case 'object':
       return object(spec.fields, value) ?? FAIL;
+    case 'array': {
+      if (!Array.isArray(value)) return FAIL;
+      const out = new Array<unknown>(value.length);
+      for (let i = 0; i < value.length; i += 1) {
+        const parsed = field(spec.item, value[i]);
+        if (parsed === FAIL) return FAIL;
+        out[i] = parsed;
+      }
+      return out;
+    }
+    case 'record': {
+      if (!isPlainObject(value)) return FAIL;
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(value)) {
+        // zod drops a `__proto__` key; an undefined value is zod's to judge.
+        if (key === '__proto__' || value[key] === undefined) return FAIL;
+        const parsed = field(spec.value, value[key]);
+        if (parsed === FAIL) return FAIL;
+        out[key] = parsed;
+      }
+      return out;
+    }
   }
 }
 
-function object(spec: LightBody, value: unknown): Record<string, unknown> | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
-  const input = value as Record<string, unknown>;
+function object(spec: LightBody, input: unknown): Record<string, unknown> | undefined {
+  if (!isPlainObject(input)) return undefined;
   // An unknown key is stripped by a plain zod object but refused by a strict one: zod decides.
   for (const key of Object.keys(input)) if (!Object.hasOwn(spec, key) || input[key] === undefined) return undefined;
   // Keys in the schema's order, as zod writes them.

@@ -97,18 +97,8 @@ export class Session {
         ...(this.flags.debug ? { debug: (line: string) => this.debug(line) } : {}),
       });
     }
-    const [{ openStore }, { LocalTransport }, { directoryArtifacts }, { ensureLayout }] = await Promise.all([
-      import('../store/open.js'),
-      import('../transport/local.js'),
-      import('../transport/artifacts.js'),
-      import('../domain/layout.js'),
-    ]);
-    const store = openStore(settings.storeDir);
-    // A store written by an earlier release is upgraded once (one row read otherwise).
-    await ensureLayout(store);
-    return new LocalTransport({
-      artifacts: directoryArtifacts(join(cacheDir(this.ctx.env), 'artifacts')),
-      store,
+    const { openLocalTransport } = await import('../transport/local-mode.js');
+    return openLocalTransport(settings.storeDir, join(cacheDir(this.ctx.env), 'artifacts'), {
       clock: this.ctx.clock,
       ids: this.ctx.ids,
       origin: this.origin,

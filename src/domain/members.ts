@@ -30,8 +30,8 @@ import {
   orgSpaceList,
   userOrgList,
 } from './records.js';
-import { getTeam, leaveAllTeams, memberTeams, memberTeamsOwner, teamMembers, teamView } from './teams-records.js';
-import { type ViewContext, spaceView, userView } from './views.js';
+import { getTeam, leaveAllTeams, memberTeams, memberTeamsOwner, refreshTeamRows, teamMembers, teamView } from './teams-records.js';
+import { type UserView, type ViewContext, shownUserView, spaceView, userView } from './views.js';
 
 const on = implementer<typeof routes>();
 
@@ -39,7 +39,7 @@ export interface MemberView {
   object: 'member';
   id: string;
   role: Role;
-  user: ReturnType<typeof userView>;
+  user: UserView;
   disabled: boolean;
   joinedAt: string;
   lastSeenAt?: string;
@@ -51,17 +51,29 @@ export interface MemberView {
 export function memberView(ctx: ViewContext & { tx: StoreReader }, orgId: string, userId: string, member: MemberRecord): MemberView {
   const user = getUser(ctx.tx, userId);
   if (!user) throw notFound(`User ${userId} not found`);
+  return shownMemberView(userId, member, shownUserView(ctx, userId, user), {
+    orgSpaces: orgSpaceList.count(ctx.tx, orgId),
+    teams: memberTeams.count(ctx.tx, memberTeamsOwner(orgId, userId)),
+  });
+}
+
+/**
+ * A member view from what is at hand: the member record, the user's view, the number
+ * of the organization's spaces (read once per listing, not once per member) and of the
+ * member's teams (a team row keeps a copy: teams-records.ts).
+ */
+export function shownMemberView(userId: string, member: MemberRecord, user: UserView, counts: { orgSpaces: number; teams: number }): MemberView {
   return {
     object: 'member',
     id: userId,
     role: member.role,
-    user: userView(ctx, user),
+    user,
     disabled: member.disabled,
     joinedAt: member.joinedAt,
     ...(member.lastSeenAt !== undefined ? { lastSeenAt: member.lastSeenAt } : {}),
     sso: member.sso,
-    spaces: member.role === null ? 0 : orgSpaceList.count(ctx.tx, orgId),
-    teams: memberTeams.count(ctx.tx, memberTeamsOwner(orgId, userId)),
+    spaces: member.role === null ? 0 : counts.orgSpaces,
+    teams: counts.teams,
   };
 }
 
@@ -89,6 +101,7 @@ function keepAnAdmin(tx: StoreReader, orgId: string, userId: string, member: Mem
 
 function putMember(tx: StoreWriter, orgId: string, userId: string, member: MemberRecord): void {
   tx.put(Tables.members, memberKey(orgId, userId), member);
+  refreshTeamRows(tx, orgId, userId); // their team rows copy the record
 }
 
 /** Removes a member from the organization, its indexes and its teams. */

@@ -75,7 +75,7 @@ export function paginatePrefix<R, T>(
   query: PageQuery,
   count: number,
   map: (row: R, key: string) => T | undefined,
-  options: { reverse?: boolean } = {},
+  options: { reverse?: boolean; shared?: boolean } = {},
 ): ListEnvelope<T> {
   const limit = query.limit ?? DEFAULT_LIMIT;
   let after = query.page === undefined ? undefined : prefix + decodeKeyCursor(query.page);
@@ -89,6 +89,7 @@ export function paginatePrefix<R, T>(
       ...(after !== undefined ? { after } : {}),
       limit: batch,
       ...(options.reverse ? { reverse: true } : {}),
+      ...(options.shared ? { shared: true } : {}),
     });
     for (const [key, row] of rows) {
       const item = map(row, key);
@@ -324,10 +325,18 @@ export class KeyedSet<V> {
     return tx.scan<V>(this.table, { prefix }).map(([key, value]) => ({ id: key.slice(prefix.length), value }));
   }
 
-  page<T>(tx: StoreReader, owner: string, query: PageQuery, map: (entry: Entry<V>) => T | undefined): ListEnvelope<T> {
+  /**
+   * A page of items in id order. `shared`: `map` gets the store's own values, read-only
+   * (no copy of each row: for a big page that only reads its rows to build new values).
+   */
+  page<T>(
+    tx: StoreReader,
+    owner: string,
+    query: PageQuery,
+    map: (entry: Entry<V>) => T | undefined,
+    options: { shared?: boolean } = {},
+  ): ListEnvelope<T> {
     const prefix = `${owner}/`;
-    return paginatePrefix<V, T>(tx, this.table, prefix, query, this.count(tx, owner), (value, key) =>
-      map({ id: key.slice(prefix.length), value }),
-    );
+    return paginatePrefix<V, T>(tx, this.table, prefix, query, this.count(tx, owner), (value, key) => map({ id: key.slice(prefix.length), value }), options);
   }
 }

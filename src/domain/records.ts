@@ -298,6 +298,8 @@ export function isExpired(space: { deletedAt?: string | undefined }, now: Date):
   return space.deletedAt !== undefined && now.getTime() - Date.parse(space.deletedAt) > RESTORE_WINDOW_MS;
 }
 
+// Team rows copy a user's shown fields and a member record (teams-records.ts): a change to an
+// existing user or member must call refreshTeamRows in the same commit (putMember does).
 export const putUser = (tx: StoreWriter, user: UserRecord) => tx.put(Tables.users, user.id, user);
 export const putOrg = (tx: StoreWriter, org: OrgRecord) => tx.put(Tables.orgs, org.id, org);
 export const putCollection = (tx: StoreWriter, c: CollectionRecord) => tx.put(Tables.collections, c.id, c);

@@ -16,16 +16,19 @@ import { badRequest, forbidden, notFound } from '../api/errors.js';
 import type * as routes from '../api/routes/teams.js';
 import type { StoreReader } from '../store/types.js';
 import { ExactJson, deleted, implementer, nothingToDelete } from './handler.js';
-import { type MemberView, memberView, requireMember } from './members.js';
+import { type MemberView, requireMember, shownMemberView } from './members.js';
 import { orgAccess, requireRole } from './permissions.js';
-import { type OrgRecord, type Role, getMember, getUser, userIdByEmail } from './records.js';
+import { type OrgRecord, type Role, getMember, getUser, orgSpaceList, userIdByEmail } from './records.js';
 import { filteredPage } from './members.js';
+import { shownUserView } from './views.js';
 import {
   TEAMS,
   type TeamRecord,
   type TeamRole,
   canManageTeam,
   getTeam,
+  memberTeams,
+  memberTeamsOwner,
   orgTeams,
   putTeamMember,
   removeTeamMember,
@@ -49,15 +52,20 @@ function requireManager(tx: StoreReader, team: TeamRecord, role: Role, userId: s
 
 /**
  * User ids of `refs` (ids or e-mails), in order, without duplicates; 404 listing
- * every ref that is not a member of the organization.
+ * every ref that is not a member of the organization. A member row implies its user,
+ * and a row of `team` its member (leaving the organization leaves its teams): people
+ * already in the team cost no read of their records.
  */
-export function resolveMembers(tx: StoreReader, orgId: string, refs: readonly string[]): Map<string, string> {
+export function resolveMembers(tx: StoreReader, orgId: string, refs: readonly string[], team?: TeamRecord): Map<string, string> {
   const ids = new Map<string, string>();
   const unknown: string[] = [];
   for (const ref of refs) {
-    const userId = ref.includes('@') ? userIdByEmail(tx, ref) : getUser(tx, ref) ? ref : undefined;
-    if (userId === undefined || !getMember(tx, orgId, userId)) unknown.push(ref);
-    else ids.set(ref, userId);
+    const userId = ref.includes('@') ? userIdByEmail(tx, ref) : ref;
+    // (An id with a "/" is no user, and no key of a set: KeyedSet refuses it.)
+    const inTeam = team !== undefined && userId !== undefined && !userId.includes('/') && teamMembers.has(tx, team.id, userId);
+    const member = inTeam || (userId !== undefined && getMember(tx, orgId, userId) !== undefined);
+    if (member) ids.set(ref, userId);
+    else unknown.push(ref);
   }
   if (unknown.length > 0) {
     const shown = unknown.slice(0, 20).join(', ') + (unknown.length > 20 ? `, … (${unknown.length} in all)` : '');
@@ -135,16 +143,22 @@ export const teamHandlers = {
     const team = requireTeam(ctx.tx, org, params.teamId);
     // Built fresh and JSON-exact (no undefined members, nothing shared): local mode takes it without
     // a JSON round trip (a sync lists a team of thousands; test/domain/members-teams.test.ts).
+    // The rows carry copies of the member's records and team count (teams-records.ts); rows
+    // written before the copies existed read them.
+    const orgSpaces = orgSpaceList.count(ctx.tx, org.id);
     return new ExactJson(teamMembers.page(ctx.tx, team.id, query, ({ id, value }) => {
-      const member = getMember(ctx.tx, org.id, id);
+      const member = value.member ?? getMember(ctx.tx, org.id, id);
       if (!member) return undefined;
+      const user = value.user ?? getUser(ctx.tx, id);
+      if (!user) throw notFound(`User ${id} not found`);
+      const teams = value.teams ?? memberTeams.count(ctx.tx, memberTeamsOwner(org.id, id));
       const item: { organization: MemberView; team: { role: TeamRole }; permissions: { view: boolean } } = {
-        organization: memberView(ctx, org.id, id, member),
+        organization: shownMemberView(id, member, shownUserView(ctx, id, user), { orgSpaces, teams }),
         team: { role: value.role },
         permissions: { view: true },
       };
       return item;
-    }));
+    }, { shared: true })); // the rows are only read: the items are built fresh
   }),
 
   ...on('updateMembersInOrganizationTeam', (ctx, { params, body }) => {
@@ -154,9 +168,9 @@ export const teamHandlers = {
     requireManager(ctx.tx, team, role, ctx.actor.userId, 'change its members');
     const memberships = body.memberships ?? {};
     // Every user is resolved before anything is written: one unknown fails the whole update.
-    const added = resolveMembers(ctx.tx, org.id, body.add ?? []);
-    const removed = resolveMembers(ctx.tx, org.id, body.remove ?? []);
-    const roles = resolveMembers(ctx.tx, org.id, Object.keys(memberships));
+    const added = resolveMembers(ctx.tx, org.id, body.add ?? [], team);
+    const removed = resolveMembers(ctx.tx, org.id, body.remove ?? [], team);
+    const roles = resolveMembers(ctx.tx, org.id, Object.keys(memberships), team);
     const removedIds = new Set(removed.values());
     for (const userId of removedIds) removeTeamMember(ctx.tx, team, userId);
     for (const userId of added.values()) {

@@ -43,14 +43,25 @@ export interface UserView {
   urls: { location: string };
 }
 
+/** What a user view shows of a user record besides its id (team rows keep a copy: teams-records.ts). */
+export type ShownUser = Pick<UserRecord, 'displayName' | 'email' | 'photoURL'>;
+
+export function shownUser(user: UserRecord): ShownUser {
+  return { displayName: user.displayName, email: user.email, ...(user.photoURL !== undefined ? { photoURL: user.photoURL } : {}) };
+}
+
 export function userView(ctx: ViewContext, user: UserRecord): UserView {
+  return shownUserView(ctx, user.id, user);
+}
+
+export function shownUserView(ctx: ViewContext, id: string, user: ShownUser): UserView {
   return {
     object: 'user',
-    id: user.id,
+    id,
     displayName: user.displayName,
     email: user.email,
     ...(user.photoURL !== undefined ? { photoURL: user.photoURL } : {}),
-    urls: userUrls(ctx.origin, user.id),
+    urls: userUrls(ctx.origin, id),
   };
 }
 

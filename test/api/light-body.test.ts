@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadRoute } from '../../src/api/catalog.js';
-import { type LightBody, type LightField, lightParseBody } from '../../src/api/light-body.js';
+import { type LightBody, type LightValue, lightParseBody } from '../../src/api/light-body.js';
 import { manifest } from '../../src/api/manifest.js';
 import { validateInput } from '../../src/api/validate.js';
 
@@ -19,7 +19,7 @@ const PROBES: unknown[] = [
   { record: 'r', definition: 'd' }, { record: '', definition: 'd' }, { record: 'r' },
 ];
 
-function sampleFor(spec: LightField): unknown {
+function sampleFor(spec: LightValue): unknown {
   switch (spec.t) {
     case 'string':
       return 'x'.repeat(Math.max(spec.minLength ?? 0, 1));
@@ -29,7 +29,20 @@ function sampleFor(spec: LightField): unknown {
       return spec.values[0];
     case 'object':
       return Object.fromEntries(Object.entries(spec.fields).map(([key, field]) => [key, sampleFor(field)]));
+    case 'array':
+      return [sampleFor(spec.item), sampleFor(spec.item)];
+    case 'record':
+      return { k1: sampleFor(spec.value), k2: sampleFor(spec.value) };
   }
+}
+
+/** Lists and maps with a probe, or an odd key, inside. */
+function innerProbes(spec: LightValue): unknown[] {
+  if (spec.t === 'array') return [...PROBES.map((probe) => [sampleFor(spec.item), probe]), [undefined], Array.from({ length: 3 })];
+  if (spec.t === 'record') {
+    return [...PROBES.map((probe) => ({ k1: sampleFor(spec.value), k2: probe })), { k1: undefined }, JSON.parse(`{"__proto__": ${JSON.stringify(sampleFor(spec.value))}}`)];
+  }
+  return [];
 }
 
 function requiredOnly(spec: LightBody): Record<string, unknown> {
@@ -43,7 +56,7 @@ const light = manifest.filter((info) => info.lightBody !== undefined);
 describe('light bodies', () => {
   it('describe the bodies of the hot writes', () => {
     const ids = new Set(light.map((info) => info.id));
-    for (const id of ['postCommentInChangeRequest', 'postCommentInSpace', 'postCommentReplyInChangeRequest', 'createSpace', 'createChangeRequest']) {
+    for (const id of ['postCommentInChangeRequest', 'postCommentInSpace', 'postCommentReplyInChangeRequest', 'createSpace', 'createChangeRequest', 'updateMembersInOrganizationTeam']) {
       expect(ids.has(id as never), id).toBe(true);
     }
     // Only writes, and only with a light query (empty for most) to go with them.
@@ -61,7 +74,7 @@ describe('light bodies', () => {
     const full = sampleFor({ t: 'object', fields: spec }) as Record<string, unknown>;
     const bodies: unknown[] = [base, full, { ...base, unknownField: 'x' }, null, [], 'text', { ...full, ...Object.fromEntries(Object.keys(full).map((key) => [key, undefined])) }];
     for (const key of Object.keys(spec)) {
-      for (const probe of PROBES) bodies.push({ ...base, [key]: probe }, { ...full, [key]: probe });
+      for (const probe of [...PROBES, ...innerProbes(spec[key] as LightValue)]) bodies.push({ ...base, [key]: probe }, { ...full, [key]: probe });
       const { [key]: _dropped, ...without } = full;
       bodies.push(without);
     }
@@ -90,6 +103,21 @@ describe('light bodies', () => {
     for (const wrong of [undefined, null, [], 'abc', {}, { title: '' }, { title: 'abcdef' }, { title: 1 }, { title: 'a', draft: 'true' },
       { title: 'a', kind: 'c' }, { title: 'a', body: { markdown: 1 } }, { title: 'a', body: { markdown: 'x', extra: 1 } }, { title: 'a', body: {} },
       { title: 'a', other: 'x' }, { title: 'a', draft: undefined }, Object.assign(Object.create({ inherited: 1 }), { title: 'a' })]) {
+      expect(lightParseBody(spec, wrong), JSON.stringify(wrong)).toBeUndefined();
+    }
+  });
+
+  it('checks lists and maps item by item, and leaves odd keys in a map to zod', () => {
+    const spec: LightBody = {
+      add: { t: 'array', item: { t: 'string', minLength: 1 } },
+      roles: { t: 'record', value: { t: 'object', fields: { role: { t: 'enum', values: ['owner', 'member'], required: true } } } },
+    };
+    const body = { add: ['a', 'b'], roles: { u2: { role: 'owner' }, u1: { role: 'member' } } };
+    const parsed = lightParseBody(spec, body);
+    expect(JSON.stringify(parsed)).toBe(JSON.stringify(body));
+    expect(parsed?.add).not.toBe(body.add); // a copy, as zod's
+    for (const wrong of [{ add: 'a' }, { add: [''] }, { add: ['a', 1] }, { add: [undefined] }, { roles: [] }, { roles: { u1: {} } }, { roles: { u1: { role: 'admin' } } },
+      { roles: { u1: { role: 'owner', extra: 1 } } }, { roles: { u1: undefined } }, { roles: JSON.parse('{"__proto__": {"role": "owner"}}') }]) {
       expect(lightParseBody(spec, wrong), JSON.stringify(wrong)).toBeUndefined();
     }
   });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadRoute } from '../../src/api/catalog.js';
-import type { LightBody, LightField } from '../../src/api/light-body.js';
+import type { LightBody, LightValue } from '../../src/api/light-body.js';
 import { type LightParam, type LightQuery, lightParse } from '../../src/api/light-query.js';
 import { manifest } from '../../src/api/manifest.js';
 import { validateInput } from '../../src/api/validate.js';
@@ -43,8 +43,13 @@ function requiredOnly(spec: LightQuery): Record<string, unknown> {
 
 /** A body with every required field of `spec` set to a valid value. */
 function validBody(spec: LightBody): Record<string, unknown> {
-  const value = (field: LightField): unknown =>
-    field.t === 'string' ? 'x'.repeat(Math.max(field.minLength ?? 0, 1)) : field.t === 'boolean' ? true : field.t === 'enum' ? field.values[0] : validBody(field.fields);
+  const value = (field: LightValue): unknown =>
+    field.t === 'string' ? 'x'.repeat(Math.max(field.minLength ?? 0, 1))
+    : field.t === 'boolean' ? true
+    : field.t === 'enum' ? field.values[0]
+    : field.t === 'array' ? []
+    : field.t === 'record' ? {}
+    : validBody(field.fields);
   return Object.fromEntries(Object.entries(spec).filter(([, field]) => field.required).map(([key, field]) => [key, value(field)]));
 }
 

@@ -2,12 +2,16 @@
  * Members and teams (API doc §4.17–4.18) through executeOperation: the rules,
  * the counters, and every answer validated against the real OpenAPI schema.
  */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RouteId } from '../../src/api/route-id.js';
-import type { OperationResult } from '../../src/domain/execute.js';
-import { ensureUser } from '../../src/domain/records.js';
+import { getRoute } from '../../src/api/table.js';
+import { type OperationResult, executeOperation } from '../../src/domain/execute.js';
+import { type UserRecord, ensureUser, getUser, putUser, userOrgList } from '../../src/domain/records.js';
+import { type TeamMemberRow, refreshTeamRows, teamMembers } from '../../src/domain/teams-records.js';
 import { errorBodyValidator, responseValidator } from '../contract/openapi.js';
-import { type Harness, type Obj, setup } from './harness.js';
+import { type Harness, ORIGIN, type Obj, setup } from './harness.js';
 
 type Body = Record<string, unknown>;
 interface ListOf<T = Body> {
@@ -165,6 +169,8 @@ describe('teams', () => {
     expect((listed.body as { next?: unknown }).next).toBeDefined();
     const gen = store.read().gen;
     await fails(adminId, 'updateMembersInOrganizationTeam', { params, body: { add: [bob, 'ghost@x.io'], remove: [ada] } }, 404, /ghost@x\.io/);
+    await fails(adminId, 'updateMembersInOrganizationTeam', { params, body: { remove: [ada, `${ada}/x`, '../x'], memberships: { 'a/b': { role: 'owner' } } } }, 404, /\/x, \.\.\/x$|\/x, \.\.\/x;/);
+    await fails(adminId, 'updateMembersInOrganizationTeam', { params, body: { memberships: { 'a/b': { role: 'owner' } } } }, 404, /a\/b/);
     expect(store.read().gen).toBe(gen);
     const result = await call(adminId, 'deleteMemberFromOrganizationTeamById', { params: { ...params, userId: cy } });
     expect(result.status).toBe(205);
@@ -187,5 +193,103 @@ describe('teams', () => {
     await fails(bob, 'updateMembersInOrganizationTeam', { params, body: { remove: [ada] } }, 403, /"owner" role in team/);
     await fails(ada, 'removeTeamFromOrganizationById', { params }, 403, /"admin" role/);
     await fails(ada, 'createOrganizationTeam', { params: org, body: { title: 'Mine' } }, 403, /"admin" role/);
+  });
+});
+
+describe('team member rows copy what a team listing shows', () => {
+  type Item = { organization: Obj; team: { role: string } };
+  /** The team's listing, each member as `getMemberInOrganizationById` shows them (the records themselves). */
+  async function listedAndActual(w: Awaited<ReturnType<typeof world>>, teamId: string) {
+    const listed = await w.admin<ListOf<Item>>('listTeamMembersInOrganizationById', { params: { ...w.org, teamId } });
+    const actual = await Promise.all(listed.items.map((item) => w.admin('getMemberInOrganizationById', { params: { ...w.org, userId: item.organization.id } })));
+    return { listed: listed.items.map((item) => item.organization), actual };
+  }
+
+  it('lists a team from its rows alone: no member, user or team-count row of the members is read', async () => {
+    const w = await world();
+    const team = await w.createTeam('Docs', [w.ada, w.bob, w.cy]);
+    const reads: string[] = [];
+    const snapshot = w.store.read();
+    const reader = new Proxy(snapshot, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver);
+        if (name !== 'get' && name !== 'has' && name !== 'scan') return value;
+        return (table: string, key: unknown, ...rest: unknown[]) => {
+          reads.push(`${table} ${typeof key === 'string' ? key : JSON.stringify(key)}`);
+          return (value as (...args: unknown[]) => unknown).call(target, table, key, ...rest);
+        };
+      },
+    });
+    const result = await executeOperation(
+      { store: w.store, reader, actor: { userId: w.adminId }, clock: w.clock, ids: w.ids, origin: ORIGIN },
+      getRoute('listTeamMembersInOrganizationById'),
+      { params: { ...w.org, teamId: team.id } },
+    );
+    expect((result.body as ListOf).items).toHaveLength(3);
+    // The caller's own member record (the access check) is the only one read.
+    expect(reads.filter((read) => /^(users|members|memberTeams\.n) /.test(read))).toEqual([`members ${w.orgId}/${w.adminId}`]);
+  });
+
+  it('keeps the copies right when the member record, the user or their teams change', async () => {
+    const w = await world();
+    const docs = await w.createTeam('Docs', [w.ada, w.bob]);
+    const check = async () => {
+      const { listed, actual } = await listedAndActual(w, docs.id);
+      expect(listed).toStrictEqual(actual);
+      return listed;
+    };
+    await check();
+    await w.admin('updateMemberInOrganizationById', { params: { ...w.org, userId: w.bob }, body: { role: 'admin' } });
+    await w.as(w.ada, 'updateOrganizationMemberLastSeenAt', { params: w.org }, 200);
+    await w.admin('setUserAsSSOMemberForOrganization', { params: { ...w.org, userId: w.bob } });
+    expect(await check()).toMatchObject([
+      { id: w.ada, lastSeenAt: expect.any(String), teams: 1 },
+      { id: w.bob, role: 'admin', sso: true, teams: 1 },
+    ]);
+    const platform = await w.createTeam('Platform', [w.ada]);
+    await w.admin('addMemberToOrganizationTeamById', { params: { ...w.org, teamId: platform.id, userId: w.bob }, body: {} }, 204);
+    expect(await check()).toMatchObject([{ id: w.ada, teams: 2 }, { id: w.bob, teams: 2 }]);
+    await w.admin('deleteMemberFromOrganizationTeamById', { params: { ...w.org, teamId: platform.id, userId: w.ada } });
+    await w.admin('updateMembersInOrganizationTeam', { params: { ...w.org, teamId: platform.id }, body: { add: [w.cy] } }, 204);
+    expect(await check()).toMatchObject([{ id: w.ada, teams: 1 }, { id: w.bob, teams: 2 }]);
+    await w.admin('removeTeamFromOrganizationById', { params: { ...w.org, teamId: platform.id } });
+    expect(await check()).toMatchObject([{ id: w.ada, teams: 1 }, { id: w.bob, teams: 1 }]);
+    // A change to a user (no operation renames one yet) refreshes their rows in each organization.
+    await w.store.transact((tx) => {
+      const user = getUser(tx, w.ada) as UserRecord;
+      putUser(tx, { ...user, displayName: 'Ada L.', photoURL: 'https://x.io/ada.png' });
+      for (const { id } of userOrgList.all(tx, w.ada)) refreshTeamRows(tx, id, w.ada);
+    });
+    expect(await check()).toMatchObject([{ id: w.ada, user: { displayName: 'Ada L.', photoURL: 'https://x.io/ada.png' } }, { id: w.bob }]);
+  });
+
+  it('lists rows written before the copies existed from the records', async () => {
+    const w = await world();
+    const docs = await w.createTeam('Docs', [w.ada, w.bob]);
+    await w.store.transact((tx) => {
+      for (const { id } of teamMembers.all(tx, docs.id)) teamMembers.put(tx, docs.id, id, { role: 'member' });
+    });
+    expect((await w.store.read().get<TeamMemberRow>(teamMembers.table, `${docs.id}/${w.ada}`))?.member).toBeUndefined();
+    const { listed, actual } = await listedAndActual(w, docs.id);
+    expect(listed).toStrictEqual(actual);
+  });
+
+  it('changes member and user records only where the copies are refreshed (or none exist yet)', () => {
+    // A new write path for these records must refresh the team rows (teams-records.ts), then be listed here.
+    const writers = (pattern: RegExp) =>
+      readdirSync('src', { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+        .flatMap((entry) => {
+          const file = join(entry.parentPath, entry.name);
+          return readFileSync(file, 'utf8').split('\n').flatMap((line, i) => (pattern.test(line) ? [`${relative('src', file)}:${line.trim()}`] : []));
+        });
+    expect(writers(/\.put\(\s*Tables\.members\b/)).toEqual([
+      'domain/members.ts:tx.put(Tables.members, memberKey(orgId, userId), member);', // putMember: refreshes
+      'domain/records.ts:tx.put(Tables.members, key, member);', // addMember: a new member is in no team
+    ]);
+    expect(writers(/\bputUser\(|\.put\(\s*Tables\.users\b/)).toEqual([
+      'domain/records.ts:export const putUser = (tx: StoreWriter, user: UserRecord) => tx.put(Tables.users, user.id, user);',
+      'domain/records.ts:putUser(tx, user);', // ensureUser: a new user is in no team
+    ]);
   });
 });

@@ -74,10 +74,12 @@ describe('searchSpaceContent', () => {
       tree.pages = Array.from({ length: 300 }, (_, i) => doc(`page-${i}`, `Page ${i}`, `Common text ${i}\n`));
     });
     await h.admin.ok('mergeChangeRequest', { params: { spaceId: s.id, changeRequestId: cr.id } });
-    const rows = () => h.store.read().scan<Record<string, unknown>>('searchIndex', { prefix: `${s.id}/common/` });
+    const rows = () => h.store.read().scan<Array<string | number>>('searchIndex', { prefix: `${s.id}/common/` });
     expect(rows().length).toBeGreaterThan(30);
     expect(rows().length).toBeLessThanOrEqual(64);
-    expect(rows().reduce((sum, [, row]) => sum + Object.keys(row).length, 0)).toBe(300);
+    // Flat rows: [pageId, count in text, count in title, …].
+    expect(rows().every(([, row]) => Array.isArray(row) && row.length % 3 === 0)).toBe(true);
+    expect(rows().reduce((sum, [, row]) => sum + row.length / 3, 0)).toBe(300);
     expect((await search(h, s.id, { query: 'common', limit: '1000' })).count).toBe(300);
 
     const before = new Map(rows());
@@ -87,7 +89,36 @@ describe('searchSpaceContent', () => {
     });
     await h.admin.ok('mergeChangeRequest', { params: { spaceId: s.id, changeRequestId: edit.id } });
     const changed = rows().filter(([key, row]) => JSON.stringify(row) !== JSON.stringify(before.get(key)));
-    expect(changed.map(([, row]) => (row as Record<string, [number, number]>)['page-7'])).toEqual([[2, 0]]);
+    const postingOf = (row: Array<string | number>, pageId: string) => row.slice(row.indexOf(pageId) + 1, row.indexOf(pageId) + 3);
+    expect(changed.map(([, row]) => postingOf(row, 'page-7'))).toEqual([[2, 0]]);
+  });
+
+  it('reads rows written as objects by earlier versions, and rewrites a row it touches as a flat array', async () => {
+    const h = await contentSetup();
+    const spaceId = await indexedSpace(h);
+    const expected = await search(h, spaceId, { query: 'install configuration' });
+    // What an earlier version wrote: each row an object {pageId: [count in text, count in title]}.
+    await h.store.transact((tx) => {
+      for (const [key, row] of tx.scan<Array<string | number>>('searchIndex', { prefix: `${spaceId}/` })) {
+        const object: Record<string, [number, number]> = {};
+        for (let i = 0; i < row.length; i += 3) object[row[i] as string] = [row[i + 1] as number, row[i + 2] as number];
+        tx.put('searchIndex', key, object);
+      }
+    });
+    expect(await search(h, spaceId, { query: 'install configuration' })).toEqual(expected);
+    const cr = await h.createCR(spaceId, 'Touch');
+    await h.editChangeRequest(spaceId, cr.id, (tree) => {
+      tree.pages.push(doc('p-new', 'New page', 'How to install the configuration.\n'));
+    });
+    await h.admin.ok('mergeChangeRequest', { params: { spaceId, changeRequestId: cr.id } });
+    const rows = h.store.read().scan<unknown>('searchIndex', { prefix: `${spaceId}/install/` });
+    expect(rows.length).toBeGreaterThan(0);
+    // The rows of the words of the new page were rewritten as arrays, keeping the older postings.
+    const touched = rows.filter(([, row]) => Array.isArray(row));
+    expect(touched.length).toBeGreaterThan(0);
+    const found = await search(h, spaceId, { query: 'install configuration' });
+    expect(found.items.map((p) => p.id).sort()).toEqual(['p-new', ...expected.items.map((p) => p.id)].sort());
+    expect(found.count).toBe((expected.count ?? 0) + 1);
   });
 
   it('rebuilds an index of the older format (one row per page and word) at the next merge, and searches without it until then', async () => {

@@ -15,7 +15,7 @@ import { paginate } from '../pagination.js';
 import { orgAccess, requireRole } from '../permissions.js';
 import { type SpaceRecord, getRevision, getSpace, orgSpaceList } from '../records.js';
 import { appUrl } from '../urls.js';
-import { INDEX_FORMAT, type Posting, type PostingRow, indexState, pagePostings, postingRows, tokenize } from './index.js';
+import { INDEX_FORMAT, type PostingRow, eachPosting, indexState, pagePostings, postingCount, postingRows, tokenize } from './index.js';
 
 const on = implementer<typeof routes>();
 const seg = (id: string) => encodeURIComponent(id);
@@ -38,7 +38,7 @@ function postings(tx: StoreReader, space: SpaceRecord, content: RevisionContent,
   if (state && state.revision === space.revision && state.format === INDEX_FORMAT) {
     return { byWord: words.map((word) => postingRows(tx, space.id, word)), pages: state.pages };
   }
-  const byWord = words.map(() => ({}) as Record<string, Posting>);
+  const byWord = words.map(() => [] as Array<string | number>);
   const ids = [...content.allPageHashes().keys()];
   for (const id of ids) {
     const page = content.page(id);
@@ -46,7 +46,7 @@ function postings(tx: StoreReader, space: SpaceRecord, content: RevisionContent,
     const counts = pagePostings(page.title ?? '', `${page.description ?? ''}\n${page.type === 'document' ? (content.markdown(page) ?? '') : ''}`);
     words.forEach((word, i) => {
       const posting = counts.get(word);
-      if (posting) (byWord[i] as Record<string, Posting>)[id] = posting;
+      if (posting) byWord[i]?.push(id, posting[0], posting[1]);
     });
   }
   return { byWord: byWord.map((row) => [row]), pages: ids.length };
@@ -56,16 +56,15 @@ function rank(byWord: PostingRow[][], pages: number): Hit[] {
   const hits = new Map<string, Hit>();
   for (const rows of byWord) {
     let found = 0;
-    for (const row of rows) found += Object.keys(row).length;
+    for (const row of rows) found += postingCount(row);
     const idf = Math.log(1 + Math.max(pages, 1) / Math.max(found, 1));
     for (const row of rows) {
-      for (const pageId in row) {
-        const [text, title] = row[pageId] as Posting;
+      eachPosting(row, (pageId, text, title) => {
         let hit = hits.get(pageId);
         if (!hit) hits.set(pageId, (hit = { pageId, matched: 0, score: 0 }));
         hit.matched += 1;
         hit.score += idf * ((text > 0 ? 1 + Math.log(text) : 0) + 3 * (title > 0 ? 1 : 0));
-      }
+      });
     }
   }
   return [...hits.values()].sort((a, b) => b.matched - a.matched || b.score - a.score || (a.pageId < b.pageId ? -1 : 1));
