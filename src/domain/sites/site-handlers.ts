@@ -256,7 +256,7 @@ export const siteHandlers: Record<string, Handler> = {
     const { site, view } = siteAccess(ctx, params, 'read', 'view sites');
     const format = query.format === 'text' ? 'text' : 'tree';
     const answer = () => {
-      const tree = siteTree(view, site);
+      const tree = siteTree(view, site, ctx.answers);
       if (format === 'tree') return new ExactJson(tree);
       return new ExactJson({ object: 'x-docsctl-site-tree-text', site: tree.site, text: siteTreeText(tree.tree) } satisfies SiteTreeTextAnswer);
     };
