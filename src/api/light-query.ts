@@ -41,12 +41,15 @@ function item(spec: LightItem, value: string): string | typeof FAIL {
   return value;
 }
 
+/** A string within the length bounds of a light string description (light-body.ts uses it too). */
+export function isStringWithin(spec: { readonly minLength?: number; readonly maxLength?: number }, value: unknown): value is string {
+  return typeof value === 'string' && !(spec.minLength !== undefined && value.length < spec.minLength) && !(spec.maxLength !== undefined && value.length > spec.maxLength);
+}
+
 function param(spec: LightParam, value: unknown): unknown {
   switch (spec.t) {
     case 'string':
-      if (typeof value !== 'string') return FAIL;
-      if ((spec.minLength !== undefined && value.length < spec.minLength) || (spec.maxLength !== undefined && value.length > spec.maxLength)) return FAIL;
-      return value;
+      return isStringWithin(spec, value) ? value : FAIL;
     case 'enum':
       return typeof value === 'string' && spec.values.includes(value) ? value : FAIL;
     case 'bool':

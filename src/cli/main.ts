@@ -4,18 +4,11 @@
  * `ctx.io`; `bin/docsctl.js` sets the exit code. Errors become one line on
  * stderr (plus the stack with --debug) and the documented exit code.
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Help, Option } from 'commander';
 import { DocsctlError, ExitCode, exitCodeFor } from '../api/errors.js';
 import { forStderr } from '../output/sanitize.js';
-import { registerTokenCommands } from './commands/accounts.js';
-import { registerApiCommand } from './commands/api.js';
-import { registerCompletionCommand } from './commands/completion.js';
-import { registerConfigCommands } from './commands/config.js';
-import { registerGitCommands } from './commands/git.js';
 import { type CommandModule, commandGroups, groupDescriptions, loadCommandModules } from './commands/index.js';
-import { registerInitCommand } from './commands/init.js';
-import { registerServeCommand } from './commands/serve.js';
-import { registerStoreCommands } from './commands/store.js';
+import { loadToolCommands, toolCommands } from './commands/tools.js';
 import type { CliContext } from './context.js';
 import { OutputClosedError } from './io.js';
 import { normaliseJsonFlag } from './json-flag.js';
@@ -76,7 +69,28 @@ export async function commandModulesFor(argv: readonly string[]): Promise<Comman
   return loadCommandModules(group === EVERYTHING ? undefined : group);
 }
 
-export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonly string[], modules: readonly CommandModule[]): Command {
+/** What `buildProgram` registers in full: the invoked group's command modules and tool command (src/cli/commands/tools.ts). */
+export interface LoadedCommands {
+  modules: readonly CommandModule[];
+  tools: ReadonlyMap<string, (program: Command, getSession: (command: Command) => Session) => void>;
+}
+
+/** The commands argv needs loaded: its group's modules, its tool command, or all of them for `completion`. */
+export async function commandsFor(argv: readonly string[]): Promise<LoadedCommands> {
+  const word = commandWord(argv);
+  const everything = invokedGroup(argv) === EVERYTHING;
+  const [modules, tools] = await Promise.all([
+    commandModulesFor(argv),
+    everything || toolCommands.some((tool) => tool.name === word) ? loadToolCommands(everything ? undefined : new Set([word as string])) : new Map(),
+  ]);
+  return { modules, tools };
+}
+
+/** Help terms of the stand-ins for tool commands that were not loaded (see registerTool). */
+const stubTerms = new WeakMap<Command, string>();
+
+export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonly string[], loaded: LoadedCommands): Command {
+  const { modules, tools } = loaded;
   const program = new Command('docsctl')
     .description('Administer a documentation platform (GitBook /v1 API): locally, remotely, or as an emulator.')
     .version(ctx.version, '-V, --version', 'print the version')
@@ -92,7 +106,12 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
     .option('--debug', 'log requests and show stack traces')
     .addHelpText('after', ROOT_HELP)
     // Leaf help lists the global options too (--store, --format, --json, --query…).
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp({
+      showGlobalOptions: true,
+      subcommandTerm(this: Help, cmd: Command) {
+        return stubTerms.get(cmd) ?? Help.prototype.subcommandTerm.call(this, cmd);
+      },
+    })
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -112,7 +131,13 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
     await parseShape(flags.json, flags.query);
   });
 
-  registerInitCommand(program, getSession);
+  // A tool command that was not loaded is listed (same term and description) but has no subcommands or action.
+  const registerTool = (tool: (typeof toolCommands)[number]) => {
+    const register = tools.get(tool.name);
+    if (register) register(program, getSession);
+    else stubTerms.set(program.command(tool.name).description(tool.description), tool.term);
+  };
+  for (const tool of toolCommands) if (tool.first) registerTool(tool);
   // Only the invoked group gets its subcommands (loading and registering ~all commands costs
   // start-up time); the others are listed by name and description for help and suggestions.
   const invoked = invokedGroup(argv);
@@ -126,13 +151,7 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
     if (group !== invoked && invoked !== EVERYTHING) program.command(group).description(groupDescriptions[group] ?? '');
   }
   for (const module of modules) module.register?.(program, getSession);
-  registerTokenCommands(program, getSession);
-  registerApiCommand(program, getSession);
-  registerServeCommand(program, getSession);
-  registerConfigCommands(program, getSession);
-  registerStoreCommands(program, getSession);
-  registerGitCommands(program, getSession);
-  registerCompletionCommand(program, getSession);
+  for (const tool of toolCommands) if (!tool.first) registerTool(tool);
 
   // Every subcommand reports parse errors through the same exitOverride/output.
   const inherit = (command: Command) => {
@@ -173,7 +192,7 @@ export function helpToFlag(argv: readonly string[]): readonly string[] {
 export async function main(rawArgv: readonly string[], ctx: CliContext): Promise<number> {
   const argv = helpToFlag(rawArgv);
   const sessions: Session[] = [];
-  const program = buildProgram(ctx, sessions, argv, await commandModulesFor(argv));
+  const program = buildProgram(ctx, sessions, argv, await commandsFor(argv));
   const debug = argv.includes('--debug');
   try {
     if (argv.length === 0) {

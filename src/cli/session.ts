@@ -98,7 +98,7 @@ export class Session {
       });
     }
     const [{ openStore }, { LocalTransport }, { directoryArtifacts }, { ensureLayout }] = await Promise.all([
-      import('../store/index.js'),
+      import('../store/open.js'),
       import('../transport/local.js'),
       import('../transport/artifacts.js'),
       import('../domain/layout.js'),

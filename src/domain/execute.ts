@@ -14,7 +14,7 @@ import type { Actor, AnswerCache, ArtifactSink, Handler, HandlerContext, Progres
 import { ExactJson, Reply } from './handler.js';
 import { checkAccess } from './access.js';
 import { findHandler } from './handlers.js';
-import { type InputPolicy, LOCAL_POLICY } from './policy.js';
+import { type InputPolicy, LOCAL_POLICY } from './input-policy.js';
 
 export interface ExecuteEnv {
   store: Store;
@@ -80,25 +80,33 @@ export async function executeOperation(env: ExecuteEnv, route: AnyRoute, raw: Ra
   return run(env, route, handler, validateInput(route, raw));
 }
 
+/** A call's query and body as checked without zod (src/api/light-query.ts, light-body.ts). */
+export interface LightInput {
+  query: Record<string, unknown>;
+  body: Record<string, unknown> | undefined;
+}
+
 /**
- * Runs a GET that needs no zod validation: params are non-empty strings, and the query
- * is empty (`plainGet` in the catalog) or was checked by `lightParse` against the
- * route's `lightQuery`. The same as executeOperation without loading the route's schemas.
+ * Runs a call whose input needs no zod validation: params are non-empty strings, and
+ * the query is empty (`plainGet` in the catalog) or was checked by `lightParse` against
+ * the route's `lightQuery`, and a write's body by `lightParseBody` against its
+ * `lightBody`. The same as executeOperation without loading the route's schemas.
  */
-export async function executePlainGet(
+export async function executeLight(
   env: ExecuteEnv,
   info: RouteInfo,
   params: Record<string, string>,
-  query: Record<string, unknown> = {},
+  input: LightInput = { query: {}, body: undefined },
 ): Promise<OperationResult> {
-  const queried = Object.keys(query).length > 0;
-  if ((queried ? !info.lightQuery : !info.plainGet) || Object.values(params).some((value) => typeof value !== 'string' || value === '')) {
-    throw new Error(`executePlainGet cannot run ${info.id} with these params`);
+  const queried = Object.keys(input.query).length > 0;
+  const described = info.method === 'GET' ? (queried ? info.lightQuery : info.plainGet) && input.body === undefined : info.lightBody && info.lightQuery && input.body;
+  if (!described || Object.values(params).some((value) => typeof value !== 'string' || value === '')) {
+    throw new Error(`executeLight cannot run ${info.id} with this input`);
   }
   const handler = await findHandler(info.id);
   if (!handler) throw new ApiError(501, `${info.id} is not implemented yet`);
   checkAccess(env.store.read(), info, params, env.actor.userId);
-  return run(env, info, handler, { params, query, body: undefined });
+  return run(env, info, handler, { params, query: input.query, body: input.body } as RouteInput<AnyRoute>);
 }
 
 type Runnable = Pick<AnyRoute, 'id' | 'method' | 'success'> & { readonly safe?: boolean };

@@ -13,27 +13,14 @@ import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { UsageError, badRequest, forbidden } from '../api/errors.js';
 
-export interface InputPolicy {
-  /** Local paths and file:// URLs: 'any', or only below these directories (real paths), or none (empty). */
-  localRoots: 'any' | readonly string[];
-  /** Loopback, private, link-local and other non-public addresses may be fetched. */
-  privateNetwork: boolean;
-  /** Plain http:// may be used for hosts that are not loopback. */
-  plainHttp: boolean;
-  /** How host names are resolved (default: the system resolver, `dns.lookup` with all addresses). Tests pass a stub. */
-  resolve?: ((host: string) => Promise<string[]>) | undefined;
-}
+export { type InputPolicy, LOCAL_POLICY, SERVE_POLICY } from './input-policy.js';
+import type { InputPolicy } from './input-policy.js';
 
-// node:dns is loaded when a host is first resolved: every local command loads this module.
+// node:dns is loaded when a host is first resolved, not by every command that loads this module.
 const systemResolve = async (host: string): Promise<string[]> => {
   const { lookup } = await import('node:dns/promises');
   return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 };
-
-export const LOCAL_POLICY: InputPolicy = Object.freeze({ localRoots: 'any', privateNetwork: true, plainHttp: true });
-
-/** `serve` without any --allow-* flag. */
-export const SERVE_POLICY: InputPolicy = Object.freeze({ localRoots: [], privateNetwork: false, plainHttp: false });
 
 /** Address ranges (ipaddr.js names) that are not the public internet. */
 const NON_PUBLIC = new Set([

@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { ApiError, StoreBusyError, UsageError } from '../api/errors.js';
 import { routeInfo } from '../api/catalog.js';
 import { matchRoute, methodsForPath } from '../api/table.js';
-import { type OperationResult, executeOperation, executePlainGet } from '../domain/execute.js';
+import { type OperationResult, executeLight, executeOperation } from '../domain/execute.js';
 import { type InputPolicy, SERVE_POLICY } from '../domain/policy.js';
 import type { Store, StoreReader } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
@@ -288,7 +288,7 @@ class ApiServer {
     // A GET without a query whose validation could change nothing skips the schemas.
     const info = mark === -1 && match.route.method === 'GET' ? routeInfo(match.route.id) : undefined;
     const result = info?.plainGet
-      ? await executePlainGet(env, info, match.params)
+      ? await executeLight(env, info, match.params)
       : await executeOperation(env, match.route, {
           params: match.params,
           query: mark === -1 ? {} : parseQuery(url.slice(mark + 1)),

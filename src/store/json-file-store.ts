@@ -41,6 +41,7 @@ import {
   fsyncDir,
   missingObject,
   objectPath,
+  poolIo,
   parseObject,
   readLooseObject,
   removeQuietly,
@@ -363,6 +364,11 @@ interface LoggedTx {
 const MAX_GROUP = 256;
 /** A process with more transactions queued keeps the lock this long before letting queued processes go first. */
 const HOLD_SLICE_MS = 250;
+/**
+ * Loose files a checkpoint writes at once. Its calls queue on libuv's thread pool (4
+ * threads) with the commits' fsyncs: a few at a time leaves room for those.
+ */
+const CHECKPOINT_IN_FLIGHT = 2;
 
 export class JsonFileStore implements Store, SnapshotSource {
   readonly location: string;
@@ -563,10 +569,20 @@ export class JsonFileStore implements Store, SnapshotSource {
   /** True while `pump` runs; cleared in the same turn it finds the queue empty, so no transaction is stranded. */
   private pumpActive = false;
 
-  /** Commits queued transactions group by group, keeping the lock between groups unless another process waits. */
+  /**
+   * Commits queued transactions group by group, keeping the lock between groups unless
+   * another process waits. A checkpoint that a commit makes due runs beside the next
+   * groups (its files are written on the thread pool, see `startCheckpoint`) and always
+   * ends before the lock is let go: it works under the lock.
+   */
   private async pump(): Promise<void> {
     let lock: LockHandle | undefined;
     let heldSince = 0;
+    const letGo = (): boolean =>
+      // Fairness: once we have held the lock for a slice, a process that has waited its
+      // turn (lock.ts, BARGE_MS) goes before our next group. The slice keeps a loaded
+      // machine from paying a hand-over (a context switch) on every commit.
+      this.waiting.length === 0 || (Date.now() - heldSince >= HOLD_SLICE_MS && othersWaiting(this.dir));
     try {
       for (;;) {
         if (this.waiting.length === 0) {
@@ -583,12 +599,21 @@ export class JsonFileStore implements Store, SnapshotSource {
           for (const item of group) item.reject(error);
           continue;
         }
-        const settle = await this.commitGroup(group);
-        await this.maybeCheckpoint();
-        // Fairness: once we have held the lock for a slice, a process that has waited its
-        // turn (lock.ts, BARGE_MS) goes before our next group. The slice keeps a loaded
-        // machine from paying a hand-over (a context switch) on every commit.
-        if (this.waiting.length === 0 || (Date.now() - heldSince >= HOLD_SLICE_MS && othersWaiting(this.dir))) {
+        let settle = await this.commitGroup(group);
+        const started = this.startCheckpoint();
+        let release = letGo();
+        if (release && this.checkpointing !== undefined) {
+          // Callers whose commit ran beside an earlier checkpoint are answered while it ends;
+          // the caller whose commit made one due learns the outcome after it (a lone CLI
+          // write sees the store as it always has: checkpointed when due, then unlocked).
+          if (!started) {
+            for (const done of settle) done();
+            settle = [];
+          }
+          await this.checkpointing;
+          release = letGo(); // work may have come meanwhile
+        }
+        if (release) {
           await lock.release();
           lock = undefined;
         }
@@ -597,6 +622,7 @@ export class JsonFileStore implements Store, SnapshotSource {
       }
     } finally {
       this.pumpActive = false;
+      await this.checkpointing;
       await lock?.release();
     }
   }
@@ -662,37 +688,50 @@ export class JsonFileStore implements Store, SnapshotSource {
     }
   }
 
+  /** The checkpoint running beside this process's commits (under its lock), if any; it never rejects. */
+  private checkpointing: Promise<void> | undefined;
+
   /**
    * Under the lock, after a commit: once the newest commit is `checkpointEvery` past
-   * CHECKPOINT, makes the live packed objects loose (pack.ts). The commit is already
-   * durable, so a failure here is not the transaction's: CHECKPOINT stays where it
-   * was and the next writer tries again.
+   * CHECKPOINT, starts making the live packed objects loose (pack.ts) and returns true.
+   * It runs beside the next groups' commits, which is safe: it writes only loose copies
+   * of objects that stay in their packs, and moves CHECKPOINT to a generation already
+   * committed; what it removes no commit after that generation can need (pack.ts,
+   * sweepLoose, and commits that write loose files wait for it, see `commit`). The
+   * commit is already durable, so a failure here is not the transaction's: CHECKPOINT
+   * stays where it was and the next writer tries again.
    */
-  private async maybeCheckpoint(): Promise<void> {
+  private startCheckpoint(): boolean {
     const last = this.lastCommit;
-    if (last === undefined) return;
+    if (last === undefined || this.checkpointing !== undefined) return false;
     // Commits that pack a lot (an import, batches of comments) are checkpointed early: a reader
     // parses the pack list of each commit after CHECKPOINT that may hold what it reads.
     const due = (checkpointGen: number) =>
       last.gen - checkpointGen >= this.checkpointEvery ||
       (last.gen > checkpointGen && this.packedSince(checkpointGen, last.gen) >= CHECKPOINT_PACK_BYTES);
     this.checkpointGen ??= readCheckpoint(this.dir);
-    if (!due(this.checkpointGen)) return;
+    if (!due(this.checkpointGen)) return false;
     this.checkpointGen = readCheckpoint(this.dir); // another process may have moved it
-    if (!due(this.checkpointGen)) return;
-    try {
-      await checkpoint(this, this.packs, {
-        dir: this.dir,
-        gen: last.gen,
-        root: last.root,
-        knownPrefixes: this.knownPrefixes,
-        durable: this.durable,
-        keepCommits: this.keepCommits,
-      });
-      this.checkpointGen = last.gen;
-    } catch {
-      // left for the next writer (see above)
-    }
+    if (!due(this.checkpointGen)) return false;
+    this.checkpointing = checkpoint(this, this.packs, {
+      dir: this.dir,
+      gen: last.gen,
+      root: last.root,
+      knownPrefixes: this.knownPrefixes,
+      durable: this.durable,
+      keepCommits: this.keepCommits,
+      io: poolIo,
+      inFlight: CHECKPOINT_IN_FLIGHT,
+    }).then(
+      () => {
+        this.checkpointGen = last.gen;
+        this.checkpointing = undefined;
+      },
+      () => {
+        this.checkpointing = undefined; // left for the next writer (see above)
+      },
+    );
+    return true;
   }
 
   /** Packed bytes of the commits this process wrote (gen → bytes), until a checkpoint passes them. */
@@ -821,6 +860,9 @@ export class JsonFileStore implements Store, SnapshotSource {
       }
     }
     if (this.formatVersion < 2) await this.upgradeFormat(baseGen);
+    // A checkpoint's sweeps remove loose files no generation up to its own reaches: one this
+    // commit finds already there, or is about to write, must not go from under it.
+    if (loose.size > 0) await this.checkpointing;
     const writer = new ObjectWriter(this.dir, this.knownPrefixes, this.durable);
     const commitFile = paths.commit(this.dir, gen);
     const record = makeCommit({

@@ -163,17 +163,55 @@ function fsyncFd(fd: number): Promise<void> {
 }
 
 /**
+ * The fs calls of a durable write. `syncIo` makes them on the calling thread: cheaper
+ * than a thread-pool round trip each, right for a commit, which waits for them anyway.
+ * `poolIo` makes them on libuv's thread pool: creating and renaming a file wait for
+ * the file system's journal while another file's fsync commits it (ext4), and a
+ * checkpoint running beside the next commits (json-file-store.ts) must not stall the
+ * event loop there.
+ */
+export interface WriteIo {
+  open(file: string, flags: string, mode: number): number | Promise<number>;
+  write(fd: number, data: Buffer, offset: number, length: number): number | Promise<number>;
+  size(fd: number): number | Promise<number>;
+  close(fd: number): void | Promise<void>;
+  rename(from: string, to: string): void | Promise<void>;
+}
+
+export const syncIo: WriteIo = {
+  open: (file, flags, mode) => fs.openSync(file, flags, mode),
+  write: (fd, data, offset, length) => fs.writeSync(fd, data, offset, length),
+  size: (fd) => fs.fstatSync(fd).size,
+  close: (fd) => fs.closeSync(fd),
+  rename: (from, to) => fs.renameSync(from, to),
+};
+
+/** Settles a promise from a node-style callback. */
+function called<T>(start: (done: (error: Error | null, value: T) => void) => void): Promise<T> {
+  return new Promise((resolve, reject) => start((error, value) => (error ? reject(error) : resolve(value))));
+}
+
+export const poolIo: WriteIo = {
+  open: (file, flags, mode) => called((done) => fs.open(file, flags, mode, done)),
+  write: (fd, data, offset, length) => called((done) => fs.write(fd, data, offset, length, null, done)),
+  size: (fd) => called<fs.Stats>((done) => fs.fstat(fd, done)).then((stat) => stat.size),
+  close: (fd) => called<void>((done) => fs.close(fd, (error) => done(error ?? null, undefined))),
+  rename: (from, to) => called<void>((done) => fs.rename(from, to, (error) => done(error ?? null, undefined))),
+};
+
+/**
  * Writes `bytes` to a new file (opened 'wx' 0600) and checks its size; fsyncs it when `sync`.
- * The small calls are synchronous (cheaper than a thread-pool round trip each);
- * only the fsync waits asynchronously, so several files can sync in parallel.
+ * The calls go through `io` (syncIo by default, see WriteIo); the fsync always waits
+ * asynchronously, so several files can sync in parallel.
  * The file is registered in `temps` as soon as it exists, so a failure can remove it.
  */
 export async function writeNewFile(
   file: string,
   bytes: Buffer,
-  options: { sync: boolean; temps?: Set<string>; object?: boolean },
+  options: { sync: boolean; temps?: Set<string>; object?: boolean; io?: WriteIo },
 ): Promise<void> {
-  const fd = guarded('open', file, () => fs.openSync(file, 'wx', FILE_MODE));
+  const io = options.io ?? syncIo;
+  const fd = await guarded('open', file, () => io.open(file, 'wx', FILE_MODE));
   options.temps?.add(file);
   let closed = false;
   try {
@@ -184,15 +222,15 @@ export async function writeNewFile(
       crashPoint('mid-object-write');
     }
     const data = fault('write', file) === 'short' ? bytes.subarray(0, Math.floor(bytes.length / 2)) : bytes;
-    for (let offset = 0; offset < data.length; ) offset += fs.writeSync(fd, data, offset, data.length - offset);
-    const size = guarded('fstat', file, () => fs.fstatSync(fd).size);
+    for (let offset = 0; offset < data.length; ) offset += await io.write(fd, data, offset, data.length - offset);
+    const size = await guarded('fstat', file, () => io.size(fd));
     if (size !== bytes.length) throw new ShortWriteError(file, size, bytes.length);
     if (options.sync) {
       fault('fsync', file);
       await fsyncFd(fd);
     }
     closed = true;
-    guarded('close', file, () => fs.closeSync(fd));
+    await guarded('close', file, () => io.close(fd));
   } finally {
     if (!closed) {
       try {
@@ -276,6 +314,8 @@ export class ObjectWriter {
     private readonly knownPrefixes: Set<string>,
     /** False skips every fsync (bulk generation of fixtures only). */
     private readonly durable = true,
+    /** How the files are created, written and renamed (see WriteIo). */
+    private readonly io: WriteIo = syncIo,
   ) {}
 
   private ensurePrefix(prefix: string): void {
@@ -307,19 +347,32 @@ export class ObjectWriter {
     if (size === bytes.length && (size > VERIFY_EXISTING_MAX || sameContent(target, hash))) return; // already there
     // Missing, or damaged (a different size or content): write it (renaming over a damaged copy heals it).
     const temp = tempPath(this.dir);
-    await writeNewFile(temp, bytes, { sync: this.durable, temps: this.temps, object: true });
+    await writeNewFile(temp, bytes, { sync: this.durable, temps: this.temps, object: true, io: this.io });
     crashPoint('after-object-fsync');
-    fsops.rename(temp, target);
+    await guarded('rename', temp, () => this.io.rename(temp, target));
     this.temps.delete(temp);
     this.touchedDirs.add(path.dirname(target));
     crashPoint('after-rename');
   }
 
-  /** Writes all objects in parallel and waits for every write to settle before reporting the first failure. */
-  async writeAll(objects: Map<string, Buffer>): Promise<void> {
-    const results = await Promise.allSettled([...objects].map(([hash, bytes]) => this.writeObject(hash, bytes)));
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason;
+  /**
+   * Writes all objects, at most `inFlight` at a time (all at once by default), and waits
+   * for every write to settle before reporting the first failure.
+   */
+  async writeAll(objects: Map<string, Buffer>, inFlight = Number.POSITIVE_INFINITY): Promise<void> {
+    const queue = [...objects];
+    let failure: { reason: unknown } | undefined;
+    const lane = async (): Promise<void> => {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+        try {
+          await this.writeObject(next[0], next[1]);
+        } catch (error) {
+          failure ??= { reason: error };
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(inFlight, queue.length) }, lane));
+    if (failure) throw failure.reason;
   }
 
   async syncDirs(): Promise<void> {

@@ -22,9 +22,9 @@
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { StoreError } from '../api/errors.js';
-import { childFor, isBLeaf, looksLikeBNode, type BNode } from './btree.js';
+import { isBLeaf, looksLikeBNode, type BNode } from './btree.js';
 import { type CrashStep, crashPoint } from './fault.js';
-import { DAMAGE_HINT, HASH_RE, ObjectWriter, errnoCode, fsops, fsyncDir, sha256, tempPath, writeNewFile } from './objects.js';
+import { DAMAGE_HINT, HASH_RE, ObjectWriter, type WriteIo, errnoCode, fsops, fsyncDir, sha256, tempPath, writeNewFile } from './objects.js';
 import * as path from 'node:path';
 import { isStoredValue, sweepUnreachable } from './sweep-unreachable.js';
 
@@ -409,7 +409,17 @@ export function livePacked(source: ObjectSource, root: string, packed: Set<strin
 export async function checkpoint(
   source: ObjectSource,
   index: PackIndex,
-  options: { dir: string; gen: number; root: string; knownPrefixes: Set<string>; durable: boolean; keepCommits?: number },
+  options: {
+    dir: string;
+    gen: number;
+    root: string;
+    knownPrefixes: Set<string>;
+    durable: boolean;
+    keepCommits?: number;
+    /** How the loose files are written, and how many at once (a checkpoint beside commits: poolIo, a few). */
+    io?: WriteIo;
+    inFlight?: number;
+  },
 ): Promise<number> {
   const previous = readCheckpointState(options.dir);
   const from = previous.gen;
@@ -421,9 +431,9 @@ export async function checkpoint(
     const bytes = index.read(hash);
     if (bytes !== undefined) objects.set(hash, bytes);
   }
-  const writer = new ObjectWriter(options.dir, options.knownPrefixes, options.durable);
+  const writer = new ObjectWriter(options.dir, options.knownPrefixes, options.durable, options.io);
   try {
-    await writer.writeAll(objects);
+    await writer.writeAll(objects, options.inFlight);
     await writer.syncDirs();
   } finally {
     writer.cleanup();
@@ -489,8 +499,9 @@ export function forgetLooseLists(dir: string): void {
  * a kept generation may reach them: an object reachable at gen h ≥ cut was either
  * reachable at `cut` or packed again after it (a commit reaches only what it packs and
  * what its parent reached). Reachable at `cut` means: the cut's root or transaction
- * log, or a table node on the path to one of its own keys in some table. Anything in
- * doubt (a value stored with putObject, an unreadable node) is kept for `store gc`.
+ * log, or a node of one of its tables (tableNodesAt: the inner nodes are read once per
+ * sweep, the leaves are named by them). Anything in doubt (a value stored with
+ * putObject, an unreadable node) is kept for `store gc`.
  * The work is a few lists per checkpoint, each about the size of one checkpoint.
  */
 export async function sweepLoose(source: ObjectSource, index: PackIndex, dir: string, cut: number, newest: number): Promise<number> {
@@ -510,6 +521,10 @@ export async function sweepLoose(source: ObjectSource, index: PackIndex, dir: st
     return 0; // the cut's state is unreadable: keep everything
   }
   index.ensureIndexed(cut + 1, newest);
+  // Once per sweep, not a walk from every table's root per listed object: most of what the
+  // lists hold is still live (carried from cut to cut), and a store of thousands of rows
+  // lists a few thousand of them.
+  const nodes = tableNodesAt(source, root);
   let budget = SWEEP_BUDGET;
   const carried: string[] = [];
   const dead: string[] = [];
@@ -529,7 +544,7 @@ export async function sweepLoose(source: ObjectSource, index: PackIndex, dir: st
     for (const hash of hashes) {
       // Packed again after the cut: the checkpoint that makes it loose again lists it again.
       if ((index.get(hash)?.gen ?? 0) > cut) continue;
-      const state = hash === rootHash || hash === root.tx ? 'live' : reachableAt(source, root, hash);
+      const state = hash === rootHash || hash === root.tx ? 'live' : reachableAt(source, nodes, hash);
       if (state === 'blob') continue; // named from rows: left for store gc
       if (state !== 'dead') {
         carried.push(hash); // looked at again when a later cut passes this one
@@ -610,33 +625,58 @@ function objectFilePath(dir: string, hash: string): string {
 }
 
 /**
- * Whether the state with root object `root` reaches `hash` (see sweepLoose): 'dead' only
- * when sure, 'blob' for a putObject value (named from rows), 'doubt' when unreadable.
+ * The table nodes of the state with root object `root`: every inner node (read) and
+ * every leaf (named by its parent, never read), so the work is the inner nodes, about
+ * one in forty of the nodes. Undefined when in doubt: a table that is not a B+tree (a
+ * first-release hash trie) or a node that cannot be read.
  */
-function reachableAt(source: ObjectSource, root: { tables?: Record<string, string> }, hash: string): 'live' | 'dead' | 'blob' | 'doubt' {
+export function tableNodesAt(source: ObjectSource, root: { tables?: Record<string, string> }): Set<string> | undefined {
+  const nodes = new Set<string>();
+  const inner = (hash: string): BNode & { c: string[] } => {
+    const node = source.object(hash);
+    if (!looksLikeBNode(node) || isBLeaf(node as BNode)) throw new Error('not an inner B+tree node');
+    return node as BNode & { c: string[] };
+  };
+  try {
+    for (const top of Object.values(root.tables ?? {})) {
+      // Every leaf of a B+tree is at the same depth: the leftmost path gives the height.
+      let height = 0;
+      for (let node = source.object(top); ; height += 1) {
+        if (!looksLikeBNode(node)) return undefined;
+        if (isBLeaf(node as BNode)) break;
+        node = source.object((node as { c: string[] }).c[0] as string);
+      }
+      const stack: Array<[hash: string, height: number]> = [[top, height]];
+      while (stack.length > 0) {
+        const [hash, level] = stack.pop() as [string, number];
+        if (nodes.has(hash)) continue;
+        nodes.add(hash);
+        if (level === 0) continue;
+        for (const child of inner(hash).c) {
+          if (level === 1) nodes.add(child);
+          else stack.push([child, level - 1]);
+        }
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return nodes;
+}
+
+/**
+ * Whether the state whose table nodes are `nodes` (tableNodesAt) reaches `hash` (see
+ * sweepLoose): 'dead' only when sure, 'blob' for a putObject value (named from rows),
+ * 'doubt' when unreadable or when the state's nodes are unknown.
+ */
+function reachableAt(source: ObjectSource, nodes: Set<string> | undefined, hash: string): 'live' | 'dead' | 'blob' | 'doubt' {
+  if (nodes?.has(hash)) return 'live';
   try {
     const value = source.object(hash);
     if (typeof value === 'object' && value !== null && 'tables' in value) return 'dead'; // another generation's root
     if (typeof value === 'object' && value !== null && 'recent' in value) return 'dead'; // another root's transaction log
     if (!looksLikeBNode(value)) return 'blob';
-    // A key inside the node's range: the path to it in a table passes the node iff the table
-    // holds the node. A leaf's first key is one of its rows; an inner node's second key
-    // separates its first two children, so it lies strictly inside its range (btree.ts).
-    let probe = value as BNode;
-    while (!isBLeaf(probe) && probe.k.length < 2) probe = source.object(probe.c[0] as string) as BNode;
-    const key = isBLeaf(probe) ? probe.k[0] : probe.k[1];
-    if (key === undefined) return 'doubt';
-    for (const top of Object.values(root.tables ?? {})) {
-      let current = top;
-      for (;;) {
-        if (current === hash) return 'live';
-        const node = source.object(current);
-        if (!looksLikeBNode(node)) return 'doubt'; // a first-release hash trie
-        if (isBLeaf(node as BNode)) break;
-        current = (node as { c: string[] }).c[childFor(node as { k: string[]; c: string[] }, key)] as string;
-      }
-    }
-    return 'dead';
+    return nodes === undefined ? 'doubt' : 'dead';
   } catch {
     return 'doubt';
   }

@@ -5,12 +5,13 @@
  * `--token` when one is given.
  */
 import { ApiError } from '../api/errors.js';
+import { lightParseBody } from '../api/light-body.js';
 import { lightParse } from '../api/light-query.js';
 import { type RouteInfo, loadRoute, matchRouteInfo, methodsForPathInfo, routeInfo } from '../api/catalog.js';
 import type { RouteId } from '../api/route-id.js';
 import type { RawInput } from '../api/validate.js';
 import { storeOwner, userIdForToken } from '../domain/auth.js';
-import { executeOperation, executePlainGet } from '../domain/execute.js';
+import { type LightInput, executeLight, executeOperation } from '../domain/execute.js';
 import type { ArtifactSink } from '../domain/handler.js';
 import type { Store } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
@@ -29,15 +30,24 @@ export interface LocalTransportOptions {
 }
 
 /**
- * The validated query of a GET that needs no zod (params are plain non-empty strings and
- * the query is empty, or one the manifest's light description accepts), else undefined.
+ * The validated query and body of a call that needs no zod, else undefined: params are plain
+ * non-empty strings, and the query is empty or one the manifest's light description accepts;
+ * for a GET the body is absent, for a write the manifest's light body description accepts it.
  */
-function plainQuery(info: RouteInfo, input: RawInput): Record<string, unknown> | undefined {
-  if (info.method !== 'GET' || input.body !== undefined) return undefined;
+function lightInput(info: RouteInfo, input: RawInput): LightInput | undefined {
   if (!Object.values(input.params ?? {}).every((value) => typeof value === 'string' && value !== '')) return undefined;
-  const query = input.query ?? {};
-  if (!Object.values(query).some((value) => value !== undefined)) return info.plainGet ? {} : undefined;
-  return info.lightQuery ? lightParse(info.lightQuery, query) : undefined;
+  const raw = input.query ?? {};
+  const queried = Object.values(raw).some((value) => value !== undefined);
+  if (info.method === 'GET') {
+    if (input.body !== undefined) return undefined;
+    if (!queried) return info.plainGet ? { query: {}, body: undefined } : undefined;
+    const query = info.lightQuery ? lightParse(info.lightQuery, raw) : undefined;
+    return query && { query, body: undefined };
+  }
+  if (!info.lightBody || !info.lightQuery) return undefined;
+  const query = lightParse(info.lightQuery, queried ? raw : {});
+  const body = lightParseBody(info.lightBody, input.body);
+  return query && body && { query, body };
 }
 
 export class LocalTransport implements Transport {
@@ -67,10 +77,11 @@ export class LocalTransport implements Transport {
     const { store, clock, ids, origin } = this.options;
     const env = { store, actor: this.actor(), clock, ids, origin, artifacts: this.artifacts, progress: options.progress };
     const info = routeInfo(routeId);
-    // Most reads carry no query or a light one: they skip loading zod and the route's schemas (start-up cost).
-    const query = plainQuery(info, input);
-    const result = query
-      ? await executePlainGet(env, info, input.params ?? {}, query)
+    // Most reads, and the common writes, carry input the manifest describes: they skip loading zod
+    // and the route's schemas (start-up cost).
+    const light = lightInput(info, input);
+    const result = light
+      ? await executeLight(env, info, input.params ?? {}, light)
       : await executeOperation(env, await loadRoute(routeId), input);
     return { status: result.status, body: result.body };
   }

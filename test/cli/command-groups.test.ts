@@ -3,9 +3,12 @@
  * (src/cli/commands/index.ts): `moduleGroups` must say truly which top-level groups
  * each module's specs add to, or a command would be missing from its group.
  */
+import { Command, Help } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { commandGroups, groupDescriptions, loadCommandModules, moduleGroups } from '../../src/cli/commands/index.js';
-import { commandModulesFor, invokedGroup } from '../../src/cli/main.js';
+import { loadToolCommands, toolCommands } from '../../src/cli/commands/tools.js';
+import { commandModulesFor, commandsFor, invokedGroup } from '../../src/cli/main.js';
+import type { Session } from '../../src/cli/session.js';
 
 describe('command modules by group', () => {
   it('declare exactly the top-level groups of their specs', async () => {
@@ -30,5 +33,27 @@ describe('command modules by group', () => {
     expect(space.flatMap((m) => m.specs).some((spec) => spec.command === 'space list')).toBe(true);
     expect(await commandModulesFor(['serve'])).toEqual([]);
     expect(await commandModulesFor(['completion', 'bash'])).toHaveLength(Object.keys(moduleGroups).length);
+  });
+});
+
+describe('tool commands (init, token, api, serve, config, store, git, completion)', () => {
+  it('are listed by their stubs exactly as their real commands list themselves', async () => {
+    const registrars = await loadToolCommands();
+    for (const tool of toolCommands) {
+      const program = new Command('docsctl');
+      registrars.get(tool.name)?.(program, () => ({}) as Session);
+      const real = program.commands.find((command) => command.name() === tool.name);
+      expect(real, tool.name).toBeDefined();
+      expect(new Help().subcommandTerm(real as Command), tool.name).toBe(tool.term);
+      expect(real?.description(), tool.name).toBe(tool.description);
+    }
+  });
+
+  it('load only the one argv names, none for a data-declared group, and every one for completion', async () => {
+    expect([...(await commandsFor(['--store', 'x', 'serve', '--port', '0'])).tools.keys()]).toEqual(['serve']);
+    expect([...(await commandsFor(['help', 'git'])).tools.keys()]).toEqual(['git']);
+    expect((await commandsFor(['space', 'list'])).tools.size).toBe(0);
+    expect((await commandsFor([])).tools.size).toBe(0);
+    expect([...(await commandsFor(['completion', 'zsh'])).tools.keys()]).toEqual(toolCommands.map((tool) => tool.name));
   });
 });

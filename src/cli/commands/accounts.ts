@@ -20,7 +20,7 @@ async function inAccountTx<T>(session: Session, what: string, fn: (ctx: AccountC
     });
   }
   const [{ openStore }, { storeOwner, userIdForToken }] = await Promise.all([
-    import('../../store/index.js'),
+    import('../../store/open.js'),
     import('../../domain/auth.js'),
   ]);
   const store = openStore(session.settings.storeDir);

@@ -49,7 +49,7 @@ export async function runInit(session: Session, options: InitOptions): Promise<v
     await planInit(session, dir, options);
     return;
   }
-  const [{ createStore }, { bootstrap }] = await Promise.all([import('../../store/index.js'), import('../../domain/bootstrap.js')]);
+  const [{ createStore }, { bootstrap }] = await Promise.all([import('../../store/open.js'), import('../../domain/bootstrap.js')]);
   const { existsSync } = await import('node:fs');
   const existedBefore = existsSync(dir);
   const store = createStore(dir);

@@ -60,7 +60,7 @@ export async function runServe(session: Session, options: ServeOptions): Promise
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port expects 0-65535, got "${options.port}"`);
   const origin = publicOrigin(options.publicUrl ?? session.ctx.env.DOCSCTL_PUBLIC_URL);
   const [{ openStore }, { startServer }, { parseRateLimit }, { servePolicy }, { ensureLayout }] = await Promise.all([
-    import('../../store/index.js'),
+    import('../../store/open.js'),
     import('../../server/server.js'),
     import('../../server/rate-limit.js'),
     import('../../domain/policy.js'),
