@@ -5,6 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { issueToken } from '../../src/domain/accounts.js';
+import type { SiteTreeTextAnswer } from '../../src/domain/sites/tree-shape.js';
+import { treeText } from '../../src/domain/sites/tree-text.js';
 import { GenerationAnswers } from '../../src/server/answer-cache.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import { contentSetup, doc } from '../domain/content/helpers.js';
@@ -95,12 +97,13 @@ describe('serve: the site tree kept for the generation', () => {
     const tree = `/v1/orgs/${h.orgId}/sites/${site.id}/x-docsctl/tree?format=text`;
     const get = async (path: string, token = h.boot.token) => {
       const response = await fetch(`${server?.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
-      return { status: response.status, body: (await response.json()) as { text?: string } };
+      const body = (await response.json()) as SiteTreeTextAnswer;
+      return { status: response.status, text: response.ok ? treeText(body) : undefined };
     };
 
     const first = await get(tree);
     expect(first.status).toBe(200);
-    expect(first.body.text).toMatch(/^ {4}Intro {2}intro$/m);
+    expect(first.text).toMatch(/^ {4}Intro {2}intro$/m);
     const firstRead = objects();
     expect(firstRead).toBeGreaterThan(0);
     expect(await get(tree)).toEqual(first);
@@ -113,7 +116,7 @@ describe('serve: the site tree kept for the generation', () => {
     // Any commit is a new generation: the tree is read again, and shows the change.
     await h.seedSpace(guide.id, { pages: [doc('p-intro', 'Intro', '# Intro\n'), doc('p-next', 'Next', '# Next\n')], files: [] });
     const after = await get(tree);
-    expect(after.body.text).toMatch(/^ {4}Next {2}next$/m);
+    expect(after.text).toMatch(/^ {4}Next {2}next$/m);
     expect(objects()).toBeGreaterThan(firstRead);
   });
 
@@ -138,7 +141,7 @@ describe('serve: the site tree kept for the generation', () => {
     const get = async () => {
       const before = read;
       const response = await fetch(`${server?.url}/v1/orgs/${h.orgId}/sites/${site.id}/x-docsctl/tree?format=text`, { headers: { authorization: `Bearer ${h.boot.token}` } });
-      return { text: ((await response.json()) as { text: string }).text, objects: read - before };
+      return { text: treeText((await response.json()) as SiteTreeTextAnswer), objects: read - before };
     };
     const first = await get();
     await h.seedSpace(spaces[1]!.id, { pages: [doc('Small-0', 'Small 0', 'x\n'), doc('Small-1', 'Small 1', 'y\n')], files: [] });
