@@ -99,6 +99,9 @@ describe('siteTreeText', () => {
   });
 
   it('refuses parts that name pieces that are not there', () => {
-    expect(() => treeText({ parts: [[3, 'https://x.test/']], pieces: [] })).toThrow(/pieces 3/);
+    expect(() => treeText({ parts: [[3, 'https://x.test/']], pieces: [] })).toThrow(/names pieces that are not there \(\[3,/);
+    for (const part of [{}, 7, null, ['__proto__', 'u'], [0, 5]]) {
+      expect(() => treeText({ parts: [part as never], pieces: [['a', 'b']] })).toThrow(/names pieces that are not there/);
+    }
   });
 });

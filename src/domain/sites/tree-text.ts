@@ -108,11 +108,11 @@ export function treeText({ parts, pieces }: TreeText, clean: (text: string) => s
       out.push(clean(part));
       continue;
     }
-    const [index, url] = part;
-    const raw = pieces[index];
-    if (!Array.isArray(raw) || typeof url !== 'string') throw new TypeError(`site tree: a part names pieces ${String(index)} that are not there`);
-    cleaned[index] ??= raw.map((piece) => clean(String(piece)));
-    out.push((cleaned[index] as string[]).join(clean(url)));
+    const [index, url] = Array.isArray(part) ? part : [];
+    const raw = Number.isInteger(index) ? pieces[index as number] : undefined;
+    if (!Array.isArray(raw) || typeof url !== 'string') throw new Error(`site tree: the answer names pieces that are not there (${JSON.stringify(part)})`);
+    const clear = (cleaned[index as number] ??= raw.map((piece) => clean(String(piece))));
+    out.push(clear.join(clean(url)));
   }
   return out.join('');
 }
