@@ -50,6 +50,12 @@ export interface HandlerContext {
  */
 export interface AnswerCache {
   get<T>(key: string, compute: () => T): T;
+  /**
+   * A value derived from content-addressed objects only (its key names their hash), so
+   * it never goes stale: kept across generations, the least recently used leaving first
+   * once the `size` of what is kept adds up past the bound. Nobody may change it.
+   */
+  lasting<T>(key: string, compute: () => T, size: (value: T) => number): T;
 }
 
 /** How far a long operation got: a stage (`receiving`, `converting`…), counts and bytes when known. */

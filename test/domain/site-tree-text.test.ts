@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CompactPage, TreeNode, TreeVariant } from '../../src/domain/sites/tree-shape.js';
-import { siteTreeText } from '../../src/domain/sites/tree-text.js';
+import { siteTreeParts, siteTreeText, treeText } from '../../src/domain/sites/tree-text.js';
 
 const page = (id: string, title: string, path?: string, pages?: CompactPage[]): CompactPage => ({
   id,
@@ -76,5 +76,32 @@ describe('siteTreeText', () => {
 
   it('is empty for a site that shows no space', () => {
     expect(siteTreeText([])).toBe('');
+    expect(siteTreeParts([])).toEqual({ parts: [], pieces: [] });
+  });
+
+  it('sends a shared page tree once, and each variant’s URL once', () => {
+    const { parts, pieces } = siteTreeParts(site(() => PAGES, (id) => `https://x.test/${id}/`));
+    expect(pieces).toHaveLength(2); // the pages at the level of a section's variants, and at the level of a grouped section's
+    expect(parts.filter((part) => typeof part !== 'string')).toEqual([
+      [0, 'https://x.test/v1/'],
+      [0, 'https://x.test/v2/'],
+      [1, 'https://x.test/v3/'],
+    ]);
+  });
+
+  it('made safe part by part is the text made safe', () => {
+    const hostile = [{ ...page('x', 'Evil \u001b]0;pwned\u0007', 'evil'), pages: [page('y', 'C1 \u009b', 'evil/c1')] }];
+    const url = (id: string) => `https://x.test/\u001b[31m${id}/`;
+    const caret = (text: string) => text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
+    const tree = site(() => hostile, url);
+    expect(treeText(siteTreeParts(tree), caret)).toBe(caret(siteTreeText(tree)));
+    expect(treeText(siteTreeParts(tree), caret)).not.toMatch(/[\u001b\u0007\u009b]/);
+  });
+
+  it('refuses parts that name pieces that are not there', () => {
+    expect(() => treeText({ parts: [[3, 'https://x.test/']], pieces: [] })).toThrow(/names pieces that are not there \(\[3,/);
+    for (const part of [{}, 7, null, ['__proto__', 'u'], [0, 5]]) {
+      expect(() => treeText({ parts: [part as never], pieces: [['a', 'b']] })).toThrow(/names pieces that are not there/);
+    }
   });
 });

@@ -40,7 +40,7 @@ import {
 import { attachSiteSpace, freePath, removeAllStructure, siteSpacePathTaken } from './structure.js';
 import { siteTree } from './tree.js';
 import type { SiteTreeTextAnswer } from './tree-shape.js';
-import { siteTreeText } from './tree-text.js';
+import { siteTreeParts } from './tree-text.js';
 import { gitbookUrl, siteStructureView, siteView, visibleSiteSpaceCount } from './views.js';
 
 const on = implementer<typeof routes>();
@@ -256,9 +256,9 @@ export const siteHandlers: Record<string, Handler> = {
     const { site, view } = siteAccess(ctx, params, 'read', 'view sites');
     const format = query.format === 'text' ? 'text' : 'tree';
     const answer = () => {
-      const tree = siteTree(view, site);
+      const tree = siteTree(view, site, ctx.answers);
       if (format === 'tree') return new ExactJson(tree);
-      return new ExactJson({ object: 'x-docsctl-site-tree-text', site: tree.site, text: siteTreeText(tree.tree) } satisfies SiteTreeTextAnswer);
+      return new ExactJson({ object: 'x-docsctl-site-tree-text', site: tree.site, ...siteTreeParts(tree.tree) } satisfies SiteTreeTextAnswer);
     };
     return ctx.answers ? ctx.answers.get(`getSiteTree ${site.id} ${format}`, answer) : answer();
   }),
