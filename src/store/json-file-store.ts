@@ -354,6 +354,31 @@ interface Queued {
   reject: (error: unknown) => void;
 }
 
+/** A group's commit, built and not yet published (JsonFileStore.prepare). */
+interface Prepared {
+  gen: number;
+  record: CommitRecord;
+  root: RootObject;
+  pending: Map<string, Pending>;
+  /** The packed objects' bytes, in the order of `record.pack`. */
+  packed: Buffer[];
+  /** Objects too big to pack: written as loose files. */
+  loose: Map<string, Buffer>;
+}
+
+/** A group whose transactions ran, and the outcome of its commit. */
+interface Ran {
+  settle: Array<() => void>;
+  prepared?: Prepared;
+}
+
+interface InFlight {
+  group: Queued[];
+  ran: Ran;
+  /** Whether the commit landed (false: another writer took the generation, or the one before it did not land). */
+  publishing: Promise<boolean>;
+}
+
 /** A committed transaction's id and result, for the transaction log (idempotent retries). */
 interface LoggedTx {
   txId: string;
@@ -427,6 +452,10 @@ export class JsonFileStore implements Store, SnapshotSource {
     }
     const cached = this.cache.get(hash);
     if (cached !== undefined) return cached;
+    if (this.speculative.size > 0) {
+      const ahead = this.speculativeObject(hash);
+      if (ahead !== undefined) return ahead;
+    }
     const loose = readLooseObject(this.dir, hash);
     if (loose !== undefined) {
       this.cache.set(hash, loose.value, loose.size);
@@ -571,9 +600,12 @@ export class JsonFileStore implements Store, SnapshotSource {
 
   /**
    * Commits queued transactions group by group, keeping the lock between groups unless
-   * another process waits. A checkpoint that a commit makes due runs beside the next
-   * groups (its files are written on the thread pool, see `startCheckpoint`) and always
-   * ends before the lock is let go: it works under the lock.
+   * another process waits. While a group's commit file is written and fsynced, the next
+   * group runs on top of it and its commit file is written too (`publish` links it only
+   * after the one before: two fsyncs share the wait); if the first does not land, the
+   * next group runs again on what did. A checkpoint that a commit makes due runs beside
+   * the next groups (its files are written on the thread pool, see `startCheckpoint`) and
+   * always ends before the lock is let go: it works under the lock.
    */
   private async pump(): Promise<void> {
     let lock: LockHandle | undefined;
@@ -583,25 +615,56 @@ export class JsonFileStore implements Store, SnapshotSource {
       // turn (lock.ts, BARGE_MS) goes before our next group. The slice keeps a loaded
       // machine from paying a hand-over (a context switch) on every commit.
       this.waiting.length === 0 || (Date.now() - heldSince >= HOLD_SLICE_MS && othersWaiting(this.dir));
+    /** The group prepared on top of the one being published, its own commit under way. */
+    let ahead: InFlight | undefined;
     try {
       for (;;) {
-        if (this.waiting.length === 0) {
-          this.pumpActive = false;
-          return;
-        }
-        const group = this.waiting.splice(0, MAX_GROUP);
-        try {
-          if (lock === undefined) {
-            lock = await this.acquire(group[0]?.options.command);
-            heldSince = Date.now();
+        let current: InFlight;
+        if (ahead !== undefined) {
+          current = ahead;
+          ahead = undefined;
+        } else {
+          if (this.waiting.length === 0) {
+            this.pumpActive = false;
+            return;
           }
-        } catch (error) {
-          for (const item of group) item.reject(error);
-          continue;
+          const group = this.waiting.splice(0, MAX_GROUP);
+          try {
+            if (lock === undefined) {
+              lock = await this.acquire(group[0]?.options.command);
+              heldSince = Date.now();
+            }
+          } catch (error) {
+            for (const item of group) item.reject(error);
+            continue;
+          }
+          current = await this.startGroup(group, () => this.snapshot());
         }
-        let settle = await this.commitGroup(group);
+        const prepared = current.ran.prepared;
+        if (prepared !== undefined && this.formatVersion >= 2 && !letGo()) {
+          const next = this.waiting.splice(0, MAX_GROUP);
+          ahead = await this.startGroup(next, () => new Snapshot(prepared.gen, this, prepared.record, prepared.root), current.publishing);
+        }
+        let settle: Array<() => void>;
+        const outcome = await current.publishing.then(
+          (landed) => ({ landed, error: undefined as unknown }),
+          (error: unknown) => ({ landed: false, error }),
+        );
+        if (outcome.landed) settle = current.ran.settle;
+        else {
+          if (ahead !== undefined) {
+            // It ran on a state that did not land: it runs again, after this group.
+            await ahead.publishing.catch(() => undefined);
+            this.waiting.unshift(...ahead.group);
+            ahead = undefined;
+          }
+          settle =
+            outcome.error !== undefined
+              ? current.group.map((item) => () => item.reject(outcome.error))
+              : await this.commitGroup(current.group); // another writer took the generation
+        }
         const started = this.startCheckpoint();
-        let release = letGo();
+        let release = ahead === undefined && letGo();
         if (release && this.checkpointing !== undefined) {
           // Callers whose commit ran beside an earlier checkpoint are answered while it ends;
           // the caller whose commit made one due learns the outcome after it (a lone CLI
@@ -613,7 +676,7 @@ export class JsonFileStore implements Store, SnapshotSource {
           await this.checkpointing;
           release = letGo(); // work may have come meanwhile
         }
-        if (release) {
+        if (release && lock !== undefined) {
           await lock.release();
           lock = undefined;
         }
@@ -622,62 +685,91 @@ export class JsonFileStore implements Store, SnapshotSource {
       }
     } finally {
       this.pumpActive = false;
+      if (ahead !== undefined) {
+        const { group, ran } = ahead;
+        const landed = await ahead.publishing.catch(() => false);
+        if (landed) for (const done of ran.settle) done();
+        else for (const item of group) item.reject(new StoreBusyError('store closed before this transaction could commit'));
+      }
       await this.checkpointing;
       await lock?.release();
     }
   }
 
   /**
-   * Runs each transaction of `group` in order on the newest state, each seeing the
-   * writes of those before it, then commits all their writes at once. A transaction
-   * whose function throws is left out (its caller gets the error); the others commit.
-   * When another writer took the generation, the whole group runs again.
+   * Runs `group` on `base()` and starts writing its commit (after `before` lands, when
+   * given: `base()` is then that commit's state, not yet on disk). Never rejects itself;
+   * `publishing` settles with the commit's outcome.
+   */
+  private async startGroup(group: Queued[], base: () => Snapshot, before?: Promise<boolean>): Promise<InFlight> {
+    let ran: Ran;
+    try {
+      ran = await this.runGroup(group, base());
+    } catch (error) {
+      ran = { settle: group.map((item) => () => item.reject(error)) };
+    }
+    const publishing = ran.prepared !== undefined ? this.publish(ran.prepared, before) : (before ?? Promise.resolve(true));
+    publishing.catch(() => undefined); // handled by whoever awaits it
+    return { group, ran, publishing };
+  }
+
+  /**
+   * Runs each transaction of `group` in order on `base`, each seeing the writes of those
+   * before it, and prepares one commit of all their writes (no I/O). A transaction whose
+   * function throws is left out (its caller gets the error); the others commit.
+   */
+  private async runGroup(group: Queued[], base: Snapshot): Promise<Ran> {
+    const settle: Array<() => void> = [];
+    const writes = new Writes();
+    const logged: LoggedTx[] = [];
+    const seen = new Map<string, unknown>();
+    for (const item of group) {
+      const { txId } = item.options;
+      if (txId !== undefined) {
+        if (seen.has(txId)) {
+          const value = seen.get(txId);
+          settle.push(() => item.resolve(value));
+          continue;
+        }
+        const earlier = base.findTx(txId);
+        if (earlier) {
+          const value = earlier.result === null ? undefined : base.getObject(earlier.result);
+          settle.push(() => item.resolve(value));
+          continue;
+        }
+      }
+      const tx = new Transaction(base.gen, this, base.commit, base.root, writes);
+      let value: unknown;
+      try {
+        value = await item.fn(tx);
+      } catch (error) {
+        settle.push(() => item.reject(error));
+        continue;
+      } finally {
+        tx.finished = true;
+      }
+      if (tx.dirty) {
+        writes.absorb(tx.own);
+        if (txId !== undefined) {
+          logged.push({ txId, value });
+          seen.set(txId, value);
+        }
+      }
+      settle.push(() => item.resolve(value));
+    }
+    if (writes.empty) return { settle };
+    return { settle, prepared: this.prepare(base, writes, logged, group[0]?.options.command) };
+  }
+
+  /**
+   * Runs `group` on the newest state and commits it; when another writer took the
+   * generation, the whole group runs again.
    */
   private async commitGroup(group: Queued[]): Promise<Array<() => void>> {
-    const settle: Array<() => void> = [];
     try {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-        settle.length = 0;
-        const base = this.snapshot();
-        const writes = new Writes();
-        const logged: LoggedTx[] = [];
-        const seen = new Map<string, unknown>();
-        for (const item of group) {
-          const { txId } = item.options;
-          if (txId !== undefined) {
-            if (seen.has(txId)) {
-              const value = seen.get(txId);
-              settle.push(() => item.resolve(value));
-              continue;
-            }
-            const earlier = base.findTx(txId);
-            if (earlier) {
-              const value = earlier.result === null ? undefined : base.getObject(earlier.result);
-              settle.push(() => item.resolve(value));
-              continue;
-            }
-          }
-          const tx = new Transaction(base.gen, this, base.commit, base.root, writes);
-          let value: unknown;
-          try {
-            value = await item.fn(tx);
-          } catch (error) {
-            settle.push(() => item.reject(error));
-            continue;
-          } finally {
-            tx.finished = true;
-          }
-          if (tx.dirty) {
-            writes.absorb(tx.own);
-            if (txId !== undefined) {
-              logged.push({ txId, value });
-              seen.set(txId, value);
-            }
-          }
-          settle.push(() => item.resolve(value));
-        }
-        if (writes.empty) return settle;
-        if (await this.commit(base, writes, logged, group[0]?.options.command)) return settle;
+        const ran = await this.runGroup(group, this.snapshot());
+        if (ran.prepared === undefined || (await this.publish(ran.prepared))) return ran.settle;
         // Another writer committed this generation first: run again on the new state.
       }
       throw new StoreBusyError(`store busy: ${MAX_ATTEMPTS} attempts to commit lost to other writers`, {
@@ -799,8 +891,12 @@ export class JsonFileStore implements Store, SnapshotSource {
     }
   }
 
-  /** Writes a group's objects and publishes one commit. False when another writer took the generation. */
-  private async commit(tx: Snapshot, writes: Writes, logged: LoggedTx[], command: string | undefined): Promise<boolean> {
+  /**
+   * Builds the commit of a group's writes on `tx`'s state: the new table nodes, root and
+   * record (no I/O). Until it is published or dropped, its objects are readable through
+   * `speculative`, so the next group can run on top of it.
+   */
+  private prepare(tx: Snapshot, writes: Writes, logged: LoggedTx[], command: string | undefined): Prepared {
     const baseGen = tx.gen;
     const gen = baseGen + 1;
     const pending = new Map<string, Pending>();
@@ -861,12 +957,6 @@ export class JsonFileStore implements Store, SnapshotSource {
         packed.push(p.bytes);
       }
     }
-    if (this.formatVersion < 2) await this.upgradeFormat(baseGen);
-    // A checkpoint's sweeps remove loose files no generation up to its own reaches: one this
-    // commit finds already there, or is about to write, must not go from under it.
-    if (loose.size > 0) await this.checkpointing;
-    const writer = new ObjectWriter(this.dir, this.knownPrefixes, this.durable);
-    const commitFile = paths.commit(this.dir, gen);
     const record = makeCommit({
       gen,
       parent: tx.commit?.sum ?? null,
@@ -877,6 +967,54 @@ export class JsonFileStore implements Store, SnapshotSource {
       pack,
       ...(loose.size > 0 ? { loose: [...loose].map(([hash, bytes]): [string, number] => [hash, bytes.length]) } : {}),
     });
+    const prepared: Prepared = { gen, record, root: txHash === undefined ? { tables } : { tables, tx: txHash }, pending, packed, loose };
+    this.speculative.add(prepared);
+    return prepared;
+  }
+
+  /** Objects of prepared commits not yet published (see `prepare`). */
+  private readonly speculative = new Set<Prepared>();
+
+  /** A prepared commit's object, parsed (undefined when no prepared commit has it). */
+  private speculativeObject(hash: string): unknown {
+    for (const prepared of this.speculative) {
+      const p = prepared.pending.get(hash);
+      if (p !== undefined) return p.value ?? JSON.parse(p.bytes.toString('utf8'));
+    }
+    return undefined;
+  }
+
+  /**
+   * Writes a prepared commit's file (and big objects) and links it as its generation; with
+   * `before`, the file is written and fsynced meanwhile but linked only once that commit
+   * landed (false, without linking, when it did not). False when another writer took the
+   * generation.
+   */
+  private async publish(prepared: Prepared, before?: Promise<boolean>): Promise<boolean> {
+    try {
+      return await this.write(prepared, before);
+    } finally {
+      this.speculative.delete(prepared);
+    }
+  }
+
+  private async write(prepared: Prepared, before: Promise<boolean> | undefined): Promise<boolean> {
+    const { gen, record, pending, packed, loose } = prepared;
+    const baseGen = gen - 1;
+    const rootHash = record.root;
+    const pack = record.pack ?? [];
+    if (before !== undefined && loose.size > 0) {
+      // Loose files are written only with no checkpoint running (below), and the one the
+      // commit before may start is not known yet: this group runs again, on its own.
+      await before.catch(() => false);
+      return false;
+    }
+    if (this.formatVersion < 2) await this.upgradeFormat(baseGen);
+    // A checkpoint's sweeps remove loose files no generation up to its own reaches: one this
+    // commit finds already there, or is about to write, must not go from under it.
+    if (loose.size > 0) await this.checkpointing;
+    const writer = new ObjectWriter(this.dir, this.knownPrefixes, this.durable);
+    const commitFile = paths.commit(this.dir, gen);
     const header = JSON.stringify(record);
     const temp = tempPath(this.dir, 'commit');
     try {
@@ -890,6 +1028,7 @@ export class JsonFileStore implements Store, SnapshotSource {
       const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;
       if (loose.size > 0) await writer.syncDirs();
+      if (before !== undefined && !(await before.catch(() => false))) return false;
       crashPoint('after-commit-temp');
       try {
         fsops.link(temp, commitFile);

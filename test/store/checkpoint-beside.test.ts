@@ -244,3 +244,68 @@ describe('PackIndex.keep (a writer keeps what it packed until its checkpoint)', 
     expect(index.read(sha256(late))).toEqual(late);
   });
 });
+
+describe('commits in flight together', () => {
+  const commitTemp = (call: { op: string; file: string }) => call.op === 'open' && /[/\\]commit-[^/\\]*\.tmp$/.test(call.file);
+  const commitLink = (dir: string) => (call: { op: string; file: string }) => call.op === 'link' && call.file.startsWith(path.join(dir, 'commits'));
+
+  it('writes the next group\'s commit file while the one before is written, and links them in order', async () => {
+    const dir = storePath('pipeline');
+    const store = createStore(dir);
+    const calls = recordCalls();
+    const steps = Array.from({ length: 8 }, (_, i) => (tx: StoreWriter) => tx.put('rows', `k${i}`, { i, seen: tx.get('rows', `k${i - 1}`) ?? null }));
+    await chain(store, steps);
+    await store.close();
+    setFaultInjector(undefined);
+    const opens = calls.flatMap((call, i) => (commitTemp(call) ? [i] : []));
+    const links = calls.flatMap((call, i) => (commitLink(dir)(call) ? [i] : []));
+    expect(links.map((i) => calls[i]?.file)).toEqual(Array.from({ length: 8 }, (_, i) => paths.commit(dir, i + 1)));
+    // Some commit file was opened before the commit ahead of it was linked.
+    expect(opens.some((at, i) => i > 0 && at < (links[i - 1] as number))).toBe(true);
+    // Each group saw the one before it, although that one was not on disk yet when it ran.
+    const reader = openStore(dir).read();
+    for (let i = 1; i < 8; i += 1) expect(reader.get<{ seen: { i: number } }>('rows', `k${i}`)?.seen.i).toBe(i - 1);
+    expect((await fsck(dir)).problems).toEqual([]);
+  });
+
+  it('runs the next group again when the commit ahead of it does not land', async () => {
+    const dir = storePath('pipeline-fail');
+    const store = createStore(dir);
+    let failed = false;
+    setFaultInjector((op, file) => {
+      if (op !== 'link' || file !== paths.commit(dir, 2) || failed) return undefined;
+      failed = true;
+      return Object.assign(new Error('EIO: injected'), { code: 'EIO' });
+    });
+    const runs: number[] = [];
+    const steps = [0, 1, 2].map((i) => (tx: StoreWriter) => {
+      runs.push(i);
+      tx.put('rows', `k${i}`, { i, before: tx.entries('rows').map(([key]) => key) });
+    });
+    const done: Array<Promise<unknown>> = [];
+    const queue = (i: number): void => {
+      const step = steps[i];
+      if (step === undefined || done.length > i) return;
+      const result = store.transact((tx) => {
+        step(tx);
+        queue(i + 1);
+      });
+      result.catch(() => undefined); // looked at below
+      done.push(result);
+    };
+    queue(0);
+    for (let i = 0; i < done.length; i += 1) await (done[i] as Promise<unknown>).catch(() => undefined);
+    await store.close();
+    const outcomes = await Promise.allSettled(done);
+    setFaultInjector(undefined);
+    expect(failed).toBe(true);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(runs.filter((i) => i === 2).length).toBe(2); // ran on the state with k1, then again without it
+    const reader = openStore(dir).read();
+    expect(reader.gen).toBe(2);
+    expect(reader.get('rows', 'k1')).toBeUndefined();
+    expect(reader.get('rows', 'k2')).toEqual({ i: 2, before: ['k0'] });
+    expect(fs.readdirSync(path.join(dir, 'tmp'))).toEqual([]);
+    expect((await fsck(dir)).problems).toEqual([]);
+  });
+});
