@@ -1,8 +1,10 @@
 /**
  * The network side of the git driver (fetch, push) through simple-git, the
  * driver this project names: its `timeout` plugin (no output for the timeout
- * kills git), its `abort` plugin (the overall deadline, or the caller's signal)
- * and its `progress` events (stage, objects; bytes parsed from the same stderr).
+ * kills git), its `abort` plugin (the overall deadline, or the caller's signal);
+ * progress (stage, objects, bytes) is parsed from every line of git's stderr here
+ * (`progressOfLine`): simple-git's progress plugin reads one match per stderr chunk,
+ * and a fast fetch sends its whole progress in one or two chunks.
  *
  * Local plumbing stays on plain child processes (repo.ts `runGit`): `cat-file
  * --batch` answers binary blobs and `hash-object`/`update-index` take binary or
@@ -16,7 +18,7 @@
  * for a named reason (see UNSAFE_ALLOWED), and ambient `GIT_*` variables are dropped
  * by its environment guard unless listed here.
  */
-import { GitPluginError, type SimpleGitProgressEvent, simpleGit } from 'simple-git';
+import { GitPluginError, simpleGit } from 'simple-git';
 
 /** What a git process answered (network and local plumbing alike). */
 export interface GitResult {
@@ -105,10 +107,15 @@ export function bytesInProgressLine(line: string): number | undefined {
   return match ? Math.round(Number(match[1]) * (UNIT[match[2] as string] ?? 1)) : undefined;
 }
 
-/** `remote: Counting objects` → `counting`; `Receiving objects` → `receiving`. */
-function stageOf(event: SimpleGitProgressEvent, line: string): string {
-  const stage = event.stage === 'remote:' ? (/remote:\s*(\w+)/i.exec(line)?.[1] ?? 'preparing') : event.stage;
-  return stage.toLowerCase();
+/** A progress line: `remote: Counting objects:  45% (450/1000)`, `Receiving objects: 100% (44/44), 1.20 MiB | 2.00 MiB/s, done.` */
+const PROGRESS = /^(?:remote:\s*)?([A-Za-z]+)[A-Za-z ]*:\s*\d+% \((\d+)\/(\d+)\)/;
+
+/** The stage (`counting`, `receiving`…), objects and bytes of one line of git's stderr, or undefined when it reports no progress. */
+export function progressOfLine(line: string): Omit<GitProgress, 'method'> | undefined {
+  const match = PROGRESS.exec(line.trim());
+  if (!match) return undefined;
+  const bytes = bytesInProgressLine(line);
+  return { stage: (match[1] as string).toLowerCase(), processed: Number(match[2]), total: Number(match[3]), ...(bytes !== undefined ? { bytes } : {}) };
 }
 
 /** Runs a network git command (fetch, push); resolves with its exit code and output, never rejects on a git failure. */
@@ -119,8 +126,9 @@ export async function runNetworkGit(args: readonly string[], options: NetworkRun
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
   const onAbort = () => deadline.abort();
   options.signal?.addEventListener('abort', onAbort);
-  let lastLine = '';
-  let bytes: number | undefined;
+  const method = args[0] ?? 'git';
+  // git redraws its progress with \r; a chunk may hold many lines, or end inside one.
+  let partial = '';
   const git = simpleGit({
     baseDir: options.gitDir,
     config: [...options.config],
@@ -128,12 +136,6 @@ export async function runNetworkGit(args: readonly string[], options: NetworkRun
     allowEnvironment: Object.keys(env).filter((key) => key.toUpperCase().startsWith('GIT_')),
     timeout: { block: options.timeoutMs },
     abort: deadline.signal,
-    ...(options.onProgress
-      ? {
-          progress: (event: SimpleGitProgressEvent) =>
-            options.onProgress?.({ method: event.method, stage: stageOf(event, lastLine), processed: event.processed, total: event.total, ...(bytes !== undefined ? { bytes } : {}) }),
-        }
-      : {}),
     errors: (error, result) => {
       captured = result;
       return error;
@@ -141,14 +143,18 @@ export async function runNetworkGit(args: readonly string[], options: NetworkRun
   })
     .env(env)
     .outputHandler((_command, _stdout, stderr) => {
+      const onProgress = options.onProgress;
+      if (!onProgress) return;
       stderr.on('data', (chunk: Buffer) => {
-        const text = chunk.toString('utf8');
-        const lines = text.split(/[\r\n]+/).filter(Boolean);
-        lastLine = lines[lines.length - 1] ?? lastLine;
-        for (const line of lines) bytes = bytesInProgressLine(line) ?? bytes;
+        const lines = (partial + chunk.toString('utf8')).split(/[\r\n]/);
+        partial = lines.pop() ?? '';
+        for (const line of lines) {
+          const progress = progressOfLine(line);
+          if (progress) onProgress({ method, ...progress });
+        }
       });
     });
-  // simple-git appends --progress when it is missing: it must come before --end-of-options, so the caller's args carry it.
+  // --progress must come before --end-of-options: the caller's args carry it.
   const argv = options.onProgress ? withProgressFlag(args) : [...args];
   try {
     const stdout = await git.raw(argv);

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { progressOfLine } from '../../src/git/network.js';
 import { runCli } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
 import { type TestRemote, isolateGit, makeRemote } from './helpers.js';
@@ -33,6 +34,24 @@ afterAll(() => {
   remote.cleanup();
   env.cleanup();
   cleanupTempDirs();
+});
+
+describe("git's progress lines", () => {
+  it('give the stage, the objects and the bytes of every line, remote or local', () => {
+    expect(progressOfLine('remote: Counting objects:   2% (1/44)')).toEqual({ stage: 'counting', processed: 1, total: 44 });
+    expect(progressOfLine('remote: Compressing objects: 100% (40/40), done.')).toEqual({ stage: 'compressing', processed: 40, total: 40 });
+    expect(progressOfLine('Receiving objects:  45% (450/1000), 1.20 MiB | 2.00 MiB/s')).toEqual({
+      stage: 'receiving',
+      processed: 450,
+      total: 1000,
+      bytes: Math.round(1.2 * 1024 * 1024),
+    });
+    expect(progressOfLine('Resolving deltas: 100% (3/3), done.')).toEqual({ stage: 'resolving', processed: 3, total: 3 });
+    expect(progressOfLine('Writing objects: 100% (3/3), 300 bytes | 300.00 KiB/s, done.')).toEqual({ stage: 'writing', processed: 3, total: 3, bytes: 300 });
+    for (const line of ['remote: Enumerating objects: 44, done.', 'remote: Total 44 (delta 0), reused 0 (delta 0)', 'From file:///tmp/x', '']) {
+      expect(progressOfLine(line), line).toBeUndefined();
+    }
+  });
 });
 
 describe('the progress line of git import and export', () => {
