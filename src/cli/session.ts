@@ -192,6 +192,15 @@ export class Session {
     await write(this.ctx.io.out, safe.endsWith('\n') ? safe : `${safe}\n`);
   }
 
+  /**
+   * Text whose every part from the store or the API already went through sanitizeText
+   * (`site tree` cleans each distinct part of its text once instead of scanning
+   * megabytes of repeated lines): written as it is.
+   */
+  async printSanitizedText(text: string): Promise<void> {
+    await write(this.ctx.io.out, text.endsWith('\n') ? text : `${text}\n`);
+  }
+
   /** A message for people, on stderr (URL credentials redacted, control characters made visible). */
   async info(message: string): Promise<void> {
     await write(this.ctx.io.err, `${forStderr(message)}\n`);

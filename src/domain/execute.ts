@@ -10,7 +10,7 @@ import { type RawInput, validateInput } from '../api/validate.js';
 import type { Store, StoreReader, StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
-import type { Actor, ArtifactSink, Handler, HandlerContext, ProgressListener } from './handler.js';
+import type { Actor, AnswerCache, ArtifactSink, Handler, HandlerContext, ProgressListener } from './handler.js';
 import { ExactJson, Reply } from './handler.js';
 import { checkAccess } from './access.js';
 import { findHandler } from './handlers.js';
@@ -33,6 +33,8 @@ export interface ExecuteEnv {
   reader?: StoreReader;
   /** Progress of long operations (git import/export), for the CLI in local mode. */
   progress?: ProgressListener | undefined;
+  /** Answers kept for the generation of `reader` (serve): given to read operations only. */
+  answers?: AnswerCache | undefined;
 }
 
 const noArtifacts: ArtifactSink = {
@@ -122,8 +124,9 @@ async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: Ro
       : await env.store.transact((tx) => handler.run(context(tx), input, prepared), { command: route.id });
     return toResult(route, value);
   }
+  // Kept answers are those of the snapshot the server took (`reader`), which only reads see.
   const value = reads
-    ? await handler(context(readOnly(snapshot())), input)
+    ? await handler({ ...context(readOnly(snapshot())), answers: env.reader ? env.answers : undefined }, input)
     : await env.store.transact((tx) => handler(context(tx), input), { command: route.id });
   return toResult(route, value);
 }
@@ -135,20 +138,18 @@ function toResult(route: Runnable, value: unknown): OperationResult {
   }
   const status = route.success === 'delete' ? 205 : route.success === 'upsert' ? 200 : route.success;
   if (status === 204 || status === 205) return result(status, undefined, {});
-  if (value instanceof ExactJson) return exactResult(status, value.value);
+  if (value instanceof ExactJson) return exactResult(status, value);
   return result(status, serialize(value), {});
 }
 
-/** The result of an ExactJson answer: its value as the body, serialized only when asked (`serve`). */
-function exactResult(status: number, value: unknown): OperationResult {
-  let json: string | undefined;
+/** The result of an ExactJson answer: its value as the body, serialized only when asked (`serve`), once. */
+function exactResult(status: number, answer: ExactJson): OperationResult {
   return {
     status,
     headers: {},
-    body: value,
+    body: answer.value,
     get json(): string | undefined {
-      json ??= serialize(value);
-      return json;
+      return answer.value === undefined ? undefined : answer.json;
     },
   };
 }

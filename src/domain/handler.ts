@@ -38,6 +38,24 @@ export interface HandlerContext {
   policy: InputPolicy;
   /** Where a long operation reports how far it got (the CLI draws it on a terminal, in local mode); absent under `serve`. */
   progress?: ProgressListener | undefined;
+  /** Answers kept while the store stays at this snapshot's generation (`serve`, read operations only); absent in local mode. */
+  answers?: AnswerCache | undefined;
+}
+
+/**
+ * Answers a long-running `serve` keeps for the generation it reads: a read whose answer
+ * is costly and the same for every caller allowed to ask (checked before the lookup)
+ * computes it once per generation (any commit starts a new one). Keys name the
+ * operation and everything of the request the answer depends on.
+ */
+export interface AnswerCache {
+  get<T>(key: string, compute: () => T): T;
+  /**
+   * A value derived from content-addressed objects only (its key names their hash), so
+   * it never goes stale: kept across generations, the least recently used leaving first
+   * once the `size` of what is kept adds up past the bound. Nobody may change it.
+   */
+  lasting<T>(key: string, compute: () => T, size: (value: T) => number): T;
 }
 
 /** How far a long operation got: a stage (`receiving`, `converting`…), counts and bytes when known. */
@@ -71,7 +89,13 @@ export class Reply {
  * answer equals its JSON round trip.
  */
 export class ExactJson {
+  private text: string | undefined;
   constructor(readonly value: unknown) {}
+  /** The value serialized, once: an answer kept in `answers` is sent again as it is. */
+  get json(): string {
+    this.text ??= JSON.stringify(this.value);
+    return this.text;
+  }
 }
 
 export type HandlerFn<R extends AnyRoute = AnyRoute> = (ctx: HandlerContext, input: RouteInput<R>) => unknown | Promise<unknown>;

@@ -25,6 +25,7 @@ import type { IdGenerator } from '../util/ids.js';
 import { MemoryArtifacts } from '../transport/artifacts.js';
 import { redactSecrets } from '../util/redact.js';
 import { VERSION } from '../version.js';
+import { GenerationAnswers } from './answer-cache.js';
 import { bearerToken, hashToken, resolveTokenUser, tokenTablesVersion } from './auth.js';
 import { type RateLimit, RateLimited, RateLimiter } from './rate-limit.js';
 
@@ -167,6 +168,8 @@ class ApiServer {
   private failures = 0;
   /** Generated files (PDF exports), answered at `/artifacts/<name>`. */
   private readonly artifacts = new MemoryArtifacts(() => this.origin);
+  /** Costly read answers kept for the store's current generation (see AnswerCache). */
+  private readonly answers = new GenerationAnswers();
 
   constructor(options: ServerOptions) {
     this.store = options.store;
@@ -280,6 +283,7 @@ class ApiServer {
       origin: this.origin,
       artifacts: this.artifacts,
       policy: this.policy,
+      answers: this.answers.at(reader.gen),
     };
     // A GET without a query whose validation could change nothing skips the schemas.
     const info = mark === -1 && match.route.method === 'GET' ? routeInfo(match.route.id) : undefined;

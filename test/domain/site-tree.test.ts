@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ContentPage } from '../../src/content/model.js';
 import { RevisionContent } from '../../src/domain/content/storage.js';
-import type { CompactPage, SiteTreeAnswer } from '../../src/domain/sites/tree-shape.js';
+import type { CompactPage, SiteTreeAnswer, SiteTreeTextAnswer } from '../../src/domain/sites/tree-shape.js';
+import { treeText } from '../../src/domain/sites/tree-text.js';
 import { type ContentHarness, contentSetup, doc } from './content/helpers.js';
 
 afterEach(() => {
@@ -187,10 +188,10 @@ describe('getSiteTree', () => {
     expect(result.status).toBe(200);
     expect(JSON.parse(result.json ?? 'null')).toStrictEqual(result.body);
     const base = `https://${h.orgId}.gitbook.io/docs`;
-    expect(result.body).toEqual({
-      object: 'x-docsctl-site-tree-text',
-      site: s.p.siteId,
-      text: [
+    const answer = result.body as SiteTreeTextAnswer;
+    expect(answer).toMatchObject({ object: 'x-docsctl-site-tree-text', site: s.p.siteId });
+    expect(treeText(answer)).toBe(
+      [
         `# Guides  section ${s.guides.id}  /guides  default  ${base}/`,
         `  * Guide  variant ${s.guideVariant}  /guide  default  ${base}/`,
         `    Intro  ${base}/intro`,
@@ -207,14 +208,19 @@ describe('getSiteTree', () => {
         `    * API  variant ${s.apiVariant}  /api  default  ${base}/api/`,
         '',
       ].join('\n'),
-    });
+    );
+    // Each variant's URL is sent once, with the pieces of its page lines.
+    expect(answer.parts.filter((part) => typeof part !== 'string')).toEqual([
+      [0, `${base}/`],
+      [1, `${base}/guide-v2/`],
+    ]);
   });
 
   it('with format=text, is empty for a site that shows no space; an unknown format is a 400', async () => {
     const h = await contentSetup();
     const site = await h.admin.ok('createSite', { params: { organizationId: h.orgId }, body: { title: 'Empty' } }, 201);
     const p = { organizationId: h.orgId, siteId: site.id };
-    expect((await h.admin.call('getSiteTree', { params: p, query: { format: 'text' } })).body).toEqual({ object: 'x-docsctl-site-tree-text', site: site.id, text: '' });
+    expect((await h.admin.call('getSiteTree', { params: p, query: { format: 'text' } })).body).toEqual({ object: 'x-docsctl-site-tree-text', site: site.id, parts: [], pieces: [] });
     await h.admin.fails('getSiteTree', { params: p, query: { format: 'html' } }, 400, /format/);
   });
 

@@ -6,6 +6,7 @@ import { DEFAULT_ORIGIN } from '../../src/cli/session.js';
 import type { InputPolicy } from '../../src/domain/policy.js';
 import { startServer } from '../../src/server/server.js';
 import { openStore } from '../../src/store/index.js';
+import type { Store, StoreReader } from '../../src/store/types.js';
 import type { Clock } from '../../src/util/clock.js';
 import type { IdGenerator } from '../../src/util/ids.js';
 
@@ -39,5 +40,28 @@ export async function serveStore(dir: string, options: { clock: Clock; ids: IdGe
       await server.close();
       await store.close();
     },
+  };
+}
+
+/**
+ * `inner`, telling `seen` each call of the readers it hands out (`get`, `getObject`…,
+ * with their arguments): what a test counts to see what serve read.
+ */
+export function watchedReads(inner: Store, seen: (method: string, args: unknown[]) => void): Store {
+  return {
+    location: inner.location,
+    read: () =>
+      new Proxy(inner.read(), {
+        get(target, prop) {
+          const value = Reflect.get(target, prop, target) as unknown;
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => {
+            seen(String(prop), args);
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      }) as StoreReader,
+    transact: (fn, options) => inner.transact(fn, options),
+    close: () => inner.close(),
   };
 }

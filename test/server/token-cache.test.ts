@@ -10,9 +10,10 @@ import { Tables } from '../../src/domain/records.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import { createStore } from '../../src/store/index.js';
 import type { JsonFileStore } from '../../src/store/json-file-store.js';
-import type { Store, StoreReader } from '../../src/store/types.js';
+import type { Store } from '../../src/store/types.js';
 import { manualClock } from '../../src/util/clock.js';
 import { sequentialIds } from '../../src/util/ids.js';
+import { watchedReads } from '../helpers/stores.js';
 import { cleanupTempDirs, storePath } from '../store/helpers.js';
 
 afterAll(() => cleanupTempDirs());
@@ -20,24 +21,9 @@ afterAll(() => cleanupTempDirs());
 /** The file store, counting reads of the `tokens` table through the readers serve gets. */
 function countingTokenReads(inner: JsonFileStore): { store: Store; lookups: () => number } {
   let lookups = 0;
-  const store: Store = {
-    location: inner.location,
-    read: () =>
-      new Proxy(inner.read(), {
-        get(target, prop) {
-          const value = Reflect.get(target, prop, target) as unknown;
-          if (prop === 'get') {
-            return (table: string, key: string) => {
-              if (table === Tables.tokens) lookups += 1;
-              return target.get(table, key);
-            };
-          }
-          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-        },
-      }) as StoreReader,
-    transact: (fn, options) => inner.transact(fn, options),
-    close: () => inner.close(),
-  };
+  const store = watchedReads(inner, (method, [table]) => {
+    if (method === 'get' && table === Tables.tokens) lookups += 1;
+  });
   return { store, lookups: () => lookups };
 }
 

@@ -7,7 +7,8 @@ import { ApiError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
 import type * as Shape from '../../domain/sites/tree-shape.js';
 import { type ApiSiteSpace, type ApiStructure, type CompactPage, type SiteTreeAnswer, type SiteTreeTextAnswer, skeletonOf } from '../../domain/sites/tree-shape.js';
-import { nodeLine, pageLine, siteTreeText } from '../../domain/sites/tree-text.js';
+import { nodeLine, pageLine, siteTreeText, treeText } from '../../domain/sites/tree-text.js';
+import { sanitizeText } from '../../output/sanitize.js';
 import { columns } from '../../output/columns.js';
 import type { Session } from '../session.js';
 import type { ApiResponse, Transport } from '../../transport/types.js';
@@ -263,15 +264,17 @@ export async function readSiteTree(transport: Transport, input: RawInput): Promi
 
 const answerIs = (body: unknown, object: string) => typeof body === 'object' && body !== null && (body as { object?: unknown }).object === object;
 const isTreeAnswer = (body: unknown): body is SiteTreeAnswer => answerIs(body, 'x-docsctl-site-tree');
-const isTextAnswer = (body: unknown): body is SiteTreeTextAnswer => answerIs(body, 'x-docsctl-site-tree-text') && typeof (body as { text?: unknown }).text === 'string';
+const isTextAnswer = (body: unknown): body is SiteTreeTextAnswer =>
+  answerIs(body, 'x-docsctl-site-tree-text') && Array.isArray((body as SiteTreeTextAnswer).parts) && Array.isArray((body as SiteTreeTextAnswer).pieces);
 
 const EMPTY_SITE = 'The site shows no space yet (docsctl site space add SITE SPACE).';
 
 /** Prints `site tree` from either answer of readSiteTree. */
 export async function printSiteTree(session: Session, body: unknown, _input?: RawInput): Promise<void> {
   if (isTextAnswer(body)) {
-    if (body.text === '') await session.hint(EMPTY_SITE);
-    else await session.printText(body.text);
+    const text = treeText(body, sanitizeText);
+    if (text === '') await session.hint(EMPTY_SITE);
+    else await session.printSanitizedText(text);
     return;
   }
   if (isTreeAnswer(body)) {

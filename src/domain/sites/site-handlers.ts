@@ -40,7 +40,7 @@ import {
 import { attachSiteSpace, freePath, removeAllStructure, siteSpacePathTaken } from './structure.js';
 import { siteTree } from './tree.js';
 import type { SiteTreeTextAnswer } from './tree-shape.js';
-import { siteTreeText } from './tree-text.js';
+import { siteTreeParts } from './tree-text.js';
 import { gitbookUrl, siteStructureView, siteView, visibleSiteSpaceCount } from './views.js';
 
 const on = implementer<typeof routes>();
@@ -250,12 +250,17 @@ export const siteHandlers: Record<string, Handler> = {
 
   // docsctl extension: the structure and every variant's page tree in one read (tree.ts),
   // or the text `site tree` prints of it (tree-text.ts). Built of fresh plain values
-  // (shared page trees are only read), so it is handed over as is.
+  // (shared page trees are only read), so it is handed over as is. The same for every
+  // reader of the site (no role-dependent member), so serve keeps it for the generation.
   ...on('getSiteTree', (ctx, { params, query }) => {
     const { site, view } = siteAccess(ctx, params, 'read', 'view sites');
-    const answer = siteTree(view, site);
-    if (query.format !== 'text') return new ExactJson(answer);
-    return new ExactJson({ object: 'x-docsctl-site-tree-text', site: answer.site, text: siteTreeText(answer.tree) } satisfies SiteTreeTextAnswer);
+    const format = query.format === 'text' ? 'text' : 'tree';
+    const answer = () => {
+      const tree = siteTree(view, site, ctx.answers);
+      if (format === 'tree') return new ExactJson(tree);
+      return new ExactJson({ object: 'x-docsctl-site-tree-text', site: tree.site, ...siteTreeParts(tree.tree) } satisfies SiteTreeTextAnswer);
+    };
+    return ctx.answers ? ctx.answers.get(`getSiteTree ${site.id} ${format}`, answer) : answer();
   }),
 
   ...on('getSiteAdaptiveSchema', (ctx, { params }) => {

@@ -91,15 +91,21 @@ export interface SiteTreeAnswer {
 }
 
 /**
- * The answer of `getSiteTree?format=text`: the tree as `site tree` prints it
- * (`siteTreeText`, tree-text.ts), for a client that only prints it. Empty text: the
- * site shows no space.
+ * The text `site tree` prints, in parts (tree-text.ts): a string part is text as it
+ * is; `[n, url]` is `pieces[n]` joined with `url`, the page lines of a variant (each
+ * page with a path shows the URL, then its path). Variants showing the same content
+ * share their pieces.
  */
-export interface SiteTreeTextAnswer {
+export interface TreeText {
+  parts: Array<string | [pieces: number, url: string]>;
+  pieces: string[][];
+}
+
+/** The answer of `getSiteTree?format=text`: the tree as `site tree` prints it, for a client that only prints it. No parts: the site shows no space. */
+export interface SiteTreeTextAnswer extends TreeText {
   object: 'x-docsctl-site-tree-text';
   /** The site's id. */
   site: string;
-  text: string;
 }
 
 /** The tree of a structure; every variant's `pages` is empty until filled. */

@@ -4,13 +4,18 @@
  * its path).
  *
  * Shared by the `getSiteTree` handler (`format=text`: the lines are drawn where the
- * tree is read, so a remote client receives one string instead of parsing ~40,000
- * page objects and drawing them cold) and the CLI (the fallback for servers without
- * the extension draws its lines with `nodeLine` and `pageLine`), so every way prints
- * the same bytes. Pure: no store, no transport (the CLI bundles it). The text is not
- * made safe for a terminal here: the CLI does that to whatever it prints.
+ * tree is read, so a client receives the text instead of parsing ~40,000 page objects
+ * and drawing them cold) and the CLI (the fallback for servers without the extension
+ * draws its lines with `nodeLine` and `pageLine`), so every way prints the same bytes.
+ * Pure: no store, no transport (the CLI bundles it).
+ *
+ * The text travels in parts (`TreeText`): a variant's page lines are the pieces between
+ * its URL, and variants showing the same content share their pieces. So the URL, which
+ * is most of a line, is sent once per variant, a shared page tree once, and the CLI
+ * makes the text safe for a terminal part by part (each distinct piece once) before
+ * joining it, instead of scanning megabytes of the same lines.
  */
-import type { CompactPage, TreeNode } from './tree-shape.js';
+import type { CompactPage, TreeNode, TreeText } from './tree-shape.js';
 
 const pad = (level: number) => '  '.repeat(level);
 
@@ -28,32 +33,91 @@ export function pageLine(indent: string, title: string, where: string): string {
 }
 
 /**
- * The page lines of a variant, added to `lines`. Lines are joined once at the end:
- * on a site of 40,000 pages, appending to one string (a rope, flattened when
- * written) took twice as long.
+ * The page lines of a variant as the pieces between its URLs: the text is
+ * `pieces.join(url)` (each page with a path shows the variant's URL followed by its
+ * path; without a published URL, `pieces.join('')` shows the path alone, as `pageLine`
+ * does). Variants showing the same content share one pages array (tree.ts reads each
+ * content once), so their pieces are drawn once and each variant costs one join.
  */
-function compactPageLines(pages: readonly CompactPage[], level: number, base: string | undefined, lines: string[]): void {
-  const indent = pad(level);
-  for (const page of pages) {
-    const path = page.path ?? '';
-    lines.push(pageLine(indent, page.title, base !== undefined && path !== '' ? `${base}${path}` : path));
-    if (page.pages) compactPageLines(page.pages, level + 1, base, lines);
+function pagePieces(pages: readonly CompactPage[], level: number): string[] {
+  const pieces: string[] = [];
+  // The text since the last URL, joined into one flat string per piece: each piece is copied once per variant showing it.
+  let run: string[] = [];
+  const draw = (list: readonly CompactPage[], depth: number) => {
+    const indent = pad(depth);
+    for (const page of list) {
+      const path = page.path ?? '';
+      if (path === '') run.push(pageLine(indent, page.title, ''), '\n');
+      else {
+        run.push(indent, page.title, page.title ? '  ' : '');
+        pieces.push(run.join(''));
+        run = [path, '\n'];
+      }
+      if (page.pages) draw(page.pages, depth + 1);
+    }
+  };
+  draw(pages, level);
+  pieces.push(run.join(''));
+  return pieces;
+}
+
+/** The text of a tree in parts (see TreeText): nothing for a site that shows no space. */
+export function siteTreeParts(nodes: ReadonlyArray<TreeNode<CompactPage>>): TreeText {
+  const parts: TreeText['parts'] = [];
+  const pieces: string[][] = [];
+  // Pieces by level, then by pages array: a variant's level depends on where it is (root, section, group).
+  const drawn = new Map<number, Map<readonly CompactPage[], number>>();
+  const piecesOf = (pages: readonly CompactPage[], level: number) => {
+    let atLevel = drawn.get(level);
+    if (!atLevel) drawn.set(level, (atLevel = new Map()));
+    let index = atLevel.get(pages);
+    if (index === undefined) {
+      index = pieces.push(pagePieces(pages, level)) - 1;
+      atLevel.set(pages, index);
+    }
+    return index;
+  };
+  let lines = '';
+  const walk = (items: ReadonlyArray<TreeNode<CompactPage>>, level: number) => {
+    for (const item of items) {
+      lines += `${nodeLine(item, level)}\n`;
+      if (item.type === 'group') walk(item.children, level + 1);
+      else if (item.type === 'section') walk(item.variants, level + 1);
+      else if (item.pages.length > 0) {
+        parts.push(lines, [piecesOf(item.pages, level + 1), item.url ?? '']);
+        lines = '';
+      }
+    }
+  };
+  walk(nodes, 0);
+  if (lines !== '') parts.push(lines);
+  return { parts, pieces };
+}
+
+/**
+ * The text of parts, each part passed through `clean` first (the CLI's sanitizer: it
+ * maps character by character, so cleaning the parts cleans the text), each distinct
+ * piece once. Untrusted parts (from a server) are checked: anything out of shape
+ * throws rather than printing half a tree.
+ */
+export function treeText({ parts, pieces }: TreeText, clean: (text: string) => string = (text) => text): string {
+  const cleaned: Array<string[] | undefined> = [];
+  const out: string[] = [];
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      out.push(clean(part));
+      continue;
+    }
+    const [index, url] = Array.isArray(part) ? part : [];
+    const raw = Number.isInteger(index) ? pieces[index as number] : undefined;
+    if (!Array.isArray(raw) || typeof url !== 'string') throw new Error(`site tree: the answer names pieces that are not there (${JSON.stringify(part)})`);
+    const clear = (cleaned[index as number] ??= raw.map((piece) => clean(String(piece))));
+    out.push(clear.join(clean(url)));
   }
+  return out.join('');
 }
 
 /** The text of a tree, each line ending in a newline; empty for a site that shows no space. */
 export function siteTreeText(nodes: ReadonlyArray<TreeNode<CompactPage>>): string {
-  if (nodes.length === 0) return '';
-  const lines: string[] = [];
-  const walk = (items: ReadonlyArray<TreeNode<CompactPage>>, level: number) => {
-    for (const item of items) {
-      lines.push(nodeLine(item, level));
-      if (item.type === 'group') walk(item.children, level + 1);
-      else if (item.type === 'section') walk(item.variants, level + 1);
-      else compactPageLines(item.pages, level + 1, item.url, lines);
-    }
-  };
-  walk(nodes, 0);
-  lines.push(''); // the last newline, in the one copy join makes (4 MB on a big site)
-  return lines.join('\n');
+  return treeText(siteTreeParts(nodes));
 }

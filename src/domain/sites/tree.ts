@@ -15,6 +15,7 @@ import { RevisionContent, type StoredPage, contentOf } from '../content/storage.
 import type { SiteRecord } from './records.js';
 import { type ApiStructure, type CompactPage, type SiteTreeAnswer, type TreeNode, skeletonOf } from './tree-shape.js';
 import { type SiteViewContext, siteStructureView } from './views.js';
+import type { AnswerCache } from '../handler.js';
 
 /**
  * The site tree answer: the structure's skeleton, each variant filled with its space's
@@ -22,7 +23,7 @@ import { type SiteViewContext, siteStructureView } from './views.js';
  * not yet edited) share one page tree: content is addressed by its hash, so the same
  * root hash is the same tree, read once.
  */
-export function siteTree(view: SiteViewContext, site: SiteRecord): SiteTreeAnswer {
+export function siteTree(view: SiteViewContext, site: SiteRecord, answers?: AnswerCache): SiteTreeAnswer {
   const tree = skeletonOf<CompactPage>(siteStructureView(view, site) as ApiStructure);
   const byContent = new Map<string | undefined, CompactPage[]>();
   const fill = (nodes: Array<TreeNode<CompactPage>>) => {
@@ -36,7 +37,9 @@ export function siteTree(view: SiteViewContext, site: SiteRecord): SiteTreeAnswe
         const content = contentOf(primaryRevision(view.tx, space));
         let pages = byContent.get(content);
         if (!pages) {
-          pages = spacePages(new RevisionContent(view.tx, content));
+          const read = () => spacePages(new RevisionContent(view.tx, content));
+          // serve keeps a content's pages across commits: after one, only changed spaces are read again.
+          pages = answers && content !== undefined ? answers.lasting(`site tree pages ${content}`, read, pageCount) : read();
           byContent.set(content, pages);
         }
         node.pages = pages;
@@ -45,6 +48,13 @@ export function siteTree(view: SiteViewContext, site: SiteRecord): SiteTreeAnswe
   };
   fill(tree);
   return { object: 'x-docsctl-site-tree', site: site.id, tree };
+}
+
+/** How many pages a page tree holds (the size of what serve keeps). */
+function pageCount(pages: readonly CompactPage[]): number {
+  let count = pages.length;
+  for (const page of pages) if (page.pages) count += pageCount(page.pages);
+  return count;
 }
 
 /** Every page of a content as compact pages, in tree order (paths as listPages gives them). */
