@@ -76,7 +76,7 @@ export async function executeOperation(env: ExecuteEnv, route: AnyRoute, raw: Ra
   const handler = await findHandler(route.id);
   if (!handler) throw new ApiError(501, `${route.id} is not implemented yet`);
   // Who may call it, before validation: a denied call learns nothing and changes nothing.
-  checkAccess(env.store.read(), route, raw.params ?? {}, env.actor.userId);
+  checkAccess(accessReader(env, route), route, raw.params ?? {}, env.actor.userId);
   return run(env, route, handler, validateInput(route, raw));
 }
 
@@ -105,11 +105,21 @@ export async function executeLight(
   }
   const handler = await findHandler(info.id);
   if (!handler) throw new ApiError(501, `${info.id} is not implemented yet`);
-  checkAccess(env.store.read(), info, params, env.actor.userId);
+  checkAccess(accessReader(env, info), info, params, env.actor.userId);
   return run(env, info, handler, { params, query: input.query, body: input.body } as RouteInput<AnyRoute>);
 }
 
 type Runnable = Pick<AnyRoute, 'id' | 'method' | 'success'> & { readonly safe?: boolean };
+
+/**
+ * The snapshot the access check reads: a read checks on the request's own snapshot (the
+ * one its token was looked up in and its handler reads: one revalidation per request, not
+ * two), a write on the newest state.
+ */
+function accessReader(env: ExecuteEnv, route: Runnable): StoreReader {
+  const reads = route.method === 'GET' || route.safe === true;
+  return (reads ? env.reader : undefined) ?? env.store.read();
+}
 
 async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: RouteInput<AnyRoute>): Promise<OperationResult> {
   const snapshot = () => env.reader ?? env.store.read();

@@ -71,12 +71,23 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   translations,
 };
 
+/** Each area's handlers once loaded: `serve` looks a handler up on every request, and an area's map is built by spreading several modules' maps. */
+const loadedAreas = new Map<string, Promise<Handlers>>();
+
 export async function findHandler(routeId: string): Promise<Handler | undefined> {
   const id = asRouteId(routeId);
   if (id === undefined) return undefined;
-  const load = areaLoaders[routeInfo(id).module];
+  const area = routeInfo(id).module;
+  const load = areaLoaders[area];
   if (!load) return undefined;
-  const handlers = await load();
+  let loading = loadedAreas.get(area);
+  if (!loading) {
+    loading = load();
+    loadedAreas.set(area, loading);
+    // A failed load (a missing chunk) is not kept: the next request tries again.
+    loading.catch(() => loadedAreas.delete(area));
+  }
+  const handlers = await loading;
   return Object.hasOwn(handlers, routeId) ? handlers[routeId] : undefined;
 }
 
