@@ -390,6 +390,12 @@ export class ObjectWriter {
   }
 }
 
+/** The file a Node fs error names (its `path`), or `fallback`. */
+export function errorPath(error: unknown, fallback: string): string {
+  const named = typeof error === 'object' && error !== null ? (error as { path?: unknown }).path : undefined;
+  return typeof named === 'string' ? named : fallback;
+}
+
 /**
  * Turns a failed write into one clear StoreError line: what happened, where, and
  * that nothing was saved.
@@ -397,10 +403,7 @@ export class ObjectWriter {
 export function writeFailure(error: unknown, gen: number, fallbackPath: string): StoreError {
   if (error instanceof StoreError) return error;
   const code = errnoCode(error);
-  const file =
-    typeof error === 'object' && error !== null && typeof (error as { path?: unknown }).path === 'string'
-      ? (error as { path: string }).path
-      : fallbackPath;
+  const file = errorPath(error, fallbackPath);
   const unchanged = `nothing was saved (store unchanged at gen ${gen})`;
   let message: string;
   switch (code) {

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DocsctlError, StoreError, StoreExistsError } from '../api/errors.js';
 import { FORMAT_NAME, FORMAT_VERSION, JsonFileStore, type OpenStoreOptions, listCommitGens, paths } from './json-file-store.js';
-import { DIR_MODE, FILE_MODE, errnoCode } from './objects.js';
+import { DIR_MODE, FILE_MODE, errnoCode, errorPath } from './objects.js';
 
 export { JsonFileStore, FormatTooNewError, type OpenStoreOptions } from './json-file-store.js';
 export type { LockOwner } from './lock.js';
@@ -48,10 +48,7 @@ export function createStore(dir: string, options: OpenStoreOptions = {}): JsonFi
   } catch (error) {
     if (error instanceof DocsctlError) throw error;
     const code = errnoCode(error);
-    const file =
-      typeof error === 'object' && error !== null && typeof (error as { path?: unknown }).path === 'string'
-        ? (error as { path: string }).path
-        : root;
+    const file = errorPath(error, root);
     throw new StoreError(`cannot create a store at ${root}: ${code ?? String(error)} on ${file}`, file, { cause: error });
   }
 }
