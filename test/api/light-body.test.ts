@@ -9,6 +9,7 @@ import { loadRoute } from '../../src/api/catalog.js';
 import { type LightBody, type LightValue, lightParseBody } from '../../src/api/light-body.js';
 import { manifest } from '../../src/api/manifest.js';
 import { validateInput } from '../../src/api/validate.js';
+import { requiredOnly, sampleFor } from '../helpers/light-samples.js';
 
 /** Values that probe each kind of field: valid ones, edges, and wrong shapes. */
 const PROBES: unknown[] = [
@@ -19,23 +20,6 @@ const PROBES: unknown[] = [
   { record: 'r', definition: 'd' }, { record: '', definition: 'd' }, { record: 'r' },
 ];
 
-function sampleFor(spec: LightValue): unknown {
-  switch (spec.t) {
-    case 'string':
-      return 'x'.repeat(Math.max(spec.minLength ?? 0, 1));
-    case 'boolean':
-      return true;
-    case 'enum':
-      return spec.values[0];
-    case 'object':
-      return Object.fromEntries(Object.entries(spec.fields).map(([key, field]) => [key, sampleFor(field)]));
-    case 'array':
-      return [sampleFor(spec.item), sampleFor(spec.item)];
-    case 'record':
-      return { k1: sampleFor(spec.value), k2: sampleFor(spec.value) };
-  }
-}
-
 /** Lists and maps with a probe, or an odd key, inside. */
 function innerProbes(spec: LightValue): unknown[] {
   if (spec.t === 'array') return [...PROBES.map((probe) => [sampleFor(spec.item), probe]), [undefined], Array.from({ length: 3 })];
@@ -43,12 +27,6 @@ function innerProbes(spec: LightValue): unknown[] {
     return [...PROBES.map((probe) => ({ k1: sampleFor(spec.value), k2: probe })), { k1: undefined }, JSON.parse(`{"__proto__": ${JSON.stringify(sampleFor(spec.value))}}`)];
   }
   return [];
-}
-
-function requiredOnly(spec: LightBody): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(spec)) if (field.required) out[key] = sampleFor(field);
-  return out;
 }
 
 const light = manifest.filter((info) => info.lightBody !== undefined);

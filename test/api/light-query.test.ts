@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadRoute } from '../../src/api/catalog.js';
-import type { LightBody, LightValue } from '../../src/api/light-body.js';
 import { type LightParam, type LightQuery, lightParse } from '../../src/api/light-query.js';
 import { manifest } from '../../src/api/manifest.js';
 import { validateInput } from '../../src/api/validate.js';
+import { requiredOnly as requiredBody } from '../helpers/light-samples.js';
 
 /** Values that probe each kind of parameter: valid ones, edges, and wrong shapes. */
 const PROBES: unknown[] = [
@@ -41,18 +41,6 @@ function requiredOnly(spec: LightQuery): Record<string, unknown> {
   return out;
 }
 
-/** A body with every required field of `spec` set to a valid value. */
-function validBody(spec: LightBody): Record<string, unknown> {
-  const value = (field: LightValue): unknown =>
-    field.t === 'string' ? 'x'.repeat(Math.max(field.minLength ?? 0, 1))
-    : field.t === 'boolean' ? true
-    : field.t === 'enum' ? field.values[0]
-    : field.t === 'array' ? []
-    : field.t === 'record' ? {}
-    : validBody(field.fields);
-  return Object.fromEntries(Object.entries(spec).filter(([, field]) => field.required).map(([key, field]) => [key, value(field)]));
-}
-
 const light = manifest.filter((info) => info.lightQuery !== undefined);
 
 describe('light queries', () => {
@@ -78,7 +66,7 @@ describe('light queries', () => {
       if (fast === undefined) continue;
       accepted += 1;
       // A write's light query goes with a valid light body (test/api/light-body.test.ts probes bodies).
-      const checked = validateInput(route, { params, query, ...(info.lightBody ? { body: validBody(info.lightBody) } : {}) });
+      const checked = validateInput(route, { params, query, ...(info.lightBody ? { body: requiredBody(info.lightBody) } : {}) });
       expect(fast, JSON.stringify(query)).toEqual(checked.query);
     }
     expect(accepted).toBeGreaterThan(1);
