@@ -13,7 +13,7 @@ import type { RawInput } from '../api/validate.js';
 import { storeOwner, userIdForToken } from '../domain/auth.js';
 import { type LightInput, executeLight, executeOperation } from '../domain/execute.js';
 import type { ArtifactSink } from '../domain/handler.js';
-import type { Store } from '../store/types.js';
+import type { Store, StoreReader } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
 import { directoryArtifacts } from './artifacts.js';
@@ -57,8 +57,7 @@ export class LocalTransport implements Transport {
     this.artifacts = options.artifacts ?? directoryArtifacts();
   }
 
-  private actor(): { userId: string } {
-    const reader = this.options.store.read();
+  private actor(reader: StoreReader): { userId: string } {
     if (this.options.token !== undefined) {
       const userId = userIdForToken(reader, this.options.token);
       if (!userId) throw new ApiError(401, 'Invalid API token for this store', { hint: 'Check --token / DOCSCTL_TOKEN.' });
@@ -75,7 +74,9 @@ export class LocalTransport implements Transport {
 
   async request(routeId: RouteId, input: RawInput, options: RequestOptions = {}): Promise<ApiResponse> {
     const { store, clock, ids, origin } = this.options;
-    const env = { store, actor: this.actor(), clock, ids, origin, artifacts: this.artifacts, progress: options.progress };
+    // One snapshot for the token and a read operation (as serve takes one per request): a write commits on the newest state.
+    const reader = store.read();
+    const env = { store, reader, actor: this.actor(reader), clock, ids, origin, artifacts: this.artifacts, progress: options.progress };
     const info = routeInfo(routeId);
     // Most reads, and the common writes, carry input the manifest describes: they skip loading zod
     // and the route's schemas (start-up cost).
