@@ -9,7 +9,7 @@ import { bootstrap } from '../src/domain/bootstrap.js';
 import { executeOperation } from '../src/domain/execute.js';
 import { createStore } from '../src/store/index.js';
 import { systemClock } from '../src/util/clock.js';
-import { randomIds } from '../src/util/ids.js';
+import { timeOrderedIds } from '../src/util/ids.js';
 import type { RouteId } from '../src/api/route-id.js';
 
 const [dir, spacesArg, collectionsArg, writesArg] = process.argv.slice(2);
@@ -21,7 +21,7 @@ const writes = Number(writesArg ?? 10_000);
 const started = Date.now();
 // Bulk generation skips fsync (a benchmark fixture, not user data); the measured commands do fsync.
 const store = createStore(dir, { durable: false });
-const ids = randomIds();
+const ids = timeOrderedIds();
 const clock = systemClock;
 const origin = 'http://127.0.0.1:4000';
 const { user, organization, token } = await store.transact((tx) =>

@@ -4,7 +4,7 @@
  * `bin/docsctl.js` that touches `process`.
  */
 import { clockFromEnv } from '../util/clock.js';
-import { randomIds } from '../util/ids.js';
+import { timeOrderedIds } from '../util/ids.js';
 import { VERSION } from '../version.js';
 import type { CliContext } from './context.js';
 import { processIO } from './io.js';
@@ -22,7 +22,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     io,
     env,
     clock: clockFromEnv(env),
-    ids: randomIds(),
+    ids: timeOrderedIds(),
     prompter: inquirerPrompter(io),
     version: VERSION,
     onStopSignal(handler) {

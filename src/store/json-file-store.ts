@@ -255,8 +255,11 @@ export const HEAD_EVERY = 16;
  * (a commit file exists only once it is complete: link()); readdir only when HEAD is
  * missing or wrong.
  */
-export function findNewest(dir: string): { gen: number; text: CommitHead | undefined } {
-  const head = readHead(dir);
+export function findNewest(dir: string, seen = 0): { gen: number; text: CommitHead | undefined } {
+  const read = readHead(dir);
+  // A generation this process has seen committed is as good a start as HEAD, and newer when
+  // HEAD lags (it is rewritten every HEAD_EVERY commits): fewer files to probe.
+  const head = read === undefined ? undefined : Math.max(read, seen);
   let gen = head ?? (listCommitGens(dir).at(-1) ?? 0);
   while (fs.existsSync(paths.commit(dir, gen + 1))) gen += 1;
   if (gen === 0 && head !== undefined) {
@@ -543,7 +546,7 @@ export class JsonFileStore implements Store, SnapshotSource {
     if (cached !== undefined && !fs.existsSync(paths.commit(this.dir, cached.gen + 1))) {
       if (cached.gen === 0 || fs.existsSync(paths.commit(this.dir, cached.gen))) return cached;
     }
-    const { gen, text } = findNewest(this.dir);
+    const { gen, text } = findNewest(this.dir, this.newestSeen);
     this.newestSeen = Math.max(this.newestSeen, gen);
     let snapshot: Snapshot;
     if (gen === 0 || text === undefined) snapshot = new Snapshot(0, this, undefined, EMPTY_ROOT);
@@ -1058,6 +1061,10 @@ export class JsonFileStore implements Store, SnapshotSource {
     this.lastCommit = { gen, root: rootHash, packedBytes: packed.reduce((sum, b) => sum + b.length, 0) };
     this.packedByGen.set(gen, this.lastCommit.packedBytes);
     for (const [hash, p] of pending) if (p.value !== undefined) this.cache.set(hash, p.value, p.bytes.length);
+    // The newest snapshot is the one just linked, under our lock: the next read need not find
+    // it again (read HEAD, probe up to HEAD_EVERY commit files, read the record back).
+    this.newestSeen = Math.max(this.newestSeen, gen);
+    if ((this.latest?.gen ?? 0) < gen) this.latest = new Snapshot(gen, this, record, prepared.root);
     crashPoint('before-lock-release');
     return true;
   }

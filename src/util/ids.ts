@@ -23,6 +23,30 @@ export function randomIds(length = 20): IdGenerator {
   };
 }
 
+/** The time part's digits, in ASCII order so that ids sort by creation time. */
+const SORTED_DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/**
+ * Ids that sort by creation time: 8 characters of milliseconds since 1970 in base 62
+ * (ordered digits, good until the year 8888), then 12 random characters (~71 bits), 20 in
+ * all, as Firebase push ids (GitBook's own older ids) are built. Rows keyed by id then
+ * land next to the newest rows: a create writes the same few B+tree leaves however many
+ * rows a table holds, where a uniformly random id dirties a different leaf of every
+ * table each time (4 per space create at 3,000 spaces, each written again at checkpoint).
+ */
+export function timeOrderedIds(now: () => number = Date.now): IdGenerator {
+  const random = randomIds(12);
+  return () => {
+    let time = Math.max(0, Math.floor(now()));
+    let prefix = '';
+    for (let i = 0; i < 8; i++) {
+      prefix = SORTED_DIGITS[time % 62] + prefix;
+      time = Math.floor(time / 62);
+    }
+    return prefix + random();
+  };
+}
+
 /** Deterministic ids for tests: `prefix` + a counter, padded. */
 export function sequentialIds(prefix = 'id'): IdGenerator {
   let n = 0;

@@ -8,7 +8,7 @@ import type { IOStreams } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { type Prompter, scriptedPrompter } from '../../src/cli/prompter.js';
 import type { Clock } from '../../src/util/clock.js';
-import { type IdGenerator, randomIds } from '../../src/util/ids.js';
+import { type IdGenerator, timeOrderedIds } from '../../src/util/ids.js';
 
 export interface RunOptions {
   env?: Record<string, string | undefined>;
@@ -55,7 +55,7 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
     io,
     env: { NO_COLOR: '1', ...options.env } as NodeJS.ProcessEnv,
     clock: options.clock ?? (() => new Date()),
-    ids: options.ids ?? randomIds(),
+    ids: options.ids ?? timeOrderedIds(),
     prompter: options.prompter ?? scriptedPrompter(options.answers ?? []),
     version: '0.0.0-test',
     onStopSignal: () => () => undefined,
