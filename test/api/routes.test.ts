@@ -219,6 +219,17 @@ const REAL_API_EXTRAS = [
   'getSiteStructure',
   'sortSiteStructure',
   'updateChangeRequestContent',
+  // site redirects and MCP servers (routes/sites.ts)
+  'listSiteRedirects',
+  'createSiteRedirect',
+  'getSiteRedirectBySource',
+  'updateSiteRedirectById',
+  'deleteSiteRedirectById',
+  'listSiteMcpServers',
+  'createSiteMcpServer',
+  'getSiteMcpServerById',
+  'updateSiteMcpServerById',
+  'deleteSiteMcpServerById',
 ];
 
 /** docsctl's own routes (source `docsctl`): in no real OpenAPI document, under an `x-docsctl` path segment. */
@@ -396,6 +407,8 @@ describe('params and bodies', () => {
       ['exportToGitRepository', { url: 'https://github.com/o/r.git', ref: 'refs/heads/main' }],
       ['publishIntegration', { title: 'My app', description: 'x', scopes: [], script: 'x' }],
       ['updateSiteShareLinkById', {}],
+      ['createSiteRedirect', { source: '/old' }],
+      ['createSiteMcpServer', { name: 'Tickets', url: 'https://mcp.example/' }],
     ];
     for (const [id, body] of mustFail) {
       const route = routesById.get(id);

@@ -56,3 +56,15 @@ export async function runTranscript(steps: readonly Step[], mode: 'local' | 'rem
   if (process.env.SHOW_TRANSCRIPT) for (const r of transcript) process.stderr.write(`$ ${r.argv.join(' ')}  → ${r.exitCode}\n${r.stdout}${r.stderr}`);
   return transcript;
 }
+
+/**
+ * Every step printed the same stdout and exited with the same code locally and against
+ * `serve` (`labels[i]` names step i in a failure).
+ */
+export function expectSameInBothModes(labels: readonly string[], local: Transcript, remote: Transcript): void {
+  labels.forEach((name, index) => {
+    const a = local[index] as RunResult;
+    const b = remote[index] as RunResult;
+    expect({ name, stdout: b.stdout, exitCode: b.exitCode }).toEqual({ name, stdout: a.stdout, exitCode: a.exitCode });
+  });
+}
