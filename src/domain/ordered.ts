@@ -132,6 +132,8 @@ export class OrderedList<V> {
 
   /** The item's order key, or undefined when it is not in the list. */
   orderKey(tx: StoreReader, owner: string, id: string): string | undefined {
+    // An id from a request with a "/" in it names no item (and must not reach another owner's position).
+    if (!isKeyedId(id)) return undefined;
     return tx.get<string>(this.positions, `${owner}/${id}`);
   }
 
@@ -290,12 +292,14 @@ export class KeyedSet<V> {
     return `${owner}/${id}`;
   }
 
+  // Reads and removes take ids from requests as they come: one that cannot name an item
+  // (a "/" in it) is simply not in the set. Only a put refuses it, as a caller's bug.
   get(tx: StoreReader, owner: string, id: string): V | undefined {
-    return tx.get<V>(this.table, this.key(owner, id));
+    return isKeyedId(owner) && isKeyedId(id) ? tx.get<V>(this.table, this.key(owner, id)) : undefined;
   }
 
   has(tx: StoreReader, owner: string, id: string): boolean {
-    return tx.has(this.table, this.key(owner, id));
+    return isKeyedId(owner) && isKeyedId(id) && tx.has(this.table, this.key(owner, id));
   }
 
   count(tx: StoreReader, owner: string): number {
@@ -312,7 +316,7 @@ export class KeyedSet<V> {
   }
 
   remove(tx: StoreWriter, owner: string, id: string): boolean {
-    if (!tx.delete(this.table, this.key(owner, id))) return false;
+    if (!isKeyedId(owner) || !isKeyedId(id) || !tx.delete(this.table, this.key(owner, id))) return false;
     const count = this.count(tx, owner) - 1;
     if (count > 0) tx.put(this.counts, owner, count);
     else tx.delete(this.counts, owner);

@@ -106,3 +106,34 @@ describe('KeyedSet', () => {
     expect(set.page(store.read(), 't', { limit: 10 }, (e) => e.id).items).toEqual(['u2']);
   });
 });
+
+describe('ids from requests that cannot name an item (a "/" in them)', () => {
+  it('are in no KeyedSet: reads find nothing and a remove changes nothing, where a put refuses them', async () => {
+    const set = new KeyedSet<{ role: string }>('members');
+    const store = new MemoryStore();
+    await store.transact((tx) => {
+      set.put(tx, 't', 'u1', { role: 'member' });
+    });
+    await store.transact((tx) => {
+      expect(set.get(tx, 't', 'u1/x')).toBeUndefined();
+      expect(set.has(tx, 't', 'u1/x')).toBe(false);
+      expect(set.remove(tx, 't', 'u1/x')).toBe(false);
+      expect(() => set.put(tx, 't', 'a/b', { role: 'member' })).toThrow(/must not contain "\/"/);
+    });
+    expect(set.all(store.read(), 't')).toEqual([{ id: 'u1', value: { role: 'member' } }]);
+    expect(set.count(store.read(), 't')).toBe(1);
+  });
+
+  it('are in no OrderedList: reads find nothing, a remove or a move changes nothing', async () => {
+    const list = new OrderedList<string>('things');
+    const store = new MemoryStore();
+    await store.transact((tx) => list.insert(tx, 'o', 'a', 'A'));
+    await store.transact((tx) => {
+      expect(list.has(tx, 'o', 'a/b')).toBe(false);
+      expect(list.get(tx, 'o', 'a/..')).toBeUndefined();
+      expect(list.remove(tx, 'o', '/')).toBe(false);
+      expect(list.move(tx, 'o', 'a/b', undefined)).toBe(false);
+    });
+    expect(list.all(store.read(), 'o').map((e) => e.id)).toEqual(['a']);
+  });
+});
