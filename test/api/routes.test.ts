@@ -230,6 +230,19 @@ const REAL_API_EXTRAS = [
   'getSiteMcpServerById',
   'updateSiteMcpServerById',
   'deleteSiteMcpServerById',
+  // invite links (routes/invite-links.ts), custom fonts (routes/fonts.ts), the API's information (routes/system.ts)
+  'listOrganizationInviteLinks',
+  'createOrganizationInvite',
+  'getOrganizationInviteLink',
+  'updateOrganizationInviteById',
+  'deleteOrganizationInviteById',
+  'joinOrganizationWithInvite',
+  'listCustomFonts',
+  'createCustomFont',
+  'getCustomFont',
+  'updateCustomFont',
+  'deleteCustomFont',
+  'getApiInformation',
 ];
 
 /** docsctl's own routes (source `docsctl`): in no real OpenAPI document, under an `x-docsctl` path segment. */
@@ -409,6 +422,10 @@ describe('params and bodies', () => {
       ['updateSiteShareLinkById', {}],
       ['createSiteRedirect', { source: '/old' }],
       ['createSiteMcpServer', { name: 'Tickets', url: 'https://mcp.example/' }],
+      ['createCustomFont', { fontFamily: 'Inter' }],
+      ['createCustomFont', { fontFamily: 'Inter', fontFaces: [] }],
+      ['createCustomFont', { fontFaces: [{ weight: 400, storageKey: 'https://x.test/a.woff2' }] }],
+      ['updateCustomFont', { fontFaces: [{ weight: 400 }] }],
     ];
     for (const [id, body] of mustFail) {
       const route = routesById.get(id);
@@ -451,6 +468,17 @@ describe('params and bodies', () => {
     expect(parse('updateMemberInOrganizationById', { role: null })).toBe(true);
     expect(parse('exportToGitRepository', { url: 'u', ref: 'main', commitMessage: 'm' })).toBe(false); // import refs (HEAD, ids, tags) are checked by the handler
     expect(parse('importGitRepository', { url: 'u', ref: 'refs/heads/main', standalone: true })).toBe(true);
+    const face = (weight: unknown, storageKey: unknown = 'https://x.test/a.woff2') => ({ fontFamily: 'Inter', fontFaces: [{ weight, storageKey }] });
+    expect(parse('createCustomFont', face(400))).toBe(true);
+    expect(parse('createCustomFont', face(0))).toBe(false);
+    expect(parse('createCustomFont', face(1001))).toBe(false);
+    expect(parse('createCustomFont', face(400.5))).toBe(false);
+    expect(parse('createCustomFont', face(400, 'x'.repeat(513)))).toBe(false);
+    expect(parse('createCustomFont', { ...face(400), fontFamily: 'x'.repeat(51) })).toBe(false);
+    expect(parse('updateCustomFont', face(700, null))).toBe(true);
+    expect(parse('createOrganizationInvite', { role: null })).toBe(true);
+    expect(parse('createOrganizationInvite', { role: 'owner' })).toBe(false);
+    expect(parse('updateOrganizationInviteById', { role: 'read' })).toBe(true);
   });
 
   it('query strings are converted', () => {

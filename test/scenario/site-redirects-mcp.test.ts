@@ -7,26 +7,22 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SERVE_POLICY } from '../../src/domain/policy.js';
 import type { RunResult } from '../helpers/cli.js';
-import { type Step, type Transcript, expectSameInBothModes, runTranscript } from '../helpers/scenario.js';
-import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
+import { type Step, inBothModes } from '../helpers/scenario.js';
+import { tempDir } from '../helpers/stores.js';
 
-let fixtureRoot: string;
-let guideDir: string;
-
-beforeAll(() => {
-  fixtureRoot = tempDir('docsctl-redirect-fixtures-');
-  guideDir = join(fixtureRoot, 'guide');
-  mkdirSync(guideDir, { recursive: true });
-  const files: Record<string, string> = {
-    'README.md': '# Welcome\n\nStart here.\n',
-    'SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n* [Install](install.md)\n',
-    'install.md': '# Install\n\nRun the installer.\n',
-  };
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(guideDir, name), text);
-});
+// Written when the file loads: the steps name the directory, and `inBothModes` registers them then.
+const fixtureRoot = tempDir('docsctl-redirect-fixtures-');
+const guideDir = join(fixtureRoot, 'guide');
+mkdirSync(guideDir, { recursive: true });
+const files: Record<string, string> = {
+  'README.md': '# Welcome\n\nStart here.\n',
+  'SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n* [Install](install.md)\n',
+  'install.md': '# Install\n\nRun the installer.\n',
+};
+for (const [name, text] of Object.entries(files)) writeFileSync(join(guideDir, name), text);
 
 /** The id on the line of a `page list --format tsv` row whose title is `title`. */
 const pageId = (title: string) => (stdout: string) => stdout.split('\n').find((line) => line.split('\t')[2] === title)?.split('\t')[0] ?? '';
@@ -78,21 +74,13 @@ const named = (): Array<[string, Step]> => [
 ];
 
 describe('site redirects and MCP servers in both modes', () => {
-  let local: Transcript;
-  let remote: Transcript;
-  const at = (name: string): RunResult => local[named().findIndex(([n]) => n === name)] as RunResult;
+  // As `serve --allow-local <fixtures>` remotely: the server may read the imported directory, nothing else.
+  const both = inBothModes(
+    named().map(([, step]) => step),
+    { policy: { ...SERVE_POLICY, localRoots: [fixtureRoot] } },
+  );
+  const at = (name: string): RunResult => both.at(named().findIndex(([n]) => n === name));
   const captured = () => Object.fromEntries(named().flatMap(([name, step]) => (step.capture ? [[step.capture, step.pick ? step.pick(at(name).stdout) : at(name).stdout.trim()]] : [])));
-
-  beforeAll(async () => {
-    local = await runTranscript(named().map(([, step]) => step), 'local');
-    // As `serve --allow-local <fixtures>`: the server may read the imported directory, nothing else.
-    remote = await runTranscript(named().map(([, step]) => step), 'remote', { policy: { ...SERVE_POLICY, localRoots: [fixtureRoot] } });
-  }, 180_000);
-  afterAll(cleanupTempDirs);
-
-  it('prints the same stdout and exit codes in both modes', () => {
-    expectSameInBothModes(named().map(([name]) => name), local, remote);
-  });
 
   it('creates redirects of each kind, lists, searches and resolves them to published URLs', () => {
     const { r1, secApi, gv, install } = captured();
