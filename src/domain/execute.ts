@@ -5,6 +5,7 @@
  */
 import { ApiError } from '../api/errors.js';
 import type { RouteInfo } from '../api/catalog.js';
+import type { LightInput } from '../api/light-input.js';
 import type { AnyRoute, RouteInput } from '../api/route.js';
 import { type RawInput, validateInput } from '../api/validate.js';
 import type { Store, StoreReader, StoreWriter } from '../store/types.js';
@@ -78,12 +79,6 @@ export async function executeOperation(env: ExecuteEnv, route: AnyRoute, raw: Ra
   // Who may call it, before validation: a denied call learns nothing and changes nothing.
   checkAccess(accessReader(env, route), route, raw.params ?? {}, env.actor.userId);
   return run(env, route, handler, validateInput(route, raw));
-}
-
-/** A call's query and body as checked without zod (src/api/light-query.ts, light-body.ts). */
-export interface LightInput {
-  query: Record<string, unknown>;
-  body: Record<string, unknown> | undefined;
 }
 
 /**

@@ -18,6 +18,7 @@ import { ApiError, StoreBusyError, UsageError } from '../api/errors.js';
 import { routeInfo } from '../api/catalog.js';
 import { matchRoute, methodsForPath } from '../api/table.js';
 import { type OperationResult, executeLight, executeOperation } from '../domain/execute.js';
+import { lightInput } from '../api/light-input.js';
 import { type InputPolicy, SERVE_POLICY } from '../domain/policy.js';
 import type { Store, StoreReader } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
@@ -285,15 +286,12 @@ class ApiServer {
       policy: this.policy,
       answers: this.answers.at(reader.gen),
     };
-    // A GET without a query whose validation could change nothing skips the schemas.
-    const info = mark === -1 && match.route.method === 'GET' ? routeInfo(match.route.id) : undefined;
-    const result = info?.plainGet
-      ? await executeLight(env, info, match.params)
-      : await executeOperation(env, match.route, {
-          params: match.params,
-          query: mark === -1 ? {} : parseQuery(url.slice(mark + 1)),
-          body,
-        });
+    // Input the manifest's light descriptions accept skips zod (as in local mode): a GET
+    // without a query or with a query of described scalars, a write with a described body.
+    const input = { params: match.params, query: mark === -1 ? {} : parseQuery(url.slice(mark + 1)), body };
+    const info = routeInfo(match.route.id);
+    const light = lightInput(info, input);
+    const result = light ? await executeLight(env, info, match.params, light) : await executeOperation(env, match.route, input);
     this.sendResult(res, result);
   }
 

@@ -5,13 +5,12 @@
  * `--token` when one is given.
  */
 import { ApiError } from '../api/errors.js';
-import { lightParseBody } from '../api/light-body.js';
-import { lightParse } from '../api/light-query.js';
+import { lightInput } from '../api/light-input.js';
 import { type RouteInfo, loadRoute, matchRouteInfo, methodsForPathInfo, routeInfo } from '../api/catalog.js';
 import type { RouteId } from '../api/route-id.js';
 import type { RawInput } from '../api/validate.js';
 import { storeOwner, userIdForToken } from '../domain/auth.js';
-import { type LightInput, executeLight, executeOperation } from '../domain/execute.js';
+import { executeLight, executeOperation } from '../domain/execute.js';
 import type { ArtifactSink } from '../domain/handler.js';
 import type { Store, StoreReader } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
@@ -27,27 +26,6 @@ export interface LocalTransportOptions {
   token?: string | undefined;
   /** Where generated files (PDF exports) go; default: `docsctl-artifacts` in the temp directory, as `file://` URLs. */
   artifacts?: ArtifactSink | undefined;
-}
-
-/**
- * The validated query and body of a call that needs no zod, else undefined: params are plain
- * non-empty strings, and the query is empty or one the manifest's light description accepts;
- * for a GET the body is absent, for a write the manifest's light body description accepts it.
- */
-function lightInput(info: RouteInfo, input: RawInput): LightInput | undefined {
-  if (!Object.values(input.params ?? {}).every((value) => typeof value === 'string' && value !== '')) return undefined;
-  const raw = input.query ?? {};
-  const queried = Object.values(raw).some((value) => value !== undefined);
-  if (info.method === 'GET') {
-    if (input.body !== undefined) return undefined;
-    if (!queried) return info.plainGet ? { query: {}, body: undefined } : undefined;
-    const query = info.lightQuery ? lightParse(info.lightQuery, raw) : undefined;
-    return query && { query, body: undefined };
-  }
-  if (!info.lightBody || !info.lightQuery) return undefined;
-  const query = lightParse(info.lightQuery, queried ? raw : {});
-  const body = lightParseBody(info.lightBody, input.body);
-  return query && body && { query, body };
 }
 
 export class LocalTransport implements Transport {

@@ -1,0 +1,124 @@
+/**
+ * The official GitBook TypeScript client (`GitBookAPI` of @gitbook/api, the version whose
+ * OpenAPI document the contract tests use) pointed at `docsctl serve`: what a CI job or an
+ * integration written against GitBook does. The client builds its own URLs, query strings
+ * and bodies, parses every answer as JSON where the spec says there is one, and throws
+ * GitBookAPIError on any non-2xx status, so each step checks that serve speaks the real
+ * API's HTTP, and the values check that it does the right thing.
+ */
+import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootstrap } from '../../src/domain/bootstrap.js';
+import { type RunningServer, startServer } from '../../src/server/server.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
+import { manualClock } from '../../src/util/clock.js';
+import { sequentialIds } from '../../src/util/ids.js';
+
+let server: RunningServer;
+let api: GitBookAPI;
+let org: string;
+let userId: string;
+
+/** An operation of the client by its operationId, whichever namespace (orgs, spaces, …) holds it. */
+function op(operationId: string): (...args: unknown[]) => Promise<{ status: number; data: any }> {
+  for (const namespace of Object.values(api as unknown as Record<string, unknown>)) {
+    const fn = (namespace as Record<string, unknown> | null)?.[operationId];
+    if (typeof fn === 'function') return fn as (...args: unknown[]) => Promise<{ status: number; data: any }>;
+  }
+  throw new Error(`the client has no operation ${operationId}`);
+}
+
+beforeAll(async () => {
+  const store = new MemoryStore();
+  const clock = manualClock('2026-03-01T10:00:00.000Z');
+  const ids = sequentialIds('c');
+  const boot = await store.transact((tx) =>
+    bootstrap(tx, { organizationTitle: 'Acme', userName: 'Ada', email: 'ada@example.com', clock, ids, origin: 'http://unused' }),
+  );
+  server = await startServer({ store, host: '127.0.0.1', port: 0, clock, ids });
+  api = new GitBookAPI({ endpoint: server.url, authToken: boot.token });
+  org = boot.organization.id;
+  userId = boot.user.id;
+});
+
+afterAll(() => server?.close());
+
+describe('the official GitBook client against docsctl serve', () => {
+  it('reads the authenticated user and their organization', async () => {
+    expect((await op('getAuthenticatedUser')()).data).toMatchObject({ object: 'user', id: userId, displayName: 'Ada', email: 'ada@example.com' });
+    const orgs = (await op('listOrganizationsForAuthenticatedUser')()).data;
+    expect(orgs.items.map((o: { id: string; title: string }) => [o.id, o.title])).toEqual([[org, 'Acme']]);
+    expect((await op('getOrganizationById')(org)).data).toMatchObject({ object: 'organization', id: org, title: 'Acme' });
+  });
+
+  it('creates, pages through, updates, moves, deletes and restores spaces', async () => {
+    const created = [];
+    for (const title of ['One', 'Two', 'Three']) {
+      const answer = await op('createSpace')(org, { title });
+      expect(answer.status).toBe(201);
+      created.push(answer.data);
+    }
+    const first = await op('listSpacesInOrganizationById')(org, { limit: 2 });
+    expect(first.data.items.map((s: { title: string }) => s.title)).toEqual(['One', 'Two']);
+    expect(first.data.count).toBe(3);
+    const second = await op('listSpacesInOrganizationById')(org, { limit: 2, page: first.data.next.page });
+    expect(second.data.items.map((s: { title: string }) => s.title)).toEqual(['Three']);
+    expect(second.data.next).toBeUndefined();
+
+    const [one] = created;
+    expect((await op('updateSpaceById')(one.id, { title: 'Renamed' })).data.title).toBe('Renamed');
+    const collection = (await op('createCollection')(org, { title: 'Guides' })).data;
+    expect((await op('moveSpace')(one.id, { parent: collection.id })).data).toMatchObject({ id: one.id, parent: collection.id });
+    expect((await op('listSpacesInCollectionById')(collection.id)).data.items.map((s: { id: string }) => s.id)).toEqual([one.id]);
+
+    await op('deleteSpaceById')(one.id);
+    await expect(op('getSpaceById')(one.id)).resolves.toMatchObject({ data: { id: one.id, deletedAt: expect.any(String) } });
+    expect((await op('restoreSpace')(one.id)).data.deletedAt).toBeUndefined();
+  });
+
+  it('turns a missing object into GitBookAPIError with the status and serve\'s message', async () => {
+    const failure = await op('getSpaceById')('nosuchspace').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(GitBookAPIError);
+    expect((failure as GitBookAPIError).code).toBe(404);
+    expect((failure as Error).message).toMatch(/nosuchspace/);
+  });
+
+  it('runs a change request and comments on the space', async () => {
+    const space = (await op('createSpace')(org, { title: 'Reviewed' })).data;
+    const cr = (await op('createChangeRequest')(space.id, { subject: 'Fix typos' })).data;
+    expect(cr).toMatchObject({ object: 'change-request', number: 1, status: 'open', subject: 'Fix typos' });
+    expect((await op('listChangeRequestsForSpace')(space.id)).data.items.map((c: { id: string }) => c.id)).toEqual([cr.id]);
+    expect((await op('getChangeRequestById')(space.id, cr.id)).data.subject).toBe('Fix typos');
+
+    const comment = (await op('postCommentInSpace')(space.id, { body: { markdown: 'Looks good' } })).data;
+    await op('postCommentReplyInSpace')(space.id, comment.id, { body: { markdown: 'Thanks' } });
+    const listed = (await op('listCommentsInSpace')(space.id)).data;
+    expect(listed.items).toHaveLength(1);
+    expect(listed.items[0]).toMatchObject({ id: comment.id, replies: 1 });
+    await op('deleteCommentInSpace')(space.id, comment.id);
+    expect((await op('listCommentsInSpace')(space.id)).data.items).toEqual([]);
+  });
+
+  it('manages a team and its members', async () => {
+    const team = (await op('createOrganizationTeam')(org, { title: 'Writers' })).data;
+    expect(team).toMatchObject({ object: 'team', title: 'Writers', members: 0 });
+    await op('updateMembersInOrganizationTeam')(org, team.id, { add: [userId] });
+    const members = (await op('listTeamMembersInOrganizationById')(org, team.id)).data;
+    expect(members.items.map((m: { organization: { id: string } }) => m.organization.id)).toEqual([userId]);
+    await op('deleteMemberFromOrganizationTeamById')(org, team.id, userId);
+    expect((await op('listTeamMembersInOrganizationById')(org, team.id)).data.items).toEqual([]);
+    await op('removeTeamFromOrganizationById')(org, team.id);
+    expect((await op('listTeamsInOrganizationById')(org)).data.items).toEqual([]);
+  });
+
+  it('builds a site from a space and publishes it', async () => {
+    const space = (await op('createSpace')(org, { title: 'Handbook' })).data;
+    const site = (await op('createSite')(org, { title: 'Docs' })).data;
+    expect(site).toMatchObject({ object: 'site', title: 'Docs' });
+    const siteSpace = (await op('addSpaceToSite')(org, site.id, { spaceId: space.id })).data;
+    expect(siteSpace).toMatchObject({ object: 'site-space', space: { id: space.id } });
+    expect((await op('listSiteSpaces')(org, site.id)).data.items.map((s: { id: string }) => s.id)).toEqual([siteSpace.id]);
+    expect((await op('publishSite')(org, site.id)).data.id).toBe(site.id);
+    expect((await op('listSites')(org)).data.items.map((s: { id: string }) => s.id)).toContain(site.id);
+  });
+});
