@@ -175,6 +175,12 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   createOpenAPISpec: create,
   createOrUpdateOpenAPISpecBySlug: create,
   deleteOpenAPISpecBySlug: create,
+  updateOpenAPISpecBySlug: create,
+  listOpenAPISpecVersions: read,
+  getLatestOpenAPISpecVersion: read,
+  getLatestOpenAPISpecVersionContent: read,
+  getOpenAPISpecVersionById: read,
+  getOpenAPISpecVersionContentById: read,
   // Translations
   listTranslations: read,
   getTranslation: read,

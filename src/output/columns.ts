@@ -228,6 +228,8 @@ export const columns = {
     col('PROCESSED', 'lastProcessedAt', true),
     col('SOURCE', 'sourceURL', true),
   ],
+  openApiSpecVersion: [col('ID', 'id'), col('CREATED', 'createdAt'), col('URL', 'url', true)],
+  openApiSpecContent: [{ header: 'FILES', get: (item) => Object.keys((item.filesystem as object | undefined) ?? {}).join(',') }, col('URL', 'url')],
   integration: [col('NAME', 'name'), col('TITLE', 'title'), col('VERSION', 'version'), col('VISIBILITY', 'visibility'), col('OWNER', 'owner.id', true)],
   installation: [col('ID', 'id'), col('STATUS', 'status'), col('ORGANIZATION', 'target.organization'), col('SPACES', 'spaces')],
 } satisfies Record<string, Column[]>;

@@ -441,6 +441,7 @@ const CONTENT_TYPES: Record<string, string> = {
   md: 'text/markdown; charset=utf-8',
   txt: 'text/plain; charset=utf-8',
   json: 'application/json',
+  yaml: 'application/yaml',
   zip: 'application/zip',
 };
 

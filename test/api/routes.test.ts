@@ -212,6 +212,13 @@ const REAL_API_EXTRAS = [
   'getPageInRevisionByPath',
   'listFilesInRevisionById',
   'getUserById',
+  // OpenAPI specification visibility and versions (routes/openapi.ts)
+  'updateOpenAPISpecBySlug',
+  'listOpenAPISpecVersions',
+  'getLatestOpenAPISpecVersion',
+  'getLatestOpenAPISpecVersionContent',
+  'getOpenAPISpecVersionById',
+  'getOpenAPISpecVersionContentById',
   'searchSpaceContent',
   'searchOrganizationContent',
   'publishSite',
