@@ -218,6 +218,12 @@ const REAL_API_EXTRAS = [
   'unpublishSite',
   'getSiteStructure',
   'sortSiteStructure',
+  // site customization (routes/sites.ts)
+  'getSiteCustomizationById',
+  'updateSiteCustomizationById',
+  'getSiteSpaceCustomizationById',
+  'overrideSiteSpaceCustomizationById',
+  'deleteSiteSpaceCustomizationById',
   'updateChangeRequestContent',
 ];
 

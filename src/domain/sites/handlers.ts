@@ -1,5 +1,6 @@
 /** Every handler of the sites area (API doc §4.3–4.7 and the real API's publish/structure routes). */
 import type { Handler } from '../handler.js';
+import { customizationHandlers } from './customization.js';
 import { shareLinkHandlers } from './share-links.js';
 import { siteHandlers } from './site-handlers.js';
 import { structureHandlers } from './structure-handlers.js';
@@ -8,4 +9,5 @@ export const sitesAreaHandlers: Record<string, Handler> = {
   ...siteHandlers,
   ...structureHandlers,
   ...shareLinkHandlers,
+  ...customizationHandlers,
 };

@@ -99,6 +99,10 @@ export const SiteTables = {
   siteSpaces: 'siteSpaceRecords',
   shareKeys: 'siteShareKeys',
   adaptiveSchemas: 'siteAdaptiveSchemas',
+  /** Site id → its SiteCustomizationSettings (absent: the defaults). */
+  customizations: 'siteCustomizations',
+  /** Site space id → its overrides of the site's settings (absent: none). */
+  siteSpaceCustomizations: 'siteSpaceCustomizations',
 } as const;
 
 export const orgSites = new OrderedList<null>('orgSites');

@@ -23,7 +23,7 @@ import { getOrg, putOrg } from '../records.js';
 import { siteAccess, requireSiteSpaceSource } from './access.js';
 import { EMPTY_ADAPTIVE_SCHEMA, adaptiveSchemaCheck } from './adaptive.js';
 import { requireFeature, visibilityFeature } from './features.js';
-import { DEFAULT_CUSTOMIZATIONS } from './published.js';
+import { publishedCustomizations } from './customization.js';
 import {
   type AdaptiveSchemaRecord,
   type SiteRecord,
@@ -215,6 +215,7 @@ export const siteHandlers: Record<string, Handler> = {
       shareLinks.remove(ctx.tx, site.id, link.id);
     }
     ctx.tx.delete(SiteTables.adaptiveSchemas, site.id);
+    ctx.tx.delete(SiteTables.customizations, site.id);
     orgSites.remove(ctx.tx, site.organization, site.id);
     ctx.tx.delete(SiteTables.sites, site.id);
     const org = getOrg(ctx.tx, site.organization);
@@ -294,7 +295,7 @@ export const siteHandlers: Record<string, Handler> = {
       object: 'published-content-site',
       site: siteView(view, site),
       structure,
-      customizations: { site: { title: site.title, ...DEFAULT_CUSTOMIZATIONS }, siteSpaces: {} },
+      customizations: publishedCustomizations(ctx.tx, site),
       scripts: [],
     };
   }),
