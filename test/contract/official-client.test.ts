@@ -121,4 +121,19 @@ describe('the official GitBook client against docsctl serve', () => {
     expect((await op('publishSite')(org, site.id)).data.id).toBe(site.id);
     expect((await op('listSites')(org)).data.items.map((s: { id: string }) => s.id)).toContain(site.id);
   });
+
+  it('customizes a site and overrides it for one site space', async () => {
+    const space = (await op('createSpace')(org, { title: 'Styled' })).data;
+    const site = (await op('createSite')(org, { title: 'Styled docs', spaces: [space.id] })).data;
+    const settings = (await op('getSiteCustomizationById')(org, site.id)).data;
+    expect(settings.styling).toMatchObject({ theme: 'clean', font: 'Inter' });
+    const look = { ...settings, styling: { ...settings.styling, theme: 'muted' }, title: 'Styled Help' };
+    expect((await op('updateSiteCustomizationById')(org, site.id, look)).data).toEqual(look);
+    const siteSpace = (await op('listSiteSpaces')(org, site.id)).data.items[0].id;
+    const overridden = (await op('overrideSiteSpaceCustomizationById')(org, site.id, siteSpace, { styling: { theme: 'bold' } })).data;
+    expect(overridden).toMatchObject({ hasOverrides: true, title: 'Styled Help', styling: { theme: 'bold' } });
+    expect((await op('getSiteSpaceCustomizationById')(org, site.id, siteSpace)).data).toEqual(overridden);
+    expect((await op('deleteSiteSpaceCustomizationById')(org, site.id, siteSpace)).status).toBe(205);
+    expect((await op('getSiteSpaceCustomizationById')(org, site.id, siteSpace)).data.hasOverrides).toBe(false);
+  });
 });
