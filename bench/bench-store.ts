@@ -1,7 +1,7 @@
 /**
  * The start of every bench store generator: a fresh store (not durable: generation
- * speed, not crash safety) with a bootstrapped organization, and `run` to call an
- * operation in process as its admin.
+ * speed, not crash safety; the measured commands do fsync) with a bootstrapped
+ * organization, and `run` to call an operation in process as its admin.
  */
 import type { RouteId } from '../src/api/route-id.js';
 import { getRoute } from '../src/api/table.js';
@@ -9,11 +9,11 @@ import { bootstrap } from '../src/domain/bootstrap.js';
 import { executeOperation } from '../src/domain/execute.js';
 import { createStore } from '../src/store/index.js';
 import { systemClock } from '../src/util/clock.js';
-import { randomIds } from '../src/util/ids.js';
+import { timeOrderedIds } from '../src/util/ids.js';
 
 export async function benchStore(dir: string) {
   const store = createStore(dir, { durable: false });
-  const ids = randomIds();
+  const ids = timeOrderedIds(); // as the CLI and serve make them
   const clock = systemClock;
   const origin = 'http://127.0.0.1:4000';
   const { user, organization, token } = await store.transact((tx) =>

@@ -4,13 +4,7 @@
  * Usage (bundled by bench/run.mjs): node generate.mjs DIR SPACES COLLECTIONS WRITES
  * Prints JSON: {sample: [...space ids...], commits, seconds, token, organization}.
  */
-import { getRoute } from '../src/api/table.js';
-import { bootstrap } from '../src/domain/bootstrap.js';
-import { executeOperation } from '../src/domain/execute.js';
-import { createStore } from '../src/store/index.js';
-import { systemClock } from '../src/util/clock.js';
-import { timeOrderedIds } from '../src/util/ids.js';
-import type { RouteId } from '../src/api/route-id.js';
+import { benchStore } from './bench-store.js';
 
 const [dir, spacesArg, collectionsArg, writesArg] = process.argv.slice(2);
 if (!dir) throw new Error('usage: generate DIR SPACES COLLECTIONS WRITES');
@@ -19,31 +13,22 @@ const collections = Number(collectionsArg ?? 100);
 const writes = Number(writesArg ?? 10_000);
 
 const started = Date.now();
-// Bulk generation skips fsync (a benchmark fixture, not user data); the measured commands do fsync.
-const store = createStore(dir, { durable: false });
-const ids = timeOrderedIds();
-const clock = systemClock;
-const origin = 'http://127.0.0.1:4000';
-const { user, organization, token } = await store.transact((tx) =>
-  bootstrap(tx, { organizationTitle: 'Bench', userName: 'Bench', email: 'bench@example.com', clock, ids, origin }),
-);
-const env = { store, actor: { userId: user.id }, clock, ids, origin };
-const run = (id: RouteId, input: object) => executeOperation(env, getRoute(id), input);
+const { store, organization, token, run } = await benchStore(dir);
 
 let commits = 1;
 const collectionIds: string[] = [];
 for (let i = 0; i < collections; i++, commits++) {
-  const { body } = await run('createCollection', { params: { organizationId: organization.id }, body: { title: `Collection ${i}` } });
-  collectionIds.push((body as { id: string }).id);
+  const body = await run('createCollection', { params: { organizationId: organization.id }, body: { title: `Collection ${i}` } });
+  collectionIds.push(body.id as string);
 }
 const spaceIds: string[] = [];
 for (let i = 0; i < spaces; i++, commits++) {
   const parent = collectionIds[i % collectionIds.length];
-  const { body } = await run('createSpace', {
+  const body = await run('createSpace', {
     params: { organizationId: organization.id },
     body: { title: `Space ${i}`, ...(parent ? { parent } : {}) },
   });
-  spaceIds.push((body as { id: string }).id);
+  spaceIds.push(body.id as string);
 }
 for (let i = 0; commits < writes; i++, commits++) {
   const spaceId = spaceIds[i % spaceIds.length] as string;

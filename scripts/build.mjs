@@ -2,12 +2,29 @@
 // and separate chunks for what only some commands load (undici, the server,
 // prompts, tables, the store and domain). See notes/perf.md: bundling removes
 // most of the module-loading cost of a large CLI.
+import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 import { writeManifest } from './gen-manifest.mjs';
 
 const root = new URL('..', import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+
+/**
+ * The build date getApiInformation answers: SOURCE_DATE_EPOCH when set (reproducible
+ * builds), else the date of the commit built, else now (a tree outside git).
+ */
+function buildDate() {
+  const epoch = Number(process.env.SOURCE_DATE_EPOCH);
+  if (Number.isInteger(epoch) && epoch > 0) return new Date(epoch * 1000).toISOString();
+  try {
+    const committed = execFileSync('git', ['log', '-1', '--format=%cI'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    if (committed) return new Date(committed).toISOString();
+  } catch {
+    // not a git checkout (an npm install from the registry): fall through
+  }
+  return new Date().toISOString();
+}
 
 /**
  * commander requires node:child_process at load for executable subcommands, which docsctl
@@ -39,7 +56,7 @@ await build({
   platform: 'node',
   target: 'node20',
   chunkNames: 'chunks/[name]-[hash]',
-  define: { __DOCSCTL_VERSION__: JSON.stringify(version) },
+  define: { __DOCSCTL_VERSION__: JSON.stringify(version), __DOCSCTL_BUILD__: JSON.stringify(buildDate()) },
   // Some dependencies are CommonJS and call require(): give the ESM bundle one.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   plugins: [lazyChildProcessForCommander],

@@ -18,6 +18,9 @@ const byId: ReadonlyMap<string, RouteInfo> = new Map(manifest.map((info) => [inf
 const moduleLoaders: Record<RouteModuleName, () => Promise<Record<string, unknown>>> = {
   orgs: () => import('./routes/orgs.js'),
   'orgs-extra': () => import('./routes/orgs-extra.js'),
+  'invite-links': () => import('./routes/invite-links.js'),
+  fonts: () => import('./routes/fonts.js'),
+  system: () => import('./routes/system.js'),
   collections: () => import('./routes/collections.js'),
   spaces: () => import('./routes/spaces.js'),
   sites: () => import('./routes/sites.js'),

@@ -8,11 +8,13 @@ import * as collections from './routes/collections.js';
 import * as comments from './routes/comments.js';
 import * as content from './routes/content.js';
 import * as customFields from './routes/custom-fields.js';
+import * as fonts from './routes/fonts.js';
 import * as git from './routes/git.js';
 import * as reviews from './routes/reviews.js';
 import * as search from './routes/search.js';
 import * as users from './routes/users.js';
 import * as integrations from './routes/integrations.js';
+import * as inviteLinks from './routes/invite-links.js';
 import * as members from './routes/members.js';
 import * as openapi from './routes/openapi.js';
 import * as orgs from './routes/orgs.js';
@@ -20,6 +22,7 @@ import * as orgsExtra from './routes/orgs-extra.js';
 import * as sites from './routes/sites.js';
 import * as spaces from './routes/spaces.js';
 import * as sso from './routes/sso.js';
+import * as system from './routes/system.js';
 import * as teams from './routes/teams.js';
 import * as translations from './routes/translations.js';
 
@@ -27,6 +30,9 @@ import * as translations from './routes/translations.js';
 export const handWrittenModules = {
   orgs,
   'orgs-extra': orgsExtra,
+  'invite-links': inviteLinks,
+  fonts,
+  system,
   collections,
   spaces,
   sites,

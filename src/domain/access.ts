@@ -54,6 +54,21 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   getOrganizationById: need('guest'),
   updateOrganizationById: admin,
   inviteUsersToOrganization: admin,
+  // Invite links: admins manage them; whoever holds one (its id is its secret) may read it and join.
+  listOrganizationInviteLinks: admin,
+  createOrganizationInvite: admin,
+  getOrganizationInviteLink: need('none'),
+  updateOrganizationInviteById: admin,
+  deleteOrganizationInviteById: admin,
+  joinOrganizationWithInvite: need('none'),
+  // Custom fonts: any member reads them, admins change them
+  listCustomFonts: read,
+  getCustomFont: read,
+  createCustomFont: admin,
+  updateCustomFont: admin,
+  deleteCustomFont: admin,
+  // What answers (any caller)
+  getApiInformation: need('none'),
   listChangeRequestsForOrganization: read,
   // Collections
   listCollectionsInOrganizationById: read,
@@ -160,6 +175,12 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   createOpenAPISpec: create,
   createOrUpdateOpenAPISpecBySlug: create,
   deleteOpenAPISpecBySlug: create,
+  updateOpenAPISpecBySlug: create,
+  listOpenAPISpecVersions: read,
+  getLatestOpenAPISpecVersion: read,
+  getLatestOpenAPISpecVersionContent: read,
+  getOpenAPISpecVersionById: read,
+  getOpenAPISpecVersionContentById: read,
   // Translations
   listTranslations: read,
   getTranslation: read,

@@ -81,7 +81,6 @@ export async function executeOperation(env: ExecuteEnv, route: AnyRoute, raw: Ra
   return run(env, route, handler, validateInput(route, raw));
 }
 
-
 /**
  * Runs a call whose input needs no zod validation: params are non-empty strings, and
  * the query is empty (`plainGet` in the catalog) or was checked by `lightParse` against

@@ -47,11 +47,17 @@ const integrations = async (): Promise<Handlers> => (await import('./integration
 const sso = async (): Promise<Handlers> => (await import('./sso.js')).ssoHandlers;
 const openapi = async (): Promise<Handlers> => (await import('./openapi-specs.js')).openApiSpecHandlers;
 const translations = async (): Promise<Handlers> => (await import('./translations.js')).translationHandlers;
+const inviteLinks = async (): Promise<Handlers> => (await import('./invite-links.js')).inviteLinkHandlers;
+const fonts = async (): Promise<Handlers> => (await import('./fonts.js')).fontHandlers;
+const system = async (): Promise<Handlers> => (await import('./system.js')).systemHandlers;
 
 /** Which domain module implements the routes of each route module. */
 export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers>>> = {
   orgs,
   'orgs-extra': orgs,
+  'invite-links': inviteLinks,
+  fonts,
+  system,
   collections,
   spaces,
   'change-requests': content,

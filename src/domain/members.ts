@@ -99,7 +99,8 @@ function keepAnAdmin(tx: StoreReader, orgId: string, userId: string, member: Mem
   }
 }
 
-function putMember(tx: StoreWriter, orgId: string, userId: string, member: MemberRecord): void {
+/** Replaces an existing member's record, and the copies their team rows keep of it. */
+export function putMember(tx: StoreWriter, orgId: string, userId: string, member: MemberRecord): void {
   tx.put(Tables.members, memberKey(orgId, userId), member);
   refreshTeamRows(tx, orgId, userId); // their team rows copy the record
 }

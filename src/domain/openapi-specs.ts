@@ -14,19 +14,32 @@
  *   `lastVersion` if it had one. Input the server must not act on (a URL to a
  *   private address under `serve`) is refused with 403 instead.
  * - The fetch and the check run in `prepare`, outside the store's writer lock.
+ * - Each valid document becomes a version (`openApiSpecVersions`, an OrderedList
+ *   per spec: one row per version, appended, listed newest first). The document's
+ *   bytes are one `{base64}` object, so the version's `url` is
+ *   `${origin}/files/<hash>/<slug>.yaml|json`, which `serve` answers without a
+ *   token like a content file; the content routes answer
+ *   `{filesystem: {<file name>: document}, url}` (external `$ref`s are never
+ *   resolved, so a version is one file). A spec processed before versions were
+ *   kept names a `lastVersion` without a row: reading it is a 404 saying so.
+ * - `visibility` (PATCH) is `private` until set; a `public` spec's
+ *   `urls.published` is its latest version's `url`. Deleting a spec removes its
+ *   versions.
  */
+import { parse as parseYaml } from 'yaml';
 import { conflict, notFound } from '../api/errors.js';
 import type * as routes from '../api/routes/openapi.js';
 import type { StoreReader } from '../store/types.js';
 import { fetchPolicyText } from './fetch-text.js';
 import { type Handler, type HandlerContext, Reply, type TwoPhaseHandler, deleted, implementer, nothingToDelete } from './handler.js';
 import { type OpenApiCheck, type OpenApiProblem, checkOpenApiText } from './openapi-check.js';
-import { KeyedSet, isKeyedId } from './ordered.js';
+import { type Entry, KeyedSet, OrderedList, isKeyedId, paginatePrefix } from './ordered.js';
 import { atLeast, orgAccess, requireRole } from './permissions.js';
 import type { Role } from './records.js';
-import { apiUrl, appUrl } from './urls.js';
+import { apiUrl, appUrl, downloadUrl } from './urls.js';
 
 export type ProcessErrorCode = 'PARSE_ERROR' | 'FETCH_ERROR' | 'FETCH_TIMEOUT';
+export type OpenApiSpecVisibility = 'private' | 'public';
 
 export interface OpenApiSpecRecord {
   id: string;
@@ -39,15 +52,29 @@ export interface OpenApiSpecRecord {
   lastProcessedAt: string;
   lastProcessErrorCode?: ProcessErrorCode;
   lastProcessedErrors?: OpenApiProblem[];
+  /** Absent until set: `private`. */
+  visibility?: OpenApiSpecVisibility;
   createdAt: string;
   updatedAt: string;
 }
 
+/** One valid document of a spec, as processed. */
+export interface OpenApiVersionRecord {
+  id: string;
+  createdAt: string;
+  /** Hash of the `{base64}` object holding the document's bytes. */
+  data: string;
+  /** `<slug>.json` or `<slug>.yaml`: the name in the download URL and in `filesystem`. */
+  filename: string;
+}
+
 export const orgOpenApiSpecs = new KeyedSet<OpenApiSpecRecord>('orgOpenApiSpecs');
+/** The versions of each spec (owner: the spec's id, so a spec created again under the same slug starts afresh). */
+export const openApiSpecVersions = new OrderedList<OpenApiVersionRecord>('openApiSpecVersions');
 
 /** The outcome of processing one source, computed in `prepare`. */
 type Processed = { sourceURL?: string } & (
-  | { ok: true; check: Extract<OpenApiCheck, { ok: true }> }
+  | { ok: true; check: Extract<OpenApiCheck, { ok: true }>; text: string; format: 'json' | 'yaml' }
   | { ok: false; code: ProcessErrorCode; errors: OpenApiProblem[] }
 );
 
@@ -56,17 +83,42 @@ type Source = { url: string } | { text: string };
 async function processSource(ctx: Pick<HandlerContext, 'policy'>, source: Source): Promise<Processed> {
   if ('text' in source) {
     const check = await checkOpenApiText(source.text);
-    return check.ok ? { ok: true, check } : { ok: false, code: check.code, errors: check.errors };
+    return check.ok ? { ok: true, check, text: source.text, format: documentFormat(source.text) } : { ok: false, code: check.code, errors: check.errors };
   }
   const fetched = await fetchPolicyText(ctx.policy, source.url);
   if (!fetched.ok) return { sourceURL: source.url, ok: false, code: fetched.code, errors: [{ message: fetched.message }] };
   const check = await checkOpenApiText(fetched.text);
   return check.ok
-    ? { sourceURL: source.url, ok: true, check }
+    ? { sourceURL: source.url, ok: true, check, text: fetched.text, format: documentFormat(fetched.text) }
     : { sourceURL: source.url, ok: false, code: check.code, errors: check.errors };
 }
 
-/** The record after processing: a new version when valid, the error state otherwise. */
+/** JSON when the whole text parses as JSON, else YAML (`{a: 1}` is a YAML flow mapping, not JSON). Run in `prepare`. */
+function documentFormat(text: string): 'json' | 'yaml' {
+  if (!text.trimStart().startsWith('{')) return 'yaml';
+  try {
+    JSON.parse(text);
+    return 'json';
+  } catch {
+    return 'yaml';
+  }
+}
+
+/** Stores a valid document as a new version of a spec; returns its id. */
+function addVersion(ctx: HandlerContext, specId: string, slug: string, document: { text: string; format: 'json' | 'yaml' }, now: string): string {
+  const id = ctx.ids();
+  const data = ctx.tx.putObject({ base64: Buffer.from(document.text, 'utf8').toString('base64') });
+  openApiSpecVersions.insert(ctx.tx, specId, id, { id, createdAt: now, data, filename: `${slug}.${document.format}` });
+  return id;
+}
+
+/** Removes every version of a spec (its delete). */
+function removeVersions(ctx: HandlerContext, specId: string): void {
+  for (const entry of openApiSpecVersions.all(ctx.tx, specId)) openApiSpecVersions.remove(ctx.tx, specId, entry.id);
+  ctx.tx.delete(openApiSpecVersions.ends, specId);
+}
+
+/** The record after processing: a new version when valid (its row written), the error state otherwise. */
 function applyProcessed(ctx: HandlerContext, previous: OpenApiSpecRecord | undefined, slug: string, processed: Processed): OpenApiSpecRecord {
   const now = ctx.clock().toISOString();
   const base = previous ?? { id: ctx.ids(), slug, createdAt: now };
@@ -78,12 +130,17 @@ function applyProcessed(ctx: HandlerContext, previous: OpenApiSpecRecord | undef
     updatedAt: now,
   };
   if (processed.ok) {
-    return { ...record, lastVersion: ctx.ids(), title: processed.check.title, apiVersion: processed.check.version };
+    const lastVersion = addVersion(ctx, record.id, slug, processed, now);
+    return { ...record, lastVersion, title: processed.check.title, apiVersion: processed.check.version };
   }
   return { ...record, lastProcessErrorCode: processed.code, lastProcessedErrors: processed.errors };
 }
 
-function specView(origin: string, orgId: string, spec: OpenApiSpecRecord, role: Role) {
+const specPath = (orgId: string, slug: string) => `orgs/${encodeURIComponent(orgId)}/openapi/${encodeURIComponent(slug)}`;
+
+function specView(tx: StoreReader, origin: string, orgId: string, spec: OpenApiSpecRecord, role: Role) {
+  const visibility = spec.visibility ?? 'private';
+  const latest = visibility === 'public' ? latestVersion(tx, spec) : undefined;
   return {
     object: 'openapi-spec' as const,
     id: spec.id,
@@ -92,16 +149,58 @@ function specView(origin: string, orgId: string, spec: OpenApiSpecRecord, role: 
     slug: spec.slug,
     ...(spec.sourceURL !== undefined ? { sourceURL: spec.sourceURL } : {}),
     processingState: 'complete' as const,
+    visibility,
     ...(spec.lastVersion !== undefined ? { lastVersion: spec.lastVersion } : {}),
     lastProcessedAt: spec.lastProcessedAt,
     ...(spec.lastProcessErrorCode !== undefined ? { lastProcessErrorCode: spec.lastProcessErrorCode } : {}),
     ...(spec.lastProcessedErrors !== undefined ? { lastProcessedErrors: spec.lastProcessedErrors } : {}),
     permissions: { view: true, edit: atLeast(role, 'create') },
     urls: {
-      location: apiUrl(origin, `orgs/${encodeURIComponent(orgId)}/openapi/${encodeURIComponent(spec.slug)}`),
+      location: apiUrl(origin, specPath(orgId, spec.slug)),
       app: appUrl(origin, `o/${encodeURIComponent(orgId)}/openapi/${encodeURIComponent(spec.slug)}`),
+      ...(latest ? { published: versionUrl(origin, latest) } : {}),
     },
   };
+}
+
+const versionUrl = (origin: string, version: OpenApiVersionRecord) => downloadUrl(origin, version.data, version.filename);
+
+function versionView(origin: string, orgId: string, slug: string, version: OpenApiVersionRecord) {
+  return {
+    object: 'openapi-spec-version' as const,
+    id: version.id,
+    createdAt: version.createdAt,
+    url: versionUrl(origin, version),
+    urls: { location: apiUrl(origin, `${specPath(orgId, slug)}/versions/${encodeURIComponent(version.id)}`) },
+  };
+}
+
+/** The document of a version: its one file, parsed (it was valid when stored). */
+function contentView(tx: StoreReader, origin: string, version: OpenApiVersionRecord) {
+  const { base64 } = tx.getObject<{ base64: string }>(version.data);
+  const text = Buffer.from(base64, 'base64').toString('utf8');
+  const document: unknown = version.filename.endsWith('.json') ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 100 });
+  return { filesystem: { [version.filename]: document }, url: versionUrl(origin, version) };
+}
+
+function latestVersion(tx: StoreReader, spec: OpenApiSpecRecord): OpenApiVersionRecord | undefined {
+  return spec.lastVersion === undefined ? undefined : openApiSpecVersions.get(tx, spec.id, spec.lastVersion);
+}
+
+function requireLatestVersion(tx: StoreReader, spec: OpenApiSpecRecord): OpenApiVersionRecord {
+  if (spec.lastVersion === undefined) {
+    throw notFound(`OpenAPI specification "${spec.slug}" has no version: no document of it processed (${spec.lastProcessErrorCode ?? 'pending'})`);
+  }
+  return requireVersion(tx, spec, spec.lastVersion);
+}
+
+function requireVersion(tx: StoreReader, spec: OpenApiSpecRecord, versionId: string): OpenApiVersionRecord {
+  const version = openApiSpecVersions.get(tx, spec.id, versionId);
+  if (version) return version;
+  if (versionId === spec.lastVersion) {
+    throw notFound(`Version ${versionId} of OpenAPI specification "${spec.slug}" was processed before docsctl kept versions: publish the specification again`);
+  }
+  throw notFound(`Version ${versionId} of OpenAPI specification "${spec.slug}" not found`);
 }
 
 function findSpec(tx: StoreReader, orgId: string, slug: string): OpenApiSpecRecord | undefined {
@@ -120,6 +219,13 @@ function requireWriter(tx: StoreReader, orgId: string, userId: string, action: s
   return access;
 }
 
+/** The organization and spec a read names, after the caller's `read` role is checked. */
+function readSpec(ctx: HandlerContext, params: { organizationId: string; specSlug: string }, action: string) {
+  const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+  requireRole(role, 'read', org.id, action);
+  return { org, role, spec: requireSpec(ctx.tx, org.id, params.specSlug) };
+}
+
 const createSpec: TwoPhaseHandler<typeof routes.createOpenAPISpec, Processed> = {
   async prepare(ctx, { params, body }) {
     requireWriter(ctx.reader, params.organizationId, ctx.actor.userId, 'create OpenAPI specifications');
@@ -132,7 +238,7 @@ const createSpec: TwoPhaseHandler<typeof routes.createOpenAPISpec, Processed> = 
     }
     const spec = applyProcessed(ctx, undefined, body.slug, processed);
     orgOpenApiSpecs.put(ctx.tx, org.id, spec.slug, spec);
-    const view = specView(ctx.origin, org.id, spec, role);
+    const view = specView(ctx.tx, ctx.origin, org.id, spec, role);
     return new Reply(201, view, { Location: view.urls.location });
   },
 };
@@ -147,7 +253,7 @@ const upsertSpec: TwoPhaseHandler<typeof routes.createOrUpdateOpenAPISpecBySlug,
     const previous = findSpec(ctx.tx, org.id, params.specSlug);
     const spec = applyProcessed(ctx, previous, params.specSlug, processed);
     orgOpenApiSpecs.put(ctx.tx, org.id, spec.slug, spec);
-    const view = specView(ctx.origin, org.id, spec, role);
+    const view = specView(ctx.tx, ctx.origin, org.id, spec, role);
     return previous ? view : new Reply(201, view, { Location: view.urls.location });
   },
 };
@@ -158,19 +264,54 @@ export const openApiSpecHandlers: Record<string, Handler> = {
   ...on('listOpenAPISpecs', (ctx, { params, query }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     requireRole(role, 'read', org.id, 'list OpenAPI specifications');
-    return orgOpenApiSpecs.page(ctx.tx, org.id, query, ({ value }) => specView(ctx.origin, org.id, value, role));
+    return orgOpenApiSpecs.page(ctx.tx, org.id, query, ({ value }) => specView(ctx.tx, ctx.origin, org.id, value, role));
   }),
   createOpenAPISpec: createSpec,
   ...on('getOpenAPISpecBySlug', (ctx, { params }) => {
-    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
-    requireRole(role, 'read', org.id, 'read OpenAPI specifications');
-    return specView(ctx.origin, org.id, requireSpec(ctx.tx, org.id, params.specSlug), role);
+    const { org, role, spec } = readSpec(ctx, params, 'read OpenAPI specifications');
+    return specView(ctx.tx, ctx.origin, org.id, spec, role);
+  }),
+  ...on('updateOpenAPISpecBySlug', (ctx, { params, body }) => {
+    const { org, role } = requireWriter(ctx.tx, params.organizationId, ctx.actor.userId, 'change OpenAPI specifications');
+    let spec = requireSpec(ctx.tx, org.id, params.specSlug);
+    if ((spec.visibility ?? 'private') !== body.visibility) {
+      spec = { ...spec, visibility: body.visibility, updatedAt: ctx.clock().toISOString() };
+      orgOpenApiSpecs.put(ctx.tx, org.id, spec.slug, spec);
+    }
+    return specView(ctx.tx, ctx.origin, org.id, spec, role);
+  }),
+  ...on('listOpenAPISpecVersions', (ctx, { params, query }) => {
+    const { org, spec } = readSpec(ctx, params, 'read OpenAPI specifications');
+    const count = openApiSpecVersions.count(ctx.tx, spec.id);
+    return paginatePrefix<Entry<OpenApiVersionRecord>, ReturnType<typeof versionView>>(
+      ctx.tx, openApiSpecVersions.table, `${spec.id}/`, query, count,
+      ({ value }) => versionView(ctx.origin, org.id, spec.slug, value),
+      { reverse: true },
+    );
+  }),
+  ...on('getLatestOpenAPISpecVersion', (ctx, { params }) => {
+    const { org, spec } = readSpec(ctx, params, 'read OpenAPI specifications');
+    return versionView(ctx.origin, org.id, spec.slug, requireLatestVersion(ctx.tx, spec));
+  }),
+  ...on('getOpenAPISpecVersionById', (ctx, { params }) => {
+    const { org, spec } = readSpec(ctx, params, 'read OpenAPI specifications');
+    return versionView(ctx.origin, org.id, spec.slug, requireVersion(ctx.tx, spec, params.versionId));
+  }),
+  ...on('getLatestOpenAPISpecVersionContent', (ctx, { params }) => {
+    const { spec } = readSpec(ctx, params, 'read OpenAPI specifications');
+    return contentView(ctx.tx, ctx.origin, requireLatestVersion(ctx.tx, spec));
+  }),
+  ...on('getOpenAPISpecVersionContentById', (ctx, { params }) => {
+    const { spec } = readSpec(ctx, params, 'read OpenAPI specifications');
+    return contentView(ctx.tx, ctx.origin, requireVersion(ctx.tx, spec, params.versionId));
   }),
   createOrUpdateOpenAPISpecBySlug: upsertSpec,
   ...on('deleteOpenAPISpecBySlug', (ctx, { params }) => {
     const { org } = requireWriter(ctx.tx, params.organizationId, ctx.actor.userId, 'delete OpenAPI specifications');
-    return findSpec(ctx.tx, org.id, params.specSlug) && orgOpenApiSpecs.remove(ctx.tx, org.id, params.specSlug)
-      ? deleted()
-      : nothingToDelete();
+    const spec = findSpec(ctx.tx, org.id, params.specSlug);
+    if (!spec) return nothingToDelete();
+    removeVersions(ctx, spec.id);
+    orgOpenApiSpecs.remove(ctx.tx, org.id, spec.slug);
+    return deleted();
   }),
 };

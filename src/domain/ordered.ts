@@ -132,7 +132,7 @@ export class OrderedList<V> {
 
   /** The item's order key, or undefined when it is not in the list. */
   orderKey(tx: StoreReader, owner: string, id: string): string | undefined {
-    // An id from a request with a "/" in it names no item (and must not reach another owner's position).
+    // An id from a request with a "/" in it names no item (insert refuses such ids).
     if (!isKeyedId(id)) return undefined;
     return tx.get<string>(this.positions, `${owner}/${id}`);
   }

@@ -13,6 +13,14 @@ export function apiUrl(origin: string, path: string): string {
   return `${base(origin)}/v1/${path.replace(/^\/+/, '')}`;
 }
 
+/**
+ * `${origin}/files/<data hash>/<name>`: the bytes of a stored `{base64}` object, which
+ * `docsctl serve` answers without a token (content-addressed: the URL never goes stale).
+ */
+export function downloadUrl(origin: string, dataHash: string, name: string): string {
+  return `${base(origin)}/files/${dataHash}/${seg(name)}`;
+}
+
 /** `${origin}/app/${path}`. */
 export function appUrl(origin: string, path: string): string {
   return `${base(origin)}/app/${path.replace(/^\/+/, '')}`;

@@ -38,6 +38,7 @@ import { basename, dirname, isInside, joinPath, relativePath, resolveFile, write
 import { slugFromPath, slugify, uniqueName } from './slug.js';
 import { writeSummary, type SummaryEntry, type SummaryItem } from './summary.js';
 import type { RepoSnapshot } from './types.js';
+import { sameBytes } from '../util/bytes.js';
 
 export interface ExportOptions {
   projectDirectory?: string;
@@ -406,11 +407,6 @@ function blobAfter(current: RepoSnapshot, path: string, existing: ResolvedFile |
   return gitBlobOid((entry ?? existing?.file)?.data ?? new Uint8Array());
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.byteLength !== b.byteLength) return false;
-  for (let i = 0; i < a.byteLength; i += 1) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 // ─── Links ───────────────────────────────────────────────────────────────
 

@@ -124,6 +124,18 @@ export const columns = {
   searchHitInSpace: [col('SPACE', 'space.title'), col('ID', 'id'), col('TITLE', 'title'), col('PATH', 'path'), col('SPACE ID', 'space.id', true)],
   commentReply: [col('ID', 'id'), col('AUTHOR', 'postedBy.displayName'), { header: 'BODY', get: (item) => firstLine(item.body) }, col('POSTED', 'postedAt', true)],
   organization: [col('ID', 'id'), col('TITLE', 'title'), col('PLAN', 'plan', true), col('CREATED', 'createdAt', true)],
+  inviteLink: [col('ID', 'id'), { header: 'ROLE', get: (item) => item.role ?? 'guest' }, col('REDUNDANT', 'redundant')],
+  font: [
+    col('ID', 'id'),
+    col('FAMILY', 'fontFamily'),
+    { header: 'WEIGHTS', get: (item) => ((item.fontFaces as Array<{ weight: number }> | undefined) ?? []).map((face) => face.weight).join(',') },
+    {
+      header: 'FILES',
+      get: (item) => ((item.fontFaces as Array<{ sources?: Array<{ url?: string }> }> | undefined) ?? []).map((face) => face.sources?.[0]?.url ?? '').join(' '),
+      wide: true,
+    },
+  ],
+  apiInformation: labelled([col('VERSION', 'version'), col('BUILD', 'build')], ['version', 'build']),
   user: [col('ID', 'id'), col('NAME', 'displayName'), col('EMAIL', 'email')],
   collection: [
     col('ID', 'id'),
@@ -210,6 +222,8 @@ export const columns = {
     col('PROCESSED', 'lastProcessedAt', true),
     col('SOURCE', 'sourceURL', true),
   ],
+  openApiSpecVersion: [col('ID', 'id'), col('CREATED', 'createdAt'), col('URL', 'url', true)],
+  openApiSpecContent: [{ header: 'FILES', get: (item) => Object.keys((item.filesystem as object | undefined) ?? {}).join(',') }, col('URL', 'url')],
   integration: [col('NAME', 'name'), col('TITLE', 'title'), col('VERSION', 'version'), col('VISIBILITY', 'visibility'), col('OWNER', 'owner.id', true)],
   installation: [col('ID', 'id'), col('STATUS', 'status'), col('ORGANIZATION', 'target.organization'), col('SPACES', 'spaces')],
 } satisfies Record<string, Column[]>;

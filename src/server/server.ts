@@ -25,7 +25,7 @@ import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
 import { MemoryArtifacts } from '../transport/artifacts.js';
 import { redactSecrets } from '../util/redact.js';
-import { VERSION } from '../version.js';
+import { BUILD, VERSION } from '../version.js';
 import { GenerationAnswers } from './answer-cache.js';
 import { bearerToken, hashToken, resolveTokenUser, tokenTablesVersion } from './auth.js';
 import { type RateLimit, RateLimited, RateLimiter } from './rate-limit.js';
@@ -153,7 +153,6 @@ class ApiServer {
   private readonly log: ((line: string) => void) | undefined;
   private readonly resolveActor: (token: string, reader: StoreReader) => string | undefined;
   private readonly maxBodyBytes: number;
-  private readonly build: string;
   private readonly policy: InputPolicy;
   /**
    * sha256(token) → user, for known tokens only (unknown ones cannot evict them). An entry
@@ -179,7 +178,6 @@ class ApiServer {
     this.log = options.log;
     this.resolveActor = options.resolveActor ?? resolveTokenUser;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    this.build = options.clock().toISOString();
     this.policy = options.policy ?? SERVE_POLICY;
     this.limiter = options.rateLimit ? new RateLimiter(options.rateLimit, () => this.clock().getTime()) : undefined;
     this.handle = (req, res) => {
@@ -206,9 +204,10 @@ class ApiServer {
       return;
     }
 
+    // getApiInformation, answered without a token (as the real API does); the same answer as its handler (domain/system.ts).
     if (pathname === '/v1' || pathname === '/v1/') {
       if (method === 'GET' || method === 'HEAD') {
-        this.send(res, 200, { version: VERSION, build: this.build }, undefined);
+        this.send(res, 200, { version: VERSION, build: BUILD }, undefined);
         return;
       }
       this.sendMethodNotAllowed(res, method, pathname, ['GET']);
@@ -442,6 +441,7 @@ const CONTENT_TYPES: Record<string, string> = {
   md: 'text/markdown; charset=utf-8',
   txt: 'text/plain; charset=utf-8',
   json: 'application/json',
+  yaml: 'application/yaml',
   zip: 'application/zip',
 };
 

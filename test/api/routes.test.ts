@@ -212,6 +212,13 @@ const REAL_API_EXTRAS = [
   'getPageInRevisionByPath',
   'listFilesInRevisionById',
   'getUserById',
+  // OpenAPI specification visibility and versions (routes/openapi.ts)
+  'updateOpenAPISpecBySlug',
+  'listOpenAPISpecVersions',
+  'getLatestOpenAPISpecVersion',
+  'getLatestOpenAPISpecVersionContent',
+  'getOpenAPISpecVersionById',
+  'getOpenAPISpecVersionContentById',
   'searchSpaceContent',
   'searchOrganizationContent',
   'publishSite',
@@ -225,6 +232,19 @@ const REAL_API_EXTRAS = [
   'overrideSiteSpaceCustomizationById',
   'deleteSiteSpaceCustomizationById',
   'updateChangeRequestContent',
+  // invite links (routes/invite-links.ts), custom fonts (routes/fonts.ts), the API's information (routes/system.ts)
+  'listOrganizationInviteLinks',
+  'createOrganizationInvite',
+  'getOrganizationInviteLink',
+  'updateOrganizationInviteById',
+  'deleteOrganizationInviteById',
+  'joinOrganizationWithInvite',
+  'listCustomFonts',
+  'createCustomFont',
+  'getCustomFont',
+  'updateCustomFont',
+  'deleteCustomFont',
+  'getApiInformation',
 ];
 
 /** docsctl's own routes (source `docsctl`): in no real OpenAPI document, under an `x-docsctl` path segment. */
@@ -402,6 +422,10 @@ describe('params and bodies', () => {
       ['exportToGitRepository', { url: 'https://github.com/o/r.git', ref: 'refs/heads/main' }],
       ['publishIntegration', { title: 'My app', description: 'x', scopes: [], script: 'x' }],
       ['updateSiteShareLinkById', {}],
+      ['createCustomFont', { fontFamily: 'Inter' }],
+      ['createCustomFont', { fontFamily: 'Inter', fontFaces: [] }],
+      ['createCustomFont', { fontFaces: [{ weight: 400, storageKey: 'https://x.test/a.woff2' }] }],
+      ['updateCustomFont', { fontFaces: [{ weight: 400 }] }],
     ];
     for (const [id, body] of mustFail) {
       const route = routesById.get(id);
@@ -444,6 +468,17 @@ describe('params and bodies', () => {
     expect(parse('updateMemberInOrganizationById', { role: null })).toBe(true);
     expect(parse('exportToGitRepository', { url: 'u', ref: 'main', commitMessage: 'm' })).toBe(false); // import refs (HEAD, ids, tags) are checked by the handler
     expect(parse('importGitRepository', { url: 'u', ref: 'refs/heads/main', standalone: true })).toBe(true);
+    const face = (weight: unknown, storageKey: unknown = 'https://x.test/a.woff2') => ({ fontFamily: 'Inter', fontFaces: [{ weight, storageKey }] });
+    expect(parse('createCustomFont', face(400))).toBe(true);
+    expect(parse('createCustomFont', face(0))).toBe(false);
+    expect(parse('createCustomFont', face(1001))).toBe(false);
+    expect(parse('createCustomFont', face(400.5))).toBe(false);
+    expect(parse('createCustomFont', face(400, 'x'.repeat(513)))).toBe(false);
+    expect(parse('createCustomFont', { ...face(400), fontFamily: 'x'.repeat(51) })).toBe(false);
+    expect(parse('updateCustomFont', face(700, null))).toBe(true);
+    expect(parse('createOrganizationInvite', { role: null })).toBe(true);
+    expect(parse('createOrganizationInvite', { role: 'owner' })).toBe(false);
+    expect(parse('updateOrganizationInviteById', { role: 'read' })).toBe(true);
   });
 
   it('query strings are converted', () => {

@@ -8,37 +8,21 @@
  */
 import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap } from '../../src/domain/bootstrap.js';
-import { type RunningServer, startServer } from '../../src/server/server.js';
-import { MemoryStore } from '../../src/store/memory-store.js';
-import { manualClock } from '../../src/util/clock.js';
-import { sequentialIds } from '../../src/util/ids.js';
+import type { RunningServer } from '../../src/server/server.js';
+import { clientOperation, servedOrganization } from './official-client.js';
 
 let server: RunningServer;
 let api: GitBookAPI;
 let org: string;
 let userId: string;
 
-/** An operation of the client by its operationId, whichever namespace (orgs, spaces, …) holds it. */
-function op(operationId: string): (...args: unknown[]) => Promise<{ status: number; data: any }> {
-  for (const namespace of Object.values(api as unknown as Record<string, unknown>)) {
-    const fn = (namespace as Record<string, unknown> | null)?.[operationId];
-    if (typeof fn === 'function') return fn as (...args: unknown[]) => Promise<{ status: number; data: any }>;
-  }
-  throw new Error(`the client has no operation ${operationId}`);
-}
+const op = (operationId: string) => clientOperation(api, operationId);
 
 beforeAll(async () => {
-  const store = new MemoryStore();
-  const clock = manualClock('2026-03-01T10:00:00.000Z');
-  const ids = sequentialIds('c');
-  const boot = await store.transact((tx) =>
-    bootstrap(tx, { organizationTitle: 'Acme', userName: 'Ada', email: 'ada@example.com', clock, ids, origin: 'http://unused' }),
-  );
-  server = await startServer({ store, host: '127.0.0.1', port: 0, clock, ids });
-  api = new GitBookAPI({ endpoint: server.url, authToken: boot.token });
-  org = boot.organization.id;
-  userId = boot.user.id;
+  const served = await servedOrganization();
+  ({ server, api } = served);
+  org = served.boot.organization.id;
+  userId = served.boot.user.id;
 });
 
 afterAll(() => server?.close());

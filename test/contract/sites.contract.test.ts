@@ -5,53 +5,19 @@
  * against @gitbook/api 0.143.2.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/api/errors.js';
-import { getRoute, routes } from '../../src/api/table.js';
 import { routeInfo } from '../../src/api/catalog.js';
-import type { RawInput } from '../../src/api/validate.js';
-import { bootstrap } from '../../src/domain/bootstrap.js';
-import { type ExecuteEnv, type OperationResult, executeOperation } from '../../src/domain/execute.js';
-import { MemoryStore } from '../../src/store/memory-store.js';
-import { manualClock } from '../../src/util/clock.js';
-import { sequentialIds } from '../../src/util/ids.js';
-import { errorBodyValidator, requestBodyValidator, responseValidator } from './openapi.js';
 import type { RouteId } from '../../src/api/route-id.js';
+import { routes } from '../../src/api/table.js';
+import type { RawInput } from '../../src/api/validate.js';
+import { contractHarness } from './harness.js';
 
-const ORIGIN = 'http://127.0.0.1:4000';
-const validated = new Set<string>();
-let env: ExecuteEnv;
+let h: Awaited<ReturnType<typeof contractHarness>>;
 let orgId: string;
-
-async function call(id: RouteId, raw: RawInput = {}, options: { invalidRequest?: boolean } = {}): Promise<OperationResult> {
-  if (raw.body !== undefined && !options.invalidRequest) {
-    expect(requestBodyValidator(id)(raw.body).errors, `request body of ${id}`).toEqual([]);
-  }
-  try {
-    return await executeOperation(env, getRoute(id), raw);
-  } catch (error) {
-    if (error instanceof ApiError) return { status: error.status, body: error.toBody(), json: JSON.stringify(error.toBody()), headers: {} };
-    throw error;
-  }
-}
-
-async function expectContract<T = Record<string, unknown> & { id: string }>(id: RouteId, raw: RawInput, status: number): Promise<T> {
-  const result = await call(id, raw, { invalidRequest: status === 400 });
-  expect(result.status, `${id} status (body: ${JSON.stringify(result.body)})`).toBe(status);
-  expect(responseValidator(id, result.status)(result.body).errors, `${id} ${status} body vs schema`).toEqual([]);
-  if (status >= 400) expect(errorBodyValidator(status)(result.body).errors).toEqual([]);
-  else validated.add(id);
-  return result.body as T;
-}
+const expectContract = <T = Record<string, unknown> & { id: string }>(id: RouteId, raw: RawInput, status: number) => h.expectContract<T>(id, raw, status);
 
 beforeAll(async () => {
-  const store = new MemoryStore();
-  const clock = manualClock('2026-02-01T09:00:00.000Z');
-  const ids = sequentialIds('id');
-  const boot = await store.transact((tx) =>
-    bootstrap(tx, { organizationTitle: 'Acme Docs', userName: 'Ada', email: 'ada@acme.example', clock, ids, origin: ORIGIN }),
-  );
-  env = { store, actor: { userId: boot.user.id }, clock, ids, origin: ORIGIN };
-  orgId = boot.organization.id;
+  h = await contractHarness('2026-02-01T09:00:00.000Z');
+  orgId = h.orgId;
 });
 
 describe('sites contract (@gitbook/api 0.143.2)', () => {
@@ -121,6 +87,6 @@ describe('sites contract (@gitbook/api 0.143.2)', () => {
       .filter((route) => route.path.includes('/sites') && routeInfo(route.id).module !== 'declared' && route.source !== 'docsctl')
       .map((route) => route.id);
     expect(siteRoutes.length).toBeGreaterThanOrEqual(33);
-    expect(siteRoutes.filter((id) => !validated.has(id))).toEqual([]);
+    expect(siteRoutes.filter((id) => !h.validated.has(id))).toEqual([]);
   });
 });

@@ -79,9 +79,9 @@ describe('docsctl binary', () => {
   });
 
   it('answers 501 (exit 1) for an operation of the real API that docsctl only declares', async () => {
-    const font = await docsctl(['api', 'GET', '/v1/orgs/o1/fonts/f1']);
-    expect(font.exitCode).toBe(1);
-    expect(font.stderr).toMatch(/getCustomFont is not implemented yet/);
+    const cluster = await docsctl(['api', 'GET', '/v1/orgs/o1/conversations-clusters/c1']);
+    expect(cluster.exitCode).toBe(1);
+    expect(cluster.stderr).toMatch(/getConversationsIssuesCluster is not implemented yet/);
   });
 
   it('comments on a space: add, reply, list as TSV, resolve, delete (with --yes)', async () => {

@@ -44,6 +44,18 @@ describe('organization catalog through the binary', () => {
     const published = await docsctl(['openapi', 'publish', 'pets', '--file', join(dir, 'good.yaml'), '--json']);
     expect(published.exitCode, published.stderr).toBe(0);
     expect(JSON.parse(published.stdout)).toMatchObject({ slug: 'pets', processingState: 'complete' });
+    const { lastVersion } = JSON.parse(published.stdout) as { lastVersion: string };
+    const versions = await docsctl(['openapi', 'versions', 'pets', '--format', 'ids']);
+    expect(versions.exitCode, versions.stderr).toBe(0);
+    expect(versions.stdout.trim()).toBe(lastVersion);
+    const content = await docsctl(['openapi', 'content', 'pets', '--id', lastVersion, '--json', 'filesystem']);
+    expect(content.exitCode, content.stderr).toBe(0);
+    expect(JSON.parse(content.stdout)).toEqual({
+      filesystem: { 'pets.yaml': { openapi: '3.1.0', info: { title: 'Pets', version: '1' }, paths: { '/pets': { get: { responses: { '200': { description: 'ok' } } } } } } },
+    });
+    const shown = await docsctl(['openapi', 'update', 'pets', '--visibility', 'public', '--format', 'table']);
+    expect(shown.exitCode, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/SLUG\s+pets/);
   });
 
   it('publishes an integration from a YAML manifest, and manages translations and SSO', async () => {

@@ -98,6 +98,34 @@ describe('mirror', () => {
     expect(new TextDecoder().decode(snapshot.get('tail.md')?.data)).toBe('tail\n');
   });
 
+  it('reads only the project directory of a monorepo, unless a link leads out of it', async () => {
+    const r = remote({
+      'docs/README.md': 'docs\n',
+      'docs/.gitbook/assets/a.png': new Uint8Array([1, 2]),
+      'docs/self.md': { symlink: 'README.md' },
+      'site/README.md': 'site\n',
+      'site/big.bin': new Uint8Array(64 * 1024),
+      'README.md': 'root\n',
+    });
+    const mirror = await openMirror(r.url);
+    const head = (await mirror.fetch('refs/heads/main')) as string;
+    expect([...(await mirror.readSnapshot(head, 'docs')).keys()].sort()).toEqual(['docs/.gitbook/assets/a.png', 'docs/README.md', 'docs/self.md']);
+    expect((await mirror.readSnapshot(head, '')).size).toBe(6);
+
+    // A link below the project directory that points out of it: the whole tree, as links need it.
+    r.commit({ 'docs/shared.md': { symlink: '../site/README.md' } });
+    const linked = (await mirror.fetch('refs/heads/main')) as string;
+    const whole = await mirror.readSnapshot(linked, 'docs');
+    expect(whole.size).toBe(7);
+    expect(decoder.decode(whole.get('site/README.md')?.data)).toBe('site\n');
+
+    // The project directory itself behind a link: the whole tree too.
+    const r2 = remote({ 'real/README.md': 'real\n', 'docs': { symlink: 'real' } });
+    const mirror2 = await openMirror(r2.url);
+    const behind = await mirror2.readSnapshot((await mirror2.fetch('refs/heads/main')) as string, 'docs');
+    expect([...behind.keys()].sort()).toEqual(['docs', 'real/README.md']);
+  });
+
   it('writes a commit without a checkout, keeps symlinks and modes, skips empty commits, pushes fast-forward only', async () => {
     const r = remote({ 'a.md': 'a\n', 'l.md': { symlink: 'a.md' }, 'x/run.sh': '#!/bin/sh\n', 'gone.md': 'bye\n' });
     git(r.work, 'update-index', '--chmod=+x', 'x/run.sh');

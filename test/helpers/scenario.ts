@@ -5,12 +5,12 @@
  * earlier step marked `capture: name` (and `{org}` by the organization id).
  */
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { InputPolicy } from '../../src/domain/policy.js';
 import { manualClock } from '../../src/util/clock.js';
 import { sequentialIds } from '../../src/util/ids.js';
 import { type RunResult, runCli } from './cli.js';
-import { serveStore, tempDir } from './stores.js';
+import { cleanupTempDirs, serveStore, tempDir } from './stores.js';
 
 export interface Step {
   argv: string[];
@@ -55,4 +55,25 @@ export async function runTranscript(steps: readonly Step[], mode: 'local' | 'rem
   }
   if (process.env.SHOW_TRANSCRIPT) for (const r of transcript) process.stderr.write(`$ ${r.argv.join(' ')}  → ${r.exitCode}\n${r.stdout}${r.stderr}`);
   return transcript;
+}
+
+/**
+ * Registers, in the enclosing `describe`, the run of `steps` in both modes (beforeAll)
+ * and one test per step that both printed the same stdout and exited the same; `at(i)`
+ * is the local run's result of step `i`, for the assertions of what it printed.
+ */
+export function inBothModes(steps: readonly Step[], options: TranscriptOptions = {}): { at: (index: number) => RunResult } {
+  let local: Transcript = [];
+  let remote: Transcript = [];
+  beforeAll(async () => {
+    local = await runTranscript(steps, 'local', options);
+    remote = await runTranscript(steps, 'remote', options);
+  });
+  afterAll(cleanupTempDirs);
+  it.each(steps.map((step, index) => [step.argv.join(' '), index] as const))('same answer: %s', (_name, index) => {
+    const a = local[index] as RunResult;
+    const b = remote[index] as RunResult;
+    expect({ stdout: b.stdout, exitCode: b.exitCode }).toEqual({ stdout: a.stdout, exitCode: a.exitCode });
+  });
+  return { at: (index) => local[index] as RunResult };
 }

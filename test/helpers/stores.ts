@@ -3,12 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_ORIGIN } from '../../src/cli/session.js';
+import { bootstrap } from '../../src/domain/bootstrap.js';
 import type { InputPolicy } from '../../src/domain/policy.js';
 import { startServer } from '../../src/server/server.js';
 import { openStore } from '../../src/store/index.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
 import type { Store, StoreReader } from '../../src/store/types.js';
-import type { Clock } from '../../src/util/clock.js';
-import type { IdGenerator } from '../../src/util/ids.js';
+import { type Clock, manualClock } from '../../src/util/clock.js';
+import { type IdGenerator, sequentialIds } from '../../src/util/ids.js';
 
 const made: string[] = [];
 
@@ -41,6 +43,29 @@ export async function serveStore(dir: string, options: { clock: Clock; ids: IdGe
       await store.close();
     },
   };
+}
+
+/**
+ * A bootstrapped MemoryStore served on a free loopback port (URLs in answers name the
+ * bound address), with `api(method, path, body)` calling it with the admin's token.
+ */
+export async function serveMemoryStore() {
+  const store = new MemoryStore();
+  const clock = manualClock('2026-03-01T10:00:00.000Z');
+  const ids = sequentialIds('x');
+  const { token, organization } = await store.transact((tx) =>
+    bootstrap(tx, { organizationTitle: 'Acme', userName: 'Ada', email: 'ada@example.com', clock, ids, origin: 'http://x' }),
+  );
+  const server = await startServer({ store, clock, ids, port: 0 });
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  return { store, clock, ids, orgId: organization.id, server, api };
 }
 
 /**

@@ -17,6 +17,8 @@ const file = (name: string, text: string) => {
   return join(dir, name);
 };
 const good = file('pets.yaml', 'openapi: 3.0.3\ninfo: {title: Pets, version: "2.1"}\npaths:\n  /pets:\n    get:\n      operationId: listPets\n      responses: {"200": {description: ok}}\n');
+const petsV2 = { openapi: '3.1.0', info: { title: 'Pets', version: '3.0' }, paths: { '/pets': { get: { responses: { '200': { description: 'ok' } } } } } };
+const goodV2 = file('pets-v2.json', JSON.stringify(petsV2));
 const bad = file('broken.yaml', 'openapi: 3.0.3\ninfo: {title: Broken}\npaths: {}\n');
 const notOpenApi = file('notes.md', '# Just notes\n');
 file('index.js', 'export default {}\n');
@@ -56,6 +58,16 @@ const steps: Step[] = [
   /* 26 */ { argv: ['integration', 'installations', 'slack-notify'] },
   /* 27 */ { argv: ['integration', 'unpublish', 'slack-notify', '--yes'] },
   /* 28 */ { argv: ['integration', 'get', 'slack-notify'] },
+  /* 29 */ { argv: ['openapi', 'publish', 'pets', '--file', goodV2, '--json', 'lastVersion'], advance: 60_000 },
+  /* 30 */ { argv: ['openapi', 'versions', 'pets', '--format', 'ids'], capture: 'firstVersion', pick: (out) => out.trim().split('\n').at(-1) ?? '' },
+  /* 31 */ { argv: ['openapi', 'versions', 'pets'] },
+  /* 32 */ { argv: ['openapi', 'version', 'pets', '--json', 'id,createdAt'] },
+  /* 33 */ { argv: ['openapi', 'version', 'pets', '--id', '{firstVersion}', '--json', 'id,createdAt'] },
+  /* 34 */ { argv: ['openapi', 'content', 'pets', '--json', 'filesystem'] },
+  /* 35 */ { argv: ['openapi', 'content', 'pets', '--id', '{firstVersion}'] },
+  /* 36 */ { argv: ['openapi', 'update', 'pets', '--visibility', 'public', '--json', 'slug,visibility'] },
+  /* 37 */ { argv: ['openapi', 'version', 'pets', '--id', 'nope'] },
+  /* 38 */ { argv: ['openapi', 'versions', 'nope'] },
 ];
 
 describe('organization catalog script, locally and through serve', () => {
@@ -119,5 +131,27 @@ describe('organization catalog script, locally and through serve', () => {
     expect(at(25).stdout).toBe('slack-notify\n');
     expect(at(27).exitCode).toBe(0);
     expect(at(28).exitCode).toBe(4);
+  });
+
+  it('keeps each valid document as a version, newest first, readable back in both modes', () => {
+    for (const transcript of [local, remote]) {
+      const at = (i: number) => transcript[i] as RunResult;
+      const latest = JSON.parse(at(29).stdout).lastVersion as string;
+      const ids = at(30).stdout.trim().split('\n');
+      expect(ids).toHaveLength(2);
+      expect(ids[0]).toBe(latest);
+      const first = ids[1] as string;
+      const file = (name: string) => `http://127\\.0\\.0\\.1:4000/files/[0-9a-f]{64}/${name}`;
+      expect(at(31).stdout).toMatch(new RegExp(`^${latest}\t[^\t]+\t${file('pets\\.json')}\n${first}\t[^\t]+\t${file('pets\\.yaml')}\n$`));
+      expect(JSON.parse(at(32).stdout)).toEqual({ id: latest, createdAt: expect.any(String) });
+      expect(JSON.parse(at(33).stdout).id).toBe(first);
+      expect(JSON.parse(at(34).stdout)).toEqual({ filesystem: { 'pets.json': petsV2 } });
+      expect(at(35).stdout).toMatch(new RegExp(`^pets\\.yaml\t${file('pets\\.yaml')}\n$`));
+      expect(JSON.parse(at(36).stdout)).toEqual({ slug: 'pets', visibility: 'public' });
+      expect(at(37).exitCode).toBe(4);
+      expect(at(37).stderr).toMatch(/Version nope of OpenAPI specification "pets" not found/);
+      expect(at(38).exitCode).toBe(4);
+      expect(at(38).stderr).toMatch(/OpenAPI specification "nope" not found/);
+    }
   });
 });

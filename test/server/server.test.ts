@@ -17,7 +17,7 @@ import type { Store, StoreWriter, TransactOptions } from '../../src/store/types.
 import { HttpTransport } from '../../src/transport/http.js';
 import { manualClock } from '../../src/util/clock.js';
 import { sequentialIds } from '../../src/util/ids.js';
-import { VERSION } from '../../src/version.js';
+import { BUILD, VERSION } from '../../src/version.js';
 
 /** Which routes have a domain handler (decided before the suites are declared). */
 const implementedFlags = await Promise.all(routes.map((r) => isImplemented(r.id)));
@@ -150,7 +150,7 @@ describe('serve: routing, auth and bodies', () => {
   it('GET /v1/ answers the API information without a token', async () => {
     const answer = await call(server.url, 'GET', '/v1/');
     expect(answer.status).toBe(200);
-    expect(answer.json).toEqual({ version: VERSION, build: '2026-03-01T10:00:00.000Z' });
+    expect(answer.json).toEqual({ version: VERSION, build: BUILD });
     expect((await call(server.url, 'GET', '/v1')).status).toBe(200);
   });
 
@@ -210,9 +210,9 @@ describe('serve: routing, auth and bodies', () => {
   });
 
   it('501 naming the operation for the real API\'s operations docsctl only declares, never "No operation matches"', async () => {
-    const font = await call(server.url, 'GET', `/v1/orgs/${seed.orgId}/fonts/f1`, { token: seed.token });
-    expect(font.status).toBe(501);
-    expect(font.json).toEqual({ error: { code: 501, message: 'getCustomFont is not implemented yet' } });
+    const cluster = await call(server.url, 'GET', `/v1/orgs/${seed.orgId}/conversations-clusters/c1`, { token: seed.token });
+    expect(cluster.status).toBe(501);
+    expect(cluster.json).toEqual({ error: { code: 501, message: 'getConversationsIssuesCluster is not implemented yet' } });
     const ask = await call(server.url, 'POST', `/v1/orgs/${seed.orgId}/ask`, { token: seed.token, body: '{"query":"how?"}' });
     expect(ask.json).toEqual({ error: { code: 501, message: 'askInOrganization is not implemented yet' } });
   });

@@ -1,4 +1,8 @@
-/** API doc §4.15 OpenAPI specifications of an organization. */
+/**
+ * API doc §4.15 OpenAPI specifications of an organization, and the real API's
+ * spec visibility and versions (`openapi-versions`: every processed document is a
+ * version, readable back with its content).
+ */
 import * as z from 'zod';
 import { defineRoute } from '../route.js';
 import { Url, id, listQuery, noQuery, pathParams } from '../schemas/common.js';
@@ -13,7 +17,11 @@ const OpenAPISpecSlug = z
 /** Where the spec comes from: `{url}` or `{text}` (the text variant's field is `text`, gaps.md §1.2). */
 const OpenAPISpecSource = z.union([z.object({ url: Url }), z.object({ text: z.string().min(1) })]);
 
+/** `private` or `public` (the real API's OpenAPISpecVisibility). */
+const OpenAPISpecVisibility = z.enum(['private', 'public']);
+
 const spec = ['organizationId', 'specSlug'] as const;
+const specVersion = ['organizationId', 'specSlug', 'versionId'] as const;
 
 export const listOpenAPISpecs = defineRoute({
   id: 'listOpenAPISpecs',
@@ -70,5 +78,68 @@ export const deleteOpenAPISpecBySlug = defineRoute({
   summary: 'Delete an OpenAPI specification',
   source: 'doc 4.15',
   params: pathParams(...spec),
+  query: noQuery(),
+});
+
+export const updateOpenAPISpecBySlug = defineRoute({
+  id: 'updateOpenAPISpecBySlug',
+  method: 'PATCH',
+  path: '/v1/orgs/{organizationId}/openapi/{specSlug}',
+  summary: 'Update the visibility of an OpenAPI specification',
+  source: 'real-api',
+  params: pathParams(...spec),
+  query: noQuery(),
+  body: z.object({ visibility: OpenAPISpecVisibility }),
+  bodyRequired: true,
+});
+
+export const listOpenAPISpecVersions = defineRoute({
+  id: 'listOpenAPISpecVersions',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/openapi/{specSlug}/versions',
+  summary: 'List the versions of an OpenAPI specification, newest first',
+  source: 'real-api',
+  params: pathParams(...spec),
+  query: listQuery(),
+  paginated: true,
+});
+
+export const getLatestOpenAPISpecVersion = defineRoute({
+  id: 'getLatestOpenAPISpecVersion',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest',
+  summary: 'Get the latest version of an OpenAPI specification',
+  source: 'real-api',
+  params: pathParams(...spec),
+  query: noQuery(),
+});
+
+export const getLatestOpenAPISpecVersionContent = defineRoute({
+  id: 'getLatestOpenAPISpecVersionContent',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content',
+  summary: 'Get the content of the latest version of an OpenAPI specification',
+  source: 'real-api',
+  params: pathParams(...spec),
+  query: noQuery(),
+});
+
+export const getOpenAPISpecVersionById = defineRoute({
+  id: 'getOpenAPISpecVersionById',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}',
+  summary: 'Get a version of an OpenAPI specification by its id',
+  source: 'real-api',
+  params: pathParams(...specVersion),
+  query: noQuery(),
+});
+
+export const getOpenAPISpecVersionContentById = defineRoute({
+  id: 'getOpenAPISpecVersionContentById',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content',
+  summary: 'Get the content of a version of an OpenAPI specification by its id',
+  source: 'real-api',
+  params: pathParams(...specVersion),
   query: noQuery(),
 });

@@ -122,14 +122,14 @@ export async function dryRunExport(session: Session, spaceId: string, url: strin
 
 // ─── Without the extension: the import preview made here ──────────────────
 
-/** The first of `refs` the repository has (a plain directory: its files, no commit). */
-async function importSnapshot(url: string, refs: readonly string[]) {
+/** The first of `refs` the repository has (a plain directory: its files, no commit), read below `under` (readSnapshot). */
+async function importSnapshot(url: string, refs: readonly string[], under: string) {
   const { openSource, readPlainDirectory } = await import('../../git/source.js');
   const source = await openSource(url);
   if (source.kind === 'directory') return { ref: null, oid: null, snapshot: await readPlainDirectory(source.dir) };
   for (const ref of refs) {
     const oid = await source.mirror.fetch(ref);
-    if (oid !== undefined) return { ref, oid, snapshot: await source.mirror.readSnapshot(oid) };
+    if (oid !== undefined) return { ref, oid, snapshot: await source.mirror.readSnapshot(oid, under) };
   }
   throw new UsageError(`${redactUrls(url)} has no ${refs.join(' or ')}`);
 }
@@ -147,15 +147,16 @@ async function projectDirectoryOf(transport: Transport, spaceId: string, dir: st
 }
 
 async function previewImportHere(transport: Transport, spaceId: string, url: string, refs: readonly string[], dir: string | undefined): Promise<ImportPreview> {
-  const [{ importRepository }, { diffTrees }, { randomIds }, { fetchTree }] = await Promise.all([
+  const [{ importRepository }, { normalizeProjectDirectory }, { diffTrees }, { randomIds }, { fetchTree }] = await Promise.all([
     import('../../gitsync/import.js'),
+    import('../../gitsync/config.js'),
     import('../../content/tree-merge.js'),
     import('../../util/ids.js'),
     import('../content-fetch.js'),
   ]);
   const current: ContentTree = await fetchTree(transport, spaceId, { kind: 'primary' });
   const projectDirectory = await projectDirectoryOf(transport, spaceId, dir);
-  const { ref, oid, snapshot } = await importSnapshot(url, refs);
+  const { ref, oid, snapshot } = await importSnapshot(url, refs, normalizeProjectDirectory(projectDirectory));
   const imported = importRepository(snapshot, { ...(projectDirectory !== undefined ? { projectDirectory } : {}), ids: randomIds(), previous: current });
   return { ref, commit: oid, changes: diffTrees(current, imported.tree), warnings: imported.warnings };
 }

@@ -31,6 +31,9 @@ export const groupDescriptions: Record<string, string> = {
   sso: 'SAML single sign-on providers of an organization',
   openapi: 'OpenAPI specifications of an organization (and offline validation)',
   integration: 'Integrations: publish from a manifest, list, installations',
+  'invite-link': 'Invite links: secret links to join an organization with a role',
+  font: 'Custom fonts of an organization',
+  system: 'The API server: version and build',
 };
 
 type GetSession = (command: Command) => Session;
@@ -61,6 +64,8 @@ const commandModules = {
     };
   },
   members: async (): Promise<CommandModule> => ({ specs: (await import('./members.js')).memberCommands }),
+  'invite-links': async (): Promise<CommandModule> => ({ specs: (await import('./invite-links.js')).inviteLinkCommands }),
+  fonts: async (): Promise<CommandModule> => ({ specs: (await import('./fonts.js')).fontCommands }),
   teams: async (): Promise<CommandModule> => {
     const [{ teamCommands }, { registerTeamSync }] = await Promise.all([import('./teams.js'), import('./team-sync.js')]);
     return {
@@ -109,8 +114,10 @@ export type CommandModuleName = keyof typeof commandModules;
  * (test/cli/command-groups.test.ts checks them against the modules' specs).
  */
 export const moduleGroups: Record<CommandModuleName, readonly string[]> = {
-  orgs: ['org', 'user', 'member'],
+  orgs: ['org', 'system', 'user', 'member'],
   members: ['member'],
+  'invite-links': ['invite-link'],
+  fonts: ['font'],
   teams: ['team'],
   collections: ['collection'],
   spaces: ['space'],

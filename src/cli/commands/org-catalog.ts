@@ -312,6 +312,7 @@ const ssoCommands: OperationCommandSpec[] = [
 // ─── OpenAPI specifications ────────────────────────────────────────────────
 
 const slugArg = [{ name: 'specSlug', description: 'specification slug (lowercase words joined by -)' }];
+const versionFlag = { flags: '--id <versionId>', description: 'a version id (default: the latest version)', to: 'params.versionId' };
 
 const openApiCommands: OperationCommandSpec[] = [
   {
@@ -375,6 +376,50 @@ const openApiCommands: OperationCommandSpec[] = [
     columns: 'openApiSpec',
     noun: 'OpenAPI specification',
     examples: ['docsctl openapi delete petstore --yes'],
+  },
+  {
+    command: 'openapi update',
+    route: 'updateOpenAPISpecBySlug',
+    summary: 'Make an OpenAPI specification public or private',
+    args: slugArg,
+    org: true,
+    flags: [{ flags: '--visibility <visibility>', description: 'who can read it', to: 'body.visibility', choices: ['private', 'public'], required: true }],
+    output: 'object',
+    columns: 'openApiSpec',
+    examples: ['docsctl openapi update petstore --visibility public'],
+  },
+  {
+    command: 'openapi versions',
+    route: 'listOpenAPISpecVersions',
+    summary: 'List the versions of an OpenAPI specification (one per valid document published), newest first',
+    args: slugArg,
+    org: true,
+    output: 'list',
+    columns: 'openApiSpecVersion',
+    noun: 'version',
+    examples: ['docsctl openapi versions petstore', 'docsctl openapi versions petstore --format ids'],
+  },
+  {
+    command: 'openapi version',
+    route: (options) => (typeof options.id === 'string' ? 'getOpenAPISpecVersionById' : 'getLatestOpenAPISpecVersion'),
+    summary: 'Show a version of an OpenAPI specification (the latest by default) and its download URL',
+    args: slugArg,
+    org: true,
+    flags: [versionFlag],
+    output: 'object',
+    columns: 'openApiSpecVersion',
+    examples: ['docsctl openapi version petstore', 'docsctl openapi version petstore --id 0lTy1zq8VyJ2uQq3bE5c'],
+  },
+  {
+    command: 'openapi content',
+    route: (options) => (typeof options.id === 'string' ? 'getOpenAPISpecVersionContentById' : 'getLatestOpenAPISpecVersionContent'),
+    summary: 'Read back the document of a version of an OpenAPI specification (the latest by default)',
+    args: slugArg,
+    org: true,
+    flags: [versionFlag],
+    output: 'object',
+    columns: 'openApiSpecContent',
+    examples: ['docsctl openapi content petstore --json | jq .filesystem', 'docsctl openapi content petstore --id 0lTy1zq8VyJ2uQq3bE5c'],
   },
 ];
 

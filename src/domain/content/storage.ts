@@ -30,6 +30,7 @@ import type { ContentFile, ContentPage, ContentTree, GitBlobRef, PageMeta } from
 import { type Change as TrieChange, DELETE, type HamtNode, type NodeSource, hamtApply, hamtEntries, hamtGet, makeChange } from '../../store/hamt.js';
 import type { StoreReader, StoreWriter } from '../../store/types.js';
 import type { RevisionRecord } from '../records.js';
+import { sameBytes } from '../../util/bytes.js';
 
 // ─── Stored shapes ─────────────────────────────────────────────────────────
 
@@ -103,10 +104,6 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return countA === countB;
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a === b) return true;
-  return a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
-}
 
 /** A copy of `value` without its undefined members (what JSON would keep). */
 function defined<T extends object>(value: T): T {

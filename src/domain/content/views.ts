@@ -18,7 +18,7 @@ import type { ContentRef, PageLayout } from '../../content/model.js';
 import { findFencedBlocks } from '../../content/markdown.js';
 import type { ChangeRequestRecord } from './records.js';
 import type { RevisionRecord, UserRecord } from '../records.js';
-import { apiUrl, appUrl } from '../urls.js';
+import { apiUrl, appUrl, downloadUrl } from '../urls.js';
 import { userView, type UserView } from '../views.js';
 import type { RevisionContent, StoredFile, StoredPage } from './storage.js';
 
@@ -283,7 +283,7 @@ export function fileView(origin: string, file: StoredFile, metadata: boolean): F
     id: file.id,
     name: file.name,
     contentType: file.contentType,
-    downloadURL: `${origin.replace(/\/+$/, '')}/files/${file.data}/${encodeURIComponent(file.name)}`,
+    downloadURL: downloadUrl(origin, file.data, file.name),
     size: file.size,
     ...(file.dimensions ? { dimensions: { width: file.dimensions.width, height: file.dimensions.height } } : {}),
     ...(metadata && file.git ? { git: { oid: file.git.oid, path: file.git.path } } : {}),

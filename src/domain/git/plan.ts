@@ -129,7 +129,7 @@ export async function planImport(ctx: PrepareContext, { params, body }: { params
     if (!body.standalone && !body.force && alreadyImported(record, target, oid)) {
       return { skipped: true, reason: 'already synced' };
     }
-    [snapshot, message] = await Promise.all([source.mirror.readSnapshot(oid), source.mirror.commitMessage(oid)]);
+    [snapshot, message] = await Promise.all([source.mirror.readSnapshot(oid, target.projectDirectory), source.mirror.commitMessage(oid)]);
   }
   ctx.progress?.({ stage: 'reading', processed: snapshot.size, total: snapshot.size, bytes: snapshotBytes(snapshot) });
   const revision = primaryRevision(ctx.reader, space);
@@ -195,7 +195,7 @@ export async function planExport(
       `Cannot export to ${target.url} at ${body.ref}: the remote branch moved since the last sync (${record.lastOid.slice(0, 12)} → ${head.slice(0, 12)}); import first, or export with --force (API: "force": true) to overwrite it`,
     );
   }
-  const current = head !== undefined ? await mirror.readSnapshot(head) : new Map();
+  const current = head !== undefined ? await mirror.readSnapshot(head, target.projectDirectory) : new Map();
   const revision = primaryRevision(ctx.reader, space);
   const base = openContent(ctx.reader, revision).tree();
   const { exportRepository } = await import('../../gitsync/export.js');

@@ -1,33 +1,16 @@
 /** `serve` answers the URLs the content operations hand out: PDF artifacts and file downloads. */
 import { describe, expect, it } from 'vitest';
-import { bootstrap } from '../../../src/domain/bootstrap.js';
-import { startServer } from '../../../src/server/server.js';
-import { MemoryStore } from '../../../src/store/memory-store.js';
-import { manualClock } from '../../../src/util/clock.js';
-import { sequentialIds } from '../../../src/util/ids.js';
 import { saveTree } from '../../../src/domain/content/storage.js';
 import { getRevision, getSpace, putRevision } from '../../../src/domain/records.js';
+import { serveMemoryStore } from '../../helpers/stores.js';
 import { doc } from './helpers.js';
 
 describe('serve: artifacts and files', () => {
   it('answers a PDF URL and a file downloadURL without a token, 404 for unknown ones', async () => {
-    const store = new MemoryStore();
-    const clock = manualClock('2026-03-01T10:00:00.000Z');
-    const ids = sequentialIds('x');
-    const { token, organization } = await store.transact((tx) =>
-      bootstrap(tx, { organizationTitle: 'Acme', userName: 'Ada', email: 'ada@example.com', clock, ids, origin: 'http://x' }),
-    );
-    const server = await startServer({ store, clock, ids, port: 0 });
+    const { store, server, orgId, api: call } = await serveMemoryStore();
     try {
-      const api = async (method: string, path: string, body?: unknown) => {
-        const res = await fetch(`${server.url}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-          ...(body ? { body: JSON.stringify(body) } : {}),
-        });
-        return (await res.json()) as Record<string, unknown>;
-      };
-      const space = await api('POST', `/v1/orgs/${organization.id}/spaces`, { title: 'Docs' });
+      const api = async (method: string, path: string, body?: unknown) => (await call(method, path, body)).body;
+      const space = await api('POST', `/v1/orgs/${orgId}/spaces`, { title: 'Docs' });
       const spaceId = space.id as string;
       await store.transact((tx) => {
         const record = getSpace(tx, spaceId);

@@ -1,0 +1,34 @@
+/** Calling the official GitBook client (`GitBookAPI` of @gitbook/api) by operationId, in the contract tests. */
+import { GitBookAPI } from '@gitbook/api';
+import { bootstrap } from '../../src/domain/bootstrap.js';
+import { startServer } from '../../src/server/server.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
+import { manualClock } from '../../src/util/clock.js';
+import { sequentialIds } from '../../src/util/ids.js';
+
+// The client's answers are typed per operation; tests read them loosely.
+export type ClientCall = (...args: unknown[]) => Promise<{ status: number; data: any }>;
+
+/** An operation of the client by its operationId, whichever namespace (orgs, spaces, …) holds it, or the client itself. */
+export function clientOperation(api: GitBookAPI, operationId: string): ClientCall {
+  const root = (api as unknown as Record<string, unknown>)[operationId];
+  if (typeof root === 'function') return (root as ClientCall).bind(api);
+  for (const namespace of Object.values(api as unknown as Record<string, unknown>)) {
+    const fn = (namespace as Record<string, unknown> | null)?.[operationId];
+    if (typeof fn === 'function') return fn as ClientCall;
+  }
+  throw new Error(`the client has no operation ${operationId}`);
+}
+
+/** `serve` of a MemoryStore with one organization (Acme) and its admin (Ada), and the client with her token. */
+export async function servedOrganization() {
+  const store = new MemoryStore();
+  const clock = manualClock('2026-03-01T10:00:00.000Z');
+  const ids = sequentialIds('c');
+  const boot = await store.transact((tx) =>
+    bootstrap(tx, { organizationTitle: 'Acme', userName: 'Ada', email: 'ada@example.com', clock, ids, origin: 'http://unused' }),
+  );
+  const server = await startServer({ store, host: '127.0.0.1', port: 0, clock, ids });
+  const api = new GitBookAPI({ endpoint: server.url, authToken: boot.token });
+  return { store, clock, ids, boot, server, api };
+}
