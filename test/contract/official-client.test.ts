@@ -120,4 +120,23 @@ describe('the official GitBook client against docsctl serve', () => {
     expect((await op('deleteSiteSpaceCustomizationById')(org, site.id, siteSpace)).status).toBe(205);
     expect((await op('getSiteSpaceCustomizationById')(org, site.id, siteSpace)).data.hasOverrides).toBe(false);
   });
+
+  it('publishes an OpenAPI document twice and reads its versions back', async () => {
+    const text = (version: string) => `openapi: 3.0.3\ninfo: {title: Pets, version: "${version}"}\npaths:\n  /pets: {get: {responses: {"200": {description: ok}}}}\n`;
+    const first = await op('createOrUpdateOpenApiSpecBySlug')(org, 'pets', { source: { text: text('1') } });
+    expect(first.status).toBe(201);
+    const second = (await op('createOrUpdateOpenApiSpecBySlug')(org, 'pets', { source: { text: text('2') } })).data;
+    const versions = (await op('listOpenApiSpecVersions')(org, 'pets')).data;
+    expect(versions.items.map((v: { id: string }) => v.id)).toEqual([second.lastVersion, first.data.lastVersion]);
+    const latest = (await op('getLatestOpenApiSpecVersion')(org, 'pets')).data;
+    expect(latest).toEqual(versions.items[0]);
+    expect((await op('getOpenApiSpecVersionById')(org, 'pets', first.data.lastVersion)).data).toEqual(versions.items[1]);
+    const content = (await op('getLatestOpenApiSpecVersionContent')(org, 'pets')).data;
+    expect(content).toMatchObject({ url: latest.url, filesystem: { 'pets.yaml': { info: { title: 'Pets', version: '2' } } } });
+    const old = (await op('getOpenApiSpecVersionContentById')(org, 'pets', first.data.lastVersion)).data;
+    expect(old.filesystem['pets.yaml'].info.version).toBe('1');
+    expect(await (await fetch(latest.url)).text()).toBe(text('2'));
+    expect((await op('updateOpenApiSpecBySlug')(org, 'pets', { visibility: 'public' })).data).toMatchObject({ visibility: 'public', urls: { published: latest.url } });
+  });
 });
+
