@@ -227,6 +227,16 @@ export const ROUTE_ACCESS: Readonly<Record<string, Access>> = {
   getSiteStructure: read,
   getSiteTree: read, // docsctl extension: the site's structure and its spaces' page trees (read in the same organization)
   sortSiteStructure: admin,
+  listSiteRedirects: read,
+  getSiteRedirectBySource: read,
+  createSiteRedirect: admin,
+  updateSiteRedirectById: admin,
+  deleteSiteRedirectById: admin,
+  listSiteMcpServers: admin, // MCP servers carry their headers' secrets
+  getSiteMcpServerById: admin,
+  createSiteMcpServer: admin,
+  updateSiteMcpServerById: admin,
+  deleteSiteMcpServerById: admin,
   // Integrations: not below an organization; their handlers decide who sees and publishes what
   listIntegrations: need('none'),
   getIntegrationByName: need('none'),

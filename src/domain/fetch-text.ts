@@ -11,9 +11,10 @@
  * policy refuses is thrown (403), since the server must not act on it at all.
  */
 import { readFile } from 'node:fs/promises';
-import { ApiError, badRequest } from '../api/errors.js';
+import { ApiError } from '../api/errors.js';
 import { redactUrls } from '../util/redact.js';
 import { fetchToFile } from './fetch-url.js';
+import { parseHttpUrl } from './http-url.js';
 import type { InputPolicy } from './policy.js';
 
 const TIMEOUT_MS = 15_000;
@@ -21,19 +22,6 @@ const TIMEOUT_MS = 15_000;
 export const MAX_TEXT_BYTES = 16 * 1024 * 1024;
 
 export type FetchedText = { ok: true; text: string } | { ok: false; code: 'FETCH_ERROR' | 'FETCH_TIMEOUT'; message: string };
-
-function parseHttpUrl(raw: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw badRequest(`Invalid URL ${redactUrls(raw)}: expected an absolute https:// URL`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw badRequest(`Unsupported URL scheme ${url.protocol} in ${redactUrls(raw)}: use https://`);
-  }
-  return url;
-}
 
 export async function fetchPolicyText(policy: InputPolicy, raw: string): Promise<FetchedText> {
   const url = parseHttpUrl(raw);

@@ -60,6 +60,16 @@ function commentPage(item: Record<string, unknown>): string {
   if (!page) return '';
   return `${page.path || page.title || ''}${page.outdated ? ' (outdated)' : ''}`;
 }
+/** A site redirect's destination in a few words: `section ID`, `site-space ID`, `page ID in SITESPACE`. */
+function describeDestination(destination: unknown): string {
+  if (typeof destination !== 'object' || destination === null) return '';
+  const d = destination as Record<string, unknown>;
+  if (d.kind === 'site-section') return `section ${String(d.siteSectionId)}`;
+  if (d.kind === 'site-space') return `site-space ${String(d.siteSpaceId)}`;
+  if (d.kind === 'site-page') return `page ${String(d.pageId)} in ${String(d.siteSpaceId)}`;
+  return String(d.kind ?? '');
+}
+
 /** Sites (src/cli/commands/sites.ts). */
 const siteColumns = {
   site: [col('ID', 'id'), col('TITLE', 'title'), col('TYPE', 'type'), col('VISIBILITY', 'visibility'), col('PUBLISHED', 'published'), col('SPACES', 'siteSpaces'), col('URL', 'urls.published', true)],
@@ -88,6 +98,15 @@ const siteColumns = {
     col('TITLE', 'title'),
     col('OVERRIDES', 'hasOverrides', true),
   ],
+  siteRedirect: [col('ID', 'id'), col('SOURCE', 'source'), { header: 'DESTINATION', get: (item) => describeDestination(item.destination) }],
+  siteRedirectTarget: [
+    col('SOURCE', 'redirect.source'),
+    { header: 'DESTINATION', get: (item) => describeDestination((item.redirect as { destination?: unknown } | undefined)?.destination) },
+    col('TARGET', 'target'),
+    col('ID', 'redirect.id', true),
+  ],
+  // Header names only: values may be secrets (they are in --json and --yaml).
+  siteMcpServer: [col('ID', 'id'), col('NAME', 'name'), col('URL', 'url'), { header: 'HEADERS', get: (item) => Object.keys((item.headers as object | undefined) ?? {}).join(',') }],
   publishedItem: [col('SECTION', 'section'), col('VARIANT', 'variant'), col('DEFAULT', 'default'), col('URL', 'url')],
 } satisfies Record<string, Column[]>;
 

@@ -54,6 +54,31 @@ describe('sites contract (@gitbook/api 0.143.2)', () => {
     const link = await expectContract('createSiteShareLink', { params: p, body: { name: 'Partners' } }, 201);
     await expectContract('listSiteShareLinks', { params: p }, 200);
     await expectContract('updateSiteShareLinkById', { params: { ...p, shareLinkId: link.id }, body: { active: false } }, 200);
+    // Redirects: the site is served under the proxy acme.com/docs now, and the API section's path is `api`.
+    const redirect = await expectContract('createSiteRedirect', { params: p, body: { source: '/old-api', destination: { kind: 'site-section', siteSectionId: apiSection.id } } }, 201);
+    expect(redirect).toEqual({ object: 'site-redirect', id: redirect.id, source: '/old-api', destination: { kind: 'site-section', siteSectionId: apiSection.id } });
+    await expectContract('createSiteRedirect', { params: p, body: { source: '/old-api', destination: { kind: 'site-space', siteSpaceId: variant.id } } }, 409);
+    const redirects = await expectContract<{ items: unknown[]; count: number }>('listSiteRedirects', { params: p, query: { search: 'API' } }, 200);
+    expect(redirects).toEqual({ items: [redirect], count: 1 });
+    const resolved = await expectContract('getSiteRedirectBySource', { params: p, query: { source: '/old-api' } }, 200);
+    expect(resolved).toEqual({ redirect, target: 'https://acme.com/docs/api/' });
+    await expectContract('getSiteRedirectBySource', { params: p, query: { source: '/nowhere' } }, 404);
+    const redirected = await expectContract('updateSiteRedirectById', { params: { ...p, siteRedirectId: redirect.id }, body: { destination: { kind: 'site-space', siteSpaceId: variant.id } } }, 200);
+    expect(redirected).toEqual({ ...redirect, destination: { kind: 'site-space', siteSpaceId: variant.id } });
+    // MCP servers: a listing hides header values; get by id shows them.
+    const mcp = await expectContract('createSiteMcpServer', { params: p, body: { name: 'Tickets', url: 'https://mcp.acme.example/sse', headers: { Authorization: 'Bearer t0k3n' } } }, 201);
+    expect(mcp).toMatchObject({ object: 'site-mcp-server', name: 'Tickets', url: 'https://mcp.acme.example/sse', headers: { Authorization: 'Bearer t0k3n' } });
+    const servers = await expectContract<{ items: Array<Record<string, unknown>>; count: number }>('listSiteMcpServers', { params: p }, 200);
+    expect(servers).toEqual({ items: [{ ...mcp, headers: { Authorization: '********' } }], count: 1 });
+    await expectContract('getSiteMcpServerById', { params: { ...p, siteMcpServerId: mcp.id } }, 200);
+    const renamed = await expectContract('updateSiteMcpServerById', { params: { ...p, siteMcpServerId: mcp.id }, body: { name: 'Support' } }, 200);
+    expect(renamed).toEqual({ ...mcp, name: 'Support' });
+    await expectContract('getSiteMcpServerById', { params: { ...p, siteMcpServerId: 'nope' } }, 404);
+    await expectContract('createSiteMcpServer', { params: p, body: { name: 'Files', url: 'file:///etc/passwd', headers: {} } }, 400);
+    await expectContract('deleteSiteRedirectById', { params: { ...p, siteRedirectId: redirect.id } }, 205);
+    await expectContract('deleteSiteRedirectById', { params: { ...p, siteRedirectId: redirect.id } }, 204);
+    await expectContract('deleteSiteMcpServerById', { params: { ...p, siteMcpServerId: mcp.id } }, 205);
+    await expectContract('deleteSiteMcpServerById', { params: { ...p, siteMcpServerId: mcp.id } }, 204);
     await expectContract('getSiteAdaptiveSchema', { params: p }, 200);
     await expectContract('updateSiteAdaptiveSchema', { params: p, body: { jsonSchema: { type: 'object', properties: { beta: { type: 'boolean', description: 'Beta' } }, additionalProperties: false } } }, 200);
     await expectContract('updateSiteAdaptiveSchema', { params: p, body: { jsonSchema: { type: 'object', properties: { beta: { type: 'boolean' } }, additionalProperties: false } } }, 400);

@@ -1,7 +1,7 @@
-/** API doc §4.3–4.7: sites, site sections, section groups, site spaces and share links. */
+/** API doc §4.3–4.7: sites, site sections, section groups, site spaces and share links; the real API's redirects and MCP servers. */
 import * as z from 'zod';
 import { defineRoute } from '../route.js';
-import { SiteType, SiteVisibility, listQuery, noQuery, paginationQuery, pathParams, qArray, qBool } from '../schemas/common.js';
+import { SiteType, SiteVisibility, Url, listQuery, noQuery, paginationQuery, pathParams, qArray, qBool } from '../schemas/common.js';
 
 // ─── Helper schemas ────────────────────────────────────────────────────────
 
@@ -611,5 +611,141 @@ export const deleteSiteSpaceCustomizationById = defineRoute({
   summary: 'Remove the customization overrides of a site space',
   source: 'real-api',
   params: pathParams(...site, 'siteSpaceId'),
+  query: noQuery(),
+});
+
+// ─── Real API: site redirects ──────────────────────────────────────────────
+
+/** A redirect's source path (spec `SiteRedirectSourcePath`): `/` then non-empty segments of unreserved or percent-encoded characters. */
+const SiteRedirectSourcePath = z
+  .string()
+  .max(512)
+  .regex(
+    /^\/(?:[A-Za-z0-9\-._~]|%[0-9A-Fa-f]{2})+(?:\/(?:[A-Za-z0-9\-._~]|%[0-9A-Fa-f]{2})+)*$/,
+    'must be a path such as /old/page: a leading "/", no trailing "/", no query or fragment, other characters percent-encoded',
+  );
+
+/** Where a redirect leads (spec `SiteRedirectDestination`): a section, a site space, or a page of a site space. */
+const SiteRedirectDestination = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('site-section'), siteSectionId: z.string() }),
+  z.object({ kind: z.literal('site-space'), siteSpaceId: z.string() }),
+  z.object({ kind: z.literal('site-page'), siteSpaceId: z.string(), pageId: z.string() }),
+]);
+
+export const listSiteRedirects = defineRoute({
+  id: 'listSiteRedirects',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/redirects',
+  summary: 'List the redirects of a site',
+  source: 'real-api',
+  params: pathParams(...site),
+  query: z.object({ ...paginationQuery, search: z.string().max(512).optional() }),
+  paginated: true,
+});
+
+export const createSiteRedirect = defineRoute({
+  id: 'createSiteRedirect',
+  method: 'POST',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/redirects',
+  summary: 'Create a redirect from a path of a site to a section, site space or page',
+  source: 'real-api',
+  params: pathParams(...site),
+  query: noQuery(),
+  body: z.object({ source: SiteRedirectSourcePath, destination: SiteRedirectDestination }),
+  bodyRequired: true,
+  success: 201,
+});
+
+export const getSiteRedirectBySource = defineRoute({
+  id: 'getSiteRedirectBySource',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/redirect',
+  summary: 'Resolve a site redirect by its source path',
+  source: 'real-api',
+  params: pathParams(...site),
+  query: z.object({ source: SiteRedirectSourcePath, shareKey: z.string().optional() }),
+});
+
+export const updateSiteRedirectById = defineRoute({
+  id: 'updateSiteRedirectById',
+  method: 'PATCH',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}',
+  summary: 'Update the source or destination of a site redirect',
+  source: 'real-api',
+  params: pathParams(...site, 'siteRedirectId'),
+  query: noQuery(),
+  body: z.object({ source: SiteRedirectSourcePath, destination: SiteRedirectDestination }).partial(),
+  bodyRequired: true,
+});
+
+export const deleteSiteRedirectById = defineRoute({
+  id: 'deleteSiteRedirectById',
+  method: 'DELETE',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}',
+  summary: 'Delete a site redirect',
+  source: 'real-api',
+  params: pathParams(...site, 'siteRedirectId'),
+  query: noQuery(),
+});
+
+// ─── Real API: site MCP servers ────────────────────────────────────────────
+
+const SiteMcpServerName = z.string().min(1).max(100);
+/** Headers sent to the server (spec `SiteMcpServerHeaders`); names and values are checked further by the handlers. */
+const SiteMcpServerHeaders = z.record(z.string(), z.string().min(1).max(512));
+
+export const listSiteMcpServers = defineRoute({
+  id: 'listSiteMcpServers',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/mcp-servers',
+  summary: 'List the MCP servers of a site (header values hidden)',
+  source: 'real-api',
+  params: pathParams(...site),
+  query: listQuery(),
+  paginated: true,
+});
+
+export const createSiteMcpServer = defineRoute({
+  id: 'createSiteMcpServer',
+  method: 'POST',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/mcp-servers',
+  summary: 'Add an MCP server to a site',
+  source: 'real-api',
+  params: pathParams(...site),
+  query: noQuery(),
+  body: z.object({ name: SiteMcpServerName, url: Url, headers: SiteMcpServerHeaders }),
+  bodyRequired: true,
+  success: 201,
+});
+
+export const getSiteMcpServerById = defineRoute({
+  id: 'getSiteMcpServerById',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/mcp-servers/{siteMcpServerId}',
+  summary: 'Get an MCP server of a site, its headers included',
+  source: 'real-api',
+  params: pathParams(...site, 'siteMcpServerId'),
+  query: noQuery(),
+});
+
+export const updateSiteMcpServerById = defineRoute({
+  id: 'updateSiteMcpServerById',
+  method: 'PATCH',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/mcp-servers/{siteMcpServerId}',
+  summary: 'Update the name, URL or headers of an MCP server of a site',
+  source: 'real-api',
+  params: pathParams(...site, 'siteMcpServerId'),
+  query: noQuery(),
+  body: z.object({ name: SiteMcpServerName, url: Url, headers: SiteMcpServerHeaders }).partial(),
+  bodyRequired: true,
+});
+
+export const deleteSiteMcpServerById = defineRoute({
+  id: 'deleteSiteMcpServerById',
+  method: 'DELETE',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/mcp-servers/{siteMcpServerId}',
+  summary: 'Delete an MCP server of a site',
+  source: 'real-api',
+  params: pathParams(...site, 'siteMcpServerId'),
   query: noQuery(),
 });

@@ -26,6 +26,8 @@ export const groupDescriptions: Record<string, string> = {
   'site space': 'Site spaces: the spaces a site shows (variants of a section)',
   'site share-link': 'Secret links to a share-link site',
   'site adaptive-schema': 'Adaptive content schema (visitor claims) of a site',
+  'site redirect': 'Redirects from paths of a site to its sections, site spaces or pages',
+  'site mcp-server': 'MCP servers the assistant of a site may call',
   'custom-field': 'Custom fields: typed metadata an organization defines for its spaces',
   translation: 'Translation settings of an organization',
   sso: 'SAML single sign-on providers of an organization',

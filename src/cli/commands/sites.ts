@@ -5,6 +5,8 @@ import { UsageError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
 import type { FlagSpec, OperationCommandSpec } from '../operation.js';
 import type { Session } from '../session.js';
+import { siteMcpServerCommands } from './site-mcp-servers.js';
+import { siteRedirectCommands } from './site-redirects.js';
 import { printPublished, printSiteTree, readSiteTree, siteTreeQuery } from './site-tree.js';
 
 const SITE = { name: 'siteId', description: 'site id' };
@@ -594,6 +596,8 @@ export const siteCommands: OperationCommandSpec[] = [
     noun: 'customization override',
     examples: ['docsctl site customization reset s1t3 v4r --yes'],
   },
+  ...siteRedirectCommands,
+  ...siteMcpServerCommands,
 ];
 
 /** `site inspect [SITE]`: hand-written (an optional argument, prompts); its code loads only when run. */

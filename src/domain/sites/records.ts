@@ -16,6 +16,9 @@
  * | siteShareLinks (OrderedList) | siteId → linkId                       | ShareLinkRecord (key kept as SHA-256)  |
  * | siteShareKeys                | sha256(key)                           | `${siteId}/${linkId}`                  |
  * | siteAdaptiveSchemas          | siteId                                | AdaptiveSchemaRecord                   |
+ * | siteRedirects (KeyedSet)     | siteId → redirectId                   | RedirectRecord                         |
+ * | siteRedirectSources          | `${siteId}/${sha256(source)}`         | redirectId (one source, one redirect)  |
+ * | siteMcpServers (KeyedSet)    | siteId → mcpServerId                  | McpServerRecord (headers as given)     |
  */
 import { createHash } from 'node:crypto';
 import { notFound } from '../../api/errors.js';
@@ -90,6 +93,32 @@ export interface AdaptiveSchemaRecord {
   updatedAt: string;
 }
 
+/** Where a redirect leads (spec `SiteRedirectDestination`); the ids were checked when it was written. */
+export type RedirectDestination =
+  | { kind: 'site-section'; siteSectionId: string }
+  | { kind: 'site-space'; siteSpaceId: string }
+  | { kind: 'site-page'; siteSpaceId: string; pageId: string };
+
+export interface RedirectRecord {
+  id: string;
+  /** The normalised source path (redirects.ts `normaliseSource`). */
+  source: string;
+  destination: RedirectDestination;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface McpServerRecord {
+  id: string;
+  name: string;
+  /** The URL as the WHATWG parser serialises it (http or https, no credentials). */
+  url: string;
+  /** Sent to the server by the site's assistant: they may hold secrets, so listings hide the values. */
+  headers: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export type StructureRef = { type: 'site-section' | 'site-section-group' };
 
 export const SiteTables = {
@@ -103,6 +132,7 @@ export const SiteTables = {
   customizations: 'siteCustomizations',
   /** Site space id → its overrides of the site's settings (absent: none). */
   siteSpaceCustomizations: 'siteSpaceCustomizations',
+  redirectSources: 'siteRedirectSources',
 } as const;
 
 export const orgSites = new OrderedList<null>('orgSites');
@@ -111,6 +141,8 @@ export const siteSpaceOrder = new OrderedList<null>('siteSpaceOrder');
 export const siteSpacesOfSite = new KeyedSet<null>('siteSpacesOfSite');
 export const siteSpacesOfSpace = new KeyedSet<string>('siteSpacesOfSpace');
 export const shareLinks = new OrderedList<ShareLinkRecord>('siteShareLinks');
+export const redirects = new KeyedSet<RedirectRecord>('siteRedirects');
+export const mcpServers = new KeyedSet<McpServerRecord>('siteMcpServers');
 
 export const hashShareKey = (key: string) => createHash('sha256').update(key).digest('hex');
 

@@ -14,10 +14,26 @@ import { type Handler, Reply, deleted, implementer, nothingToDelete } from '../h
 import { notFound } from '../../api/errors.js';
 import { siteAccess } from './access.js';
 import { requireFeature } from './features.js';
-import { type ShareLinkRecord, SiteTables, hashShareKey, shareLinks } from './records.js';
+import type { StoreReader } from '../../store/types.js';
+import { type ShareLinkRecord, type SiteRecord, SiteTables, hashShareKey, shareLinks } from './records.js';
 import { shareLinkView, siteBaseUrl } from './views.js';
 
 const on = implementer<typeof routes>();
+
+/** The site of an active share key, or undefined. */
+export function shareKeySite(tx: StoreReader, key: string): string | undefined {
+  const ref = tx.get<string>(SiteTables.shareKeys, hashShareKey(key));
+  if (ref === undefined) return undefined;
+  const [siteId, linkId] = ref.split('/') as [string, string];
+  return shareLinks.get(tx, siteId, linkId)?.active ? siteId : undefined;
+}
+
+/** 400 unless `key` (when given) is an active share link of the site. */
+export function checkShareKey(tx: StoreReader, site: SiteRecord, key: string | undefined): void {
+  if (key !== undefined && shareKeySite(tx, key) !== site.id) {
+    throw badRequest(`Invalid shareKey: it is not an active share link of site ${site.id}`);
+  }
+}
 
 export const shareLinkHandlers: Record<string, Handler> = {
   ...on('listSiteShareLinks', (ctx, { params, query }) => {

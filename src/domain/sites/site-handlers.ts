@@ -10,8 +10,9 @@
  * - `spaces` at creation adds each space at the site's root; the API doc's
  *   `sample`/`empty` variants (gone from v0.143.2) are refused with a 400.
  * - Publishing a site with no site space is a 409 (there would be nothing to show).
- * - Deleting a site deletes its sections, groups, site spaces, share links and
- *   adaptive schema, and clears the organization's default content when it was this site.
+ * - Deleting a site deletes its sections, groups, site spaces, share links,
+ *   redirects, MCP servers and adaptive schema, and clears the organization's
+ *   default content when it was this site.
  */
 import { badRequest, conflict } from '../../api/errors.js';
 import type * as routes from '../../api/routes/sites.js';
@@ -24,12 +25,14 @@ import { siteAccess, requireSiteSpaceSource } from './access.js';
 import { EMPTY_ADAPTIVE_SCHEMA, adaptiveSchemaCheck } from './adaptive.js';
 import { requireFeature, visibilityFeature } from './features.js';
 import { publishedCustomizations } from './customization.js';
+import { removeSiteMcpServers } from './mcp-servers.js';
+import { removeSiteRedirects } from './redirects.js';
+import { checkShareKey, shareKeySite } from './share-links.js';
 import {
   type AdaptiveSchemaRecord,
   type SiteRecord,
   SiteTables,
   getSite,
-  hashShareKey,
   orgSites,
   putSite,
   requireSection,
@@ -48,21 +51,6 @@ const on = implementer<typeof routes>();
 /** The organization's sites whose basename is `basename` (other than `except`). */
 function basenameTaken(tx: Parameters<typeof orgSites.all>[0], orgId: string, basename: string, except?: string): boolean {
   return orgSites.all(tx, orgId).some((entry) => entry.id !== except && getSite(tx, entry.id)?.basename === basename);
-}
-
-/** The site of an active share key, or undefined. */
-function shareKeySite(tx: Parameters<typeof orgSites.all>[0], key: string): string | undefined {
-  const ref = tx.get<string>(SiteTables.shareKeys, hashShareKey(key));
-  if (ref === undefined) return undefined;
-  const [siteId, linkId] = ref.split('/') as [string, string];
-  return shareLinks.get(tx, siteId, linkId)?.active ? siteId : undefined;
-}
-
-/** 400 unless `key` (when given) is an active share link of the site. */
-function checkShareKey(tx: Parameters<typeof orgSites.all>[0], site: SiteRecord, key: string | undefined): void {
-  if (key !== undefined && shareKeySite(tx, key) !== site.id) {
-    throw badRequest(`Invalid shareKey: it is not an active share link of site ${site.id}`);
-  }
 }
 
 export const siteHandlers: Record<string, Handler> = {
@@ -216,6 +204,8 @@ export const siteHandlers: Record<string, Handler> = {
     }
     ctx.tx.delete(SiteTables.adaptiveSchemas, site.id);
     ctx.tx.delete(SiteTables.customizations, site.id);
+    removeSiteRedirects(ctx.tx, site.id);
+    removeSiteMcpServers(ctx.tx, site.id);
     orgSites.remove(ctx.tx, site.organization, site.id);
     ctx.tx.delete(SiteTables.sites, site.id);
     const org = getOrg(ctx.tx, site.organization);

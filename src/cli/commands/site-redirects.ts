@@ -1,0 +1,116 @@
+/** `docsctl site redirect …`: paths of a site that lead to a section, site space or page (real API `site-redirects`). */
+import { UsageError } from '../../api/errors.js';
+import type { RawInput } from '../../api/validate.js';
+import type { FlagSpec, OperationCommandSpec } from '../operation.js';
+
+const SITE = { name: 'siteId', description: 'site id' };
+const REDIRECT = { name: 'siteRedirectId', description: 'redirect id' };
+
+const destinationFlags: FlagSpec[] = [
+  { flags: '--section <siteSectionId>', description: 'lead to this site section' },
+  { flags: '--site-space <siteSpaceId>', description: 'lead to this site space (a variant)' },
+  { flags: '--page <pageId>', description: 'lead to this page of the --site-space' },
+];
+
+function body(input: RawInput): Record<string, unknown> {
+  input.body ??= {};
+  return input.body as Record<string, unknown>;
+}
+
+/** `--section ID`, `--site-space ID` or `--site-space ID --page ID` → `destination` (none: left as it is). */
+function destination(options: Record<string, unknown>, input: RawInput, required: boolean): void {
+  const section = options.section as string | undefined;
+  const siteSpace = options.siteSpace as string | undefined;
+  const page = options.page as string | undefined;
+  if (section !== undefined && (siteSpace !== undefined || page !== undefined)) {
+    throw new UsageError('Pass --section, or --site-space (with --page for a page), not both');
+  }
+  if (page !== undefined && siteSpace === undefined) throw new UsageError('--page needs --site-space: the variant whose page it is');
+  if (section !== undefined) body(input).destination = { kind: 'site-section', siteSectionId: section };
+  else if (page !== undefined) body(input).destination = { kind: 'site-page', siteSpaceId: siteSpace, pageId: page };
+  else if (siteSpace !== undefined) body(input).destination = { kind: 'site-space', siteSpaceId: siteSpace };
+  else if (required) throw new UsageError('Missing destination: pass --section ID, --site-space ID, or --site-space ID --page ID');
+}
+
+/** Moves the SOURCE argument from the path params to `to` (`body.source` or `query.source`). */
+function sourceArgument(input: RawInput, to: 'body' | 'query'): void {
+  const params = input.params as Record<string, string>;
+  const target = (to === 'body' ? body(input) : (input.query ??= {})) as Record<string, unknown>;
+  target.source = params.source;
+  delete params.source;
+}
+
+const SOURCE = { name: 'source', description: 'path on the site, e.g. /old/page' };
+
+export const siteRedirectCommands: OperationCommandSpec[] = [
+  {
+    command: 'site redirect list',
+    route: 'listSiteRedirects',
+    summary: 'List the redirects of a site',
+    aliases: ['ls'],
+    args: [SITE],
+    org: true,
+    flags: [{ flags: '--search <text>', description: 'only redirects whose source contains this', to: 'query.search' }],
+    output: 'list',
+    columns: 'siteRedirect',
+    noun: 'redirect',
+    examples: ['docsctl site redirect list s1t3', 'docsctl site redirect list s1t3 --search /v1/'],
+  },
+  {
+    command: 'site redirect get',
+    route: 'getSiteRedirectBySource',
+    summary: 'Show the redirect from a path and the URL it leads to',
+    args: [SITE, SOURCE],
+    org: true,
+    flags: [{ flags: '--share-key <key>', description: 'open a share-link site with this key', to: 'query.shareKey' }],
+    build: (_options, input) => sourceArgument(input, 'query'),
+    output: 'object',
+    columns: 'siteRedirectTarget',
+    examples: ['docsctl site redirect get s1t3 /old/page', 'docsctl site redirect get s1t3 /old/page --json | jq -r .target'],
+  },
+  {
+    command: 'site redirect create',
+    route: 'createSiteRedirect',
+    summary: 'Redirect a path of a site to a section, a site space or a page',
+    args: [SITE, SOURCE],
+    org: true,
+    flags: destinationFlags,
+    build: (options, input) => {
+      sourceArgument(input, 'body');
+      destination(options, input, true);
+    },
+    output: 'object',
+    columns: 'siteRedirect',
+    examples: [
+      'docsctl site redirect create s1t3 /old-api --section s3ct',
+      'docsctl site redirect create s1t3 /guide/v1 --site-space v4r',
+      'docsctl site redirect create s1t3 /setup --site-space v4r --page p4g3',
+    ],
+  },
+  {
+    command: 'site redirect edit',
+    route: 'updateSiteRedirectById',
+    summary: 'Change the source or destination of a redirect',
+    args: [SITE, REDIRECT],
+    org: true,
+    flags: [{ flags: '--source <path>', description: 'new source path', to: 'body.source' }, ...destinationFlags],
+    build: (options, input) => destination(options, input, false),
+    nonEmptyBody: 'Nothing to change: pass --source, --section, or --site-space (with --page)',
+    output: 'object',
+    columns: 'siteRedirect',
+    examples: ['docsctl site redirect edit s1t3 r3d1 --source /older-api', 'docsctl site redirect edit s1t3 r3d1 --site-space v4r'],
+  },
+  {
+    command: 'site redirect delete',
+    route: 'deleteSiteRedirectById',
+    summary: 'Delete a redirect',
+    aliases: ['rm'],
+    args: [SITE, REDIRECT],
+    org: true,
+    confirm: (input) => `Delete redirect ${input.params?.siteRedirectId}?`,
+    output: 'delete',
+    columns: 'siteRedirect',
+    noun: 'redirect',
+    examples: ['docsctl site redirect delete s1t3 r3d1 --yes'],
+  },
+];
