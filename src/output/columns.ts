@@ -90,6 +90,14 @@ const siteColumns = {
   siteSpace: [col('ID', 'id'), col('TITLE', 'title'), col('PATH', 'path'), col('SECTION', 'section'), col('DEFAULT', 'default'), col('SPACE', 'space.id'), col('URL', 'urls.published', true)],
   shareLink: [col('ID', 'id'), col('NAME', 'name'), col('ACTIVE', 'active'), col('CREATED', 'createdAt', true), col('URL', 'urls.published')],
   adaptiveSchema: [col('UPDATED', 'updatedAt'), { header: 'CLAIMS', get: (item) => Object.keys(((item.jsonSchema as { properties?: object } | undefined)?.properties ?? {})).join(',') }],
+  customization: [
+    col('THEME', 'styling.theme'),
+    col('PRIMARY', 'styling.primaryColor.light'),
+    { header: 'FONT', get: (item) => fontName((item.styling as { font?: unknown } | undefined)?.font) },
+    col('AI', 'ai.mode'),
+    col('TITLE', 'title'),
+    col('OVERRIDES', 'hasOverrides', true),
+  ],
   siteRedirect: [col('ID', 'id'), col('SOURCE', 'source'), { header: 'DESTINATION', get: (item) => describeDestination(item.destination) }],
   siteRedirectTarget: [
     col('SOURCE', 'redirect.source'),
@@ -101,6 +109,11 @@ const siteColumns = {
   siteMcpServer: [col('ID', 'id'), col('NAME', 'name'), col('URL', 'url'), { header: 'HEADERS', get: (item) => Object.keys((item.headers as object | undefined) ?? {}).join(',') }],
   publishedItem: [col('SECTION', 'section'), col('VARIANT', 'variant'), col('DEFAULT', 'default'), col('URL', 'url')],
 } satisfies Record<string, Column[]>;
+
+/** A customization font: a default font's name, or a custom font's family. */
+function fontName(font: unknown): unknown {
+  return typeof font === 'string' ? font : (font as { fontFamily?: unknown } | undefined)?.fontFamily;
+}
 
 export const columns = {
   comment: [

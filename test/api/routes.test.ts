@@ -225,6 +225,12 @@ const REAL_API_EXTRAS = [
   'unpublishSite',
   'getSiteStructure',
   'sortSiteStructure',
+  // site customization (routes/sites.ts)
+  'getSiteCustomizationById',
+  'updateSiteCustomizationById',
+  'getSiteSpaceCustomizationById',
+  'overrideSiteSpaceCustomizationById',
+  'deleteSiteSpaceCustomizationById',
   'updateChangeRequestContent',
   // site redirects and MCP servers (routes/sites.ts)
   'listSiteRedirects',

@@ -105,4 +105,38 @@ describe('the official GitBook client against docsctl serve', () => {
     expect((await op('publishSite')(org, site.id)).data.id).toBe(site.id);
     expect((await op('listSites')(org)).data.items.map((s: { id: string }) => s.id)).toContain(site.id);
   });
+
+  it('customizes a site and overrides it for one site space', async () => {
+    const space = (await op('createSpace')(org, { title: 'Styled' })).data;
+    const site = (await op('createSite')(org, { title: 'Styled docs', spaces: [space.id] })).data;
+    const settings = (await op('getSiteCustomizationById')(org, site.id)).data;
+    expect(settings.styling).toMatchObject({ theme: 'clean', font: 'Inter' });
+    const look = { ...settings, styling: { ...settings.styling, theme: 'muted' }, title: 'Styled Help' };
+    expect((await op('updateSiteCustomizationById')(org, site.id, look)).data).toEqual(look);
+    const siteSpace = (await op('listSiteSpaces')(org, site.id)).data.items[0].id;
+    const overridden = (await op('overrideSiteSpaceCustomizationById')(org, site.id, siteSpace, { styling: { theme: 'bold' } })).data;
+    expect(overridden).toMatchObject({ hasOverrides: true, title: 'Styled Help', styling: { theme: 'bold' } });
+    expect((await op('getSiteSpaceCustomizationById')(org, site.id, siteSpace)).data).toEqual(overridden);
+    expect((await op('deleteSiteSpaceCustomizationById')(org, site.id, siteSpace)).status).toBe(205);
+    expect((await op('getSiteSpaceCustomizationById')(org, site.id, siteSpace)).data.hasOverrides).toBe(false);
+  });
+
+  it('publishes an OpenAPI document twice and reads its versions back', async () => {
+    const text = (version: string) => `openapi: 3.0.3\ninfo: {title: Pets, version: "${version}"}\npaths:\n  /pets: {get: {responses: {"200": {description: ok}}}}\n`;
+    const first = await op('createOrUpdateOpenApiSpecBySlug')(org, 'pets', { source: { text: text('1') } });
+    expect(first.status).toBe(201);
+    const second = (await op('createOrUpdateOpenApiSpecBySlug')(org, 'pets', { source: { text: text('2') } })).data;
+    const versions = (await op('listOpenApiSpecVersions')(org, 'pets')).data;
+    expect(versions.items.map((v: { id: string }) => v.id)).toEqual([second.lastVersion, first.data.lastVersion]);
+    const latest = (await op('getLatestOpenApiSpecVersion')(org, 'pets')).data;
+    expect(latest).toEqual(versions.items[0]);
+    expect((await op('getOpenApiSpecVersionById')(org, 'pets', first.data.lastVersion)).data).toEqual(versions.items[1]);
+    const content = (await op('getLatestOpenApiSpecVersionContent')(org, 'pets')).data;
+    expect(content).toMatchObject({ url: latest.url, filesystem: { 'pets.yaml': { info: { title: 'Pets', version: '2' } } } });
+    const old = (await op('getOpenApiSpecVersionContentById')(org, 'pets', first.data.lastVersion)).data;
+    expect(old.filesystem['pets.yaml'].info.version).toBe('1');
+    expect(await (await fetch(latest.url)).text()).toBe(text('2'));
+    expect((await op('updateOpenApiSpecBySlug')(org, 'pets', { visibility: 'public' })).data).toMatchObject({ visibility: 'public', urls: { published: latest.url } });
+  });
 });
+

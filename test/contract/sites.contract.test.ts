@@ -82,6 +82,17 @@ describe('sites contract (@gitbook/api 0.143.2)', () => {
     await expectContract('getSiteAdaptiveSchema', { params: p }, 200);
     await expectContract('updateSiteAdaptiveSchema', { params: p, body: { jsonSchema: { type: 'object', properties: { beta: { type: 'boolean', description: 'Beta' } }, additionalProperties: false } } }, 200);
     await expectContract('updateSiteAdaptiveSchema', { params: p, body: { jsonSchema: { type: 'object', properties: { beta: { type: 'boolean' } }, additionalProperties: false } } }, 400);
+    const defaults = await expectContract('getSiteCustomizationById', { params: p, query: { unmasked: 'false' } }, 200);
+    const look = { ...defaults, title: 'Acme Help', styling: { ...(defaults.styling as object), theme: 'muted', corners: 'circular' } };
+    expect(await expectContract('updateSiteCustomizationById', { params: p, body: look }, 200)).toEqual(look);
+    await expectContract('updateSiteCustomizationById', { params: p, body: { ...look, ai: { mode: 'genius' } } }, 400);
+    const sp = { ...p, siteSpaceId: variant.id };
+    const overridden = await expectContract('overrideSiteSpaceCustomizationById', { params: sp, body: { title: 'Help v2', styling: { theme: 'bold' }, pdf: { enabled: false } } }, 200);
+    expect(overridden).toMatchObject({ hasOverrides: true, title: 'Help v2', styling: { theme: 'bold', corners: 'circular' }, pdf: { enabled: false } });
+    expect(await expectContract('getSiteSpaceCustomizationById', { params: sp }, 200)).toEqual(overridden);
+    await expectContract('deleteSiteSpaceCustomizationById', { params: sp }, 205);
+    await expectContract('deleteSiteSpaceCustomizationById', { params: sp }, 204);
+    expect(await expectContract('getSiteSpaceCustomizationById', { params: sp }, 200)).toEqual({ ...look, hasOverrides: false });
     await expectContract('getSiteById', { params: { ...p, siteId: 'nope' } }, 404);
     await expectContract('removeSectionFromGroup', { params: { ...p, siteSectionGroupId: nested.id, siteSectionId: blogSection.id } }, 205);
     await expectContract('removeSectionFromGroup', { params: { ...p, siteSectionGroupId: nested.id, siteSectionId: blogSection.id } }, 204);

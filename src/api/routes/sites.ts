@@ -513,6 +513,107 @@ export const sortSiteStructure = defineRoute({
   bodyRequired: true,
 });
 
+// ─── Real API: customization ───────────────────────────────────────────────
+
+/**
+ * A group of settings (`styling`, `header`, …): an object here, checked against the real
+ * API's shape by the handler (sites/customization.ts, ajv over the generated schema).
+ */
+const SettingsGroup = z.record(z.string(), z.unknown());
+const unmaskedQuery = () => z.object({ unmasked: qBool().optional() });
+
+export const getSiteCustomizationById = defineRoute({
+  id: 'getSiteCustomizationById',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/customization',
+  summary: 'Get the customization settings of a site',
+  source: 'real-api',
+  params: pathParams(...site),
+  query: unmaskedQuery(),
+});
+
+export const updateSiteCustomizationById = defineRoute({
+  id: 'updateSiteCustomizationById',
+  method: 'PUT',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/customization',
+  summary: 'Replace the customization settings of a site',
+  source: 'real-api',
+  params: pathParams(...site),
+  query: noQuery(),
+  body: z.object({
+    title: SiteTitle.optional(),
+    styling: SettingsGroup,
+    internationalization: SettingsGroup,
+    favicon: SettingsGroup,
+    header: SettingsGroup,
+    footer: SettingsGroup,
+    announcement: SettingsGroup.optional(),
+    themes: SettingsGroup,
+    pdf: SettingsGroup,
+    feedback: SettingsGroup,
+    ai: SettingsGroup,
+    advancedCustomization: SettingsGroup,
+    git: SettingsGroup,
+    pageActions: SettingsGroup,
+    externalLinks: SettingsGroup,
+    pagination: SettingsGroup,
+    trademark: SettingsGroup,
+    privacyPolicy: SettingsGroup,
+    socialPreview: SettingsGroup,
+    insights: SettingsGroup,
+  }),
+  bodyRequired: true,
+});
+
+export const getSiteSpaceCustomizationById = defineRoute({
+  id: 'getSiteSpaceCustomizationById',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization',
+  summary: 'Get the customization settings of a site space (the site\'s, with its overrides)',
+  source: 'real-api',
+  params: pathParams(...site, 'siteSpaceId'),
+  query: unmaskedQuery(),
+});
+
+export const overrideSiteSpaceCustomizationById = defineRoute({
+  id: 'overrideSiteSpaceCustomizationById',
+  method: 'PATCH',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization',
+  summary: 'Override customization settings of the site for one site space (null resets an override)',
+  source: 'real-api',
+  params: pathParams(...site, 'siteSpaceId'),
+  query: noQuery(),
+  body: z.object({
+    title: SiteTitle.nullable().optional(),
+    styling: SettingsGroup.optional(),
+    internationalization: SettingsGroup.optional(),
+    favicon: SettingsGroup.nullable().optional(),
+    announcement: SettingsGroup.optional(),
+    header: SettingsGroup.optional(),
+    footer: SettingsGroup.optional(),
+    themes: SettingsGroup.optional(),
+    pdf: SettingsGroup.optional(),
+    feedback: SettingsGroup.optional(),
+    git: SettingsGroup.optional(),
+    externalLinks: SettingsGroup.optional(),
+    pagination: SettingsGroup.optional(),
+    trademark: SettingsGroup.optional(),
+    privacyPolicy: SettingsGroup.optional(),
+    socialPreview: SettingsGroup.optional(),
+  }),
+  bodyRequired: true,
+});
+
+export const deleteSiteSpaceCustomizationById = defineRoute({
+  id: 'deleteSiteSpaceCustomizationById',
+  method: 'DELETE',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization',
+  summary: 'Remove the customization overrides of a site space',
+  source: 'real-api',
+  params: pathParams(...site, 'siteSpaceId'),
+  query: noQuery(),
+});
+
 // ─── Real API: site redirects ──────────────────────────────────────────────
 
 /** A redirect's source path (spec `SiteRedirectSourcePath`): `/` then non-empty segments of unreserved or percent-encoded characters. */

@@ -63,6 +63,31 @@ function readSchemaFile(options: Record<string, unknown>, input: RawInput): void
   }
 }
 
+/** `--file F`: the whole request body, a JSON object (customization settings or overrides). */
+function readBodyFile(what: string) {
+  return (options: Record<string, unknown>, input: RawInput): void => {
+    const file = options.file as string | undefined;
+    if (file === undefined) {
+      if (input.body !== undefined) return; // --body JSON|@FILE
+      throw new UsageError('Missing required flag --file', { hint: `pass --file FILE (a JSON object: ${what})` });
+    }
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new UsageError(`Cannot read --file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new UsageError(`--file ${file} is not JSON: it must hold ${what}`);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`--file ${file} must hold a JSON object: ${what}`);
+    input.body = { ...(input.body as object | undefined), ...parsed };
+  };
+}
+
 export const siteCommands: OperationCommandSpec[] = [
   // ─── Sites ───────────────────────────────────────────────────────────────
   {
@@ -523,6 +548,54 @@ export const siteCommands: OperationCommandSpec[] = [
     examples: ['docsctl site adaptive-schema set s1t3 --file claims.json'],
   },
 
+  // ─── Customization ───────────────────────────────────────────────────────
+  {
+    command: 'site customization get',
+    route: (options) => (typeof options.siteSpace === 'string' ? 'getSiteSpaceCustomizationById' : 'getSiteCustomizationById'),
+    summary: "Show the customization settings of a site (or of one site space, the site's with its overrides)",
+    args: [SITE],
+    org: true,
+    flags: [{ flags: '--site-space <siteSpaceId>', description: 'the settings one site space shows', to: 'params.siteSpaceId' }],
+    output: 'object',
+    columns: 'customization',
+    examples: ['docsctl site customization get s1t3', 'docsctl site customization get s1t3 --site-space v4r --json | jq .styling'],
+  },
+  {
+    command: 'site customization set',
+    route: 'updateSiteCustomizationById',
+    summary: 'Replace the customization settings of a site with a JSON file (every group, as `get --json` prints them)',
+    args: [SITE],
+    org: true,
+    flags: [{ flags: '--file <path>', description: 'JSON file holding the settings' }],
+    build: readBodyFile('the settings, as `site customization get --json` prints them'),
+    output: 'object',
+    columns: 'customization',
+    examples: ['docsctl site customization get s1t3 --json > look.json && docsctl site customization set s1t3 --file look.json'],
+  },
+  {
+    command: 'site customization override',
+    route: 'overrideSiteSpaceCustomizationById',
+    summary: "Override some of the site's customization settings for one site space (null resets an override)",
+    args: [SITE, SITE_SPACE],
+    org: true,
+    flags: [{ flags: '--file <path>', description: 'JSON file holding the overrides, e.g. {"styling": {"theme": "bold"}}' }],
+    build: readBodyFile('the overrides, e.g. {"styling": {"theme": "bold"}}'),
+    output: 'object',
+    columns: 'customization',
+    examples: ['docsctl site customization override s1t3 v4r --file dark.json', 'docsctl site customization override s1t3 v4r --body \'{"styling":{"theme":null}}\''],
+  },
+  {
+    command: 'site customization reset',
+    route: 'deleteSiteSpaceCustomizationById',
+    summary: "Remove every customization override of a site space (it shows the site's settings again)",
+    args: [SITE, SITE_SPACE],
+    org: true,
+    confirm: (input) => `Remove the customization overrides of site space ${input.params?.siteSpaceId}?`,
+    output: 'delete',
+    columns: 'customization',
+    noun: 'customization override',
+    examples: ['docsctl site customization reset s1t3 v4r --yes'],
+  },
   ...siteRedirectCommands,
   ...siteMcpServerCommands,
 ];

@@ -8,6 +8,7 @@
  */
 import type { Ajv, ErrorObject } from 'ajv';
 import { badRequest } from '../../api/errors.js';
+import { loadAjv } from '../../util/load-ajv.js';
 
 const described = (type: string, extra: Record<string, unknown> = {}, required: string[] = []) => ({
   type: 'object',
@@ -57,7 +58,7 @@ let ajv: Ajv | undefined;
  */
 async function validator(): Promise<Ajv> {
   if (!ajv) {
-    const { Ajv: AjvClass } = await import('ajv');
+    const AjvClass = await loadAjv();
     ajv ??= new AjvClass({ allErrors: false, strict: false });
   }
   return ajv;

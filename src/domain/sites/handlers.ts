@@ -1,5 +1,6 @@
 /** Every handler of the sites area (API doc §4.3–4.7 and the real API's publish/structure routes). */
 import type { Handler } from '../handler.js';
+import { customizationHandlers } from './customization.js';
 import { mcpServerHandlers } from './mcp-servers.js';
 import { redirectHandlers } from './redirects.js';
 import { shareLinkHandlers } from './share-links.js';
@@ -10,6 +11,7 @@ export const sitesAreaHandlers: Record<string, Handler> = {
   ...siteHandlers,
   ...structureHandlers,
   ...shareLinkHandlers,
+  ...customizationHandlers,
   ...redirectHandlers,
   ...mcpServerHandlers,
 };

@@ -1,7 +1,6 @@
 /**
- * The customization a site has until someone customizes it: GitBook's defaults,
- * shaped as the spec's `SiteCustomizationSettings` (every required member).
- * docsctl does not edit customizations, so every published view carries these.
+ * The customization a site has until someone customizes it (customization.ts): GitBook's
+ * defaults, shaped as the spec's `SiteCustomizationSettings` (every required member).
  */
 const color = (light: string, dark: string) => ({ light, dark });
 

@@ -128,6 +128,10 @@ export const SiteTables = {
   siteSpaces: 'siteSpaceRecords',
   shareKeys: 'siteShareKeys',
   adaptiveSchemas: 'siteAdaptiveSchemas',
+  /** Site id → its SiteCustomizationSettings (absent: the defaults). */
+  customizations: 'siteCustomizations',
+  /** Site space id → its overrides of the site's settings (absent: none). */
+  siteSpaceCustomizations: 'siteSpaceCustomizations',
   redirectSources: 'siteRedirectSources',
 } as const;
 

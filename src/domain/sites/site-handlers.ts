@@ -24,7 +24,7 @@ import { getOrg, putOrg } from '../records.js';
 import { siteAccess, requireSiteSpaceSource } from './access.js';
 import { EMPTY_ADAPTIVE_SCHEMA, adaptiveSchemaCheck } from './adaptive.js';
 import { requireFeature, visibilityFeature } from './features.js';
-import { DEFAULT_CUSTOMIZATIONS } from './published.js';
+import { publishedCustomizations } from './customization.js';
 import { removeSiteMcpServers } from './mcp-servers.js';
 import { removeSiteRedirects } from './redirects.js';
 import { checkShareKey, shareKeySite } from './share-links.js';
@@ -203,6 +203,7 @@ export const siteHandlers: Record<string, Handler> = {
       shareLinks.remove(ctx.tx, site.id, link.id);
     }
     ctx.tx.delete(SiteTables.adaptiveSchemas, site.id);
+    ctx.tx.delete(SiteTables.customizations, site.id);
     removeSiteRedirects(ctx.tx, site.id);
     removeSiteMcpServers(ctx.tx, site.id);
     orgSites.remove(ctx.tx, site.organization, site.id);
@@ -284,7 +285,7 @@ export const siteHandlers: Record<string, Handler> = {
       object: 'published-content-site',
       site: siteView(view, site),
       structure,
-      customizations: { site: { title: site.title, ...DEFAULT_CUSTOMIZATIONS }, siteSpaces: {} },
+      customizations: publishedCustomizations(ctx.tx, site),
       scripts: [],
     };
   }),

@@ -124,6 +124,7 @@ function detachSiteSpaceRows(tx: StoreWriter, siteSpace: SiteSpaceRecord): void 
   siteSpacesOfSite.remove(tx, siteSpace.site, siteSpace.id);
   siteSpacesOfSpace.remove(tx, siteSpace.space, siteSpace.id);
   tx.delete(SiteTables.siteSpaces, siteSpace.id);
+  tx.delete(SiteTables.siteSpaceCustomizations, siteSpace.id);
   const next = siteSpaceOrder.head(tx, owner, 1)[0]?.id;
   if (siteSpace.section !== undefined) {
     const section = getSection(tx, siteSpace.section);
