@@ -73,10 +73,12 @@ export class Session {
     return this.cachedTransport;
   }
 
-  private async printDryRun(request: PlannedRequest): Promise<void> {
-    const planned = { dryRun: true, ...request };
+  private async printDryRun(planned: PlannedRequest): Promise<void> {
+    // Printed, not sent: what reaches a terminal or a CI log keeps no secret (redact.ts).
+    const { redactBody, redactSecrets } = await import('../util/redact.js');
+    const request = { ...planned, path: redactSecrets(planned.path), ...(planned.body !== undefined ? { body: redactBody(planned.body) } : {}) };
     if (this.format === 'json' || this.format === 'yaml') {
-      await this.printObject(planned, []);
+      await this.printObject({ dryRun: true, ...request }, []);
       return;
     }
     const body = request.body !== undefined ? `${JSON.stringify(request.body, null, 2)}\n` : '';

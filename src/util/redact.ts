@@ -23,3 +23,17 @@ export function redactSecrets(text: string): string {
     .replace(/([?&](?:access_token|token|password|secret|key)=)[^&\s#]+/gi, '$1***')
     .replace(/(\bBearer\s+)[A-Za-z0-9._~+/=-]+/g, '$1***');
 }
+
+/**
+ * A request body as `--dry-run` shows it: the values of a `headers` object (an MCP
+ * server's `Authorization`, read with `--header-env` to keep it off the command line)
+ * and the secrets of every string (URL userinfo, tokens) replaced; names and shape kept.
+ */
+export function redactBody(value: unknown, key?: string): unknown {
+  if (typeof value === 'string') return redactSecrets(value);
+  if (Array.isArray(value)) return value.map((item) => redactBody(item));
+  if (typeof value !== 'object' || value === null) return value;
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (key === 'headers') return Object.fromEntries(entries.map(([name, header]) => [name, typeof header === 'string' ? '***' : redactBody(header)]));
+  return Object.fromEntries(entries.map(([name, item]) => [name, redactBody(item, name)]));
+}
