@@ -10,28 +10,17 @@ export type DeclaredRouteId =
   | "applyTemplateToSpace"
   | "askInOrganization"
   | "cancelImportRun"
-  | "createCustomFont"
   | "createIntegrationInstallationToken"
-  | "createOrganizationInvite"
-  | "createSiteMcpServer"
-  | "createSiteRedirect"
-  | "deleteCustomFont"
   | "deleteLegacyGitInstallation"
-  | "deleteOrganizationInviteById"
-  | "deleteSiteMcpServerById"
-  | "deleteSiteRedirectById"
-  | "deleteSiteSpaceCustomizationById"
   | "disableIntegrationDevelopmentMode"
   | "dnsRevalidateCustomHostname"
   | "generateStorageUploadURL"
   | "getAgentSetupState"
   | "getAgentTask"
-  | "getApiInformation"
   | "getComputedDocument"
   | "getComputedRevision"
   | "getContentByUrl"
   | "getConversationsIssuesCluster"
-  | "getCustomFont"
   | "getCustomHostname"
   | "getDocumentById"
   | "getEmbedByUrl"
@@ -42,13 +31,8 @@ export type DeclaredRouteId =
   | "getIntegrationInstallationById"
   | "getIntegrationSiteInstallation"
   | "getIntegrationSpaceInstallation"
-  | "getLatestOpenAPISpecVersion"
-  | "getLatestOpenAPISpecVersionContent"
-  | "getOpenAPISpecVersionById"
-  | "getOpenAPISpecVersionContentById"
   | "getOrganizationAgentInstructions"
   | "getOrganizationIntegrationStatus"
-  | "getOrganizationInviteLink"
   | "getOrganizationsForEmailDomain"
   | "getPageDocumentInRevisionById"
   | "getPublishedContentByUrl"
@@ -58,12 +42,8 @@ export type DeclaredRouteId =
   | "getReusableContentInChangeRequestById"
   | "getReusableContentInRevisionById"
   | "getRevisionSemanticChanges"
-  | "getSiteCustomizationById"
-  | "getSiteMcpServerById"
   | "getSitePublishingAuthById"
   | "getSitePublishingPreviewById"
-  | "getSiteRedirectBySource"
-  | "getSiteSpaceCustomizationById"
   | "getSubdomain"
   | "ingestConversation"
   | "installIntegration"
@@ -72,33 +52,27 @@ export type DeclaredRouteId =
   | "inviteToCollection"
   | "inviteToSpace"
   | "joinOrganization"
-  | "joinOrganizationWithInvite"
   | "listAgentTasks"
   | "listChangeRequestPageBacklinks"
   | "listCommentersInChangeRequest"
   | "listCommentersInSpace"
   | "listConversationsIssuesClusters"
   | "listConversationsIssuesInCluster"
-  | "listCustomFonts"
   | "listGlossaryEntries"
   | "listIntegrationEvents"
   | "listIntegrationInstallationSites"
   | "listIntegrationInstallationSpaces"
   | "listIntegrationSiteInstallations"
   | "listIntegrationSpaceInstallations"
-  | "listOpenAPISpecVersions"
   | "listOrganizationInstallations"
   | "listOrganizationIntegrations"
   | "listOrganizationIntegrationsStatus"
-  | "listOrganizationInviteLinks"
   | "listPermissionsAggregateInCollection"
   | "listPermissionsAggregateInSite"
   | "listPermissionsAggregateInSpace"
   | "listSiteAdaptiveTemplateConditions"
   | "listSiteIntegrations"
   | "listSiteIntegrationScripts"
-  | "listSiteMcpServers"
-  | "listSiteRedirects"
   | "listSiteVisitorSegments"
   | "listSpaceIntegrations"
   | "listSpaceIntegrationsBlocks"
@@ -106,7 +80,6 @@ export type DeclaredRouteId =
   | "listTeamPermissionsInSpace"
   | "listUserPermissionsInCollection"
   | "listUserPermissionsInSpace"
-  | "overrideSiteSpaceCustomizationById"
   | "queueIntegrationTask"
   | "regenerateSitePublishingAuthById"
   | "removeCustomHostname"
@@ -132,19 +105,13 @@ export type DeclaredRouteId =
   | "uninstallIntegrationFromSite"
   | "uninstallIntegrationFromSpace"
   | "updateAgentTask"
-  | "updateCustomFont"
   | "updateGlossaryEntries"
   | "updateIntegrationInstallation"
   | "updateIntegrationSiteInstallation"
   | "updateIntegrationSpaceInstallation"
-  | "updateOpenAPISpecBySlug"
   | "updateOrganizationAgentInstructions"
-  | "updateOrganizationInviteById"
   | "updateSiteAdsById"
-  | "updateSiteCustomizationById"
-  | "updateSiteMcpServerById"
   | "updateSitePublishingAuthById"
-  | "updateSiteRedirectById"
   | "updateTeamPermissionInCollection"
   | "updateTeamPermissionInSpace"
   | "updateUserById"
@@ -158,28 +125,17 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"applyTemplateToSpace","method":"POST","path":"/v1/spaces/{spaceId}/content/template","summary":"Apply a template to a space","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["id","params"],"requiredFields":["id"]}},
   {"id":"askInOrganization","method":"POST","path":"/v1/orgs/{organizationId}/ask","summary":"Ask a question in an organization","success":200,"paginated":false,"query":["format","details"],"body":{"required":true,"fields":["query","previousQueries"],"requiredFields":["query"]}},
   {"id":"cancelImportRun","method":"POST","path":"/v1/org/{organizationId}/imports/{importRunId}/cancel","summary":"Cancel an import run","success":201,"paginated":false,"query":[],"body":null},
-  {"id":"createCustomFont","method":"PUT","path":"/v1/orgs/{organizationId}/fonts","summary":"Create a custom font","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["fontFamily","fontFaces"],"requiredFields":["fontFamily","fontFaces"]}},
   {"id":"createIntegrationInstallationToken","method":"POST","path":"/v1/integrations/{integrationName}/installations/{installationId}/tokens","summary":"Create an integration installation API token","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"createOrganizationInvite","method":"POST","path":"/v1/orgs/{organizationId}/link-invites","summary":"Create an organization invite","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["role","level","space","collection"],"requiredFields":[]}},
-  {"id":"createSiteMcpServer","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/mcp-servers","summary":"Create a new MCP server","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["name","url","headers"],"requiredFields":["name","url","headers"]}},
-  {"id":"createSiteRedirect","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/redirects","summary":"Create a site redirect","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["source","destination"],"requiredFields":["source","destination"]}},
-  {"id":"deleteCustomFont","method":"DELETE","path":"/v1/orgs/{organizationId}/fonts/{fontId}","summary":"Delete a custom font","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"deleteLegacyGitInstallation","method":"DELETE","path":"/v1/spaces/{spaceId}/git/legacy-installation","summary":"Remove the legacy Git Sync installation from the space to be able to upgrade it to use the new Git integrations","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"deleteOrganizationInviteById","method":"DELETE","path":"/v1/orgs/{organizationId}/link-invites/{inviteId}","summary":"Deletes an organization invite","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"deleteSiteMcpServerById","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/mcp-servers/{siteMcpServerId}","summary":"Delete a site MCP server","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"deleteSiteRedirectById","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}","summary":"Delete a site redirect","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"deleteSiteSpaceCustomizationById","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization","summary":"Delete a site space customization settings","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"disableIntegrationDevelopmentMode","method":"DELETE","path":"/v1/integrations/{integrationName}/dev","summary":"Disable integration dev mode","success":205,"paginated":false,"query":[],"body":null},
   {"id":"dnsRevalidateCustomHostname","method":"PATCH","path":"/v1/custom-hostnames/{hostname}","summary":"Revalidate a custom hostname DNS","success":204,"paginated":false,"query":[],"body":null},
   {"id":"generateStorageUploadURL","method":"POST","path":"/v1/orgs/{organizationId}/storage/upload","summary":"Create a signed URL to upload a file","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["file","kind"],"requiredFields":["file","kind"]}},
   {"id":"getAgentSetupState","method":"GET","path":"/v1/orgs/{organizationId}/agents-setup","summary":"Get the agents setup state","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getAgentTask","method":"GET","path":"/v1/orgs/{organizationId}/agent-tasks/{agentTaskId}","summary":"Get an agent task by its identifier","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"getApiInformation","method":"GET","path":"/v1/","summary":"Get API information","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getComputedDocument","method":"POST","path":"/v1/spaces/{spaceId}/content/computed/document","summary":"Get a space computed document","success":200,"paginated":false,"query":["schema"],"body":{"required":true,"fields":["source","seed"],"requiredFields":["source","seed"]}},
   {"id":"getComputedRevision","method":"POST","path":"/v1/spaces/{spaceId}/content/computed/revision","summary":"Get a space computed revision","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["source","seed"],"requiredFields":["source","seed"]}},
   {"id":"getContentByUrl","method":"GET","path":"/v1/urls/content","summary":"Resolve a URL to a content (space, collection, page)","success":200,"paginated":false,"query":["url"],"body":null},
   {"id":"getConversationsIssuesCluster","method":"GET","path":"/v1/orgs/{organizationId}/conversations-clusters/{clusterId}","summary":"Get a conversations issues cluster by its identifier","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"getCustomFont","method":"GET","path":"/v1/orgs/{organizationId}/fonts/{fontId}","summary":"Get a custom font by its ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getCustomHostname","method":"GET","path":"/v1/custom-hostnames/{hostname}","summary":"Get a custom hostname","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getDocumentById","method":"GET","path":"/v1/spaces/{spaceId}/documents/{documentId}","summary":"Get a space document by its ID","success":200,"paginated":false,"query":["schema"],"body":null},
   {"id":"getEmbedByUrl","method":"GET","path":"/v1/urls/embed","summary":"Resolve a URL to an embed","success":200,"paginated":false,"query":["url"],"body":null},
@@ -190,13 +146,8 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"getIntegrationInstallationById","method":"GET","path":"/v1/integrations/{integrationName}/installations/{installationId}","summary":"Get an integration installation by its ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getIntegrationSiteInstallation","method":"GET","path":"/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}","summary":"Get an integration site installation","success":200,"paginated":false,"query":["extended"],"body":null},
   {"id":"getIntegrationSpaceInstallation","method":"GET","path":"/v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}","summary":"Get an integration space installation","success":200,"paginated":false,"query":["extended"],"body":null},
-  {"id":"getLatestOpenAPISpecVersion","method":"GET","path":"/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest","summary":"Get the latest OpenAPI spec version","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"getLatestOpenAPISpecVersionContent","method":"GET","path":"/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content","summary":"Get the latest OpenAPI spec version content","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"getOpenAPISpecVersionById","method":"GET","path":"/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}","summary":"Get an OpenAPI spec version by its ID","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"getOpenAPISpecVersionContentById","method":"GET","path":"/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content","summary":"Get an OpenAPI spec version content by its ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getOrganizationAgentInstructions","method":"GET","path":"/v1/orgs/{organizationId}/agent-instructions","summary":"Get Docs agent instructions for an organization","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getOrganizationIntegrationStatus","method":"GET","path":"/v1/orgs/{organizationId}/integrations/{integrationName}/installation_status","summary":"Get the status of an integration","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"getOrganizationInviteLink","method":"GET","path":"/v1/orgs/{organizationId}/link-invites/{inviteId}","summary":"Get an organization by its ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getOrganizationsForEmailDomain","method":"GET","path":"/v1/email-domains/{emailDomain}/orgs","summary":"Get all organizations by email domain","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getPageDocumentInRevisionById","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document","summary":"Get the document of a page in a revision","success":200,"paginated":false,"query":["evaluated"],"body":null},
   {"id":"getPublishedContentByUrl","method":"GET","path":"/v1/urls/published","summary":"Resolve a URL of a published content","success":200,"paginated":false,"query":["url","visitorAuthToken","redirectOnError"],"body":null},
@@ -206,12 +157,8 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"getReusableContentInChangeRequestById","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/reusable-contents/{reusableContentId}","summary":"Get a change request reusable content by its ID","success":200,"paginated":false,"query":["metadata","computed"],"body":null},
   {"id":"getReusableContentInRevisionById","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}","summary":"Get a space revision reusable content by its ID","success":200,"paginated":false,"query":["metadata","computed"],"body":null},
   {"id":"getRevisionSemanticChanges","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/changes","summary":"Get space revision semantic changes","success":200,"paginated":false,"query":["metadata","computed","limit"],"body":null},
-  {"id":"getSiteCustomizationById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/customization","summary":"Get a site customization settings","success":200,"paginated":false,"query":["unmasked"],"body":null},
-  {"id":"getSiteMcpServerById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/mcp-servers/{siteMcpServerId}","summary":"Get a site MCP server","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSitePublishingAuthById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth","summary":"Get a site auth config","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSitePublishingPreviewById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/publishing/preview","summary":"Get a site preview URL","success":200,"paginated":false,"query":["siteSpace","claims"],"body":null},
-  {"id":"getSiteRedirectBySource","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/redirect","summary":"Get a site redirect by its source","success":200,"paginated":false,"query":["shareKey","source"],"body":null},
-  {"id":"getSiteSpaceCustomizationById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization","summary":"Get a site space customization settings","success":200,"paginated":false,"query":["unmasked"],"body":null},
   {"id":"getSubdomain","method":"GET","path":"/v1/subdomains/{subdomain}","summary":"Get a subdomain","success":200,"paginated":false,"query":[],"body":null},
   {"id":"ingestConversation","method":"POST","path":"/v1/orgs/{organizationId}/conversations","summary":"Ingest conversations","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["id","metadata","subject","parts"],"requiredFields":[]}},
   {"id":"installIntegration","method":"POST","path":"/v1/integrations/{integrationName}/installations","summary":"Install an integration","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["organization"],"requiredFields":["organization"]}},
@@ -220,33 +167,27 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"inviteToCollection","method":"POST","path":"/v1/collections/{collectionId}/permissions","summary":"Invite to a collection","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role","teams","users"],"requiredFields":[]}},
   {"id":"inviteToSpace","method":"POST","path":"/v1/spaces/{spaceId}/permissions","summary":"Invite a user or a team to a space","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role","teams","users"],"requiredFields":[]}},
   {"id":"joinOrganization","method":"POST","path":"/v1/orgs/{organizationId}/join","summary":"Join an organization","success":204,"paginated":false,"query":[],"body":null},
-  {"id":"joinOrganizationWithInvite","method":"POST","path":"/v1/orgs/{organizationId}/invites/{inviteId}","summary":"Join an organization with an invite","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listAgentTasks","method":"GET","path":"/v1/orgs/{organizationId}/agent-tasks","summary":"List agent tasks","success":200,"paginated":true,"query":["page","limit","cluster","space","status"],"body":null},
   {"id":"listChangeRequestPageBacklinks","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/backlinks","summary":"List all backlink locations of a change request page","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listCommentersInChangeRequest","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/commenters","summary":"List all users who commented in a CR","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listCommentersInSpace","method":"GET","path":"/v1/spaces/{spaceId}/commenters","summary":"List all users who commented in a space","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listConversationsIssuesClusters","method":"GET","path":"/v1/orgs/{organizationId}/conversations-clusters","summary":"List conversations issues clusters","success":200,"paginated":true,"query":["page","limit","order","orderBy","status"],"body":null},
   {"id":"listConversationsIssuesInCluster","method":"GET","path":"/v1/orgs/{organizationId}/conversations-clusters/{clusterId}/issues","summary":"List conversations issues in a cluster","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listCustomFonts","method":"GET","path":"/v1/orgs/{organizationId}/fonts","summary":"List all custom fonts","success":200,"paginated":true,"query":[],"body":null},
   {"id":"listGlossaryEntries","method":"GET","path":"/v1/orgs/{organizationId}/translations-glossary","summary":"List glossary entries","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listIntegrationEvents","method":"GET","path":"/v1/integrations/{integrationName}/events","summary":"List all integration events","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listIntegrationInstallationSites","method":"GET","path":"/v1/integrations/{integrationName}/installations/{installationId}/sites","summary":"List all site integration installations","success":200,"paginated":true,"query":["page","limit","extended"],"body":null},
   {"id":"listIntegrationInstallationSpaces","method":"GET","path":"/v1/integrations/{integrationName}/installations/{installationId}/spaces","summary":"List all space integration installations","success":200,"paginated":true,"query":["page","limit","extended"],"body":null},
   {"id":"listIntegrationSiteInstallations","method":"GET","path":"/v1/integrations/{integrationName}/sites","summary":"List all integration site installations","success":200,"paginated":true,"query":["page","limit","externalId","extended"],"body":null},
   {"id":"listIntegrationSpaceInstallations","method":"GET","path":"/v1/integrations/{integrationName}/spaces","summary":"List all integration space installations","success":200,"paginated":true,"query":["page","limit","externalId","extended"],"body":null},
-  {"id":"listOpenAPISpecVersions","method":"GET","path":"/v1/orgs/{organizationId}/openapi/{specSlug}/versions","summary":"List all OpenAPI spec versions","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listOrganizationInstallations","method":"GET","path":"/v1/orgs/{organizationId}/installations","summary":"List all integration installations","success":200,"paginated":true,"query":["page","limit","search"],"body":null},
   {"id":"listOrganizationIntegrations","method":"GET","path":"/v1/orgs/{organizationId}/integrations","summary":"List all public integrations along with private ones trusted by the specific org","success":200,"paginated":true,"query":["page","limit","search","category","blockDomain","blocks","contentSources","owner","scope","target"],"body":null},
   {"id":"listOrganizationIntegrationsStatus","method":"GET","path":"/v1/orgs/{organizationId}/integrations/installations-status","summary":"List all integration statuses","success":200,"paginated":true,"query":["page","limit","target"],"body":null},
-  {"id":"listOrganizationInviteLinks","method":"GET","path":"/v1/orgs/{organizationId}/link-invites","summary":"List organization invites","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listPermissionsAggregateInCollection","method":"GET","path":"/v1/collections/{collectionId}/permissions/aggregate","summary":"List all collections users permissions","success":200,"paginated":true,"query":["page","limit","role"],"body":null},
   {"id":"listPermissionsAggregateInSite","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/permissions/aggregate","summary":"List all sites users permissions","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listPermissionsAggregateInSpace","method":"GET","path":"/v1/spaces/{spaceId}/permissions/aggregate","summary":"List all space users permissions","success":200,"paginated":true,"query":["page","limit","role"],"body":null},
   {"id":"listSiteAdaptiveTemplateConditions","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions","summary":"List templates of conditions generated based on the site visitor schema that can be used in adaptive content expressions","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listSiteIntegrations","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/integrations","summary":"List integrations enabled in a site","success":200,"paginated":true,"query":["search"],"body":null},
   {"id":"listSiteIntegrationScripts","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/integration-scripts","summary":"List the scripts to embed in published content for a site","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"listSiteMcpServers","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/mcp-servers","summary":"List all MCP servers for a site","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listSiteRedirects","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/redirects","summary":"List all site redirects","success":200,"paginated":true,"query":["page","limit","search"],"body":null},
   {"id":"listSiteVisitorSegments","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/insights/visitor-segments","summary":"List a site visitor segments","success":200,"paginated":true,"query":[],"body":null},
   {"id":"listSpaceIntegrations","method":"GET","path":"/v1/spaces/{spaceId}/integrations","summary":"List integrations enabled in a space","success":200,"paginated":true,"query":["search"],"body":null},
   {"id":"listSpaceIntegrationsBlocks","method":"GET","path":"/v1/spaces/{spaceId}/integration-blocks","summary":"List all space integrations blocks","success":200,"paginated":false,"query":[],"body":null},
@@ -254,7 +195,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"listTeamPermissionsInSpace","method":"GET","path":"/v1/spaces/{spaceId}/permissions/teams","summary":"List space team persmissions","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listUserPermissionsInCollection","method":"GET","path":"/v1/collections/{collectionId}/permissions/users","summary":"List collection user permissions","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listUserPermissionsInSpace","method":"GET","path":"/v1/spaces/{spaceId}/permissions/users","summary":"List space user permissions","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"overrideSiteSpaceCustomizationById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization","summary":"Override a site space customization settings","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["title","styling","internationalization","favicon","announcement","header","footer","themes","pdf","feedback","git","externalLinks","pagination","trademark","privacyPolicy","socialPreview"],"requiredFields":[]}},
   {"id":"queueIntegrationTask","method":"POST","path":"/v1/integrations/{integrationName}/tasks","summary":"Queue an integration task","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["task","schedule"],"requiredFields":["task"]}},
   {"id":"regenerateSitePublishingAuthById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate","summary":"Regenerate a site auth","success":200,"paginated":false,"query":[],"body":null},
   {"id":"removeCustomHostname","method":"DELETE","path":"/v1/custom-hostnames/{hostname}","summary":"Remove a custom hostname","success":"delete","paginated":false,"query":[],"body":null},
@@ -280,19 +220,13 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"uninstallIntegrationFromSite","method":"DELETE","path":"/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}","summary":"Uninstall an integration from a site","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"uninstallIntegrationFromSpace","method":"DELETE","path":"/v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}","summary":"Uninstall an integration from a space","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"updateAgentTask","method":"PATCH","path":"/v1/orgs/{organizationId}/agent-tasks/{agentTaskId}","summary":"Update an agent task by its identifier","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["status"],"requiredFields":["status"]}},
-  {"id":"updateCustomFont","method":"POST","path":"/v1/orgs/{organizationId}/fonts/{fontId}","summary":"Update a custom font","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["fontFamily","fontFaces"],"requiredFields":[]}},
   {"id":"updateGlossaryEntries","method":"PUT","path":"/v1/orgs/{organizationId}/translations-glossary","summary":"Update glossary entries","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["operations"],"requiredFields":["operations"]}},
   {"id":"updateIntegrationInstallation","method":"PATCH","path":"/v1/integrations/{integrationName}/installations/{installationId}","summary":"Update an integration installation","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["externalIds","configuration","space_selection","site_selection"],"requiredFields":[]}},
   {"id":"updateIntegrationSiteInstallation","method":"PATCH","path":"/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}","summary":"Update an integration site installation","success":200,"paginated":false,"query":["extended"],"body":{"required":true,"fields":["externalIds","configuration"],"requiredFields":[]}},
   {"id":"updateIntegrationSpaceInstallation","method":"PATCH","path":"/v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}","summary":"Update an integration space installation","success":200,"paginated":false,"query":["extended"],"body":{"required":true,"fields":["externalIds","configuration"],"requiredFields":[]}},
-  {"id":"updateOpenAPISpecBySlug","method":"PATCH","path":"/v1/orgs/{organizationId}/openapi/{specSlug}","summary":"Update OpenAPI spec visibility","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["visibility"],"requiredFields":["visibility"]}},
   {"id":"updateOrganizationAgentInstructions","method":"PUT","path":"/v1/orgs/{organizationId}/agent-instructions","summary":"Update Docs agent instructions for an organization","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["instructions"],"requiredFields":["instructions"]}},
-  {"id":"updateOrganizationInviteById","method":"PATCH","path":"/v1/orgs/{organizationId}/link-invites/{inviteId}","summary":"Update an organization invite","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["role","level"],"requiredFields":[]}},
   {"id":"updateSiteAdsById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ads","summary":"Update a site ads settings","success":204,"paginated":false,"query":[],"body":{"required":false,"fields":["status","topic"],"requiredFields":[]}},
-  {"id":"updateSiteCustomizationById","method":"PUT","path":"/v1/orgs/{organizationId}/sites/{siteId}/customization","summary":"Update a site customization settings","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["title","styling","internationalization","favicon","header","footer","announcement","themes","pdf","feedback","ai","advancedCustomization","git","pageActions","externalLinks","pagination","trademark","privacyPolicy","socialPreview","insights"],"requiredFields":["styling","internationalization","favicon","header","footer","themes","pdf","feedback","ai","advancedCustomization","trademark","externalLinks","pagination","pageActions","git","privacyPolicy","socialPreview","insights"]}},
-  {"id":"updateSiteMcpServerById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/mcp-servers/{siteMcpServerId}","summary":"Update a site MCP server","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["name","url","headers"],"requiredFields":[]}},
   {"id":"updateSitePublishingAuthById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth","summary":"Update a site auth config","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["backend","fallbackURL"],"requiredFields":["backend"]}},
-  {"id":"updateSiteRedirectById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}","summary":"Update a site redirect","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["source","destination"],"requiredFields":[]}},
   {"id":"updateTeamPermissionInCollection","method":"PATCH","path":"/v1/collections/{collectionId}/permissions/teams/{teamId}","summary":"Update a collection team permission","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role"],"requiredFields":[]}},
   {"id":"updateTeamPermissionInSpace","method":"PATCH","path":"/v1/spaces/{spaceId}/permissions/teams/{teamId}","summary":"Update a space team permission","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role"],"requiredFields":[]}},
   {"id":"updateUserById","method":"PATCH","path":"/v1/users/{userId}","summary":"Update a user by its ID","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["displayName","photoURL"],"requiredFields":[]}},
