@@ -60,9 +60,13 @@ export async function runTranscript(steps: readonly Step[], mode: 'local' | 'rem
 /**
  * Registers, in the enclosing `describe`, the run of `steps` in both modes (beforeAll)
  * and one test per step that both printed the same stdout and exited the same; `at(i)`
- * is the local run's result of step `i`, for the assertions of what it printed.
+ * is the local run's result of step `i`, for the assertions of what it printed;
+ * `transcripts()` both runs, for assertions over every step of each.
  */
-export function inBothModes(steps: readonly Step[], options: TranscriptOptions = {}): { at: (index: number) => RunResult } {
+export function inBothModes(
+  steps: readonly Step[],
+  options: TranscriptOptions = {},
+): { at: (index: number) => RunResult; transcripts: () => { local: Transcript; remote: Transcript } } {
   let local: Transcript = [];
   let remote: Transcript = [];
   beforeAll(async () => {
@@ -75,5 +79,5 @@ export function inBothModes(steps: readonly Step[], options: TranscriptOptions =
     const b = remote[index] as RunResult;
     expect({ stdout: b.stdout, exitCode: b.exitCode }).toEqual({ stdout: a.stdout, exitCode: a.exitCode });
   });
-  return { at: (index) => local[index] as RunResult };
+  return { at: (index) => local[index] as RunResult, transcripts: () => ({ local, remote }) };
 }

@@ -6,10 +6,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../helpers/cli.js';
-import { type Step, type Transcript, runTranscript } from '../helpers/scenario.js';
-import { cleanupTempDirs } from '../helpers/stores.js';
+import { type Step, inBothModes } from '../helpers/scenario.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'docsctl-catalog-'));
 const file = (name: string, text: string) => {
@@ -71,22 +70,9 @@ const steps: Step[] = [
 ];
 
 describe('organization catalog script, locally and through serve', () => {
-  let local: Transcript;
-  let remote: Transcript;
-  beforeAll(async () => {
-    local = await runTranscript(steps, 'local');
-    remote = await runTranscript(steps, 'remote');
-  });
-  afterAll(cleanupTempDirs);
-
-  it.each(steps.map((step, index) => [step.argv.join(' '), index] as const))('same answer: %s', (_name, index) => {
-    const a = local[index] as RunResult;
-    const b = remote[index] as RunResult;
-    expect({ stdout: b.stdout, exitCode: b.exitCode }).toEqual({ stdout: a.stdout, exitCode: a.exitCode });
-  });
+  const { at, transcripts } = inBothModes(steps);
 
   it('defines fields and refuses bad names and values with usage errors, changing nothing', () => {
-    const at = (i: number) => local[i] as RunResult;
     expect(at(3).exitCode).toBe(2);
     expect(at(3).stderr).toMatch(/lowercase letters/);
     expect(at(4).stdout).toBe('pages\tnumber\tPage budget\t\ntier\tselect:single\ttier\tgold,silver\n');
@@ -101,7 +87,6 @@ describe('organization catalog script, locally and through serve', () => {
   });
 
   it('keeps translation settings, and lists an SSO provider for login only once configured', () => {
-    const at = (i: number) => local[i] as RunResult;
     expect(at(11).stdout).toMatch(/^\S+\tEurope\tfr,de\n$/);
     expect(JSON.parse(at(13).stdout)).toEqual([]);
     expect(at(14).stdout).toMatch(/\tOkta\tactive\tread\t/);
@@ -111,7 +96,6 @@ describe('organization catalog script, locally and through serve', () => {
   });
 
   it('publishes a valid spec, stores an invalid one in its error state with exit 1, and validates offline', () => {
-    const at = (i: number) => local[i] as RunResult;
     expect(at(17).exitCode).toBe(0);
     expect(at(18).exitCode).toBe(1);
     expect(at(18).stderr).toMatch(/broken was stored but did not process \(PARSE_ERROR\): must have required property 'version'/);
@@ -123,10 +107,10 @@ describe('organization catalog script, locally and through serve', () => {
   });
 
   it('publishes an integration from its manifest without ever showing its secrets', () => {
-    const at = (i: number) => local[i] as RunResult;
     expect(at(23).stdout).toMatch(/^slack-notify\tSlack notify\t1\tpublic\t/);
     const republished = JSON.parse(at(24).stdout);
     expect(republished).toMatchObject({ name: 'slack-notify', version: 2, categories: ['collaboration'] });
+    const { local, remote } = transcripts();
     for (const result of [...local, ...remote]) expect(result.stdout + result.stderr).not.toContain('xoxb-never-shown');
     expect(at(25).stdout).toBe('slack-notify\n');
     expect(at(27).exitCode).toBe(0);
@@ -134,6 +118,7 @@ describe('organization catalog script, locally and through serve', () => {
   });
 
   it('keeps each valid document as a version, newest first, readable back in both modes', () => {
+    const { local, remote } = transcripts();
     for (const transcript of [local, remote]) {
       const at = (i: number) => transcript[i] as RunResult;
       const latest = JSON.parse(at(29).stdout).lastVersion as string;

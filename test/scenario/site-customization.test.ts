@@ -6,11 +6,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_CUSTOMIZATIONS as DEFAULT_CUSTOMIZATION } from '../../src/domain/sites/published.js';
-import type { RunResult } from '../helpers/cli.js';
-import { type Step, type Transcript, runTranscript } from '../helpers/scenario.js';
-import { cleanupTempDirs } from '../helpers/stores.js';
+import { type Step, inBothModes } from '../helpers/scenario.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'docsctl-customization-'));
 const file = (name: string, value: unknown) => {
@@ -39,22 +37,9 @@ const steps: Step[] = [
 ];
 
 describe('site customization script, locally and through serve', () => {
-  let local: Transcript;
-  let remote: Transcript;
-  beforeAll(async () => {
-    local = await runTranscript(steps, 'local');
-    remote = await runTranscript(steps, 'remote');
-  });
-  afterAll(cleanupTempDirs);
-
-  it.each(steps.map((step, index) => [step.argv.join(' '), index] as const))('same answer: %s', (_name, index) => {
-    const a = local[index] as RunResult;
-    const b = remote[index] as RunResult;
-    expect({ stdout: b.stdout, exitCode: b.exitCode }).toEqual({ stdout: a.stdout, exitCode: a.exitCode });
-  });
+  const { at } = inBothModes(steps);
 
   it('shows defaults, sets a look, refuses a bad one, merges and resets overrides', () => {
-    const at = (i: number) => local[i] as RunResult;
     for (const i of [0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11]) expect(at(i).exitCode, `${i}: ${at(i).stderr}`).toBe(0);
     expect(at(3).stdout).toBe('clean\t#346DDB\tInter\tsearch\t\t\n');
     expect(at(4).stdout).toBe('muted\t#346DDB\tLato\tsearch\tAcme Help\t\n');
