@@ -23,7 +23,7 @@ import {
   putOrg,
   requireUser,
   userOrgList,
-} from './records.js';
+} from './core-records.js';
 import { organizationView, userView } from './views.js';
 
 const on = implementer<typeof routes>();

@@ -1,7 +1,7 @@
 /**
  * The content area: every handler of the `change-requests` and `content` route
  * modules. Two handlers written here serve routes of other modules and are
- * reached through those areas (handlers.ts `borrowed`): `listSpaceLinks` (spaces)
+ * reached through those areas (handler-registry.ts `borrowed`): `listSpaceLinks` (spaces)
  * and `listChangeRequestsForOrganization` (orgs-extra). Heavy dependencies (merge,
  * Git Sync conversion, zip, links, PDF) are imported by the handlers that use
  * them, when they run.
