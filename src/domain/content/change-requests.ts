@@ -30,7 +30,6 @@
 import { type ContentPatch, applyPatch, planFastMerge } from './fast-merge.js';
 import { badRequest, conflict } from '../../api/errors.js';
 import type * as crRoutes from '../../api/routes/change-requests.js';
-import type * as orgRoutes from '../../api/routes/orgs-extra.js';
 import type { ContentTree } from '../../content-model/model.js';
 import type { TreeConflict } from '../../content-model/tree-merge.js';
 import type { StoreReader, StoreWriter } from '../../store/types.js';
@@ -59,7 +58,6 @@ import { requireMergeRules } from '../review/merge-rules.js';
 import { indexCommit } from '../search/index.js';
 
 const crOn = implementer<typeof crRoutes>();
-const orgOn = implementer<typeof orgRoutes>();
 
 // ─── Three-way merge of revisions ──────────────────────────────────────────
 
@@ -349,7 +347,7 @@ export const changeRequestHandlers: Record<string, Handler> = {
   ...crOn('mergeChangeRequest', mergeHandler('merge')),
   ...crOn('updateChangeRequest', mergeHandler('update')),
 
-  ...orgOn('listChangeRequestsForOrganization', (ctx, { params, query }) => {
+  ...crOn('listChangeRequestsForOrganization', (ctx, { params, query }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     requireRole(role, 'read', org.id, 'list change requests');
     // Reads each active space's index for the asked status (not every change request).
