@@ -89,6 +89,7 @@ async function primaryRevision(session: Session, spaceId: string): Promise<strin
   return ((await transport.request('getSpaceById', { params: { spaceId } })).body as { revision: string }).revision;
 }
 
+// eslint-disable-next-line max-lines-per-function -- registers the subcommands of `docsctl git`, one chained commander statement each
 export function registerGitCommands(program: Command, getSession: (command: Command) => Session): void {
   const git = program.command('git').description('Sync spaces with Git repositories (GitBook Git Sync layout)');
 
