@@ -14,13 +14,12 @@ import type { RawInput } from '../../src/api/validate.js';
 import { executeOperation } from '../../src/domain/execute.js';
 import { type InputPolicy, LOCAL_POLICY, SERVE_POLICY } from '../../src/domain/policy.js';
 import { RepoUrlError, parseRepoUrl } from '../../src/git/credentials.js';
-import { openMirror } from '../../src/git/repo.js';
 import { startServer } from '../../src/server/server.js';
 import { contentSetup } from '../domain/content/helpers.js';
 import { runCli } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
 import { type GitLog, gitLog, optionLikeUserArgs } from './git-log.js';
-import { isolateGit, makeRemote, type TestRemote } from './helpers.js';
+import { isolateGit, makeRemote, openMirror, type TestRemote } from './helpers.js';
 import type { RouteId } from '../../src/api/route-id.js';
 
 let env: ReturnType<typeof isolateGit>;
