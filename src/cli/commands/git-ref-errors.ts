@@ -5,9 +5,7 @@ import { redactUrls } from '../../util/redact.js';
 /** Every candidate ref was missing: the error names what the user gave, not the last candidate tried. */
 export function noSuchRef(url: string, given: string, tried: readonly string[]): ApiError {
   const what = tried.length > 1 ? `no branch or tag "${given}"` : `no ref "${given}"`;
-  return new ApiError(404, `Cannot fetch ${redactUrls(url)}: ${what}`, {
-    hint: tried.length > 1 ? `tried ${tried.join(' and ')}; list them with: git ls-remote ${redactUrls(url)}` : undefined,
-  });
+  return new ApiError(404, `Cannot fetch ${redactUrls(url)}: ${what}`, { hint: `list its branches and tags with: git ls-remote ${redactUrls(url)}` });
 }
 
 /** A remote-ref-not-found answer (the candidate does not exist there). */
