@@ -11,8 +11,8 @@
  *   SUMMARY link title, and its slug.
  * - Everything else (body, front matter, fields) is the import's.
  */
-import { splitLeadingHeading } from '../content/markdown.js';
-import type { ContentFile, ContentPage } from '../content/model.js';
+import { splitLeadingHeading } from '../content-model/markdown.js';
+import type { ContentFile, ContentPage } from '../content-model/model.js';
 import { extraString, setExtra } from './page.js';
 
 export interface ImportSource {

@@ -4,7 +4,7 @@
  * they were (`<…>`, percent-encoded, or raw). Links that need no change keep
  * their bytes.
  */
-import { extractLinks, type ExtractedLink } from '../content/links.js';
+import { extractLinks, type ExtractedLink } from '../content-model/links.js';
 import { type ExportRun, existsIn } from './export-run.js';
 import { resolveReference } from './import.js';
 import { basename, dirname, joinPath, relativePath } from './paths.js';

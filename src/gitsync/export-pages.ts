@@ -5,8 +5,8 @@
  * in place, a changed title rewrites the heading. A symbolic link is never replaced:
  * writes go to its target.
  */
-import { detectEol, headingLine, replaceLeadingHeading, splitLeadingHeading } from '../content/markdown.js';
-import type { ContentFile, ContentPage, ContentRef } from '../content/model.js';
+import { detectEol, headingLine, replaceLeadingHeading, splitLeadingHeading } from '../content-model/markdown.js';
+import type { ContentFile, ContentPage, ContentRef } from '../content-model/model.js';
 import { sameBytes } from '../util/bytes.js';
 import { gitBlobOid } from './blob.js';
 import type { GitBookConfig } from './config.js';

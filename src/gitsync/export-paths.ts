@@ -11,7 +11,7 @@
  * - A file keeps its path; new files go to `.gitbook/assets/<name>`, ` (1)` on a clash.
  * Paths of files the space does not own are never taken.
  */
-import type { ContentFile, ContentPage } from '../content/model.js';
+import type { ContentFile, ContentPage } from '../content-model/model.js';
 import { contentRelative, type ExportRun, isFree, isSafeSlug } from './export-run.js';
 import type { GitBookConfig } from './config.js';
 import { basename, dirname, isInside, joinPath } from './paths.js';

@@ -5,7 +5,7 @@
  * written over the file they replace so unchanged items keep their lines
  * (summary-update.ts).
  */
-import type { ContentPage, ContentRef } from '../content/model.js';
+import type { ContentPage, ContentRef } from '../content-model/model.js';
 import type { ExportRun } from './export-run.js';
 import { extraString } from './page.js';
 import { relativePath } from './paths.js';

@@ -21,8 +21,8 @@
  * without one, to the path its slugs give (`a/b.md`, or `a/b/README.md` with
  * children; `structure.readme` for the first root page without a slug).
  */
-import type { ContentFile, ContentPage, ContentTree } from '../content/model.js';
-import { walkPages } from '../content/model.js';
+import type { ContentFile, ContentPage, ContentTree } from '../content-model/model.js';
+import { walkPages } from '../content-model/model.js';
 import { type GitBookConfig, normalizeProjectDirectory } from './config.js';
 import { GitSyncError } from './errors.js';
 import { placeFiles, placePages } from './export-paths.js';

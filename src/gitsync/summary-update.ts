@@ -13,8 +13,8 @@
  * cannot express, such as a root page that must move past a `***`), the file is
  * written whole in GitBook's style (`writeSummary`).
  */
-import { diffSequences } from '../content/diff3.js';
-import { closesFence, escapeInline, openingFence, splitLines } from '../content/markdown.js';
+import { diffSequences } from '../content-model/diff3.js';
+import { closesFence, escapeInline, openingFence, splitLines } from '../content-model/markdown.js';
 import { normalizePath } from '../util/posix-path.js';
 import { type SummaryEntry, type SummaryItem, formatDestination, parseSummary, writeSummary } from './summary.js';
 import { slugify } from './slug.js';
