@@ -4,8 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import { authEnv, parseRepoUrl, providerOf, repoNameOf, scrubber } from '../../src/git/credentials.js';
-import { openMirror } from '../../src/git/repo.js';
-import { filesContaining, git, isolateGit, makeRemote, type TestRemote } from './helpers.js';
+import { filesContaining, git, isolateGit, makeRemote, openMirror, type TestRemote } from './helpers.js';
 
 const decoder = new TextDecoder();
 let env: ReturnType<typeof isolateGit>;
