@@ -6,19 +6,18 @@
  * built binary, locally and against `docsctl serve`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BinaryMode, MODES, binaryMode } from '../helpers/binary.js';
+import { type BinaryMode, describeInBothModes } from '../helpers/binary.js';
 import { cleanupTempDirs } from '../helpers/stores.js';
 
 afterAll(cleanupTempDirs);
 
-describe.each(MODES)('--json FIELDS (%s)', { timeout: 300_000 }, (mode) => {
-  let cli: BinaryMode;
+describeInBothModes('--json FIELDS', (context) => {
   let space: string;
+  let cli: BinaryMode;
   beforeAll(async () => {
-    cli = await binaryMode(mode);
+    ({ cli } = context);
     space = await cli.ok(['space', 'create', '--title', 'Handbook', '--format', 'ids']);
   });
-  afterAll(() => cli.close());
 
   it('a field of the type that this object lacks prints null (space get --json id,parent at the root)', async () => {
     const result = await cli.run(['space', 'get', space, '--json', 'id,parent,deletedAt,title']);
