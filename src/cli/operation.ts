@@ -41,6 +41,8 @@ export interface FlagSpec {
   noneIsNull?: boolean;
   /** When asked on a terminal, offer a choice instead of free text (`organization`: your organizations). */
   offer?: 'organization';
+  /** Former spellings (`--organization`), still accepted but hidden from help and completion (naming rule: commands/flags.ts). */
+  aliases?: string[];
 }
 
 export type OutputKind = 'object' | 'list' | 'delete' | 'empty';
@@ -66,10 +68,8 @@ export interface OperationCommandSpec {
   resolve?: (session: Session, input: RawInput) => Promise<void>;
   /** Custom mapping after flags are applied (complex bodies; may read files or stdin through the session). */
   build?: (options: Record<string, unknown>, input: RawInput, session: Session) => void | Promise<void>;
-  /** False: no `--body <json>` flag (the command's own `--body` means something else, e.g. a comment's text). */
+  /** False: no `--body <json>` flag (the command builds its body itself, e.g. a comment from `--text`). */
   rawBody?: false;
-  /** For lists: the pagination cursor flag when `--page` means something else (default `--page`). */
-  cursorFlag?: string;
   /** For lists: prints the items itself (e.g. comment threads on a terminal) instead of printList. */
   printItems?: (session: Session, items: unknown[], input: RawInput) => Promise<void>;
   /** For lists: a failure message when the items mean a check failed (exit 1 after printing them). */
@@ -119,11 +119,15 @@ export function registerOperationCommands(
       const option = new Option(flag.flags, flag.description);
       if (flag.choices) option.choices(flag.choices);
       command.addOption(option);
+      for (const alias of flag.aliases ?? []) command.addOption(hiddenAlias(option, alias));
     }
     if (spec.output === 'list') {
-      command.addOption(new Option('--limit <n>', 'items per page (max 1000)'));
-      command.addOption(new Option(`${spec.cursorFlag ?? '--page'} <cursor>`, 'page cursor (the next.page of a previous answer)'));
-      command.addOption(new Option('--all', 'follow pagination to the end'));
+      command.addOption(new Option('--limit <n>', `items per page, 0 to 1000 (default ${DEFAULT_PAGE_SIZE}; --all for every item)`));
+      const cursor = new Option(`${CURSOR_FLAG} <cursor>`, 'start at this cursor (the next.page of a previous answer)');
+      command.addOption(cursor);
+      // `--page` was the cursor's name; where it does not name a content page, it still is (hidden).
+      if (!command.options.some((o) => o.long === '--page')) command.addOption(hiddenAlias(cursor, '--page'));
+      command.addOption(new Option('--all', 'follow pagination to the end (pages of 1000)'));
     }
     if (hasBody(spec) && spec.rawBody !== false) command.addOption(new Option('--body <json>', 'request body as JSON, or @FILE (flags override its fields)'));
     if (isMutating(spec)) command.addOption(new Option('--dry-run', 'print the request (method, path, body) instead of sending it; change nothing'));
@@ -136,6 +140,25 @@ export function registerOperationCommands(
       await runOperationCommand(getSession(cmd), spec, positional, cmd.opts());
     });
   }
+}
+
+/** The pagination cursor flag of every list (naming rule: commands/flags.ts). */
+export const CURSOR_FLAG = '--cursor';
+
+/** Items per page when `--limit` is not given: the CLI sends it, so it is the same against any server. */
+export const DEFAULT_PAGE_SIZE = 50;
+
+/**
+ * A hidden option spelled `alias` that stores into `option`'s attribute: an old
+ * spelling keeps working without showing in help or completion.
+ */
+export function hiddenAlias(option: Option, alias: string): Option {
+  const flags = option.flags.replace(/--[a-z0-9-]+/i, alias).replace(/^-[a-z], /i, '');
+  const hidden = new Option(flags, `alias of ${option.long}`).hideHelp();
+  if (option.argChoices) hidden.choices(option.argChoices);
+  const attribute = option.attributeName();
+  hidden.attributeName = () => attribute;
+  return hidden;
 }
 
 /** The command changes something: its route (or one of its routes) is not a GET. */
@@ -289,8 +312,12 @@ export async function buildInput(
       }
       (input.query as Record<string, unknown>).limit = limit;
     }
-    const cursor = options[attributeName(`${spec.cursorFlag ?? '--page'} <cursor>`)];
-    if (typeof cursor === 'string') (input.query as Record<string, unknown>).page = cursor;
+    const query = input.query as Record<string, unknown>;
+    const cursor = options[attributeName(`${CURSOR_FLAG} <cursor>`)];
+    if (typeof cursor === 'string') query.page = cursor;
+    if (query.limit === undefined && routeInfo(typeof spec.route === 'string' ? spec.route : spec.route(options)).paginated) {
+      query.limit = options.all ? 1000 : DEFAULT_PAGE_SIZE;
+    }
   }
   if (spec.nonEmptyBody && (input.body === undefined || Object.keys(input.body as object).length === 0)) {
     throw new UsageError(spec.nonEmptyBody);
@@ -331,7 +358,7 @@ export async function runOperationCommand(
     else await session.printList(items, cols);
     if (!options.all && body.next?.page) {
       const of = body.count !== undefined ? ` of ${body.count}` : '';
-      await session.info(`note: showing ${items.length}${of}; pass --all for every item, or ${spec.cursorFlag ?? '--page'} ${body.next.page} for the next page`);
+      await session.info(`note: showing ${items.length}${of}; pass --all for every item, or ${CURSOR_FLAG} ${body.next.page} for the next page`);
     } else if (items.length === 0) {
       await session.hint(`No ${spec.noun ?? 'item'}s found.`);
     }

@@ -31,7 +31,7 @@ import {
   putCollection,
   putSpace,
   sweepTrash,
-} from './records.js';
+} from './core-records.js';
 import {
   appendChild,
   clearChildren,

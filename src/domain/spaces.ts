@@ -37,7 +37,7 @@ import {
   putSpace,
   sweepTrash,
   untrashSpace,
-} from './records.js';
+} from './core-records.js';
 import { detachSpaceFromSites } from './sites/integrity.js';
 import { appendChild, containerKey, insertAfter, relocate, softDeleteSpace } from './tree.js';
 import { spaceView } from './views.js';

@@ -8,7 +8,7 @@ import { badRequest, conflict } from '../api/errors.js';
 import type { StoreReader, StoreWriter } from '../store/types.js';
 import { type Entry, OrderedList, type PageQuery, paginatePrefix } from './ordered.js';
 import type { ListEnvelope } from './pagination.js';
-import { type ChildRef, type SpaceRecord, Tables, getCollection, putSpace, trashSpace } from './records.js';
+import { type ChildRef, type SpaceRecord, Tables, getCollection, putSpace, trashSpace } from './core-records.js';
 
 export type ContentPointer = { type: 'space'; space: string } | { type: 'collection'; collection: string };
 export interface ContentPosition {

@@ -10,7 +10,7 @@
 import { GitSyncError } from './errors.js';
 import { MAX_PAGE_DEPTH, MAX_PAGES } from './limits.js';
 import { Warnings } from './warnings.js';
-import { type Fence, closesFence, escapeInline, eachLine, fenceContentLine, inlineToText, openingFence } from '../content/markdown.js';
+import { type Fence, closesFence, escapeInline, eachLine, fenceContentLine, inlineToText, openingFence } from '../content-model/markdown.js';
 import { slugify } from './slug.js';
 
 export interface SummaryLink {

@@ -14,11 +14,11 @@
  *   completes the defaults below.
  * - `metadata=false` leaves out `git` (the mutable Git Sync metadata).
  */
-import type { ContentRef, PageLayout } from '../../content/model.js';
-import { eachFencedBlock, eachLine, lineAt } from '../../content/markdown.js';
+import type { ContentRef, PageLayout } from '../../content-model/model.js';
+import { eachFencedBlock, eachLine, lineAt } from '../../content-model/markdown.js';
 import { ApiError } from '../../api/errors.js';
-import type { ChangeRequestRecord } from './records.js';
-import type { RevisionRecord, UserRecord } from '../records.js';
+import type { ChangeRequestRecord } from './change-request-records.js';
+import type { RevisionRecord, UserRecord } from '../core-records.js';
 import { apiUrl, appUrl, downloadUrl } from '../urls.js';
 import { userView, type UserView } from '../views.js';
 import type { RevisionContent, StoredFile, StoredPage } from './storage.js';
@@ -95,7 +95,7 @@ export function markdownToDocument(markdown: string): JsonDocument | undefined {
   const nodes: DocBlock[] = [];
   let count = 0;
   const source = markdown.replace(/\r\n?/g, '\n');
-  // Fenced code is found by the one fence scanner of src/content/markdown.ts, by where it starts.
+  // Fenced code is found by the one fence scanner of src/content-model/markdown.ts, by where it starts.
   const fences = eachFencedBlock(source);
   let fence = fences.next().value;
   let paragraph: string[] = [];

@@ -40,7 +40,7 @@ import {
   siteSpacesOfSpace,
   structure,
   structureOwner,
-} from './records.js';
+} from './site-records.js';
 import {
   type StructureNode,
   attachSection,

@@ -10,8 +10,8 @@
  * answers the simple definitions give on small inputs.
  */
 import { describe, expect, it } from 'vitest';
-import { extractLinks, scanLinks } from '../../src/content/links.js';
-import { eachLine, maskCode, splitLeadingHeading } from '../../src/content/markdown.js';
+import { extractLinks, scanLinks } from '../../src/content-model/links.js';
+import { eachLine, maskCode, splitLeadingHeading } from '../../src/content-model/markdown.js';
 import { MAX_DOCUMENT_NODES, markdownToDocument } from '../../src/domain/content/views.js';
 import { pagePostings, tokenize } from '../../src/domain/search/index.js';
 import { importRepository } from '../../src/gitsync/import.js';
