@@ -39,6 +39,14 @@ export function lineAt(text: string, start: number, number: number): Line | unde
   return { text: text.slice(start, stop), start, end, number };
 }
 
+/**
+ * Every line of a text in an array, for a reader that needs to go back and forth in a
+ * small file (SUMMARY.md). Readers of page bodies walk them with `eachLine` instead.
+ */
+export function splitLines(text: string): Line[] {
+  return [...eachLine(text)];
+}
+
 /** The lines of a text, one at a time (nothing is kept between them). */
 export function* eachLine(text: string): Generator<Line> {
   let line = lineAt(text, 0, 1);
