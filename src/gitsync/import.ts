@@ -408,6 +408,7 @@ function pagesFromFolders(ctx: Context): ContentPage[] {
 
 // ─── Files ────────────────────────────────────────────────────────────────
 
+// eslint-disable-next-line max-lines-per-function -- one scan of every page's links sharing the two bounded memos and the set of paths found
 function collectFiles(ctx: Context): ContentFile[] {
   const { snapshot, config } = ctx;
   const assets = joinPath(config.root, '.gitbook/assets');
