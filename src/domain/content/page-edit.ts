@@ -55,7 +55,7 @@ function edited(page: StoredPage, change: Change, where: string): StoredPage {
 
 export const pageEditHandlers: Record<string, Handler> = {
   ...on('updateChangeRequestContent', (ctx, { params, query, body }) => {
-    const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId, 'edit', 'edit content');
+    const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId);
     if (cr.status === 'merged' || cr.status === 'archived') {
       throw conflict(`Change request #${cr.number} is ${cr.status}: its content cannot change`);
     }
