@@ -70,6 +70,7 @@ function readOnly(reader: StoreReader): StoreWriter {
     put: refuse,
     delete: refuse,
     putObject: refuse,
+    adopt: refuse,
   };
 }
 
