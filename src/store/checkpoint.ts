@@ -32,9 +32,9 @@ import { type WriteIo, errnoCode, fsops } from './durable.js';
 import { StoreError } from './errors.js';
 import { crashPoint } from './fault.js';
 import { commitRoot, listCommitGens, paths } from './commit-file.js';
-import { DAMAGE_HINT, MissingObjectError, readLooseBytes } from './objects.js';
+import { DAMAGE_HINT, objectPath, readLooseBytes } from './objects.js';
 import { PackFile, PackWriter, newPackName, removePack } from './pack-file.js';
-import { type InlineLocation, type PackSet, writeCheckpoint } from './pack-set.js';
+import { type InlineLocation, type PackSet, readCheckpointState, writeCheckpoint } from './pack-set.js';
 import { type WalkSource, walk, yieldIfDue } from './reachable.js';
 
 /** A writer checkpoints once the newest commit is this many commits past CHECKPOINT. */
@@ -121,7 +121,13 @@ export async function writePack(
     writer.abort();
     throw error;
   }
-  const pack = PackFile.open(dir, name);
+  let pack: PackFile | undefined;
+  try {
+    pack = PackFile.open(dir, name);
+  } catch (error) {
+    writer.abort();
+    throw error;
+  }
   if (pack === undefined) throw new StoreError(`store damaged: ${writer.indexFile} vanished as it was written`, writer.indexFile, { hint: DAMAGE_HINT });
   packs?.register(pack);
   return pack;
@@ -129,7 +135,8 @@ export async function writePack(
 
 /**
  * Copies into `writer` the objects of `sources` that `keep` accepts (every one without
- * it), in each pack's order, verified as they are read.
+ * it), in each pack's order, as they are stored (PackFile.readRaw: a damaged object
+ * keeps its damage and its name, and is found by the next read or fsck).
  */
 export async function copyPacks(writer: PackWriter, sources: readonly PackFile[], keep?: (hash: string) => boolean): Promise<void> {
   let slice = performance.now();
@@ -137,7 +144,7 @@ export async function copyPacks(writer: PackWriter, sources: readonly PackFile[]
     const entries = source.allEntries().sort((a, b) => a.offset - b.offset);
     for (const entry of entries) {
       if (writer.has(entry.hash) || (keep !== undefined && !keep(entry.hash))) continue;
-      writer.add(entry.hash, source.read(entry), entry.names);
+      writer.add(entry.hash, source.readRaw(entry), entry.names);
       if (writer.unwritten > 4 * 1024 * 1024) await writer.drain(1024 * 1024);
       slice = await yieldIfDue(slice);
     }
@@ -146,21 +153,26 @@ export async function copyPacks(writer: PackWriter, sources: readonly PackFile[]
 
 /**
  * Every object the generations `from..newest` reach, or undefined when in doubt (a kept
- * commit unreadable, a damaged object): the caller then keeps everything.
+ * commit unreadable, a damaged object): the caller then keeps everything. A 64-hex
+ * string in a value that names no object (no pack, commit or loose file holds it) is
+ * not followed; `loose` says whether loose files must be looked at.
  */
-export async function markKept(source: CheckpointSource, dir: string, from: number, newest: number): Promise<Set<string> | undefined> {
+export async function markKept(source: CheckpointSource, dir: string, from: number, newest: number, loose: boolean): Promise<Set<string> | undefined> {
+  const packs = source.packs;
   const roots: string[] = [];
   for (let gen = Math.max(1, from); gen <= newest; gen += 1) {
     const root = commitRoot(dir, gen);
     if (root === undefined) return undefined;
     roots.push(root);
   }
-  return walk(
-    source,
-    roots,
-    (hash) => (source.packs.mayName(hash) ? 'enter' : 'leaf'),
-    (_hash, error) => (error instanceof MissingObjectError ? 'skip' : 'give up'),
-  );
+  packs.ensureIndexed(from, newest);
+  packs.basePacks();
+  const classify = (hash: string): 'enter' | 'leaf' | 'stop' => {
+    const names = packs.namesOf(hash);
+    if (names !== undefined) return names ? 'enter' : 'leaf';
+    return loose && fs.existsSync(objectPath(dir, hash)) ? 'enter' : 'stop';
+  };
+  return walk(source, roots, classify);
 }
 
 /**
@@ -243,7 +255,7 @@ export async function checkpoint(source: CheckpointSource, options: CheckpointOp
     const full = loose || (merge.length === base.length && merge.length >= 2);
     if (full) merge = [...base];
     let marked: Set<string> | undefined;
-    if (full) marked = await markKept(source, dir, Math.max(prunedBelow, listCommitGens(dir)[0] ?? 1), gen);
+    if (full) marked = await markKept(source, dir, Math.max(prunedBelow, listCommitGens(dir)[0] ?? 1), gen, loose);
     let converted = false;
     if (merge.length >= 2 || (loose && marked !== undefined)) {
       const kept = marked;
@@ -271,10 +283,17 @@ export async function checkpoint(source: CheckpointSource, options: CheckpointOp
       if (removePack(dir, pack.name) && (removed += 1) === 1) crashPoint('mid-repack');
     }
     if (converted) removeLegacy(dir);
+    removeLeftovers(dir, listed, gen);
     return report;
   } catch (error) {
-    // Nothing names what this checkpoint wrote unless CHECKPOINT moved.
-    const listed = new Set(packs.checkpoint.packs);
+    // Nothing names what this checkpoint wrote unless CHECKPOINT moved (its rename may have
+    // happened before a later step failed): ask the file, and when in doubt remove nothing.
+    let listed: Set<string>;
+    try {
+      listed = new Set(readCheckpointState(dir).packs);
+    } catch {
+      throw error;
+    }
     for (const pack of created) {
       if (listed.has(pack.name)) continue;
       pack.close();
@@ -299,6 +318,34 @@ async function copyLoose(writer: PackWriter, packs: PackSet, marked: Set<string>
 /** Whether an object's JSON text may name another object (holds a 64-hex run). */
 function mayNameBytes(bytes: Buffer): boolean {
   return /[0-9a-f]{64}/.test(bytes.toString('latin1'));
+}
+
+/**
+ * Removes packs a crash left behind (a checkpoint's or a merge's, a commit's own pack
+ * whose commit never linked, those a crash kept from being removed after a merge).
+ * Run under the lock, so no other writer is making such packs; left alone: packs
+ * CHECKPOINT lists, staged packs (another process may be about to commit one: gc
+ * removes them once old), and a commit's own pack for a generation after `gen` (a
+ * commit beside this checkpoint may be writing it).
+ */
+function removeLeftovers(dir: string, listed: ReadonlySet<string>, gen: number): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(paths.packs(dir));
+  } catch {
+    return;
+  }
+  for (const file of names) {
+    const match = /^(pack-(\d{12})-([ckmsgr])-[0-9a-f]{8})\.(pack|idx)$/.exec(file);
+    if (match === null) continue;
+    const [, name, packGen, kind] = match as unknown as [string, string, string, string];
+    if (listed.has(name) || kind === 's' || (kind === 'c' && Number(packGen) > gen)) continue;
+    try {
+      fs.unlinkSync(`${paths.packs(dir)}/${file}`);
+    } catch {
+      // gone already
+    }
+  }
 }
 
 /** Removes what a store written before packs kept beside them: loose objects, checkpoint lists. */

@@ -472,9 +472,16 @@ export async function recover(dir: string, options: { toGen?: number; dryRun?: b
       empty.close();
     } else {
       root = (commits.get(chosen) as CommitRecord).root;
-      const pack = await packReached(dir, verifier, gen, 'r');
-      packs = [pack.name];
-      pack.close();
+      // What the restored state reaches, exactly (the first verifier also met the damaged newer states).
+      const restored = new Verifier(dir);
+      try {
+        restored.check(root, 'root');
+        const pack = await packReached(dir, restored, gen, 'r');
+        packs = [pack.name];
+        pack.close();
+      } finally {
+        restored.packs.close();
+      }
     }
     verifier.packs.close();
     for (const file of damaged) if (fs.existsSync(file)) await setAside(file);

@@ -87,6 +87,7 @@ export function listPacks(dir: string): string[] {
 }
 
 function ensurePacksDir(dir: string): boolean {
+  if (fs.existsSync(packsDir(dir))) return false;
   try {
     fsops.mkdir(packsDir(dir));
     return true;
@@ -413,7 +414,7 @@ export class PackFile {
       } catch {
         // closed
       }
-      throw error;
+      throw error instanceof StoreError ? error : unreadable(indexFile, error);
     }
   }
 
@@ -440,7 +441,12 @@ export class PackFile {
   /** Where `hash` is in this pack (undefined: not here, or the pack was closed). */
   find(hash: string): PackEntry | undefined {
     if (this.indexFd === undefined || hash.length !== 64) return undefined;
-    const lines = this.bucket(parseInt(hash.slice(0, 2), 16));
+    let lines: Buffer;
+    try {
+      lines = this.bucket(parseInt(hash.slice(0, 2), 16));
+    } catch (error) {
+      throw unreadable(this.indexFile, error);
+    }
     const target = Buffer.from(hash, 'latin1');
     let lo = 0;
     let hi = lines.length / ENTRY;
@@ -456,6 +462,17 @@ export class PackFile {
 
   /** The verified bytes of an entry of this pack. Throws StoreError naming the pack when they do not match. */
   read(entry: PackEntry): Buffer {
+    const bytes = this.readRaw(entry);
+    verifyObject(bytes, entry.hash, this.packFile, `object ${entry.hash.slice(0, 12)}… in ${this.packFile}`);
+    return bytes;
+  }
+
+  /**
+   * An entry's bytes as stored, unverified: a repack copies them as they are, so damage
+   * travels with its hash and is still found by the next read or fsck, and a merge is not
+   * stopped by one bad object.
+   */
+  readRaw(entry: PackEntry): Buffer {
     if (this.packFd === undefined) throw unreadable(this.packFile, new Error('closed'));
     const end = entry.offset + entry.length;
     if (end > this.bytes) throw damaged(this.packFile, `is too short for object ${entry.hash.slice(0, 12)}…`);
@@ -474,7 +491,6 @@ export class PackFile {
       if (error instanceof StoreError) throw error;
       throw unreadable(this.packFile, error);
     }
-    verifyObject(bytes, entry.hash, this.packFile, `object ${entry.hash.slice(0, 12)}… in ${this.packFile}`);
     return bytes;
   }
 

@@ -25,7 +25,7 @@ import { errnoCode, fsops, fsyncDir, removeQuietly, tempPath, writeNewFile } fro
 import { StoreError } from './errors.js';
 import { type CommitHead, type InlineEntry, listCommitGens, packProblem, paths, readCommitHead } from './commit-file.js';
 import { DAMAGE_HINT, readLooseBytes, verifyObject } from './objects.js';
-import { PACK_NAME_RE, type PackEntry, PackFile, listPacks } from './pack-file.js';
+import { PACK_NAME_RE, type PackEntry, PackFile, indexPath, listPacks, packPath } from './pack-file.js';
 
 // ─── CHECKPOINT ──────────────────────────────────────────────────────────────
 
@@ -391,6 +391,15 @@ export class PackSet {
       if (looseLate !== undefined) return looseLate;
       if (this.state === before) break; // CHECKPOINT did not move: it is nowhere
     }
+    // Nowhere: damage. A base pack CHECKPOINT names and that is gone explains it best.
+    for (const name of this.checkpoint.packs) {
+      const open = this.files.get(name);
+      if (open !== undefined && !open.closed) continue;
+      if (!fs.existsSync(indexPath(this.dir, name)) || !fs.existsSync(packPath(this.dir, name))) {
+        const file = packPath(this.dir, name);
+        throw new StoreError(`store damaged: base pack ${file} named by CHECKPOINT is missing`, file, { hint: DAMAGE_HINT });
+      }
+    }
     return undefined;
   }
 
@@ -436,10 +445,13 @@ export class PackSet {
     return this.own.has(hash) || this.known(hash) !== undefined;
   }
 
-  /** Whether an object may name others (false only when a pack says it names none). */
-  mayName(hash: string): boolean {
+  /**
+   * Whether an object may name others, by what its pack says; undefined when no pack or
+   * commit this process has indexed or opened holds it.
+   */
+  namesOf(hash: string): boolean | undefined {
     const location = this.known(hash);
-    if (location === undefined) return true;
+    if (location === undefined) return undefined;
     return 'pack' in location ? location.entry.names : location.inline.names;
   }
 
