@@ -173,6 +173,10 @@ export class PackSet {
       this.files.delete(name);
     }
     for (const gen of this.commitBytes.keys()) if (gen <= state.gen) this.commitBytes.delete(gen);
+    // What the commits up to the checkpoint packed is in the base now (when still reached): a
+    // long-lived reader forgets their entries instead of growing with every commit it saw.
+    for (const [hash, location] of this.inline) if (location.gen <= state.gen) this.inline.delete(hash);
+    for (const gen of this.indexed) if (gen <= state.gen) this.indexed.delete(gen);
     this.complete = false;
   }
 
