@@ -398,6 +398,7 @@ function chooseGeneration(dir: string, gens: number[], verifier: Verifier, toGen
  * Refuses when no generation is intact, unless `toGen: 0` asks for an empty store.
  * `dryRun` finds the same and changes nothing (no lock, no file moved or written).
  */
+// eslint-disable-next-line max-lines-per-function -- verification, the choice of generation and the report share one scan; dryRun stops before the writes
 export async function recover(dir: string, options: { toGen?: number; dryRun?: boolean } = {}): Promise<RecoverReport> {
   requireDir(dir);
   const dryRun = options.dryRun === true;
