@@ -197,18 +197,11 @@ export function pruneCommits(dir: string, checkpoints: number[], prunedBelow: nu
   return Math.max(prunedBelow, gen);
 }
 
-/** Moves CHECKPOINT to `options.gen` (see the module comment). Run under the writer lock. */
-export async function checkpoint(source: CheckpointSource, options: CheckpointOptions): Promise<CheckpointReport> {
-  const { dir, gen, root, durable } = options;
-  const packs = source.packs;
-  const previous = packs.refresh();
-  const report: CheckpointReport = { packed: 0, merged: 0, dropped: 0 };
-  if (previous.gen >= gen) return report;
-  packs.ensureIndexed(previous.gen + 1, gen);
-
-  // 1. The live new objects.
-  const fresh = packs.inlineAfter(previous.gen);
-  const named = packs.packsNamedAfter(previous.gen);
+/**
+ * Step 1: the objects packed inline since `previous` that the state at `root` reaches
+ * (the walk also goes through the packs those commits named, which are not copied).
+ */
+async function liveNewObjects(source: CheckpointSource, root: string, fresh: Map<string, InlineLocation>, named: readonly PackFile[]): Promise<Array<[string, InlineLocation]>> {
   const classify = (hash: string): 'enter' | 'leaf' | 'stop' => {
     const inline = fresh.get(hash);
     if (inline !== undefined) return inline.names ? 'enter' : 'leaf';
@@ -219,86 +212,114 @@ export async function checkpoint(source: CheckpointSource, options: CheckpointOp
     return 'stop';
   };
   const reached = await walk(source, [root], classify);
-  if (reached === undefined) throw new StoreError(`checkpoint stopped: the state of generation ${gen} cannot be read whole`, paths.commit(dir, gen), { hint: DAMAGE_HINT });
+  if (reached === undefined) throw new StoreError('checkpoint stopped: the newest state cannot be read whole', source.packs.dir, { hint: DAMAGE_HINT });
   const live: Array<[string, InlineLocation]> = [];
   for (const hash of reached) {
     const location = fresh.get(hash);
     if (location !== undefined) live.push([hash, location]);
   }
-  const io = options.io ? { durable, io: options.io } : { durable };
-  const created: PackFile[] = [];
+  return live;
+}
+
+/** What a checkpoint is doing: the packs it wrote, and where the base stands. */
+interface Repack {
+  base: PackFile[];
+  created: PackFile[];
+  merged: PackFile[];
+  converted: boolean;
+}
+
+/**
+ * Step 3: merges the base packs `packsToMerge` picks into one (all of them, dropping what
+ * the generations from `keptFrom` do not reach, when it picks them all or loose objects
+ * are left to fold in). Changes `work.base` to what the new CHECKPOINT will name.
+ */
+async function repack(source: CheckpointSource, work: Repack, options: CheckpointOptions & { keptFrom: number }, report: CheckpointReport): Promise<void> {
+  const { dir, gen } = options;
+  const packs = source.packs;
+  const loose = hasLooseObjects(dir);
+  let merge = packsToMerge(work.base);
+  const full = loose || (merge.length === work.base.length && merge.length >= 2);
+  if (full) merge = [...work.base];
+  const marked = full ? await markKept(source, dir, options.keptFrom, gen, loose) : undefined;
+  if (merge.length < 2 && !(loose && marked !== undefined)) return;
+  const io = options.io ? { durable: options.durable, io: options.io } : { durable: options.durable };
+  const merged = await writePack(dir, newPackName(gen, 'm'), io, packs, async (writer) => {
+    await copyPacks(writer, merge, marked === undefined ? undefined : (hash) => marked.has(hash));
+    if (loose && marked !== undefined) await copyLoose(writer, packs, marked);
+  });
+  work.created.push(merged);
+  work.merged = merge;
+  work.converted = loose && marked !== undefined;
+  report.merged = merge.length;
+  if (marked !== undefined) report.dropped = merge.reduce((sum, pack) => sum + pack.count, 0) - merged.count;
+  const gone = new Set(merge.map((pack) => pack.name));
+  work.base = [merged, ...work.base.filter((pack) => !gone.has(pack.name))];
+}
+
+/** After a failure: removes what this checkpoint wrote, unless CHECKPOINT names it (it may have moved before a later step failed). */
+function abandon(dir: string, created: readonly PackFile[]): void {
+  let listed: Set<string>;
+  try {
+    listed = new Set(readCheckpointState(dir).packs);
+  } catch {
+    return; // in doubt: remove nothing (the next checkpoint's leftovers pass looks again)
+  }
+  for (const pack of created) {
+    if (listed.has(pack.name)) continue;
+    pack.close();
+    removePack(dir, pack.name);
+  }
+}
+
+/** Moves CHECKPOINT to `options.gen` (see the module comment). Run under the writer lock. */
+export async function checkpoint(source: CheckpointSource, options: CheckpointOptions): Promise<CheckpointReport> {
+  const { dir, gen, durable } = options;
+  const packs = source.packs;
+  const previous = packs.refresh();
+  const report: CheckpointReport = { packed: 0, merged: 0, dropped: 0 };
+  if (previous.gen >= gen) return report;
+  packs.ensureIndexed(previous.gen + 1, gen);
+  const named = packs.packsNamedAfter(previous.gen).sort((a, b) => b.name.localeCompare(a.name));
+  const live = await liveNewObjects(source, options.root, packs.inlineAfter(previous.gen), named);
+  const work: Repack = { base: [], created: [], merged: [], converted: false };
   try {
     if (live.length > 0) {
-      created.push(
-        await writePack(dir, newPackName(gen, 'k'), io, packs, async (writer) => {
-          let slice = performance.now();
-          for (const [hash, location] of live) {
-            const bytes = packs.read(hash, gen);
-            if (bytes === undefined) throw new StoreError(`store damaged: object ${hash} of generation ${gen} is missing`, paths.commit(dir, location.gen), { hint: DAMAGE_HINT });
-            writer.add(hash, bytes, location.names);
-            slice = await yieldIfDue(slice);
-          }
-        }),
-      );
+      const io = options.io ? { durable, io: options.io } : { durable };
+      const fresh = await writePack(dir, newPackName(gen, 'k'), io, packs, async (writer) => {
+        let slice = performance.now();
+        for (const [hash, location] of live) {
+          const bytes = packs.read(hash, gen);
+          if (bytes === undefined) throw new StoreError(`store damaged: object ${hash} of generation ${gen} is missing`, paths.commit(dir, location.gen), { hint: DAMAGE_HINT });
+          writer.add(hash, bytes, location.names);
+          slice = await yieldIfDue(slice);
+        }
+      });
+      work.created.push(fresh);
       report.packed = live.length;
     }
     crashPoint('mid-checkpoint');
-
-    // 3. Repacking.
-    const base = [...created, ...named.sort((a, b) => b.name.localeCompare(a.name)), ...packs.basePacks()];
+    work.base = [...work.created, ...named, ...packs.basePacks()];
+    // 2. Commit files, before the merge: what a full merge keeps is what the generations left reach.
     const history = previous.gen > 0 ? [previous.gen, ...previous.history] : previous.history;
-    const keep = options.keepCommits ?? KEEP_COMMITS;
-    // 2. Commit files first: what a full merge keeps is what the generations left reach.
-    const prunedBelow = pruneCommits(dir, [gen, ...history], previous.prunedBelow, gen, keep);
-    const loose = hasLooseObjects(dir);
-    let merge = packsToMerge(base);
-    const full = loose || (merge.length === base.length && merge.length >= 2);
-    if (full) merge = [...base];
-    let marked: Set<string> | undefined;
-    if (full) marked = await markKept(source, dir, Math.max(prunedBelow, listCommitGens(dir)[0] ?? 1), gen, loose);
-    let converted = false;
-    if (merge.length >= 2 || (loose && marked !== undefined)) {
-      const kept = marked;
-      const merged = await writePack(dir, newPackName(gen, 'm'), io, packs, async (writer) => {
-        await copyPacks(writer, merge, kept === undefined ? undefined : (hash) => kept.has(hash));
-        if (loose && kept !== undefined) await copyLoose(writer, packs, kept);
-      });
-      created.push(merged);
-      report.merged = merge.length;
-      if (kept !== undefined) report.dropped = merge.reduce((sum, pack) => sum + pack.count, 0) - merged.count;
-      converted = loose && kept !== undefined;
-      const gone = new Set(merge.map((pack) => pack.name));
-      base.splice(0, base.length, merged, ...base.filter((pack) => !gone.has(pack.name)));
-    }
-
+    const prunedBelow = pruneCommits(dir, [gen, ...history], previous.prunedBelow, gen, options.keepCommits ?? KEEP_COMMITS);
+    await repack(source, work, { ...options, keptFrom: Math.max(prunedBelow, listCommitGens(dir)[0] ?? 1) }, report);
     // 4. CHECKPOINT; then what it no longer names.
-    const state = { gen, packs: base.map((pack) => pack.name), history, prunedBelow, legacy: false };
+    const state = { gen, packs: work.base.map((pack) => pack.name), history, prunedBelow, legacy: false };
     await writeCheckpoint(dir, state, durable);
     packs.useCheckpoint(state);
     const listed = new Set(state.packs);
     let removed = 0;
-    for (const pack of new Set([...merge, ...named, ...created])) {
+    for (const pack of new Set([...work.merged, ...named, ...work.created])) {
       if (listed.has(pack.name)) continue;
       pack.close();
       if (removePack(dir, pack.name) && (removed += 1) === 1) crashPoint('mid-repack');
     }
-    if (converted) removeLegacy(dir);
+    if (work.converted) removeLegacy(dir);
     removeLeftovers(dir, listed, gen);
     return report;
   } catch (error) {
-    // Nothing names what this checkpoint wrote unless CHECKPOINT moved (its rename may have
-    // happened before a later step failed): ask the file, and when in doubt remove nothing.
-    let listed: Set<string>;
-    try {
-      listed = new Set(readCheckpointState(dir).packs);
-    } catch {
-      throw error;
-    }
-    for (const pack of created) {
-      if (listed.has(pack.name)) continue;
-      pack.close();
-      removePack(dir, pack.name);
-    }
+    abandon(dir, work.created);
     throw error;
   }
 }

@@ -94,18 +94,15 @@ export class Verifier {
 
   constructor(readonly dir: string) {
     this.packs = new PackSet(dir);
-    let gens: number[] = [];
     try {
       this.packs.indexEverything();
-      gens = listCommitGens(dir);
     } catch (error) {
       // A garbled CHECKPOINT: fsck reports it; the packs and commits present are still read.
       if (!(error instanceof StoreError)) throw error;
       this.packs.useCheckpoint(NO_CHECKPOINT);
       this.packs.indexEverything();
-      gens = listCommitGens(dir);
     }
-    this.newest = gens.at(-1) ?? 0;
+    this.newest = listCommitGens(dir).at(-1) ?? 0;
   }
 
   /** True when `hash` names an object: in a pack or commit file, or loose. */
@@ -392,117 +389,130 @@ function chooseGeneration(dir: string, gens: number[], verifier: Verifier, toGen
   return { commits, badCommits, problems, chosen: toGen === 0 ? 0 : chosen };
 }
 
+/** What recover sets aside and reports, dry or not (see `recover`). */
+class RecoverPlan {
+  readonly quarantined: string[] = [];
+  readonly problems: StoreProblem[] = [];
+  private bytes = 0;
+  private readonly stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  constructor(
+    readonly dir: string,
+    readonly dryRun: boolean,
+  ) {}
+
+  /** Moves a damaged file into quarantine/ (dry: notes it and its bytes). */
+  async setAside(file: string): Promise<void> {
+    if (!this.dryRun) {
+      this.quarantined.push(await quarantine(this.dir, file, this.stamp));
+      return;
+    }
+    this.quarantined.push(file);
+    this.bytes += fs.statSync(file).size;
+  }
+
+  report(fields: Omit<RecoverReport, 'quarantined' | 'problems'>): RecoverReport {
+    const { quarantined, problems } = this;
+    return this.dryRun ? { ...fields, quarantined, problems, dryRun: true, quarantinedBytes: this.bytes } : { ...fields, quarantined, problems };
+  }
+}
+
+/** A damaged or garbled FORMAT is set aside and written again (its content is fixed). */
+async function repairFormat(plan: RecoverPlan): Promise<void> {
+  const { dir } = plan;
+  const format = formatProblem(dir);
+  if (format === undefined) return;
+  plan.problems.push(format);
+  if (fs.existsSync(paths.format(dir))) await plan.setAside(paths.format(dir));
+  if (plan.dryRun) return;
+  const temp = tempPath(dir, 'format');
+  await writeNewFile(temp, Buffer.from(formatText()), { sync: true });
+  fsops.link(temp, paths.format(dir));
+  removeQuietly([temp]);
+  await fsyncDir(dir);
+}
+
+/** The pack holding everything the restored state reaches (an empty root for `toGen: 0`); its name and the root. */
+async function packRestored(dir: string, commits: Map<number, CommitRecord>, chosen: number, gen: number): Promise<{ root: string; pack: string }> {
+  if (chosen === 0) {
+    const bytes = Buffer.from(JSON.stringify(encodeRoot({ tables: new Map() })));
+    const root = sha256(bytes);
+    const empty = await writePack(dir, newPackName(gen, 'r'), { durable: true }, undefined, async (writer) => writer.add(root, bytes, true));
+    empty.close();
+    return { root, pack: empty.name };
+  }
+  const root = (commits.get(chosen) as CommitRecord).root;
+  // What the restored state reaches, exactly (the first verifier also met the damaged newer states).
+  const restored = new Verifier(dir);
+  try {
+    restored.check(root, 'root');
+    const pack = await packReached(dir, restored, gen, 'r');
+    pack.close();
+    return { root, pack: pack.name };
+  } finally {
+    restored.packs.close();
+  }
+}
+
+/** Commits generation `gen` restoring `root` (whole in `pack`), and makes that pack the base. */
+async function commitRestored(dir: string, fields: { gen: number; parent: CommitRecord | undefined; root: string; chosen: number; pack: string }): Promise<void> {
+  const { gen, parent, root, chosen, pack } = fields;
+  const record = makeCommit({ gen, parent: parent?.sum ?? null, root, at: new Date().toISOString(), command: 'docsctl store recover', recoveredFrom: chosen, packs: [pack] });
+  const temp = tempPath(dir, 'commit');
+  try {
+    await writeNewFile(temp, Buffer.from(JSON.stringify(record)), { sync: true });
+    fsops.link(temp, paths.commit(dir, gen));
+  } finally {
+    removeQuietly([temp]);
+  }
+  await fsyncDir(paths.commits(dir));
+  await fsyncDir(paths.quarantine(dir)).catch(() => undefined);
+  await writeHead(dir, gen);
+  // It did not come from the checkpoints before it, so none of them may serve as a cut for
+  // pruning: history starts again here.
+  await writeCheckpoint(dir, { gen, packs: [pack], history: [], prunedBelow: safeCheckpoint(dir).prunedBelow }, true);
+}
+
 /**
  * Returns the store to its newest fully verified state (or `toGen`): what it reaches
  * goes into one new pack, a new commit restores it, damaged files go to quarantine/.
  * Refuses when no generation is intact, unless `toGen: 0` asks for an empty store.
  * `dryRun` finds the same and changes nothing (no lock, no file moved or written).
  */
-// eslint-disable-next-line max-lines-per-function -- verification, the choice of generation and the report share one scan; dryRun stops before the writes
 export async function recover(dir: string, options: { toGen?: number; dryRun?: boolean } = {}): Promise<RecoverReport> {
   requireDir(dir);
-  const dryRun = options.dryRun === true;
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const quarantined: string[] = [];
-  let quarantinedBytes = 0;
-  const setAside = async (file: string): Promise<void> => {
-    if (!dryRun) {
-      quarantined.push(await quarantine(dir, file, stamp));
-      return;
-    }
-    quarantined.push(file);
-    quarantinedBytes += fs.statSync(file).size;
-  };
-  const problems: StoreProblem[] = [];
-  const planned = (report: Omit<RecoverReport, 'quarantined' | 'problems'>): RecoverReport =>
-    dryRun ? { ...report, quarantined, problems, dryRun: true, quarantinedBytes } : { ...report, quarantined, problems };
-  const format = formatProblem(dir);
-  if (format) {
-    problems.push(format);
-    // FORMAT's content is fixed: set the damaged one aside and write it again.
-    if (fs.existsSync(paths.format(dir))) await setAside(paths.format(dir));
-  }
-  if (format && !dryRun) {
-    const temp = tempPath(dir, 'format');
-    await writeNewFile(temp, Buffer.from(formatText()), { sync: true });
-    fsops.link(temp, paths.format(dir));
-    removeQuietly([temp]);
-    await fsyncDir(dir);
-  }
-  const lock = dryRun ? undefined : await acquireLock(dir, { command: 'docsctl store recover' });
+  const plan = new RecoverPlan(dir, options.dryRun === true);
+  await repairFormat(plan);
+  const lock = plan.dryRun ? undefined : await acquireLock(dir, { command: 'docsctl store recover' });
   const verifier = new Verifier(dir);
   try {
     const gens = listCommitGens(dir);
     const fromGen = gens.at(-1) ?? 0;
-    const { commits, badCommits, problems: commitProblems, chosen } = chooseGeneration(dir, gens, verifier, options.toGen);
-    problems.push(...commitProblems);
-    for (const damage of verifier.damage.values()) problems.push({ path: damage.path, problem: damage.problem });
+    const { commits, badCommits, problems, chosen } = chooseGeneration(dir, gens, verifier, options.toGen);
+    plan.problems.push(...problems, ...[...verifier.damage.values()].map(({ path: file, problem }) => ({ path: file, problem })));
     if (chosen === undefined) {
       const what = options.toGen !== undefined ? `generation ${options.toGen} is not intact` : 'no intact generation found';
       throw new StoreError(`cannot recover ${dir}: ${what} (checked ${gens.length} commits)`, paths.commits(dir), {
         hint: 'pass --to 0 to start over from an empty store (damaged files would stay in place for inspection)',
       });
     }
-    if (chosen === fromGen && badCommits.length === 0 && verifier.damage.size === 0 && packProblems(dir, commits.values()).length === 0) {
-      return planned({ fromGen, toGen: chosen, gen: fromGen });
-    }
     const packIssues = packProblems(dir, commits.values());
-    problems.push(...packIssues);
-    const damaged = [
-      ...new Set([
-        ...badCommits.filter((gen) => gen > chosen).map((gen) => paths.commit(dir, gen)),
-        ...[...verifier.damage.values()].filter((d) => d.damaged).flatMap((d) => packFilesOf(dir, d.path)),
-        ...packIssues.flatMap((p) => packFilesOf(dir, p.path)),
-      ]),
-    ];
-    if (dryRun) {
-      for (const file of damaged) if (fs.existsSync(file)) await setAside(file);
-      const remaining = gens.filter((gen) => !(badCommits.includes(gen) && gen > chosen));
-      return planned({ fromGen, toGen: chosen, gen: (remaining.at(-1) ?? 0) + 1 });
-    }
-    // The restored state, whole, in a pack of its own: then the damaged files can go.
+    if (chosen === fromGen && badCommits.length === 0 && verifier.damage.size === 0 && packIssues.length === 0) return plan.report({ fromGen, toGen: chosen, gen: fromGen });
+    plan.problems.push(...packIssues);
+    const damaged = new Set([
+      ...badCommits.filter((gen) => gen > chosen).map((gen) => paths.commit(dir, gen)),
+      ...[...verifier.damage.values()].filter((d) => d.damaged).flatMap((d) => packFilesOf(dir, d.path)),
+      ...packIssues.flatMap((p) => packFilesOf(dir, p.path)),
+    ]);
     const top = gens.filter((gen) => !(badCommits.includes(gen) && gen > chosen)).at(-1) ?? 0;
-    const gen = top + 1;
-    let root: string;
-    let packs: string[] = [];
-    if (chosen === 0) {
-      const bytes = Buffer.from(JSON.stringify(encodeRoot({ tables: new Map() })));
-      root = sha256(bytes);
-      const empty = await writePack(dir, newPackName(gen, 'r'), { durable: true }, undefined, async (writer) => writer.add(root, bytes, true));
-      packs = [empty.name];
-      empty.close();
-    } else {
-      root = (commits.get(chosen) as CommitRecord).root;
-      // What the restored state reaches, exactly (the first verifier also met the damaged newer states).
-      const restored = new Verifier(dir);
-      try {
-        restored.check(root, 'root');
-        const pack = await packReached(dir, restored, gen, 'r');
-        packs = [pack.name];
-        pack.close();
-      } finally {
-        restored.packs.close();
-      }
-    }
+    // The restored state, whole, in a pack of its own: then the damaged files can go.
+    const restored = plan.dryRun ? undefined : await packRestored(dir, commits, chosen, top + 1);
     verifier.packs.close();
-    for (const file of damaged) if (fs.existsSync(file)) await setAside(file);
-    const parent = top > 0 ? (commits.get(top) ?? readCommit(dir, top).commit) : undefined;
-    const record = makeCommit({ gen, parent: parent?.sum ?? null, root, at: new Date().toISOString(), command: 'docsctl store recover', recoveredFrom: chosen, packs });
-    const temp = tempPath(dir, 'commit');
-    try {
-      await writeNewFile(temp, Buffer.from(JSON.stringify(record)), { sync: true });
-      fsops.link(temp, paths.commit(dir, gen));
-    } finally {
-      removeQuietly([temp]);
+    for (const file of damaged) if (fs.existsSync(file)) await plan.setAside(file);
+    if (restored !== undefined) {
+      const parent = top > 0 ? (commits.get(top) ?? readCommit(dir, top).commit) : undefined;
+      await commitRestored(dir, { gen: top + 1, parent, root: restored.root, chosen, pack: restored.pack });
     }
-    await fsyncDir(paths.commits(dir));
-    await fsyncDir(paths.quarantine(dir)).catch(() => undefined);
-    await writeHead(dir, gen);
-    // The restored state is whole in its pack. It did not come from the checkpoints before
-    // it, so none of them may serve as a cut for pruning: history starts again here.
-    const previous = safeCheckpoint(dir);
-    await writeCheckpoint(dir, { gen, packs, history: [], prunedBelow: previous.prunedBelow }, true);
-    return planned({ fromGen, toGen: chosen, gen });
+    return plan.report({ fromGen, toGen: chosen, gen: top + 1 });
   } finally {
     verifier.packs.close();
     await lock?.release();

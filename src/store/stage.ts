@@ -48,6 +48,9 @@ export class StagedPack implements StagedObjects {
   }
 }
 
+/** What sealing a stager that was given nothing answers: adopting it adds nothing. */
+const NOTHING_STAGED: StagedObjects = Object.freeze({ objects: 0, bytes: 0 });
+
 /** Bytes unwritten before `pause` waits for the disk. */
 const MAX_UNWRITTEN = 8 * 1024 * 1024;
 
@@ -80,9 +83,10 @@ export class PackStager implements ObjectStager {
     this.slice = await yieldIfDue(this.slice);
   }
 
-  async seal(): Promise<StagedPack> {
+  async seal(): Promise<StagedObjects> {
     if (this.sealed !== undefined) return this.sealed;
     if (this.released) throw new Error('staged objects already released');
+    if (this.writer.count === 0) return NOTHING_STAGED; // no pack for nothing (a tree equal to its base)
     try {
       await this.writer.finish();
     } catch (error) {
