@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { StoreError } from './errors.js';
+import { StoreError, StoreFullError } from './errors.js';
 import { fault, type FsOp } from './fault.js';
 
 export const FILE_MODE = 0o600;
@@ -213,5 +213,6 @@ export function writeFailure(error: unknown, gen: number, fallbackPath: string):
     default:
       message = `cannot write ${file} (${code ?? (error instanceof Error ? error.message : String(error))}): ${unchanged}`;
   }
-  return new StoreError(message, file, { cause: error });
+  const full = code === 'ENOSPC' || code === 'EDQUOT' || code === 'ESHORT';
+  return full ? new StoreFullError(message, file, { cause: error }) : new StoreError(message, file, { cause: error });
 }
