@@ -82,7 +82,6 @@ const commandModules = {
       },
     };
   },
-  spaces: async (): Promise<CommandModule> => ({ specs: (await import('./spaces.js')).spaceCommands }),
   'change-requests': async (): Promise<CommandModule> => {
     const [{ contentCommands, registerCrDiff }, { registerCrConflicts }, { registerCrResolve }] = await Promise.all([
       import('./change-requests.js'),
@@ -131,7 +130,6 @@ export const moduleGroups: Record<CommandModuleName, readonly string[]> = {
   'invite-links': ['invite-link'],
   fonts: ['font'],
   teams: ['team'],
-  spaces: ['space'],
   'change-requests': ['cr', 'page', 'file', 'space'],
   comments: ['comment'],
   reviews: ['cr'],
