@@ -29,7 +29,7 @@ describe('command modules by group', () => {
     expect(invokedGroup(['help', 'cr', 'merge'])).toBe('cr');
     expect(invokedGroup(['serve'])).toBeUndefined();
     const space = await commandModulesFor(['space', 'list']);
-    // derived (src/cli/generated/space.ts), change-requests (space content), org-catalog (space custom fields)
+    // derived (src/cli/generated/space.ts), change-requests (space content), custom-fields (space custom fields)
     expect(space.map((module) => module.name ?? 'hand-written')).toEqual(['derived', 'hand-written', 'hand-written']);
     expect(space.flatMap((m) => m.specs).some((spec) => spec.command === 'space list')).toBe(true);
     expect(await commandModulesFor(['serve'])).toEqual([]);
