@@ -12,6 +12,7 @@ import { cacheDir } from '../util/paths.js';
 import type { Column } from '../output/columns.js';
 import { OUTPUT_FORMATS, type OutputFormat, renderList, renderObject, toYaml } from '../output/render.js';
 import { forStderr, sanitizeText } from '../output/sanitize.js';
+import type { Styled } from '../output/styled.js';
 import { type OutputShape, applyShape, parseShape, shapedLines } from '../output/shape.js';
 import { type GlobalOptions, type Settings, readConfig, resolveSettings } from './config.js';
 import type { CliContext } from './context.js';
@@ -219,6 +220,11 @@ export class Session {
   async printText(text: string): Promise<void> {
     const safe = sanitizeText(text);
     await write(this.ctx.io.out, safe.endsWith('\n') ? safe : `${safe}\n`);
+  }
+
+  /** Styled text for people on stdout: its data was sanitized as it was built, its escapes are docsctl's styling. */
+  async printStyled(text: Styled): Promise<void> {
+    await write(this.ctx.io.out, text.text.endsWith('\n') ? text.text : `${text.text}\n`);
   }
 
   /**
