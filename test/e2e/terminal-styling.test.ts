@@ -55,13 +55,15 @@ describeInBothModes(
       expect(output).not.toContain('^[');
     });
 
-    it('site inspect: inline code then a link, and a page holding escape sequences, printed directly', async () => {
+    it('site inspect picks the only site and variant; inline code then a link, and a page holding escape sequences, printed directly', async () => {
       const keys = [
         { when: /pick a page/, send: `${ESC}[B\r` },
         { when: /the notes[\s\S]*pick a page/, send: `${ESC}[A\r` },
       ];
       const { output, exitCode } = await onTerminal(['site', 'inspect'], { env: terminalEnv, keys, rows: 40 });
       expect(exitCode, output).toBe(0);
+      // One site with one variant: both picked without asking (issue 19 §5).
+      expect(output).not.toMatch(/Pick a site|pick a (section|variant)/);
       expect(output).toContain(`Run ${ESC}[36mapt install${ESC}[39m and see ${ESC}[4mthe notes${ESC}[24m (https://example.com/notes).`);
       expect(output).toContain('Evil: ^[]0;pwned^G ^[[31mred');
       expect(output).not.toMatch(RAW_DATA_ESCAPE);

@@ -57,8 +57,9 @@ export function publishedRows(structure: ApiStructure) {
   return rows;
 }
 
-export async function printPublished(session: Session, body: unknown): Promise<void> {
-  if (session.format === 'json' || session.format === 'yaml') {
+/** `site published`: the table's rows (section, variant, default, URL); `--json`/`--yaml` print the API answer, or the rows with `--rows`. */
+export async function printPublished(session: Session, body: unknown, _input?: unknown, options: Record<string, unknown> = {}): Promise<void> {
+  if ((session.format === 'json' || session.format === 'yaml') && options.rows !== true) {
     await session.printObject(body, []);
     return;
   }
