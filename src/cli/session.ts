@@ -90,15 +90,16 @@ export class Session {
   private async openTransport(manyRequests: boolean): Promise<Transport> {
     const settings = this.settings;
     if (settings.mode === 'remote') {
-      const { HttpTransport } = await import('../transport/http.js');
+      const [{ HttpTransport }, { explainMissingOperations }] = await Promise.all([import('../transport/http.js'), import('./missing-operation.js')]);
       this.debug(`remote mode via ${manyRequests ? 'undici' : 'node:http'}`);
-      return new HttpTransport({
+      // A server without an operation of the API doc that today's API lacks: say so, not "not found".
+      return explainMissingOperations(new HttpTransport({
         endpoint: settings.endpoint as string,
         ...(settings.token !== undefined ? { token: settings.token } : {}),
         userAgent: `docsctl/${this.ctx.version}`,
         client: manyRequests ? 'undici' : 'node',
         ...(this.flags.debug ? { debug: (line: string) => this.debug(line) } : {}),
-      });
+      }));
     }
     const { openLocalTransport } = await import('../transport/local-mode.js');
     return openLocalTransport(settings.storeDir, join(cacheDir(this.ctx.env), 'artifacts'), {
