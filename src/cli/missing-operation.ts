@@ -43,15 +43,39 @@ export const NOT_IN_TODAYS_API: Partial<Record<RouteId, string>> = {
 /** This server's API has no such operation (exit 1, as an operation a server does not implement). */
 export class MissingOperationError extends DocsctlError {}
 
-/** The closest GET of today's API above `path` (`/v1/spaces/{spaceId}` for `/v1/spaces/{spaceId}/links`), with its concrete path. */
-function parentRead(concretePath: string): string | undefined {
+/** The GET routes above `path`, nearest first (`/v1/orgs/{o}/custom-fields`, then `/v1/orgs/{o}`), with their concrete paths. */
+function readsAbove(concretePath: string): Array<{ path: string; todays: boolean }> {
   const segments = concretePath.split('/');
+  const found: Array<{ path: string; todays: boolean }> = [];
   for (let end = segments.length - 1; end > 2; end -= 1) {
     const candidate = segments.slice(0, end).join('/');
     const match = matchRouteInfo('GET', candidate);
-    if (match && NOT_IN_TODAYS_API[match.item.id] === undefined) return candidate;
+    if (match) found.push({ path: candidate, todays: NOT_IN_TODAYS_API[match.item.id] === undefined });
   }
-  return undefined;
+  return found;
+}
+
+/**
+ * Whether a 404 means the server lacks the operation: the reads above it are tried
+ * nearest first. One of the same area that answers (the custom-field list, for a
+ * custom field's 404) says the server has the operations: the object is missing.
+ * The nearest read of today's API answering (the space, for its links) says the
+ * operation is missing; failing, that the object is.
+ */
+async function operationMissing(inner: Transport, concretePath: string): Promise<boolean> {
+  const answers = (path: string) =>
+    inner.raw('GET', path).then(
+      () => true,
+      () => false,
+    );
+  for (const read of readsAbove(concretePath)) {
+    if (!read.todays) {
+      if (await answers(read.path)) return false;
+      continue;
+    }
+    return answers(read.path);
+  }
+  return false;
 }
 
 /** Wraps a remote transport: a request for an operation today's API lacks that the server does not answer becomes a MissingOperationError. */
@@ -68,15 +92,7 @@ export function explainMissingOperations(inner: Transport): Transport {
         if (instead === undefined || !(error instanceof ApiError) || ![404, 405, 501].includes(error.status)) throw error;
         const info = routeInfo(routeId);
         const path = requestPath(info, input).split('?')[0] as string;
-        const parent = parentRead(path);
-        if (error.status === 404 && parent !== undefined) {
-          // The parent missing too: the object does not exist, and the 404 says so.
-          const exists = await inner.raw('GET', parent).then(
-            () => true,
-            () => false,
-          );
-          if (!exists) throw error;
-        }
+        if (error.status === 404 && !(await operationMissing(inner, path))) throw error;
         throw new MissingOperationError(`This server's API has no ${routeId} operation (${info.method} ${info.path})`, { hint: instead });
       }
     },
