@@ -108,9 +108,16 @@ async function primaryRevision(session: Session, spaceId: string): Promise<strin
   return ((await transport.request('getSpaceById', { params: { spaceId } })).body as { revision: string }).revision;
 }
 
-export function registerGitCommands(program: Command, getSession: (command: Command) => Session): void {
-  const git = program.command('git').description('Sync spaces with Git repositories (GitBook Git Sync layout)');
+type SessionOf = (command: Command) => Session;
 
+export function registerGitCommands(program: Command, getSession: SessionOf): void {
+  const git = program.command('git').description('Sync spaces with Git repositories (GitBook Git Sync layout)');
+  registerImport(git, getSession);
+  registerExport(git, getSession);
+  registerInfo(git, getSession);
+}
+
+function registerImport(git: Command, getSession: SessionOf): void {
   git
     .command('import')
     .description('Import a repository (or a local directory) into a space')
@@ -187,7 +194,9 @@ Examples:
               : `Space ${spaceId} is already up to date with ${from}: nothing imported`,
         );
     });
+}
 
+function registerExport(git: Command, getSession: SessionOf): void {
   git
     .command('export')
     .description('Export a space to a repository branch (commit and push); nothing is committed when nothing changed')
@@ -237,7 +246,9 @@ Examples:
       const list = options.verbose === true || session.ctx.io.isStdoutTTY;
       await printExportReport(session, { space: spaceId, repository: redactUrls(url), ref }, options.standalone ? undefined : report, list);
     });
+}
 
+function registerInfo(git: Command, getSession: SessionOf): void {
   git
     .command('info')
     .description('Show the Git sync state of a space')
