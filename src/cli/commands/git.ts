@@ -205,7 +205,7 @@ function registerExport(git: Command, getSession: SessionOf): void {
     .option('-m, --message <message>', 'commit message (required, except with --dry-run)')
     .option('--ref <branch>', 'branch to push to (refs/heads/<branch> or <branch>)', 'main')
     .option('--dir <path>', 'project directory inside the repository (default: the one the space last synced with)')
-    .option('--author <identity>', 'author of the commit, "Name <email>" (default: GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL, else docsctl)')
+    .option('--author <identity>', 'author of the commit, "Name <email>" (default: GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL where the export runs, else docsctl)')
     .option('--standalone', 'push a snapshot not linked to the repository')
     .option('--force', 'export even if the branch moved since the last sync (overwrites it)')
     .option('--timestamp <iso>', 'time of the triggering event: an older event than the last sync is skipped')
