@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
-import { ApiError, UsageError } from '../../api/errors.js';
+import { UsageError } from '../../api/errors.js';
 import { checkImportRef, checkRefName } from '../../git/refs.js';
 import { parseIdentity } from '../../git/settings.js';
 import type { ProgressListener } from '../../domain/handler.js';
