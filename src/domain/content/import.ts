@@ -32,7 +32,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiError, badRequest, conflict, notFound } from '../../api/errors.js';
 import type * as routes from '../../api/routes/content.js';
-import type { ContentTree } from '../../content-model/model.js';
+import { type ContentTree, walkPages } from '../../content-model/model.js';
 import type { Adopt } from './import-merge.js';
 import { readDirectorySnapshot } from '../../git/directory.js';
 import type { RepoSnapshot } from '../../gitsync/types.js';
@@ -55,7 +55,18 @@ const FETCH_TIMEOUT_MS = 60_000;
 
 const MARKDOWN_EXT = /\.(md|markdown)$/i;
 
-interface Prepared {
+/** A page the import brought (import runs list them): its id, kind and where it came from in the source. */
+export interface ImportedPage {
+  id: string;
+  type: 'page' | 'folder';
+  /** The source file (repository path), when the page has one. */
+  path?: string;
+}
+
+/** Pages an import remembers of what it brought (the counts are always exact). */
+export const MAX_LISTED_PAGES = 200;
+
+export interface Prepared {
   tree: ContentTree;
   /** The tree the import replaces (its objects are reused). */
   previous: ContentTree;
@@ -64,6 +75,8 @@ interface Prepared {
   imported: number;
   total: number;
   warnings: string[];
+  /** The source's pages (at most MAX_LISTED_PAGES), with the ids they have in `tree`. */
+  pages: ImportedPage[];
 }
 
 // ─── Reading the source ────────────────────────────────────────────────────
@@ -203,13 +216,32 @@ function importError(error: unknown, GitSyncError: typeof import('../../gitsync/
   return new ApiError(error.tooLarge ? 413 : 400, `Cannot import: ${error.message}`);
 }
 
-async function prepareImport(
+function importedPages(imported: ContentTree): ImportedPage[] {
+  const pages: ImportedPage[] = [];
+  for (const { page } of walkPages(imported.pages)) {
+    if (pages.length === MAX_LISTED_PAGES) break;
+    if (page.type === 'link') continue;
+    pages.push({ id: page.id, type: page.type === 'document' ? 'page' : 'folder', ...(page.git ? { path: page.git.path } : {}) });
+  }
+  return pages;
+}
+
+/** The import source a URL names when none is given: an archive by its name, else Markdown (a file or a directory). */
+export function sourceOfUrl(url: string): (typeof SUPPORTED_SOURCES)[number] {
+  try {
+    return /\.zip$/i.test(new URL(url).pathname) ? 'zip' : 'markdown';
+  } catch {
+    return 'markdown';
+  }
+}
+
+export async function prepareImport(
   ctx: PrepareContext,
   body: { url: string; source: string },
   previous: { tree: ContentTree; revision: string },
   parentId?: string,
 ): Promise<Prepared> {
-  const { findPage, mergeImported } = await import('./import-merge.js');
+  const { findPage } = await import('./import-merge.js');
   const parent = parentId === undefined ? undefined : findPage(previous.tree, parentId);
   if (parentId !== undefined && (parent === undefined || parent.type === 'link')) throw notFound(`Page ${parentId} not found`);
   if (!(SUPPORTED_SOURCES as readonly string[]).includes(body.source)) {
@@ -230,6 +262,18 @@ async function prepareImport(
   } finally {
     await fetched.dispose?.();
   }
+  return importSnapshot(ctx, snapshot, previous, parentId);
+}
+
+/** Converts `snapshot` (Git Sync layout) and merges it into `previous` (under `parentId`): what an import writes. */
+export async function importSnapshot(
+  ctx: PrepareContext,
+  snapshot: RepoSnapshot,
+  previous: { tree: ContentTree; revision: string },
+  parentId?: string,
+): Promise<Prepared> {
+  const { findPage, mergeImported } = await import('./import-merge.js');
+  const parent = parentId === undefined ? undefined : findPage(previous.tree, parentId);
   // Matched against the pages the import lands among (the parent's, or the root's), so matches keep their ids.
   const converted = await convert(ctx, snapshot, parent ? { pages: parent.pages, files: previous.tree.files } : previous.tree);
   const merged = mergeImported(previous.tree, converted.tree, parentId, converted.adopt);
@@ -240,6 +284,7 @@ async function prepareImport(
     imported: merged.added + merged.updated,
     total: merged.total,
     warnings: converted.warnings,
+    pages: importedPages(converted.tree),
   };
 }
 
