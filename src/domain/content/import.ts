@@ -18,9 +18,10 @@
  * the page of the page-level routes (`importContentInPageById`,
  * `importContentInChangeRequestPageById`). The change request gets a new
  * revision; the space a new primary revision (a space whose edit mode is `locked`
- * refuses it: 409, import into a change request instead). The fetch, read and
- * conversion happen in `prepare`, outside the store lock; `run` only writes the
- * tree (unchanged pages keep their objects).
+ * refuses it: 409, import into a change request instead). The fetch, read,
+ * conversion and the writing of the new pages and files (staged, storage.ts
+ * `prepareSave`) happen in `prepare`, outside the store lock; `run` links them
+ * (unchanged pages keep their objects).
  *
  * Answer: 201 `{revision, importedResources, totalResources}` (`Location`: the new
  * revision), where `importedResources` = pages + files created or changed and
@@ -44,7 +45,8 @@ import { apiUrl } from '../urls.js';
 import { commitToChangeRequest, commitToSpace } from './change-requests.js';
 import { changeRequestFor, primaryRevision, spaceFor } from './common.js';
 import { type ChangeRequestRecord, requireRevisionRecord } from './change-request-records.js';
-import { openContent, saveTree } from './storage.js';
+import { type SavedTree, commitSave, openContent, prepareSave } from './storage.js';
+import { type IndexPlan, planIndex } from '../search/index.js';
 
 export const SUPPORTED_SOURCES = ['markdown', 'zip'] as const;
 
@@ -66,8 +68,19 @@ export interface ImportedPage {
 /** Pages an import remembers of what it brought (the counts are always exact). */
 export const MAX_LISTED_PAGES = 200;
 
-export interface Prepared {
+/** A source merged into the current content, before it is saved. */
+export interface Merged {
   tree: ContentTree;
+  imported: number;
+  total: number;
+  warnings: string[];
+  /** The source's pages (at most MAX_LISTED_PAGES), with the ids they have in `tree`. */
+  pages: ImportedPage[];
+}
+
+export interface Prepared {
+  /** The merged tree, written ahead of the transaction when the store can (storage.ts, prepareSave). */
+  saved: SavedTree;
   /** The tree the import replaces (its objects are reused). */
   previous: ContentTree;
   /** The revision `previous` was read from. */
@@ -75,7 +88,9 @@ export interface Prepared {
   imported: number;
   total: number;
   warnings: string[];
-  /** The source's pages (at most MAX_LISTED_PAGES), with the ids they have in `tree`. */
+  /** The search index update of a space import, planned here (search/index.ts). */
+  index?: IndexPlan | undefined;
+  /** The source's pages (at most MAX_LISTED_PAGES). */
   pages: ImportedPage[];
 }
 
@@ -235,14 +250,15 @@ export function sourceOfUrl(url: string): (typeof SUPPORTED_SOURCES)[number] {
   }
 }
 
-export async function prepareImport(
+/** The source at `body.url` read, converted and merged into `previous` (under `parentId`); nothing saved yet. */
+export async function mergeSource(
   ctx: PrepareContext,
   body: { url: string; source: string },
-  previous: { tree: ContentTree; revision: string },
-  parentId?: string,
-): Promise<Prepared> {
+  previous: ContentTree,
+  parentId: string | undefined,
+): Promise<Merged> {
   const { findPage } = await import('./import-merge.js');
-  const parent = parentId === undefined ? undefined : findPage(previous.tree, parentId);
+  const parent = parentId === undefined ? undefined : findPage(previous, parentId);
   if (parentId !== undefined && (parent === undefined || parent.type === 'link')) throw notFound(`Page ${parentId} not found`);
   if (!(SUPPORTED_SOURCES as readonly string[]).includes(body.source)) {
     throw badRequest(`Unsupported import source "${body.source}": docsctl imports ${SUPPORTED_SOURCES.map((s) => `"${s}"`).join(' and ')}`);
@@ -262,30 +278,51 @@ export async function prepareImport(
   } finally {
     await fetched.dispose?.();
   }
-  return importSnapshot(ctx, snapshot, previous, parentId);
+  return mergeSnapshot(ctx, snapshot, previous, parentId);
 }
 
 /** Converts `snapshot` (Git Sync layout) and merges it into `previous` (under `parentId`): what an import writes. */
-export async function importSnapshot(
-  ctx: PrepareContext,
-  snapshot: RepoSnapshot,
-  previous: { tree: ContentTree; revision: string },
-  parentId?: string,
-): Promise<Prepared> {
+export async function mergeSnapshot(ctx: PrepareContext, snapshot: RepoSnapshot, previous: ContentTree, parentId: string | undefined): Promise<Merged> {
   const { findPage, mergeImported } = await import('./import-merge.js');
-  const parent = parentId === undefined ? undefined : findPage(previous.tree, parentId);
+  const parent = parentId === undefined ? undefined : findPage(previous, parentId);
   // Matched against the pages the import lands among (the parent's, or the root's), so matches keep their ids.
-  const converted = await convert(ctx, snapshot, parent ? { pages: parent.pages, files: previous.tree.files } : previous.tree);
-  const merged = mergeImported(previous.tree, converted.tree, parentId, converted.adopt);
+  const converted = await convert(ctx, snapshot, parent ? { pages: parent.pages, files: previous.files } : previous);
+  const merged = mergeImported(previous, converted.tree, parentId, converted.adopt);
+  return { tree: merged.tree, imported: merged.added + merged.updated, total: merged.total, warnings: converted.warnings, pages: importedPages(converted.tree) };
+}
+
+/**
+ * The merged tree saved ahead of the transaction where the store can (prepareSave), and
+ * with `index`, the search index update of the space whose primary revision it becomes.
+ */
+export async function prepareMerged(
+  ctx: PrepareContext,
+  merged: Merged,
+  previous: { tree: ContentTree; revision: string },
+  options: { index?: { spaceId: string } } = {},
+): Promise<Prepared> {
+  const saved = await prepareSave(ctx, merged.tree, [previous.tree]);
   return {
-    tree: merged.tree,
+    saved,
+    index: options.index && 'staged' in saved ? await planIndex(ctx.reader, options.index.spaceId, previous, merged.tree, saved.content) : undefined,
     previous: previous.tree,
     previousRevision: previous.revision,
-    imported: merged.added + merged.updated,
+    imported: merged.imported,
     total: merged.total,
-    warnings: converted.warnings,
-    pages: importedPages(converted.tree),
+    warnings: merged.warnings,
+    pages: merged.pages,
   };
+}
+
+async function prepareImport(
+  ctx: PrepareContext,
+  body: { url: string; source: string },
+  previous: { tree: ContentTree; revision: string },
+  parentId: string | undefined,
+  /** `index`: the import moves this space's primary revision (its search index is planned too). */
+  options: { index?: { spaceId: string } } = {},
+): Promise<Prepared> {
+  return prepareMerged(ctx, await mergeSource(ctx, body, previous.tree, parentId), previous, options);
 }
 
 function answer(ctx: HandlerContext, space: SpaceRecord, revision: string, prepared: Prepared): Reply {
@@ -329,7 +366,7 @@ const importIntoChangeRequest: TwoPhaseHandler<CrImportRoute, Prepared> = {
   run(ctx, { params }, prepared) {
     const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId);
     requireEditable(cr);
-    const content = saveTree(ctx.tx, prepared.tree, [prepared.previous]);
+    const content = commitSave(ctx.tx, prepared.saved);
     const revision = commitToChangeRequest(ctx, ctx.tx, cr, content);
     return answer(ctx, space, revision.id, prepared);
   },
@@ -340,13 +377,13 @@ const importIntoSpace: TwoPhaseHandler<SpaceImportRoute, Prepared> = {
     const { space } = spaceFor(ctx.reader, ctx, params.spaceId);
     requireLive(space);
     const revision = primaryRevision(ctx.reader, space);
-    return prepareImport(ctx, body, { tree: openContent(ctx.reader, revision).tree(), revision: revision.id }, pageOf(params));
+    return prepareImport(ctx, body, { tree: openContent(ctx.reader, revision).tree(), revision: revision.id }, pageOf(params), { index: { spaceId: space.id } });
   },
   run(ctx, { params }, prepared) {
     const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
     requireLive(space);
-    const content = saveTree(ctx.tx, prepared.tree, [prepared.previous]);
-    const revision = commitToSpace(ctx, ctx.tx, space, content);
+    const content = commitSave(ctx.tx, prepared.saved);
+    const revision = commitToSpace(ctx, ctx.tx, space, content, {}, prepared.index);
     return answer(ctx, space, revision.id, prepared);
   },
 };
