@@ -12,7 +12,7 @@ import type { TemplateRef } from './content/templates.js';
 import { changeRequestFor, primaryRevision, spaceFor } from './content/common.js';
 import { commitToChangeRequest, commitToSpace } from './content/change-requests.js';
 import { requireRevisionRecord } from './content/change-request-records.js';
-import { openContent, saveTree } from './content/storage.js';
+import { commitSave, openContent } from './content/storage.js';
 import type { HandlerContext } from './handler.js';
 import type { StoreReader } from '../store/types.js';
 
@@ -32,9 +32,9 @@ type TemplateBody = { id: string; params?: { contentRefs?: Record<string, { kind
 
 /** The content the template lands in: the change request's (open), else the space's primary (not locked). */
 function templateTarget(tx: StoreReader, ctx: Pick<HandlerContext, 'actor' | 'clock' | 'origin'>, spaceId: string, body: TemplateBody) {
-  const { space } = spaceFor(tx, ctx, spaceId, 'edit', 'apply a template');
+  const { space } = spaceFor(tx, ctx, spaceId);
   if (body.changeRequestId !== undefined) {
-    const { cr } = changeRequestFor(tx, ctx, spaceId, body.changeRequestId, 'edit', 'apply a template');
+    const { cr } = changeRequestFor(tx, ctx, spaceId, body.changeRequestId);
     if (cr.status === 'merged' || cr.status === 'archived') throw new ApiError(409, `Change request #${cr.number} is ${cr.status}: its content cannot change`);
     return { space, cr, revision: requireRevisionRecord(tx, space.id, cr.revision) };
   }
@@ -45,15 +45,17 @@ function templateTarget(tx: StoreReader, ctx: Pick<HandlerContext, 'actor' | 'cl
 const applyTemplateToSpace: TwoPhaseHandler<typeof routes.applyTemplateToSpace, Prepared> = {
   async prepare(ctx, { params, body }) {
     const target = templateTarget(ctx.reader, ctx, params.spaceId, body);
-    const [{ templateSnapshot }, { importSnapshot }] = await Promise.all([import('./content/templates.js'), import('./content/import.js')]);
+    const [{ templateSnapshot }, { mergeSnapshot, prepareMerged }] = await Promise.all([import('./content/templates.js'), import('./content/import.js')]);
     const snapshot = templateSnapshot(ctx.reader, target.space.organization, target.space.id, body.id, body.params?.contentRefs as Record<string, TemplateRef> | undefined);
-    return importSnapshot(ctx, snapshot, { tree: openContent(ctx.reader, target.revision).tree(), revision: target.revision.id });
+    const previous = { tree: openContent(ctx.reader, target.revision).tree(), revision: target.revision.id };
+    const merged = await mergeSnapshot(ctx, snapshot, previous.tree, undefined);
+    return prepareMerged(ctx, merged, previous, target.cr ? {} : { index: { spaceId: target.space.id } });
   },
   run(ctx, { params, body }, prepared) {
     const target = templateTarget(ctx.tx, ctx, params.spaceId, body);
-    const content = saveTree(ctx.tx, prepared.tree, [prepared.previous]);
+    const content = commitSave(ctx.tx, prepared.saved);
     if (target.cr) commitToChangeRequest(ctx, ctx.tx, target.cr, content);
-    else commitToSpace(ctx, ctx.tx, target.space, content);
+    else commitToSpace(ctx, ctx.tx, target.space, content, {}, prepared.index);
     return new Reply(201);
   },
 };

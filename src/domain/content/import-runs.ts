@@ -34,8 +34,8 @@ import { siteSpacesOfSpace } from '../sites/site-records.js';
 import { commitToChangeRequest, commitToSpace } from './change-requests.js';
 import { changeRequestFor, primaryRevision, spaceFor } from './common.js';
 import { type ChangeRequestRecord, requireRevisionRecord } from './change-request-records.js';
-import { type ImportedPage, type Prepared, prepareImport, sourceOfUrl } from './import.js';
-import { openContent, saveTree } from './storage.js';
+import { type ImportedPage, MAX_LISTED_PAGES, type Merged, type Prepared, mergeSource, prepareMerged, sourceOfUrl } from './import.js';
+import { commitSave, openContent } from './storage.js';
 
 export type ImportRunStatus = 'pending' | 'in-progress' | 'completed' | 'failed' | 'cancelled';
 export type ImportSource = { type: 'website'; url: string } | { type: 'file'; files: string[] };
@@ -100,9 +100,9 @@ interface TargetAccess {
 
 /** The target, as the caller may write it (404/403 otherwise): the organization's space, its open change request. */
 function targetFor(tx: StoreReader, ctx: Pick<HandlerContext, 'actor' | 'clock' | 'origin'>, organizationId: string, target: ImportTarget): TargetAccess {
-  const space = spaceFor(tx, ctx, target.space, 'edit', 'import content').space;
+  const space = spaceFor(tx, ctx, target.space).space;
   if (space.organization !== organizationId) throw notFound(`Space ${target.space} not found in organization ${organizationId}`);
-  const cr = target.changeRequest === undefined ? undefined : changeRequestFor(tx, ctx, target.space, target.changeRequest, 'edit', 'import content').cr;
+  const cr = target.changeRequest === undefined ? undefined : changeRequestFor(tx, ctx, target.space, target.changeRequest).cr;
   const access = { space };
   if (cr && (cr.status === 'merged' || cr.status === 'archived')) throw new ApiError(409, `Change request #${cr.number} is ${cr.status}: its content cannot change`);
   if (!cr && access.space.editMode === 'locked') throw new ApiError(409, `Space ${access.space.id} is locked: its content changes only through change requests (import into one)`);
@@ -119,26 +119,26 @@ export async function prepareRun(ctx: PrepareContext, organizationId: string, bo
   const urls = sourceUrls(body.source);
   const access = targetFor(ctx.reader, ctx, organizationId, body.target);
   const revision = revisionOf(ctx.reader, access);
-  let tree = openContent(ctx.reader, revision).tree();
-  const previous = tree;
-  let result: Prepared | undefined;
-  const pages: ImportedPage[] = [];
-  let imported = 0;
-  let total = 0;
+  const previous = openContent(ctx.reader, revision).tree();
+  const merged: Merged = { tree: previous, imported: 0, total: 0, warnings: [], pages: [] };
   try {
     for (const url of urls) {
-      result = await prepareImport(ctx, { url, source: sourceOfUrl(url) }, { tree, revision: revision.id }, body.target.page);
-      tree = result.tree;
-      imported += result.imported;
-      total += result.total;
-      pages.push(...result.pages);
+      const next = await mergeSource(ctx, { url, source: sourceOfUrl(url) }, merged.tree, body.target.page);
+      Object.assign(merged, {
+        tree: next.tree,
+        imported: merged.imported + next.imported,
+        total: merged.total + next.total,
+        warnings: [...merged.warnings, ...next.warnings],
+        pages: [...merged.pages, ...next.pages].slice(0, MAX_LISTED_PAGES),
+      });
     }
   } catch (error) {
     // The policy's refusals and a missing page are the request's errors; what the source holds fails the run.
     if (!(error instanceof ApiError) || error.status === 403 || error.status === 404 || error.status >= 500) throw error;
     return { startedAt, outcome: { ok: false, reason: error.message } };
   }
-  const prepared = { ...(result as Prepared), tree, previous, imported, total, pages };
+  const index = access.cr ? {} : { index: { spaceId: access.space.id } };
+  const prepared = await prepareMerged(ctx, merged, { tree: previous, revision: revision.id }, index);
   return { startedAt, outcome: { ok: true, prepared, base: revision.id } };
 }
 
@@ -183,8 +183,8 @@ export function applyRun(ctx: HandlerContext, organizationId: string, body: Star
   const { outcome } = prepared;
   if (outcome.ok) {
     const { prepared: done } = outcome;
-    const content = saveTree(ctx.tx, done.tree, [done.previous]);
-    const revision = access.cr ? commitToChangeRequest(ctx, ctx.tx, access.cr, content) : commitToSpace(ctx, ctx.tx, access.space, content);
+    const content = commitSave(ctx.tx, done.saved);
+    const revision = access.cr ? commitToChangeRequest(ctx, ctx.tx, access.cr, content) : commitToSpace(ctx, ctx.tx, access.space, content, {}, done.index);
     Object.assign(run, {
       status: 'completed',
       completedAt: now,

@@ -328,7 +328,7 @@ const installationHandlers: Record<string, Handler> = {
   ...on('installGitSyncProviderOnTarget', installGitSyncProviderOnTarget),
   ...on('getGitSyncInstallationById', async (ctx, { params }) => {
     const { requireInstallation, installationView } = await installations();
-    return installationView(ctx, requireInstallation(ctx.tx, ctx, params.installationId, 'read'));
+    return installationView(ctx, requireInstallation(ctx.tx, ctx, params.installationId));
   }),
   ...on('updateGitSyncInstallationById', updateGitSyncInstallationById),
   ...on('uninstallGitSyncInstallation', async (ctx, { params }) => {

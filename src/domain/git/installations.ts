@@ -109,16 +109,19 @@ function targetOrganization(tx: StoreReader, ctx: Ctx, target: InstallationTarge
   }
   const role = organization === undefined ? undefined : roleIn(tx, organization, ctx.actor.userId);
   if (organization === undefined || role === undefined) throw notFound(`${what} not found`);
-  requireRole(role, min, organization, 'manage Git Sync installations');
+  // The target is named by the body, not the path: its organization's role is checked here.
+  requireRole(role, min, organization, 'install Git Sync on it');
   return organization;
 }
 
-/** The installation, once the caller holds `min` in its organization (404 otherwise, as for an unknown id). */
-export function requireInstallation(tx: StoreReader, ctx: Ctx, id: string, min: MemberRole | 'guest' = 'read'): InstallationRecord {
+/**
+ * The installation, when the caller is a member of its organization (404 otherwise, as
+ * for an unknown id). The role its route declares was checked before (access.ts scopes
+ * `installationId`); a DELETE from a non-member reaches here and gets the 404.
+ */
+export function requireInstallation(tx: StoreReader, ctx: Ctx, id: string): InstallationRecord {
   const record = getInstallation(tx, id);
-  const role = record === undefined ? undefined : roleIn(tx, record.organization, ctx.actor.userId);
-  if (record === undefined || role === undefined) throw notFound(`Git Sync installation ${id} not found`);
-  if (min !== 'guest') requireRole(role, min, record.organization, 'manage this Git Sync installation');
+  if (record === undefined || roleIn(tx, record.organization, ctx.actor.userId) === undefined) throw notFound(`Git Sync installation ${id} not found`);
   return record;
 }
 
@@ -354,7 +357,7 @@ async function normalizedDirectory(value: string): Promise<string> {
 
 /** Checks what the update names against the repositories (their branches by ls-remote): 400/404 for what is not there. */
 export async function prepareUpdate(ctx: PrepareContext, id: string, body: UpdateBody): Promise<UpdatePrepared> {
-  const record = requireInstallation(ctx.reader, ctx, id, 'admin');
+  const record = requireInstallation(ctx.reader, ctx, id);
   if (body.provider !== record.provider) throw badRequest(`Git Sync installation ${id} uses ${record.provider}: its provider cannot change to ${body.provider} (uninstall it and install again)`);
   if (body.projectDirectory !== undefined) body.projectDirectory = await normalizedDirectory(body.projectDirectory);
   for (const [child, directory] of Object.entries(body.childInstallationProjectDirectories ?? {})) {
@@ -384,7 +387,7 @@ export async function prepareUpdate(ctx: PrepareContext, id: string, body: Updat
 }
 
 export function update(ctx: HandlerContext, id: string, body: UpdateBody, prepared: UpdatePrepared): InstallationRecord {
-  const record = requireInstallation(ctx.tx, ctx, id, 'admin');
+  const record = requireInstallation(ctx.tx, ctx, id);
   const now = ctx.clock().toISOString();
   const next: InstallationRecord = { ...record, updatedAt: now };
   for (const key of ['projectDirectory', 'commitMessageTemplate', 'previewExternalBranches', 'agentInstructions', 'priority'] as const) {
@@ -433,7 +436,7 @@ function remove(tx: StoreWriter, record: InstallationRecord): void {
 }
 
 export function uninstall(ctx: HandlerContext, id: string): void {
-  remove(ctx.tx, requireInstallation(ctx.tx, ctx, id, 'admin'));
+  remove(ctx.tx, requireInstallation(ctx.tx, ctx, id));
 }
 
 // ─── Listings ──────────────────────────────────────────────────────────────
@@ -448,7 +451,7 @@ export interface ProviderRepository {
 
 /** The installation's repositories, each with the default branch its remote names (null when it names none or cannot be reached). */
 export async function listRepositories(ctx: PrepareContext, id: string, provider: Provider): Promise<{ items: ProviderRepository[] }> {
-  const record = requireInstallation(ctx.reader, ctx, id, 'read');
+  const record = requireInstallation(ctx.reader, ctx, id);
   requireProvider(record, provider);
   const source = repositoriesOf(ctx.reader, record);
   const items: ProviderRepository[] = [];
@@ -475,7 +478,7 @@ export async function listRepositories(ctx: PrepareContext, id: string, provider
 export type RepositoryName = { accountName: string; repositoryName: string } | { projectId: number };
 
 function repositoryNamed(tx: StoreReader, ctx: Ctx, id: string, provider: Provider, name: RepositoryName): InstalledRepository {
-  const record = requireInstallation(tx, ctx, id, 'read');
+  const record = requireInstallation(tx, ctx, id);
   requireProvider(record, provider);
   const source = repositoriesOf(tx, record);
   return 'projectId' in name
@@ -505,6 +508,8 @@ export async function repositoryFile(
   const { checkRefName } = await import('../../git/refs.js');
   const ref = query.ref.startsWith('refs/') ? query.ref : `refs/heads/${query.ref}`;
   try {
+    // A branch name never starts with "-" (git check-ref-format --branch): refused before it could look like an option.
+    if (query.ref.startsWith('-')) throw new Error(`Invalid ref "${query.ref}": a branch or tag name does not start with "-"`);
     checkRefName(ref);
   } catch (error) {
     throw badRequest((error as Error).message);
