@@ -186,6 +186,7 @@ export const uninstallGitSyncInstallation = defineRoute({
   access: 'admin',
   params: installation,
   query: noQuery(),
+  success: 205,
 });
 
 const fileQuery = z.object({ path: z.string().min(1).max(4096).describe("the file's path in the repository"), ref: z.string().min(1).max(1024).describe('branch or tag') });
