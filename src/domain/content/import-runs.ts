@@ -29,7 +29,7 @@ import type { HandlerContext, PrepareContext } from '../handler.js';
 import { KeyedSet, paginatePrefix } from '../ordered.js';
 import type { ListEnvelope } from '../pagination.js';
 import { apiUrl } from '../urls.js';
-import type { SpaceRecord } from '../core-records.js';
+import { type SpaceRecord, requireOrg } from '../core-records.js';
 import { siteSpacesOfSpace } from '../sites/site-records.js';
 import { commitToChangeRequest, commitToSpace } from './change-requests.js';
 import { changeRequestFor, primaryRevision, spaceFor } from './common.js';
@@ -116,6 +116,7 @@ function revisionOf(tx: StoreReader, access: TargetAccess) {
 /** Imports every URL of the source into the target's content, one after the other. Request errors throw; content errors fail the run. */
 export async function prepareRun(ctx: PrepareContext, organizationId: string, body: StartBody): Promise<StartPrepared> {
   const startedAt = ctx.clock().toISOString();
+  requireOrg(ctx.reader, organizationId);
   const urls = sourceUrls(body.source);
   const access = targetFor(ctx.reader, ctx, organizationId, body.target);
   const revision = revisionOf(ctx.reader, access);
@@ -216,6 +217,7 @@ export function runView(ctx: Pick<HandlerContext, 'origin'>, run: ImportRunRecor
 }
 
 export function requireRun(tx: StoreReader, organizationId: string, runId: string): ImportRunRecord {
+  requireOrg(tx, organizationId);
   const run = runs.get(tx, organizationId, runId);
   if (run === undefined) throw notFound(`Import run ${runId} not found in organization ${organizationId}`);
   return run;
@@ -243,6 +245,7 @@ function matches(run: ImportRunRecord, filter: RunFilter): boolean {
  * listing leaves `count` out (it would need every row).
  */
 export function listRuns(ctx: Pick<HandlerContext, 'tx' | 'origin'>, organizationId: string, filter: RunFilter): ListEnvelope<Record<string, unknown>> {
+  requireOrg(ctx.tx, organizationId);
   const filtered = filter.changeRequest !== undefined || filter.site !== undefined || filter.status !== undefined;
   const view = (run: ImportRunRecord | undefined) => (run !== undefined && run.organization === organizationId && matches(run, filter) ? runView(ctx, run) : undefined);
   const list =

@@ -37,7 +37,7 @@ import type { HandlerContext, PrepareContext } from '../handler.js';
 import { KeyedSet } from '../ordered.js';
 import { apiUrl } from '../urls.js';
 import type { MemberRole } from '../core-records.js';
-import { getSpace } from '../core-records.js';
+import { getSpace, requireOrg } from '../core-records.js';
 import { requireRole, roleIn } from '../permissions.js';
 import { getSite, siteSpacesOfSite, getSiteSpace } from '../sites/site-records.js';
 import { getGitSync } from './state.js';
@@ -525,6 +525,7 @@ export async function repositoryFile(
 
 /** The site's installation, its space installations, and the installations of the site's spaces (at most `limit`). */
 export function siteInstallations(ctx: Pick<HandlerContext, 'tx' | 'origin' | 'actor' | 'clock'>, organizationId: string, siteId: string): { items: Array<Record<string, unknown>> } {
+  requireOrg(ctx.tx, organizationId);
   const site = getSite(ctx.tx, siteId);
   if (site === undefined || site.organization !== organizationId) throw notFound(`Site ${siteId} not found in organization ${organizationId}`);
   const seen = new Set<string>();
