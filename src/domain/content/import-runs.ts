@@ -26,8 +26,8 @@ import { ApiError, badRequest, notFound } from '../../api/errors.js';
 import type { StoreReader } from '../../store/types.js';
 import { redactUrls } from '../../util/redact.js';
 import type { HandlerContext, PrepareContext } from '../handler.js';
-import { KeyedSet, paginatePrefix } from '../ordered.js';
-import type { ListEnvelope } from '../pagination.js';
+import { KeyedSet } from '../ordered.js';
+import { type ListPage, paginate, rowsOf } from '../pagination.js';
 import { apiUrl } from '../urls.js';
 import { type SpaceRecord, requireOrg } from '../core-records.js';
 import { siteSpacesOfSpace } from '../sites/site-records.js';
@@ -244,17 +244,17 @@ function matches(run: ImportRunRecord, filter: RunFilter): boolean {
  * own index rows); the other filters drop rows as the page is read, and a filtered
  * listing leaves `count` out (it would need every row).
  */
-export function listRuns(ctx: Pick<HandlerContext, 'tx' | 'origin'>, organizationId: string, filter: RunFilter): ListEnvelope<Record<string, unknown>> {
+export function listRuns(ctx: Pick<HandlerContext, 'tx' | 'origin'>, organizationId: string, filter: RunFilter): ListPage<Record<string, unknown>> {
   requireOrg(ctx.tx, organizationId);
   const filtered = filter.changeRequest !== undefined || filter.site !== undefined || filter.status !== undefined;
   const view = (run: ImportRunRecord | undefined) => (run !== undefined && run.organization === organizationId && matches(run, filter) ? runView(ctx, run) : undefined);
-  const list =
-    filter.space !== undefined
-      ? paginatePrefix<null, Record<string, unknown>>(ctx.tx, runsOfSpace.table, `${filter.space}/`, filter, runsOfSpace.count(ctx.tx, filter.space), (_row, key) => view(runs.get(ctx.tx, organizationId, key.slice(filter.space!.length + 1))), { reverse: true })
-      : paginatePrefix<ImportRunRecord, Record<string, unknown>>(ctx.tx, runs.table, `${organizationId}/`, filter, runs.count(ctx.tx, organizationId), (run) => view(run), { reverse: true });
-  if (!filtered) return list;
-  const { count: _count, ...rest } = list;
-  return rest as ListEnvelope<Record<string, unknown>>;
+  if (filter.space !== undefined) {
+    const space = filter.space;
+    const count = filtered ? undefined : runsOfSpace.count(ctx.tx, space);
+    return paginate(rowsOf<null>(ctx.tx, runsOfSpace.table, `${space}/`, { reverse: true }), filter, (_row, key) => view(runs.get(ctx.tx, organizationId, key)), count);
+  }
+  const count = filtered ? undefined : runs.count(ctx.tx, organizationId);
+  return paginate(rowsOf<ImportRunRecord>(ctx.tx, runs.table, `${organizationId}/`, { reverse: true }), filter, (run) => view(run), count);
 }
 
 /** Cancels a run that has not finished: 400 naming the status of one that has. */
