@@ -1,5 +1,6 @@
 /**
- * Typed errors shared by every layer, and the API's wire format for them.
+ * The API's typed errors and their wire format (the base class and exit codes are
+ * in util/errors.ts, the store's errors in store/errors.ts).
  *
  * The real API answers every error with `{"error":{"code":<status>,"message":"…"}}`.
  * `serve` renders any DocsctlError that way, and HttpTransport rebuilds the same
@@ -7,39 +8,9 @@
  * The CLI maps each error to one of the documented exit codes (see exitCodeFor).
  */
 
-import { redactUrls } from '../util/redact.js';
+import { DocsctlError, ExitCode } from '../util/errors.js';
 
-/** Exit codes (README "Exit codes"; keep them stable, scripts depend on them). */
-export const ExitCode = {
-  ok: 0,
-  error: 1,
-  usage: 2,
-  auth: 3,
-  notFound: 4,
-  conflict: 5,
-  network: 6,
-  rateLimited: 7,
-  storeDamaged: 74,
-  cancelled: 130,
-} as const;
-export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
-
-/**
- * Base of every error docsctl raises on purpose. `hint` is printed after the message.
- * Both are redacted at birth: the userinfo of every URL in them (parsable or not)
- * becomes `***`, so no CLI line, log line or API error body can echo a password.
- */
-export class DocsctlError extends Error {
-  readonly hint: string | undefined;
-  constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
-    super(redactUrls(message), options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
-    this.hint = options.hint === undefined ? undefined : redactUrls(options.hint);
-  }
-  get exitCode(): ExitCode {
-    return ExitCode.error;
-  }
-}
+export { DocsctlError, ExitCode } from '../util/errors.js';
 
 /** An error with an HTTP status, as the API answers it (or as a handler throws it). */
 export class ApiError extends DocsctlError {
@@ -78,6 +49,20 @@ export const conflict = (message: string) => new ApiError(409, message);
 export const preconditionFailed = (message: string) => new ApiError(412, message);
 export const forbidden = (message: string) => new ApiError(403, message);
 
+/**
+ * The wording of the API's answer to a change that would leave everything as it is
+ * (409, as the API doc says for moves and transfers). The CLI reads it as "nothing to
+ * change" (exit 0), so a script can re-run a command; `docsctl api` keeps the 409.
+ */
+export const NO_UPDATE = 'would not result in any update';
+
+/** 409: `what` ("Moving space X") would change nothing. */
+export const noUpdate = (what: string) => new ApiError(409, `${what} ${NO_UPDATE}`);
+
+/** The error is the API's "would not result in any update" (from this process or a server). */
+export const isNoUpdate = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.status === 409 && error.message.includes(NO_UPDATE);
+
 /** Bad command-line usage: unknown flag, missing argument, invalid value. */
 export class UsageError extends DocsctlError {
   override get exitCode(): ExitCode {
@@ -89,25 +74,6 @@ export class UsageError extends DocsctlError {
 export class NetworkError extends DocsctlError {
   override get exitCode(): ExitCode {
     return ExitCode.network;
-  }
-}
-
-/** The local store cannot be read: damaged, newer format, unreadable. Names the file. */
-export class StoreError extends DocsctlError {
-  readonly path: string;
-  constructor(message: string, path: string, options: { hint?: string; cause?: unknown } = {}) {
-    super(message, options);
-    this.path = path;
-  }
-  override get exitCode(): ExitCode {
-    return ExitCode.storeDamaged;
-  }
-}
-
-/** Another writer holds the store lock for too long. */
-export class StoreBusyError extends DocsctlError {
-  override get exitCode(): ExitCode {
-    return ExitCode.conflict;
   }
 }
 
@@ -132,30 +98,4 @@ export function exitCodeForStatus(status: number): ExitCode {
 export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof DocsctlError) return error.exitCode;
   return ExitCode.error;
-}
-
-/** No store at the given directory: a usage problem (run `docsctl init`), not damage. */
-export class StoreNotFoundError extends DocsctlError {
-  readonly path: string;
-  constructor(path: string) {
-    super(`No docsctl store at ${path}`, {
-      hint: 'Run "docsctl init" to create one, or pass --store DIR / set DOCSCTL_STORE.',
-    });
-    this.path = path;
-  }
-  override get exitCode(): ExitCode {
-    return ExitCode.usage;
-  }
-}
-
-/** `docsctl init` (createStore) on a directory that already holds a store, or holds other files. */
-export class StoreExistsError extends DocsctlError {
-  readonly path: string;
-  constructor(path: string, message = `A docsctl store already exists at ${path}`) {
-    super(message, { hint: 'Nothing was changed. Use that store, or pick another directory with --store DIR.' });
-    this.path = path;
-  }
-  override get exitCode(): ExitCode {
-    return ExitCode.conflict;
-  }
 }

@@ -41,6 +41,8 @@ export interface FlagSpec {
   noneIsNull?: boolean;
   /** When asked on a terminal, offer a choice instead of free text (`organization`: your organizations). */
   offer?: 'organization';
+  /** Former spellings (`--organization`), still accepted but hidden from help and completion (naming rule: commands/flags.ts). */
+  aliases?: string[];
 }
 
 export type OutputKind = 'object' | 'list' | 'delete' | 'empty';
@@ -66,10 +68,8 @@ export interface OperationCommandSpec {
   resolve?: (session: Session, input: RawInput) => Promise<void>;
   /** Custom mapping after flags are applied (complex bodies; may read files or stdin through the session). */
   build?: (options: Record<string, unknown>, input: RawInput, session: Session) => void | Promise<void>;
-  /** False: no `--body <json>` flag (the command's own `--body` means something else, e.g. a comment's text). */
+  /** False: no `--body <json>` flag (the command builds its body itself, e.g. a comment from `--text`). */
   rawBody?: false;
-  /** For lists: the pagination cursor flag when `--page` means something else (default `--page`). */
-  cursorFlag?: string;
   /** For lists: prints the items itself (e.g. comment threads on a terminal) instead of printList. */
   printItems?: (session: Session, items: unknown[], input: RawInput) => Promise<void>;
   /** For lists: a failure message when the items mean a check failed (exit 1 after printing them). */
@@ -80,6 +80,14 @@ export interface OperationCommandSpec {
   after?: (session: Session, body: unknown, input: RawInput) => Promise<void>;
   /** The body must carry at least one field (PATCH): the error message when it does not. */
   nonEmptyBody?: string;
+  /**
+   * The change would leave the object as it is (read through its GET route first,
+   * current.ts): the command then says "nothing to change" and exits 0 without sending it.
+   * A PATCH is compared field by field without this; a command whose body does not mirror
+   * the object (`{resolved: true}` vs `status`) says how to tell here (a string: why, for the
+   * message); `false` never reads first.
+   */
+  unchanged?: ((current: Record<string, unknown>, input: RawInput) => boolean | string) | false;
   examples?: string[];
 }
 
@@ -119,11 +127,15 @@ export function registerOperationCommands(
       const option = new Option(flag.flags, flag.description);
       if (flag.choices) option.choices(flag.choices);
       command.addOption(option);
+      for (const alias of flag.aliases ?? []) command.addOption(hiddenAlias(option, alias));
     }
     if (spec.output === 'list') {
-      command.addOption(new Option('--limit <n>', 'items per page (max 1000)'));
-      command.addOption(new Option(`${spec.cursorFlag ?? '--page'} <cursor>`, 'page cursor (the next.page of a previous answer)'));
-      command.addOption(new Option('--all', 'follow pagination to the end'));
+      command.addOption(new Option('--limit <n>', `items per page, 0 to 1000 (default ${DEFAULT_PAGE_SIZE}; --all for every item)`));
+      const cursor = new Option(`${CURSOR_FLAG} <cursor>`, 'start at this cursor (the next.page of a previous answer)');
+      command.addOption(cursor);
+      // `--page` was the cursor's name; where it does not name a content page, it still is (hidden).
+      if (!command.options.some((o) => o.long === '--page')) command.addOption(hiddenAlias(cursor, '--page'));
+      command.addOption(new Option('--all', 'follow pagination to the end (pages of 1000)'));
     }
     if (hasBody(spec) && spec.rawBody !== false) command.addOption(new Option('--body <json>', 'request body as JSON, or @FILE (flags override its fields)'));
     if (isMutating(spec)) command.addOption(new Option('--dry-run', 'print the request (method, path, body) instead of sending it; change nothing'));
@@ -136,6 +148,25 @@ export function registerOperationCommands(
       await runOperationCommand(getSession(cmd), spec, positional, cmd.opts());
     });
   }
+}
+
+/** The pagination cursor flag of every list (naming rule: commands/flags.ts). */
+export const CURSOR_FLAG = '--cursor';
+
+/** Items per page when `--limit` is not given: the CLI sends it, so it is the same against any server. */
+export const DEFAULT_PAGE_SIZE = 50;
+
+/**
+ * A hidden option spelled `alias` that stores into `option`'s attribute: an old
+ * spelling keeps working without showing in help or completion.
+ */
+export function hiddenAlias(option: Option, alias: string): Option {
+  const flags = option.flags.replace(/--[a-z0-9-]+/i, alias).replace(/^-[a-z], /i, '');
+  const hidden = new Option(flags, `alias of ${option.long}`).hideHelp();
+  if (option.argChoices) hidden.choices(option.argChoices);
+  const attribute = option.attributeName();
+  hidden.attributeName = () => attribute;
+  return hidden;
 }
 
 /** The command changes something: its route (or one of its routes) is not a GET. */
@@ -289,8 +320,12 @@ export async function buildInput(
       }
       (input.query as Record<string, unknown>).limit = limit;
     }
-    const cursor = options[attributeName(`${spec.cursorFlag ?? '--page'} <cursor>`)];
-    if (typeof cursor === 'string') (input.query as Record<string, unknown>).page = cursor;
+    const query = input.query as Record<string, unknown>;
+    const cursor = options[attributeName(`${CURSOR_FLAG} <cursor>`)];
+    if (typeof cursor === 'string') query.page = cursor;
+    if (query.limit === undefined && routeInfo(typeof spec.route === 'string' ? spec.route : spec.route(options)).paginated) {
+      query.limit = options.all ? 1000 : DEFAULT_PAGE_SIZE;
+    }
   }
   if (spec.nonEmptyBody && (input.body === undefined || Object.keys(input.body as object).length === 0)) {
     throw new UsageError(spec.nonEmptyBody);
@@ -331,7 +366,7 @@ export async function runOperationCommand(
     else await session.printList(items, cols);
     if (!options.all && body.next?.page) {
       const of = body.count !== undefined ? ` of ${body.count}` : '';
-      await session.info(`note: showing ${items.length}${of}; pass --all for every item, or ${spec.cursorFlag ?? '--page'} ${body.next.page} for the next page`);
+      await session.info(`note: showing ${items.length}${of}; pass --all for every item, or ${CURSOR_FLAG} ${body.next.page} for the next page`);
     } else if (items.length === 0) {
       await session.hint(`No ${spec.noun ?? 'item'}s found.`);
     }
@@ -340,12 +375,19 @@ export async function runOperationCommand(
     return;
   }
 
-  const response = spec.request ? await spec.request(transport, input) : await transport.request(route, input);
+  if (await changesNothing(session, spec, transport, route, input)) return;
+  let response: ApiResponse;
+  try {
+    response = spec.request ? await spec.request(transport, input) : await transport.request(route, input);
+  } catch (error) {
+    // The API's "would not result in any update" (a move or transfer to where it already is).
+    const { isNoUpdate } = await import('../api/errors.js');
+    if (!isNoUpdate(error)) throw error;
+    await nothingToChange(session, spec, transport, route, input, undefined, error.message);
+    return;
+  }
   if (spec.output === 'delete') {
-    // The deleted object is the last positional argument (--org is filled in after them).
-    const lastArg = spec.args?.at(-1);
-    const params = (input.params ?? {}) as Record<string, string>;
-    const id = (lastArg ? params[lastArg.param ?? lastArg.name] : undefined) ?? Object.values(params).pop() ?? '';
+    const id = subjectId(spec, input);
     const deleted = response.status !== 204;
     if (session.format === 'json' || session.format === 'yaml') await session.printObject({ id, deleted }, cols);
     const noun = spec.noun ?? 'item';
@@ -360,4 +402,52 @@ export async function runOperationCommand(
     return;
   }
   await session.printObject(response.body, cols);
+}
+
+/** The id of the object a command acts on: its last positional argument (--org is filled in after them). */
+function subjectId(spec: OperationCommandSpec, input: RawInput): string {
+  const lastArg = spec.args?.at(-1);
+  const params = (input.params ?? {}) as Record<string, string>;
+  return (lastArg ? params[lastArg.param ?? lastArg.name] : undefined) ?? Object.values(params).pop() ?? '';
+}
+
+/**
+ * True when the change would leave its object as it is (read first, current.ts): then it
+ * is not sent, and the command says so and prints the object as it is. Only for a PATCH
+ * (compared field by field) or a spec that says how to tell (`unchanged`).
+ */
+async function changesNothing(session: Session, spec: OperationCommandSpec, transport: Transport, route: RouteId, input: RawInput): Promise<boolean> {
+  if (spec.unchanged === false || spec.output === 'list' || spec.output === 'delete' || spec.request) return false;
+  const method = routeInfo(route).method;
+  if (method === 'GET' || (method !== 'PATCH' && spec.unchanged === undefined)) return false;
+  const { readCurrent, patchChangesNothing } = await import('./current.js');
+  const current = await readCurrent(transport, route, input);
+  if (typeof current !== 'object' || current === null) return false;
+  const same = spec.unchanged ? spec.unchanged(current as Record<string, unknown>, input) : patchChangesNothing(current, input.body);
+  if (same === false) return false;
+  await nothingToChange(session, spec, transport, route, input, current, typeof same === 'string' ? same : undefined);
+  return true;
+}
+
+/**
+ * Reports a change that changes nothing: exit 0, "Nothing to change" on stderr, and on
+ * stdout the object as it is (what the change would have printed), so a re-run script
+ * reads the same answer.
+ */
+async function nothingToChange(
+  session: Session,
+  spec: OperationCommandSpec,
+  transport: Transport,
+  route: RouteId,
+  input: RawInput,
+  known: unknown,
+  why?: string,
+): Promise<void> {
+  const noun = spec.noun ?? spec.command.split(' ').slice(0, -1).join(' ');
+  const reason = why ? why.charAt(0).toLowerCase() + why.slice(1) : `${noun} ${subjectId(spec, input)} is already as asked`;
+  await session.info(`Nothing to change: ${reason}`);
+  if (spec.output !== 'object' || spec.after) return;
+  const { readCurrent } = await import('./current.js');
+  const current = known ?? (await readCurrent(transport, route, input));
+  if (current !== undefined) await session.printObject(current, columns[spec.columns]);
 }

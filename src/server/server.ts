@@ -14,7 +14,8 @@
  */
 import { type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiError, StoreBusyError, UsageError } from '../api/errors.js';
+import { ApiError, UsageError } from '../api/errors.js';
+import { StoreBusyError } from '../store/errors.js';
 import { routeInfo } from '../api/catalog.js';
 import { matchRoute, methodsForPath } from '../api/table.js';
 import { type OperationResult, executeLight, executeOperation } from '../domain/execute.js';

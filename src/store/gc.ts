@@ -11,7 +11,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { StoreError } from '../api/errors.js';
+import { StoreError } from './errors.js';
 import { crashPoint } from './fault.js';
 import { checkFormat, listCommitGens, paths } from './json-file-store.js';
 import { acquireLock } from './lock.js';

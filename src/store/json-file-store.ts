@@ -24,7 +24,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { StoreBusyError, StoreError, StoreNotFoundError } from '../api/errors.js';
+import { StoreBusyError, StoreError, StoreNotFoundError } from './errors.js';
 import { crashPoint } from './fault.js';
 import { type BChange, type BNode, bnodeShapeProblem } from './btree.js';
 import { type HamtNode, nodeShapeProblem } from './hamt.js';

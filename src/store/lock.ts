@@ -19,7 +19,7 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { hostname } from 'node:os';
 import * as path from 'node:path';
-import { StoreBusyError, StoreError } from '../api/errors.js';
+import { StoreBusyError, StoreError } from './errors.js';
 import { crashPoint } from './fault.js';
 import { DIR_MODE, errnoCode, fsops, removeQuietly, tempPath, writeNewFile } from './objects.js';
 

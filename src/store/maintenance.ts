@@ -16,7 +16,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { StoreBusyError, StoreError, StoreNotFoundError } from '../api/errors.js';
+import { StoreBusyError, StoreError, StoreNotFoundError } from './errors.js';
 import { type BNode, bnodeShapeProblem, isBLeaf, looksLikeBNode } from './btree.js';
 import { isLeaf, nodeShapeProblem } from './hamt.js';
 import {

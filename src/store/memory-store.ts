@@ -4,7 +4,7 @@
  * commit, values deep-copied so callers cannot mutate committed state).
  */
 import { createHash } from 'node:crypto';
-import { StoreError } from '../api/errors.js';
+import { StoreError } from './errors.js';
 import { scanRows } from './scan.js';
 import type { ScanOptions, Store, StoreReader, StoreWriter, TransactOptions } from './types.js';
 

@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { StoreError } from '../api/errors.js';
+import { StoreError } from './errors.js';
 import { crashArmed, crashPoint, fault, type FsOp } from './fault.js';
 
 export const HASH_RE = /^[0-9a-f]{64}$/;

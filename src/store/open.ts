@@ -5,7 +5,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DocsctlError, StoreError, StoreExistsError } from '../api/errors.js';
+import { DocsctlError } from '../util/errors.js';
+import { StoreError, StoreExistsError } from './errors.js';
 import { FORMAT_NAME, FORMAT_VERSION, JsonFileStore, type OpenStoreOptions, listCommitGens, paths } from './json-file-store.js';
 import { DIR_MODE, FILE_MODE, errnoCode, errorPath } from './objects.js';
 

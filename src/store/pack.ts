@@ -21,7 +21,7 @@
  */
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
-import { StoreError } from '../api/errors.js';
+import { StoreError } from './errors.js';
 import { isBLeaf, looksLikeBNode, type BNode } from './btree.js';
 import { type CrashStep, crashPoint } from './fault.js';
 import { DAMAGE_HINT, HASH_RE, ObjectWriter, type WriteIo, errnoCode, fsops, fsyncDir, sha256, tempPath, writeNewFile } from './objects.js';

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { StoreError } from '../../src/api/errors.js';
+import { StoreError } from '../../src/store/errors.js';
 import { btreeWalk, isBLeaf, type BNode } from '../../src/store/btree.js';
 import { createStore, fsck, gc, openStore, recover } from '../../src/store/index.js';
 import { findNewest, parseCommit, paths } from '../../src/store/json-file-store.js';

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { StoreError } from '../../src/api/errors.js';
+import { StoreError } from '../../src/store/errors.js';
 import { errnoError, faultCallCount, setFaultInjector, type FsOp } from '../../src/store/fault.js';
 import { createStore, fsck, openStore } from '../../src/store/index.js';
 import { cleanupTempDirs, storePath } from './helpers.js';

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StoreBusyError } from '../../src/api/errors.js';
+import { StoreBusyError } from '../../src/store/errors.js';
 import { createStore, fsck, openStore, unlock } from '../../src/store/index.js';
 import { listCommitGens, parseCommit, paths } from '../../src/store/json-file-store.js';
 import { buildWorker, cleanupTempDirs, deadPid, runWorker, sleep, storePath } from './helpers.js';

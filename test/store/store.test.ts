@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { StoreError, StoreExistsError, StoreNotFoundError } from '../../src/api/errors.js';
+import { StoreError, StoreExistsError, StoreNotFoundError } from '../../src/store/errors.js';
 import { type BNode, NODE_MAX_BYTES, btreeWalk, isBLeaf } from '../../src/store/btree.js';
 import { createStore, fsck, gc, openStore, storeExists, type JsonFileStore, type OpenStoreOptions } from '../../src/store/index.js';
 import { HEAD_EVERY, findNewest, listCommitGens, makeCommit, parseCommit, paths } from '../../src/store/json-file-store.js';

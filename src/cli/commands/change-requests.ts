@@ -129,7 +129,7 @@ export const contentCommands: OperationCommandSpec[] = [
     route: (options) => (options.parent !== undefined ? 'importContentInChangeRequestPageById' : 'importContentInChangeRequest'),
     summary:
       'Import Markdown (a file, a Git Sync directory, or a .zip) into a change request: pages at the same path are updated, others added (at the end, or under --parent); nothing is deleted. To mirror a directory exactly (removing pages it does not have), use "docsctl git import SPACE DIR"',
-    args: [spaceArg, crArg, { name: 'from', param: '__from', description: 'path, file:// or http(s):// URL' }],
+    args: [spaceArg, crArg, { name: 'path', param: '__from', description: 'local file or directory (Markdown, Git Sync layout or .zip), file:// or http(s):// URL' }],
     flags: [
       { flags: '--source <source>', description: 'markdown or zip (default: from the name)', choices: ['markdown', 'zip'] },
       { flags: '--parent <pageId>', description: 'add the new pages under this page' },

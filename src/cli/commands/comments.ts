@@ -15,9 +15,9 @@ const spaceArg = { name: 'spaceId', description: 'space id' };
 const commentArg = { name: 'commentId', description: 'comment id' };
 const crFlag = { flags: '--cr <changeRequest>', description: 'the comments of this change request (id or number) instead of the space', to: 'params.changeRequestId' };
 const replyFlag = { flags: '--reply <replyId>', description: 'act on this reply of the comment instead of the comment', to: 'params.commentReplyId' };
-const bodyFlags = [
-  { flags: '--body <text>', description: 'the text (Markdown)' },
-  { flags: '--body-file <file>', description: 'read the text from a file ("-" for stdin)' },
+const textFlags = [
+  { flags: '--text <markdown>', description: 'the text (Markdown)', aliases: ['--body'] },
+  { flags: '--text-file <file>', description: 'read the text from a file ("-" for stdin)', aliases: ['--body-file'] },
 ];
 
 type Options = Record<string, unknown>;
@@ -32,14 +32,14 @@ function pick(space: RouteId, cr: RouteId, spaceReply?: RouteId, crReply?: Route
   };
 }
 
-/** `--body TEXT` or `--body-file FILE|-` → `body.body.markdown`; exactly one, not blank. */
+/** `--text MARKDOWN` or `--text-file FILE|-` → `body.body.markdown`; exactly one, not blank. */
 async function bodyText(options: Options, input: RawInput, session: Session): Promise<void> {
-  const text = typeof options.body === 'string' ? options.body : undefined;
-  const file = typeof options.bodyFile === 'string' ? options.bodyFile : undefined;
-  if (text !== undefined && file !== undefined) throw new UsageError('Pass either --body or --body-file, not both');
-  if (text === undefined && file === undefined) throw new UsageError('Missing the text: pass --body TEXT or --body-file FILE ("-" reads stdin)');
-  const markdown = text ?? (await readTextInput(session.ctx.io.in, file as string, '--body-file'));
-  if (markdown.trim() === '') throw new UsageError(`The text is empty: pass some Markdown with ${text !== undefined ? '--body' : '--body-file'}`);
+  const text = typeof options.text === 'string' ? options.text : undefined;
+  const file = typeof options.textFile === 'string' ? options.textFile : undefined;
+  if (text !== undefined && file !== undefined) throw new UsageError('Pass either --text or --text-file, not both');
+  if (text === undefined && file === undefined) throw new UsageError('Missing the text: pass --text MARKDOWN or --text-file FILE ("-" reads stdin)');
+  const markdown = text ?? (await readTextInput(session.ctx.io.in, file as string, '--text-file'));
+  if (markdown.trim() === '') throw new UsageError(`The text is empty: pass some Markdown with ${text !== undefined ? '--text' : '--text-file'}`);
   input.body = { ...((input.body as object | undefined) ?? {}), body: { markdown } };
 }
 
@@ -136,7 +136,6 @@ export const commentCommands: OperationCommandSpec[] = [
       { flags: '--author <userIds>', description: 'only comments by these users (comma-separated ids)', to: 'query.authors', type: 'list' },
       { flags: '--order <order>', description: 'desc (newest first, default) or asc', to: 'query.order', choices: ['asc', 'desc'] },
     ],
-    cursorFlag: '--cursor',
     build: async (options, input, session) => {
       markdownBodies(options, input, session);
       const query = input.query as Record<string, unknown>;
@@ -168,7 +167,7 @@ export const commentCommands: OperationCommandSpec[] = [
     route: pick('postCommentInSpace', 'postCommentInChangeRequest'),
     summary: 'Post a comment on a space or change request, optionally on one page',
     args: [spaceArg],
-    flags: [crFlag, ...bodyFlags, { flags: '--page <page>', description: 'anchor the comment to this page (id or path)' }],
+    flags: [crFlag, ...textFlags, { flags: '--page <page>', description: 'anchor the comment to this page (id or path)' }],
     rawBody: false,
     build: async (options, input, session) => {
       await bodyText(options, input, session);
@@ -178,9 +177,9 @@ export const commentCommands: OperationCommandSpec[] = [
     output: 'object',
     columns: 'comment',
     examples: [
-      'docsctl comment add sp4c3 --body "Is this still true?" --page guides/setup',
-      'docsctl comment add sp4c3 --cr 12 --body-file review.md --format ids',
-      'echo "LGTM" | docsctl comment add sp4c3 --cr 12 --body-file -',
+      'docsctl comment add sp4c3 --text "Is this still true?" --page guides/setup',
+      'docsctl comment add sp4c3 --cr 12 --text-file review.md --format ids',
+      'echo "LGTM" | docsctl comment add sp4c3 --cr 12 --text-file -',
     ],
   },
   {
@@ -188,24 +187,24 @@ export const commentCommands: OperationCommandSpec[] = [
     route: pick('postCommentReplyInSpace', 'postCommentReplyInChangeRequest'),
     summary: 'Reply to a comment',
     args: [spaceArg, commentArg],
-    flags: [crFlag, ...bodyFlags],
+    flags: [crFlag, ...textFlags],
     rawBody: false,
     build: bodyText,
     output: 'object',
     columns: 'commentReply',
-    examples: ['docsctl comment reply sp4c3 c0mm3nt --body "Fixed in the last commit"'],
+    examples: ['docsctl comment reply sp4c3 c0mm3nt --text "Fixed in the last commit"'],
   },
   {
     command: 'comment edit',
     route: pick('updateCommentInSpace', 'updateCommentInChangeRequest', 'updateCommentReplyInSpace', 'updateCommentReplyInChangeRequest'),
     summary: 'Change the text of your comment (or, with --reply, of your reply); admins can edit any',
     args: [spaceArg, commentArg],
-    flags: [crFlag, replyFlag, ...bodyFlags],
+    flags: [crFlag, replyFlag, ...textFlags],
     rawBody: false,
     build: bodyText,
     output: 'object',
     columns: 'comment',
-    examples: ['docsctl comment edit sp4c3 c0mm3nt --body "Corrected question"', 'docsctl comment edit sp4c3 c0mm3nt --reply r3ply --body-file fix.md'],
+    examples: ['docsctl comment edit sp4c3 c0mm3nt --text "Corrected question"', 'docsctl comment edit sp4c3 c0mm3nt --reply r3ply --text-file fix.md'],
   },
   {
     command: 'comment delete',
@@ -233,6 +232,7 @@ export const commentCommands: OperationCommandSpec[] = [
     build: (_options, input) => {
       input.body = { resolved: true };
     },
+    unchanged: (comment) => comment.status === 'resolved' && `comment ${String(comment.id)} is already resolved`,
     output: 'object',
     columns: 'comment',
     examples: ['docsctl comment resolve sp4c3 c0mm3nt --cr 12'],
@@ -247,6 +247,7 @@ export const commentCommands: OperationCommandSpec[] = [
     build: (_options, input) => {
       input.body = { resolved: false };
     },
+    unchanged: (comment) => comment.status === 'open' && `comment ${String(comment.id)} is already open`,
     output: 'object',
     columns: 'comment',
     examples: ['docsctl comment reopen sp4c3 c0mm3nt'],

@@ -20,6 +20,7 @@ function flagsOf(command: Command): { flags: string[]; choices: Map<string, stri
   const flags: string[] = [];
   const choices = new Map<string, string[]>();
   for (const option of command.options) {
+    if (option.hidden) continue; // a former spelling (naming rule, flags.ts): accepted, not offered
     for (const flag of [option.long, option.short]) if (flag) flags.push(flag);
     if (option.long && option.argChoices?.length) choices.set(option.long, option.argChoices);
   }

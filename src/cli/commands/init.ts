@@ -114,7 +114,7 @@ async function removeCreatedStore(dir: string, existedBefore: boolean): Promise<
 async function planInit(session: Session, dir: string, options: InitOptions): Promise<void> {
   const { existsSync, readdirSync } = await import('node:fs');
   const { join, resolve } = await import('node:path');
-  const { StoreExistsError } = await import('../../api/errors.js');
+  const { StoreExistsError } = await import('../../store/errors.js');
   const root = resolve(dir);
   if (existsSync(join(root, 'FORMAT'))) throw new StoreExistsError(root);
   if (existsSync(root) && readdirSync(root).length > 0) {

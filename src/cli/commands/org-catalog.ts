@@ -7,7 +7,7 @@ import { UsageError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
 import { columns } from '../../output/columns.js';
 import { readTextInput } from '../io.js';
-import { CheckFailedError, type OperationCommandSpec } from '../operation.js';
+import { CheckFailedError, type OperationCommandSpec, resolveOrganization } from '../operation.js';
 import type { Session } from '../session.js';
 
 const CUSTOM_FIELD_TYPES = ['text', 'number', 'boolean', 'tags', 'select:multi', 'select:single'] as const;
@@ -459,8 +459,12 @@ const integrationCommands: OperationCommandSpec[] = [
     route: 'publishIntegration',
     summary: 'Publish (or republish) an integration from its manifest (admin of the publishing organization)',
     flags: [
-      { flags: '--file <manifest>', description: 'gitbook-manifest.yaml or .json', required: true },
-      { flags: '--organization <orgId>', description: 'publishing organization (default: the manifest\'s, else yours)' },
+      { flags: '--file <file>', description: 'the manifest: gitbook-manifest.yaml or .json', required: true },
+      {
+        flags: '--org <organizationId>',
+        description: "publishing organization (default: the manifest's, else DOCSCTL_ORG, the profile, or your only one)",
+        aliases: ['--organization'],
+      },
     ],
     org: false,
     build: async (options, input, session) => {
@@ -468,15 +472,13 @@ const integrationCommands: OperationCommandSpec[] = [
       const { manifestToPublish } = await import('./integration-manifest.js');
       const { name, body: publish } = manifestToPublish(path, await readTextInput(session.ctx.io.in, path, '--file'));
       input.params = { ...(input.params as object), integrationName: name };
-      const organization = typeof options.organization === 'string' ? options.organization : publish.organization;
-      if (typeof organization !== 'string') {
-        throw new UsageError('Pass --organization ORG (or set "organization" in the manifest): the organization that publishes it');
-      }
+      const organization =
+        typeof options.org === 'string' ? options.org : typeof publish.organization === 'string' ? publish.organization : await resolveOrganization(session, undefined);
       input.body = { ...publish, organization };
     },
     output: 'object',
     columns: 'integration',
-    examples: ['docsctl integration publish --file gitbook-manifest.yaml --organization 0rg'],
+    examples: ['docsctl integration publish --file gitbook-manifest.yaml --org 0rg'],
   },
   {
     command: 'integration unpublish',

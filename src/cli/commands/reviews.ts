@@ -54,22 +54,22 @@ export const reviewCommands: OperationCommandSpec[] = [
   {
     command: 'cr review',
     route: (options) => (options.approve || options.requestChanges ? 'submitChangeRequestReview' : 'getReviewsByChangeRequestId'),
-    summary: 'Approve a change request or request changes (with --body as a comment); without a flag, list its reviews',
+    summary: 'Approve a change request or request changes (with --text as a comment); without a flag, list its reviews',
     args: [spaceArg, crArg],
     flags: [
       { flags: '--approve', description: 'approve the change request' },
       { flags: '--request-changes', description: 'ask for changes before it is merged' },
-      { flags: '--body <text>', description: 'a comment to go with the review (Markdown)' },
+      { flags: '--text <markdown>', description: 'a comment to go with the review (Markdown)', aliases: ['--body'] },
     ],
     rawBody: false,
     build: (options, input) => {
       if (options.approve && options.requestChanges) throw new UsageError('Pass either --approve or --request-changes, not both');
       if (!options.approve && !options.requestChanges) {
-        if (options.body !== undefined) throw new UsageError('--body goes with --approve or --request-changes');
+        if (options.text !== undefined) throw new UsageError('--text goes with --approve or --request-changes');
         return;
       }
-      const text = typeof options.body === 'string' ? options.body : undefined;
-      if (text !== undefined && text.trim() === '') throw new UsageError('The review comment is empty: pass some Markdown with --body, or leave --body out');
+      const text = typeof options.text === 'string' ? options.text : undefined;
+      if (text !== undefined && text.trim() === '') throw new UsageError('The review comment is empty: pass some Markdown with --text, or leave --text out');
       input.body = { status: options.approve ? 'approved' : 'changes-requested', ...(text !== undefined ? { comment: { markdown: text } } : {}) };
     },
     output: 'object',
@@ -82,7 +82,7 @@ export const reviewCommands: OperationCommandSpec[] = [
     },
     examples: [
       'docsctl cr review sp4c3 12 --approve',
-      'docsctl cr review sp4c3 12 --request-changes --body "Please add an example"',
+      'docsctl cr review sp4c3 12 --request-changes --text "Please add an example"',
       'docsctl cr review sp4c3 12 --format tsv',
     ],
   },

@@ -93,7 +93,7 @@ export const siteRedirectCommands: OperationCommandSpec[] = [
     summary: 'Change the source or destination of a redirect',
     args: [SITE, REDIRECT],
     org: true,
-    flags: [{ flags: '--source <path>', description: 'new source path', to: 'body.source' }, ...destinationFlags],
+    flags: [{ flags: '--source <url-path>', description: 'new source path', to: 'body.source' }, ...destinationFlags],
     build: (options, input) => destination(options, input, false),
     nonEmptyBody: 'Nothing to change: pass --source, --section, or --site-space (with --page)',
     output: 'object',

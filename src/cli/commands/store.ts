@@ -21,7 +21,7 @@ export function registerStoreCommands(program: Command, getSession: (command: Co
       if (session.format === 'json' || session.format === 'yaml') await session.printObject(report, []);
       for (const problem of report.problems) await session.info(`${problem.path}: ${problem.problem}`);
       if (report.problems.length > 0) {
-        const { StoreError } = await import('../../api/errors.js');
+        const { StoreError } = await import('../../store/errors.js');
         const first = report.problems[0] as { path: string; problem: string };
         throw new StoreError(`store damaged: ${report.problems.length} problem(s), first ${first.path}`, first.path, {
           hint: 'run "docsctl store recover" to return to the last good state',
