@@ -50,6 +50,8 @@ export interface ReadZipOptions {
   maxTotalSize?: number;
   /** Largest number of entries accepted (default 100,000). */
   maxEntries?: number;
+  /** Called with each file entry's path and declared size before anything is inflated: throws to refuse the archive. */
+  checkEntry?: (path: string, size: number) => void;
 }
 
 export interface WriteZipOptions {
@@ -349,6 +351,7 @@ export function parseDirectory(r: Reader, location: DirectoryLocation, options: 
     if (declaredTotal > maxTotal) {
       throw new ZipError(`archive too large: uncompressed size exceeds the limit of ${maxTotal} bytes`);
     }
+    if (!dir) options.checkEntry?.(path, values.size);
     records.push({ rawName, path, dir, flags, method, crc, ...values, mode: unixMode || undefined });
   }
 
