@@ -16,7 +16,8 @@ import { join } from 'node:path';
 /**
  * Each shape is named after what it copies. Sizes are [p10, p50, p90, p99] in bytes, as measured
  * on the real repository's HEAD (`assetBytes`: images other than SVG; `svg`: the share of SVGs,
- * sized as SVG_BYTES; `vocabulary`: distinct words in its pages).
+ * sized as SVG_BYTES; `copies`: the share of assets whose bytes repeat an earlier one's, as
+ * GitBook's `image (1).png` re-uploads do; `vocabulary`: distinct words in its pages).
  */
 const SVG_BYTES = [1000, 2500, 9000, 40000];
 
@@ -25,21 +26,21 @@ export const SHAPES = {
   reference: {
     title: 'Fluent reference',
     pages: 193, pageBytes: [1167, 3806, 10115, 21575], frontMatter: 0, depth: 4, groups: 0, vocabulary: 4900,
-    assets: 207, assetBytes: [6311, 48595, 267693, 1649085], svg: 0, assetRefs: 80,
+    assets: 207, assetBytes: [6311, 48595, 267693, 1649085], svg: 0, copies: 0.43, assetRefs: 80,
     extraFiles: { count: 28, bytes: [20000, 150000, 600000, 1500000] },
   },
   // saleae/gitbook-docs: a product manual; whole repository; many screenshots, PDFs and a few zips.
   manual: {
     title: 'Logic analyzer manual',
     pages: 422, pageBytes: [493, 1634, 6587, 22015], frontMatter: 0.02, depth: 5, groups: 4, vocabulary: 7700,
-    assets: 698, assetBytes: [11044, 61870, 413031, 2579128], svg: 0, assetRefs: 459,
+    assets: 698, assetBytes: [11044, 61870, 413031, 2579128], svg: 0, copies: 0.13, assetRefs: 459,
   },
   // GitbookIO/public-docs documentation/: an image-heavy project directory of a docs monorepo (docs.yaml at the root, sibling spaces).
   images: {
     title: 'Product documentation',
     dir: 'documentation',
     pages: 183, pageBytes: [1440, 3557, 10323, 28229], frontMatter: 0.91, depth: 3, groups: 12, vocabulary: 5100,
-    assets: 593, assetBytes: [12354, 167850, 747076, 2108925], svg: 0.23, assetRefs: 443,
+    assets: 593, assetBytes: [12354, 167850, 747076, 2108925], svg: 0.23, copies: 0.36, assetRefs: 443,
     siblings: [
       { dir: 'changelog', pages: 9, assets: 240, assetBytes: [30000, 250000, 1500000, 6000000] },
       { dir: 'guides', pages: 43, assets: 136, assetBytes: [20000, 150000, 700000, 2500000] },
@@ -53,7 +54,7 @@ export const SHAPES = {
     title: 'Server manual',
     dir: 'server',
     pages: 4376, pageBytes: [491, 1311, 10316, 58135], frontMatter: 0.58, depth: 9, groups: 0, vocabulary: 26900, topic: 0.7,
-    assets: 438, assetBytes: [11061, 51192, 136196, 809514], svg: 0.29, assetRefs: 337,
+    assets: 438, assetBytes: [11061, 51192, 136196, 809514], svg: 0.29, copies: 0.17, assetRefs: 337,
     siblings: [
       { dir: 'release-notes', pages: 2876, assets: 39, assetBytes: [3000, 20000, 100000, 400000] },
       { dir: 'platform', pages: 837, assets: 4 },
@@ -91,11 +92,15 @@ function seedOf(text) {
   return h >>> 0;
 }
 
-/** A size drawn from the log-normal through the measured p50 and p90, kept within [p10/4, p99×1.5]. */
+/** A size drawn from the measured quantiles: log-linear between (0, p10/4), p10, p50, p90, p99 and (1, 2×p99). */
 function sizeOf(r, [p10, p50, p90, p99]) {
-  const sigma = (Math.log(p90) - Math.log(p50)) / 1.2816;
-  const size = Math.exp(Math.log(p50) + sigma * r.normal());
-  return Math.round(Math.min(p99 * 1.5, Math.max(p10 / 4, size)));
+  const points = [[0, p10 / 4], [0.1, p10], [0.5, p50], [0.9, p90], [0.99, p99], [1, 2 * p99]];
+  const u = r.next();
+  let i = 1;
+  while (u > points[i][0]) i++;
+  const [u0, s0] = points[i - 1];
+  const [u1, s1] = points[i];
+  return Math.round(Math.exp(Math.log(s0) + ((u - u0) / (u1 - u0)) * (Math.log(s1) - Math.log(s0))));
 }
 
 /** `size` incompressible bytes (xorshift32 words): an image's worth of entropy, fast to make. */
@@ -329,9 +334,12 @@ function spaceFiles(seed, shape, scale) {
     const size = sizeOf(r, shape.pageBytes ?? [500, 1500, 6000, 20000]);
     files.push({ path: page.path, data: pageText(r, vocab, page, size, { frontMatter: shape.frontMatter ?? 0.3, images: refs.get(page) ?? [], links: linkTargets, topic: shape.topic ?? 0.55 }), page: true });
   }
+  const made = [];
   for (const name of assets) {
     const size = sizeOf(r, shape.assetBytes ?? [5000, 40000, 200000, 800000]);
-    files.push({ path: `.gitbook/assets/${name}`, data: name.endsWith('.svg') ? svgText(r, sizeOf(r, SVG_BYTES)) : noise(r, size) });
+    const data = made.length > 0 && r.chance(shape.copies ?? 0) ? r.pick(made) : name.endsWith('.svg') ? svgText(r, sizeOf(r, SVG_BYTES)) : noise(r, size);
+    made.push(data);
+    files.push({ path: `.gitbook/assets/${name}`, data });
   }
   for (let i = 0; i < Math.round((shape.extraFiles?.count ?? 0) * scale); i++) {
     files.push({ path: `images/figure-${i}.png`, data: noise(r, sizeOf(r, shape.extraFiles.bytes)) });
