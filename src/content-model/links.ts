@@ -213,7 +213,6 @@ function parseDestination(
     }
     if (masked[i] !== '>') return null;
     end = i + 1;
-    i = end;
   } else {
     let depth = 0;
     while (i < masked.length) {

@@ -236,6 +236,7 @@ function resolveSummaryHref(ctx: Context, href: string, line: number): Resolved 
   return anchor === undefined ? { kind: 'page', path } : { kind: 'page', path, anchor };
 }
 
+// eslint-disable-next-line max-lines-per-function -- one pass over the items of SUMMARY.md sharing the nesting stack and the set of paths seen
 function pagesFromSummary(ctx: Context, text: string): ContentPage[] {
   const { config } = ctx;
   const parsed = parseSummary(text, config.summary);
@@ -407,6 +408,7 @@ function pagesFromFolders(ctx: Context): ContentPage[] {
 
 // ─── Files ────────────────────────────────────────────────────────────────
 
+// eslint-disable-next-line max-lines-per-function -- one scan of every page's links sharing the two bounded memos and the set of paths found
 function collectFiles(ctx: Context): ContentFile[] {
   const { snapshot, config } = ctx;
   const assets = joinPath(config.root, '.gitbook/assets');
@@ -510,6 +512,7 @@ function targetKey(target: ContentRef | undefined): string {
   }
 }
 
+// eslint-disable-next-line max-lines-per-function -- one walk giving every page and file its id (kept, reused from the previous import, or new), sharing the maps of all three
 function assignIds(tree: ContentTree, ctx: Context, options: ImportOptions): void {
   const previous = options.previous;
   const used = new Set<string>();

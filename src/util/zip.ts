@@ -464,6 +464,7 @@ const MAX32 = 0xffffffff;
  * UTF-8 (flag bit 11). ZIP64 records are added when sizes, offsets or the
  * entry count need them.
  */
+// eslint-disable-next-line max-lines-per-function -- local headers, data and central directory in one pass: the ZIP64 fields depend on the offsets it computes
 export function writeZip(entries: Array<{ path: string; data: Uint8Array }>, options: WriteZipOptions = {}): Uint8Array {
   const dos = dosDateTime(options.date ?? new Date(1980, 0, 1));
   const force = options.forceZip64 === true;

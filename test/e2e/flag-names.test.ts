@@ -8,7 +8,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type BinaryMode, type Mode, describeInBothModes } from '../helpers/binary.js';
 import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
 

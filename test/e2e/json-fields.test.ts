@@ -5,7 +5,7 @@
  * type does not have is a usage error (exit 2) listing the valid ones. Through the
  * built binary, locally and against `docsctl serve`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type BinaryMode, describeInBothModes } from '../helpers/binary.js';
 import { cleanupTempDirs } from '../helpers/stores.js';
 

@@ -7,7 +7,7 @@
  * the commands whose body does not mirror the object (publish, restore, resolve).
  * Through the built binary, locally and against `docsctl serve`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type BinaryMode, describeInBothModes } from '../helpers/binary.js';
 import { cleanupTempDirs } from '../helpers/stores.js';
 
