@@ -13,7 +13,7 @@
 // measures a repository of your own the same way instead of the generated ones (a bare or
 // non-bare repository; DIR is its project directory).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SHAPES, makeShapedRepository } from './git-shapes.mjs';
