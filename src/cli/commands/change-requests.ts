@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
+import { pageLookup, resolvePage } from '../lookups.js';
 import type { OperationCommandSpec } from '../operation.js';
 import type { Session } from '../session.js';
 import type { RouteId } from '../../api/route-id.js';
@@ -36,8 +37,9 @@ function afterMerge(kind: 'merge' | 'update') {
       : await (await import('./cr-conflicts.js')).listConflicts(session, params.spaceId, params.changeRequestId, kind);
     for (const conflict of conflicts) await session.info(`conflict: ${conflict.path || conflict.title} — ${conflict.reason}`);
     const { ApiError } = await import('../../api/errors.js');
+    const cr = `${params.spaceId} ${params.changeRequestId}`;
     throw new ApiError(409, `${kind === 'merge' ? 'Merge' : 'Update'} has conflicts in ${conflicts.length || 'some'} page(s): nothing was changed`, {
-      hint: kind === 'merge' ? 'run "docsctl cr update" and resolve them in the change request' : 'edit the change request so the pages no longer overlap',
+      hint: `see them with "docsctl cr conflicts ${cr}", then pick a side for each page: "docsctl cr resolve ${cr} --page PAGE --ours|--theirs|--file FILE"`,
     });
   };
 }
@@ -112,7 +114,7 @@ export const contentCommands: OperationCommandSpec[] = [
     output: 'object',
     columns: 'mergeResult',
     after: afterMerge('merge'),
-    examples: ['docsctl cr merge sp4c3 12', 'docsctl cr merge sp4c3 12 || docsctl cr update sp4c3 12'],
+    examples: ['docsctl cr merge sp4c3 12', 'docsctl cr merge sp4c3 12 || docsctl cr conflicts sp4c3 12'],
   },
   {
     command: 'cr update',
@@ -156,13 +158,16 @@ export const contentCommands: OperationCommandSpec[] = [
     route: 'getChangeRequestPDF',
     summary: 'Render a change request (or one page) as PDF and print its URL',
     args: [spaceArg, crArg],
-    flags: [{ flags: '--page <pageId>', description: 'only this page', to: 'query.page' }],
-    build: (options, input) => {
-      if (options.page !== undefined) (input.query as Record<string, unknown>).only = true;
+    flags: [{ flags: '--page <page>', description: 'only this page (id or path)', to: 'query.page' }],
+    build: async (options, input, session) => {
+      const query = input.query as Record<string, unknown>;
+      if (typeof query.page !== 'string') return;
+      query.page = await resolvePage(await session.transport(), input.params as Record<string, unknown>, query.page);
+      query.only = true;
     },
     output: 'object',
     columns: 'url',
-    examples: ['docsctl cr pdf sp4c3 12', 'docsctl cr pdf sp4c3 12 --page p4g3 --format ids'],
+    examples: ['docsctl cr pdf sp4c3 12', 'docsctl cr pdf sp4c3 12 --page guides/setup --format ids'],
   },
   {
     command: 'page list',
@@ -183,20 +188,20 @@ export const contentCommands: OperationCommandSpec[] = [
     command: 'page get',
     route: inCr('getPageInChangeRequestById', 'getPageById'),
     summary: 'Show a page; --format markdown prints its body',
-    args: [spaceArg, { name: 'pageId', description: 'page id' }],
+    args: [spaceArg, { name: 'pageId', description: 'page id or path (guides/setup)', lookup: pageLookup }],
     flags: [crFlag],
     build: (_options, input) => {
       (input.query as Record<string, unknown>).format = 'markdown';
     },
     output: 'object',
     columns: 'page',
-    examples: ['docsctl page get sp4c3 p4g3', 'docsctl page get sp4c3 p4g3 --format markdown > page.md'],
+    examples: ['docsctl page get sp4c3 p4g3', 'docsctl page get sp4c3 guides/setup --format markdown > setup.md'],
   },
   {
     command: 'page edit',
     route: 'updateChangeRequestContent',
     summary: 'Change the title, link title or description of a page in a change request (merge it to publish)',
-    args: [spaceArg, { name: 'pageId', description: 'page id' }],
+    args: [spaceArg, { name: 'pageId', description: 'page id or path (guides/setup)', lookup: pageLookup }],
     flags: [
       { ...crFlag, description: 'the change request to edit (id or number); create one with "docsctl cr create"', required: true },
       { flags: '--title <title>', description: 'new page title' },
