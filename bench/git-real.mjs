@@ -9,6 +9,7 @@
 // Per cold import: peak memory of the docsctl process (against the bound of 1.5× the
 // project's bytes + 100 MB), files added to the store, and fsyncs (one more run under strace,
 // all processes, when strace is installed).
+// Rounds: 3 (npm run bench), 1 with --quick, or --rounds N.
 // Options: --shapes reference,manual,images,server (default: all); --repo PATH[:DIR] (repeatable)
 // measures a repository of your own the same way instead of the generated ones (a bare or
 // non-bare repository; DIR is its project directory).
@@ -39,7 +40,7 @@ const hasStrace = () => spawnSync('strace', ['-V'], { stdio: 'ignore' }).status 
 
 /** @param {{ bin: string, work: string, quick: boolean, median: (values: number[]) => number }} h */
 export async function gitRealBench({ bin, work, quick, median }) {
-  const rounds = quick ? 2 : 5;
+  const rounds = Number(optionValues('--rounds')[0] ?? (quick ? 1 : 3));
   const root = join(work, 'git-real');
   mkdirSync(root, { recursive: true });
   // Writes the docsctl process's own peak RSS (KiB) when it exits: /usr/bin/time is not everywhere.

@@ -11,4 +11,5 @@ export interface ShapedRepository {
   files: number;
 }
 export const SHAPES: Record<string, { title: string; pages: number; dir?: string }>;
-export function makeShapedRepository(root: string, name: string, options?: { scale?: number; commits?: number }): Promise<ShapedRepository>;
+export function makeShapedRepository(root: string, name: string, options?: { scale?: number; assetScale?: number; commits?: number }): Promise<ShapedRepository>;
+export function shapePages(name: string, options?: { scale?: number }): { path: string; text: string }[];

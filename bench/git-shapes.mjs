@@ -121,7 +121,15 @@ function noise(r, size) {
 const SYLLABLES = 'ka lo mi ne sa to ri va de po lu ze an ex in or um ta be co di fu ga he ja ku ly mo nu pe qu ro si tu vi wo xe yo zu'.split(' ');
 const COMMON = 'the a to of and in is for you your this that with can be on it are as from by or an if use when which not new'.split(' ');
 
-/** A vocabulary of `size` distinct made-up words, most frequent first, and a Zipf sampler over it. */
+/**
+ * Words outside the most common ones appear only through page topics: in real docs most words
+ * are in a few pages (a feature's names, a variable's), which is what sets the number of
+ * search-index rows an import writes (mariadb server: 496,000 postings in 173,000 rows; the
+ * generated server shape: 487,000 in 195,000).
+ */
+const COMMON_WORDS = 2000;
+
+/** A vocabulary of `size` distinct made-up words, most frequent first, and a Zipf sampler over its COMMON_WORDS first. */
 function vocabulary(r, size) {
   const words = [...COMMON];
   const seen = new Set(words);
@@ -132,10 +140,10 @@ function vocabulary(r, size) {
     if (r.chance(0.08)) word += String(r.int(100));
     if (!seen.has(word)) { seen.add(word); words.push(word); }
   }
-  // Zipf (s = 1.15): cumulative weights, sampled by binary search.
+  // Zipf (s = 1.15) over the COMMON_WORDS most frequent: cumulative weights, sampled by binary search.
   const cumulative = new Float64Array(size);
   let total = 0;
-  for (let i = 0; i < size; i++) cumulative[i] = total += 1 / Math.pow(i + 1, 1.15);
+  for (let i = 0; i < size; i++) cumulative[i] = total += i < COMMON_WORDS ? 1 / Math.pow(i + 1, 1.15) : 0;
   const word = () => {
     const x = r.next() * total;
     let lo = 0, hi = size - 1;
@@ -146,11 +154,11 @@ function vocabulary(r, size) {
 }
 
 /**
- * A page's words: `share` of them from its topic (a few dozen words of the vocabulary's long tail, used
+ * A page's words: `share` of them from its topic (6 to 21 words of the vocabulary's long tail, used
  * again and again, as a page about one feature does), the rest from the whole vocabulary.
  */
 function topical(r, vocab, share) {
-  const topic = Array.from({ length: 20 + r.int(60) }, () => vocab.words[50 + r.int(vocab.words.length - 50)]);
+  const topic = Array.from({ length: 6 + r.int(16) }, () => vocab.words[50 + r.int(vocab.words.length - 50)]);
   return { words: vocab.words, word: () => (r.chance(share) ? r.pick(topic) : vocab.word()) };
 }
 
@@ -310,9 +318,9 @@ function svgText(r, size) {
 /**
  * One space's files (paths relative to its directory) of a shape: README.md, SUMMARY.md,
  * pages, `.gitbook/assets`, `.gitbook.yaml` in a project directory. `scale` shrinks page and
- * asset counts (tests).
+ * asset counts, `assetScale` asset sizes (tests: the same shape, a fraction of the bytes).
  */
-function spaceFiles(seed, shape, scale) {
+function spaceFiles(seed, shape, scale, assetScale = 1) {
   const r = rng(seed);
   const vocab = vocabulary(r, shape.vocabulary ?? 3000);
   const pages = Math.max(3, Math.round(shape.pages * scale));
@@ -336,13 +344,13 @@ function spaceFiles(seed, shape, scale) {
   }
   const made = [];
   for (const name of assets) {
-    const size = sizeOf(r, shape.assetBytes ?? [5000, 40000, 200000, 800000]);
+    const size = Math.max(16, Math.round(sizeOf(r, shape.assetBytes ?? [5000, 40000, 200000, 800000]) * assetScale));
     const data = made.length > 0 && r.chance(shape.copies ?? 0) ? r.pick(made) : name.endsWith('.svg') ? svgText(r, sizeOf(r, SVG_BYTES)) : noise(r, size);
     made.push(data);
     files.push({ path: `.gitbook/assets/${name}`, data });
   }
   for (let i = 0; i < Math.round((shape.extraFiles?.count ?? 0) * scale); i++) {
-    files.push({ path: `images/figure-${i}.png`, data: noise(r, sizeOf(r, shape.extraFiles.bytes)) });
+    files.push({ path: `images/figure-${i}.png`, data: noise(r, Math.max(16, Math.round(sizeOf(r, shape.extraFiles.bytes) * assetScale))) });
   }
   if (shape.dir !== undefined) files.push({ path: '.gitbook.yaml', data: 'root: ./\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n' });
   return { files, r, vocab };
@@ -354,14 +362,14 @@ function spaceFiles(seed, shape, scale) {
  * pages, so the pack holds older versions as real ones do. Returns [{ message, files }] where
  * files lists what each commit adds or changes.
  */
-function history(name, shape, { scale = 1, commits = 8 } = {}) {
+function history(name, shape, { scale = 1, assetScale = 1, commits = 8 } = {}) {
   const spaces = [{ dir: shape.dir ?? '', shape }];
   for (const sibling of shape.siblings ?? []) {
     spaces.push({ dir: sibling.dir, shape: { ...sibling, title: sibling.dir, depth: 4, frontMatter: 0.5, vocabulary: Math.min(12000, 2000 + sibling.pages * 4), pageBytes: shape.pageBytes, dir: sibling.dir } });
   }
   const all = [];
   for (const { dir, shape: s } of spaces) {
-    const { files } = spaceFiles(seedOf(`${name}/${dir}`), s, scale);
+    const { files } = spaceFiles(seedOf(`${name}/${dir}`), s, scale, assetScale);
     for (const file of files) all.push({ ...file, path: dir ? `${dir}/${file.path}` : file.path });
   }
   if (shape.siblings) all.push({ path: 'README.md', data: `# ${shape.title}\n\nThis repository holds the documentation of several products, one directory each.\n` });
@@ -428,15 +436,28 @@ function quotePath(path) {
 }
 
 /**
+ * The pages (Markdown files other than SUMMARY.md) of shape `name`'s own space, as its last commit
+ * holds them, without writing a repository: what the generator's tests check against the real
+ * repositories' statistics.
+ */
+export function shapePages(name, { scale = 1 } = {}) {
+  const shape = SHAPES[name];
+  if (!shape) throw new Error(`unknown repository shape ${name} (one of ${Object.keys(SHAPES).join(', ')})`);
+  return spaceFiles(seedOf(`${name}/${shape.dir ?? ''}`), shape, scale).files
+    .filter((file) => file.page)
+    .map((file) => ({ path: file.path, text: file.data }));
+}
+
+/**
  * Writes the repository of shape `name` as a bare repository `<root>/<name>.git` and returns
  * { url, gitDir, dir (project directory or undefined), bytes (of the last tree), files }.
  */
-export async function makeShapedRepository(root, name, { scale = 1, commits = 8 } = {}) {
+export async function makeShapedRepository(root, name, { scale = 1, assetScale = 1, commits = 8 } = {}) {
   const shape = SHAPES[name];
   if (!shape) throw new Error(`unknown repository shape ${name} (one of ${Object.keys(SHAPES).join(', ')})`);
   mkdirSync(root, { recursive: true });
   const gitDir = join(root, `${name}.git`);
-  const steps = history(name, shape, { scale, commits });
+  const steps = history(name, shape, { scale, assetScale, commits });
   await fastImport(gitDir, steps);
   const tree = execFileSync('git', ['--git-dir', gitDir, 'ls-tree', '-r', '-l', 'main'], { env: GIT_ENV, encoding: 'utf8', maxBuffer: 1 << 28 });
   let bytes = 0, projectBytes = 0, files = 0;

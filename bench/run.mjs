@@ -13,7 +13,7 @@
 //   serve:    read/list/write throughput as ratios to a bare node:http server, creates/s and bytes/create at 0 and 3,000 spaces
 //   store-engine (--store-engine): creates/s and bytes per create at 0 and 3,000 spaces in-process, the fairness wait
 // Options: --quick (fewer runs, no 10x store), --startup, --content, --git, --git-real, --serve, --serve-creates, --teams, --comments or --store-engine (only that part).
-// --git-real takes --shapes reference,manual,images,server and --repo PATH[:DIR] (a repository of your own, repeatable).
+// --git-real takes --shapes reference,manual,images,server, --rounds N (default 3, 1 with --quick) and --repo PATH[:DIR] (a repository of your own, repeatable).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
