@@ -3,7 +3,7 @@
  * sections, each page with a short Markdown body): shared by the content and the
  * comments/search generators.
  */
-import type { ContentPage, ContentTree } from '../src/content/model.js';
+import type { ContentPage, ContentTree } from '../src/content-model/model.js';
 
 const body = (title: string) =>
   `Introduction to ${title}.\n\n## Details\n\n${Array.from({ length: 12 }, (_, i) => `Line ${i + 1} about ${title}: some text that explains it.`).join('\n')}\n\n\`\`\`sh\ndocsctl ${title.toLowerCase().replace(/\W+/g, '-')}\n\`\`\`\n`;

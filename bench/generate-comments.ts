@@ -7,11 +7,11 @@
  */
 import { bootstrap } from '../src/domain/bootstrap.js';
 import { commentHandlers } from '../src/domain/comments/handlers.js';
-import { newRevisionRecord } from '../src/domain/content/records.js';
+import { newRevisionRecord } from '../src/domain/content/change-request-records.js';
 import { saveTree } from '../src/domain/content/storage.js';
 import type { HandlerContext } from '../src/domain/handler.js';
 import { LOCAL_POLICY } from '../src/domain/policy.js';
-import { type SpaceRecord, getRevision, getSpace, putSpace } from '../src/domain/records.js';
+import { type SpaceRecord, getRevision, getSpace, putSpace } from '../src/domain/core-records.js';
 import { indexCommit } from '../src/domain/search/index.js';
 import { benchStore } from './bench-store.js';
 import { benchContentTree } from './content-tree.js';

@@ -4,11 +4,11 @@
  * Usage (bundled by bench/run.mjs): node generate-content.mjs DIR CRS
  * Prints JSON: {spaceId, crs: [numbers], pageId, pages, seconds}.
  */
-import type { ContentPage } from '../src/content/model.js';
+import type { ContentPage } from '../src/content-model/model.js';
 import { bootstrap } from '../src/domain/bootstrap.js';
-import { type ChangeRequestRecord, getChangeRequest, newRevisionRecord, putChangeRequest } from '../src/domain/content/records.js';
+import { type ChangeRequestRecord, getChangeRequest, newRevisionRecord, putChangeRequest } from '../src/domain/content/change-request-records.js';
 import { loadTree, saveTree } from '../src/domain/content/storage.js';
-import { type SpaceRecord, getRevision, getSpace, putSpace } from '../src/domain/records.js';
+import { type SpaceRecord, getRevision, getSpace, putSpace } from '../src/domain/core-records.js';
 import { benchStore } from './bench-store.js';
 import { benchContentTree } from './content-tree.js';
 

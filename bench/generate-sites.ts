@@ -6,11 +6,11 @@
  * Usage (bundled by bench/run.mjs): node generate-sites.mjs DIR SECTIONS VARIANTS PAGES
  * Prints JSON: {siteId, token, spaces, pages, seconds}.
  */
-import type { ContentPage, ContentTree } from '../src/content/model.js';
+import type { ContentPage, ContentTree } from '../src/content-model/model.js';
 import { bootstrap } from '../src/domain/bootstrap.js';
-import { newRevisionRecord } from '../src/domain/content/records.js';
+import { newRevisionRecord } from '../src/domain/content/change-request-records.js';
 import { saveTree } from '../src/domain/content/storage.js';
-import { type SpaceRecord, getSpace, putSpace } from '../src/domain/records.js';
+import { type SpaceRecord, getSpace, putSpace } from '../src/domain/core-records.js';
 import { benchStore } from './bench-store.js';
 
 const [dir, sectionsArg, variantsArg, pagesArg] = process.argv.slice(2);

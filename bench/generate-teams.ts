@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bootstrap } from '../src/domain/bootstrap.js';
-import { addMember, ensureUser, orgMemberList } from '../src/domain/records.js';
+import { addMember, ensureUser, orgMemberList } from '../src/domain/core-records.js';
 import { TEAMS, type TeamRecord, orgTeams, putTeamMember } from '../src/domain/teams-records.js';
 import { createStore } from '../src/store/index.js';
 import { systemClock } from '../src/util/clock.js';

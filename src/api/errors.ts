@@ -49,6 +49,20 @@ export const conflict = (message: string) => new ApiError(409, message);
 export const preconditionFailed = (message: string) => new ApiError(412, message);
 export const forbidden = (message: string) => new ApiError(403, message);
 
+/**
+ * The wording of the API's answer to a change that would leave everything as it is
+ * (409, as the API doc says for moves and transfers). The CLI reads it as "nothing to
+ * change" (exit 0), so a script can re-run a command; `docsctl api` keeps the 409.
+ */
+export const NO_UPDATE = 'would not result in any update';
+
+/** 409: `what` ("Moving space X") would change nothing. */
+export const noUpdate = (what: string) => new ApiError(409, `${what} ${NO_UPDATE}`);
+
+/** The error is the API's "would not result in any update" (from this process or a server). */
+export const isNoUpdate = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.status === 409 && error.message.includes(NO_UPDATE);
+
 /** Bad command-line usage: unknown flag, missing argument, invalid value. */
 export class UsageError extends DocsctlError {
   override get exitCode(): ExitCode {

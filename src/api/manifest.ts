@@ -4,7 +4,7 @@ import type { LightQuery } from './light-query.js';
 import type { HttpMethod, SuccessKind } from './route.js';
 import type { RouteId } from './route-id.js';
 
-export type RouteModuleName = "orgs" | "orgs-extra" | "invite-links" | "fonts" | "system" | "collections" | "spaces" | "sites" | "change-requests" | "content" | "comments" | "custom-fields" | "integrations" | "sso" | "openapi" | "translations" | "members" | "teams" | "git" | "reviews" | "search" | "users" | "declared";
+export type RouteModuleName = "orgs" | "invite-links" | "fonts" | "system" | "collections" | "spaces" | "sites" | "change-requests" | "content" | "comments" | "custom-fields" | "integrations" | "sso" | "openapi" | "translations" | "members" | "teams" | "git" | "reviews" | "search" | "users" | "declared";
 
 export interface RouteInfo {
   readonly id: RouteId;
@@ -28,8 +28,7 @@ export const manifest: readonly RouteInfo[] = [
   { id: "getOrganizationById", method: "GET", path: "/v1/orgs/{organizationId}", module: "orgs", success: 200, paginated: false, plainGet: true, lightQuery: {} },
   { id: "inviteUsersToOrganization", method: "POST", path: "/v1/orgs/{organizationId}/invites", module: "orgs", success: 200, paginated: false, plainGet: false },
   { id: "listOrganizationsForAuthenticatedUser", method: "GET", path: "/v1/orgs", module: "orgs", success: 200, paginated: true, plainGet: true, lightQuery: {"page":{"t":"string"},"limit":{"t":"number","int":true,"min":0,"max":1000}} },
-  { id: "listChangeRequestsForOrganization", method: "GET", path: "/v1/orgs/{organizationId}/change-requests", module: "orgs-extra", success: 200, paginated: true, plainGet: true, lightQuery: {"page":{"t":"string"},"limit":{"t":"number","int":true,"min":0,"max":1000},"status":{"t":"enum","values":["draft","open","archived","merged"]},"creator":{"t":"string"},"contributor":{"t":"string"}} },
-  { id: "updateOrganizationById", method: "PATCH", path: "/v1/orgs/{organizationId}", module: "orgs-extra", success: 200, paginated: false, plainGet: false },
+  { id: "updateOrganizationById", method: "PATCH", path: "/v1/orgs/{organizationId}", module: "orgs", success: 200, paginated: false, plainGet: false },
   { id: "createOrganizationInvite", method: "POST", path: "/v1/orgs/{organizationId}/link-invites", module: "invite-links", success: 201, paginated: false, plainGet: false },
   { id: "deleteOrganizationInviteById", method: "DELETE", path: "/v1/orgs/{organizationId}/link-invites/{inviteId}", module: "invite-links", success: "delete", paginated: false, plainGet: false },
   { id: "getOrganizationInviteLink", method: "GET", path: "/v1/orgs/{organizationId}/link-invites/{inviteId}", module: "invite-links", success: 200, paginated: false, plainGet: true, lightQuery: {} },
@@ -114,6 +113,7 @@ export const manifest: readonly RouteInfo[] = [
   { id: "createChangeRequest", method: "POST", path: "/v1/spaces/{spaceId}/change-requests", module: "change-requests", success: 201, paginated: false, plainGet: false, lightQuery: {}, lightBody: {"subject":{"t":"string","maxLength":100},"agentTaskId":{"t":"string"}} },
   { id: "getChangeRequestById", method: "GET", path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}", module: "change-requests", success: 200, paginated: false, plainGet: true, lightQuery: {} },
   { id: "getChangeRequestPDF", method: "GET", path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", module: "change-requests", success: 200, paginated: false, plainGet: true, lightQuery: {"only":{"t":"bool"},"page":{"t":"string"}} },
+  { id: "listChangeRequestsForOrganization", method: "GET", path: "/v1/orgs/{organizationId}/change-requests", module: "change-requests", success: 200, paginated: true, plainGet: true, lightQuery: {"page":{"t":"string"},"limit":{"t":"number","int":true,"min":0,"max":1000},"status":{"t":"enum","values":["draft","open","archived","merged"]},"creator":{"t":"string"},"contributor":{"t":"string"}} },
   { id: "listChangeRequestsForSpace", method: "GET", path: "/v1/spaces/{spaceId}/change-requests", module: "change-requests", success: 200, paginated: true, plainGet: true, lightQuery: {"page":{"t":"string"},"limit":{"t":"number","int":true,"min":0,"max":1000},"status":{"t":"enum","values":["draft","open","archived","merged"]},"creator":{"t":"string"},"contributor":{"t":"string"}} },
   { id: "mergeChangeRequest", method: "POST", path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge", module: "change-requests", success: 200, paginated: false, plainGet: false },
   { id: "updateChangeRequest", method: "POST", path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update", module: "change-requests", success: 200, paginated: false, plainGet: false },

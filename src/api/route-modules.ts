@@ -18,7 +18,6 @@ import * as inviteLinks from './routes/invite-links.js';
 import * as members from './routes/members.js';
 import * as openapi from './routes/openapi.js';
 import * as orgs from './routes/orgs.js';
-import * as orgsExtra from './routes/orgs-extra.js';
 import * as sites from './routes/sites.js';
 import * as spaces from './routes/spaces.js';
 import * as sso from './routes/sso.js';
@@ -29,7 +28,6 @@ import * as translations from './routes/translations.js';
 /** The hand-written route modules by name (their route ids make up `RouteId`). */
 export const handWrittenModules = {
   orgs,
-  'orgs-extra': orgsExtra,
   'invite-links': inviteLinks,
   fonts,
   system,

@@ -4,7 +4,7 @@
  * in local mode, against `serve`, and against any /v1 server.
  */
 import type { RouteId } from '../api/route-id.js';
-import type { ContentPage, ContentTree, PageType } from '../content/model.js';
+import type { ContentPage, ContentTree, PageType } from '../content-model/model.js';
 import type { Transport } from '../transport/types.js';
 
 interface ApiPage {

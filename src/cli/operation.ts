@@ -80,6 +80,14 @@ export interface OperationCommandSpec {
   after?: (session: Session, body: unknown, input: RawInput) => Promise<void>;
   /** The body must carry at least one field (PATCH): the error message when it does not. */
   nonEmptyBody?: string;
+  /**
+   * The change would leave the object as it is (read through its GET route first,
+   * current.ts): the command then says "nothing to change" and exits 0 without sending it.
+   * A PATCH is compared field by field without this; a command whose body does not mirror
+   * the object (`{resolved: true}` vs `status`) says how to tell here (a string: why, for the
+   * message); `false` never reads first.
+   */
+  unchanged?: ((current: Record<string, unknown>, input: RawInput) => boolean | string) | false;
   examples?: string[];
 }
 
@@ -367,12 +375,19 @@ export async function runOperationCommand(
     return;
   }
 
-  const response = spec.request ? await spec.request(transport, input) : await transport.request(route, input);
+  if (await changesNothing(session, spec, transport, route, input)) return;
+  let response: ApiResponse;
+  try {
+    response = spec.request ? await spec.request(transport, input) : await transport.request(route, input);
+  } catch (error) {
+    // The API's "would not result in any update" (a move or transfer to where it already is).
+    const { isNoUpdate } = await import('../api/errors.js');
+    if (!isNoUpdate(error)) throw error;
+    await nothingToChange(session, spec, transport, route, input, undefined, error.message);
+    return;
+  }
   if (spec.output === 'delete') {
-    // The deleted object is the last positional argument (--org is filled in after them).
-    const lastArg = spec.args?.at(-1);
-    const params = (input.params ?? {}) as Record<string, string>;
-    const id = (lastArg ? params[lastArg.param ?? lastArg.name] : undefined) ?? Object.values(params).pop() ?? '';
+    const id = subjectId(spec, input);
     const deleted = response.status !== 204;
     if (session.format === 'json' || session.format === 'yaml') await session.printObject({ id, deleted }, cols);
     const noun = spec.noun ?? 'item';
@@ -387,4 +402,52 @@ export async function runOperationCommand(
     return;
   }
   await session.printObject(response.body, cols);
+}
+
+/** The id of the object a command acts on: its last positional argument (--org is filled in after them). */
+function subjectId(spec: OperationCommandSpec, input: RawInput): string {
+  const lastArg = spec.args?.at(-1);
+  const params = (input.params ?? {}) as Record<string, string>;
+  return (lastArg ? params[lastArg.param ?? lastArg.name] : undefined) ?? Object.values(params).pop() ?? '';
+}
+
+/**
+ * True when the change would leave its object as it is (read first, current.ts): then it
+ * is not sent, and the command says so and prints the object as it is. Only for a PATCH
+ * (compared field by field) or a spec that says how to tell (`unchanged`).
+ */
+async function changesNothing(session: Session, spec: OperationCommandSpec, transport: Transport, route: RouteId, input: RawInput): Promise<boolean> {
+  if (spec.unchanged === false || spec.output === 'list' || spec.output === 'delete' || spec.request) return false;
+  const method = routeInfo(route).method;
+  if (method === 'GET' || (method !== 'PATCH' && spec.unchanged === undefined)) return false;
+  const { readCurrent, patchChangesNothing } = await import('./current.js');
+  const current = await readCurrent(transport, route, input);
+  if (typeof current !== 'object' || current === null) return false;
+  const same = spec.unchanged ? spec.unchanged(current as Record<string, unknown>, input) : patchChangesNothing(current, input.body);
+  if (same === false) return false;
+  await nothingToChange(session, spec, transport, route, input, current, typeof same === 'string' ? same : undefined);
+  return true;
+}
+
+/**
+ * Reports a change that changes nothing: exit 0, "Nothing to change" on stderr, and on
+ * stdout the object as it is (what the change would have printed), so a re-run script
+ * reads the same answer.
+ */
+async function nothingToChange(
+  session: Session,
+  spec: OperationCommandSpec,
+  transport: Transport,
+  route: RouteId,
+  input: RawInput,
+  known: unknown,
+  why?: string,
+): Promise<void> {
+  const noun = spec.noun ?? spec.command.split(' ').slice(0, -1).join(' ');
+  const reason = why ? why.charAt(0).toLowerCase() + why.slice(1) : `${noun} ${subjectId(spec, input)} is already as asked`;
+  await session.info(`Nothing to change: ${reason}`);
+  if (spec.output !== 'object' || spec.after) return;
+  const { readCurrent } = await import('./current.js');
+  const current = known ?? (await readCurrent(transport, route, input));
+  if (current !== undefined) await session.printObject(current, columns[spec.columns]);
 }

@@ -5,7 +5,7 @@
  * the text stays readable in a pager or a log.
  */
 import type { ChalkInstance } from 'chalk';
-import { type Fence, closesFence, openingFence } from '../content/markdown.js';
+import { type Fence, closesFence, openingFence } from '../content-model/markdown.js';
 
 const HINTS: Record<string, string> = { info: 'ℹ Info', warning: '⚠ Warning', danger: '✖ Danger', success: '✔ Success' };
 

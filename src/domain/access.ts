@@ -24,7 +24,7 @@
 import { forbidden, notFound } from '../api/errors.js';
 import type { StoreReader } from '../store/types.js';
 import { atLeast, requireRole, roleIn } from './permissions.js';
-import { type MemberRole, getCollection, getOrg, getSpace } from './records.js';
+import { type MemberRole, getCollection, getOrg, getSpace } from './core-records.js';
 import { getTeam, teamMembers } from './teams-records.js';
 
 /**

@@ -34,7 +34,7 @@ import {
   getUser,
   putOrg,
   userIdByEmail,
-} from './records.js';
+} from './core-records.js';
 import { type OrganizationView, type UserView, organizationView, userView } from './views.js';
 
 export interface AccountContext {

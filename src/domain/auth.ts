@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { StoreReader } from '../store/types.js';
-import { Tables, type TokenRecord, getMeta, getUser } from './records.js';
+import { Tables, type TokenRecord, getMeta, getUser } from './core-records.js';
 
 /** The key of a token in the `tokens` table. */
 export function hashToken(token: string): string {

@@ -19,7 +19,7 @@ import {
   ensureUser,
   getMeta,
   putOrg,
-} from './records.js';
+} from './core-records.js';
 import { type OrganizationView, type UserView, organizationView, userView } from './views.js';
 
 export interface BootstrapOptions {

@@ -14,7 +14,7 @@
  *   collections and their (active) spaces go with it; soft-deleted spaces stay in
  *   the source organization and restore there.
  */
-import { badRequest, conflict, preconditionFailed } from '../api/errors.js';
+import { badRequest, conflict, noUpdate, preconditionFailed } from '../api/errors.js';
 import type * as routes from '../api/routes/collections.js';
 import type { StoreReader, StoreWriter } from '../store/types.js';
 import { type Entry, paginatePrefix } from './ordered.js';
@@ -31,7 +31,7 @@ import {
   putCollection,
   putSpace,
   sweepTrash,
-} from './records.js';
+} from './core-records.js';
 import {
   appendChild,
   clearChildren,
@@ -189,9 +189,7 @@ export const collectionHandlers: Record<string, Handler> = {
     requireRole(role, 'admin', source, 'transfer collections out of it');
     const target = orgAccess(ctx.tx, body.organization, ctx.actor.userId);
     if (target.org.id === source) {
-      throw conflict(
-        `Transferring collection ${collection.id} to organization ${source} would not result in any update: it is already there`,
-      );
+      throw noUpdate(`Transferring collection ${collection.id} to organization ${source} (it is already there)`);
     }
     requireRole(target.role, 'admin', target.org.id, 'transfer collections into it');
     if (collection.parent !== undefined) {

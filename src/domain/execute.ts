@@ -14,7 +14,7 @@ import type { IdGenerator } from '../util/ids.js';
 import type { Actor, AnswerCache, ArtifactSink, Handler, HandlerContext, ProgressListener } from './handler.js';
 import { ExactJson, Reply } from './handler.js';
 import { checkAccess } from './access.js';
-import { findHandler } from './handlers.js';
+import { findHandler } from './handler-registry.js';
 import { type InputPolicy, LOCAL_POLICY } from './input-policy.js';
 
 export interface ExecuteEnv {
@@ -53,7 +53,7 @@ export interface OperationResult {
   headers: Record<string, string>;
 }
 
-export { isImplemented } from './handlers.js';
+export { isImplemented } from './handler-registry.js';
 
 /** Wraps a snapshot so a GET handler that tries to write fails loudly instead of silently dropping it. */
 function readOnly(reader: StoreReader): StoreWriter {

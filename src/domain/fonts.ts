@@ -25,7 +25,7 @@ import { type Handler, Reply, deleted, implementer, nothingToDelete } from './ha
 import { KeyedSet } from './ordered.js';
 import { atLeast, orgAccess, requireRole } from './permissions.js';
 import { isLoopbackHost } from './policy.js';
-import type { Role } from './records.js';
+import type { Role } from './core-records.js';
 
 const REGULAR = 400;
 const MAX_FACES = 100;

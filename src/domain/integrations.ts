@@ -26,7 +26,7 @@ import { type Handler, deleted, implementer, nothingToDelete } from './handler.j
 import { KeyedSet } from './ordered.js';
 import { paginate } from './pagination.js';
 import { atLeast, roleIn } from './permissions.js';
-import { type OrgRecord, Tables, getOrg } from './records.js';
+import { type OrgRecord, Tables, getOrg } from './core-records.js';
 import { apiUrl, appUrl } from './urls.js';
 import { organizationView } from './views.js';
 

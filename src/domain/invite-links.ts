@@ -25,7 +25,7 @@ import { type Handler, Reply, deleted, implementer, nothingToDelete } from './ha
 import { putMember } from './members.js';
 import { KeyedSet } from './ordered.js';
 import { orgAccess, rank, requireRole, roleIn } from './permissions.js';
-import { type OrgRecord, type Role, addMember, getMember, getOrg } from './records.js';
+import { type OrgRecord, type Role, addMember, getMember, getOrg } from './core-records.js';
 
 export interface InviteLinkRecord {
   id: string;

@@ -20,7 +20,7 @@ import {
   spaceCrNumbers,
   trashSpace,
   userOrgList,
-} from './records.js';
+} from './core-records.js';
 import { appendChild } from './tree.js';
 
 export const LAYOUT = 2;

@@ -29,7 +29,7 @@ import {
   orgMemberList,
   orgSpaceList,
   userOrgList,
-} from './records.js';
+} from './core-records.js';
 import { getTeam, leaveAllTeams, memberTeams, memberTeamsOwner, refreshTeamRows, teamMembers, teamView } from './teams-records.js';
 import { type UserView, type ViewContext, shownUserView, spaceView, userView } from './views.js';
 

@@ -35,7 +35,7 @@ import { type Handler, type HandlerContext, Reply, type TwoPhaseHandler, deleted
 import { type OpenApiCheck, type OpenApiProblem, checkOpenApiText } from './openapi-check.js';
 import { type Entry, KeyedSet, OrderedList, isKeyedId, paginatePrefix } from './ordered.js';
 import { atLeast, orgAccess, requireRole } from './permissions.js';
-import type { Role } from './records.js';
+import type { Role } from './core-records.js';
 import { apiUrl, appUrl, downloadUrl } from './urls.js';
 
 export type ProcessErrorCode = 'PARSE_ERROR' | 'FETCH_ERROR' | 'FETCH_TIMEOUT';

@@ -240,6 +240,18 @@ export class OrderedList<V> {
     return { ...(prev ? { prev: prev[1].id } : {}), ...(next ? { next: next[1].id } : {}) };
   }
 
+  /**
+   * The item already sits where `placement` would put it (before/after that sibling,
+   * or last without one): moving it there would change nothing. False when it is not in the list.
+   */
+  inPlace(tx: StoreReader, owner: string, id: string, placement: Placement | undefined): boolean {
+    const around = this.neighbours(tx, owner, id);
+    if (around === undefined) return false;
+    if (placement?.before !== undefined) return around.next === placement.before;
+    if (placement?.after !== undefined) return around.prev === placement.after;
+    return around.next === undefined;
+  }
+
   /** Replaces an item's value in place. False when it is not in the list. */
   update(tx: StoreWriter, owner: string, id: string, value: V): boolean {
     const key = this.orderKey(tx, owner, id);

@@ -8,7 +8,6 @@
  * address makes its user (created when unknown) a member at once.
  */
 import { badRequest, conflict } from '../api/errors.js';
-import type * as extra from '../api/routes/orgs-extra.js';
 import type * as routes from '../api/routes/orgs.js';
 import { type Handler, implementer } from './handler.js';
 import { paginate } from './pagination.js';
@@ -23,11 +22,10 @@ import {
   putOrg,
   requireUser,
   userOrgList,
-} from './records.js';
+} from './core-records.js';
 import { organizationView, userView } from './views.js';
 
 const on = implementer<typeof routes>();
-const onExtra = implementer<typeof extra>();
 
 export const orgHandlers: Record<string, Handler> = {
   ...on('getAuthenticatedUser', (ctx) => userView(ctx, requireUser(ctx.tx, ctx.actor.userId))),
@@ -73,7 +71,7 @@ export const orgHandlers: Record<string, Handler> = {
     return { users, invited: users.length };
   }),
 
-  ...onExtra('updateOrganizationById', (ctx, { params, body }) => {
+  ...on('updateOrganizationById', (ctx, { params, body }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     requireRole(role, 'admin', org.id, 'update the organization');
     if (Object.values(body).every((value) => value === undefined)) {

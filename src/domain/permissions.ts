@@ -25,7 +25,7 @@ import {
   getOrg,
   getSpace,
   isExpired,
-} from './records.js';
+} from './core-records.js';
 
 const RANK: Record<MemberRole, number> = { admin: 6, create: 5, edit: 4, review: 3, comment: 2, read: 1 };
 

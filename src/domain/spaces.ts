@@ -17,7 +17,7 @@
  *   (that visibility exists only inside a collection) and becomes `private`.
  * - `emoji` and `icon` are exclusive: setting one clears the other; null clears it.
  */
-import { badRequest, conflict, notFound } from '../api/errors.js';
+import { badRequest, conflict, noUpdate, notFound } from '../api/errors.js';
 import type * as routes from '../api/routes/spaces.js';
 import type { StoreWriter } from '../store/types.js';
 import { requireParentCollection } from './collections.js';
@@ -37,7 +37,7 @@ import {
   putSpace,
   sweepTrash,
   untrashSpace,
-} from './records.js';
+} from './core-records.js';
 import { detachSpaceFromSites } from './sites/integrity.js';
 import { appendChild, containerKey, insertAfter, relocate, softDeleteSpace } from './tree.js';
 import { spaceView } from './views.js';
@@ -269,7 +269,7 @@ export const spaceHandlers: Record<string, Handler> = {
         ? undefined
         : requireParentCollection(ctx.tx, targetOrg, body.collection, 'collection').id;
     if (targetOrg === source && parent === space.parent) {
-      throw conflict(`Transferring space ${space.id} would not result in any update: it is already there`);
+      throw noUpdate(`Transferring space ${space.id} (it is already there)`);
     }
     requireRole(target.role, 'admin', targetOrg, 'transfer spaces into it');
     if (targetOrg !== source) detachSpaceFromSites(ctx.tx, space.id); // a site shows only its own organization's spaces

@@ -20,7 +20,7 @@ import type { StoreReader } from '../store/types.js';
 import { type Handler, Reply, deleted, implementer, nothingToDelete } from './handler.js';
 import { KeyedSet, isKeyedId } from './ordered.js';
 import { orgAccess, requireRole } from './permissions.js';
-import type { Role } from './records.js';
+import type { Role } from './core-records.js';
 import { getTeam, teamView } from './teams-records.js';
 import { apiUrl, appUrl } from './urls.js';
 

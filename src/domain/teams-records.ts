@@ -22,7 +22,7 @@
 import type { StoreReader, StoreWriter } from '../store/types.js';
 import { KeyedSet, OrderedList } from './ordered.js';
 import { atLeast } from './permissions.js';
-import { type MemberRecord, type Role, getMember, getUser } from './records.js';
+import { type MemberRecord, type Role, getMember, getUser } from './core-records.js';
 import { type ShownUser, type ViewContext, shownUser } from './views.js';
 
 export type TeamRole = 'owner' | 'member';

@@ -18,7 +18,7 @@ import type { StoreReader } from '../store/types.js';
 import { ExactJson, deleted, implementer, nothingToDelete } from './handler.js';
 import { type MemberView, requireMember, shownMemberView } from './members.js';
 import { orgAccess, requireRole } from './permissions.js';
-import { type OrgRecord, type Role, getMember, getUser, orgSpaceList, userIdByEmail } from './records.js';
+import { type OrgRecord, type Role, getMember, getUser, orgSpaceList, userIdByEmail } from './core-records.js';
 import { filteredPage } from './members.js';
 import { shownUserView } from './views.js';
 import {

@@ -14,7 +14,7 @@ import type { StoreReader } from '../store/types.js';
 import { type Handler, Reply, deleted, implementer, nothingToDelete } from './handler.js';
 import { KeyedSet, isKeyedId } from './ordered.js';
 import { atLeast, orgAccess, requireRole } from './permissions.js';
-import type { Role } from './records.js';
+import type { Role } from './core-records.js';
 import { apiUrl } from './urls.js';
 
 export interface TranslationSettingsRecord {

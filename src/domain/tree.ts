@@ -4,11 +4,11 @@
  * collections) in the `children` table. Moves with a `position` reorder these
  * lists; creation appends; a soft-deleted space leaves its list.
  */
-import { badRequest, conflict } from '../api/errors.js';
+import { badRequest, noUpdate } from '../api/errors.js';
 import type { StoreReader, StoreWriter } from '../store/types.js';
 import { type Entry, OrderedList, type PageQuery, paginatePrefix } from './ordered.js';
 import type { ListEnvelope } from './pagination.js';
-import { type ChildRef, type SpaceRecord, Tables, getCollection, putSpace, trashSpace } from './records.js';
+import { type ChildRef, type SpaceRecord, Tables, getCollection, putSpace, trashSpace } from './core-records.js';
 
 export type ContentPointer = { type: 'space'; space: string } | { type: 'collection'; collection: string };
 export interface ContentPosition {
@@ -169,19 +169,8 @@ export function relocate(
 ): void {
   const where = placement(tx, to, ref, position);
   if (from === to) {
-    const around = childList.neighbours(tx, to, itemId(ref));
-    const unchanged =
-      around !== undefined &&
-      (where === undefined
-        ? around.next === undefined
-        : where.before !== undefined
-          ? around.next === where.before
-          : around.prev === where.after);
-    if (unchanged) throw conflict(`Moving ${what} would not result in any update`);
-    if (around !== undefined) {
-      childList.move(tx, to, itemId(ref), where);
-      return;
-    }
+    if (childList.inPlace(tx, to, itemId(ref), where)) throw noUpdate(`Moving ${what}`);
+    if (childList.move(tx, to, itemId(ref), where)) return;
   } else {
     removeChild(tx, from, ref);
   }

@@ -6,7 +6,7 @@ import type * as routes from '../api/routes/users.js';
 import { notFound } from '../api/errors.js';
 import { implementer } from './handler.js';
 import { roleIn } from './permissions.js';
-import { getUser, userOrgList } from './records.js';
+import { getUser, userOrgList } from './core-records.js';
 import { userView } from './views.js';
 
 const on = implementer<typeof routes>();

@@ -26,7 +26,7 @@ import type {
   SpaceMergeRules,
   SpaceRecord,
   UserRecord,
-} from './records.js';
+} from './core-records.js';
 import { collectionUrls, organizationUrls, spaceUrls, userUrls } from './urls.js';
 
 /** What a view needs from the request. */

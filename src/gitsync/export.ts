@@ -24,10 +24,10 @@
  * without one, to the path its slugs give (`a/b.md`, or `a/b/README.md` with
  * children; `structure.readme` for the first root page without a slug).
  */
-import { extractLinks, type ExtractedLink } from '../content/links.js';
-import { detectEol, headingLine, replaceLeadingHeading, splitLeadingHeading } from '../content/markdown.js';
-import type { ContentFile, ContentPage, ContentRef, ContentTree } from '../content/model.js';
-import { walkPages } from '../content/model.js';
+import { extractLinks, type ExtractedLink } from '../content-model/links.js';
+import { detectEol, headingLine, replaceLeadingHeading, splitLeadingHeading } from '../content-model/markdown.js';
+import type { ContentFile, ContentPage, ContentRef, ContentTree } from '../content-model/model.js';
+import { walkPages } from '../content-model/model.js';
 import { gitBlobOid } from './blob.js';
 import { GitSyncError } from './errors.js';
 import { type GitBookConfig, normalizeProjectDirectory } from './config.js';

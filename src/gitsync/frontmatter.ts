@@ -7,8 +7,8 @@
  * flattened like the API's `RevisionPageLayoutOptions`).
  */
 import { Document, isMap, parseDocument, Scalar, YAMLMap } from 'yaml';
-import type { ContentRef, PageLayout, PageMeta } from '../content/model.js';
-import type { Eol } from '../content/markdown.js';
+import type { ContentRef, PageLayout, PageMeta } from '../content-model/model.js';
+import type { Eol } from '../content-model/markdown.js';
 
 /** A front matter block split off a page file. */
 export interface FrontMatterBlock {

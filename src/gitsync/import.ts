@@ -20,9 +20,9 @@
  * repository, are refused with a GitSyncError. Page links that lead nowhere
  * are only reported as warnings.
  */
-import { extractLinks, resolveRelative } from '../content/links.js';
-import type { ContentFile, ContentPage, ContentRef, ContentTree } from '../content/model.js';
-import { walkPages } from '../content/model.js';
+import { extractLinks, resolveRelative } from '../content-model/links.js';
+import type { ContentFile, ContentPage, ContentRef, ContentTree } from '../content-model/model.js';
+import { walkPages } from '../content-model/model.js';
 import { gitBlobOid } from './blob.js';
 import { readConfig, type GitBookConfig } from './config.js';
 import { GitSyncError } from './errors.js';

@@ -12,8 +12,8 @@
  *
  * `markdown` is the body after the front matter and the leading H1, byte for byte.
  */
-import type { ContentPage } from '../content/model.js';
-import { splitLeadingHeading, type LeadingHeading } from '../content/markdown.js';
+import type { ContentPage } from '../content-model/model.js';
+import { splitLeadingHeading, type LeadingHeading } from '../content-model/markdown.js';
 import { parseFrontMatter, splitFrontMatter, type FrontMatterBlock } from './frontmatter.js';
 
 export interface ParsedPageFile {

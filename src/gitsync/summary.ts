@@ -7,7 +7,7 @@
  * "link title")` with Markdown-escaped titles, and computed items (a fenced
  * YAML block). The writer emits GitBook's own style.
  */
-import { type Fence, closesFence, escapeInline, fenceContentLine, inlineToText, openingFence, splitLines } from '../content/markdown.js';
+import { type Fence, closesFence, escapeInline, fenceContentLine, inlineToText, openingFence, splitLines } from '../content-model/markdown.js';
 import { slugify } from './slug.js';
 
 export interface SummaryLink {

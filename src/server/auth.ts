@@ -5,7 +5,7 @@
  * `LocalTransport --token` accept exactly the same tokens.
  */
 import { userIdForToken } from '../domain/auth.js';
-import { Tables } from '../domain/records.js';
+import { Tables } from '../domain/core-records.js';
 import type { StoreReader } from '../store/types.js';
 
 export { hashToken } from '../domain/auth.js';

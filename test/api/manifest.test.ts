@@ -8,7 +8,7 @@ import { asRouteId, loadRoute, matchRouteInfo, routeInfo } from '../../src/api/c
 import type { RouteId } from '../../src/api/route-id.js';
 import { manifest } from '../../src/api/manifest.js';
 import { routes } from '../../src/api/table.js';
-import { areaLoaders } from '../../src/domain/handlers.js';
+import { areaLoaders } from '../../src/domain/handler-registry.js';
 // @ts-expect-error: a plain .mjs build script without types
 import { renderManifest } from '../../scripts/gen-manifest.mjs';
 

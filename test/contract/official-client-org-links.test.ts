@@ -6,7 +6,7 @@
 import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../src/domain/accounts.js';
-import { ensureUser } from '../../src/domain/records.js';
+import { ensureUser } from '../../src/domain/core-records.js';
 import type { RunningServer } from '../../src/server/server.js';
 import { BUILD, VERSION } from '../../src/version.js';
 import { clientOperation, servedOrganization } from './official-client.js';

@@ -10,7 +10,7 @@ import type { RouteId } from '../../src/api/route-id.js';
 import { routes } from '../../src/api/table.js';
 import type { RawInput } from '../../src/api/validate.js';
 import type { ExecuteEnv } from '../../src/domain/execute.js';
-import { ensureUser } from '../../src/domain/records.js';
+import { ensureUser } from '../../src/domain/core-records.js';
 import { bootstrappedEnv, expectAnswer } from './answers.js';
 
 const ORIGIN = 'http://127.0.0.1:4000';

@@ -12,7 +12,7 @@ import { getRoute, routes } from '../../src/api/table.js';
 import type { RawInput } from '../../src/api/validate.js';
 import { bootstrap } from '../../src/domain/bootstrap.js';
 import { type ExecuteEnv, type OperationResult, executeOperation } from '../../src/domain/execute.js';
-import { type OrgRecord, addMember, putOrg } from '../../src/domain/records.js';
+import { type OrgRecord, addMember, putOrg } from '../../src/domain/core-records.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { manualClock } from '../../src/util/clock.js';
 import { sequentialIds } from '../../src/util/ids.js';

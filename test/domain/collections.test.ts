@@ -297,7 +297,7 @@ describe('transferCollection', () => {
     const { h, other, A } = await twoOrgs();
     const creator = await h.member('c@acme.test', 'create');
     await h.store.transact(async (tx) => {
-      const { addMember } = await import('../../src/domain/records.js');
+      const { addMember } = await import('../../src/domain/core-records.js');
       addMember(tx, other, creator, { role: 'admin', joinedAt: '2026-01-01T00:00:00.000Z', sso: false, disabled: false });
     });
     await h.fails(creator, 'transferCollection', { ...col(A), body: { organization: other } }, 403, /"admin" role/);

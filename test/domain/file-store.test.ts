@@ -10,7 +10,7 @@ import { getRoute } from '../../src/api/table.js';
 import type { RawInput } from '../../src/api/validate.js';
 import { bootstrap } from '../../src/domain/bootstrap.js';
 import { executeOperation } from '../../src/domain/execute.js';
-import { orgMemberList } from '../../src/domain/records.js';
+import { orgMemberList } from '../../src/domain/core-records.js';
 import { createStore, openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/types.js';
 import { manualClock } from '../../src/util/clock.js';

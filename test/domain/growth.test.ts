@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { getRoute } from '../../src/api/table.js';
 import { bootstrap } from '../../src/domain/bootstrap.js';
 import { executeOperation } from '../../src/domain/execute.js';
-import { type SpaceRecord, orgSpaceList, putSpace } from '../../src/domain/records.js';
+import { type SpaceRecord, orgSpaceList, putSpace } from '../../src/domain/core-records.js';
 import { appendChild, containerKey } from '../../src/domain/tree.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import type { Store, StoreWriter, TransactOptions } from '../../src/store/types.js';

@@ -11,9 +11,9 @@ import { type OperationResult, executeOperation } from '../../src/domain/execute
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { manualClock } from '../../src/util/clock.js';
 import { sequentialIds } from '../../src/util/ids.js';
-import { addMember, putOrg } from '../../src/domain/records.js';
+import { addMember, putOrg } from '../../src/domain/core-records.js';
 import { getChildren } from '../../src/domain/tree.js';
-import type { MemberRole } from '../../src/domain/records.js';
+import type { MemberRole } from '../../src/domain/core-records.js';
 import { schemaErrors } from './openapi.js';
 import type { RouteId } from '../../src/api/route-id.js';
 

@@ -5,7 +5,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RawInput } from '../../src/api/validate.js';
 import { orgInviteLinks } from '../../src/domain/invite-links.js';
-import { ensureUser, getMember } from '../../src/domain/records.js';
+import { ensureUser, getMember } from '../../src/domain/core-records.js';
 import { type Harness, type List, setup } from './harness.js';
 import { schemaErrors } from './openapi.js';
 

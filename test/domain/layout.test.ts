@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ensureLayout, needsUpgrade } from '../../src/domain/layout.js';
-import { Tables, type TrashEntry } from '../../src/domain/records.js';
+import { Tables, type TrashEntry } from '../../src/domain/core-records.js';
 import type { MemoryStore } from '../../src/store/memory-store.js';
 import type { StoreWriter } from '../../src/store/types.js';
 import { setup } from './harness.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { RouteId } from '../../src/api/route-id.js';
 import { getRoute } from '../../src/api/table.js';
 import { type OperationResult, executeOperation } from '../../src/domain/execute.js';
-import { type UserRecord, ensureUser, getUser, putUser, userOrgList } from '../../src/domain/records.js';
+import { type UserRecord, ensureUser, getUser, putUser, userOrgList } from '../../src/domain/core-records.js';
 import { type TeamMemberRow, refreshTeamRows, teamMembers } from '../../src/domain/teams-records.js';
 import { errorBodyValidator, responseValidator } from '../contract/openapi.js';
 import { type Harness, ORIGIN, type Obj, setup } from './harness.js';
@@ -284,12 +284,12 @@ describe('team member rows copy what a team listing shows', () => {
           return readFileSync(file, 'utf8').split('\n').flatMap((line, i) => (pattern.test(line) ? [`${relative('src', file)}:${line.trim()}`] : []));
         });
     expect(writers(/\.put\(\s*Tables\.members\b/)).toEqual([
+      'domain/core-records.ts:tx.put(Tables.members, key, member);', // addMember: a new member is in no team
       'domain/members.ts:tx.put(Tables.members, memberKey(orgId, userId), member);', // putMember: refreshes
-      'domain/records.ts:tx.put(Tables.members, key, member);', // addMember: a new member is in no team
     ]);
     expect(writers(/\bputUser\(|\.put\(\s*Tables\.users\b/)).toEqual([
-      'domain/records.ts:export const putUser = (tx: StoreWriter, user: UserRecord) => tx.put(Tables.users, user.id, user);',
-      'domain/records.ts:putUser(tx, user);', // ensureUser: a new user is in no team
+      'domain/core-records.ts:export const putUser = (tx: StoreWriter, user: UserRecord) => tx.put(Tables.users, user.id, user);',
+      'domain/core-records.ts:putUser(tx, user);', // ensureUser: a new user is in no team
     ]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { orgMemberList, userOrgList } from '../../src/domain/records.js';
+import { orgMemberList, userOrgList } from '../../src/domain/core-records.js';
 import { type List, ORIGIN, setup } from './harness.js';
 
 describe('getAuthenticatedUser', () => {

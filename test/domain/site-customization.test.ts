@@ -6,7 +6,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CUSTOMIZATIONS as DEFAULT_CUSTOMIZATION } from '../../src/domain/sites/published.js';
-import { SiteTables } from '../../src/domain/sites/records.js';
+import { SiteTables } from '../../src/domain/sites/site-records.js';
 import { type Harness, type List, setup } from './harness.js';
 import { schemaErrors } from './openapi.js';
 

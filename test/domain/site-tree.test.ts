@@ -5,7 +5,7 @@
  * the stored page objects without any page body.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ContentPage } from '../../src/content/model.js';
+import type { ContentPage } from '../../src/content-model/model.js';
 import { RevisionContent } from '../../src/domain/content/storage.js';
 import type { CompactPage, SiteTreeAnswer, SiteTreeTextAnswer } from '../../src/domain/sites/tree-shape.js';
 import { treeText } from '../../src/domain/sites/tree-text.js';

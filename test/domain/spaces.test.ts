@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { orgSpaceList } from '../../src/domain/records.js';
+import { orgSpaceList } from '../../src/domain/core-records.js';
 import { DAY, type List, ORIGIN, setup } from './harness.js';
 
 const sp = (id: string) => ({ params: { spaceId: id } });

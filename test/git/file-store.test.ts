@@ -13,7 +13,7 @@ import { getRoute } from '../../src/api/table.js';
 import type { RawInput } from '../../src/api/validate.js';
 import { bootstrap } from '../../src/domain/bootstrap.js';
 import { executeOperation } from '../../src/domain/execute.js';
-import { getRevision, getSpace } from '../../src/domain/records.js';
+import { getRevision, getSpace } from '../../src/domain/core-records.js';
 import { createStore, fsck, openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/types.js';
 import { manualClock } from '../../src/util/clock.js';

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTree } from '../../src/domain/content/storage.js';
-import { type RevisionRecord, type SpaceRecord, getRevision, getSpace } from '../../src/domain/records.js';
+import { type RevisionRecord, type SpaceRecord, getRevision, getSpace } from '../../src/domain/core-records.js';
 import { contentSetup } from '../domain/content/helpers.js';
 import { runCli } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/stores.js';

@@ -5,11 +5,11 @@
  * symlinks, and `getSpaceGitInfo`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContentPage, ContentTree } from '../../src/content/model.js';
+import type { ContentPage, ContentTree } from '../../src/content-model/model.js';
 import { loadTree, saveTree } from '../../src/domain/content/storage.js';
-import { newRevisionRecord } from '../../src/domain/content/records.js';
+import { newRevisionRecord } from '../../src/domain/content/change-request-records.js';
 import { getGitSync } from '../../src/domain/git/state.js';
-import { type RevisionRecord, type SpaceRecord, getRevision, getSpace, putSpace } from '../../src/domain/records.js';
+import { type RevisionRecord, type SpaceRecord, getRevision, getSpace, putSpace } from '../../src/domain/core-records.js';
 import { contentSetup, type ContentHarness } from '../domain/content/helpers.js';
 import { gitbookExport } from '../gitsync/fixtures.js';
 import { pageByTitle } from '../gitsync/helpers.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ContentPage, ContentTree } from '../../src/content/model.js';
+import type { ContentPage, ContentTree } from '../../src/content-model/model.js';
 import { gitBlobOid } from '../../src/gitsync/blob.js';
 import { exportRepository } from '../../src/gitsync/export.js';
 import { folders, gitbookExport, handWritten, monorepo, symlinks } from './fixtures.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ContentRef } from '../../src/content/model.js';
+import type { ContentRef } from '../../src/content-model/model.js';
 import {
   fieldsFromFrontMatter,
   parseFrontMatter,

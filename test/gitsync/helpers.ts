@@ -1,6 +1,6 @@
 /** Fixtures for the Git Sync converter: in-memory repositories and round-trip checks. */
 import { expect } from 'vitest';
-import type { ContentTree } from '../../src/content/model.js';
+import type { ContentTree } from '../../src/content-model/model.js';
 import { exportRepository, type ExportResult } from '../../src/gitsync/export.js';
 import { importRepository, type ImportResult } from '../../src/gitsync/import.js';
 import type { RepoSnapshot } from '../../src/gitsync/types.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ContentPage } from '../../src/content/model.js';
-import { walkPages } from '../../src/content/model.js';
+import type { ContentPage } from '../../src/content-model/model.js';
+import { walkPages } from '../../src/content-model/model.js';
 import { gitBlobOid } from '../../src/gitsync/blob.js';
 import { GitSyncError } from '../../src/gitsync/errors.js';
 import { edgeCases, folders, gitbookExport, handWritten, monorepo, symlinks } from './fixtures.js';

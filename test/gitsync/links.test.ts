@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyTarget, extractLinks, resolveRelative } from '../../src/content/links.js';
+import { classifyTarget, extractLinks, resolveRelative } from '../../src/content-model/links.js';
 
 describe('extractLinks', () => {
   const markdown = [

@@ -9,7 +9,7 @@ import {
   maskCode,
   replaceLeadingHeading,
   splitLeadingHeading,
-} from '../../src/content/markdown.js';
+} from '../../src/content-model/markdown.js';
 
 describe('markdown helpers', () => {
   it('masks fenced blocks (also unclosed ones) and inline code, keeping offsets', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { walkPages } from '../../src/content/model.js';
+import { walkPages } from '../../src/content-model/model.js';
 import { allFixtures } from './fixtures.js';
 import { expectRoundTrip, importOf, repo, text } from './helpers.js';
 

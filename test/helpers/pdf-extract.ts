@@ -1,13 +1,13 @@
 /**
  * A minimal PDF text extractor, used by the tests to read what `renderPdf`
- * (src/content/pdf.ts) wrote back. It reads the objects (including object
+ * (src/content-model/pdf.ts) wrote back. It reads the objects (including object
  * streams), inflates FlateDecode streams, follows the page tree in order and
  * interprets the text operators (`Tj`, `TJ`, `'`, `"`, positioning and `cm`),
  * starting a new line whenever the baseline moves; simple fonts only (WinAnsi,
  * else bytes as Latin-1), no Type0/CID fonts, no form XObjects.
  */
 import { inflateRawSync, inflateSync } from 'node:zlib';
-import { CP1252_EXTRAS } from '../../src/content/pdf/fonts.js';
+import { CP1252_EXTRAS } from '../../src/content-model/pdf/fonts.js';
 
 export class PdfError extends Error {
   override readonly name = 'PdfError';

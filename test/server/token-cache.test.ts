@@ -6,7 +6,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { bootstrap } from '../../src/domain/bootstrap.js';
 import { issueToken, revokeToken } from '../../src/domain/accounts.js';
-import { Tables } from '../../src/domain/records.js';
+import { Tables } from '../../src/domain/core-records.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import { createStore } from '../../src/store/index.js';
 import type { JsonFileStore } from '../../src/store/json-file-store.js';

@@ -1,4 +1,4 @@
-/** API doc §4.8 Change requests. (Their content is in content.ts, their comments in comments.ts.) */
+/** API doc §4.8 Change requests, and the real API's listing across an organization. (Their content is in content.ts, their comments in comments.ts.) */
 import * as z from 'zod';
 import { defineRoute } from '../route.js';
 import { ChangeRequestStatus, JSONDocument, noQuery, paginationQuery, pathParams, qBool } from '../schemas/common.js';
@@ -101,4 +101,20 @@ export const getChangeRequestPDF = defineRoute({
   source: 'doc 4.8',
   params: pathParams(...cr),
   query: z.object({ only: qBool().optional(), page: z.string().optional() }),
+});
+
+export const listChangeRequestsForOrganization = defineRoute({
+  id: 'listChangeRequestsForOrganization',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/change-requests',
+  summary: 'List the change requests across the spaces of an organization',
+  source: 'real-api',
+  params: pathParams('organizationId'),
+  query: z.object({
+    ...paginationQuery,
+    status: ChangeRequestStatus.optional(),
+    creator: z.string().optional(),
+    contributor: z.string().optional(),
+  }),
+  paginated: true,
 });

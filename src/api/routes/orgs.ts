@@ -1,7 +1,7 @@
-/** Organizations, the authenticated user and invites: operations of the real API the CLI needs (gaps.md §2.1). */
+/** Organizations, the authenticated user, invites and organization settings: operations of the real API the CLI needs (gaps.md §2.1). */
 import * as z from 'zod';
 import { defineRoute } from '../route.js';
-import { MemberRoleOrGuest, listQuery, noQuery, pathParams } from '../schemas/common.js';
+import { MemberRoleOrGuest, Url, listQuery, noQuery, pathParams } from '../schemas/common.js';
 
 export const getAuthenticatedUser = defineRoute({
   id: 'getAuthenticatedUser',
@@ -49,5 +49,54 @@ export const inviteUsersToOrganization = defineRoute({
     role: MemberRoleOrGuest.optional(),
     sso: z.boolean().optional(),
   }),
+  bodyRequired: true,
+});
+
+const MergeRule = z.discriminatedUnion('rule', [
+  z.object({ rule: z.literal('require_specific_reviewers'), users: z.array(z.string()) }),
+  z.object({ rule: z.literal('require_one_of_specific_reviewers'), users: z.array(z.string()) }),
+  z.object({ rule: z.literal('allow_bypass'), users: z.array(z.string()) }),
+  z.object({
+    rule: z.enum([
+      'require_at_least_one_review',
+      'require_all_reviews_approved',
+      'require_agent_review',
+      'require_up_to_date_change_request',
+      'require_change_request_subject',
+      'require_change_request_description',
+    ]),
+  }),
+  z.object({ rule: z.literal('custom'), expression: z.string().max(1024) }),
+]);
+
+/** Organization merge rules: `{type:'rules', rules}` or `{type:'none'}`. */
+const OrganizationMergeRules = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('rules'), rules: z.array(MergeRule) }),
+  z.object({ type: z.literal('none') }),
+]);
+
+export const updateOrganizationById = defineRoute({
+  id: 'updateOrganizationById',
+  method: 'PATCH',
+  path: '/v1/orgs/{organizationId}',
+  summary: 'Update an organization',
+  source: 'real-api',
+  params: pathParams('organizationId'),
+  query: z.object({}),
+  body: z
+    .object({
+      title: z.string().min(2).max(255),
+      emailDomains: z.array(z.string()),
+      hostname: z.string().min(3).max(32),
+      defaultRole: MemberRoleOrGuest,
+      /** The site visitors land on; null removes it. */
+      defaultContent: z.object({ type: z.literal('site'), site: z.string().min(1) }).nullable(),
+      logo: Url.nullable(),
+      sso: z.boolean(),
+      ai: z.boolean(),
+      inviteLinks: z.boolean(),
+      mergeRules: OrganizationMergeRules,
+    })
+    .partial(),
   bodyRequired: true,
 });

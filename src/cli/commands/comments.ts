@@ -232,6 +232,7 @@ export const commentCommands: OperationCommandSpec[] = [
     build: (_options, input) => {
       input.body = { resolved: true };
     },
+    unchanged: (comment) => comment.status === 'resolved' && `comment ${String(comment.id)} is already resolved`,
     output: 'object',
     columns: 'comment',
     examples: ['docsctl comment resolve sp4c3 c0mm3nt --cr 12'],
@@ -246,6 +247,7 @@ export const commentCommands: OperationCommandSpec[] = [
     build: (_options, input) => {
       input.body = { resolved: false };
     },
+    unchanged: (comment) => comment.status === 'open' && `comment ${String(comment.id)} is already open`,
     output: 'object',
     columns: 'comment',
     examples: ['docsctl comment reopen sp4c3 c0mm3nt'],

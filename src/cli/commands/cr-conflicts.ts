@@ -3,7 +3,7 @@
  * three revisions are read through the API and compared locally, so the same
  * listing works in every mode.
  */
-import type { ContentTree } from '../../content/model.js';
+import type { ContentTree } from '../../content-model/model.js';
 import { fetchTree } from '../content-fetch.js';
 import type { Session } from '../session.js';
 
@@ -26,7 +26,7 @@ async function threeTrees(session: Session, spaceId: string, changeRequestId: st
 
 export async function listConflicts(session: Session, spaceId: string, changeRequestId: string, kind: 'merge' | 'update') {
   const { base, primary, change } = await threeTrees(session, spaceId, changeRequestId);
-  const { mergeTrees } = await import('../../content/tree-merge.js');
+  const { mergeTrees } = await import('../../content-model/tree-merge.js');
   const labels = { primary: 'the space', change: 'the change request' };
   const result =
     kind === 'merge'
@@ -55,7 +55,7 @@ export async function renderDiff(session: Session, spaceId: string, changeReques
     fetchTree(transport, spaceId, { kind: 'primary' }),
     fetchTree(transport, spaceId, { kind: 'change-request', changeRequestId }),
   ]);
-  const [{ diffTrees }, { unifiedDiff }] = await Promise.all([import('../../content/tree-merge.js'), import('../../content/diff3.js')]);
+  const [{ diffTrees }, { unifiedDiff }] = await Promise.all([import('../../content-model/tree-merge.js'), import('../../content-model/diff3.js')]);
   const changes = diffTrees(primary, change);
   const summary = changes.map((c) => `${c.kind.padEnd(8)} ${c.path || c.title}`).join('\n');
   const before = documents(primary);

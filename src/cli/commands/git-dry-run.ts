@@ -13,8 +13,8 @@
  */
 import { ApiError, UsageError } from '../../api/errors.js';
 import type { RouteId } from '../../api/route-id.js';
-import type { ContentTree } from '../../content/model.js';
-import type { Change } from '../../content/tree-merge.js';
+import type { ContentTree } from '../../content-model/model.js';
+import type { Change } from '../../content-model/tree-merge.js';
 import type { Transport } from '../../transport/types.js';
 import { redactUrls } from '../../util/redact.js';
 import type { Session } from '../session.js';
@@ -150,7 +150,7 @@ async function previewImportHere(transport: Transport, spaceId: string, url: str
   const [{ importRepository }, { normalizeProjectDirectory }, { diffTrees }, { randomIds }, { fetchTree }] = await Promise.all([
     import('../../gitsync/import.js'),
     import('../../gitsync/config.js'),
-    import('../../content/tree-merge.js'),
+    import('../../content-model/tree-merge.js'),
     import('../../util/ids.js'),
     import('../content-fetch.js'),
   ]);

@@ -75,6 +75,7 @@ export const spaceCommands: OperationCommandSpec[] = [
     route: 'restoreSpace',
     summary: 'Restore a space deleted in the last 7 days',
     args: spaceArg,
+    unchanged: (space) => space.deletedAt === undefined && `space ${String(space.id)} is not deleted`,
     output: 'object',
     columns: 'space',
     examples: ['docsctl space restore sp4c3'],

@@ -1,6 +1,6 @@
 /**
  * `docsctl team members sync TEAM --file FILE|-`: makes a team's membership
- * exactly the declared list, with one batch request (src/cli/commands/sync-plan.ts).
+ * exactly the declared list, with one batch request (planned by src/cli/commands/team-sync-plan.ts).
  *
  * People not yet in the team are checked before anything changes: without
  * --invite, one that is not a member of the organization fails the whole sync

@@ -12,13 +12,13 @@ import type * as routes from '../../api/routes/comments.js';
 import { badRequest, forbidden, notFound } from '../../api/errors.js';
 import type { StoreReader, StoreWriter } from '../../store/types.js';
 import { changeRequestFor, spaceFor } from '../content/common.js';
-import { type ChangeRequestRecord, getChangeRequest, putChangeRequest } from '../content/records.js';
+import { type ChangeRequestRecord, getChangeRequest, putChangeRequest } from '../content/change-request-records.js';
 import { openContent } from '../content/storage.js';
 import type { BodyFormat } from '../content/views.js';
 import { type HandlerContext, deleted, implementer, nothingToDelete } from '../handler.js';
 import { atLeast } from '../permissions.js';
-import { type MemberRole, type Role, type SpaceRecord, getRevision, getSpace, putSpace } from '../records.js';
-import { countCommenter } from '../review/records.js';
+import { type MemberRole, type Role, type SpaceRecord, getRevision, getSpace, putSpace } from '../core-records.js';
+import { countCommenter } from '../review/review-records.js';
 import { scanPage } from './list.js';
 import {
   type CommentRecord,
@@ -38,7 +38,7 @@ import {
   replaceComment,
   threadCount,
   threadOf,
-} from './records.js';
+} from './comment-records.js';
 import { type CommentViewContext, commentView, commentViewContext, isEmptyBody, replyView } from './views.js';
 
 const on = implementer<typeof routes>();

@@ -8,10 +8,10 @@ import type { StoreReader } from '../../store/types.js';
 import { type RevisionContent, openContent } from '../content/storage.js';
 import { type BodyFormat, markdownToDocument } from '../content/views.js';
 import { atLeast } from '../permissions.js';
-import { type Role, getRevision, getUser } from '../records.js';
+import { type Role, getRevision, getUser } from '../core-records.js';
 import { apiUrl } from '../urls.js';
 import { type UserView, userView } from '../views.js';
-import type { CommentRecord, ReactionRecord, ReplyRecord, StoredBody } from './records.js';
+import type { CommentRecord, ReactionRecord, ReplyRecord, StoredBody } from './comment-records.js';
 
 const seg = (id: string) => encodeURIComponent(id);
 

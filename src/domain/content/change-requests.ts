@@ -30,15 +30,14 @@
 import { type ContentPatch, applyPatch, planFastMerge } from './fast-merge.js';
 import { badRequest, conflict } from '../../api/errors.js';
 import type * as crRoutes from '../../api/routes/change-requests.js';
-import type * as orgRoutes from '../../api/routes/orgs-extra.js';
-import type { ContentTree } from '../../content/model.js';
-import type { TreeConflict } from '../../content/tree-merge.js';
+import type { ContentTree } from '../../content-model/model.js';
+import type { TreeConflict } from '../../content-model/tree-merge.js';
 import type { StoreReader, StoreWriter } from '../../store/types.js';
 import { type Handler, type HandlerContext, type PrepareContext, Reply, type TwoPhaseHandler, implementer } from '../handler.js';
 import { type PageQuery, paginatePrefix } from '../ordered.js';
 import { type ListEnvelope, paginate } from '../pagination.js';
 import { orgAccess, requireRole } from '../permissions.js';
-import { type RevisionRecord, type SpaceRecord, crStatusIndex, getRevision, getSpace, orgSpaceList, putSpace } from '../records.js';
+import { type RevisionRecord, type SpaceRecord, crStatusIndex, getRevision, getSpace, orgSpaceList, putSpace } from '../core-records.js';
 import { changeRequestFor, primaryRevision, spaceFor } from './common.js';
 import {
   type ChangeRequestRecord,
@@ -52,14 +51,13 @@ import {
   requireRevisionRecord,
   withContributor,
   statusOwner,
-} from './records.js';
+} from './change-request-records.js';
 import { crView } from './revisions.js';
 import { contentOf, openContent, saveTree } from './storage.js';
 import { requireMergeRules } from '../review/merge-rules.js';
 import { indexCommit } from '../search/index.js';
 
 const crOn = implementer<typeof crRoutes>();
-const orgOn = implementer<typeof orgRoutes>();
 
 // ─── Three-way merge of revisions ──────────────────────────────────────────
 
@@ -99,7 +97,7 @@ async function planMerge(reader: StoreReader, space: SpaceRecord, cr: ChangeRequ
   if (o === b) return { ...plan, outcome: { kind: 'content', content: t } };
   const patch = planFastMerge(reader, b, o, t);
   if (patch) return { ...plan, outcome: { kind: 'patch', patch } };
-  const { mergeTrees } = await import('../../content/tree-merge.js');
+  const { mergeTrees } = await import('../../content-model/tree-merge.js');
   const oursTree = openContent(reader, ours).tree();
   const theirsTree = openContent(reader, theirs).tree();
   const baseTree = openContent(reader, base).tree();
@@ -349,7 +347,7 @@ export const changeRequestHandlers: Record<string, Handler> = {
   ...crOn('mergeChangeRequest', mergeHandler('merge')),
   ...crOn('updateChangeRequest', mergeHandler('update')),
 
-  ...orgOn('listChangeRequestsForOrganization', (ctx, { params, query }) => {
+  ...crOn('listChangeRequestsForOrganization', (ctx, { params, query }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     requireRole(role, 'read', org.id, 'list change requests');
     // Reads each active space's index for the asked status (not every change request).

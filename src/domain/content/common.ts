@@ -7,11 +7,11 @@
  * updating need `edit` (the role the space's `permissions.edit`/`merge` reflect).
  * A soft-deleted space answers 404 with a hint to restore it.
  */
-import type { MemberRole, Role, RevisionRecord, SpaceRecord } from '../records.js';
+import type { MemberRole, Role, RevisionRecord, SpaceRecord } from '../core-records.js';
 import type { HandlerContext, PrepareContext } from '../handler.js';
 import { activeSpaceAccess, requireRole } from '../permissions.js';
 import type { StoreReader } from '../../store/types.js';
-import { type ChangeRequestRecord, requireChangeRequest, requireRevisionRecord } from './records.js';
+import { type ChangeRequestRecord, requireChangeRequest, requireRevisionRecord } from './change-request-records.js';
 import type { ContentScope } from './views.js';
 
 export interface SpaceContentAccess {

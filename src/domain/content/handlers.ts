@@ -1,8 +1,7 @@
 /**
  * The content area: every handler of the `change-requests` and `content` route
- * modules. Two handlers written here serve routes of other modules and are
- * reached through those areas (handlers.ts `borrowed`): `listSpaceLinks` (spaces)
- * and `listChangeRequestsForOrganization` (orgs-extra). Heavy dependencies (merge,
+ * modules. One handler written here serves a route of another module and is
+ * reached through that area (handler-registry.ts `borrowed`): `listSpaceLinks` (spaces). Heavy dependencies (merge,
  * Git Sync conversion, zip, links, PDF) are imported by the handlers that use
  * them, when they run.
  */
@@ -14,7 +13,7 @@ import { pageEditHandlers } from './page-edit.js';
 import { pdfHandlers } from './pdf.js';
 import { revisionHandlers } from './revisions.js';
 
-const BORROWED = new Set(['listSpaceLinks', 'listChangeRequestsForOrganization']);
+const BORROWED = new Set(['listSpaceLinks']);
 
 const all: Record<string, Handler> = {
   ...revisionHandlers,

@@ -13,8 +13,8 @@
  *
  * Mirroring a directory exactly (removing what it does not have) is `git import`.
  */
-import type { ContentFile, ContentPage, ContentTree } from '../../content/model.js';
-import { walkPages } from '../../content/model.js';
+import type { ContentFile, ContentPage, ContentTree } from '../../content-model/model.js';
+import { walkPages } from '../../content-model/model.js';
 
 export interface MergeResult {
   tree: ContentTree;

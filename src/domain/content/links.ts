@@ -28,10 +28,10 @@ import type * as spaceRoutes from '../../api/routes/spaces.js';
 import type { StoreReader } from '../../store/types.js';
 import { type Handler, type HandlerContext, implementer } from '../handler.js';
 import { paginate } from '../pagination.js';
-import { type RevisionRecord, type Role, type SpaceRecord, getOrg } from '../records.js';
+import { type RevisionRecord, type Role, type SpaceRecord, getOrg } from '../core-records.js';
 import { organizationView, spaceView } from '../views.js';
 import { changeRequestFor, primaryRevision, scopeOf, spaceFor } from './common.js';
-import { type ChangeRequestRecord, requireRevisionRecord } from './records.js';
+import { type ChangeRequestRecord, requireRevisionRecord } from './change-request-records.js';
 import { crView } from './revisions.js';
 import { type RevisionContent, type StoredFile, type StoredPage, openContent } from './storage.js';
 import { type ContentScope, fileView, pageView } from './views.js';
@@ -132,7 +132,7 @@ function isInAppUrl(url: string, origin: string): boolean {
   return url.startsWith(`${base}/app/`) || /^(?:https?:)?\/\/app\.gitbook\.com(?:[/?#:]|$)/i.test(url);
 }
 
-type LinksModule = typeof import('../../content/links.js');
+type LinksModule = typeof import('../../content-model/links.js');
 
 /** The usages (one per target) of the links in `from` (every page when undefined). */
 function usages(links: LinksModule, index: LinkIndex, origin: string, from?: PageInfo): Usage[] {
@@ -276,7 +276,7 @@ function linksAnswer(lc: LocationContext, all: Usage[], query: LinkQuery, extra?
 
 // ─── Handlers ──────────────────────────────────────────────────────────────
 
-const loadLinks = (): Promise<LinksModule> => import('../../content/links.js');
+const loadLinks = (): Promise<LinksModule> => import('../../content-model/links.js');
 
 interface Opened {
   space: SpaceRecord;

@@ -18,7 +18,7 @@ import { type Handler, implementer } from '../handler.js';
 import { commitToChangeRequest } from './change-requests.js';
 import { changeRequestFor } from './common.js';
 import { applyPatch } from './fast-merge.js';
-import { requireChangeRequest, requireRevisionRecord } from './records.js';
+import { requireChangeRequest, requireRevisionRecord } from './change-request-records.js';
 import { crView } from './revisions.js';
 import { type StoredPage, openContent } from './storage.js';
 

@@ -13,9 +13,9 @@ import type * as crRoutes from '../../api/routes/change-requests.js';
 import type * as contentRoutes from '../../api/routes/content.js';
 import type { StoreReader } from '../../store/types.js';
 import { type Handler, type PrepareContext, type TwoPhaseHandler, implementer } from '../handler.js';
-import type { RevisionRecord } from '../records.js';
+import type { RevisionRecord } from '../core-records.js';
 import { changeRequestFor, primaryRevision, spaceFor } from './common.js';
-import { requireRevisionRecord } from './records.js';
+import { requireRevisionRecord } from './change-request-records.js';
 import { type RevisionContent, type StoredPage, openContent } from './storage.js';
 
 interface PdfQuery {
@@ -55,7 +55,7 @@ async function render(
   where: string,
 ): Promise<{ url: string }> {
   const pages = collect(openContent(reader, revision), query, where);
-  const { renderPdf } = await import('../../content/pdf.js');
+  const { renderPdf } = await import('../../content-model/pdf.js');
   const data = renderPdf({ title, pages });
   const url = await ctx.artifacts.save(`${name.replace(/[^A-Za-z0-9._-]+/g, '-')}-${ctx.ids()}.pdf`, data, 'application/pdf');
   return { url };

@@ -13,9 +13,9 @@ import type * as routes from '../../api/routes/content.js';
 import type { StoreReader } from '../../store/types.js';
 import { type Handler, type HandlerContext, implementer } from '../handler.js';
 import { paginate } from '../pagination.js';
-import { type RevisionRecord, type SpaceRecord, getRevision, getUser } from '../records.js';
+import { type RevisionRecord, type SpaceRecord, getRevision, getUser } from '../core-records.js';
 import { changeRequestFor, metadataOf, primaryRevision, scopeOf, spaceFor } from './common.js';
-import { type ChangeRequestRecord, getChangeRequest, requireRevisionRecord } from './records.js';
+import { type ChangeRequestRecord, getChangeRequest, requireRevisionRecord } from './change-request-records.js';
 import { openContent } from './storage.js';
 import { type BodyFormat, type ChangeRequestView, type ContentScope, changeRequestView, fileView, pageView, pagesView, revisionView } from './views.js';
 

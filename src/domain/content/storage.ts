@@ -26,10 +26,10 @@
  * for every page and file equal to theirs, so unchanged pages are neither
  * re-serialised nor re-written.
  */
-import type { ContentFile, ContentPage, ContentTree, GitBlobRef, PageMeta } from '../../content/model.js';
+import type { ContentFile, ContentPage, ContentTree, GitBlobRef, PageMeta } from '../../content-model/model.js';
 import { type Change as TrieChange, DELETE, type HamtNode, type NodeSource, hamtApply, hamtEntries, hamtGet, makeChange } from '../../store/hamt.js';
 import type { StoreReader, StoreWriter } from '../../store/types.js';
-import type { RevisionRecord } from '../records.js';
+import type { RevisionRecord } from '../core-records.js';
 import { sameBytes } from '../../util/bytes.js';
 
 // ─── Stored shapes ─────────────────────────────────────────────────────────

@@ -14,10 +14,10 @@
  *   completes the defaults below.
  * - `metadata=false` leaves out `git` (the mutable Git Sync metadata).
  */
-import type { ContentRef, PageLayout } from '../../content/model.js';
-import { findFencedBlocks } from '../../content/markdown.js';
-import type { ChangeRequestRecord } from './records.js';
-import type { RevisionRecord, UserRecord } from '../records.js';
+import type { ContentRef, PageLayout } from '../../content-model/model.js';
+import { findFencedBlocks } from '../../content-model/markdown.js';
+import type { ChangeRequestRecord } from './change-request-records.js';
+import type { RevisionRecord, UserRecord } from '../core-records.js';
 import { apiUrl, appUrl, downloadUrl } from '../urls.js';
 import { userView, type UserView } from '../views.js';
 import type { RevisionContent, StoredFile, StoredPage } from './storage.js';
@@ -85,7 +85,7 @@ export function markdownToDocument(markdown: string): JsonDocument {
   const nodes: DocBlock[] = [];
   const source = markdown.replace(/\r\n?/g, '\n');
   const lines = source.split('\n');
-  // Fenced code is found by the one fence scanner of src/content/markdown.ts, by where it starts.
+  // Fenced code is found by the one fence scanner of src/content-model/markdown.ts, by where it starts.
   const fences = new Map(findFencedBlocks(source).map((block) => [block.start, block]));
   let paragraph: string[] = [];
   const flush = () => {

@@ -28,13 +28,13 @@
  */
 import { notFound } from '../../api/errors.js';
 import type * as routes from '../../api/routes/git.js';
-import type { ContentTree } from '../../content/model.js';
+import type { ContentTree } from '../../content-model/model.js';
 import { type Handler, type HandlerContext, type PrepareContext, type TwoPhaseHandler, implementer } from '../handler.js';
-import type { GitSyncState, RevisionGit, SpaceRecord } from '../records.js';
-import { getSpace, putSpace } from '../records.js';
+import type { GitSyncState, RevisionGit, SpaceRecord } from '../core-records.js';
+import { getSpace, putSpace } from '../core-records.js';
 import { commitToSpace } from '../content/change-requests.js';
 import { spaceFor } from '../content/common.js';
-import { newRevisionRecord, requireRevisionRecord } from '../content/records.js';
+import { newRevisionRecord, requireRevisionRecord } from '../content/change-request-records.js';
 import { saveTree } from '../content/storage.js';
 import { type ImportPrepared, type SyncBody, type Target, alreadyImported, planExport, planImport } from './plan.js';
 import { previewHandlers } from './preview.js';

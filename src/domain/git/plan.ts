@@ -6,7 +6,7 @@
  * delete on the branch head (the export then commits and pushes them).
  */
 import { badRequest, conflict, notFound } from '../../api/errors.js';
-import type { ContentTree } from '../../content/model.js';
+import type { ContentTree } from '../../content-model/model.js';
 import type { Mirror } from '../../git/repo.js';
 import type { ExportResult } from '../../gitsync/export.js';
 import type { PrepareContext } from '../handler.js';

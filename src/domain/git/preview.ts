@@ -7,7 +7,7 @@
  * routes are `safe` and run on a snapshot.
  */
 import type * as routes from '../../api/routes/git.js';
-import type { Change } from '../../content/tree-merge.js';
+import type { Change } from '../../content-model/tree-merge.js';
 import { type PrepareContext, type TwoPhaseHandler, implementer } from '../handler.js';
 import { planExport, planImport } from './plan.js';
 
@@ -53,7 +53,7 @@ const previewGitImport = previewOnly<typeof routes.previewGitImport, ImportPrevi
   const { redactUrls } = await import('../../util/redact.js');
   const repository = redactUrls(input.body.url);
   if (plan.skipped) return { repository, ref: input.body.ref, commit: null, skipped: plan.reason, changes: [], warnings: [] };
-  const { diffTrees } = await import('../../content/tree-diff.js');
+  const { diffTrees } = await import('../../content-model/tree-diff.js');
   return {
     repository: plan.target.url,
     ref: plan.oid === undefined ? null : input.body.ref,

@@ -11,19 +11,19 @@
 import type * as routes from '../../api/routes/reviews.js';
 import { badRequest, conflict } from '../../api/errors.js';
 import type { StoreReader } from '../../store/types.js';
-import type { ContentPage, ContentTree } from '../../content/model.js';
-import { type Change, diffTrees } from '../../content/tree-merge.js';
+import type { ContentPage, ContentTree } from '../../content-model/model.js';
+import { type Change, diffTrees } from '../../content-model/tree-merge.js';
 import { postReviewComment } from '../comments/handlers.js';
-import { type CommentRecord, findComment, seqKey, threadOf } from '../comments/records.js';
+import { type CommentRecord, findComment, seqKey, threadOf } from '../comments/comment-records.js';
 import { commentView, commentViewContext } from '../comments/views.js';
 import { changeRequestFor, primaryRevision } from '../content/common.js';
-import { type ChangeRequestRecord, getChangeRequest, putChangeRequest, requireRevisionRecord } from '../content/records.js';
+import { type ChangeRequestRecord, getChangeRequest, putChangeRequest, requireRevisionRecord } from '../content/change-request-records.js';
 import { loadTree } from '../content/storage.js';
 import { crView } from '../content/revisions.js';
 import { type HandlerContext, Reply, deleted, implementer, nothingToDelete } from '../handler.js';
 import { paginate } from '../pagination.js';
 import { roleIn } from '../permissions.js';
-import { type SpaceRecord, type Role, getUser } from '../records.js';
+import { type SpaceRecord, type Role, getUser } from '../core-records.js';
 import { apiUrl } from '../urls.js';
 import { type UserView, userView } from '../views.js';
 import { scanPage } from '../comments/list.js';
@@ -34,7 +34,7 @@ import {
   ReviewTables,
   addReview,
   currentReviews,
-} from './records.js';
+} from './review-records.js';
 
 const on = implementer<typeof routes>();
 const seg = (id: string) => encodeURIComponent(id);

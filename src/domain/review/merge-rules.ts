@@ -6,11 +6,11 @@
  */
 import { conflict } from '../../api/errors.js';
 import type { StoreReader } from '../../store/types.js';
-import { threadOf } from '../comments/records.js';
-import { type ChangeRequestRecord } from '../content/records.js';
+import { threadOf } from '../comments/comment-records.js';
+import { type ChangeRequestRecord } from '../content/change-request-records.js';
 import { isOutdated } from '../content/views.js';
-import { type SpaceRecord, getOrg } from '../records.js';
-import { currentReviews, requestedReviewers } from './records.js';
+import { type SpaceRecord, getOrg } from '../core-records.js';
+import { currentReviews, requestedReviewers } from './review-records.js';
 
 interface Rule {
   rule: string;

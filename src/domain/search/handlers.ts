@@ -13,7 +13,7 @@ import { type RevisionContent, openContent } from '../content/storage.js';
 import { implementer } from '../handler.js';
 import { paginate } from '../pagination.js';
 import { orgAccess, requireRole } from '../permissions.js';
-import { type SpaceRecord, getRevision, getSpace, orgSpaceList } from '../records.js';
+import { type SpaceRecord, getRevision, getSpace, orgSpaceList } from '../core-records.js';
 import { appUrl } from '../urls.js';
 import { INDEX_FORMAT, type PostingRow, eachPosting, indexState, pagePostings, postingCount, postingRows, tokenize } from './index.js';
 

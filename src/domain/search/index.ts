@@ -28,7 +28,7 @@
 import type { StoreReader, StoreWriter } from '../../store/types.js';
 import { hamtDiff } from '../../store/hamt.js';
 import { openContent, type RevisionContent, type StoredPage } from '../content/storage.js';
-import type { RevisionRecord } from '../records.js';
+import type { RevisionRecord } from '../core-records.js';
 
 export const SearchTables = {
   postings: 'searchIndex',

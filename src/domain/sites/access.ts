@@ -7,9 +7,9 @@
 import { notFound } from '../../api/errors.js';
 import type { HandlerContext } from '../handler.js';
 import { orgAccess, requireRole } from '../permissions.js';
-import type { MemberRole, OrgRecord, Role, SpaceRecord } from '../records.js';
-import { getSpace } from '../records.js';
-import { type SiteRecord, requireSiteIn } from './records.js';
+import type { MemberRole, OrgRecord, Role, SpaceRecord } from '../core-records.js';
+import { getSpace } from '../core-records.js';
+import { type SiteRecord, requireSiteIn } from './site-records.js';
 import type { SiteViewContext } from './views.js';
 
 export interface SiteAccess {

@@ -27,7 +27,7 @@ import { type Handler, deleted, implementer, nothingToDelete } from '../handler.
 import { siteAccess } from './access.js';
 import { CUSTOMIZATION_DEFINITIONS } from './customization-schema.js';
 import { DEFAULT_CUSTOMIZATIONS } from './published.js';
-import { type SiteRecord, SiteTables, getSiteSpace, requireSiteSpace, siteSpacesOfSite } from './records.js';
+import { type SiteRecord, SiteTables, getSiteSpace, requireSiteSpace, siteSpacesOfSite } from './site-records.js';
 
 type Settings = Record<string, unknown>;
 

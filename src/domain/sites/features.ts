@@ -5,7 +5,7 @@
  * naming the feature and the lowest plan that has it (README "Site plans").
  */
 import { forbidden } from '../../api/errors.js';
-import type { SiteType } from './records.js';
+import type { SiteType } from './site-records.js';
 
 export type Plan = 'basic' | 'premium' | 'ultimate';
 

@@ -6,7 +6,7 @@
  * soft-deleted space only hides its site spaces (views.ts) until it is restored.
  */
 import type { StoreWriter } from '../../store/types.js';
-import { getSiteSpace, siteSpacesOfSpace } from './records.js';
+import { getSiteSpace, siteSpacesOfSpace } from './site-records.js';
 import { removeSiteSpace } from './structure.js';
 
 /** Removes a space from every site. Reads one row when the space is in no site. */

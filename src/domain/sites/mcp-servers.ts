@@ -25,7 +25,7 @@ import { type Handler, Reply, deleted, implementer, nothingToDelete } from '../h
 import { parseHttpUrl } from '../http-url.js';
 import { apiUrl } from '../urls.js';
 import { siteAccess } from './access.js';
-import { type McpServerRecord, type SiteRecord, mcpServers } from './records.js';
+import { type McpServerRecord, type SiteRecord, mcpServers } from './site-records.js';
 
 const on = implementer<typeof routes>();
 

@@ -28,7 +28,7 @@ import { openContent } from '../content/storage.js';
 import { primaryRevision } from '../content/common.js';
 import { type Handler, Reply, deleted, implementer, nothingToDelete } from '../handler.js';
 import { paginatePrefix } from '../ordered.js';
-import { getSpace } from '../records.js';
+import { getSpace } from '../core-records.js';
 import { siteAccess } from './access.js';
 import {
   type RedirectDestination,
@@ -41,7 +41,7 @@ import {
   redirects,
   requireSection,
   requireSiteSpace,
-} from './records.js';
+} from './site-records.js';
 import { checkShareKey } from './share-links.js';
 import { type SiteViewContext, sectionUrl, siteBaseUrl, visibleSpace } from './views.js';
 

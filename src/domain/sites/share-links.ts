@@ -15,7 +15,7 @@ import { notFound } from '../../api/errors.js';
 import { siteAccess } from './access.js';
 import { requireFeature } from './features.js';
 import type { StoreReader } from '../../store/types.js';
-import { type ShareLinkRecord, type SiteRecord, SiteTables, hashShareKey, shareLinks } from './records.js';
+import { type ShareLinkRecord, type SiteRecord, SiteTables, hashShareKey, shareLinks } from './site-records.js';
 import { shareLinkView, siteBaseUrl } from './views.js';
 
 const on = implementer<typeof routes>();

@@ -20,7 +20,7 @@ import { slugify, uniqueName } from '../../gitsync/slug.js';
 import { ExactJson, type Handler, Reply, deleted, implementer, nothingToDelete } from '../handler.js';
 import { paginate } from '../pagination.js';
 import { orgAccess, requireRole, roleIn } from '../permissions.js';
-import { getOrg, putOrg } from '../records.js';
+import { getOrg, putOrg } from '../core-records.js';
 import { siteAccess, requireSiteSpaceSource } from './access.js';
 import { EMPTY_ADAPTIVE_SCHEMA, adaptiveSchemaCheck } from './adaptive.js';
 import { requireFeature, visibilityFeature } from './features.js';
@@ -39,7 +39,7 @@ import {
   requireSiteSpace,
   shareLinks,
   siteSpacesOfSpace,
-} from './records.js';
+} from './site-records.js';
 import { attachSiteSpace, freePath, removeAllStructure, siteSpacePathTaken } from './structure.js';
 import { siteTree } from './tree.js';
 import type { SiteTreeTextAnswer } from './tree-shape.js';

@@ -13,7 +13,7 @@
  * - A position naming an item of another container, the item itself, an unknown
  *   item or both `before` and `after` is a 400 and changes nothing.
  */
-import { badRequest, conflict } from '../../api/errors.js';
+import { badRequest, conflict, noUpdate } from '../../api/errors.js';
 import type * as routes from '../../api/routes/sites.js';
 import { type Handler, Reply, deleted, implementer, nothingToDelete } from '../handler.js';
 import { paginate } from '../pagination.js';
@@ -40,7 +40,7 @@ import {
   siteSpacesOfSpace,
   structure,
   structureOwner,
-} from './records.js';
+} from './site-records.js';
 import {
   type StructureNode,
   attachSection,
@@ -273,7 +273,7 @@ export const structureHandlers: Record<string, Handler> = {
     const { site, view } = siteAccess(ctx, params, 'admin', 'change sites');
     const group = requireGroup(ctx.tx, site, params.siteSectionGroupId);
     const section = requireSection(ctx.tx, site, body.sectionId);
-    if (section.group === group.id) throw conflict(`Section ${section.id} is already in group ${group.id}`);
+    if (section.group === group.id) throw noUpdate(`Adding section ${section.id} to group ${group.id} (it is already there)`);
     reparent(ctx.tx, site, { type: 'site-section', id: section.id }, section.group, group.id);
     return new Reply(201, groupAnswer(view, site, group.id));
   }),

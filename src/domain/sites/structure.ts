@@ -39,7 +39,7 @@ import {
   siteSpacesOfSpace,
   structure,
   structureOwner,
-} from './records.js';
+} from './site-records.js';
 
 export interface StructureNode {
   type: StructureRef['type'];

@@ -9,10 +9,10 @@
  * read from its stored object only (the pages trie, then the page object; never its
  * body) and projected to ~70 bytes, with no spec-shaped document in between.
  */
-import { getSpace } from '../records.js';
+import { getSpace } from '../core-records.js';
 import { primaryRevision } from '../content/common.js';
 import { RevisionContent, type StoredPage, contentOf } from '../content/storage.js';
-import type { SiteRecord } from './records.js';
+import type { SiteRecord } from './site-records.js';
 import { type ApiStructure, type CompactPage, type SiteTreeAnswer, type TreeNode, skeletonOf } from './tree-shape.js';
 import { type SiteViewContext, siteStructureView } from './views.js';
 import type { AnswerCache } from '../handler.js';

@@ -10,8 +10,8 @@
  * A site space whose space is soft-deleted is hidden (it comes back when the
  * space is restored); a section whose every site space is hidden is hidden too.
  */
-import type { Role, SpaceRecord } from '../records.js';
-import { getOrg, getSpace } from '../records.js';
+import type { Role, SpaceRecord } from '../core-records.js';
+import { getOrg, getSpace } from '../core-records.js';
 import { apiUrl, appUrl } from '../urls.js';
 import { type SpaceView, spaceView } from '../views.js';
 import type { StoreReader } from '../../store/types.js';
@@ -26,7 +26,7 @@ import {
   getSection,
   getSiteSpace,
   siteSpacesOfSite,
-} from './records.js';
+} from './site-records.js';
 import { childrenOf, siteSpaceIdsOf } from './structure.js';
 
 export interface SiteViewContext {

@@ -306,7 +306,7 @@ describe('merge under concurrency and purge', () => {
     await h.editChangeRequest(spaceId, b.id, (tree) => {
       findPage(tree, 'p-setup').markdown = 'setup by B\n';
     });
-    const { findHandler } = await import('../../../src/domain/handlers.js');
+    const { findHandler } = await import('../../../src/domain/handler-registry.js');
     const handler = (await findHandler('mergeChangeRequest')) as import('../../../src/domain/handler.js').TwoPhaseHandler;
     const input = { ...crp(spaceId, b.id), query: {}, body: undefined };
     const base = { actor: { userId: h.adminId }, clock: h.clock, ids: h.ids, origin: ORIGIN, artifacts: { save: async () => '' }, policy: LOCAL_POLICY };

@@ -4,8 +4,8 @@
  * parent or sibling list.
  */
 import { describe, expect, it } from 'vitest';
-import type { ContentPage, ContentTree } from '../../../src/content/model.js';
-import { mergeTrees } from '../../../src/content/tree-merge.js';
+import type { ContentPage, ContentTree } from '../../../src/content-model/model.js';
+import { mergeTrees } from '../../../src/content-model/tree-merge.js';
 import { applyPatch, planFastMerge } from '../../../src/domain/content/fast-merge.js';
 import { loadTree, saveTree } from '../../../src/domain/content/storage.js';
 import { MemoryStore } from '../../../src/store/memory-store.js';

@@ -8,7 +8,7 @@ import type { RawInput } from '../../../src/api/validate.js';
 import { bootstrap } from '../../../src/domain/bootstrap.js';
 import { saveTree } from '../../../src/domain/content/storage.js';
 import { executeOperation } from '../../../src/domain/execute.js';
-import { getRevision, getSpace, putRevision } from '../../../src/domain/records.js';
+import { getRevision, getSpace, putRevision } from '../../../src/domain/core-records.js';
 import { createStore, fsck, gc, openStore } from '../../../src/store/index.js';
 import type { Store } from '../../../src/store/types.js';
 import { manualClock } from '../../../src/util/clock.js';

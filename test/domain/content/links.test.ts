@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ContentTree } from '../../../src/content/model.js';
+import type { ContentTree } from '../../../src/content-model/model.js';
 import { ORIGIN, contentSetup, doc, findPage } from './helpers.js';
 
 type Location = Record<string, unknown> & { kind: string };

@@ -4,7 +4,7 @@
  * are the same whichever view reads them.
  */
 import { describe, expect, it } from 'vitest';
-import { findFencedBlocks } from '../../../src/content/markdown.js';
+import { findFencedBlocks } from '../../../src/content-model/markdown.js';
 import { markdownToDocument } from '../../../src/domain/content/views.js';
 
 type Node = { type: string; data?: { syntax?: string }; nodes?: Array<{ nodes?: Array<{ leaves?: Array<{ text: string }> }>; leaves?: Array<{ text: string }> }> };

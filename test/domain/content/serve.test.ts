@@ -1,7 +1,7 @@
 /** `serve` answers the URLs the content operations hand out: PDF artifacts and file downloads. */
 import { describe, expect, it } from 'vitest';
 import { saveTree } from '../../../src/domain/content/storage.js';
-import { getRevision, getSpace, putRevision } from '../../../src/domain/records.js';
+import { getRevision, getSpace, putRevision } from '../../../src/domain/core-records.js';
 import { serveMemoryStore } from '../../helpers/stores.js';
 import { doc } from './helpers.js';
 

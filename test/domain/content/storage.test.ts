@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ContentPage, ContentTree } from '../../../src/content/model.js';
+import type { ContentPage, ContentTree } from '../../../src/content-model/model.js';
 import { loadTree, openContent, saveTree, type SaveStats } from '../../../src/domain/content/storage.js';
 import { MemoryStore } from '../../../src/store/memory-store.js';
 import type { Store, StoreReader, StoreWriter } from '../../../src/store/types.js';

@@ -6,7 +6,7 @@
  * an **update** (pull primary into the CR), `ours` is the CR and `theirs` the
  * primary. Pages and files are matched by `id`.
  *
- * Rules (each has a test in test/content/tree-merge.test.ts):
+ * Rules (each has a test in test/content-model/tree-merge.test.ts):
  *
  * - Existence. Added on one side → added. Added on both sides with the same id
  *   → kept when identical (except `git`), else conflict `added-differently`.

@@ -24,7 +24,7 @@ import {
   getRevision,
   putRevision,
   spaceCrNumbers,
-} from '../records.js';
+} from '../core-records.js';
 
 export type ChangeRequestStatus = 'draft' | 'open' | 'archived' | 'merged';
 

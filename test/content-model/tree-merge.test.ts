@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ContentFile, ContentPage, ContentTree, PageMeta } from '../../src/content/model.js';
-import { type Change, diffTrees, mergeTrees, type TreeConflict } from '../../src/content/tree-merge.js';
+import type { ContentFile, ContentPage, ContentTree, PageMeta } from '../../src/content-model/model.js';
+import { type Change, diffTrees, mergeTrees, type TreeConflict } from '../../src/content-model/tree-merge.js';
 
 // ---------------------------------------------------------------------------
 // Builders and edit helpers (edits work on copies).

@@ -1,5 +1,5 @@
 /**
- * One set of code-fence rules (src/content/markdown.ts) for every Markdown reader:
+ * One set of code-fence rules (src/content-model/markdown.ts) for every Markdown reader:
  * the masking scanner, the PDF block parser, SUMMARY.md's computed items and the
  * terminal renderer. The edge cases: ``` vs ~~~, a longer closing fence, info
  * after a closing run, indented fences, an unclosed fence.
@@ -7,8 +7,8 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdownForTerminal } from '../../src/cli/terminal-markdown.js';
-import { closesFence, fenceContentLine, findFencedBlocks, openingFence } from '../../src/content/markdown.js';
-import { parseBlocks } from '../../src/content/pdf/blocks.js';
+import { closesFence, fenceContentLine, findFencedBlocks, openingFence } from '../../src/content-model/markdown.js';
+import { parseBlocks } from '../../src/content-model/pdf/blocks.js';
 import { parseSummary } from '../../src/gitsync/summary.js';
 
 const codeBlocks = (markdown: string) =>

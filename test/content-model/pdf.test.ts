@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderPdf } from '../../src/content/pdf.js';
+import { renderPdf } from '../../src/content-model/pdf.js';
 import { extractPdfPages, extractPdfText, PdfError } from '../helpers/pdf-extract.js';
 
 const latin1 = (b: Uint8Array): string => Buffer.from(b).toString('latin1');

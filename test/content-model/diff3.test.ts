@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { diffLines, diffSequences, merge3, mergeSequences, splitLines, unifiedDiff } from '../../src/content/diff3.js';
+import { diffLines, diffSequences, merge3, mergeSequences, splitLines, unifiedDiff } from '../../src/content-model/diff3.js';
 
 // ---------------------------------------------------------------------------
 // Test helpers: a seeded PRNG, random texts, a strict unified-diff applier.

@@ -9,11 +9,11 @@
  * | crReviewers        | `${thread}/${userId}`        | RequestedReviewerRecord                |
  * | crCommenters       | `${thread}/${userId}`        | `{count, updatedAt}` (comments posted) |
  *
- * `thread` is the change request's comment thread key (comments/records.ts), so
+ * `thread` is the change request's comment thread key (comments/comment-records.ts), so
  * everything about one change request shares a prefix.
  */
 import type { StoreReader, StoreWriter } from '../../store/types.js';
-import { seqKey } from '../comments/records.js';
+import { seqKey } from '../comments/comment-records.js';
 
 export const ReviewTables = {
   reviews: 'crReviews',

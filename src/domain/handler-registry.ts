@@ -12,7 +12,7 @@ type Handlers = Readonly<Record<string, Handler>>;
 
 /**
  * A handler written in the content area for a route of another area's module
- * (`listSpaceLinks`, `listChangeRequestsForOrganization`): the area lists it, and
+ * (`listSpaceLinks`): the area lists it, and
  * the content code loads only when it is called.
  */
 function borrowed(id: string): HandlerFn {
@@ -23,10 +23,7 @@ function borrowed(id: string): HandlerFn {
   };
 }
 
-const orgs = async (): Promise<Handlers> => ({
-  ...(await import('./orgs.js')).orgHandlers,
-  listChangeRequestsForOrganization: borrowed('listChangeRequestsForOrganization'),
-});
+const orgs = async (): Promise<Handlers> => (await import('./orgs.js')).orgHandlers;
 const collections = async (): Promise<Handlers> => (await import('./collections.js')).collectionHandlers;
 const spaces = async (): Promise<Handlers> => ({
   ...(await import('./spaces.js')).spaceHandlers,
@@ -54,7 +51,6 @@ const system = async (): Promise<Handlers> => (await import('./system.js')).syst
 /** Which domain module implements the routes of each route module. */
 export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers>>> = {
   orgs,
-  'orgs-extra': orgs,
   'invite-links': inviteLinks,
   fonts,
   system,
