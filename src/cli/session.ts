@@ -105,7 +105,15 @@ export class Session {
       ids: this.ctx.ids,
       origin: this.origin,
       token: settings.token,
+      // --debug shows the git commands Git Sync runs here.
+      ...(this.flags.debug ? { git: await this.gitSettingsWithTrace() } : {}),
     });
+  }
+
+  /** This process's git settings, each git command line logged as a --debug line. */
+  private async gitSettingsWithTrace() {
+    const { processGitSettings, shellWords } = await import('../git/settings.js');
+    return { ...processGitSettings(), trace: (argv: readonly string[]) => this.debug(`git ${shellWords(argv)}`) };
   }
 
   async close(): Promise<void> {

@@ -11,6 +11,7 @@ import { type RawInput, validateInput } from '../api/validate.js';
 import type { Store, StoreReader, StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
+import type { GitSettings } from '../git/settings.js';
 import type { Actor, AnswerCache, ArtifactSink, Handler, HandlerContext, ProgressListener } from './handler.js';
 import { ExactJson, Reply } from './handler.js';
 import { checkAccess } from './access.js';
@@ -34,6 +35,8 @@ export interface ExecuteEnv {
   reader?: StoreReader;
   /** Progress of long operations (git import/export), for the CLI in local mode. */
   progress?: ProgressListener | undefined;
+  /** How git runs here (cache, timeout, environment, committer, --debug trace); absent: from this process's environment. */
+  git?: GitSettings | undefined;
   /** Answers kept for the generation of `reader` (serve): given to read operations only. */
   answers?: AnswerCache | undefined;
 }
@@ -118,7 +121,7 @@ function accessReader(env: ExecuteEnv, route: Runnable): StoreReader {
 
 async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: RouteInput<AnyRoute>): Promise<OperationResult> {
   const snapshot = () => env.reader ?? env.store.read();
-  const base = { actor: env.actor, clock: env.clock, ids: env.ids, origin: env.origin, artifacts: env.artifacts ?? noArtifacts, policy: env.policy ?? LOCAL_POLICY, progress: env.progress };
+  const base = { actor: env.actor, clock: env.clock, ids: env.ids, origin: env.origin, artifacts: env.artifacts ?? noArtifacts, policy: env.policy ?? LOCAL_POLICY, progress: env.progress, git: env.git };
   const context = (tx: StoreWriter): HandlerContext => ({ tx, ...base });
   // A GET, or a route declared safe (a preview with a body), reads a snapshot and cannot write.
   const reads = route.method === 'GET' || route.safe === true;

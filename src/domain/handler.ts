@@ -10,6 +10,7 @@ import type { AnyRoute, RouteInput } from '../api/route.js';
 import type { StoreReader, StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
+import type { GitSettings } from '../git/settings.js';
 import type { InputPolicy } from './policy.js';
 
 /** Who is calling. */
@@ -38,6 +39,8 @@ export interface HandlerContext {
   policy: InputPolicy;
   /** Where a long operation reports how far it got (the CLI draws it on a terminal, in local mode); absent under `serve`. */
   progress?: ProgressListener | undefined;
+  /** How git runs on this machine (git/settings.ts); absent: from this process's environment. */
+  git?: GitSettings | undefined;
   /** Answers kept while the store stays at this snapshot's generation (`serve`, read operations only); absent in local mode. */
   answers?: AnswerCache | undefined;
 }

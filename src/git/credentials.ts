@@ -14,7 +14,7 @@
  * read it as an option: `--upload-pack=…`), remote helpers (`ext::sh -c …`,
  * `fd::17`), `git://` and other schemes, control characters, and hosts or users
  * starting with `-` (ssh would read them as options). Whether a path, a private
- * address or plain http may be reached is the caller's InputPolicy (access.ts).
+ * address or plain http may be reached is the caller's InputPolicy (domain/git/reach.ts).
  */
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,8 +77,8 @@ export function parseRepoUrl(input: string): RepoUrl {
       let path: string;
       try {
         path = fileURLToPath(url);
-      } catch {
-        throw new TypeError(`Invalid file URL ${redactUrls(raw)}`);
+      } catch (error) {
+        refuse(raw, `not a local file URL (${(error as Error).message}); ${SCHEMES_HINT}`);
       }
       const clean = new URL(url.href);
       clean.username = '';

@@ -13,53 +13,38 @@
  * (404 repository/ref not found, 400 authentication or bad input, 409 push
  * rejected because the branch moved, 502 anything else from the remote).
  *
- * Mirrors live in `DOCSCTL_GIT_CACHE`, else the directory set with
- * `setGitCacheDir`, else the user's cache directory (`~/.cache/docsctl/git`),
- * under the sha256 of the credential-free URL. The cache is private (0700) and
- * refused when another user owns it or can write to it: a planted repository's
- * config could otherwise run code as us. Temporary index files live there too.
+ * Mirrors live in the settings' cache directory (settings.ts: `DOCSCTL_GIT_CACHE`,
+ * else `~/.cache/docsctl/git`), under the sha256 of the credential-free URL. The
+ * cache is private (0700) and refused when another user owns it or can write to
+ * it: a planted repository's config could otherwise run code as us. Temporary
+ * index files live there too. Nothing here reads the process environment: the
+ * cache, the timeout, the environment git starts from and the committer all come
+ * in a GitSettings.
  *
  * Every git process runs with the options of access.ts (one allowed transport,
  * no hooks), `GIT_PROTOCOL_FROM_USER=0`, `--end-of-options` before a URL or a
- * refspec, and a timeout (`DOCSCTL_GIT_TIMEOUT` seconds, default 600).
+ * refspec, and a timeout (the settings' `timeoutMs`); its command line goes to
+ * the settings' `trace` first (`--debug`).
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError } from '../api/errors.js';
-import { type InputPolicy, LOCAL_POLICY } from '../domain/policy.js';
 import type { RepoFile, RepoSnapshot } from '../gitsync/types.js';
 import { normalizePath } from '../util/posix-path.js';
-import { cacheDir, ensurePrivateDir } from '../util/private-dir.js';
-import { type AuthorizedRepo, SAFE_CONFIG, authorizeRepo } from './access.js';
-import { type RepoUrl, RepoUrlError, authEnv, parseRepoUrl, scrubber } from './credentials.js';
+import { ensurePrivateDir } from '../util/private-dir.js';
+import { type AuthorizedRepo, SAFE_CONFIG } from './access.js';
+import { type RepoUrl, authEnv, scrubber } from './credentials.js';
 import { type GitProgress, type GitResult, TIMED_OUT, runNetworkGit } from './network.js';
+import type { GitIdentity, GitSettings } from './settings.js';
 
 export type { GitResult } from './network.js';
 import { mirrorRefFor } from './refs.js';
 
 const ZERO_OID = '0000000000000000000000000000000000000000';
 
-let configuredCacheDir: string | undefined;
-
-/** Where mirrors go when neither the caller nor `DOCSCTL_GIT_CACHE` says (LocalTransport / serve wiring). */
-export function setGitCacheDir(dir: string | undefined): void {
-  configuredCacheDir = dir;
-}
-
-/** The mirror cache directory (not created or checked: `openMirror` does). */
-export function gitCacheDir(explicit?: string): string {
-  return explicit ?? process.env.DOCSCTL_GIT_CACHE ?? configuredCacheDir ?? cacheDir('git');
-}
-
-/** How long one git process may run: `DOCSCTL_GIT_TIMEOUT` seconds, default 10 minutes. */
-export function gitTimeoutMs(): number {
-  const seconds = Number(process.env.DOCSCTL_GIT_TIMEOUT);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 10 * 60 * 1000;
-}
-
-interface RunOptions {
+export interface RunOptions {
   cwd?: string;
   /** `key=value` pairs given as `-c` before the subcommand (SAFE_CONFIG always is). */
   config?: readonly string[];
@@ -72,13 +57,14 @@ interface RunOptions {
 
 
 /** Runs git; resolves with its exit code and output (never rejects on a non-zero exit). */
-export function runGit(args: string[], options: RunOptions = {}): Promise<GitResult> {
+export function runGit(settings: GitSettings, args: string[], options: RunOptions = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const config = [...SAFE_CONFIG, ...(options.config ?? [])].flatMap((pair) => ['-c', pair]);
-    const timeout = options.timeoutMs ?? gitTimeoutMs();
+    const timeout = options.timeoutMs ?? settings.timeoutMs;
+    settings.trace?.([...config, ...args]);
     const child = spawn('git', [...config, ...args], {
       cwd: options.cwd,
-      env: { ...baseEnv(), ...options.env },
+      env: { ...baseEnv(settings.env), ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
       timeout,
       killSignal: 'SIGKILL',
@@ -115,10 +101,10 @@ export function runGit(args: string[], options: RunOptions = {}): Promise<GitRes
   });
 }
 
-/** The environment of every git process (ambient git settings and prompts removed). */
-export function baseEnv(): Record<string, string> {
+/** The environment of every git process: `from` with ambient git settings and prompts removed. */
+export function baseEnv(from: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
+  for (const [key, value] of Object.entries(from)) {
     // Our own credentials go through GIT_CONFIG_*; never inherit someone else's.
     if (value === undefined || /^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)$/.test(key)) continue;
     if (key === 'GIT_DIR' || key === 'GIT_INDEX_FILE' || key === 'GIT_WORK_TREE') continue;
@@ -175,6 +161,8 @@ export interface CommitInput {
   writes: ReadonlyMap<string, Uint8Array>;
   deletes: readonly string[];
   message: string;
+  /** The commit's author (default: the settings' author); the committer is always the settings'. */
+  author?: GitIdentity | undefined;
 }
 
 export interface PushOptions {
@@ -182,16 +170,13 @@ export interface PushOptions {
   onProgress?: ((event: GitProgress) => void) | undefined;
 }
 
-/** Author/committer of commits docsctl writes: `docsctl <docsctl@localhost>` unless the environment sets them. */
-function identityEnv(): Record<string, string> {
-  const env = process.env;
-  const name = env.GIT_AUTHOR_NAME ?? env.GIT_COMMITTER_NAME ?? 'docsctl';
-  const email = env.GIT_AUTHOR_EMAIL ?? env.GIT_COMMITTER_EMAIL ?? 'docsctl@localhost';
+/** The identity environment of `git commit-tree`. */
+function identityEnv(author: GitIdentity, committer: GitIdentity): Record<string, string> {
   return {
-    GIT_AUTHOR_NAME: env.GIT_AUTHOR_NAME ?? name,
-    GIT_AUTHOR_EMAIL: env.GIT_AUTHOR_EMAIL ?? email,
-    GIT_COMMITTER_NAME: env.GIT_COMMITTER_NAME ?? name,
-    GIT_COMMITTER_EMAIL: env.GIT_COMMITTER_EMAIL ?? email,
+    GIT_AUTHOR_NAME: author.name,
+    GIT_AUTHOR_EMAIL: author.email,
+    GIT_COMMITTER_NAME: committer.name,
+    GIT_COMMITTER_EMAIL: committer.email,
   };
 }
 
@@ -286,6 +271,8 @@ export class Mirror {
   constructor(
     readonly dir: string,
     readonly repo: RepoUrl,
+    /** Cache, timeout, environment, committer, trace (settings.ts). */
+    readonly settings: GitSettings,
     /** `-c` options for this repository (access.ts). */
     private readonly config: readonly string[] = [],
     /** Private directory for temporary index files. */
@@ -301,16 +288,18 @@ export class Mirror {
   }
 
   private git(args: string[], options: RunOptions = {}): Promise<GitResult> {
-    return runGit(['--git-dir', this.dir, ...args], { ...options, config: this.config });
+    return runGit(this.settings, ['--git-dir', this.dir, ...args], { ...options, config: this.config });
   }
 
   /** Runs fetch or push (network.ts: simple-git with its timeout, abort and progress plugins). */
   private network(args: string[], onProgress?: (event: GitProgress) => void): Promise<GitResult> {
+    const config = [...SAFE_CONFIG, ...this.config];
+    this.settings.trace?.([...config.flatMap((pair) => ['-c', pair]), '--git-dir', this.dir, ...args]);
     return runNetworkGit(args, {
       gitDir: this.dir,
-      config: [...SAFE_CONFIG, ...this.config],
-      env: { ...baseEnv(), ...this.auth },
-      timeoutMs: gitTimeoutMs(),
+      config,
+      env: { ...baseEnv(this.settings.env), ...this.auth },
+      timeoutMs: this.settings.timeoutMs,
       onProgress,
     });
   }
@@ -332,7 +321,12 @@ export class Mirror {
     const local = mirrorRefFor(ref);
     let result: GitResult | undefined;
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      result = await this.network(['fetch', '--no-tags', '--no-write-fetch-head', '--end-of-options', this.repo.gitUrl, `+${ref}:${local}`], onProgress);
+      // --update-shallow: a shallow source (a CI checkout made with --depth) otherwise has its
+      // ref refused ("shallow roots are not allowed to be updated"), with exit 0 and no ref.
+      result = await this.network(
+        ['fetch', '--no-tags', '--no-write-fetch-head', '--update-shallow', '--end-of-options', this.repo.gitUrl, `+${ref}:${local}`],
+        onProgress,
+      );
       // Another process fetching into the same mirror holds a ref lock: try again.
       if (result.code === 0 || !/cannot lock ref|unable to create .*\.lock|\.lock': File exists/i.test(result.stderr)) break;
       await new Promise((resolve) => setTimeout(resolve, 200 * (attempt + 1)));
@@ -493,7 +487,8 @@ export class Mirror {
       if (tree === parentTree) return undefined;
       const args = ['commit-tree', tree, ...(input.parent !== undefined ? ['-p', input.parent] : []), '-F', '-'];
       const message = input.message.endsWith('\n') ? input.message : `${input.message}\n`;
-      return (await this.must(args, { env: identityEnv(), input: message })).toString('utf8').trim();
+      const identity = identityEnv(input.author ?? this.settings.author, this.settings.committer);
+      return (await this.must(args, { env: identity, input: message })).toString('utf8').trim();
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }
@@ -504,6 +499,17 @@ export class Mirror {
    * A rejected push (the branch moved) is a 409. The mirror's ref follows.
    */
   async push(commit: string, ref: string, options: PushOptions = {}): Promise<void> {
+    await this.pushRef(commit, ref, options);
+    await this.followRef(ref, commit);
+  }
+
+  /** The mirror's own ref of the remote's `ref` now points at `commit` (after a push, or an update of a work copy). */
+  async followRef(ref: string, commit: string): Promise<void> {
+    await this.must(['update-ref', '--end-of-options', ref, commit]);
+  }
+
+  /** Pushes `commit` to `ref` on the remote (push's errors); the mirror's refs stay as they are. */
+  async pushRef(commit: string, ref: string, options: PushOptions = {}): Promise<void> {
     const args = ['push', '--porcelain', ...(options.force ? ['--force'] : []), '--end-of-options', this.repo.gitUrl, `${commit}:${ref}`];
     const result = await this.network(args, options.onProgress);
     if (result.code !== 0) {
@@ -517,7 +523,6 @@ export class Mirror {
       }
       throw remoteError(`Cannot push to ${this.url} at ${ref}`, result.stderr, this.scrub);
     }
-    await this.must(['update-ref', ref, commit]);
   }
 }
 
@@ -530,34 +535,9 @@ async function exists(file: string): Promise<boolean> {
   }
 }
 
-/**
- * Parses `url` (a URL git must never see is a 400) and checks it against `policy`
- * (access.ts: 403 for what the caller may not reach). Nothing runs git.
- */
-export async function authorizeUrl(url: string, policy: InputPolicy = LOCAL_POLICY): Promise<AuthorizedRepo> {
-  let parsed: RepoUrl;
-  try {
-    parsed = parseRepoUrl(url);
-  } catch (error) {
-    if (error instanceof RepoUrlError) throw new ApiError(400, error.message);
-    throw error;
-  }
-  return authorizeRepo(policy, parsed);
-}
-
-/**
- * The mirror of the repository at `url` (credentials allowed: they are split
- * off and only given to git through the environment), created on first use.
- * The URL is checked against `policy` first (access.ts): a refused URL never
- * reaches git.
- */
-export async function openMirror(url: string, options: { cacheDir?: string; policy?: InputPolicy } = {}): Promise<Mirror> {
-  return mirrorOf(await authorizeUrl(url, options.policy), options);
-}
-
-/** The mirror of an authorized repository. */
-export async function mirrorOf({ repo, config }: AuthorizedRepo, options: { cacheDir?: string } = {}): Promise<Mirror> {
-  const root = ensurePrivateDir(gitCacheDir(options.cacheDir));
+/** The mirror of an authorized repository (access.ts), created on first use in the settings' cache. */
+export async function mirrorOf({ repo, config }: AuthorizedRepo, settings: GitSettings): Promise<Mirror> {
+  const root = ensurePrivateDir(settings.cacheDir);
   const tmpRoot = ensurePrivateDir(path.join(root, 'tmp'));
   // Local repositories by their real path: the same relative path from two directories is two repositories.
   const identity = repo.kind === 'file' || repo.kind === 'path' ? `file://${repo.gitUrl}` : repo.redacted;
@@ -566,13 +546,13 @@ export async function mirrorOf({ repo, config }: AuthorizedRepo, options: { cach
   if (!(await exists(path.join(dir, 'HEAD')))) {
     await mkdir(path.dirname(dir), { recursive: true, mode: 0o700 });
     const tmp = await mkdtemp(path.join(path.dirname(dir), `${key.slice(0, 8)}-init-`));
-    const init = await runGit(['init', '--bare', '--quiet', '--end-of-options', tmp]);
+    const init = await runGit(settings, ['init', '--bare', '--quiet', '--end-of-options', tmp]);
     if (init.code !== 0) {
       await rm(tmp, { recursive: true, force: true });
       throw new ApiError(500, `Cannot create a Git cache in ${root}: ${firstLine(init.stderr, (t) => t)}`);
     }
     // The mirror is private to docsctl: no auto-gc surprises mid-operation, objects kept for readers.
-    await runGit(['--git-dir', tmp, 'config', 'gc.auto', '0']);
+    await runGit(settings, ['--git-dir', tmp, 'config', 'gc.auto', '0']);
     try {
       await rename(tmp, dir);
     } catch {
@@ -581,5 +561,5 @@ export async function mirrorOf({ repo, config }: AuthorizedRepo, options: { cach
       if (!(await exists(path.join(dir, 'HEAD')))) throw new ApiError(500, `Cannot create a Git cache in ${root}`);
     }
   }
-  return new Mirror(dir, repo, config, tmpRoot);
+  return new Mirror(dir, repo, settings, config, tmpRoot);
 }

@@ -10,11 +10,12 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError, badRequest } from '../api/errors.js';
-import type { InputPolicy } from '../domain/policy.js';
 import type { RepoSnapshot } from '../gitsync/types.js';
+import type { AuthorizedRepo } from './access.js';
 import type { RepoUrl } from './credentials.js';
 import { readDirectorySnapshot } from './directory.js';
-import { type Mirror, authorizeUrl, mirrorOf } from './repo.js';
+import { type Mirror, mirrorOf } from './repo.js';
+import type { GitSettings } from './settings.js';
 
 /** Largest plain directory read (bytes of all files) and most files. */
 export const MAX_DIRECTORY_BYTES = 512 * 1024 * 1024;
@@ -39,11 +40,10 @@ export async function isGitRepository(dir: string): Promise<boolean> {
 }
 
 /**
- * The source at `url`, checked against `policy` (400/403 before anything is
- * read). `directories: false` refuses a plain directory (export needs a repository).
+ * The source of an authorized repository (access.ts: the caller's reach already
+ * checked). `directories: false` refuses a plain directory (export needs a repository).
  */
-export async function openSource(url: string, options: { policy?: InputPolicy; cacheDir?: string; directories?: boolean } = {}): Promise<RepoSource> {
-  const authorized = await authorizeUrl(url, options.policy);
+export async function openSource(authorized: AuthorizedRepo, settings: GitSettings, options: { directories?: boolean } = {}): Promise<RepoSource> {
   const { repo } = authorized;
   if (repo.kind === 'file' || repo.kind === 'path') {
     let info;
@@ -59,7 +59,7 @@ export async function openSource(url: string, options: { policy?: InputPolicy; c
       return { kind: 'directory', dir: repo.gitUrl, repo };
     }
   }
-  return { kind: 'repository', mirror: await mirrorOf(authorized, options), repo };
+  return { kind: 'repository', mirror: await mirrorOf(authorized, settings), repo };
 }
 
 /** A plain directory as it is on disk (directory.ts), within the git import limits. */

@@ -7,6 +7,7 @@
  */
 import { isMap, isScalar, parseDocument } from 'yaml';
 import { GitSyncError } from './errors.js';
+import { yamlData } from './frontmatter.js';
 import { joinPath, normalizePath, resolveFile } from './paths.js';
 import type { RepoSnapshot } from './types.js';
 
@@ -64,7 +65,8 @@ export function parseConfig(text: string | undefined, options: { projectDirector
         { file: path },
       );
     }
-    const value: unknown = doc.toJS();
+    const { value, error } = yamlData(doc);
+    if (error !== undefined) throw new GitSyncError(`${path}: ${error}`, { file: path });
     if (value !== null && value !== undefined) {
       if (typeof value !== 'object' || Array.isArray(value)) {
         throw new GitSyncError(`${path}: expected a mapping of settings (root, structure, redirects)`, { file: path });

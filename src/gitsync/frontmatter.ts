@@ -58,7 +58,6 @@ export type PageFields = Pick<PageMeta, 'description' | 'icon' | 'hidden' | 'noI
 
 export const PAGE_FIELD_KEYS = ['description', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'cover', 'layout'] as const;
 
-/** Parses front matter YAML to a plain object; `error` when it is not valid YAML or not a mapping. */
 /** Plain scalars that YAML 1.2 reads as something other than a string. */
 const RESERVED = /^(?:true|false|null|~|[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|[-+]?\.inf|\.nan|0x[0-9a-f]+|0o[0-7]+)$/i;
 
@@ -87,13 +86,39 @@ export function parseSimpleFrontMatter(yaml: string): Record<string, unknown> | 
   return data;
 }
 
-export function parseFrontMatter(yaml: string): { data: Record<string, unknown>; error?: string } {
+/** Alias uses a YAML document may expand to (the `yaml` package's own default): past it, a "billion laughs" document. */
+export const MAX_YAML_ALIASES = 100;
+
+/**
+ * A parsed YAML document as plain data. Aliases that expand past MAX_YAML_ALIASES
+ * are `refused` (an exponential "billion laughs" document: hostile, not a typo);
+ * an alias without its anchor is an `error` like any invalid YAML.
+ */
+export function yamlData(doc: { toJS(options: { maxAliasCount: number }): unknown }): { value: unknown; error?: string; refused?: boolean } {
+  try {
+    return { value: doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) };
+  } catch (error) {
+    if (!(error instanceof ReferenceError)) throw error;
+    if (/excessive alias/i.test(error.message)) {
+      return { value: undefined, error: `its YAML aliases expand past ${MAX_YAML_ALIASES} uses (a resource exhaustion attack)`, refused: true };
+    }
+    return { value: undefined, error: error.message.split('\n')[0] ?? 'invalid YAML' };
+  }
+}
+
+/**
+ * Parses front matter YAML to a plain object; `error` when it is not valid YAML or not
+ * a mapping, and `refused` as well when it is hostile (yamlData): the importer then
+ * refuses the file instead of keeping it as written.
+ */
+export function parseFrontMatter(yaml: string): { data: Record<string, unknown>; error?: string; refused?: boolean } {
   const simple = parseSimpleFrontMatter(yaml);
   if (simple) return { data: simple };
   const doc = parseDocument(yaml, { prettyErrors: false });
   const problem = doc.errors[0];
   if (problem) return { data: {}, error: problem.message.split('\n')[0] ?? 'invalid YAML' };
-  const value: unknown = doc.toJS();
+  const { value, error, refused } = yamlData(doc);
+  if (error !== undefined) return { data: {}, error, ...(refused ? { refused } : {}) };
   if (value === null || value === undefined) return { data: {} };
   if (typeof value !== 'object' || Array.isArray(value)) return { data: {}, error: 'front matter is not a mapping' };
   return { data: value as Record<string, unknown> };

@@ -26,6 +26,7 @@ import { walkPages } from '../content-model/model.js';
 import { gitBlobOid } from './blob.js';
 import { readConfig, type GitBookConfig } from './config.js';
 import { GitSyncError } from './errors.js';
+import { layoutOf, type SyncLayout } from './layout.js';
 import { fieldsFromFrontMatter } from './frontmatter.js';
 import { contentTypeOf, imageDimensions } from './media.js';
 import { pageDecoder, parsePageFile, setExtra } from './page.js';
@@ -49,6 +50,8 @@ export interface ImportResult {
   stats: { pages: number; files: number };
   /** The configuration read (redirects included). */
   config: GitBookConfig;
+  /** The layout read: what the space remembers of the repository (layout.ts). */
+  layout: SyncLayout;
 }
 
 /** Where a document page came from: what import needs after the tree is built. */
@@ -92,7 +95,7 @@ export function importRepository(snapshot: RepoSnapshot, options: ImportOptions)
     ctx.warnings.push(`no pages found in ${config.root === '' ? 'the repository' : config.root}`);
   }
   const count = [...walkPages(tree.pages)].length;
-  return { tree, warnings: ctx.warnings, stats: { pages: count, files: files.length }, config };
+  return { tree, warnings: ctx.warnings, stats: { pages: count, files: files.length }, config, layout: layoutOf(snapshot, config.projectDirectory) };
 }
 
 // ─── Pages ────────────────────────────────────────────────────────────────
@@ -113,6 +116,7 @@ function readDocument(
   if (!found) return null;
   const text = pageDecoder.decode(found.file.data);
   const parsed = parsePageFile(text);
+  if (parsed.frontMatterRefused) throw new GitSyncError(`${path}: front matter refused: ${parsed.frontMatterError ?? 'hostile YAML'}`, { file: path });
   if (parsed.frontMatterError !== undefined) {
     ctx.warnings.push(`${path}: front matter ignored (${parsed.frontMatterError}); kept as written`);
   }

@@ -22,6 +22,8 @@ export interface ParsedPageFile {
   data: Record<string, unknown>;
   /** Why the front matter was ignored. */
   frontMatterError?: string;
+  /** The front matter is hostile (frontmatter.ts `yamlData`): the file must be refused, not kept. */
+  frontMatterRefused?: boolean;
   heading?: LeadingHeading;
   markdown: string;
 }
@@ -37,6 +39,7 @@ export function parsePageFile(text: string, options: { data?: boolean } = {}): P
     const parsed = parseFrontMatter(split.frontMatter.yaml);
     out.data = parsed.data;
     if (parsed.error !== undefined) out.frontMatterError = parsed.error;
+    if (parsed.refused) out.frontMatterRefused = true;
   }
   const heading = splitLeadingHeading(split.body);
   if (heading) {

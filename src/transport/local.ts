@@ -12,6 +12,7 @@ import type { RawInput } from '../api/validate.js';
 import { storeOwner, userIdForToken } from '../domain/auth.js';
 import { executeLight, executeOperation } from '../domain/execute.js';
 import type { ArtifactSink } from '../domain/handler.js';
+import type { GitSettings } from '../git/settings.js';
 import type { Store, StoreReader } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
@@ -26,6 +27,8 @@ export interface LocalTransportOptions {
   token?: string | undefined;
   /** Where generated files (PDF exports) go; default: `docsctl-artifacts` in the temp directory, as `file://` URLs. */
   artifacts?: ArtifactSink | undefined;
+  /** How git runs for Git Sync (git/settings.ts); default: from this process's environment. */
+  git?: GitSettings | undefined;
 }
 
 export class LocalTransport implements Transport {
@@ -54,7 +57,7 @@ export class LocalTransport implements Transport {
     const { store, clock, ids, origin } = this.options;
     // One snapshot for the token and a read operation (as serve takes one per request): a write commits on the newest state.
     const reader = store.read();
-    const env = { store, reader, actor: this.actor(reader), clock, ids, origin, artifacts: this.artifacts, progress: options.progress };
+    const env = { store, reader, actor: this.actor(reader), clock, ids, origin, artifacts: this.artifacts, progress: options.progress, git: this.options.git };
     const info = routeInfo(routeId);
     // Most reads, and the common writes, carry input the manifest describes: they skip loading zod
     // and the route's schemas (start-up cost).

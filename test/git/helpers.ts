@@ -10,6 +10,9 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync,
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { authorizeUrl } from '../../src/domain/git/reach.js';
+import { type Mirror, mirrorOf } from '../../src/git/repo.js';
+import { type GitSettings, processGitSettings } from '../../src/git/settings.js';
 import type { FixtureValue } from '../gitsync/helpers.js';
 
 export const GIT_ENV: Record<string, string> = {
@@ -145,4 +148,12 @@ export function makeRemote(files?: Record<string, FixtureValue>): TestRemote {
   };
   if (files) remote.commit(files, 'Initial content');
   return remote;
+}
+
+/**
+ * The mirror of `url` as local mode opens it (everything reachable), with this
+ * process's git settings (isolateGit's cache) overridden by `settings`.
+ */
+export async function openMirror(url: string, settings: Partial<GitSettings> = {}): Promise<Mirror> {
+  return mirrorOf(await authorizeUrl(url), { ...processGitSettings(), ...settings });
 }

@@ -5,7 +5,7 @@
  * option; every git process has a timeout; a cache directory someone else
  * controls is refused.
  */
-import { chownSync, mkdirSync, symlinkSync } from 'node:fs';
+import { chownSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
@@ -14,13 +14,12 @@ import type { RawInput } from '../../src/api/validate.js';
 import { executeOperation } from '../../src/domain/execute.js';
 import { type InputPolicy, LOCAL_POLICY, SERVE_POLICY } from '../../src/domain/policy.js';
 import { RepoUrlError, parseRepoUrl } from '../../src/git/credentials.js';
-import { openMirror } from '../../src/git/repo.js';
 import { startServer } from '../../src/server/server.js';
 import { contentSetup } from '../domain/content/helpers.js';
 import { runCli } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
 import { type GitLog, gitLog, optionLikeUserArgs } from './git-log.js';
-import { isolateGit, makeRemote, type TestRemote } from './helpers.js';
+import { git, isolateGit, makeRemote, openMirror, type TestRemote } from './helpers.js';
 import type { RouteId } from '../../src/api/route-id.js';
 
 let env: ReturnType<typeof isolateGit>;
@@ -158,6 +157,54 @@ describe('git sync handlers', () => {
     const fetch = log.calls().find((argv) => argv.includes('fetch')) as string[];
     expect(fetch).toEqual(expect.arrayContaining(['protocol.allow=never', 'protocol.file.allow=always', 'core.hooksPath=/dev/null', 'credential.helper=']));
     expect(fetch.indexOf('--end-of-options')).toBeLessThan(fetch.indexOf(remote.bare));
+  });
+});
+
+describe('what an export adds (issue 19 §1)', () => {
+  let h: Awaited<ReturnType<typeof contentSetup>>;
+  let spaceId: string;
+  beforeAll(async () => {
+    h = await contentSetup();
+    spaceId = (await h.createSpace()).id;
+  });
+  const exportTo = async (url: string, extra: Record<string, unknown> = {}, policy: InputPolicy = LOCAL_POLICY) => {
+    try {
+      const result = await executeOperation(
+        { store: h.store, actor: { userId: h.adminId }, clock: h.clock, ids: h.ids, origin: 'http://127.0.0.1:4000', policy },
+        getRoute('exportToGitRepository'),
+        { params: { spaceId }, body: { url, ref: 'refs/heads/main', commitMessage: 'x', ...extra } },
+      );
+      return { status: result.status, message: '' };
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return { status: error.status, message: error.message };
+    }
+  };
+
+  it('refuses an author git would cut or read otherwise (400), before any git runs', async () => {
+    for (const author of ['pwned', 'Bad\nName <a@b>', 'A <a@b> <c@d>', '<a@b>', 'A <a b@c>', 'A <a@b\u0000>']) {
+      expect(await exportTo(remote.url, { author }), JSON.stringify(author)).toEqual({ status: 400, message: expect.stringMatching(/^Invalid author .*: give it as "Name <email>"$/) });
+    }
+    expect(log.calls()).toEqual([]);
+  });
+
+  it('never updates a work tree outside the repository it was allowed to name: a linked work tree elsewhere is a 409 naming it', async () => {
+    const base = tempDir('docsctl-worktree-');
+    const repo = path.join(base, 'allowed', 'repo');
+    mkdirSync(repo, { recursive: true });
+    const outside = path.join(base, 'elsewhere');
+    git(repo, 'init', '-q');
+    writeFileSync(path.join(repo, 'README.md'), '# Hi\n');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'one');
+    git(repo, 'checkout', '-q', '-b', 'other');
+    git(repo, 'worktree', 'add', '-q', outside, 'main');
+    const before = git(outside, 'rev-parse', 'HEAD');
+    const policy: InputPolicy = { ...SERVE_POLICY, localRoots: [realpathSync(path.join(base, 'allowed'))] };
+    const answer = await exportTo(repo, { force: true }, policy);
+    expect(answer).toEqual({ status: 409, message: expect.stringMatching(/the branch is checked out in another work tree \(.*elsewhere\)/) });
+    expect(git(outside, 'rev-parse', 'HEAD')).toBe(before);
+    expect(readFileSync(path.join(outside, 'README.md'), 'utf8')).toBe('# Hi\n');
   });
 });
 

@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import { authEnv, parseRepoUrl, providerOf, repoNameOf, scrubber } from '../../src/git/credentials.js';
 import { redactUrls } from '../../src/util/redact.js';
-import { openMirror } from '../../src/git/repo.js';
-import { filesContaining, git, isolateGit, makeRemote, type TestRemote } from './helpers.js';
+import { filesContaining, git, isolateGit, makeRemote, openMirror, type TestRemote } from './helpers.js';
 
 const decoder = new TextDecoder();
 let env: ReturnType<typeof isolateGit>;

@@ -126,6 +126,8 @@ describe('Git Sync through the API (MemoryStore)', () => {
       repository: r.url,
       ref: MAIN,
       projectDirectory: '',
+      // The layout the space remembers (an empty .gitbook.yaml: every default).
+      layout: { config: '.gitbook.yaml', root: '', readme: 'README.md', summary: 'SUMMARY.md' },
       commit: head1,
       lastSync: 'import',
     });

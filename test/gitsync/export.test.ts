@@ -14,7 +14,7 @@ function edit(tree: ContentTree): ContentTree {
 }
 
 describe('export: new pages', () => {
-  it('names a new page slug.md under its group and regenerates SUMMARY.md', () => {
+  it('names a new page slug.md under its group and adds its line to SUMMARY.md', () => {
     const snapshot = repo(gitbookExport());
     const tree = edit(importOf(snapshot).tree);
     const guides = pageByTitle(tree, 'Guides');
@@ -34,7 +34,7 @@ describe('export: new pages', () => {
         '',
         '* [Getting started](getting-started/README.md)',
         '  * [Quickstart](getting-started/quickstart.md)',
-        '  * [Install when()](getting-started/install.md)',
+        '  * [Install `when()`](getting-started/install.md)',
         '  * [Quickstart options](getting-started/quickstart.md#options)',
         '* [Status page](https://status.example.com)',
         '',
@@ -323,7 +323,7 @@ describe('export: structure', () => {
     expect([...result.writes.keys()]).toEqual(['docs/usage/images and (more).md']);
   });
 
-  it('regenerates a hand-written SUMMARY.md in GitBook style when pages move', () => {
+  it('edits a hand-written SUMMARY.md when a page moves: only the moved page\'s line changes, in the file\'s style', () => {
     const snapshot = repo(handWritten());
     const tree = edit(importOf(snapshot).tree);
     const usage = pageByTitle(tree, 'Usage');
@@ -333,16 +333,21 @@ describe('export: structure', () => {
     expect([...result.writes.keys()]).toEqual(['docs/summary.md']);
     expect(writtenText(result, 'docs/summary.md')).toBe(
       [
-        '# Table of contents',
+        '# Summary',
         '',
-        '* [What and why?](what-and-why.md)',
-        '* [Usage](usage/index.md)',
-        '  * [Basics](usage/basics.md)',
-        '    * [Advanced \\*stuff\\*](usage/advanced.md)',
-        '* [Ordered](ordered.md)',
-        '* [Mail us](mailto:team@example.com)',
-        '* [Images](<usage/images and (more).md>)',
+        '- [What and why?](what-and-why.md)',
+        '- [Usage](usage/index.md)',
+        '    - [Basics](usage/basics.md)',
+        '        + [Advanced *stuff*](usage/advanced.md)',
+        '1. [Ordered](ordered.md)',
         '',
+        'Some text that is not an item.',
+        '',
+        '### Not a group',
+        '',
+        '- Plain text item',
+        '- [Mail us](mailto:team@example.com)',
+        '- [Images](<usage/images and (more).md>)',
       ].join('\n'),
     );
   });

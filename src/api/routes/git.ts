@@ -54,6 +54,8 @@ export const exportToGitRepository = defineRoute({
     commitMessage: z.string().min(1),
     /** When true, a snapshot export that is not linked to the repository. */
     standalone: z.boolean().optional(),
+    /** The commit's author, `Name <email>` (a docsctl extension: GitBook commits as itself). */
+    author: z.string().min(1).optional(),
   }),
   bodyRequired: true,
   success: 204,
@@ -96,6 +98,6 @@ export const previewGitExport = defineRoute({
   safe: true,
   params: pathParams('spaceId'),
   query: noQuery(),
-  body: z.object({ ...gitSyncFields, standalone: z.boolean().optional() }),
+  body: z.object({ ...gitSyncFields, standalone: z.boolean().optional(), author: z.string().min(1).optional() }),
   bodyRequired: true,
 });

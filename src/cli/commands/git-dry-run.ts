@@ -64,19 +64,20 @@ async function report(session: Session, lines: string[], json: unknown): Promise
 }
 
 /** The first of `refs` the server finds (a short name may be a branch or a tag), as the import itself tries them. */
-async function previewImport(transport: Transport, spaceId: string, url: string, refs: readonly string[], options: SyncBodyOptions) {
+async function previewImport(transport: Transport, spaceId: string, url: string, refs: readonly string[], options: SyncBodyOptions & { ref?: string | undefined }) {
+  const { isRefNotFound, noSuchRef } = await import('./git-ref-errors.js');
   for (const [i, ref] of refs.entries()) {
     try {
       return (await transport.request('previewGitImport', { params: { spaceId }, body: syncBody(url, ref, options) })).body as ImportPreview;
     } catch (error) {
-      const refNotFound = error instanceof ApiError && error.status === 404 && /remote ref not found/.test(error.message);
-      if (!refNotFound || i === refs.length - 1) throw error;
+      if (!isRefNotFound(error)) throw error;
+      if (i === refs.length - 1) throw noSuchRef(url, options.ref ?? ref, refs);
     }
   }
   throw new UsageError('git import needs a ref');
 }
 
-export async function dryRunImport(session: Session, spaceId: string, url: string, refs: readonly string[], options: SyncBodyOptions) {
+export async function dryRunImport(session: Session, spaceId: string, url: string, refs: readonly string[], options: SyncBodyOptions & { ref?: string | undefined }) {
   const transport = await session.transport();
   let preview: ImportPreview;
   try {
@@ -84,7 +85,7 @@ export async function dryRunImport(session: Session, spaceId: string, url: strin
   } catch (error) {
     if (!(await previewUnsupported(transport, 'previewGitImport', spaceId, error))) throw error;
     await session.info('note: this server has no import preview (a docsctl extension); comparing with the space as the API shows it');
-    preview = await previewImportHere(transport, spaceId, url, refs, options.dir);
+    preview = await previewImportHere(transport, spaceId, url, refs, options);
   }
   for (const warning of preview.warnings) await session.info(`warning: ${warning}`);
   const lines = preview.changes.map((c) => `${c.kind.padEnd(8)} ${c.object} ${c.path || c.title}`);
@@ -123,15 +124,21 @@ export async function dryRunExport(session: Session, spaceId: string, url: strin
 // ─── Without the extension: the import preview made here ──────────────────
 
 /** The first of `refs` the repository has (a plain directory: its files, no commit), read below `under` (readSnapshot). */
-async function importSnapshot(url: string, refs: readonly string[], under: string) {
-  const { openSource, readPlainDirectory } = await import('../../git/source.js');
-  const source = await openSource(url);
+async function importSnapshot(url: string, refs: readonly string[], under: string, given: string | undefined) {
+  const [{ openSource, readPlainDirectory }, { authorizeUrl }, { processGitSettings }, { noSuchRef }] = await Promise.all([
+    import('../../git/source.js'),
+    import('../../domain/git/reach.js'),
+    import('../../git/settings.js'),
+    import('./git-ref-errors.js'),
+  ]);
+  // This machine's own repository or directory, as local mode reads it.
+  const source = await openSource(await authorizeUrl(url), processGitSettings());
   if (source.kind === 'directory') return { ref: null, oid: null, snapshot: await readPlainDirectory(source.dir) };
   for (const ref of refs) {
     const oid = await source.mirror.fetch(ref);
     if (oid !== undefined) return { ref, oid, snapshot: await source.mirror.readSnapshot(oid, under) };
   }
-  throw new UsageError(`${redactUrls(url)} has no ${refs.join(' or ')}`);
+  throw noSuchRef(url, given ?? (refs[0] as string), refs);
 }
 
 /** --dir, else the project directory the space last synced with (as the sync itself does). */
@@ -146,7 +153,13 @@ async function projectDirectoryOf(transport: Transport, spaceId: string, dir: st
   }
 }
 
-async function previewImportHere(transport: Transport, spaceId: string, url: string, refs: readonly string[], dir: string | undefined): Promise<ImportPreview> {
+async function previewImportHere(
+  transport: Transport,
+  spaceId: string,
+  url: string,
+  refs: readonly string[],
+  { dir, ref: given }: { dir?: string | undefined; ref?: string | undefined },
+): Promise<ImportPreview> {
   const [{ importRepository }, { normalizeProjectDirectory }, { diffTrees }, { randomIds }, { fetchTree }] = await Promise.all([
     import('../../gitsync/import.js'),
     import('../../gitsync/config.js'),
@@ -156,7 +169,7 @@ async function previewImportHere(transport: Transport, spaceId: string, url: str
   ]);
   const current: ContentTree = await fetchTree(transport, spaceId, { kind: 'primary' });
   const projectDirectory = await projectDirectoryOf(transport, spaceId, dir);
-  const { ref, oid, snapshot } = await importSnapshot(url, refs, normalizeProjectDirectory(projectDirectory));
+  const { ref, oid, snapshot } = await importSnapshot(url, refs, normalizeProjectDirectory(projectDirectory), given);
   const imported = importRepository(snapshot, { ...(projectDirectory !== undefined ? { projectDirectory } : {}), ids: randomIds(), previous: current });
   return { ref, commit: oid, changes: diffTrees(current, imported.tree), warnings: imported.warnings };
 }

@@ -5,6 +5,8 @@ export interface SyncBodyOptions {
   standalone?: boolean | undefined;
   force?: boolean | undefined;
   timestamp?: string | undefined;
+  /** Export only: `Name <email>`. */
+  author?: string | undefined;
 }
 
 export function syncBody(url: string, ref: string, options: SyncBodyOptions): Record<string, unknown> {
@@ -15,5 +17,6 @@ export function syncBody(url: string, ref: string, options: SyncBodyOptions): Re
     ...(options.standalone ? { standalone: true } : {}),
     ...(options.force ? { force: true } : {}),
     ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
+    ...(options.author !== undefined ? { author: options.author } : {}),
   };
 }

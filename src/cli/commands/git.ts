@@ -9,10 +9,12 @@ import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { ApiError, UsageError } from '../../api/errors.js';
 import { checkImportRef, checkRefName } from '../../git/refs.js';
+import { parseIdentity } from '../../git/settings.js';
 import type { ProgressListener } from '../../domain/handler.js';
 import type { ProgressStream } from '../git-progress.js';
 import type { Session } from '../session.js';
 import { redactUrls } from '../../util/redact.js';
+import { isRefNotFound, noSuchRef } from './git-ref-errors.js';
 import { syncBody } from './git-sync-body.js';
 
 interface SyncOptions {
@@ -24,6 +26,8 @@ interface SyncOptions {
   dryRun?: boolean;
   message?: string;
   timestamp?: string;
+  author?: string;
+  verbose?: boolean;
 }
 
 /** A repository argument as a URL: paths become file:// URLs (CI workspaces). */
@@ -48,6 +52,21 @@ function importRefs(ref: string | undefined, local: boolean): string[] {
   if (ref.startsWith('-')) throw new UsageError(`Invalid --ref "${ref}": it starts with "-"`);
   if (ref === 'HEAD' || ref.startsWith('refs/') || /^[0-9a-f]{7,64}$/i.test(ref)) return [checkImportRefForCli(ref)];
   return [checkRefName(`refs/heads/${ref}`, '--ref'), checkRefName(`refs/tags/${ref}`, '--ref')];
+}
+
+/** What `--ref` named, for messages: the user's own words (a short name stays short). */
+function refShown(ref: string | undefined, tried: readonly string[]): string {
+  return ref ?? (tried[0] as string);
+}
+
+/** A local path that is a plain directory, not a repository (read as it is on disk, with no commit and no ref). */
+async function isPlainDirectory(from: string): Promise<boolean> {
+  if (!isLocalPath(from)) return false;
+  const { stat } = await import('node:fs/promises');
+  const info = await stat(resolve(from)).catch(() => undefined);
+  if (!info?.isDirectory()) return false;
+  const { isGitRepository } = await import('../../git/source.js');
+  return !(await isGitRepository(resolve(from)));
 }
 
 function checkImportRefForCli(ref: string): string {
@@ -128,20 +147,22 @@ Examples:
         await dryRunImport(session, spaceId, url, refs, options);
         return;
       }
+      const directory = await isPlainDirectory(repository);
       const transport = await session.transport();
       const before = await primaryRevision(session, spaceId);
+      const source = directory ? `the directory ${resolve(repository)}` : redactUrls(url);
       let ref = refs[0] as string;
       for (const [i, candidate] of refs.entries()) {
         ref = candidate;
-        await progress(session, `Importing ${redactUrls(url)} (${ref}) into space ${spaceId}…`);
+        await progress(session, `Importing ${source}${directory ? '' : ` (${ref})`} into space ${spaceId}…`);
         try {
           const body = syncBody(url, ref, options);
           await withProgress(session, options.quiet, (progress) => transport.request('importGitRepository', { params: { spaceId }, body }, { progress }));
           break;
         } catch (error) {
           // A short --ref name that is not a branch may be a tag.
-          const notFound = error instanceof ApiError && error.status === 404 && /remote ref not found/.test(error.message);
-          if (!notFound || i === refs.length - 1) throw error;
+          if (!isRefNotFound(error)) throw error;
+          if (i === refs.length - 1) throw noSuchRef(url, refShown(options.ref, refs), refs);
         }
       }
       const after = await primaryRevision(session, spaceId);
@@ -150,19 +171,20 @@ Examples:
       const summary = {
         space: spaceId,
         repository: redactUrls(url),
-        ref,
-        ...(typeof info?.commit === 'string' ? { commit: info.commit } : {}),
+        ref: directory ? null : ref,
+        ...(typeof info?.commit === 'string' && !directory ? { commit: info.commit } : {}),
         revision: after,
         changed,
       };
+      const from = directory ? source : `${redactUrls(url)} ${ref}`;
       if (session.format === 'json' || session.format === 'yaml') await session.printObject(summary, []);
       else
         await session.printText(
           options.standalone
-            ? `Imported ${redactUrls(url)} ${ref} as a standalone revision (space content unchanged)`
+            ? `Imported ${from} as a standalone revision (space content unchanged)`
             : changed
-              ? `Imported ${redactUrls(url)} ${ref} into space ${spaceId}: new revision ${after}`
-              : `Space ${spaceId} is already up to date with ${redactUrls(url)} ${ref}: nothing imported`,
+              ? `Imported ${from} into space ${spaceId}: new revision ${after}`
+              : `Space ${spaceId} is already up to date with ${from}: nothing imported`,
         );
     });
 
@@ -171,37 +193,49 @@ Examples:
     .description('Export a space to a repository branch (commit and push); nothing is committed when nothing changed')
     .argument('<spaceId>', 'space id')
     .argument('<repository>', 'URL (https://, ssh://, file://) or local path of the repository')
-    .requiredOption('-m, --message <message>', 'commit message')
+    .option('-m, --message <message>', 'commit message (required, except with --dry-run)')
     .option('--ref <branch>', 'branch to push to (refs/heads/<branch> or <branch>)', 'main')
     .option('--dir <path>', 'project directory inside the repository (default: the one the space last synced with)')
+    .option('--author <identity>', 'author of the commit, "Name <email>" (default: GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL, else docsctl)')
     .option('--standalone', 'push a snapshot not linked to the repository')
     .option('--force', 'export even if the branch moved since the last sync (overwrites it)')
     .option('--timestamp <iso>', 'time of the triggering event: an older event than the last sync is skipped')
     .option('--dry-run', 'show the files that would be written or deleted; change nothing')
+    .option('--verbose', 'list every file the commit changed (a terminal always shows them; --json always has them)')
     .option('-q, --quiet', 'no progress line on the terminal')
     .addHelpText(
       'after',
       `
+The repository may be a local clone with the branch checked out (a CI workspace):
+the commit goes on that branch and its work tree is updated, as git's
+receive.denyCurrentBranch=updateInstead does; a work tree with changes is refused.
+An empty repository gets the layout the space was imported from (.gitbook.yaml,
+project directory, README and SUMMARY.md).
+
 Examples:
   $ docsctl git export sp4c3 https://github.com/acme/docs.git --ref main -m "Docs from GitBook"
-  $ docsctl git export sp4c3 ../docs-repo --dry-run -m check
+  $ docsctl git export sp4c3 . -m "Docs from GitBook" --author "Docs Bot <docs@acme.io>"
+  $ docsctl git export sp4c3 ../docs-repo --dry-run
 `,
     )
     .action(async (spaceId: string, repository: string, options: SyncOptions, command: Command) => {
       const session = getSession(command);
       const url = repositoryUrl(repository);
       const ref = refOf(options.ref);
+      const author = authorOption(options.author);
       if (options.dryRun) {
         const { dryRunExport } = await import('./git-dry-run.js');
-        await dryRunExport(session, spaceId, url, ref, options);
+        await dryRunExport(session, spaceId, url, ref, { ...options, author });
         return;
       }
+      if (options.message === undefined) throw new UsageError("required option '-m, --message <message>' not specified", { hint: 'give the commit message: -m "…" (--dry-run needs none)' });
       const transport = await session.transport();
       await progress(session, `Exporting space ${spaceId} to ${redactUrls(url)} (${ref})…`);
-      const body = { ...syncBody(url, ref, options), commitMessage: options.message };
+      const body = { ...syncBody(url, ref, { ...options, author }), commitMessage: options.message };
       await withProgress(session, options.quiet, (progress) => transport.request('exportToGitRepository', { params: { spaceId }, body }, { progress }));
       const report = (await gitInfo(session, spaceId))?.lastExport as ExportReport | undefined;
-      await printExportReport(session, { space: spaceId, repository: redactUrls(url), ref }, options.standalone ? undefined : report);
+      const list = options.verbose === true || session.ctx.io.isStdoutTTY;
+      await printExportReport(session, { space: spaceId, repository: redactUrls(url), ref }, options.standalone ? undefined : report, list);
     });
 
   git
@@ -235,7 +269,18 @@ interface ExportReport {
   files: string[];
 }
 
-async function printExportReport(session: Session, target: { space: string; repository: string; ref: string }, report: ExportReport | undefined) {
+/** `--author "Name <email>"`, checked here (exit 2) and sent as the request's `author`. */
+function authorOption(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!parseIdentity(value)) throw new UsageError(`Invalid --author "${value}": give it as "Name <email>"`);
+  return value.trim();
+}
+
+/**
+ * What the export did: one line, and the files it changed when `list` (a terminal, or
+ * --verbose: a CI log gets one line however many files changed); JSON has everything.
+ */
+async function printExportReport(session: Session, target: { space: string; repository: string; ref: string }, report: ExportReport | undefined, list: boolean) {
   const where = `${target.repository} ${target.ref}`;
   if (session.format === 'json' || session.format === 'yaml') {
     const fields = report
@@ -249,9 +294,12 @@ async function printExportReport(session: Session, target: { space: string; repo
   } else if (!report.committed) {
     await session.printText(`Nothing to commit: ${where} already has the content of space ${target.space}`);
   } else {
+    const line = `Committed ${report.commit?.slice(0, 12) ?? ''} to ${where}: ${report.fileCount} file(s) changed`;
+    if (!list) {
+      await session.printText(`${line} (--verbose lists them)`);
+      return;
+    }
     const more = report.fileCount > report.files.length ? [`  … and ${report.fileCount - report.files.length} more`] : [];
-    await session.printText(
-      [`Committed ${report.commit?.slice(0, 12) ?? ''} to ${where}: ${report.fileCount} file(s) changed`, ...report.files.map((file) => `  ${file}`), ...more].join('\n'),
-    );
+    await session.printText([line, ...report.files.map((file) => `  ${file}`), ...more].join('\n'));
   }
 }

@@ -10,6 +10,8 @@
  *   there: a group only lives at the root).
  * - Files: a matched file is replaced, others are added.
  * - Nothing else changes: pages and files the source does not have stay.
+ * - What a matched page keeps of its own is the caller's `Adopt` (content import:
+ *   gitsync/adopt.ts, its file in the Git repository and its sidebar title).
  *
  * Mirroring a directory exactly (removing what it does not have) is `git import`.
  */
@@ -45,11 +47,23 @@ function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /**
+ * How an imported page or file becomes the space's, given the one it matched (if
+ * any): what of the space's own it keeps (gitsync/adopt.ts: its place in the Git
+ * repository, its table-of-contents title). Default: the imported one as it is.
+ */
+export interface Adopt {
+  page(existing: ContentPage | undefined, imported: ContentPage): ContentPage;
+  file(existing: ContentFile | undefined, imported: ContentFile): ContentFile;
+}
+
+const asImported: Adopt = { page: (_existing, imported) => imported, file: (_existing, imported) => imported };
+
+/**
  * Merges `imported` (converted with the current tree, or the parent's subtree,
  * as `previous`, so matches share ids) into `current`; `parentId` puts new
  * pages under that page. The current tree is not modified.
  */
-export function mergeImported(current: ContentTree, imported: ContentTree, parentId?: string): MergeResult {
+export function mergeImported(current: ContentTree, imported: ContentTree, parentId?: string, adopt: Adopt = asImported): MergeResult {
   const tree: ContentTree = structuredClone(current);
   const byId = new Map<string, ContentPage>();
   for (const { page } of walkPages(tree.pages)) byId.set(page.id, page);
@@ -66,7 +80,7 @@ export function mergeImported(current: ContentTree, imported: ContentTree, paren
       total += 1;
       const existing = byId.get(page.id);
       if (existing) {
-        const next = meta(page);
+        const next = meta(adopt.page(existing, page));
         if (!sameJson(meta(existing), next)) {
           for (const key of Object.keys(existing) as Array<keyof ContentPage>) if (key !== 'id' && key !== 'pages') delete existing[key];
           Object.assign(existing, structuredClone(next));
@@ -74,7 +88,7 @@ export function mergeImported(current: ContentTree, imported: ContentTree, paren
         }
         place(existing.pages, page.pages, true);
       } else {
-        const fresh: ContentPage = { ...structuredClone(meta(page)), id: page.id, pages: [] };
+        const fresh: ContentPage = { ...structuredClone(meta(adopt.page(undefined, page))), id: page.id, pages: [] };
         list.push(fresh);
         byId.set(fresh.id, fresh);
         added += 1;
@@ -91,7 +105,7 @@ export function mergeImported(current: ContentTree, imported: ContentTree, paren
   for (const file of imported.files) {
     total += 1;
     const index = files.get(file.id);
-    const copy: ContentFile = structuredClone(file);
+    const copy: ContentFile = structuredClone(adopt.file(index === undefined ? undefined : tree.files[index], file));
     if (index === undefined) {
       files.set(file.id, tree.files.length);
       tree.files.push(copy);

@@ -33,6 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { ApiError, badRequest, conflict, notFound } from '../../api/errors.js';
 import type * as routes from '../../api/routes/content.js';
 import type { ContentTree } from '../../content-model/model.js';
+import type { Adopt } from './import-merge.js';
 import { readDirectorySnapshot } from '../../git/directory.js';
 import type { RepoSnapshot } from '../../gitsync/types.js';
 import { redactUrls } from '../../util/redact.js';
@@ -175,14 +176,18 @@ async function convert(
   ctx: PrepareContext,
   snapshot: RepoSnapshot,
   previous: ContentTree,
-): Promise<{ tree: ContentTree; warnings: string[] }> {
-  const [{ importRepository }, { GitSyncError }] = await Promise.all([
+): Promise<{ tree: ContentTree; warnings: string[]; adopt: Adopt }> {
+  const [{ importRepository }, { GitSyncError }, { adoptFile, adoptPage }] = await Promise.all([
     import('../../gitsync/import.js'),
     import('../../gitsync/errors.js'),
+    import('../../gitsync/adopt.js'),
   ]);
   try {
     const result = importRepository(snapshot, { ids: ctx.ids, previous });
-    return { tree: result.tree, warnings: result.warnings };
+    // What the space keeps of its own over the import (its pages' places in Git, their sidebar titles).
+    const source = { summary: result.layout.summary !== undefined };
+    const adopt: Adopt = { page: (existing, page) => adoptPage(existing, page, source), file: adoptFile };
+    return { tree: result.tree, warnings: result.warnings, adopt };
   } catch (error) {
     if (error instanceof GitSyncError) throw badRequest(`Cannot import: ${error.message}`);
     throw error;
@@ -216,7 +221,7 @@ async function prepareImport(
   }
   // Matched against the pages the import lands among (the parent's, or the root's), so matches keep their ids.
   const converted = await convert(ctx, snapshot, parent ? { pages: parent.pages, files: previous.tree.files } : previous.tree);
-  const merged = mergeImported(previous.tree, converted.tree, parentId);
+  const merged = mergeImported(previous.tree, converted.tree, parentId, converted.adopt);
   return {
     tree: merged.tree,
     previous: previous.tree,

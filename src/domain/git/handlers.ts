@@ -36,9 +36,10 @@ import { commitToSpace } from '../content/change-requests.js';
 import { spaceFor } from '../content/common.js';
 import { newRevisionRecord, requireRevisionRecord } from '../content/change-request-records.js';
 import { saveTree } from '../content/storage.js';
-import { type ImportPrepared, type SyncBody, type Target, alreadyImported, planExport, planImport } from './plan.js';
+import type { SyncLayout } from '../../gitsync/layout.js';
+import { type ImportPrepared, type SyncBody, type Target, addedPaths, alreadyImported, planExport, planImport } from './plan.js';
 import { previewHandlers } from './preview.js';
-import { type GitSyncRecord, getGitSync, isStale, laterTimestamp, putGitSync } from './state.js';
+import { type GitSyncRecord, getGitSync, isStale, laterTimestamp, putGitSync, rememberLayout, rememberedLayout } from './state.js';
 
 const on = implementer<typeof routes>();
 
@@ -121,6 +122,7 @@ const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, Im
       lastTimestamp: laterTimestamp(record, body.timestamp),
       lastDirection: 'import',
       lastImportRevision: revision.id,
+      layout: rememberLayout(ctx.tx, prepared.layout),
       updatedAt: now,
     });
     return undefined;
@@ -146,6 +148,8 @@ type ExportPrepared =
       base: ContentTree;
       /** The tree with the exporter's git refs. */
       exported: ContentTree;
+      /** The layout of the project directory after the export. */
+      layout: SyncLayout;
     };
 
 const exportToGitRepository: TwoPhaseHandler<typeof routes.exportToGitRepository, ExportPrepared> = {
@@ -162,16 +166,35 @@ const exportToGitRepository: TwoPhaseHandler<typeof routes.exportToGitRepository
         writes: result.writes,
         deletes: result.deletes,
         message: body.commitMessage,
+        author: plan.author,
       });
       if (commit !== undefined) {
-        await mirror.push(commit, body.ref, { force: body.force === true, onProgress: ctx.progress });
+        if (plan.checkedOut) {
+          // A local work copy with the branch checked out: its work tree moves with the branch.
+          const { updateCheckedOutBranch } = await import('../../git/worktree.js');
+          await updateCheckedOutBranch(mirror, plan.checkedOut, commit, head, addedPaths(result, plan.existing));
+          await mirror.followRef(body.ref, commit);
+        } else {
+          await mirror.push(commit, body.ref, { force: body.force === true, onProgress: ctx.progress });
+        }
         oid = commit;
         committed = true;
       }
     }
     if (plan.standalone) return { skipped: true, reason: 'standalone' };
     const files = committed ? [...new Set([...result.writes.keys(), ...result.deletes])].sort() : [];
-    return { skipped: false, target, oid, committed, files, message: body.commitMessage, baseRevision: plan.baseRevision, base: plan.base, exported: result.tree };
+    return {
+      skipped: false,
+      target,
+      oid,
+      committed,
+      files,
+      message: body.commitMessage,
+      baseRevision: plan.baseRevision,
+      base: plan.base,
+      exported: result.tree,
+      layout: result.layout,
+    };
   },
   run(ctx, { params, body }, prepared) {
     if (prepared.skipped) return undefined;
@@ -204,6 +227,7 @@ const exportToGitRepository: TwoPhaseHandler<typeof routes.exportToGitRepository
       ...requestInfo(body),
       lastTimestamp: laterTimestamp(record, body.timestamp),
       lastDirection: 'export',
+      layout: rememberLayout(ctx.tx, prepared.layout),
       updatedAt: now,
     };
     if (oid !== undefined) next.lastOid = oid;
@@ -228,7 +252,7 @@ const exportToGitRepository: TwoPhaseHandler<typeof routes.exportToGitRepository
  * the space's Git Sync settings): the repository, branch and project directory
  * later syncs use, the commit both sides last agreed on, and the gitInfo given.
  */
-function getSpaceGitInfo(ctx: HandlerContext, { params }: { params: { spaceId: string } }): GitSyncState & Record<string, unknown> {
+async function getSpaceGitInfo(ctx: HandlerContext, { params }: { params: { spaceId: string } }): Promise<GitSyncState & Record<string, unknown>> {
   const { space } = spaceFor(ctx.tx, ctx, params.spaceId, 'read');
   if (space.gitSync === undefined) throw notFound(`Git Sync is not set up for space ${space.id}`);
   const record = getGitSync(ctx.tx, space.id);
@@ -237,6 +261,7 @@ function getSpaceGitInfo(ctx: HandlerContext, { params }: { params: { spaceId: s
     repository: record.url,
     ref: record.ref,
     projectDirectory: record.projectDirectory ?? '',
+    ...(await layoutInfo(ctx, record)),
     commit: record.lastOid,
     lastSync: record.lastDirection,
     lastExport: record.lastExport,
@@ -245,6 +270,19 @@ function getSpaceGitInfo(ctx: HandlerContext, { params }: { params: { spaceId: s
   };
   for (const key of Object.keys(extra)) if (extra[key] === undefined) delete extra[key];
   return { ...space.gitSync, ...extra };
+}
+
+/** Where the remembered layout puts the space's content: `.gitbook.yaml`, the content root, README and SUMMARY (repository paths). */
+async function layoutInfo(ctx: HandlerContext, record: GitSyncRecord): Promise<Record<string, unknown>> {
+  const layout = rememberedLayout(ctx.tx, record);
+  if (layout === undefined) return {};
+  const { configOfLayout } = await import('../../gitsync/layout.js');
+  try {
+    const config = configOfLayout(layout);
+    return { layout: { config: layout.config !== undefined ? config.path : null, root: config.root, readme: config.readme, summary: config.summary } };
+  } catch {
+    return {};
+  }
 }
 
 export const gitHandlers: Record<string, Handler> = {

@@ -8,11 +8,15 @@
 import { badRequest, conflict, notFound } from '../../api/errors.js';
 import type { ContentTree } from '../../content-model/model.js';
 import type { Mirror } from '../../git/repo.js';
+import type { GitIdentity, GitSettings } from '../../git/settings.js';
+import type { RepoSource } from '../../git/source.js';
+import type { CheckedOutBranch } from '../../git/worktree.js';
 import type { ExportResult } from '../../gitsync/export.js';
-import type { PrepareContext } from '../handler.js';
+import type { SyncLayout } from '../../gitsync/layout.js';
+import type { HandlerContext, PrepareContext } from '../handler.js';
 import { primaryRevision, spaceFor } from '../content/common.js';
 import { openContent } from '../content/storage.js';
-import { type GitSyncRecord, type GitSyncTarget, getGitSync, isStale, sameTarget } from './state.js';
+import { type GitSyncRecord, type GitSyncTarget, getGitSync, isStale, rememberedLayout, sameTarget } from './state.js';
 
 export interface SyncBody {
   url: string;
@@ -23,6 +27,8 @@ export interface SyncBody {
   timestamp?: string | undefined;
   force?: boolean | undefined;
   gitInfo?: { provider?: 'github' | 'gitlab' | undefined; url?: string | undefined } | undefined;
+  /** Export only: the commit's author, `Name <email>` (a docsctl extension). */
+  author?: string | undefined;
 }
 
 /** What the sync needs to know about the URL: its stored form and public state. Never the credentials. */
@@ -87,6 +93,28 @@ export async function converting<T>(what: string, url: string, fn: () => T): Pro
   }
 }
 
+/** How git runs for this request: the entry's settings (`--debug` trace, cache, committer), else this process's. */
+export async function gitSettingsOf(ctx: Pick<HandlerContext, 'git'>): Promise<GitSettings> {
+  if (ctx.git) return ctx.git;
+  const { processGitSettings } = await import('../../git/settings.js');
+  return processGitSettings();
+}
+
+/** The repository (or plain directory) at `url`, once the caller's policy allows it (reach.ts: 400, 403). */
+async function openRequestSource(ctx: PrepareContext, url: string, settings: GitSettings, options: { directories?: boolean } = {}): Promise<RepoSource> {
+  const [{ authorizeUrl }, { openSource }] = await Promise.all([import('./reach.js'), import('../../git/source.js')]);
+  return openSource(await authorizeUrl(url, ctx.policy), settings, options);
+}
+
+/** The `author` of an export request (`Name <email>`, a docsctl extension); 400 when malformed. */
+export async function authorOf(author: string | undefined): Promise<GitIdentity | undefined> {
+  if (author === undefined) return undefined;
+  const { parseIdentity } = await import('../../git/settings.js');
+  const identity = parseIdentity(author);
+  if (!identity) throw badRequest(`Invalid author "${author.replace(/[\u0000-\u001f\u007f]/g, '?')}": give it as "Name <email>"`);
+  return identity;
+}
+
 /** Bytes of all the files read (for the progress line). */
 function snapshotBytes(snapshot: ReadonlyMap<string, { data: Uint8Array }>): number {
   let bytes = 0;
@@ -108,6 +136,8 @@ export type ImportPrepared =
       previous: ContentTree;
       previousRevision: string;
       warnings: string[];
+      /** The layout read (what the space remembers of the repository). */
+      layout: SyncLayout;
     };
 
 /** What an import request would do: skip, or commit this tree (the import's prepare). */
@@ -116,8 +146,9 @@ export async function planImport(ctx: PrepareContext, { params, body }: { params
   const record = getGitSync(ctx.reader, space.id);
   const target = await targetOf(body, record, (await refChecks()).importRef);
   if (!body.standalone && isStale(record, body.timestamp)) return { skipped: true, reason: 'stale event' };
-  const { openSource, readPlainDirectory } = await import('../../git/source.js');
-  const source = await openSource(body.url, { policy: ctx.policy });
+  const settings = await gitSettingsOf(ctx);
+  const source = await openRequestSource(ctx, body.url, settings);
+  const { readPlainDirectory } = await import('../../git/source.js');
   let oid: string | undefined;
   let snapshot;
   let message = '';
@@ -140,8 +171,7 @@ export async function planImport(ctx: PrepareContext, { params, body }: { params
     importRepository(snapshot, { projectDirectory: target.projectDirectory, ids: ctx.ids, previous }),
   );
   ctx.progress?.({ stage: 'converted', processed: result.stats.pages, total: result.stats.pages });
-  return { skipped: false, target, oid, message, tree: result.tree, previous, previousRevision: revision.id, warnings: result.warnings };
-
+  return { skipped: false, target, oid, message, tree: result.tree, previous, previousRevision: revision.id, warnings: result.warnings, layout: result.layout };
 }
 
 // ─── Export ───────────────────────────────────────────────────────────────
@@ -162,11 +192,16 @@ export type ExportPlan =
       baseRevision: string;
       base: ContentTree;
       result: ExportResult;
+      /** The branch is checked out in a local work copy: the export moves its work tree too (worktree.ts). */
+      checkedOut: CheckedOutBranch | undefined;
+      /** The commit's author the request names (else the settings'). */
+      author: GitIdentity | undefined;
     };
 
 /**
  * What an export request would do: refused with 409 when the branch moved since the
- * last sync (unless `force`), skipped for a stale event, else the files to write and
+ * last sync (unless `force`), or when the branch is checked out in a local work copy
+ * whose work tree has changes; skipped for a stale event; else the files to write and
  * delete on the branch head (none: nothing to commit).
  */
 export async function planExport(
@@ -177,9 +212,10 @@ export async function planExport(
   const standalone = body.standalone === true;
   const record = getGitSync(ctx.reader, space.id);
   const target = await targetOf(body, record, (await refChecks()).branchRef);
+  const author = await authorOf(body.author);
   if (!standalone && isStale(record, body.timestamp)) return { skipped: true, reason: 'stale event' };
-  const { openSource } = await import('../../git/source.js');
-  const source = await openSource(body.url, { policy: ctx.policy, directories: false });
+  const settings = await gitSettingsOf(ctx);
+  const source = await openRequestSource(ctx, body.url, settings, { directories: false });
   if (source.kind !== 'repository') throw badRequest(`${target.url} is not a Git repository`);
   const { mirror } = source;
   const head = await mirror.fetch(body.ref, ctx.progress);
@@ -198,7 +234,39 @@ export async function planExport(
   const current = head !== undefined ? await mirror.readSnapshot(head, target.projectDirectory) : new Map();
   const revision = primaryRevision(ctx.reader, space);
   const base = openContent(ctx.reader, revision).tree();
+  const remembered = rememberedLayout(ctx.reader, record);
   const { exportRepository } = await import('../../gitsync/export.js');
-  const result = await converting('export to', target.url, () => exportRepository(base, current, { projectDirectory: target.projectDirectory }));
-  return { skipped: false, target, standalone, mirror, head, existing: new Set(current.keys()), baseRevision: revision.id, base, result };
+  const result = await converting('export to', target.url, () =>
+    exportRepository(base, current, { projectDirectory: target.projectDirectory, remembered }),
+  );
+  const existing = new Set<string>(current.keys());
+  const checkedOut = await workCopyCheck(settings, source, body.ref, target.url, result, existing);
+  return { skipped: false, target, standalone, mirror, head, existing, baseRevision: revision.id, base, result, checkedOut, author };
+}
+
+/**
+ * A local repository with the branch checked out (worktree.ts): the export must move
+ * its work tree, so one with changes refuses the export here, before anything is
+ * committed, and a preview refuses it alike.
+ */
+async function workCopyCheck(
+  settings: GitSettings,
+  source: Extract<RepoSource, { kind: 'repository' }>,
+  ref: string,
+  shown: string,
+  result: ExportResult,
+  existing: ReadonlySet<string>,
+): Promise<CheckedOutBranch | undefined> {
+  if (source.repo.kind !== 'file' && source.repo.kind !== 'path') return undefined;
+  const { checkedOutBranch, dirtyWorktree, worktreeRefusal } = await import('../../git/worktree.js');
+  const checkedOut = await checkedOutBranch(settings, source.repo.gitUrl, ref, shown);
+  if (checkedOut === undefined || (result.writes.size === 0 && result.deletes.length === 0)) return checkedOut;
+  const why = await worktreeRefusal(settings, checkedOut, addedPaths(result, existing));
+  if (why !== undefined) throw dirtyWorktree(shown, checkedOut, why);
+  return checkedOut;
+}
+
+/** The paths an export creates (written where the branch has no file). */
+export function addedPaths(result: Pick<ExportResult, 'writes'>, existing: ReadonlySet<string>): string[] {
+  return [...result.writes.keys()].filter((path) => !existing.has(path));
 }

@@ -12,6 +12,7 @@
  * here, so it never leaks into API answers. URLs are always stored redacted
  * (no credentials).
  */
+import type { SyncLayout } from '../../gitsync/layout.js';
 import type { StoreReader, StoreWriter } from '../../store/types.js';
 
 export const GIT_SYNC_TABLE = 'gitSync';
@@ -43,6 +44,12 @@ export interface GitSyncRecord extends Partial<GitSyncTarget> {
   lastExport?: { committed: boolean; commit?: string; fileCount: number; files: string[]; at: string };
   /** The `repoTreeURL` of the last sync request. */
   repoTreeURL?: string;
+  /**
+   * The layout the space was last synced with (gitsync/layout.ts: project directory,
+   * `.gitbook.yaml`, SUMMARY.md), by the hash of the object holding it: what an export
+   * into an empty repository writes.
+   */
+  layout?: string;
   updatedAt?: string;
 }
 
@@ -78,4 +85,19 @@ export function laterTimestamp(record: GitSyncRecord | undefined, timestamp: str
   if (timestamp === undefined) return previous;
   if (previous === undefined) return timestamp;
   return Date.parse(timestamp) >= Date.parse(previous) ? timestamp : previous;
+}
+
+/** The layout a record remembers; undefined when it remembers none (or its object is unreadable: then the export writes GitBook's defaults). */
+export function rememberedLayout(reader: StoreReader, record: GitSyncRecord | undefined): SyncLayout | undefined {
+  if (record?.layout === undefined) return undefined;
+  try {
+    return reader.getObject<SyncLayout>(record.layout);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stores a layout (content-addressed: the same layout is the same object); answers what the record keeps. */
+export function rememberLayout(tx: StoreWriter, layout: SyncLayout): string {
+  return tx.putObject(layout);
 }

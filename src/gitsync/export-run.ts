@@ -1,0 +1,52 @@
+/**
+ * What the phases of one export share (export.ts runs them): the configuration
+ * written to, the repository as it is, the paths the space owns there and the paths
+ * this export has taken, the warnings.
+ */
+import type { GitBookConfig } from './config.js';
+import { isInside, relativePath, resolveFile, type ResolvedFile } from './paths.js';
+import { slugify } from './slug.js';
+import type { RepoSnapshot } from './types.js';
+
+export interface ExportRun {
+  config: GitBookConfig;
+  /** The repository before the export. */
+  current: RepoSnapshot;
+  warnings: string[];
+  /** Paths the space owns in `current` (its pages' and files' files). */
+  owned: Set<string>;
+  /** Paths taken by this export. */
+  used: Set<string>;
+  /** Whether the page at a path of `current` had children there (a page gaining or losing them moves). */
+  hadChildren: Map<string, boolean>;
+}
+
+/** A slug that is also a file name (slugify leaves it as it is). */
+export const isSafeSlug = (slug: string | undefined): slug is string => slug !== undefined && slug !== '' && slugify(slug) === slug;
+
+export function lookup(snapshot: RepoSnapshot, path: string): ResolvedFile | null {
+  try {
+    return resolveFile(snapshot, path);
+  } catch {
+    return null;
+  }
+}
+
+export function existsIn(snapshot: RepoSnapshot, path: string): boolean {
+  if (snapshot.has(path)) return true;
+  try {
+    return resolveFile(snapshot, path) !== null;
+  } catch {
+    return true;
+  }
+}
+
+/** Free for this export: not used by another output, and not a file of the repository the space does not own. */
+export function isFree(run: ExportRun, path: string): boolean {
+  if (run.used.has(path)) return false;
+  return run.owned.has(path) || !existsIn(run.current, path);
+}
+
+export function contentRelative(config: GitBookConfig, path: string): string {
+  return isInside(path, config.root) ? relativePath(config.root, path) : path;
+}
