@@ -94,8 +94,14 @@ const commandModules = {
   reviews: async (): Promise<CommandModule> => ({ specs: (await import('./reviews.js')).reviewCommands }),
   search: async (): Promise<CommandModule> => ({ specs: (await import('./search.js')).searchCommands }),
   sites: async (): Promise<CommandModule> => {
-    const { siteCommands, registerSiteInspect } = await import('./sites.js');
-    return { specs: siteCommands, register: registerSiteInspect };
+    const { siteCommands, registerSiteInspect, registerSitePreview } = await import('./sites.js');
+    return {
+      specs: siteCommands,
+      register(program, getSession) {
+        registerSiteInspect(program, getSession);
+        registerSitePreview(program, getSession);
+      },
+    };
   },
   'org-catalog': async (): Promise<CommandModule> => {
     const [{ orgCatalogCommands }, { registerOpenApiValidate }] = await Promise.all([import('./org-catalog.js'), import('./openapi-validate.js')]);
