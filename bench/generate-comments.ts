@@ -5,7 +5,6 @@
  * Usage (bundled by bench/run.mjs): node generate-comments.mjs DIR COMMENTS
  * Prints JSON: {spaceId, changeRequest, pages, comments, seconds}.
  */
-import { bootstrap } from '../src/domain/bootstrap.js';
 import { commentHandlers } from '../src/domain/comments/handlers.js';
 import { newRevisionRecord } from '../src/domain/content/change-request-records.js';
 import { saveTree } from '../src/domain/content/storage.js';

@@ -5,7 +5,6 @@
  * Prints JSON: {spaceId, crs: [numbers], pageId, pages, seconds}.
  */
 import type { ContentPage } from '../src/content-model/model.js';
-import { bootstrap } from '../src/domain/bootstrap.js';
 import { type ChangeRequestRecord, getChangeRequest, newRevisionRecord, putChangeRequest } from '../src/domain/content/change-request-records.js';
 import { loadTree, saveTree } from '../src/domain/content/storage.js';
 import { type SpaceRecord, getRevision, getSpace, putSpace } from '../src/domain/core-records.js';

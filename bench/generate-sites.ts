@@ -7,7 +7,6 @@
  * Prints JSON: {siteId, token, spaces, pages, seconds}.
  */
 import type { ContentPage, ContentTree } from '../src/content-model/model.js';
-import { bootstrap } from '../src/domain/bootstrap.js';
 import { newRevisionRecord } from '../src/domain/content/change-request-records.js';
 import { saveTree } from '../src/domain/content/storage.js';
 import { type SpaceRecord, getSpace, putSpace } from '../src/domain/core-records.js';

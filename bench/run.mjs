@@ -74,8 +74,7 @@ function storeBench(label, dir, info) {
   const env = { DOCSCTL_STORE: dir };
   const id = info.sample[Math.floor(info.sample.length / 2)];
   const get = paired(`space get (${label})`, [bin, 'space', 'get', id, '--json'], env, 2);
-  let n = 0;
-  const edit = paired(`space edit (${label})`, [bin, 'space', 'edit', id, '--title', `Bench ${n++}`, '--json'], env, 2.5);
+  const edit = paired(`space edit (${label})`, [bin, 'space', 'edit', id, '--title', 'Bench 0', '--json'], env, 2.5);
   return { get, edit };
 }
 

@@ -191,7 +191,9 @@ export async function writeManifest() {
   let current = '';
   try {
     current = readFileSync(file, 'utf8');
-  } catch {}
+  } catch {
+    // no file yet: write it
+  }
   if (current !== text) writeFileSync(file, text);
 }
 

@@ -365,6 +365,7 @@ export async function runOperationCommand(
       body = (await transport.request(route, { ...input, query })).body as ListBody;
       items.push(...(body.items ?? []));
     }
+    session.printsAnswerOf(route);
     if (spec.printItems) await spec.printItems(session, items, input);
     else await session.printList(items, cols);
     if (!options.all && body.next?.page) {
@@ -408,6 +409,7 @@ export async function runOperationCommand(
     await spec.after(session, response.body, input);
     return;
   }
+  session.printsAnswerOf(route);
   await session.printObject(response.body, cols);
 }
 
@@ -456,5 +458,7 @@ async function nothingToChange(
   if (spec.output !== 'object' || spec.after) return;
   const { readCurrent } = await import('./current.js');
   const current = known ?? (await readCurrent(transport, route, input));
-  if (current !== undefined) await session.printObject(current, columns[spec.columns]);
+  if (current === undefined) return;
+  session.printsAnswerOf(route);
+  await session.printObject(current, columns[spec.columns]);
 }

@@ -163,6 +163,19 @@ export class Session {
 
   private shapeParsed: Promise<OutputShape | undefined> | undefined;
 
+  /** The fields of the type of what is printed (its route's response schema), for `--json FIELDS`. */
+  private answerType: Promise<readonly string[] | undefined> | undefined;
+
+  /**
+   * What is printed next is the answer of `routeId` (or its items): `--json FIELDS` then
+   * accepts any field of its type, printing null where the answer has none. The
+   * generated field lists load only when `--json FIELDS` is used.
+   */
+  printsAnswerOf(routeId: string): void {
+    if (typeof this.flags.json !== 'string') return;
+    this.answerType = import('../api/response-fields.js').then((m) => m.responseFieldsOf(routeId));
+  }
+
   /** `--json FIELDS` / `--query EXPR`, or undefined when the whole answer is printed. */
   private outputShape(): Promise<OutputShape | undefined> {
     this.shapeParsed ??= parseShape(this.flags.json, this.flags.query);
@@ -174,7 +187,13 @@ export class Session {
     const shape = await this.outputShape();
     if (!shape) return undefined;
     const warnings: string[] = [];
-    const shaped = await applyShape(value, shape, this.changed ? (error) => warnings.push(`warning: ${error.message} (${error.hint})`) : undefined);
+    const typeFields = await this.answerType;
+    const shaped = await applyShape(
+      value,
+      shape,
+      this.changed ? (error) => warnings.push(`warning: ${error.message} (${error.hint})`) : undefined,
+      typeFields,
+    );
     for (const warning of warnings) await this.info(warning);
     if (this.format === 'json') return `${JSON.stringify(shaped ?? null, null, 2)}\n`;
     if (this.format === 'yaml') return toYaml(shaped);

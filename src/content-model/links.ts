@@ -42,47 +42,52 @@ export function classifyTarget(target: string): LinkKind {
   return /\.[^./]+$/.test(last) ? 'file' : 'relative';
 }
 
+/** Receives each link `scanLinks` finds: the destination's offsets, its value and the syntax it was written in. */
+export type LinkVisitor = (start: number, end: number, target: string, via: LinkVia) => void;
+
+/**
+ * The links of a Markdown text, in order, each with its line.
+ * (`scanLinks` finds the same links without keeping them.)
+ */
 export function extractLinks(markdown: string): ExtractedLink[] {
-  const masked = maskCode(markdown);
-  const lineStarts = [0];
-  for (let i = markdown.indexOf('\n'); i >= 0; i = markdown.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-  const lineOf = (offset: number): number => {
-    let lo = 0;
-    let hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((lineStarts[mid] as number) <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
   const links: ExtractedLink[] = [];
+  scanLinks(markdown, (start, end, target, via) => {
+    links.push({ raw: markdown.slice(start, end), target, kind: classifyTarget(target), line: 0, via, start, end });
+  });
+  links.sort((a, b) => a.start - b.start);
+  const lines = lineNumbers(markdown, links.map((link) => link.start));
+  links.forEach((link, i) => {
+    link.line = lines[i] as number;
+  });
+  return links;
+}
+
+/**
+ * Calls `visit` for every link of a Markdown text (empty destinations left out),
+ * grouped by syntax rather than in text order, keeping nothing: a page of a
+ * million links costs its text, not a million objects. Linear in the text
+ * whatever its shape: brackets are matched in one pass, a destination gives up
+ * past 32 nested parentheses (as cmark does), and a title's closing quote is
+ * searched once for every title that shares it.
+ */
+export function scanLinks(markdown: string, visit: LinkVisitor): void {
+  const masked = maskCode(markdown);
   const add = (start: number, end: number, target: string, via: LinkVia): void => {
-    if (target === '') return;
-    links.push({
-      raw: markdown.slice(start, end),
-      target,
-      kind: classifyTarget(target),
-      line: lineOf(start),
-      via,
-      start,
-      end,
-    });
+    if (target !== '') visit(start, end, target, via);
   };
 
   // Inline links and images: every `](` closing a bracketed text.
-  for (let k = masked.indexOf(']('); k >= 0; k = masked.indexOf('](', k + 1)) {
-    if (isEscaped(masked, k)) continue;
-    const open = matchingOpenBracket(masked, k);
-    if (open < 0) continue;
-    const destination = parseDestination(masked, markdown, k + 2);
+  const closers = new ClosingQuotes(masked);
+  for (const [open, close] of inlineLinkBrackets(masked)) {
+    const destination = parseDestination(masked, markdown, close + 2, closers);
     if (!destination) continue;
     const via: LinkVia = open > 0 && masked[open - 1] === '!' && !isEscaped(masked, open - 1) ? 'image' : 'link';
     add(destination.start, destination.end, destination.target, via);
   }
 
-  // Reference definitions: `[label]: destination "title"`.
-  for (const m of masked.matchAll(/^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:[ \t]*(<[^>\n]*>|\S+)/gm)) {
+  // Reference definitions: `[label]: destination "title"` (a label holds at most 999 characters, as in CommonMark,
+  // which also bounds the regular expression's backtracking on a line of brackets).
+  for (const m of masked.matchAll(/^ {0,3}\[(?:[^\]\\\n]|\\.){1,999}\]:[ \t]*(<[^>\n]*>|\S+)/gm)) {
     const raw = m[1] as string;
     const start = (m.index ?? 0) + m[0].length - raw.length;
     const original = markdown.slice(start, start + raw.length);
@@ -122,9 +127,62 @@ export function extractLinks(markdown: string): ExtractedLink[] {
     }
   }
 
-  links.sort((a, b) => a.start - b.start);
-  return links;
 }
+
+/** The 1-based line of each offset (in any order), from one sweep over the text's line breaks. */
+export function lineNumbers(text: string, offsets: readonly number[]): number[] {
+  const order = offsets.map((_, i) => i).sort((a, b) => (offsets[a] as number) - (offsets[b] as number));
+  const lines = new Array<number>(offsets.length);
+  let line = 1;
+  let nextBreak = text.indexOf('\n');
+  for (const i of order) {
+    while (nextBreak >= 0 && nextBreak < (offsets[i] as number)) {
+      line += 1;
+      nextBreak = text.indexOf('\n', nextBreak + 1);
+    }
+    lines[i] = line;
+  }
+  return lines;
+}
+
+/**
+ * The `[` … `](` pairs of inline links, in order of their `]`: brackets are
+ * matched with a stack in one pass (escaped ones ignored; a blank line ends
+ * the paragraph and forgets open brackets), which is what looking back from
+ * each `](` for its `[` finds, without the quadratic walk back.
+ */
+function* inlineLinkBrackets(masked: string): Generator<[open: number, close: number]> {
+  let stack = new Int32Array(64);
+  let depth = 0;
+  let lineBlank = true;
+  for (let i = 0; i < masked.length; i += 1) {
+    const c = masked.charCodeAt(i);
+    if (c === 10) {
+      if (lineBlank) depth = 0;
+      lineBlank = true;
+      continue;
+    }
+    if (c !== 32 && c !== 9 && c !== 13) lineBlank = false;
+    if (c === 92) {
+      // A backslash escapes the next character (not a line break: it still ends the line).
+      if (masked.charCodeAt(i + 1) !== 10) i += 1;
+      continue;
+    }
+    if (c === 91) {
+      if (depth === stack.length) {
+        const grown = new Int32Array(stack.length * 2);
+        grown.set(stack);
+        stack = grown;
+      }
+      stack[depth++] = i;
+    } else if (c === 93) {
+      if (depth === 0) continue;
+      depth -= 1;
+      if (masked.charCodeAt(i + 1) === 40) yield [stack[depth] as number, i];
+    }
+  }
+}
+
 
 function isEscaped(text: string, at: number): boolean {
   let n = 0;
@@ -132,32 +190,12 @@ function isEscaped(text: string, at: number): boolean {
   return n % 2 === 1;
 }
 
-/** The `[` matching the `]` at `close`, or -1 (no crossing of a blank line). */
-function matchingOpenBracket(text: string, close: number): number {
-  let depth = 0;
-  for (let i = close - 1; i >= 0; i -= 1) {
-    const c = text[i];
-    if (c === '\n') {
-      // A blank line (the one just before this break) ends the paragraph.
-      let j = i - 1;
-      while (j >= 0 && (text[j] === ' ' || text[j] === '\t' || text[j] === '\r')) j -= 1;
-      if (j < 0 || text[j] === '\n') return -1;
-      continue;
-    }
-    if (c !== '[' && c !== ']') continue;
-    if (isEscaped(text, i)) continue;
-    if (c === ']') depth += 1;
-    else if (depth === 0) return i;
-    else depth -= 1;
-  }
-  return -1;
-}
-
 /** Parses `(destination "title")` from just after the `(`: the destination's offsets and value. */
 function parseDestination(
   masked: string,
   original: string,
   from: number,
+  closers: ClosingQuotes,
 ): { start: number; end: number; target: string } | null {
   let i = from;
   while (masked[i] === ' ' || masked[i] === '\t') i += 1;
@@ -175,7 +213,6 @@ function parseDestination(
     }
     if (masked[i] !== '>') return null;
     end = i + 1;
-    i = end;
   } else {
     let depth = 0;
     while (i < masked.length) {
@@ -185,8 +222,10 @@ function parseDestination(
         continue;
       }
       if (c === ' ' || c === '\t' || c === '\n' || c === '\r') break;
-      if (c === '(') depth += 1;
-      else if (c === ')') {
+      if (c === '(') {
+        depth += 1;
+        if (depth > MAX_DESTINATION_PARENS) return null;
+      } else if (c === ')') {
         if (depth === 0) break;
         depth -= 1;
       }
@@ -199,19 +238,46 @@ function parseDestination(
   while (j < masked.length && isSpace(masked[j])) j += 1;
   const quote = masked[j];
   if (j > end && (quote === '"' || quote === "'" || quote === '(')) {
-    const closer = quote === '(' ? ')' : quote;
-    j += 1;
-    while (j < masked.length && masked[j] !== closer) {
-      if (masked[j] === '\\') j += 1;
-      j += 1;
-    }
-    if (masked[j] !== closer) return null;
+    j = closers.after(j + 1, quote === '(' ? ')' : quote);
+    if (j < 0) return null;
     j += 1;
     while (j < masked.length && isSpace(masked[j])) j += 1;
   }
   if (masked[j] !== ')') return null;
   const raw = original.slice(start, end);
   return { start, end, target: unescapeDestination(raw) };
+}
+
+/** Nested parentheses a destination may hold (cmark's limit); beyond, it is not a link. */
+const MAX_DESTINATION_PARENS = 32;
+
+/**
+ * The closing quote of a link title: the first unescaped `"`, `'` or `)` from a
+ * position just after the opening one. Each answer is remembered with the
+ * range it covers, so the titles of a paragraph full of unclosed quotes are
+ * searched once, not once each.
+ */
+class ClosingQuotes {
+  private readonly found = new Map<string, { from: number; at: number }>();
+
+  constructor(private readonly masked: string) {}
+
+  after(from: number, closer: string): number {
+    const known = this.found.get(closer);
+    // The last search found no closer in [known.from, known.at); one from inside that range starts just after an
+    // opening quote, so it pairs backslashes as that search did and ends where it ended.
+    if (known && from >= known.from && (known.at < 0 || from <= known.at)) return known.at;
+    const masked = this.masked;
+    let j = from;
+    while (j < masked.length && masked[j] !== closer) {
+      if (masked[j] === '\\') j += 1;
+      j += 1;
+    }
+    const at = j < masked.length ? j : -1;
+    this.found.set(closer, { from, at });
+    return at;
+  }
+
 }
 
 function isSpace(c: string | undefined): boolean {

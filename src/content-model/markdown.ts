@@ -25,20 +25,35 @@ export interface Line {
   number: number;
 }
 
+/**
+ * The line that starts at `start` (numbered `number`), or undefined at the text's end.
+ * Readers walk a text line by line with this (or `eachLine`) instead of splitting it:
+ * a page of 25 million empty lines would otherwise cost 25 million objects at once.
+ */
+export function lineAt(text: string, start: number, number: number): Line | undefined {
+  if (start >= text.length) return undefined;
+  const nl = text.indexOf('\n', start);
+  const end = nl < 0 ? text.length : nl + 1;
+  let stop = nl < 0 ? text.length : nl;
+  if (stop > start && text.charCodeAt(stop - 1) === 13) stop -= 1;
+  return { text: text.slice(start, stop), start, end, number };
+}
+
+/**
+ * Every line of a text in an array, for a reader that needs to go back and forth in a
+ * small file (SUMMARY.md). Readers of page bodies walk them with `eachLine` instead.
+ */
 export function splitLines(text: string): Line[] {
-  const lines: Line[] = [];
-  let start = 0;
-  let number = 1;
-  while (start < text.length) {
-    const nl = text.indexOf('\n', start);
-    const end = nl < 0 ? text.length : nl + 1;
-    let stop = nl < 0 ? text.length : nl;
-    if (stop > start && text[stop - 1] === '\r') stop -= 1;
-    lines.push({ text: text.slice(start, stop), start, end, number });
-    start = end;
-    number += 1;
+  return [...eachLine(text)];
+}
+
+/** The lines of a text, one at a time (nothing is kept between them). */
+export function* eachLine(text: string): Generator<Line> {
+  let line = lineAt(text, 0, 1);
+  while (line) {
+    yield line;
+    line = lineAt(text, line.end, line.number + 1);
   }
-  return lines;
 }
 
 /** 1-based line of an offset. */
@@ -110,81 +125,92 @@ export interface FencedBlock {
   closed: boolean;
 }
 
-export function findFencedBlocks(text: string): FencedBlock[] {
-  const blocks: FencedBlock[] = [];
+/** The fenced code blocks of a text, in order, one at a time. */
+export function* eachFencedBlock(text: string): Generator<FencedBlock> {
   let open: { fence: Fence; start: number; contentStart: number } | null = null;
-  for (const line of splitLines(text)) {
+  for (const line of eachLine(text)) {
     if (open === null) {
       const fence = openingFence(line.text);
       if (fence) open = { fence, start: line.start, contentStart: line.end };
       continue;
     }
     if (closesFence(line.text, open.fence)) {
-      blocks.push({
-        start: open.start,
-        end: line.end,
-        info: open.fence.info,
-        contentStart: open.contentStart,
-        contentEnd: line.start,
-        closed: true,
-      });
+      yield { start: open.start, end: line.end, info: open.fence.info, contentStart: open.contentStart, contentEnd: line.start, closed: true };
       open = null;
     }
   }
   if (open !== null) {
-    blocks.push({
-      start: open.start,
-      end: text.length,
-      info: open.fence.info,
-      contentStart: open.contentStart,
-      contentEnd: text.length,
-      closed: false,
-    });
+    yield { start: open.start, end: text.length, info: open.fence.info, contentStart: open.contentStart, contentEnd: text.length, closed: false };
   }
-  return blocks;
+}
+
+export function findFencedBlocks(text: string): FencedBlock[] {
+  return [...eachFencedBlock(text)];
 }
 
 /**
  * The text with fenced code blocks and inline code spans blanked out
  * (every character but line breaks becomes a space), so offsets still match.
+ * Linear in the text whatever its shape: one byte of mask per character, and
+ * closing backtick runs are looked for once per paragraph (`BacktickRuns`), not
+ * once per opening run.
  */
 export function maskCode(text: string): string {
-  const masked = new Uint8Array(text.length);
-  for (const block of findFencedBlocks(text)) masked.fill(1, block.start, block.end);
-  let i = 0;
-  while (i < text.length) {
-    if (masked[i]) {
-      i += 1;
+  if (!text.includes('`') && !text.includes('~')) return text;
+  let mask: Uint8Array | undefined;
+  const cover = (from: number, to: number): void => {
+    mask ??= new Uint8Array(text.length);
+    mask.fill(1, from, to);
+  };
+  for (const block of eachFencedBlock(text)) cover(block.start, block.end);
+  const runs = new BacktickRuns(text);
+  for (let i = text.indexOf('`'); i >= 0; i = text.indexOf('`', i)) {
+    if (mask?.[i]) {
+      i = nextUnmasked(mask, i);
       continue;
     }
-    const c = text[i];
-    if (c === '\\') {
-      i += 2;
-      continue;
-    }
-    if (c !== '`') {
+    if (escaped(text, mask, i)) {
       i += 1;
       continue;
     }
     const open = runLength(text, i, '`');
-    const close = findClosingBackticks(text, masked, i + open, open);
+    const close = runs.closing(mask, i + open, open);
     if (close < 0) {
       i += open;
       continue;
     }
-    masked.fill(1, i, close + open);
+    cover(i, close + open);
     i = close + open;
   }
-  let out = '';
-  let from = 0;
-  for (let k = 0; k < text.length; k += 1) {
-    if (!masked[k]) continue;
-    const ch = text[k];
-    if (ch === '\n' || ch === '\r') continue;
-    out += text.slice(from, k) + ' ';
-    from = k + 1;
+  return mask ? blankOut(text, mask) : text;
+}
+
+/** Whether an odd run of backslashes (outside masked code) stands just before `at`. */
+function escaped(text: string, mask: Uint8Array | undefined, at: number): boolean {
+  let n = 0;
+  for (let k = at - 1; k >= 0 && text.charCodeAt(k) === 92 && !mask?.[k]; k -= 1) n += 1;
+  return n % 2 === 1;
+}
+
+/** The first offset at or after `from` that `mask` leaves alone (the text's length if none). */
+function nextUnmasked(mask: Uint8Array, from: number): number {
+  const next = mask.indexOf(0, from);
+  return next < 0 ? mask.length : next;
+}
+
+/** `text` with each masked character but line breaks replaced by a space, built in one buffer. */
+function blankOut(text: string, mask: Uint8Array): string {
+  // One byte per character when the text is ASCII (the common case), else UTF-16 code units.
+  const ascii = Buffer.byteLength(text, 'utf8') === text.length;
+  const width = ascii ? 1 : 2;
+  const units = Buffer.from(text, ascii ? 'latin1' : 'utf16le');
+  for (let k = mask.indexOf(1); k >= 0; k = mask.indexOf(1, k + 1)) {
+    const code = text.charCodeAt(k);
+    if (code === 10 || code === 13) continue;
+    if (ascii) units[k] = 32;
+    else units.writeUInt16LE(32, k * 2);
   }
-  return out + text.slice(from);
+  return units.toString(ascii ? 'latin1' : 'utf16le', 0, text.length * width);
 }
 
 function runLength(text: string, at: number, ch: string): number {
@@ -193,29 +219,50 @@ function runLength(text: string, at: number, ch: string): number {
   return n;
 }
 
-/** The offset of a run of exactly `length` backticks, within the paragraph; -1 if none. */
-function findClosingBackticks(text: string, masked: Uint8Array, from: number, length: number): number {
-  let k = from;
-  while (k < text.length) {
-    if (masked[k]) return -1;
-    const c = text[k];
-    if (c === '\n') {
-      // A blank line ends the paragraph.
-      let j = k + 1;
-      while (j < text.length && (text[j] === ' ' || text[j] === '\t' || text[j] === '\r')) j += 1;
-      if (j >= text.length || text[j] === '\n') return -1;
+/**
+ * Where a run of exactly `length` backticks closes a code span opened before
+ * `from` (-1: none before the paragraph ends). Like cmark, the first search
+ * that reaches a paragraph's end remembers the last start of every run length
+ * it passed: any later opening run in that paragraph is answered from it, so a
+ * paragraph of runs of many lengths costs one scan, not one per run.
+ */
+class BacktickRuns {
+  private readonly lastRun = new Map<number, number>();
+  /** The paragraph end the last unsuccessful search reached (its runs are all in `lastRun`). */
+  private scannedUntil = -1;
+
+  constructor(private readonly text: string) {}
+
+  closing(mask: Uint8Array | undefined, from: number, length: number): number {
+    if (from < this.scannedUntil) {
+      const last = this.lastRun.get(length);
+      if (last === undefined || last < from) return -1;
+    }
+    const text = this.text;
+    let k = from;
+    while (k < text.length) {
+      if (mask?.[k]) break;
+      const c = text.charCodeAt(k);
+      if (c === 10) {
+        // A blank line ends the paragraph.
+        let j = k + 1;
+        while (j < text.length && (text[j] === ' ' || text[j] === '\t' || text[j] === '\r')) j += 1;
+        if (j >= text.length || text[j] === '\n') break;
+        k += 1;
+        continue;
+      }
+      if (c === 96) {
+        const run = runLength(text, k, '`');
+        this.lastRun.set(run, k);
+        if (run === length) return k;
+        k += run;
+        continue;
+      }
       k += 1;
-      continue;
     }
-    if (c === '`') {
-      const run = runLength(text, k, '`');
-      if (run === length) return k;
-      k += run;
-      continue;
-    }
-    k += 1;
+    this.scannedUntil = k;
+    return -1;
   }
-  return -1;
 }
 
 const ENTITIES: Record<string, string> = {
@@ -326,7 +373,7 @@ export interface Heading {
 /** The first ATX heading of `level` (default 1) outside code, or null. */
 export function firstHeading(markdown: string, level = 1): Heading | null {
   const masked = maskCode(markdown);
-  for (const line of splitLines(masked)) {
+  for (const line of eachLine(masked)) {
     const m = ATX.exec(line.text);
     if (m && (m[1] as string).length === level) {
       const original = markdown.slice(line.start, line.start + line.text.length);
@@ -353,10 +400,10 @@ export interface LeadingHeading {
  * it. Null when the body does not start with an H1.
  */
 export function splitLeadingHeading(body: string): LeadingHeading | null {
-  const lines = splitLines(body);
-  let i = 0;
-  while (i < lines.length && isBlank(lines[i] as Line, body)) i += 1;
-  const first = lines[i];
+  // Line by line from the top: only the blank lines before the heading, the heading and the blank lines after it are read.
+  let line = lineAt(body, 0, 1);
+  while (line && isBlank(line, body)) line = lineAt(body, line.end, line.number + 1);
+  const first = line;
   if (!first) return null;
   let text: string;
   let headingEnd: number;
@@ -364,20 +411,15 @@ export function splitLeadingHeading(body: string): LeadingHeading | null {
   if (atx && (atx[1] as string).length === 1) {
     text = headingContentText(atx[2] ?? '');
     headingEnd = first.end;
-    i += 1;
   } else {
-    const next = lines[i + 1];
+    const next = lineAt(body, first.end, first.number + 1);
     if (!next || first.text.trim() === '' || !SETEXT_1.test(next.text) || /^ {4}/.test(first.text)) return null;
     text = inlineToText(first.text.trim().replace(TRAILING_ANCHOR, ''));
     headingEnd = next.end;
-    i += 2;
   }
   // Blank lines after the heading (only complete ones, with their line break).
   let end = headingEnd;
-  while (i < lines.length && isBlank(lines[i] as Line, body)) {
-    end = (lines[i] as Line).end;
-    i += 1;
-  }
+  for (let after = lineAt(body, headingEnd, 0); after && isBlank(after, body); after = lineAt(body, after.end, 0)) end = after.end;
   return { raw: body.slice(0, end), text, rest: body.slice(end) };
 }
 
@@ -395,13 +437,12 @@ export function headingLine(title: string): string {
  * the blank lines around it and the line break style.
  */
 export function replaceLeadingHeading(raw: string, title: string): string {
-  const lines = splitLines(raw);
-  let i = 0;
-  while (i < lines.length && (lines[i] as Line).text.trim() === '') i += 1;
-  const first = lines[i];
+  let first = lineAt(raw, 0, 1);
+  while (first && first.text.trim() === '') first = lineAt(raw, first.end, first.number + 1);
   if (!first) return raw;
-  const setext = lines[i + 1] !== undefined && SETEXT_1.test((lines[i + 1] as Line).text) && !ATX.test(first.text);
-  const last = setext ? (lines[i + 1] as Line) : first;
+  const second = lineAt(raw, first.end, first.number + 1);
+  const setext = second !== undefined && SETEXT_1.test(second.text) && !ATX.test(first.text);
+  const last = setext ? (second as Line) : first;
   const eol = raw.slice(last.start + last.text.length, last.end);
   return raw.slice(0, first.start) + headingLine(title) + eol + raw.slice(last.end);
 }

@@ -17,6 +17,7 @@ export function diffTrees(from: ContentTree, to: ContentTree): Change[] {
   return diffIndexed(indexTree(from), indexTree(to), from.files, to.files);
 }
 
+// eslint-disable-next-line max-lines-per-function -- one walk matching the pages of both trees by id: moves, renames, edits and files share the two indexes
 export function diffIndexed(F: TreeIndex, T: TreeIndex, fromFileList: readonly ContentFile[], toFileList: readonly ContentFile[]): Change[] {
   const reordered = reorderings(F, T);
   const out: Change[] = [];

@@ -14,7 +14,7 @@
  *   collections and their (active) spaces go with it; soft-deleted spaces stay in
  *   the source organization and restore there.
  */
-import { badRequest, conflict, noUpdate, preconditionFailed } from '../api/errors.js';
+import { badRequest, noUpdate, preconditionFailed } from '../api/errors.js';
 import type * as routes from '../api/routes/collections.js';
 import type { StoreReader, StoreWriter } from '../store/types.js';
 import { type Entry, paginatePrefix } from './ordered.js';

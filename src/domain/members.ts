@@ -31,7 +31,7 @@ import {
   userOrgList,
 } from './core-records.js';
 import { getTeam, leaveAllTeams, memberTeams, memberTeamsOwner, refreshTeamRows, teamMembers, teamView } from './teams-records.js';
-import { type UserView, type ViewContext, shownUserView, spaceView, userView } from './views.js';
+import { type UserView, type ViewContext, shownUserView, spaceView } from './views.js';
 
 const on = implementer<typeof routes>();
 

@@ -17,7 +17,7 @@
  *   (that visibility exists only inside a collection) and becomes `private`.
  * - `emoji` and `icon` are exclusive: setting one clears the other; null clears it.
  */
-import { badRequest, conflict, noUpdate, notFound } from '../api/errors.js';
+import { badRequest, noUpdate, notFound } from '../api/errors.js';
 import type * as routes from '../api/routes/spaces.js';
 import type { StoreWriter } from '../store/types.js';
 import { requireParentCollection } from './collections.js';

@@ -20,7 +20,7 @@
  * repository, are refused with a GitSyncError. Page links that lead nowhere
  * are only reported as warnings.
  */
-import { extractLinks, resolveRelative } from '../content-model/links.js';
+import { lineNumbers, scanLinks, classifyTarget, resolveRelative } from '../content-model/links.js';
 import type { ContentFile, ContentPage, ContentRef, ContentTree } from '../content-model/model.js';
 import { walkPages } from '../content-model/model.js';
 import { gitBlobOid } from './blob.js';
@@ -34,6 +34,8 @@ import { basename, dirname, isInside, joinPath, normalizePath, relativePath, res
 import { slugFromPath } from './slug.js';
 import { parseSummary, type SummaryItem, type SummaryLink } from './summary.js';
 import type { RepoSnapshot } from './types.js';
+import { MAX_PAGE_DEPTH, requireImportableSize } from './limits.js';
+import { Warnings } from './warnings.js';
 
 export interface ImportOptions {
   /** Folder of the repository holding `.gitbook.yaml` and the content ('' or undefined: the root). */
@@ -66,7 +68,7 @@ interface DocInfo {
 interface Context {
   snapshot: RepoSnapshot;
   config: GitBookConfig;
-  warnings: string[];
+  warnings: Warnings;
   docs: Map<ContentPage, DocInfo>;
   docByPath: Map<string, ContentPage>;
   /** Link pages to a local page: the page's repository path and anchor. */
@@ -78,12 +80,13 @@ export function importRepository(snapshot: RepoSnapshot, options: ImportOptions)
   const ctx: Context = {
     snapshot,
     config,
-    warnings: [],
+    warnings: new Warnings(),
     docs: new Map(),
     docByPath: new Map(),
     linkTargets: new Map(),
   };
   const summary = resolveFile(snapshot, config.summary);
+  if (summary) requireImportableSize(config.summary, summary.file.data.byteLength);
   const pages = summary
     ? pagesFromSummary(ctx, pageDecoder.decode(summary.file.data))
     : pagesFromFolders(ctx);
@@ -95,7 +98,7 @@ export function importRepository(snapshot: RepoSnapshot, options: ImportOptions)
     ctx.warnings.push(`no pages found in ${config.root === '' ? 'the repository' : config.root}`);
   }
   const count = [...walkPages(tree.pages)].length;
-  return { tree, warnings: ctx.warnings, stats: { pages: count, files: files.length }, config, layout: layoutOf(snapshot, config.projectDirectory) };
+  return { tree, warnings: ctx.warnings.list, stats: { pages: count, files: files.length }, config, layout: layoutOf(snapshot, config.projectDirectory) };
 }
 
 // ─── Pages ────────────────────────────────────────────────────────────────
@@ -114,6 +117,7 @@ function readDocument(
 ): ContentPage | null {
   const found = resolveFile(ctx.snapshot, path);
   if (!found) return null;
+  requireImportableSize(path, found.file.data.byteLength);
   const text = pageDecoder.decode(found.file.data);
   const parsed = parsePageFile(text);
   if (parsed.frontMatterRefused) throw new GitSyncError(`${path}: front matter refused: ${parsed.frontMatterError ?? 'hostile YAML'}`, { file: path });
@@ -190,6 +194,9 @@ export function resolveReference(
   return { path: resolved, suffix, dir: false };
 }
 
+/** Entries each link memo of `collectFiles` keeps at most. */
+const MEMO_ENTRIES = 10_000;
+
 type Resolved =
   | { kind: 'page'; path: string; anchor?: string }
   | { kind: 'anchor'; anchor: string }
@@ -229,6 +236,7 @@ function resolveSummaryHref(ctx: Context, href: string, line: number): Resolved 
   return anchor === undefined ? { kind: 'page', path } : { kind: 'page', path, anchor };
 }
 
+// eslint-disable-next-line max-lines-per-function -- one pass over the items of SUMMARY.md sharing the nesting stack and the set of paths seen
 function pagesFromSummary(ctx: Context, text: string): ContentPage[] {
   const { config } = ctx;
   const parsed = parseSummary(text, config.summary);
@@ -349,6 +357,9 @@ function pagesFromFolders(ctx: Context): ContentPage[] {
     const segments = rel.split('/');
     if (segments.some((segment) => segment.startsWith('.'))) continue;
     if (!/\.md$/i.test(rel) || path === config.summary || path === config.readme) continue;
+    if (segments.length > MAX_PAGE_DEPTH) {
+      throw new GitSyncError(`${path}: pages nested more than ${MAX_PAGE_DEPTH} levels deep (one per folder)`, { file: path, tooLarge: true });
+    }
     let node = top;
     for (const segment of segments.slice(0, -1)) {
       let next = node.dirs.get(segment);
@@ -397,13 +408,15 @@ function pagesFromFolders(ctx: Context): ContentPage[] {
 
 // ─── Files ────────────────────────────────────────────────────────────────
 
+// eslint-disable-next-line max-lines-per-function -- one scan of every page's links sharing the two bounded memos and the set of paths found
 function collectFiles(ctx: Context): ContentFile[] {
   const { snapshot, config } = ctx;
   const assets = joinPath(config.root, '.gitbook/assets');
   const includes = joinPath(config.root, '.gitbook/includes');
   const paths = new Set<string>();
   for (const path of snapshot.keys()) if (path.startsWith(`${assets}/`)) paths.add(path);
-  // Pages of one folder often link to the same targets.
+  // Pages of one folder often link to the same targets. Both memos are bounded (a page of a million
+  // distinct links must not keep a million entries): past MEMO_ENTRIES they start afresh.
   const memo = new Map<string, ReturnType<typeof resolveReference>>();
   const exists = new Map<string, boolean>();
   const resolve = (from: string, target: string): ReturnType<typeof resolveReference> => {
@@ -411,34 +424,49 @@ function collectFiles(ctx: Context): ContentFile[] {
     let resolved = memo.get(key);
     if (resolved === undefined && !memo.has(key)) {
       resolved = resolveReference(snapshot, config, from, target);
+      if (memo.size >= MEMO_ENTRIES) memo.clear();
       memo.set(key, resolved);
     }
     return resolved ?? null;
   };
   const isFile = (path: string): boolean => {
     let found = exists.get(path);
-    if (found === undefined) exists.set(path, (found = resolveFile(snapshot, path) !== null));
+    if (found === undefined) {
+      found = resolveFile(snapshot, path) !== null;
+      if (exists.size >= MEMO_ENTRIES) exists.clear();
+      exists.set(path, found);
+    }
     return found;
   };
   for (const [page, info] of ctx.docs) {
-    for (const link of extractLinks(info.body)) {
-      if (link.kind !== 'file' && link.kind !== 'relative') continue;
-      const resolved = resolve(info.path, link.target);
+    // Warnings name the link's line: kept with their offsets, numbered in one sweep once the page is read.
+    const pending: Array<{ at: number; message: (line: number) => string }> = [];
+    const warn = (at: number, message: (line: number) => string): void => {
+      if (ctx.warnings.full) ctx.warnings.skip();
+      else pending.push({ at, message });
+    };
+    scanLinks(info.body, (start, _end, target) => {
+      const kind = classifyTarget(target);
+      if (kind !== 'file' && kind !== 'relative') return;
+      const resolved = resolve(info.path, target);
       if (!resolved) {
-        if (link.kind === 'file') {
-          ctx.warnings.push(`${info.path}: line ${link.line}: "${link.target}" leaves the ${config.projectDirectory ? 'project directory' : 'repository'}; not imported`);
+        if (kind === 'file') {
+          warn(start, (line) => `${info.path}: line ${line}: "${target}" leaves the ${config.projectDirectory ? 'project directory' : 'repository'}; not imported`);
         }
-        continue;
+        return;
       }
-      if (resolved.dir || paths.has(resolved.path)) continue;
-      if (/\.md$/i.test(resolved.path) && !isInside(resolved.path, assets)) continue;
-      if (isInside(resolved.path, includes)) continue;
+      if (resolved.dir || paths.has(resolved.path)) return;
+      if (/\.md$/i.test(resolved.path) && !isInside(resolved.path, assets)) return;
+      if (isInside(resolved.path, includes)) return;
       if (!isFile(resolved.path)) {
-        if (link.kind === 'file') ctx.warnings.push(`${info.path}: line ${link.line}: file "${link.target}" not found`);
-        continue;
+        if (kind === 'file') warn(start, (line) => `${info.path}: line ${line}: file "${target}" not found`);
+        return;
       }
       paths.add(resolved.path);
-    }
+    });
+    pending.sort((a, b) => a.at - b.at);
+    const lines = lineNumbers(info.body, pending.map((warning) => warning.at));
+    pending.forEach((warning, i) => ctx.warnings.push(warning.message(lines[i] as number)));
     if (page.cover?.ref?.kind === 'file') paths.add(page.cover.ref.file);
     else if (info.coverValue !== undefined && page.cover && !page.cover.ref) {
       ctx.warnings.push(`${info.path}: cover "${info.coverValue}" not found`);
@@ -449,6 +477,7 @@ function collectFiles(ctx: Context): ContentFile[] {
     const found = resolveFile(snapshot, path);
     if (!found) continue;
     const data = found.file.data;
+    requireImportableSize(path, data.byteLength);
     const name = basename(path);
     const file: ContentFile = {
       id: '',
@@ -483,6 +512,7 @@ function targetKey(target: ContentRef | undefined): string {
   }
 }
 
+// eslint-disable-next-line max-lines-per-function -- one walk giving every page and file its id (kept, reused from the previous import, or new), sharing the maps of all three
 function assignIds(tree: ContentTree, ctx: Context, options: ImportOptions): void {
   const previous = options.previous;
   const used = new Set<string>();

@@ -7,7 +7,10 @@
  * "link title")` with Markdown-escaped titles, and computed items (a fenced
  * YAML block). The writer emits GitBook's own style.
  */
-import { type Fence, closesFence, escapeInline, fenceContentLine, inlineToText, openingFence, splitLines } from '../content-model/markdown.js';
+import { GitSyncError } from './errors.js';
+import { MAX_PAGE_DEPTH, MAX_PAGES } from './limits.js';
+import { Warnings } from './warnings.js';
+import { type Fence, closesFence, escapeInline, eachLine, fenceContentLine, inlineToText, openingFence } from '../content-model/markdown.js';
 import { slugify } from './slug.js';
 
 export interface SummaryLink {
@@ -66,9 +69,10 @@ function expandTabs(line: string): string {
   return out;
 }
 
+// eslint-disable-next-line max-lines-per-function -- a line parser whose states (group, list depth, fences) are the locals of one loop
 export function parseSummary(text: string, file = 'SUMMARY.md'): ParsedSummary {
   const entries: SummaryEntry[] = [];
-  const warnings: string[] = [];
+  const warnings = new Warnings();
   let group: SummaryGroup | null = null;
   /** Open list items, innermost last: where their children go, and the column their content starts at. */
   let stack: Array<{ children: SummaryItem[]; contentIndent: number }> = [];
@@ -79,8 +83,10 @@ export function parseSummary(text: string, file = 'SUMMARY.md'): ParsedSummary {
     return current ? (item) => current.children.push(item) : (item) => entries.push(item);
   };
   let fence: { item: SummaryComputed; open: Fence; lines: string[] } | null = null;
+  /** Items read so far (each becomes a page). */
+  let count = 0;
 
-  for (const { text: rawLine, number } of splitLines(text)) {
+  for (const { text: rawLine, number } of eachLine(text)) {
     const line = expandTabs(rawLine);
     if (fence) {
       if (closesFence(line, fence.open)) {
@@ -137,6 +143,7 @@ export function parseSummary(text: string, file = 'SUMMARY.md'): ParsedSummary {
         };
         push(item);
         stack.push({ children: item.children, contentIndent });
+        requireBounded(file, number, stack.length, (count += 1));
         fence = { item, open: { ...opening, indent: contentIndent }, lines: [] };
         continue;
       }
@@ -146,6 +153,7 @@ export function parseSummary(text: string, file = 'SUMMARY.md'): ParsedSummary {
         if (link.linkTitle !== undefined) item.linkTitle = link.linkTitle;
         push(item);
         stack.push({ children: item.children, contentIndent });
+        requireBounded(file, number, stack.length, (count += 1));
       } else {
         warnings.push(`${file}: line ${number}: item "${content}" is not a link; ignored`);
         // Its children move up to its level.
@@ -163,7 +171,15 @@ export function parseSummary(text: string, file = 'SUMMARY.md'): ParsedSummary {
     fence.item.yaml = fence.lines.join('\n') + (fence.lines.length > 0 ? '\n' : '');
     warnings.push(`${file}: line ${fence.item.line}: unclosed code fence`);
   }
-  return { entries, warnings };
+  return { entries, warnings: warnings.list };
+}
+
+/** Refuses a table of contents nested deeper, or listing more pages, than an import takes (limits.ts). */
+function requireBounded(file: string, line: number, depth: number, count: number): void {
+  if (depth > MAX_PAGE_DEPTH) {
+    throw new GitSyncError(`${file}: line ${line}: pages nested more than ${MAX_PAGE_DEPTH} levels deep`, { file, tooLarge: true });
+  }
+  if (count > MAX_PAGES) throw new GitSyncError(`${file}: lists more than ${MAX_PAGES} pages`, { file, tooLarge: true });
 }
 
 /** Parses `[text](destination "title")` at the start of `content`. */

@@ -11,9 +11,7 @@
  */
 import { redactSecrets } from '../util/redact.js';
 
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-// eslint-disable-next-line no-control-regex
 const CONTROL_EXCEPT_LAYOUT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 function visible(char: string): string {

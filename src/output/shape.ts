@@ -53,44 +53,51 @@ export async function parseShape(json: unknown, query: unknown): Promise<OutputS
   return shape.fields || shape.query !== undefined ? shape : undefined;
 }
 
+/** The fields of `item` asked for, in order; one it does not have is null (as `gh --json` prints it). */
 function pick(item: unknown, fields: readonly string[]): unknown {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
   const record = item as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const field of fields) if (Object.hasOwn(record, field)) out[field] = record[field];
+  for (const field of fields) out[field] = Object.hasOwn(record, field) ? record[field] : null;
   return out;
 }
 
-/** The fields no item has (only when there are items to tell). */
-function unknownFields(value: unknown, fields: readonly string[]): string[] {
-  const records = (Array.isArray(value) ? value : [value]).filter(
-    (v): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v),
-  );
-  if (records.length === 0) return [];
-  return fields.filter((field) => !records.some((record) => Object.hasOwn(record, field)));
+/** The fields `--json` may name: those of the answer's type (its route's response schema) and any the answer has. */
+function validFields(value: unknown, typeFields: readonly string[] | undefined): Set<string> {
+  const valid = new Set(typeFields ?? []);
+  for (const record of Array.isArray(value) ? value : [value]) {
+    if (typeof record === 'object' && record !== null && !Array.isArray(record)) for (const key of Object.keys(record)) valid.add(key);
+  }
+  return valid;
 }
 
 /**
- * Applies the shape: fields first, then the query. Fields no item has are a
- * UsageError, or, when `onUnknownFields` is given (the command already changed
- * something), reported to it and left out.
+ * Applies the shape: fields first, then the query. A field is valid when the answer's
+ * type has it (`typeFields`, from the route's response schema: absent from this object,
+ * it prints null) or the answer has it; another is a UsageError listing the valid
+ * ones, or, when `onUnknownFields` is given (the command already changed something),
+ * reported to it and left out. Without items to tell (an empty list of an unknown type), nothing is refused.
  */
-export async function applyShape(value: unknown, shape: OutputShape, onUnknownFields?: (error: UsageError) => void): Promise<unknown> {
+export async function applyShape(
+  value: unknown,
+  shape: OutputShape,
+  onUnknownFields?: (error: UsageError) => void,
+  typeFields?: readonly string[],
+): Promise<unknown> {
   let out = value;
   if (shape.fields) {
-    const missing = unknownFields(out, shape.fields);
+    let fields = shape.fields;
+    const valid = validFields(out, typeFields);
+    const missing = valid.size === 0 ? [] : fields.filter((field) => !valid.has(field));
     if (missing.length > 0) {
-      const available = new Set<string>();
-      for (const record of Array.isArray(out) ? out : [out]) {
-        if (typeof record === 'object' && record !== null) for (const key of Object.keys(record)) available.add(key);
-      }
       const error = new UsageError(`Unknown JSON field${missing.length > 1 ? 's' : ''} ${missing.map((f) => `"${f}"`).join(', ')}`, {
-        hint: `available: ${[...available].sort().join(', ')}`,
+        hint: `available: ${[...valid].sort().join(', ')}`,
       });
       if (!onUnknownFields) throw error;
       onUnknownFields(error);
+      fields = fields.filter((field) => valid.has(field));
     }
-    out = Array.isArray(out) ? out.map((item) => pick(item, shape.fields as string[])) : pick(out, shape.fields);
+    out = Array.isArray(out) ? out.map((item) => pick(item, fields)) : pick(out, fields);
   }
   if (shape.query !== undefined) {
     out = (await jmespath()).search(out as Parameters<JmesPath['search']>[0], shape.query);

@@ -194,6 +194,7 @@ class ApiServer {
     }
   }
 
+// eslint-disable-next-line max-lines-per-function -- a request top to bottom (auth, limits, match, body, answer), each step returning early
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';

@@ -35,7 +35,6 @@ import {
   HASH_RE,
   ObjectCache,
   ObjectWriter,
-  encodeJson,
   errnoCode,
   fsops,
   fsyncDir,

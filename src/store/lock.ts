@@ -160,7 +160,7 @@ export async function breakLock(dir: string, seen: LockState): Promise<boolean> 
     throw error;
   }
   crashPoint('mid-stale-takeover');
-  let moved = '';
+  let moved: string;
   try {
     moved = fs.readFileSync(aside, 'utf8');
   } catch {
@@ -286,6 +286,7 @@ function queuedAhead(dir: string, mine: string | undefined): boolean {
 }
 
 /** Acquires the writer lock, waiting its turn (FIFO among processes) up to `timeoutMs`. */
+// eslint-disable-next-line max-lines-per-function -- the wait loop: ticket, heartbeat, takeover and deadline are the locals of one loop
 export async function acquireLock(
   dir: string,
   options: { command?: string; timeoutMs?: number } = {},

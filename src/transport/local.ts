@@ -6,7 +6,7 @@
  */
 import { ApiError } from '../api/errors.js';
 import { lightInput } from '../api/light-input.js';
-import { type RouteInfo, loadRoute, matchRouteInfo, methodsForPathInfo, routeInfo } from '../api/catalog.js';
+import { loadRoute, matchRouteInfo, methodsForPathInfo, routeInfo } from '../api/catalog.js';
 import type { RouteId } from '../api/route-id.js';
 import type { RawInput } from '../api/validate.js';
 import { storeOwner, userIdForToken } from '../domain/auth.js';

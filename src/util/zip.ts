@@ -50,6 +50,8 @@ export interface ReadZipOptions {
   maxTotalSize?: number;
   /** Largest number of entries accepted (default 100,000). */
   maxEntries?: number;
+  /** Called with each file entry's path and declared size before anything is inflated: throws to refuse the archive. */
+  checkEntry?: (path: string, size: number) => void;
 }
 
 export interface WriteZipOptions {
@@ -349,6 +351,7 @@ export function parseDirectory(r: Reader, location: DirectoryLocation, options: 
     if (declaredTotal > maxTotal) {
       throw new ZipError(`archive too large: uncompressed size exceeds the limit of ${maxTotal} bytes`);
     }
+    if (!dir) options.checkEntry?.(path, values.size);
     records.push({ rawName, path, dir, flags, method, crc, ...values, mode: unixMode || undefined });
   }
 
@@ -461,6 +464,7 @@ const MAX32 = 0xffffffff;
  * UTF-8 (flag bit 11). ZIP64 records are added when sizes, offsets or the
  * entry count need them.
  */
+// eslint-disable-next-line max-lines-per-function -- local headers, data and central directory in one pass: the ZIP64 fields depend on the offsets it computes
 export function writeZip(entries: Array<{ path: string; data: Uint8Array }>, options: WriteZipOptions = {}): Uint8Array {
   const dos = dosDateTime(options.date ?? new Date(1980, 0, 1));
   const force = options.forceZip64 === true;

@@ -3,7 +3,7 @@
  * and `--json FIELDS` right before a variadic argument, which is refused as
  * ambiguous rather than guessed.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';

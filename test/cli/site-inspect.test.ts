@@ -87,7 +87,7 @@ describe('site inspect', () => {
     const result = await runCli(['site', 'inspect', site], { env, tty: true, prompter });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(prompter.seen[0]).toMatch(/^Help: pick a section, group or variant \[Guides \(default\) \| Reference \| ← Back \| ✕ Quit\]$/);
-    expect(prompter.seen[1]).toMatch(/^Guides: pick a variant \[Guide \(default\)  https:\/\/\S+\/help\/ \| ← Back \| ✕ Quit\]$/);
+    expect(prompter.seen[1]).toMatch(/^Guides: pick a variant \[Guide \(default\) {2}https:\/\/\S+\/help\/ \| ← Back \| ✕ Quit\]$/);
     expect(prompter.seen[2]).toBe('Guide: pick a page [Welcome | Install ▸ | ← Back | ✕ Quit]');
     expect(prompter.seen[3]).toBe('Install: pick a page [Linux | ← Back | ✕ Quit]');
     expect(result.stdout).toMatch(/^Install\nhttps:\/\/\S+\.gitbook\.io\/help\/install\n/);

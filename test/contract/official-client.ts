@@ -7,6 +7,7 @@ import { manualClock } from '../../src/util/clock.js';
 import { sequentialIds } from '../../src/util/ids.js';
 
 // The client's answers are typed per operation; tests read them loosely.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each test reads the fields of its own operation's answer
 export type ClientCall = (...args: unknown[]) => Promise<{ status: number; data: any }>;
 
 /** An operation of the client by its operationId, whichever namespace (orgs, spaces, …) holds it, or the client itself. */

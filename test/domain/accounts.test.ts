@@ -62,7 +62,7 @@ describe('local accounts', () => {
   });
 
   it('user create: a known e-mail is 409, a bad one 400, a role without --org 400; nothing written', async () => {
-    const { as, adminId, orgId, store, rejects } = await accounts();
+    const { as, adminId, store, rejects } = await accounts();
     const before = store.read().entries('users').length;
     await rejects(as(adminId, (ctx) => createUser(ctx, { email: 'ADA@acme.test' })), 409, /already exists/);
     await rejects(as(adminId, (ctx) => createUser(ctx, { email: 'not-an-email' })), 400, /e-mail/);

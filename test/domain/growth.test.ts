@@ -117,7 +117,7 @@ describe('every list grows: writes cost the item, not the list', () => {
     const all = async () => {
       const ids: string[] = [];
       let page: string | undefined;
-      let count = 0;
+      let count: number;
       do {
         const res = await list(page);
         ids.push(...res.items.map((s) => s.id));

@@ -269,7 +269,7 @@ describe('team member rows copy what a team listing shows', () => {
     await w.store.transact((tx) => {
       for (const { id } of teamMembers.all(tx, docs.id)) teamMembers.put(tx, docs.id, id, { role: 'member' });
     });
-    expect((await w.store.read().get<TeamMemberRow>(teamMembers.table, `${docs.id}/${w.ada}`))?.member).toBeUndefined();
+    expect(w.store.read().get<TeamMemberRow>(teamMembers.table, `${docs.id}/${w.ada}`)?.member).toBeUndefined();
     const { listed, actual } = await listedAndActual(w, docs.id);
     expect(listed).toStrictEqual(actual);
   });
@@ -281,7 +281,7 @@ describe('team member rows copy what a team listing shows', () => {
         .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
         .flatMap((entry) => {
           const file = join(entry.parentPath, entry.name);
-          return readFileSync(file, 'utf8').split('\n').flatMap((line, i) => (pattern.test(line) ? [`${relative('src', file)}:${line.trim()}`] : []));
+          return readFileSync(file, 'utf8').split('\n').flatMap((line) => (pattern.test(line) ? [`${relative('src', file)}:${line.trim()}`] : []));
         });
     expect(writers(/\.put\(\s*Tables\.members\b/)).toEqual([
       'domain/core-records.ts:tx.put(Tables.members, key, member);', // addMember: a new member is in no team

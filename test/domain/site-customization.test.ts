@@ -4,6 +4,7 @@
  * (null resets one), removed by DELETE, and gone with the site space and the site.
  * Through `executeOperation` on a MemoryStore, answers checked against the real schemas.
  */
+/* eslint-disable @typescript-eslint/no-explicit-any -- customization settings are deep JSON that the assertions read and change freely */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CUSTOMIZATIONS as DEFAULT_CUSTOMIZATION } from '../../src/domain/sites/published.js';
 import { SiteTables } from '../../src/domain/sites/site-records.js';

@@ -8,20 +8,20 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BinaryMode, MODES, binaryMode } from '../helpers/binary.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type BinaryMode, type Mode, describeInBothModes } from '../helpers/binary.js';
 import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
 
 afterAll(cleanupTempDirs);
 
-describe.each(MODES)('flag names (%s)', { timeout: 300_000 }, (mode) => {
-  let cli: BinaryMode;
+describeInBothModes('flag names', (context) => {
   let space: string;
+  let cli: BinaryMode;
+  let mode: Mode;
   beforeAll(async () => {
-    cli = await binaryMode(mode);
+    ({ cli, mode } = context);
     space = await cli.ok(['space', 'create', '--title', 'Handbook', '--format', 'ids']);
   });
-  afterAll(() => cli.close());
 
   it('integration publish takes --org, and --organization still works', async () => {
     const dir = tempDir('docsctl-flags-');

@@ -7,22 +7,21 @@
  * the commands whose body does not mirror the object (publish, restore, resolve).
  * Through the built binary, locally and against `docsctl serve`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BinaryMode, MODES, binaryMode } from '../helpers/binary.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type BinaryMode, describeInBothModes } from '../helpers/binary.js';
 import { cleanupTempDirs } from '../helpers/stores.js';
 
 afterAll(cleanupTempDirs);
 
-describe.each(MODES)('re-running a change that changes nothing (%s)', { timeout: 300_000 }, (mode) => {
-  let cli: BinaryMode;
+describeInBothModes('re-running a change that changes nothing', (context) => {
   let space: string;
   let collection: string;
+  let cli: BinaryMode;
   beforeAll(async () => {
-    cli = await binaryMode(mode);
+    ({ cli } = context);
     space = await cli.ok(['space', 'create', '--title', 'Handbook', '--format', 'ids']);
     collection = await cli.ok(['collection', 'create', '--title', 'Guides', '--format', 'ids']);
   });
-  afterAll(() => cli.close());
 
   /** Runs `args` twice: the first changes something, the second nothing; answers the second run. */
   async function twice(args: string[]) {

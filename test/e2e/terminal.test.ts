@@ -11,7 +11,6 @@ import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
 
 const bin = new URL('../../bin/docsctl.js', import.meta.url).pathname;
 const EVIL = 'evil \x1b]0;pwned\x07 \x1b[31m \u009b2J end';
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the point of the test
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 let env: Record<string, string>;
 let spaceId: string;

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import { authEnv, parseRepoUrl, providerOf, repoNameOf, scrubber } from '../../src/git/credentials.js';
-import { redactUrls } from '../../src/util/redact.js';
 import { filesContaining, git, isolateGit, makeRemote, openMirror, type TestRemote } from './helpers.js';
 
 const decoder = new TextDecoder();

@@ -11,6 +11,7 @@
  */
 import { join } from 'node:path';
 import { type ResultPromise, execa } from 'execa';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { tempDir } from './stores.js';
 
 export const bin = new URL('../../bin/docsctl.js', import.meta.url).pathname;
@@ -109,4 +110,26 @@ export async function binaryMode(mode: Mode, options: { serveFlags?: readonly st
       await server.process;
     },
   };
+}
+
+/** The mode of one `describeInBothModes` block; `cli` is set before its tests run. */
+export interface ModeContext {
+  mode: Mode;
+  cli: BinaryMode;
+}
+
+/**
+ * `describe(title (local))` and `describe(title (remote))`, each with its own
+ * `binaryMode` opened before its tests (and before `body`'s own beforeAll hooks)
+ * and closed after them.
+ */
+export function describeInBothModes(title: string, body: (context: ModeContext) => void): void {
+  describe.each(MODES)(`${title} (%s)`, { timeout: 300_000 }, (mode) => {
+    const context = { mode } as ModeContext;
+    beforeAll(async () => {
+      context.cli = await binaryMode(mode);
+    });
+    afterAll(() => context.cli?.close());
+    body(context);
+  });
 }

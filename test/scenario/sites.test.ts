@@ -78,7 +78,7 @@ describe('sites in both modes', () => {
   let local: Transcript;
   let remote: Transcript;
   const at = (label: string): RunResult => local[index(label)] as RunResult;
-  const ids = () => Object.fromEntries(labelled().flatMap(([label, step], i) => (step.capture ? [[step.capture, local[i]?.stdout.trim()]] : [])));
+  const ids = () => Object.fromEntries(labelled().flatMap(([, step], i) => (step.capture ? [[step.capture, local[i]?.stdout.trim()]] : [])));
 
   beforeAll(async () => {
     local = await runTranscript(steps(), 'local');

@@ -5,7 +5,7 @@
  * No tight wall-clock bound: the machine may be loaded, so the test asserts that
  * GETs complete *while* the import is in flight, and that none waits seconds.
  */
-import { type Server, createServer } from 'node:http';
+import { type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,8 +33,8 @@ beforeAll(async () => {
   }
   entries.push({ path: 'SUMMARY.md', data: enc.encode(summary) });
   const zip = writeZip(entries);
-  web = createServer(async (_req, res) => {
-    // A slow link: the archive arrives in 20 pieces over ~1 s.
+  // A slow link: the archive arrives in 20 pieces over ~1 s.
+  const sendSlowly = async (res: ServerResponse) => {
     res.writeHead(200, { 'content-type': 'application/zip' });
     const piece = Math.ceil(zip.length / 20);
     for (let offset = 0; offset < zip.length; offset += piece) {
@@ -42,7 +42,8 @@ beforeAll(async () => {
       await sleep(50);
     }
     res.end();
-  });
+  };
+  web = createServer((_req, res) => void sendSlowly(res));
   await new Promise<void>((done) => web.listen(0, '127.0.0.1', done));
   zipUrl = `http://127.0.0.1:${(web.address() as AddressInfo).port}/docs.zip`;
 });

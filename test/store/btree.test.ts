@@ -78,8 +78,7 @@ describe('B+tree tables', () => {
   it('writes O(log n) bytes per insert: a write in a 3,000-row tree costs about what it costs in a small one', () => {
     const nodes = new Nodes();
     const value = (i: number) => ({ id: `space-${i}`, title: `A space title ${i}`, visibility: 'private', pad: 'x'.repeat(300) });
-    let small: string | undefined;
-    small = btreeApply(nodes, small, [put(key(1), value(1)), put(key(2), value(2))], nodes.emit);
+    const small = btreeApply(nodes, undefined, [put(key(1), value(1)), put(key(2), value(2))], nodes.emit);
     nodes.emittedBytes = 0;
     btreeApply(nodes, small, [put(key(3), value(3))], nodes.emit);
     const smallBytes = nodes.emittedBytes;

@@ -16,7 +16,7 @@
  * route-table test checks them against the OpenAPI document).
  */
 import * as z from 'zod';
-import { type AnyRoute, type DeclaredOperation, type HttpMethod, type SuccessKind, defineRoute, pathParamNames } from '../route.js';
+import { type AnyRoute, type DeclaredOperation, defineRoute, pathParamNames } from '../route.js';
 
 export type { DeclaredOperation } from '../route.js';
 import { pathParams } from '../schemas/common.js';

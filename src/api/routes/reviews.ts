@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { defineRoute } from '../route.js';
-import { DocumentBody, DocumentFormat, JSONDocument, paginationQuery, pathParams, qBool, qNumber } from '../schemas/common.js';
+import { DocumentBody, DocumentFormat, JSONDocument, paginationQuery, pathParams, qBool } from '../schemas/common.js';
 
 const base = '/v1/spaces/{spaceId}/change-requests/{changeRequestId}';
 const cr = ['spaceId', 'changeRequestId'] as const;

@@ -124,6 +124,12 @@ export async function runApi(session: Session, method: string | undefined, path:
 
   const transport = await session.transport({ manyRequests: options.paginate === true });
   const pathAndQuery = `${url.pathname}${url.search}`;
+  // `--json FIELDS` accepts the fields of the operation's answer type (of its items with --paginate).
+  if (typeof session.flags.json === 'string') {
+    const { matchRouteInfo } = await import('../../api/catalog.js');
+    const route = matchRouteInfo(verb, url.pathname)?.item;
+    if (route && (options.paginate === true) === route.paginated) session.printsAnswerOf(route.id);
+  }
   const response = await transport.raw(verb, pathAndQuery, body);
   if (!options.paginate) {
     if (response.body !== undefined) await session.printJson(response.body);

@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
-import { ApiError, UsageError } from '../../api/errors.js';
+import { UsageError } from '../../api/errors.js';
 import { checkImportRef, checkRefName } from '../../git/refs.js';
 import { parseIdentity } from '../../git/settings.js';
 import type { ProgressListener } from '../../domain/handler.js';
@@ -108,6 +108,7 @@ async function primaryRevision(session: Session, spaceId: string): Promise<strin
   return ((await transport.request('getSpaceById', { params: { spaceId } })).body as { revision: string }).revision;
 }
 
+// eslint-disable-next-line max-lines-per-function -- registers the subcommands of `docsctl git`, one chained commander statement each
 export function registerGitCommands(program: Command, getSession: (command: Command) => Session): void {
   const git = program.command('git').description('Sync spaces with Git repositories (GitBook Git Sync layout)');
 

@@ -55,6 +55,7 @@ const controls = [
   { value: QUIT, name: '✕ Quit' },
 ];
 
+// eslint-disable-next-line max-lines-per-function -- the interactive loop: each level (site, section, variant, page) is one state of it
 export async function runSiteInspect(session: Session, siteArg: string | undefined, options: Record<string, unknown>): Promise<void> {
   const orgId = await resolveOrganization(session, options.org);
   const transport = await session.transport();

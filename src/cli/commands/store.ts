@@ -8,6 +8,7 @@ function localDir(session: Session): string {
   return session.settings.storeDir;
 }
 
+// eslint-disable-next-line max-lines-per-function -- registers the subcommands of `docsctl store`, one chained commander statement each
 export function registerStoreCommands(program: Command, getSession: (command: Command) => Session): void {
   const store = program.command('store').description('Maintenance of the local store');
 

@@ -232,6 +232,7 @@ interface Env {
   inList: boolean;
 }
 
+// eslint-disable-next-line max-lines-per-function -- one switch over the kinds of block sharing the layout cursor
 function renderBlocks(L: Layout, blocks: Block[], x: number, w: number, env: Env): void {
   const gap = env.inList ? 3 : 7;
   const bodyLh = BODY_SIZE * BODY_LEADING;

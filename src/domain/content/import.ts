@@ -129,9 +129,11 @@ async function fetchSource(policy: InputPolicy, url: URL): Promise<Fetched> {
 /** The archive's files, unwrapping a single top-level folder that holds everything. */
 async function unzip(file: string, name: string): Promise<RepoSnapshot> {
   const [{ ZipError }, { readZipFile }] = await Promise.all([import('../../util/zip.js'), import('../../util/zip-file.js')]);
+  const { requireImportableSize } = await import('../../gitsync/limits.js');
   let entries;
   try {
-    entries = await readZipFile(file, { maxTotalSize: MAX_IMPORT_BYTES, maxEntries: MAX_IMPORT_FILES });
+    // A page or file beyond the limits is refused from its declared size, before it is inflated.
+    entries = await readZipFile(file, { maxTotalSize: MAX_IMPORT_BYTES, maxEntries: MAX_IMPORT_FILES, checkEntry: requireImportableSize });
   } catch (error) {
     if (error instanceof ZipError) {
       // A size or entry-count limit is the server's cap (413), anything else a bad archive (400).
@@ -165,6 +167,8 @@ async function snapshotFor(source: string, fetched: Fetched, url: URL): Promise<
     if (fetched.kind === 'directory') return fetched.snapshot as RepoSnapshot;
     const name = fetched.name ?? 'README.md';
     const file = MARKDOWN_EXT.test(name) ? name : `${name}.md`;
+    const { requireImportableSize } = await import('../../gitsync/limits.js');
+    requireImportableSize(file, (await stat(fetched.file as string)).size);
     return new Map([[file, { path: file, data: new Uint8Array(await readFile(fetched.file as string)) }]]);
   }
   // zip
@@ -189,9 +193,14 @@ async function convert(
     const adopt: Adopt = { page: (existing, page) => adoptPage(existing, page, source), file: adoptFile };
     return { tree: result.tree, warnings: result.warnings, adopt };
   } catch (error) {
-    if (error instanceof GitSyncError) throw badRequest(`Cannot import: ${error.message}`);
-    throw error;
+    throw importError(error, GitSyncError);
   }
+}
+
+/** The API error for a converter error (413 for content beyond the limits, 400 otherwise); other errors as they are. */
+function importError(error: unknown, GitSyncError: typeof import('../../gitsync/errors.js').GitSyncError): unknown {
+  if (!(error instanceof GitSyncError)) return error;
+  return new ApiError(error.tooLarge ? 413 : 400, `Cannot import: ${error.message}`);
 }
 
 async function prepareImport(
@@ -216,6 +225,8 @@ async function prepareImport(
   let snapshot: RepoSnapshot;
   try {
     snapshot = await snapshotFor(body.source, fetched, url);
+  } catch (error) {
+    throw importError(error, (await import('../../gitsync/errors.js')).GitSyncError);
   } finally {
     await fetched.dispose?.();
   }

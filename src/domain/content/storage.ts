@@ -336,6 +336,7 @@ export interface SaveStats {
  * updated from the first base's, so only the changed entries' paths are written.
  * A tree equal to the first base returns the base's hash and writes nothing.
  */
+// eslint-disable-next-line max-lines-per-function -- one pass rebuilding the page and file tries from the first base; the passes share its dedup maps
 export function saveTree(tx: StoreWriter, tree: ContentTree, bases: readonly ContentTree[] = [], stats?: SaveStats): string | undefined {
   const baseIndexes = bases.map((base) => indexes.get(base)).filter((index): index is TreeIndex => index !== undefined);
   const primary = baseIndexes[0];

@@ -15,7 +15,8 @@
  * - `metadata=false` leaves out `git` (the mutable Git Sync metadata).
  */
 import type { ContentRef, PageLayout } from '../../content-model/model.js';
-import { findFencedBlocks } from '../../content-model/markdown.js';
+import { eachFencedBlock, eachLine, lineAt } from '../../content-model/markdown.js';
+import { ApiError } from '../../api/errors.js';
 import type { ChangeRequestRecord } from './change-request-records.js';
 import type { RevisionRecord, UserRecord } from '../core-records.js';
 import { apiUrl, appUrl, downloadUrl } from '../urls.js';
@@ -77,58 +78,72 @@ export interface JsonDocument {
 const text = (value: string): DocText => ({ object: 'text', leaves: [{ object: 'leaf', text: value, marks: [] }] });
 
 /**
+ * Nodes (blocks and code lines) a document answer may hold: the JSON document
+ * costs a few hundred bytes per node, so a page of millions of one-letter
+ * paragraphs would cost gigabytes. Beyond it the page is answered only as
+ * Markdown (413, naming the page).
+ */
+export const MAX_DOCUMENT_NODES = 250_000;
+
+/**
  * A JSON document made from Markdown: headings (`#`, `##`, `###` and deeper),
  * fenced code blocks, thematic breaks and paragraphs (the text of other
- * constructs is kept as paragraph text).
+ * constructs is kept as paragraph text). Read line by line; undefined past
+ * MAX_DOCUMENT_NODES nodes.
  */
-export function markdownToDocument(markdown: string): JsonDocument {
+export function markdownToDocument(markdown: string): JsonDocument | undefined {
   const nodes: DocBlock[] = [];
+  let count = 0;
   const source = markdown.replace(/\r\n?/g, '\n');
-  const lines = source.split('\n');
   // Fenced code is found by the one fence scanner of src/content-model/markdown.ts, by where it starts.
-  const fences = new Map(findFencedBlocks(source).map((block) => [block.start, block]));
+  const fences = eachFencedBlock(source);
+  let fence = fences.next().value;
   let paragraph: string[] = [];
-  const flush = () => {
-    if (paragraph.length > 0) nodes.push({ object: 'block', type: 'paragraph', nodes: [text(paragraph.join('\n'))] });
-    paragraph = [];
+  const push = (node: DocBlock, size = 1): boolean => {
+    count += size;
+    nodes.push(node);
+    return count <= MAX_DOCUMENT_NODES;
   };
-  let offset = 0;
-  for (let i = 0; i < lines.length; offset += (lines[i] as string).length + 1, i++) {
-    const line = lines[i] as string;
-    const fence = fences.get(offset);
-    if (fence) {
-      flush();
+  const flush = (): boolean => {
+    const ok = paragraph.length === 0 || push({ object: 'block', type: 'paragraph', nodes: [text(paragraph.join('\n'))] });
+    paragraph = [];
+    return ok;
+  };
+  for (let line = lineAt(source, 0, 1); line; line = lineAt(source, line.end, line.number + 1)) {
+    if (fence && fence.start === line.start) {
+      if (!flush()) return undefined;
       const content = source.slice(fence.contentStart, fence.contentEnd).replace(/\n$/, '');
       const syntax = fence.info.split(/\s/, 1)[0] as string;
-      nodes.push({
-        object: 'block',
-        type: 'code',
-        data: syntax ? { syntax } : {},
-        nodes: content.split('\n').map((value) => ({ object: 'block', type: 'code-line', nodes: [text(value)], data: {} })),
-      });
-      // Continue after the closing fence (the loop's step moves past the last line of the block).
-      while (i + 1 < lines.length && offset + (lines[i] as string).length + 1 < fence.end) {
-        offset += (lines[i] as string).length + 1;
-        i++;
+      const codeLines: Array<{ object: 'block'; type: 'code-line'; nodes: DocText[]; data: Record<string, never> }> = [];
+      for (const { text: value } of eachLine(content)) {
+        codeLines.push({ object: 'block', type: 'code-line', nodes: [text(value)], data: {} });
+        if (count + codeLines.length > MAX_DOCUMENT_NODES) return undefined;
       }
+      // `split` gave an empty code block one empty line; and a content ending in an empty line keeps it.
+      if (content === '' || content.endsWith('\n')) codeLines.push({ object: 'block', type: 'code-line', nodes: [text('')], data: {} });
+      if (!push({ object: 'block', type: 'code', data: syntax ? { syntax } : {}, nodes: codeLines }, 1 + codeLines.length)) return undefined;
+      // Continue after the closing fence.
+      while (line && line.end < fence.end) line = lineAt(source, line.end, line.number + 1);
+      if (!line) break;
+      fence = fences.next().value;
       continue;
     }
-    const heading = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    const heading = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line.text);
     if (heading) {
-      flush();
+      if (!flush()) return undefined;
       const level = Math.min((heading[1] as string).length, 3) as 1 | 2 | 3;
-      nodes.push({ object: 'block', type: `heading-${level}`, nodes: [text(heading[2] as string)], data: {} });
+      if (!push({ object: 'block', type: `heading-${level}`, nodes: [text(heading[2] as string)], data: {} })) return undefined;
       continue;
     }
-    if (/^ {0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) {
-      flush();
-      nodes.push({ object: 'block', type: 'divider', isVoid: true, data: {} });
+    if (/^ {0,3}([-*_])(\s*\1){2,}\s*$/.test(line.text)) {
+      if (!flush() || !push({ object: 'block', type: 'divider', isVoid: true, data: {} })) return undefined;
       continue;
     }
-    if (line.trim() === '') flush();
-    else paragraph.push(line);
+    if (line.text.trim() === '') {
+      if (!flush()) return undefined;
+    } else paragraph.push(line.text);
   }
-  flush();
+  if (!flush()) return undefined;
   return { object: 'document', data: {}, nodes };
 }
 
@@ -245,7 +260,12 @@ function addFlags(view: Record<string, unknown>, page: StoredPage): void {
 
 function bodyOf(content: RevisionContent, page: StoredPage, options: PageViewOptions): { markdown: string } | { document: JsonDocument } {
   const markdown = options.bodies?.get(page.id) ?? content.markdown(page) ?? '';
-  return options.format === 'document' ? { document: markdownToDocument(markdown) } : { markdown };
+  if (options.format !== 'document') return { markdown };
+  const document = markdownToDocument(markdown);
+  if (!document) {
+    throw new ApiError(413, `Page "${page.title}" (${page.id}) is too large to answer as a document (more than ${MAX_DOCUMENT_NODES} blocks and code lines): read it with format=markdown`);
+  }
+  return { document };
 }
 
 function definedLayout(layout: PageLayout | undefined): PageLayout {

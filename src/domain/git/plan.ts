@@ -5,7 +5,7 @@
  * an import plan is the tree to commit, an export plan the files to write and
  * delete on the branch head (the export then commits and pushes them).
  */
-import { badRequest, conflict, notFound } from '../../api/errors.js';
+import { ApiError, badRequest, conflict, notFound } from '../../api/errors.js';
 import type { ContentTree } from '../../content-model/model.js';
 import type { Mirror } from '../../git/repo.js';
 import type { GitIdentity, GitSettings } from '../../git/settings.js';
@@ -82,13 +82,13 @@ export async function refChecks() {
   return { importRef: checkImportRef, branchRef: (ref: string) => checkRefName(ref) };
 }
 
-/** The converter's errors (a symlink leaving the repository, a bad config…) are the caller's: 400. */
+/** The converter's errors (a symlink leaving the repository, a bad config…) are the caller's: 400; content beyond the import limits 413. */
 export async function converting<T>(what: string, url: string, fn: () => T): Promise<T> {
   const { GitSyncError } = await import('../../gitsync/errors.js');
   try {
     return fn();
   } catch (error) {
-    if (error instanceof GitSyncError) throw badRequest(`Cannot ${what} ${url}: ${error.message}`);
+    if (error instanceof GitSyncError) throw new ApiError(error.tooLarge ? 413 : 400, `Cannot ${what} ${url}: ${error.message}`);
     throw error;
   }
 }

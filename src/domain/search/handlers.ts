@@ -15,7 +15,8 @@ import { paginate } from '../pagination.js';
 import { orgAccess, requireRole } from '../permissions.js';
 import { type SpaceRecord, getRevision, getSpace, orgSpaceList } from '../core-records.js';
 import { appUrl } from '../urls.js';
-import { INDEX_FORMAT, type PostingRow, eachPosting, indexState, pagePostings, postingCount, postingRows, tokenize } from './index.js';
+import { INDEX_FORMAT, type PostingRow, eachPosting, eachWord, indexState, pagePostings, postingCount, postingRows, tokenize } from './index.js';
+import { eachLine } from '../../content-model/markdown.js';
 
 const on = implementer<typeof routes>();
 const seg = (id: string) => encodeURIComponent(id);
@@ -85,14 +86,23 @@ function pageResult(space: SpaceRecord, origin: string, content: RevisionContent
   let heading = page.title || 'Untitled';
   let anchor = '';
   const wanted = new Set(words);
-  for (const line of markdown.split('\n')) {
+  const mentions = (line: string): boolean => {
+    let found = false;
+    eachWord(line, (word) => {
+      found ||= wanted.has(word);
+    });
+    return found;
+  };
+  // Line by line (not split: a page of millions of lines), until three sections are found.
+  for (const { text: line } of eachLine(markdown)) {
+    if (sections.length >= 3) break;
     const match = /^#{1,6}\s+(.*)$/.exec(line);
     if (match) {
       heading = (match[1] as string).trim();
       anchor = slugify(heading);
       continue;
     }
-    if (sections.length >= 3 || line.trim() === '' || !tokenize(line).some((word) => wanted.has(word))) continue;
+    if (line.trim() === '' || !mentions(line)) continue;
     const id = `${page.id}${anchor ? `#${anchor}` : ''}`;
     const existing = sections.find((s) => s.id === id);
     if (existing) {

@@ -84,29 +84,108 @@ const STOP_WORDS = new Set(
 
 /** The words of a text: lower case, accents removed, 2–40 letters or digits, common English words left out. */
 export function tokenize(text: string): string[] {
-  return text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word.length >= 2 && word.length <= 40 && !STOP_WORDS.has(word));
+  const words: string[] = [];
+  eachWord(text, (word) => words.push(word));
+  return words;
+}
+
+/** Characters read at a time by `eachWord`. */
+const PIECE = 64 * 1024;
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+
+/** Whether the character just before `at` can be part of a word (a surrogate pair is read whole). */
+function wordCharBefore(text: string, at: number): boolean {
+  const code = text.charCodeAt(at - 1);
+  if (code >= 0xd800 && code <= 0xdbff) return true; // never cut a pair
+  if (code >= 0xdc00 && code <= 0xdfff && at >= 2) return WORD_CHAR.test(String.fromCodePoint(text.codePointAt(at - 2) as number));
+  return WORD_CHAR.test(text[at - 1] as string);
+}
+
+/** Where a piece may end: just after white space (lower case does not look past it, unlike `.` or `'`: a final Σ does). */
+function whiteSpaceCut(text: string, from: number, to: number): number {
+  for (let cut = to; cut > from; cut -= 1) {
+    const code = text.charCodeAt(cut - 1);
+    if (code === 32 || code === 10 || code === 9 || code === 13) return cut;
+  }
+  return -1;
+}
+
+/**
+ * Calls `visit` with each word of `text`, as `tokenize` lists them, reading the
+ * text a piece at a time: a page of 16 MiB costs a 64 KiB piece and its words,
+ * not three copies of the text and an array of every word. A piece ends just
+ * after white space, so no word (and no final-sigma context) is cut. A text
+ * without white space in 4 KiB is cut after a character that cannot be part of
+ * a word, or, in a run of word characters longer than any kept word, anywhere
+ * (both ends of that run are dropped).
+ */
+export function eachWord(text: string, visit: (word: string) => void): void {
+  let from = 0;
+  let dropFirst = false;
+  while (from < text.length) {
+    let to = Math.min(text.length, from + PIECE);
+    let dropLast = false;
+    if (to < text.length) {
+      const spaced = whiteSpaceCut(text, Math.max(from, to - 4096), to);
+      if (spaced > from) to = spaced;
+      else {
+        const floor = Math.max(from + 1, to - 64);
+        let cut = to;
+        while (cut > floor && wordCharBefore(text, cut)) cut -= 1;
+        if (wordCharBefore(text, cut)) dropLast = true;
+        else to = cut;
+      }
+    }
+    const words = text.slice(from, to).toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '').split(/[^\p{L}\p{N}]+/u);
+    for (let i = 0; i < words.length; i += 1) {
+      if ((i === 0 && dropFirst) || (i === words.length - 1 && dropLast)) continue;
+      const word = words[i] as string;
+      if (word.length >= 2 && word.length <= 40 && !STOP_WORDS.has(word)) visit(word);
+    }
+    dropFirst = dropLast;
+    from = to;
+  }
 }
 
 /** Words kept per page: the most frequent ones (and every word of the title), so one huge page stays bounded. */
 const MAX_WORDS_PER_PAGE = 400;
+/**
+ * Distinct words counted at once: past it the rarest are forgotten (a page of a
+ * million distinct words must not cost a map of a million entries). Real pages
+ * stay far below it, so their counts are exact.
+ */
+const MAX_COUNTED_WORDS = 50_000;
+
+/** Drops the least frequent words until at most 3/4 of MAX_COUNTED_WORDS are left. */
+function forgetRarest(counts: Map<string, Posting>): void {
+  const byCount = new Map<number, number>();
+  for (const [text] of counts.values()) byCount.set(text, (byCount.get(text) ?? 0) + 1);
+  let dropped = 0;
+  let threshold = 0;
+  for (const count of [...byCount.keys()].sort((a, b) => a - b)) {
+    threshold = count;
+    dropped += byCount.get(count) as number;
+    if (counts.size - dropped <= (MAX_COUNTED_WORDS * 3) / 4) break;
+  }
+  for (const [word, [text]] of counts) if (text <= threshold) counts.delete(word);
+}
 
 export function pagePostings(title: string, text: string): Map<string, Posting> {
   const counts = new Map<string, Posting>();
-  for (const word of tokenize(text)) {
-    const entry = counts.get(word) ?? [0, 0];
-    entry[0] += 1;
-    counts.set(word, entry);
-  }
-  for (const word of tokenize(title)) {
+  eachWord(text, (word) => {
+    const entry = counts.get(word);
+    if (entry) {
+      entry[0] += 1;
+      return;
+    }
+    if (counts.size >= MAX_COUNTED_WORDS) forgetRarest(counts);
+    counts.set(word, [1, 0]);
+  });
+  eachWord(title, (word) => {
     const entry = counts.get(word) ?? [0, 0];
     entry[1] += 1;
     counts.set(word, entry);
-  }
+  });
   if (counts.size <= MAX_WORDS_PER_PAGE) return counts;
   const ranked = [...counts].sort((a, b) => b[1][1] - a[1][1] || b[1][0] - a[1][0] || (a[0] < b[0] ? -1 : 1));
   return new Map(ranked.slice(0, MAX_WORDS_PER_PAGE));

@@ -10,7 +10,7 @@ import { markdownToDocument } from '../../../src/domain/content/views.js';
 type Node = { type: string; data?: { syntax?: string }; nodes?: Array<{ nodes?: Array<{ leaves?: Array<{ text: string }> }>; leaves?: Array<{ text: string }> }> };
 
 function blocks(markdown: string): Array<{ type: string; syntax?: string; text: string }> {
-  return (markdownToDocument(markdown).nodes as unknown as Node[]).map((node) => ({
+  return ((markdownToDocument(markdown)?.nodes ?? []) as unknown as Node[]).map((node) => ({
     type: node.type,
     ...(node.data?.syntax ? { syntax: node.data.syntax } : {}),
     text:
