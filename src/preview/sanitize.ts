@@ -169,6 +169,57 @@ interface Open {
   textLength?: number;
 }
 
+/**
+ * The attributes an allowed element keeps, written (values escaped, URLs checked and
+ * resolved); undefined when the element must go (an image without an acceptable source,
+ * an input that is not a checkbox).
+ */
+function attributesOf(name: string, attribs: Record<string, string>, open: Open, options: SanitizeOptions): string | undefined {
+  const allowed = ELEMENTS[name] as readonly string[];
+  let text = '';
+  const classes: string[] = [];
+  for (const item of (attribs.class ?? '').split(/\s+/)) if (CLASS.test(item)) classes.push(item);
+  if (attribs.title !== undefined) text += ` title="${escapeHtml(attribs.title)}"`;
+  for (const key of allowed) {
+    const value = attribs[key];
+    if (value === undefined) continue;
+    if (key === 'href' || key === 'src') {
+      const checked = checkedUrl(value, key === 'src' ? 'image' : 'link');
+      const resolved = checked === undefined ? undefined : options.resolveUrl(checked, key === 'src' ? 'image' : 'link');
+      if (resolved === undefined) {
+        if (name === 'img') return undefined; // an image without a source shows nothing
+        classes.push('gb-broken');
+        continue;
+      }
+      text += ` ${key}="${escapeHtml(resolved.url)}"`;
+      if (resolved.className) classes.push(resolved.className);
+      if (name === 'a' && resolved.title !== undefined) open.fallbackText = resolved.title;
+      if (name === 'a' && /^[a-z][a-z0-9+.-]*:/i.test(resolved.url)) text += ' rel="noopener noreferrer nofollow"';
+    } else if (key === 'id') {
+      const id = value.replace(HEADING_ID, '-').slice(0, 100);
+      if (id) text += ` id="${escapeHtml(id)}"`;
+    } else if (key === 'width' || key === 'height' || key === 'span' || key === 'colspan' || key === 'rowspan' || key === 'start') {
+      if (/^\d{1,5}%?$/.test(value.trim())) text += ` ${key}="${value.trim()}"`;
+    } else if (key === 'align') {
+      const align = value.trim().toLowerCase();
+      if (align === 'left' || align === 'right' || align === 'center' || align === 'justify') text += ` align="${align}"`;
+    } else if (key === 'open') {
+      text += ' open';
+    } else if (key === 'alt') {
+      text += ` alt="${escapeHtml(value)}"`;
+    }
+  }
+  if (name === 'input') {
+    // Task-list boxes only: never a control that takes input or submits.
+    if ((attribs.type ?? '').toLowerCase() !== 'checkbox') return undefined;
+    text = ` type="checkbox" disabled${attribs.checked !== undefined ? ' checked' : ''}`;
+  }
+  if (name === 'button') text += ' type="button"';
+  if (name === 'img') text += ' loading="lazy" decoding="async"';
+  if (classes.length > 0) text = ` class="${escapeHtml([...new Set(classes)].join(' '))}"${text}`;
+  return text;
+}
+
 /** Writes `html` again from the allow-list (see the module comment). */
 export function sanitizeHtml(html: string, options: SanitizeOptions): string {
   const out: string[] = [];
@@ -176,52 +227,6 @@ export function sanitizeHtml(html: string, options: SanitizeOptions): string {
   /** Depth in the stack of the element whose content is being dropped (-1: none). */
   let dropping = -1;
   let written = 0;
-
-  const attributesOf = (name: string, attribs: Record<string, string>, open: Open): string | undefined => {
-    const allowed = ELEMENTS[name] as readonly string[];
-    let text = '';
-    const classes: string[] = [];
-    for (const item of (attribs.class ?? '').split(/\s+/)) if (CLASS.test(item)) classes.push(item);
-    if (attribs.title !== undefined) text += ` title="${escapeHtml(attribs.title)}"`;
-    for (const key of allowed) {
-      const value = attribs[key];
-      if (value === undefined) continue;
-      if (key === 'href' || key === 'src') {
-        const checked = checkedUrl(value, key === 'src' ? 'image' : 'link');
-        const resolved = checked === undefined ? undefined : options.resolveUrl(checked, key === 'src' ? 'image' : 'link');
-        if (resolved === undefined) {
-          if (name === 'img') return undefined; // an image without a source shows nothing
-          classes.push('gb-broken');
-          continue;
-        }
-        text += ` ${key}="${escapeHtml(resolved.url)}"`;
-        if (resolved.className) classes.push(resolved.className);
-        if (name === 'a' && resolved.title !== undefined) open.fallbackText = resolved.title;
-        if (name === 'a' && /^[a-z][a-z0-9+.-]*:/i.test(resolved.url)) text += ' rel="noopener noreferrer nofollow"';
-      } else if (key === 'id') {
-        const id = value.replace(HEADING_ID, '-').slice(0, 100);
-        if (id) text += ` id="${escapeHtml(id)}"`;
-      } else if (key === 'width' || key === 'height' || key === 'span' || key === 'colspan' || key === 'rowspan' || key === 'start') {
-        if (/^\d{1,5}%?$/.test(value.trim())) text += ` ${key}="${value.trim()}"`;
-      } else if (key === 'align') {
-        const align = value.trim().toLowerCase();
-        if (align === 'left' || align === 'right' || align === 'center' || align === 'justify') text += ` align="${align}"`;
-      } else if (key === 'open') {
-        text += ' open';
-      } else if (key === 'alt') {
-        text += ` alt="${escapeHtml(value)}"`;
-      }
-    }
-    if (name === 'input') {
-      // Task-list boxes only: never a control that takes input or submits.
-      if ((attribs.type ?? '').toLowerCase() !== 'checkbox') return undefined;
-      text = ` type="checkbox" disabled${attribs.checked !== undefined ? ' checked' : ''}`;
-    }
-    if (name === 'button') text += ' type="button"';
-    if (name === 'img') text += ' loading="lazy" decoding="async"';
-    if (classes.length > 0) text = ` class="${escapeHtml([...new Set(classes)].join(' '))}"${text}`;
-    return text;
-  };
 
   const parser = new Parser(
     {
@@ -234,7 +239,7 @@ export function sanitizeHtml(html: string, options: SanitizeOptions): string {
           return;
         }
         if (!(name in ELEMENTS)) return;
-        const attributes = attributesOf(name, attribs, open);
+        const attributes = attributesOf(name, attribs, open, options);
         if (attributes === undefined) return;
         out.push(`<${name}${attributes}>`);
         open.written = !VOID.has(name);

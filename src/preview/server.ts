@@ -15,10 +15,10 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { escapeHtml } from './html.js';
 import { contentSecurityPolicy } from './layout.js';
-import { type FileEntry, type SiteModel, type Variant, safeSegment } from './model.js';
+import { type FileEntry, type SiteModel, safeSegment } from './model.js';
 import { FAVICON, SCRIPT, STYLE } from './assets.js';
 import { type Preview, newNonce } from './preview.js';
-import { PREFIX, servedUrls } from './urls.js';
+import { PREFIX, type PreviewUrls, servedUrls } from './urls.js';
 
 export interface PreviewServerOptions {
   port: number;
@@ -63,34 +63,112 @@ class HttpProblem extends Error {
   }
 }
 
-export async function startPreviewServer(preview: Preview, options: PreviewServerOptions): Promise<PreviewServer> {
-  const streams = new Set<ServerResponse>();
-  let port = 0;
-  const urls = servedUrls(preview.firstPage);
+const send = (res: ServerResponse, status: number, type: string, body: string | Uint8Array, headers: Record<string, string> = {}, head = false) => {
+  const data = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, 'content-length': String(data.byteLength), ...headers });
+  res.end(head ? undefined : data);
+};
+const sendPage = (res: ServerResponse, status: number, html: string, nonce: string, head: boolean) =>
+  send(res, status, 'text/html; charset=utf-8', html, { 'content-security-policy': contentSecurityPolicy(nonce) }, head);
+const redirect = (res: ServerResponse, location: string) => {
+  res.writeHead(302, { ...SECURITY_HEADERS, location, 'content-length': '0' });
+  res.end();
+};
 
-  const send = (res: ServerResponse, status: number, type: string, body: string | Uint8Array, headers: Record<string, string> = {}, head = false) => {
-    const data = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-    res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, 'content-length': String(data.byteLength), ...headers });
-    res.end(head ? undefined : data);
-  };
-  const sendPage = (res: ServerResponse, status: number, html: string, nonce: string, head: boolean) =>
-    send(res, status, 'text/html; charset=utf-8', html, { 'content-security-policy': contentSecurityPolicy(nonce) }, head);
-  const redirect = (res: ServerResponse, location: string) => {
-    res.writeHead(302, { ...SECURITY_HEADERS, location, 'content-length': '0' });
-    res.end();
-  };
+/** The decoded path segments and query of a request path (the path as sent: never resolved against anything). */
+function parsePath(raw: string): { pathname: string; segments: string[]; query: URLSearchParams } {
+  if (!raw.startsWith('/')) throw new HttpProblem(400, 'bad request path');
+  const mark = raw.indexOf('?');
+  const pathname = mark === -1 ? raw : raw.slice(0, mark);
+  const query = new URLSearchParams(mark === -1 ? '' : raw.slice(mark + 1));
+  try {
+    return { pathname, query, segments: pathname.split('/').slice(1).filter((s) => s !== '').map((s) => decodeURIComponent(s)) };
+  } catch {
+    throw new HttpProblem(400, 'bad percent-encoding in the path');
+  }
+}
 
-  const defaultRoot = (site: SiteModel, variant: Variant | undefined) => (variant ? urls.page(variant, undefined) : undefined);
+/** The preview's HTTP handling: one instance per `site preview`. */
+class PreviewHttp {
+  readonly streams = new Set<ServerResponse>();
+  port = 0;
+  private readonly urls: PreviewUrls;
 
-  const serveFile = async (res: ServerResponse, site: SiteModel, parts: string[], head: boolean) => {
+  constructor(
+    private readonly preview: Preview,
+    private readonly options: PreviewServerOptions,
+  ) {
+    this.urls = servedUrls(preview.firstPage);
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    if (method !== 'GET' && method !== 'HEAD') {
+      send(res, 405, 'text/plain; charset=utf-8', 'the preview answers GET and HEAD only\n', { allow: 'GET, HEAD', connection: 'close' });
+      return;
+    }
+    const head = method === 'HEAD';
+    const host = req.headers.host ?? '';
+    if (host !== `127.0.0.1:${this.port}` && host !== `localhost:${this.port}`) {
+      send(res, 421, 'text/plain; charset=utf-8', 'this preview answers on its loopback address only\n');
+      return;
+    }
+    const { pathname, segments, query } = parsePath(req.url ?? '/');
+    if (segments[0] === PREFIX) return this.own(req, res, segments.slice(1), query, head);
+    // Browsers ask for it whatever the page says: no content, rather than an error in the console.
+    if (segments.length === 1 && segments[0] === 'favicon.ico') return send(res, 204, 'image/x-icon', '', {}, head);
+    return this.page(res, pathname, segments, head);
+  }
+
+  /** /_docsctl/…: assets, files, search, live reload. */
+  private async own(req: IncomingMessage, res: ServerResponse, [kind, ...rest]: string[], query: URLSearchParams, head: boolean): Promise<void> {
+    const asset = kind === 'assets' && rest.length === 1 ? ASSETS[rest[0] as string] : undefined;
+    if (asset) return send(res, 200, asset.type, asset.body, {}, head);
+    if (kind === 'events' && rest.length === 0) return this.events(req, res, query);
+    const site = await this.preview.model();
+    if (kind === 'files') return this.file(res, site, rest, head);
+    if (kind === 'search' && rest.length === 0) {
+      const variant = site.variantByKey.get(query.get('v') ?? '') ?? site.defaultVariant;
+      if (!variant) throw new HttpProblem(404, 'the site shows no space');
+      const nonce = newNonce();
+      return sendPage(res, 200, await this.preview.renderSearch(variant, query.get('q') ?? '', this.urls, nonce), nonce, head);
+    }
+    throw new HttpProblem(404, 'nothing here');
+  }
+
+  /** A page: /<section>/<variant>/<page path>, the variant's root, a section's root, or the site's. */
+  private async page(res: ServerResponse, pathname: string, segments: string[], head: boolean): Promise<void> {
+    const { preview, urls } = this;
+    const site = await preview.model();
+    const nonce = newNonce();
+    if (segments.length === 0) {
+      if (site.defaultVariant) return redirect(res, urls.page(site.defaultVariant, undefined));
+      return sendPage(res, 404, await preview.renderNotFound(undefined, urls, nonce, '/ (the site shows no space yet)'), nonce, head);
+    }
+    const prefix = site.sections.length > 0 ? 2 : 1;
+    const variant = site.variantByKey.get(segments.slice(0, prefix).join('/'));
+    if (!variant) {
+      const section = prefix === 2 && segments.length === 1 ? site.sections.find((s) => s.segment === segments[0]) : undefined;
+      const target = section ? (section.variants.find((v) => v.default) ?? section.variants[0]) : undefined;
+      if (target) return redirect(res, urls.page(target, undefined));
+      return sendPage(res, 404, await preview.renderNotFound(site.defaultVariant, urls, nonce, pathname), nonce, head);
+    }
+    const rest = segments.slice(prefix);
+    const page = await preview.pageAt(variant, rest);
+    if (!page && rest.length > 0) return sendPage(res, 404, await preview.renderNotFound(variant, urls, nonce, pathname), nonce, head);
+    sendPage(res, 200, (await preview.renderPage(variant, page, urls, 'served', nonce)).html, nonce, head);
+  }
+
+  /** A file of a space the site shows, by its id and name. */
+  private async file(res: ServerResponse, site: SiteModel, parts: string[], head: boolean): Promise<void> {
     const [spaceSegment, fileSegment, name] = parts;
     const spaceId = parts.length === 3 ? site.variants.find((v) => safeSegment(v.spaceId) === spaceSegment)?.spaceId : undefined;
     if (spaceId === undefined) throw new HttpProblem(404, 'no such file');
-    const content = await preview.content(spaceId);
+    const content = await this.preview.content(spaceId);
     const byId = content.filesById.get(fileSegment as string);
     const file = byId && safeSegment(byId.id) === fileSegment ? byId : content.files.find((f) => safeSegment(f.id) === fileSegment);
     if (!file || file.segment !== name) throw new HttpProblem(404, 'no such file');
-    const data = await options.fileBytes(file);
+    const data = await this.options.fileBytes(file);
     if (!data) throw new HttpProblem(404, `the bytes of ${file.name} could not be read`);
     const type = file.contentType.toLowerCase().split(';')[0]?.trim() ?? '';
     const inline = INLINE_TYPES.has(type);
@@ -107,9 +185,11 @@ export async function startPreviewServer(preview: Preview, options: PreviewServe
       },
       head,
     );
-  };
+  }
 
-  const serveEvents = (req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => {
+  /** Live reload: a server-sent event stream that says `reload` once the content is newer than `since`. */
+  private events(req: IncomingMessage, res: ServerResponse, query: URLSearchParams): void {
+    const { streams, preview } = this;
     if (query.get('since') !== preview.version) {
       res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream' });
       res.end(`event: reload\ndata: ${preview.version}\n\n`);
@@ -133,82 +213,17 @@ export async function startPreviewServer(preview: Preview, options: PreviewServe
       clearInterval(heartbeat);
       clearTimeout(lifetime);
     });
-  };
+  }
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const method = req.method ?? 'GET';
-    if (method !== 'GET' && method !== 'HEAD') {
-      send(res, 405, 'text/plain; charset=utf-8', 'the preview answers GET and HEAD only\n', { allow: 'GET, HEAD', connection: 'close' });
-      return;
-    }
-    const head = method === 'HEAD';
-    const host = req.headers.host ?? '';
-    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {
-      send(res, 421, 'text/plain; charset=utf-8', 'this preview answers on its loopback address only\n');
-      return;
-    }
-    const raw = req.url ?? '/';
-    if (!raw.startsWith('/')) throw new HttpProblem(400, 'bad request path');
-    const mark = raw.indexOf('?');
-    const pathname = mark === -1 ? raw : raw.slice(0, mark);
-    const query = new URLSearchParams(mark === -1 ? '' : raw.slice(mark + 1));
-    let segments: string[];
-    try {
-      segments = pathname.split('/').slice(1).filter((s) => s !== '').map((s) => decodeURIComponent(s));
-    } catch {
-      throw new HttpProblem(400, 'bad percent-encoding in the path');
-    }
-    if (segments[0] === PREFIX) {
-      const [, kind, ...rest] = segments;
-      if (kind === 'assets' && rest.length === 1 && rest[0] === 'style.css') return send(res, 200, 'text/css; charset=utf-8', STYLE, {}, head);
-      if (kind === 'assets' && rest.length === 1 && rest[0] === 'app.js') return send(res, 200, 'text/javascript; charset=utf-8', SCRIPT, {}, head);
-      if (kind === 'assets' && rest.length === 1 && rest[0] === 'favicon.svg') return send(res, 200, 'image/svg+xml', FAVICON, {}, head);
-      if (kind === 'events' && rest.length === 0) return serveEvents(req, res, query);
-      const site = await preview.model();
-      if (kind === 'files') return serveFile(res, site, rest, head);
-      if (kind === 'search' && rest.length === 0) {
-        const variant = site.variantByKey.get(query.get('v') ?? '') ?? site.defaultVariant;
-        if (!variant) throw new HttpProblem(404, 'the site shows no space');
-        const nonce = newNonce();
-        return sendPage(res, 200, await preview.renderSearch(variant, query.get('q') ?? '', urls, nonce), nonce, head);
-      }
-      throw new HttpProblem(404, 'nothing here');
-    }
-    // Browsers ask for it whatever the page says: no content, rather than an error in the console.
-    if (segments.length === 1 && segments[0] === 'favicon.ico') return send(res, 204, 'image/x-icon', '', {}, head);
-    const site = await preview.model();
-    if (segments.length === 0) {
-      const root = defaultRoot(site, site.defaultVariant);
-      if (root) return redirect(res, root);
-      const nonce = newNonce();
-      return sendPage(res, 404, await preview.renderNotFound(undefined, urls, nonce, '/ (the site shows no space yet)'), nonce, head);
-    }
-    const prefix = site.sections.length > 0 ? 2 : 1;
-    const variant = site.variantByKey.get(segments.slice(0, prefix).join('/'));
-    if (!variant) {
-      // A section's root: its default variant.
-      const section = prefix === 2 && segments.length === 1 ? site.sections.find((s) => s.segment === segments[0]) : undefined;
-      const target = section ? (section.variants.find((v) => v.default) ?? section.variants[0]) : undefined;
-      if (target) return redirect(res, urls.page(target, undefined));
-      const nonce = newNonce();
-      return sendPage(res, 404, await preview.renderNotFound(site.defaultVariant, urls, nonce, pathname), nonce, head);
-    }
-    const rest = segments.slice(prefix);
-    const page = await preview.pageAt(variant, rest);
-    const nonce = newNonce();
-    if (!page && rest.length > 0) return sendPage(res, 404, await preview.renderNotFound(variant, urls, nonce, pathname), nonce, head);
-    const rendered = await preview.renderPage(variant, page, urls, 'served', nonce);
-    sendPage(res, 200, rendered.html, nonce, head);
-  };
-
-  const server = createServer((req, res) => {
+  /** Answers a request within the deadline; a failure becomes an error page (a 5xx is logged). */
+  respond(req: IncomingMessage, res: ServerResponse): void {
     // Nothing is read from a request body: drain it.
     req.resume();
     const deadline = setTimeout(() => {
       if (!res.headersSent) send(res, 504, 'text/plain; charset=utf-8', 'the preview took too long to answer\n', { connection: 'close' });
     }, REQUEST_DEADLINE_MS);
     deadline.unref();
-    handle(req, res)
+    this.handle(req, res)
       .catch((error: unknown) => {
         if (res.headersSent) {
           res.destroy();
@@ -217,19 +232,58 @@ export async function startPreviewServer(preview: Preview, options: PreviewServe
         const problem = error instanceof HttpProblem ? error : undefined;
         const status = problem?.status ?? ((error as { status?: number }).status === 404 ? 404 : 502);
         const message = error instanceof Error ? error.message : String(error);
-        if (!problem) options.log(`preview: ${req.method} ${req.url}: ${message}`);
+        if (!problem) this.options.log(`preview: ${req.method} ${req.url}: ${message}`);
         send(res, status, 'text/html; charset=utf-8', `<!doctype html><meta charset="utf-8"><title>Preview error</title><p>${escapeHtml(message)}</p>\n`, {
           'content-security-policy': "default-src 'none'",
         });
       })
       .finally(() => clearTimeout(deadline));
-  });
+  }
+
+  /** Checks whether the content changed; if so, later requests see it and every open page is told to reload. */
+  async check(): Promise<boolean> {
+    try {
+      const version = await this.preview.source.fingerprint();
+      if (version === this.preview.version) return false;
+      this.preview.reset(version);
+      for (const stream of this.streams) stream.end(`event: reload\ndata: ${version}\n\n`);
+      this.streams.clear();
+      return true;
+    } catch (error) {
+      this.options.log(`preview: could not check for changes: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    }
+  }
+}
+
+const ASSETS: Record<string, { type: string; body: string }> = {
+  'style.css': { type: 'text/css; charset=utf-8', body: STYLE },
+  'app.js': { type: 'text/javascript; charset=utf-8', body: SCRIPT },
+  'favicon.svg': { type: 'image/svg+xml', body: FAVICON },
+};
+
+/** Calls `tick` every `ms` (after the previous one ended) until the returned stop is called. */
+function every(ms: number, tick: () => Promise<void>): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const schedule = () => {
+    if (!stopped) timer = setTimeout(() => void tick().finally(schedule), ms);
+  };
+  schedule();
+  return () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+  };
+}
+
+export async function startPreviewServer(preview: Preview, options: PreviewServerOptions): Promise<PreviewServer> {
+  const http = new PreviewHttp(preview, options);
+  const server = createServer((req, res) => http.respond(req, res));
   server.headersTimeout = 10_000;
   server.requestTimeout = REQUEST_DEADLINE_MS + 5_000;
   server.keepAliveTimeout = 5_000;
   server.maxConnections = 128;
   server.setTimeout(60_000);
-
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, '127.0.0.1', () => {
@@ -237,38 +291,21 @@ export async function startPreviewServer(preview: Preview, options: PreviewServe
       resolve();
     });
   });
-  port = (server.address() as AddressInfo).port;
+  http.port = (server.address() as AddressInfo).port;
 
-  // ─── Live reload ──────────────────────────────────────────────────────────
+  // One check at a time; locally when the store's generation moves, remotely while a browser watches.
   let checking: Promise<boolean> | undefined;
   const check = (): Promise<boolean> => {
-    checking ??= (async () => {
-      try {
-        const version = await preview.source.fingerprint();
-        if (version === preview.version) return false;
-        preview.reset(version);
-        for (const stream of streams) stream.end(`event: reload\ndata: ${version}\n\n`);
-        streams.clear();
-        return true;
-      } catch (error) {
-        options.log(`preview: could not check for changes: ${error instanceof Error ? error.message : String(error)}`);
-        return false;
-      } finally {
-        checking = undefined;
-      }
-    })();
+    checking ??= http.check().finally(() => {
+      checking = undefined;
+    });
     return checking;
   };
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  const schedule = (ms: number, tick: () => Promise<void>) => {
-    if (stopped) return;
-    timer = setTimeout(() => void tick().finally(() => schedule(ms, tick)), ms);
-  };
+  let stop: () => void;
   if (options.generation) {
     const generation = options.generation;
     let seen = generation();
-    schedule(250, async () => {
+    stop = every(250, async () => {
       const now = generation();
       if (now === seen) return;
       seen = now;
@@ -277,19 +314,18 @@ export async function startPreviewServer(preview: Preview, options: PreviewServe
   } else {
     const site = await preview.model().catch(() => undefined);
     const spaces = new Set(site?.variants.map((v) => v.spaceId) ?? []).size;
-    schedule(Math.min(30_000, 2_000 + 500 * spaces), async () => {
-      if (streams.size > 0) await check();
+    stop = every(Math.min(30_000, 2_000 + 500 * spaces), async () => {
+      if (http.streams.size > 0) await check();
     });
   }
 
   return {
-    url: `http://127.0.0.1:${port}/`,
+    url: `http://127.0.0.1:${http.port}/`,
     check,
     async close() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      for (const stream of streams) stream.end();
-      streams.clear();
+      stop();
+      for (const stream of http.streams) stream.end();
+      http.streams.clear();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

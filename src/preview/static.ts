@@ -17,7 +17,7 @@ import { UsageError } from '../api/errors.js';
 import { FAVICON, SCRIPT, STYLE } from './assets.js';
 import { attr, escapeHtml } from './html.js';
 import { contentSecurityPolicy } from './layout.js';
-import { type FileEntry, type PageNode, type Variant, safeSegment } from './model.js';
+import { type FileEntry, type PageNode, type SiteModel, type Variant, safeSegment } from './model.js';
 import { type Preview, newNonce } from './preview.js';
 import { PREFIX, staticUrls } from './urls.js';
 
@@ -49,70 +49,57 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }
 
-export async function writeStaticCopy(
-  preview: Preview,
-  outDir: string,
-  options: { fileBytes(file: FileEntry): Promise<Uint8Array | undefined>; concurrency: number },
-): Promise<StaticCopy> {
-  const dir = resolve(outDir);
-  checkTarget(dir);
-  const work = join(dirname(dir), `.${basename(dir)}.tmp-${randomBytes(6).toString('hex')}`);
-  const inside = (segments: readonly string[], name: string): string => {
-    const path = resolve(work, ...segments, name);
-    if (!path.startsWith(work + sep)) throw new Error(`preview: refusing to write outside the copy: ${path}`);
-    return path;
+interface Writer {
+  put(segments: readonly string[], name: string, data: string | Uint8Array): Promise<void>;
+}
+
+/** A writer into `work`: every path is checked to stay inside it. */
+function writerInto(work: string): Writer {
+  return {
+    async put(segments, name, data) {
+      const path = resolve(work, ...segments, name);
+      if (!path.startsWith(work + sep)) throw new Error(`preview: refusing to write outside the copy: ${path}`);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, data);
+    },
   };
-  const put = async (segments: readonly string[], name: string, data: string | Uint8Array) => {
-    const path = inside(segments, name);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, data);
-  };
+}
 
-  await mkdir(work, { recursive: true });
-  try {
-    const site = await preview.model();
-    const nonce = newNonce();
-    const files = new Map<string, { spaceId: string; file: FileEntry }>();
-    const index: Record<string, Array<{ t: string; u: string; x: string }>> = {};
-    let pages = 0;
-    // Every variant's pages are read first, so the navigation links each variant's first page.
-    await eachLimited(site.variants, options.concurrency, async (variant) => {
-      await preview.content(variant.spaceId);
-    });
-    const jobs: Array<{ variant: Variant; page: PageNode | undefined }> = [];
-    for (const variant of site.variants) {
-      const content = await preview.content(variant.spaceId);
-      if (content.documents.length === 0) jobs.push({ variant, page: undefined });
-      for (const page of content.documents) jobs.push({ variant, page });
-      index[variant.key] = [];
-    }
-    await eachLimited(jobs, options.concurrency, async ({ variant, page }) => {
-      const probe = staticUrls(preview.firstPage, []);
-      const where = probe.pageDir(variant, page);
-      const urls = staticUrls(preview.firstPage, where);
-      const rendered = await preview.renderPage(variant, page, urls, 'static', nonce);
-      await put(where, 'index.html', rendered.html);
-      pages++;
-      for (const entry of rendered.files) files.set(`${entry.spaceId}/${entry.file.id}`, entry);
-      if (page && !page.hidden) index[variant.key]?.push({ t: page.title, u: probe.page(variant, page), x: rendered.text });
-    });
+type SearchIndex = Record<string, Array<{ t: string; u: string; x: string }>>;
 
-    const missingFiles: string[] = [];
-    await eachLimited([...files.values()], options.concurrency, async ({ spaceId, file }) => {
-      const data = await options.fileBytes(file);
-      if (!data) {
-        missingFiles.push(file.name);
-        return;
-      }
-      await put([PREFIX, 'files', safeSegment(spaceId), safeSegment(file.id)], file.segment, data);
-    });
+/** Writes every page of every variant; answers the files they show and the search index. */
+async function writePages(preview: Preview, out: Writer, nonce: string, concurrency: number) {
+  const site = await preview.model();
+  // Every variant's pages are read first, so the navigation links each variant's first page.
+  await eachLimited(site.variants, concurrency, async (variant) => {
+    await preview.content(variant.spaceId);
+  });
+  const jobs: Array<{ variant: Variant; page: PageNode | undefined }> = [];
+  const index: SearchIndex = {};
+  for (const variant of site.variants) {
+    const content = await preview.content(variant.spaceId);
+    if (content.documents.length === 0) jobs.push({ variant, page: undefined });
+    for (const page of content.documents) jobs.push({ variant, page });
+    index[variant.key] = [];
+  }
+  const files = new Map<string, { spaceId: string; file: FileEntry }>();
+  let pages = 0;
+  await eachLimited(jobs, concurrency, async ({ variant, page }) => {
+    const fromRoot = staticUrls(preview.firstPage, []);
+    const where = fromRoot.pageDir(variant, page);
+    const rendered = await preview.renderPage(variant, page, staticUrls(preview.firstPage, where), 'static', nonce);
+    await out.put(where, 'index.html', rendered.html);
+    pages++;
+    for (const entry of rendered.files) files.set(`${entry.spaceId}/${entry.file.id}`, entry);
+    if (page && !page.hidden) index[variant.key]?.push({ t: page.title, u: fromRoot.page(variant, page), x: rendered.text });
+  });
+  return { site, pages, files: [...files.values()], index };
+}
 
-    await put([PREFIX, 'assets'], 'style.css', STYLE);
-    await put([PREFIX, 'assets'], 'app.js', SCRIPT);
-    await put([PREFIX, 'assets'], 'favicon.svg', FAVICON);
-    await put([PREFIX, 'assets'], 'search-index.js', `window.__docsctlSearch = ${JSON.stringify(index).replace(/</g, '\\u003c')};\n`);
-    const home = site.defaultVariant ? staticUrls(preview.firstPage, []).page(site.defaultVariant, undefined) : undefined;
-    const root = `<!doctype html>
+/** The copy's entry: a redirect to the default variant (a link too). */
+function rootPage(preview: Preview, site: SiteModel, nonce: string): string {
+  const home = site.defaultVariant ? staticUrls(preview.firstPage, []).page(site.defaultVariant, undefined) : undefined;
+  return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -125,15 +112,39 @@ ${home ? `<meta http-equiv="refresh"${attr('content', `0; url=${home}`)}>` : ''}
 </body>
 </html>
 `;
-    await put([], 'index.html', root);
-    await put([PREFIX], MARKER, `${JSON.stringify({ generator: 'docsctl site preview --out', site: site.id, version: preview.version, pages }, null, 2)}\n`);
+}
 
+export async function writeStaticCopy(
+  preview: Preview,
+  outDir: string,
+  options: { fileBytes(file: FileEntry): Promise<Uint8Array | undefined>; concurrency: number },
+): Promise<StaticCopy> {
+  const dir = resolve(outDir);
+  checkTarget(dir);
+  const work = join(dirname(dir), `.${basename(dir)}.tmp-${randomBytes(6).toString('hex')}`);
+  await mkdir(work, { recursive: true });
+  try {
+    const out = writerInto(work);
+    const nonce = newNonce();
+    const { site, pages, files, index } = await writePages(preview, out, nonce, options.concurrency);
+    const missingFiles: string[] = [];
+    await eachLimited(files, options.concurrency, async ({ spaceId, file }) => {
+      const data = await options.fileBytes(file);
+      if (data) await out.put([PREFIX, 'files', safeSegment(spaceId), safeSegment(file.id)], file.segment, data);
+      else missingFiles.push(file.name);
+    });
+    await out.put([PREFIX, 'assets'], 'style.css', STYLE);
+    await out.put([PREFIX, 'assets'], 'app.js', SCRIPT);
+    await out.put([PREFIX, 'assets'], 'favicon.svg', FAVICON);
+    await out.put([PREFIX, 'assets'], 'search-index.js', `window.__docsctlSearch = ${JSON.stringify(index).replace(/</g, '\\u003c')};\n`);
+    await out.put([], 'index.html', rootPage(preview, site, nonce));
+    await out.put([PREFIX], MARKER, `${JSON.stringify({ generator: 'docsctl site preview --out', site: site.id, version: preview.version, pages }, null, 2)}\n`);
     // Swap: the earlier copy (if any) is moved aside, the new one takes its name, the old one goes.
     const old = existsSync(dir) ? join(dirname(dir), `.${basename(dir)}.old-${randomBytes(6).toString('hex')}`) : undefined;
     if (old) await rename(dir, old);
     await rename(work, dir);
     if (old) await rm(old, { recursive: true, force: true });
-    return { dir, pages, files: files.size - missingFiles.length, missingFiles };
+    return { dir, pages, files: files.length - missingFiles.length, missingFiles };
   } catch (error) {
     await rm(work, { recursive: true, force: true });
     throw error;

@@ -6,7 +6,8 @@
  * highlight.js, the server) loads only when it runs.
  */
 import { ApiError, UsageError } from '../../api/errors.js';
-import type { PreviewTarget } from '../../preview/model.js';
+import type { ChangeRequestTarget, PreviewTarget, SiteModel } from '../../preview/model.js';
+import type { Transport } from '../../transport/types.js';
 import type { Session } from '../session.js';
 
 export interface PreviewOptions {
@@ -14,6 +15,25 @@ export interface PreviewOptions {
   changeRequest?: string;
   out?: string;
   open?: boolean;
+}
+
+/** The change request `--change-request` names, among the site's spaces: exactly one, or an error saying why not. */
+async function changeRequestOf(transport: Transport, site: SiteModel, changeRequest: string): Promise<ChangeRequestTarget> {
+  const { findChangeRequest } = await import('../../preview/model.js');
+  const found = await findChangeRequest(
+    transport,
+    site.variants.map((v) => v.spaceId),
+    changeRequest,
+  );
+  if (found.length === 0) {
+    throw new ApiError(404, `No change request "${changeRequest}" in the spaces of ${site.title}`, { hint: 'docsctl cr list SPACE lists them' });
+  }
+  if (found.length > 1) {
+    throw new UsageError(`Change request "${changeRequest}" is in several spaces of ${site.title}: ${found.map((cr) => `${cr.spaceId} (${cr.id})`).join(', ')}`, {
+      hint: 'pass its id instead of its number',
+    });
+  }
+  return found[0] as ChangeRequestTarget;
 }
 
 /**
@@ -25,7 +45,7 @@ export async function runPreview(
   target: PreviewTarget,
   options: PreviewOptions & { openAt?: { spaceId: string; pageId: string } | undefined },
 ): Promise<void> {
-  const [{ Preview }, { PreviewSource, findChangeRequest }, { fileReader }] = await Promise.all([
+  const [{ Preview }, { PreviewSource }, { fileReader }] = await Promise.all([
     import('../../preview/preview.js'),
     import('../../preview/model.js'),
     import('../../preview/files.js'),
@@ -34,25 +54,8 @@ export async function runPreview(
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port expects 0-65535, got "${options.port}"`);
   const transport = await session.transport({ manyRequests: true });
 
-  let changeRequest: Awaited<ReturnType<typeof findChangeRequest>>[number] | undefined;
-  const bare = new PreviewSource(transport, target, undefined);
-  const site = await bare.site();
-  if (options.changeRequest !== undefined) {
-    const found = await findChangeRequest(
-      transport,
-      site.variants.map((v) => v.spaceId),
-      options.changeRequest,
-    );
-    if (found.length === 0) {
-      throw new ApiError(404, `No change request "${options.changeRequest}" in the spaces of ${site.title}`, { hint: 'docsctl cr list SPACE lists them' });
-    }
-    if (found.length > 1) {
-      throw new UsageError(`Change request "${options.changeRequest}" is in several spaces of ${site.title}: ${found.map((cr) => `${cr.spaceId} (${cr.id})`).join(', ')}`, {
-        hint: 'pass its id instead of its number',
-      });
-    }
-    changeRequest = found[0];
-  }
+  const site = await new PreviewSource(transport, target, undefined).site();
+  const changeRequest = options.changeRequest === undefined ? undefined : await changeRequestOf(transport, site, options.changeRequest);
   const source = new PreviewSource(transport, target, changeRequest);
   const preview = new Preview(source, await source.fingerprint());
   const fileBytes = fileReader(transport);
