@@ -15,7 +15,7 @@
 import { type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, UsageError } from '../api/errors.js';
-import { StoreBusyError } from '../store/errors.js';
+import { StoreBusyError, StoreFullError } from '../store/errors.js';
 import { routeInfo } from '../api/catalog.js';
 import { matchRoute, methodsForPath } from '../api/table.js';
 import { type OperationResult, executeLight, executeOperation } from '../domain/execute.js';
@@ -34,6 +34,10 @@ import { type RateLimit, RateLimited, RateLimiter } from './rate-limit.js';
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4000;
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** How long a request body may take to arrive, from its first byte awaited to its last (as Node bounds headers). */
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+/** Node's own bound on receiving the headers (`server.headersTimeout`'s default). */
+const HEADERS_TIMEOUT_MS = 60_000;
 export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
 
 export interface ServerOptions {
@@ -56,6 +60,8 @@ export interface ServerOptions {
   resolveActor?: ((token: string, reader: StoreReader) => string | undefined) | undefined;
   /** Largest accepted request body (default 10 MB). */
   maxBodyBytes?: number | undefined;
+  /** How long a request body may take to arrive in full (default 30 s); beyond, 408 and the connection closes. */
+  bodyTimeoutMs?: number | undefined;
   /** How long `close()` waits for in-flight requests before cutting connections (default 5 s). */
   closeTimeoutMs?: number | undefined;
   /** What a request's input may reach on this machine (default SERVE_POLICY: no local paths, no private network, no plain http). */
@@ -106,25 +112,49 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined;
 }
 
-/** Reads the body up to `limit` bytes; beyond it, rejects with 413 and discards the rest. */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/** The client went away before its request body arrived: its failure, logged once as such, never a 500. */
+class ClientAborted extends Error {}
+
+/**
+ * Reads the body up to `limit` bytes within `timeoutMs`. Beyond the size: 413 (the rest
+ * is discarded); beyond the time: 408 (a body trickling in a byte at a time must not hold
+ * its socket and its buffers for minutes); a client that closes first: ClientAborted.
+ */
+function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const finish = (error: Error | undefined, body?: Buffer) => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onAbort);
+      req.off('close', onAbort);
+      if (error) reject(error);
+      else resolve(body as Buffer);
+    };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        req.off('data', onData);
         req.resume();
-        reject(new ApiError(413, `Request body is larger than ${formatBytes(limit)}`));
+        finish(new ApiError(413, `Request body is larger than ${formatBytes(limit)}`));
         return;
       }
       chunks.push(chunk);
     };
+    const onEnd = () => finish(undefined, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+    const onAbort = () => finish(new ClientAborted('the client closed the connection before sending its whole request body'));
+    const timer = setTimeout(() => finish(new ApiError(408, `Request body not received within ${formatSeconds(timeoutMs)}`)), timeoutMs);
+    timer.unref();
     req.on('data', onData);
-    req.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
-    req.once('error', reject);
+    req.once('end', onEnd);
+    req.once('error', onAbort);
+    req.once('close', onAbort);
   });
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
 function formatBytes(bytes: number): string {
@@ -154,6 +184,7 @@ class ApiServer {
   private readonly log: ((line: string) => void) | undefined;
   private readonly resolveActor: (token: string, reader: StoreReader) => string | undefined;
   private readonly maxBodyBytes: number;
+  private readonly bodyTimeoutMs: number;
   private readonly policy: InputPolicy;
   /**
    * sha256(token) → user, for known tokens only (unknown ones cannot evict them). An entry
@@ -179,6 +210,7 @@ class ApiServer {
     this.log = options.log;
     this.resolveActor = options.resolveActor ?? resolveTokenUser;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
     this.policy = options.policy ?? SERVE_POLICY;
     this.limiter = options.rateLimit ? new RateLimiter(options.rateLimit, () => this.clock().getTime()) : undefined;
     this.handle = (req, res) => {
@@ -262,7 +294,7 @@ class ApiServer {
       }
       let buffer: Buffer;
       try {
-        buffer = await readBody(req, this.maxBodyBytes);
+        buffer = await readBody(req, this.maxBodyBytes, this.bodyTimeoutMs);
       } catch (error) {
         if (error instanceof ApiError) throw new CloseConnection(error.status, error.message);
         throw error;
@@ -398,10 +430,21 @@ class ApiServer {
   }
 
   sendError(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+    if (error instanceof ClientAborted) {
+      // Nobody is left to answer: one line, no stack, no request id (it is not the server's failure).
+      const path = (req.url ?? '/').split('?', 1)[0] as string;
+      this.log?.(redactSecrets(`serve: client aborted ${req.method ?? 'GET'} ${path}: ${error.message}`));
+      res.destroy();
+      return;
+    }
     let status = 500;
     let message = 'Internal error';
     const headers: OutgoingHttpHeaders = {};
-    if (error instanceof ApiError) {
+    if (error instanceof StoreFullError) {
+      // The disk is full: nothing was saved, and the client may try again once there is room.
+      status = 507;
+      message = error.message;
+    } else if (error instanceof ApiError) {
       status = error.status;
       message = error.message;
       if (status === 401) headers['www-authenticate'] = 'Bearer';
@@ -420,7 +463,8 @@ class ApiServer {
       const requestId = `${this.requestIdPrefix}-${++this.failures}`;
       headers['x-request-id'] = requestId;
       if (status === 500) message = `Internal error (request id ${requestId})`;
-      const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      // A full disk is a condition, not a bug: its message says all (no stack).
+      const detail = status === 507 ? message : error instanceof Error ? (error.stack ?? error.message) : String(error);
       const path = (req.url ?? '/').split('?', 1)[0] as string;
       this.log?.(redactSecrets(`serve: ${status} ${req.method ?? 'GET'} ${path} request ${requestId}: ${detail}`));
     }
@@ -479,7 +523,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const host = options.host ?? DEFAULT_HOST;
   const requestedPort = options.port ?? DEFAULT_PORT;
   const api = new ApiServer(options);
-  const server: Server = createServer({ keepAlive: true }, api.handle);
+  // Node bounds the whole request too (a body nobody reads, e.g. after a refusal): headers, then the body's time.
+  const server: Server = createServer(
+    { keepAlive: true, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: HEADERS_TIMEOUT_MS + (options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS) },
+    api.handle,
+  );
 
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => reject(listenError(error, host, requestedPort));

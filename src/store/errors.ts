@@ -17,6 +17,12 @@ export class StoreError extends DocsctlError {
   }
 }
 
+/**
+ * A write failed because the disk (or the user's quota) is full: nothing was saved.
+ * `serve` answers it 507 Insufficient Storage, with its message.
+ */
+export class StoreFullError extends StoreError {}
+
 /** Another writer holds the store lock for too long. */
 export class StoreBusyError extends DocsctlError {
   override get exitCode(): ExitCode {

@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { StoreError } from './errors.js';
+import { StoreError, StoreFullError } from './errors.js';
 import { crashArmed, crashPoint, fault, type FsOp } from './fault.js';
 
 export const HASH_RE = /^[0-9a-f]{64}$/;
@@ -431,5 +431,6 @@ export function writeFailure(error: unknown, gen: number, fallbackPath: string):
     default:
       message = `cannot write ${file} (${code ?? (error instanceof Error ? error.message : String(error))}): ${unchanged}`;
   }
-  return new StoreError(message, file, { cause: error });
+  const full = code === 'ENOSPC' || code === 'EDQUOT' || code === 'ESHORT';
+  return full ? new StoreFullError(message, file, { cause: error }) : new StoreError(message, file, { cause: error });
 }

@@ -37,8 +37,9 @@ function afterMerge(kind: 'merge' | 'update') {
       : await (await import('./cr-conflicts.js')).listConflicts(session, params.spaceId, params.changeRequestId, kind);
     for (const conflict of conflicts) await session.info(`conflict: ${conflict.path || conflict.title} — ${conflict.reason}`);
     const { ApiError } = await import('../../api/errors.js');
+    const cr = `${params.spaceId} ${params.changeRequestId}`;
     throw new ApiError(409, `${kind === 'merge' ? 'Merge' : 'Update'} has conflicts in ${conflicts.length || 'some'} page(s): nothing was changed`, {
-      hint: kind === 'merge' ? 'run "docsctl cr update" and resolve them in the change request' : 'edit the change request so the pages no longer overlap',
+      hint: `see them with "docsctl cr conflicts ${cr}", then pick a side for each page: "docsctl cr resolve ${cr} --page PAGE --ours|--theirs|--file FILE"`,
     });
   };
 }
@@ -114,7 +115,7 @@ export const contentCommands: OperationCommandSpec[] = [
     output: 'object',
     columns: 'mergeResult',
     after: afterMerge('merge'),
-    examples: ['docsctl cr merge sp4c3 12', 'docsctl cr merge sp4c3 12 || docsctl cr update sp4c3 12'],
+    examples: ['docsctl cr merge sp4c3 12', 'docsctl cr merge sp4c3 12 || docsctl cr conflicts sp4c3 12'],
   },
   {
     command: 'cr update',

@@ -81,12 +81,19 @@ const commandModules = {
   collections: async (): Promise<CommandModule> => ({ specs: (await import('./collections.js')).collectionCommands }),
   spaces: async (): Promise<CommandModule> => ({ specs: (await import('./spaces.js')).spaceCommands }),
   'change-requests': async (): Promise<CommandModule> => {
-    const { contentCommands, registerCrDiff } = await import('./change-requests.js');
+    const [{ contentCommands, registerCrDiff }, { registerCrConflicts }, { registerCrResolve }] = await Promise.all([
+      import('./change-requests.js'),
+      import('./cr-conflicts.js'),
+      import('./cr-resolve.js'),
+    ]);
     return {
       specs: contentCommands,
       register(program, getSession) {
         const cr = subgroup(program, 'cr');
-        if (cr) registerCrDiff(cr, getSession);
+        if (!cr) return;
+        registerCrDiff(cr, getSession);
+        registerCrConflicts(cr, getSession);
+        registerCrResolve(cr, getSession);
       },
     };
   },

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { componentValidator } from '../../contract/openapi.js';
+import type { ContentPage } from '../../../src/content-model/model.js';
 import { type ContentHarness, contentSetup, doc } from './helpers.js';
 
 type Page = Record<string, unknown> & { id: string };
@@ -80,7 +81,7 @@ describe('updateChangeRequestContent: update_page', () => {
     await h.admin.fails('updateChangeRequestContent', { params, body: edit({ page: 'p-setup', linkTitle: 'A' }, { page: 'p-group', linkTitle: 'G' }) }, 400, /changes\[1\]\.linkTitle: a page group has no link title/);
     await h.admin.fails('updateChangeRequestContent', { params, body: edit({ page: 'p-setup', linkTitle: 'A' }, { page: 'nope', title: 'x' }) }, 404, /changes\[1\]: page nope not found/);
     await h.admin.fails('updateChangeRequestContent', { params, body: { changes: [{ operation: 'delete_page', page: 'p-setup' }] } }, 501, /operation delete_page is not implemented yet/);
-    await h.admin.fails('updateChangeRequestContent', { params, body: edit({ page: 'p-setup', document: { nodes: [] } }) }, 501, /document of update_page is not implemented yet/);
+    await h.admin.fails('updateChangeRequestContent', { params, body: edit({ page: 'p-setup', document: { nodes: [] } }) }, 501, /changes\[0\]\.document: only \{"markdown": "…"\} is implemented yet/);
     await h.admin.fails('updateChangeRequestContent', { params, body: edit({ title: 'x' }) }, 400, /changes\[0\]\.page: required/);
     await h.admin.fails('updateChangeRequestContent', { params, body: { changes: [] } }, 400, /changes/);
     expect(await page('p-setup', cr.id)).not.toHaveProperty('linkTitle');
@@ -94,5 +95,93 @@ describe('updateChangeRequestContent: update_page', () => {
     await h.fails(reader, 'updateChangeRequestContent', { params, body: edit({ page: 'p-setup', linkTitle: 'A' }) }, 403);
     await h.admin.ok('mergeChangeRequest', { params });
     await h.admin.fails('updateChangeRequestContent', { params, body: edit({ page: 'p-setup', linkTitle: 'A' }) }, 409, /is merged: its content cannot change/);
+  });
+});
+
+describe('updateChangeRequestContent: update_page with a document', () => {
+  const markdownOf = (h: ContentHarness, spaceId: string, changeRequestId: string, pageId: string) =>
+    h.admin.ok<Page>('getPageInChangeRequestById', { params: { spaceId, changeRequestId, pageId }, query: { format: 'markdown' } }).then((p) => p.markdown);
+
+  it('replaces the body; front matter sets the description, icon and flags', async () => {
+    const h = await contentSetup();
+    const { cr, params, page } = await seeded(h);
+    await apply(h, params, edit({ page: 'p-setup', document: { markdown: 'New steps.\n' } }));
+    expect(await markdownOf(h, params.spaceId, cr.id, 'p-setup')).toBe('New steps.\n');
+    await apply(h, params, edit({ page: 'p-setup', document: { markdown: '---\ndescription: Install it\nhidden: true\n---\nWith front matter.\n' } }));
+    expect(await markdownOf(h, params.spaceId, cr.id, 'p-setup')).toBe('With front matter.\n');
+    expect(await page('p-setup', cr.id)).toMatchObject({ title: 'Setup', description: 'Install it', hidden: true });
+    // Other pages and the space are untouched.
+    expect(await markdownOf(h, params.spaceId, cr.id, 'p-intro')).toBe('Hello.\n');
+    expect((await h.admin.ok<Page>('getPageById', { params: { spaceId: params.spaceId, pageId: 'p-setup' }, query: { format: 'markdown' } })).markdown).toBe('Steps.\n');
+  });
+
+  it('refuses a document for a group, invalid front matter, and a body beyond 8 MiB (413)', async () => {
+    const h = await contentSetup();
+    const { params } = await seeded(h);
+    await h.admin.fails('updateChangeRequestContent', { params, body: edit({ page: 'p-group', document: { markdown: 'x' } }) }, 400, /changes\[0\]\.document: a page group has no document/);
+    await h.admin.fails('updateChangeRequestContent', { params, body: edit({ page: 'p-setup', document: { markdown: '---\n: : :\n---\nx' } }) }, 400, /front matter/);
+    await h.admin.fails('updateChangeRequestContent', { params, body: edit({ page: 'p-setup', document: { markdown: 'x'.repeat(8 * 1024 * 1024 + 1) } }) }, 413, /more than the 8 MiB/);
+  });
+});
+
+describe('updateChangeRequestContent: revert_page', () => {
+  /** A space with an intro and a guides group (setup, faq), a change request that edits, moves, adds and removes pages. */
+  async function diverged(h: ContentHarness) {
+    const s = await h.createSpace();
+    await h.seedSpace(s.id, {
+      pages: [
+        doc('p-intro', 'Intro', 'Hello.\n'),
+        { id: 'p-group', type: 'group', title: 'Guides', slug: 'guides', pages: [doc('p-setup', 'Setup', 'Steps.\n'), doc('p-faq', 'FAQ', 'Questions.\n', [doc('p-more', 'More', 'More.\n')])] },
+      ],
+      files: [],
+    });
+    const primary = h.space(s.id).revision;
+    const cr = await h.createCR(s.id);
+    await h.editChangeRequest(s.id, cr.id, (tree) => {
+      const [intro, group] = tree.pages as [ContentPage, ContentPage];
+      intro.title = 'Welcome';
+      intro.markdown = 'Hi.\n';
+      const [setup, faq] = group.pages as [ContentPage, ContentPage];
+      // Setup moves to the root (after the intro); the FAQ and its subpage go; a new page comes.
+      group.pages = [doc('p-new', 'New', 'New.\n')];
+      tree.pages = [intro, setup, group];
+      void faq;
+    });
+    const params = { spaceId: s.id, changeRequestId: cr.id };
+    const tree = async () => (await h.admin.ok<{ pages: Array<Page & { pages: Page[] }> }>('listPagesInChangeRequest', { params })).pages;
+    const ids = (pages: Array<Page & { pages?: Page[] }>): unknown => pages.map((p) => (p.pages && p.pages.length > 0 ? { [p.id]: ids(p.pages as Array<Page & { pages?: Page[] }>) } : p.id));
+    return { spaceId: s.id, primary, cr, params, tree, ids };
+  }
+
+  const revert = (page: string, revision?: string) => ({ changes: [{ operation: 'revert_page', page, ...(revision ? { revision } : {}) }] });
+
+  it('puts back a page as the revision has it: content, title, and its place among its siblings', async () => {
+    const h = await contentSetup();
+    const { params, primary, tree, ids } = await diverged(h);
+    await apply(h, params, revert('p-intro', primary));
+    await apply(h, params, revert('p-setup', primary));
+    const pages = await tree();
+    expect(ids(pages)).toEqual(['p-intro', { 'p-group': ['p-setup', 'p-new'] }]);
+    expect(pages[0]).toMatchObject({ title: 'Intro', markdown: 'Hello.\n' });
+  });
+
+  it('restores a page the change request removed (without its subpages), and removes one the revision does not have', async () => {
+    const h = await contentSetup();
+    const { params, primary, tree, ids } = await diverged(h);
+    await apply(h, params, revert('p-faq', primary));
+    // Its previous sibling there (p-setup) is elsewhere now: it goes at its index (1).
+    expect(ids(await tree())).toEqual(['p-intro', 'p-setup', { 'p-group': ['p-new', 'p-faq'] }]);
+    // The revision has no p-new: reverting it removes it. Without `revision`, the base (here the same revision).
+    await apply(h, params, revert('p-new'));
+    expect(ids(await tree())).toEqual(['p-intro', 'p-setup', { 'p-group': ['p-faq'] }]);
+  });
+
+  it('refuses to restore a page whose parent is gone, and an unknown page or revision', async () => {
+    const h = await contentSetup();
+    const { params, primary } = await diverged(h);
+    await h.admin.fails('updateChangeRequestContent', { params, body: revert('p-more', primary) }, 409, /p-more cannot be restored: its parent p-faq is not in change request #1/);
+    await h.admin.fails('updateChangeRequestContent', { params, body: revert('nope', primary) }, 404, /page nope is neither in change request #1 nor in the revision/);
+    await h.admin.fails('updateChangeRequestContent', { params, body: revert('p-intro', 'no-such-revision') }, 404, /changes\[0\]\.revision: no revision no-such-revision in space/);
+    await h.admin.fails('updateChangeRequestContent', { params, body: { changes: [{ operation: 'revert_page', page: 'p-intro', block: ['b1'] }] } }, 501, /block of revert_page is not implemented yet/);
   });
 });
