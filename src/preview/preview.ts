@@ -19,14 +19,16 @@ class Snapshot {
   readonly spaces = new Map<string, Promise<SpaceContent>>();
   readonly loaded = new Map<string, SpaceContent>();
   readonly markdown = new Map<string, Promise<string>>();
+  /** Characters of the Markdown bodies held in `markdown`. */
+  markdownSize = 0;
   constructor(
     readonly version: string,
     readonly model: Promise<SiteModel>,
   ) {}
 }
 
-/** Markdown bodies kept per version (the oldest dropped first): bounds memory on a large site. */
-const MARKDOWN_CACHE = 500;
+/** Markdown kept per version, in characters (the oldest pages dropped first): bounds memory on a large site. */
+const MARKDOWN_CACHE_CHARS = 32 * 1024 * 1024;
 
 export interface RenderedPage {
   html: string;
@@ -108,9 +110,18 @@ export class Preview {
     let read = snapshot.markdown.get(key);
     if (!read) {
       read = this.source.markdown(spaceId, pageId);
-      read.catch(() => snapshot.markdown.delete(key));
-      if (snapshot.markdown.size >= MARKDOWN_CACHE) snapshot.markdown.delete(snapshot.markdown.keys().next().value as string);
       snapshot.markdown.set(key, read);
+      read.then(
+        (markdown) => {
+          snapshot.markdownSize += markdown.length;
+          for (const [oldest, held] of snapshot.markdown) {
+            if (snapshot.markdownSize <= MARKDOWN_CACHE_CHARS || oldest === key) break;
+            snapshot.markdown.delete(oldest);
+            void held.then((text) => (snapshot.markdownSize -= text.length)).catch(() => undefined);
+          }
+        },
+        () => snapshot.markdown.delete(key),
+      );
     }
     return read;
   }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, startServe } from '../helpers/binary.js';
-import { type PreviewSite, buildPreviewSite, png, startPreview } from '../helpers/preview-site.js';
+import { type PreviewSite, buildPreviewSite, editInstallPage, png, startPreview } from '../helpers/preview-site.js';
 import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
 
 let site: PreviewSite;
@@ -163,6 +163,25 @@ describe('site preview against docsctl serve (remote mode)', { timeout: 240_000 
       const sent = [...log().matchAll(/\[debug\] → (GET|POST|PUT|PATCH|DELETE) (\S+)/g)].map((m) => m[2] as string);
       expect(sent.length).toBeGreaterThan(3);
       expect(sent.filter((path) => path.includes('x-docsctl'))).toEqual([]);
+      // Live reload remotely: the preview polls while a page listens, and tells it when the content changed.
+      const version = /data-pv-version="([0-9a-f]+)"/.exec(page.body)?.[1] as string;
+      const reload = new Promise<string>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path: `/_docsctl/events?since=${version}`, headers: { host: `127.0.0.1:${port}` } }, (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => {
+            text += chunk.toString();
+            if (text.includes('event: reload')) resolve(text);
+          });
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await editInstallPage(site, 'Installed remotely.');
+      const event = await reload;
+      expect(event).toMatch(/^retry: 2000\n\nevent: reload\ndata: [0-9a-f]{32}\n\n$/);
+      expect(event).not.toContain(version);
+      expect((await get('/handbook/handbook/guide/install')).body).toContain('Installed remotely.');
     } finally {
       port = Number(new URL(preview.url).port);
       child.kill('SIGTERM');
