@@ -7,7 +7,7 @@
  * opens the static copy (`--out`) from file://. Screenshots are kept in
  * test-output/preview-screenshots/ (gitignored).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResultPromise } from 'execa';
 import type { Page } from 'playwright-core';
@@ -230,6 +230,25 @@ describe('site preview in Chromium', { timeout: 240_000 }, () => {
     await page.waitForURL(`file://${out}/handbook/handbook/reference/glossary/index.html`);
     await page.goto(`file://${out}/handbook/handbook/evil/index.html`);
     await page.hover('text=hover here');
+    expectClean(watched);
+    await page.close();
+  });
+
+  it("shows a change request's content with a banner before it is merged", async () => {
+    const cr = (await site.docsctl(['cr', 'create', site.handbook, '--subject', 'Faster install', '--format', 'ids'])).stdout.trim();
+    const dir = tempDir('docsctl-preview-cr-');
+    mkdirSync(join(dir, 'guide'), { recursive: true });
+    writeFileSync(join(dir, 'guide', 'install.md'), '# Install\n\n{% hint style="success" %}\nOne command now: `acme install`.\n{% endhint %}\n');
+    expect((await site.docsctl(['cr', 'import', site.handbook, cr, dir])).exitCode).toBe(0);
+    const out = join(tempDir('docsctl-preview-cr-out-'), 'site');
+    const written = await site.docsctl(['site', 'preview', site.siteId, '--change-request', cr, '--out', out]);
+    expect(written.exitCode, written.stderr).toBe(0);
+    const watched = await browser.watch();
+    const { page } = watched;
+    await page.goto(`file://${out}/handbook/handbook/guide/install/index.html`);
+    expect(await page.textContent('.pv-banner')).toMatch(/^Change request #\d+: Faster install \(open, not merged: this is its content\)$/);
+    expect(await page.textContent('.gb-hint-success')).toContain('One command now: acme install.');
+    await browser.screenshot(page, '7-change-request');
     expectClean(watched);
     await page.close();
   });
