@@ -9,7 +9,7 @@ import type { Lookup } from './lookups.js';
 import { type ArgSpec, type FlagSpec, type OperationCommandSpec, flagName } from './operation.js';
 
 /** What the generator writes for one command: an OperationCommandSpec without functions, the confirmation a template. */
-export type CommandData = Omit<OperationCommandSpec, 'confirm' | 'resolve' | 'build' | 'printItems' | 'failWhen' | 'request' | 'after' | 'unchanged' | 'route'> & {
+export type CommandData = Omit<OperationCommandSpec, 'confirm' | 'resolve' | 'build' | 'printItems' | 'emptyHint' | 'failWhen' | 'request' | 'after' | 'web' | 'unchanged' | 'route'> & {
   route: Exclude<OperationCommandSpec['route'], (...args: never[]) => unknown>;
   /** `{param}` and `{body.field}` are filled in from the input. */
   confirm?: string;
@@ -17,7 +17,7 @@ export type CommandData = Omit<OperationCommandSpec, 'confirm' | 'resolve' | 'bu
 
 /** Behaviour a command's data cannot say, keyed by command name in `hooks` of src/cli/commands/<area>.ts. */
 export interface CommandHooks
-  extends Partial<Pick<OperationCommandSpec, 'route' | 'confirm' | 'resolve' | 'build' | 'printItems' | 'failWhen' | 'request' | 'after' | 'unchanged'>> {
+  extends Partial<Pick<OperationCommandSpec, 'route' | 'confirm' | 'resolve' | 'build' | 'printItems' | 'emptyHint' | 'failWhen' | 'request' | 'after' | 'web' | 'unchanged'>> {
   /** Flags no field gives (read by `build`); one with the long name of a derived flag replaces it in place. */
   flags?: readonly FlagSpec[];
   /** Arguments naming an object that has another name, by argument name (lookups.ts). */

@@ -78,12 +78,16 @@ export interface OperationCommandSpec {
   rawBody?: false;
   /** For lists: prints the items itself (e.g. comment threads on a terminal) instead of printList. */
   printItems?: (session: Session, items: unknown[], input: RawInput) => Promise<void>;
+  /** For lists: what a terminal is told when there are no items (default "No NOUNs found."), e.g. which items the list leaves out. */
+  emptyHint?: (input: RawInput) => string;
   /** For lists: a failure message when the items mean a check failed (exit 1 after printing them). */
   failWhen?: (items: unknown[], options: Record<string, unknown>) => string | undefined;
   /** Reads the answer itself instead of one request to `route` (e.g. a docsctl extension with a fallback for other servers). */
   request?: (transport: Transport, input: RawInput) => Promise<ApiResponse>;
-  /** Prints the answer itself (instead of printObject), e.g. to exit non-zero on a result. */
-  after?: (session: Session, body: unknown, input: RawInput) => Promise<void>;
+  /** Prints the answer itself (instead of printObject), e.g. to exit non-zero on a result; `options` holds the flags (those without `to` too). */
+  after?: (session: Session, body: unknown, input: RawInput, options: Record<string, unknown>) => Promise<void>;
+  /** Adds `--web`: opens the answer in the browser (src/cli/commands/web-targets.ts) instead of printing it. */
+  web?: (session: Session, body: unknown, input: RawInput) => Promise<void>;
   /** The body must carry at least one field (PATCH): the error message when it does not. */
   nonEmptyBody?: string;
   /**
@@ -145,6 +149,7 @@ export function registerOperationCommands(
     }
     if (hasBody(spec) && spec.rawBody !== false) command.addOption(new Option('--body <json>', 'request body as JSON, or @FILE (flags override its fields)'));
     if (isMutating(spec)) command.addOption(new Option('--dry-run', 'print the request (method, path, body) instead of sending it; change nothing'));
+    if (spec.web) command.addOption(new Option('--web', 'open it in the browser (its app URL; locally, the preview) instead of printing it'));
     if (spec.examples?.length) {
       command.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
     }
@@ -440,7 +445,7 @@ export async function runOperationCommand(
       const of = body.count !== undefined ? ` of ${body.count}` : '';
       await session.info(`note: showing ${items.length}${of}; pass --all for every item, or ${CURSOR_FLAG} ${body.next.page} for the next page`);
     } else if (items.length === 0) {
-      await session.hint(`No ${spec.noun ?? 'item'}s found.`);
+      await session.hint(spec.emptyHint?.(input) ?? `No ${spec.noun ?? 'item'}s found.`);
     }
     const failure = spec.failWhen?.(items, options);
     if (failure) throw new CheckFailedError(failure);
@@ -470,8 +475,12 @@ export async function runOperationCommand(
     return;
   }
   if (spec.output === 'empty' || response.body === undefined) return;
+  if (options.web === true && spec.web) {
+    await spec.web(session, response.body, input);
+    return;
+  }
   if (spec.after) {
-    await spec.after(session, response.body, input);
+    await spec.after(session, response.body, input, options);
     return;
   }
   session.printsAnswerOf(route);
