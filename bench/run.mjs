@@ -10,7 +10,8 @@
 //   teams:    team members sync of 2,000 lines (100 changes) in an org of 10,000, locally and via serve
 //   serve:    read/list/write throughput as ratios to a bare node:http server, creates/s and bytes/create at 0 and 3,000 spaces
 //   store-engine (--store-engine): creates/s and bytes per create at 0 and 3,000 spaces in-process, the fairness wait
-// Options: --quick (fewer runs, no 10x store), --startup, --content, --git, --serve, --serve-creates, --teams, --comments or --store-engine (only that part).
+//   serve-import: slowest GET through serve while a 5,000-page zip imports on a file store (target ≤ 250 ms)
+// Options: --quick (fewer runs, no 10x store), --startup, --content, --git, --serve, --serve-creates, --serve-import, --teams, --comments or --store-engine (only that part).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -230,6 +231,7 @@ try {
   else if (process.argv.includes('--git')) await gitBench();
   else if (process.argv.includes('--teams')) await (await import('./teams.mjs')).teamsBench({ bin, work, runs, generator, time, median });
   else if (process.argv.includes('--serve-creates')) await runServeBench('serveCreatesBench');
+  else if (process.argv.includes('--serve-import')) await (await import('./serve-import.mjs')).serveImportBench({ bin, work, quick });
   else if (process.argv.includes('--serve')) await runServeBench();
   else if (process.argv.includes('--comments')) await (await import('./comments.mjs')).commentsBench({ bin, work, generator, paired });
   else if (process.argv.includes('--startup')) await startupBench();

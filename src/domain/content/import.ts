@@ -186,13 +186,13 @@ async function convert(
   snapshot: RepoSnapshot,
   previous: ContentTree,
 ): Promise<{ tree: ContentTree; warnings: string[]; adopt: Adopt }> {
-  const [{ importRepository }, { GitSyncError }, { adoptFile, adoptPage }] = await Promise.all([
+  const [{ importRepositoryInSlices }, { GitSyncError }, { adoptFile, adoptPage }] = await Promise.all([
     import('../../gitsync/import.js'),
     import('../../gitsync/errors.js'),
     import('../../gitsync/adopt.js'),
   ]);
   try {
-    const result = importRepository(snapshot, { ids: ctx.ids, previous });
+    const result = await importRepositoryInSlices(snapshot, { ids: ctx.ids, previous });
     // What the space keeps of its own over the import (its pages' places in Git, their sidebar titles).
     const source = { summary: result.layout.summary !== undefined };
     const adopt: Adopt = { page: (existing, page) => adoptPage(existing, page, source), file: adoptFile };
@@ -216,7 +216,7 @@ async function prepareImport(
   /** `index`: the import moves this space's primary revision (its search index is planned too). */
   options: { index?: { spaceId: string } } = {},
 ): Promise<Prepared> {
-  const { findPage, mergeImported } = await import('./import-merge.js');
+  const { findPage, mergeImportedInSlices } = await import('./import-merge.js');
   const parent = parentId === undefined ? undefined : findPage(previous.tree, parentId);
   if (parentId !== undefined && (parent === undefined || parent.type === 'link')) throw notFound(`Page ${parentId} not found`);
   if (!(SUPPORTED_SOURCES as readonly string[]).includes(body.source)) {
@@ -239,7 +239,7 @@ async function prepareImport(
   }
   // Matched against the pages the import lands among (the parent's, or the root's), so matches keep their ids.
   const converted = await convert(ctx, snapshot, parent ? { pages: parent.pages, files: previous.tree.files } : previous.tree);
-  const merged = mergeImported(previous.tree, converted.tree, parentId, converted.adopt);
+  const merged = await mergeImportedInSlices(previous.tree, converted.tree, parentId, converted.adopt);
   const saved = await prepareSave(ctx, merged.tree, [previous.tree]);
   return {
     saved,
