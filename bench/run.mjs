@@ -351,4 +351,9 @@ async function sitesBench() {
   } finally {
     server.stop();
   }
+  // The same site where every space's content differs: every page of every space read from the packs.
+  const distinctDir = join(work, 'sites-distinct');
+  const distinct = JSON.parse(execFileSync('node', [script, distinctDir, '50', '4', '200', 'distinct'], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+  console.log(`  generated ${distinct.spaces} spaces of distinct content (${distinct.pages} pages) in ${distinct.seconds.toFixed(1)} s`);
+  paired('site tree (local, every space distinct)', [bin, 'site', 'tree', distinct.siteId], { DOCSCTL_STORE: distinctDir }, 3);
 }

@@ -79,8 +79,13 @@ function wrkLoad(spec) {
   writeFileSync(script, `${lua}\n`);
   const seconds = Math.max(1, Math.round((spec.durationMs ?? 2000) / 1000));
   // A short warm-up run first, as load.mjs does (its answers are not counted).
-  execFileSync('wrk', ['-t1', `-c${spec.connections ?? 10}`, '-d1s', '-s', script, spec.url], { encoding: 'utf8' });
-  const out = execFileSync('wrk', ['-t1', `-c${spec.connections ?? 10}`, `-d${seconds}s`, '-s', script, spec.url], { encoding: 'utf8' });
+  execFileSync('wrk', ['-t1', '--timeout', '10s', `-c${spec.connections ?? 10}`, '-d1s', '-s', script, spec.url], { encoding: 'utf8' });
+  let out;
+  try {
+    out = execFileSync('wrk', ['-t1', '--timeout', '10s', `-c${spec.connections ?? 10}`, `-d${seconds}s`, '-s', script, spec.url], { encoding: 'utf8' });
+  } finally {
+    rmSync(script, { force: true });
+  }
   const number = (re) => Number(re.exec(out)?.[1] ?? 0);
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   return {
