@@ -189,7 +189,7 @@ async function createRun(bin, storeDir, info, durationMs) {
 /**
  * @param {{ bin: string, work: string, quick: boolean, generate: (dir: string, spaces: number, collections: number, writes: number) => any }} options
  */
-export async function serveBench({ bin, work, quick, generate }) {
+export async function serveBench({ bin, work, quick, generate, generator }) {
   const rounds = quick ? 3 : 5;
   const durationMs = quick ? 1500 : 2500;
   console.log(`\nserve: throughput as ratios to a bare node:http server answering the same bytes (${loadGenerator}, ${rounds} alternating rounds, 10 connections):`);
@@ -206,7 +206,7 @@ export async function serveBench({ bin, work, quick, generate }) {
   }
 
   await serveCreatesBench({ bin, work, quick, generate });
-  await (await import('./serve-import.mjs')).serveImportBench({ bin, work, quick });
+  await (await import('./serve-import.mjs')).serveImportBench({ bin, work, quick, generator });
 }
 
 /**

@@ -4,7 +4,7 @@ import type { LightQuery } from './light-query.js';
 import type { HttpMethod, RouteAccess, SuccessKind } from './route.js';
 import type { RouteId } from './route-id.js';
 
-export type RouteModuleName = "orgs" | "invite-links" | "fonts" | "system" | "collections" | "spaces" | "sites" | "change-requests" | "content" | "comments" | "custom-fields" | "integrations" | "sso" | "openapi" | "translations" | "members" | "teams" | "git" | "reviews" | "search" | "users" | "declared";
+export type RouteModuleName = "orgs" | "invite-links" | "fonts" | "system" | "collections" | "spaces" | "sites" | "change-requests" | "content" | "comments" | "custom-fields" | "integrations" | "sso" | "openapi" | "translations" | "members" | "teams" | "git" | "imports" | "reviews" | "search" | "users" | "declared";
 
 export interface RouteInfo {
   readonly id: RouteId;
@@ -219,10 +219,26 @@ export const manifest: readonly RouteInfo[] = [
   { id: "updateMembersInOrganizationTeam", method: "PUT", path: "/v1/orgs/{organizationId}/teams/{teamId}/members", module: "teams", success: 204, paginated: false, plainGet: false, access: {"role":"admin","or":"teamOwner"}, lightQuery: {}, lightBody: {"add":{"t":"array","item":{"t":"string","minLength":1}},"remove":{"t":"array","item":{"t":"string","minLength":1}},"memberships":{"t":"record","value":{"t":"object","fields":{"role":{"t":"enum","values":["owner","member"],"required":true}}}}} },
   { id: "updateTeamInOrganizationById", method: "PATCH", path: "/v1/orgs/{organizationId}/teams/{teamId}", module: "teams", success: 200, paginated: false, plainGet: false, access: {"role":"admin","or":"teamOwner"}, lightQuery: {}, lightBody: {"title":{"t":"string","minLength":1,"maxLength":64,"required":true}} },
   { id: "exportToGitRepository", method: "POST", path: "/v1/spaces/{spaceId}/git/export", module: "git", success: 204, paginated: false, plainGet: false, access: "edit" },
+  { id: "getGitHubRepoFileForGitSyncInstallation", method: "GET", path: "/v1/git/installations/{installationId}/github/repos/{accountName}/{repositoryName}/file", module: "git", success: 200, paginated: false, plainGet: false, access: "read", lightQuery: {"path":{"t":"string","minLength":1,"maxLength":4096,"required":true},"ref":{"t":"string","minLength":1,"maxLength":1024,"required":true}} },
+  { id: "getGitLabProjectFileForGitSyncInstallation", method: "GET", path: "/v1/git/installations/{installationId}/gitlab/projects/{projectId}/file", module: "git", success: 200, paginated: false, plainGet: false, access: "read" },
+  { id: "getGitSyncInstallationById", method: "GET", path: "/v1/git/installations/{installationId}", module: "git", success: 200, paginated: false, plainGet: true, access: "read", lightQuery: {} },
   { id: "getSpaceGitInfo", method: "GET", path: "/v1/spaces/{spaceId}/git/info", module: "git", success: 200, paginated: false, plainGet: true, access: "read", lightQuery: {} },
   { id: "importGitRepository", method: "POST", path: "/v1/spaces/{spaceId}/git/import", module: "git", success: 204, paginated: false, plainGet: false, access: "edit" },
+  { id: "installGitSyncProviderOnTarget", method: "POST", path: "/v1/git/installations", module: "git", success: 201, paginated: false, plainGet: false, access: "none" },
+  { id: "listGitHubRepoBranchesForGitSyncInstallation", method: "GET", path: "/v1/git/installations/{installationId}/github/repos/{accountName}/{repositoryName}/branches", module: "git", success: 200, paginated: false, plainGet: true, access: "read", lightQuery: {} },
+  { id: "listGitHubRepositoriesForGitSyncInstallation", method: "GET", path: "/v1/git/installations/{installationId}/github/repos", module: "git", success: 200, paginated: false, plainGet: true, access: "read", lightQuery: {} },
+  { id: "listGitLabProjectBranchesForGitSyncInstallation", method: "GET", path: "/v1/git/installations/{installationId}/gitlab/projects/{projectId}/branches", module: "git", success: 200, paginated: false, plainGet: false, access: "read" },
+  { id: "listGitLabProjectsForGitSyncInstallation", method: "GET", path: "/v1/git/installations/{installationId}/gitlab/projects", module: "git", success: 200, paginated: false, plainGet: true, access: "read", lightQuery: {} },
+  { id: "listSiteGitSyncInstallations", method: "GET", path: "/v1/orgs/{organizationId}/sites/{siteId}/spaces/git/installations", module: "git", success: 200, paginated: false, plainGet: true, access: "read", lightQuery: {} },
   { id: "previewGitExport", method: "POST", path: "/v1/spaces/{spaceId}/x-docsctl/git/export-preview", module: "git", success: 200, paginated: false, plainGet: false, access: "edit", safe: true },
   { id: "previewGitImport", method: "POST", path: "/v1/spaces/{spaceId}/x-docsctl/git/import-preview", module: "git", success: 200, paginated: false, plainGet: false, access: "edit", safe: true },
+  { id: "uninstallGitSyncInstallation", method: "DELETE", path: "/v1/git/installations/{installationId}", module: "git", success: 205, paginated: false, plainGet: false, access: "admin" },
+  { id: "updateGitSyncInstallationById", method: "PATCH", path: "/v1/git/installations/{installationId}", module: "git", success: 200, paginated: false, plainGet: false, access: "admin" },
+  { id: "applyTemplateToSpace", method: "POST", path: "/v1/spaces/{spaceId}/content/template", module: "imports", success: 201, paginated: false, plainGet: false, access: "edit", lightQuery: {}, lightBody: {"id":{"t":"string","minLength":1,"required":true},"params":{"t":"object","fields":{"contentRefs":{"t":"record","value":{"t":"object","fields":{"kind":{"t":"string","minLength":1,"required":true}}}}}},"changeRequestId":{"t":"string","minLength":1}} },
+  { id: "cancelImportRun", method: "POST", path: "/v1/org/{organizationId}/imports/{importRunId}/cancel", module: "imports", success: 200, paginated: false, plainGet: false, access: "edit" },
+  { id: "getImportRun", method: "GET", path: "/v1/org/{organizationId}/imports/{importRunId}", module: "imports", success: 200, paginated: false, plainGet: true, access: "read", lightQuery: {} },
+  { id: "listImportRuns", method: "GET", path: "/v1/org/{organizationId}/imports", module: "imports", success: 200, paginated: true, plainGet: true, access: "read", lightQuery: {"page":{"t":"string"},"limit":{"t":"number","int":true,"min":0,"max":1000},"space":{"t":"string"},"changeRequest":{"t":"string"},"site":{"t":"string"},"status":{"t":"enum","values":["active","pending","in-progress","completed","failed","cancelled"]}} },
+  { id: "startImportRun", method: "POST", path: "/v1/org/{organizationId}/imports", module: "imports", success: 201, paginated: false, plainGet: false, access: "edit" },
   { id: "getChangeRequestChanges", method: "GET", path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/changes", module: "reviews", success: 200, paginated: false, plainGet: true, access: "read", lightQuery: {"limit":{"t":"number","int":true,"min":0,"max":1000}} },
   { id: "getContributorsByChangeRequestId", method: "GET", path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/contributors", module: "reviews", success: 200, paginated: true, plainGet: true, access: "read", lightQuery: {"page":{"t":"string"},"limit":{"t":"number","int":true,"min":0,"max":1000}} },
   { id: "getRequestedReviewersByChangeRequestId", method: "GET", path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers", module: "reviews", success: 200, paginated: true, plainGet: true, access: "read", lightQuery: {"page":{"t":"string"},"limit":{"t":"number","int":true,"min":0,"max":1000}} },
@@ -236,9 +252,7 @@ export const manifest: readonly RouteInfo[] = [
   { id: "adsListSites", method: "GET", path: "/v1/ads/sites", module: "declared", success: 200, paginated: true, plainGet: true },
   { id: "adsUpdateSite", method: "PATCH", path: "/v1/ads/sites/{siteId}", module: "declared", success: 204, paginated: false, plainGet: false },
   { id: "aggregateSiteEvents", method: "POST", path: "/v1/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate", module: "declared", success: 200, paginated: false, plainGet: false },
-  { id: "applyTemplateToSpace", method: "POST", path: "/v1/spaces/{spaceId}/content/template", module: "declared", success: 201, paginated: false, plainGet: false },
   { id: "askInOrganization", method: "POST", path: "/v1/orgs/{organizationId}/ask", module: "declared", success: 200, paginated: false, plainGet: false },
-  { id: "cancelImportRun", method: "POST", path: "/v1/org/{organizationId}/imports/{importRunId}/cancel", module: "declared", success: 201, paginated: false, plainGet: false },
   { id: "createIntegrationInstallationToken", method: "POST", path: "/v1/integrations/{integrationName}/installations/{installationId}/tokens", module: "declared", success: 200, paginated: false, plainGet: false },
   { id: "deleteLegacyGitInstallation", method: "DELETE", path: "/v1/spaces/{spaceId}/git/legacy-installation", module: "declared", success: "delete", paginated: false, plainGet: false },
   { id: "disableIntegrationDevelopmentMode", method: "DELETE", path: "/v1/integrations/{integrationName}/dev", module: "declared", success: 205, paginated: false, plainGet: false },
@@ -322,7 +336,6 @@ export const manifest: readonly RouteInfo[] = [
   { id: "runTranslation", method: "POST", path: "/v1/orgs/{organizationId}/translations/{translationId}/run", module: "declared", success: 204, paginated: false, plainGet: false },
   { id: "searchSiteContent", method: "POST", path: "/v1/orgs/{organizationId}/sites/{siteId}/search", module: "declared", success: 200, paginated: true, plainGet: false },
   { id: "setIntegrationDevelopmentMode", method: "PUT", path: "/v1/integrations/{integrationName}/dev", module: "declared", success: 204, paginated: false, plainGet: false },
-  { id: "startImportRun", method: "POST", path: "/v1/org/{organizationId}/imports", module: "declared", success: 201, paginated: false, plainGet: false },
   { id: "streamAIResponseInSite", method: "POST", path: "/v1/orgs/{organizationId}/sites/{siteId}/ai/response", module: "declared", success: 200, paginated: false, plainGet: false },
   { id: "streamAskInOrganization", method: "GET", path: "/v1/orgs/{organizationId}/ask/stream", module: "declared", success: 200, paginated: false, plainGet: true },
   { id: "streamAskInSite", method: "POST", path: "/v1/orgs/{organizationId}/sites/{siteId}/ask", module: "declared", success: 200, paginated: false, plainGet: false },

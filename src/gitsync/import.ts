@@ -297,7 +297,7 @@ function* pagesFromSummary(ctx: Context, text: string): Generator<void, ContentP
         yield;
         if (!page) {
           ctx.warnings.push(`${config.summary}: line ${item.line}: "${item.href}" does not exist; not imported`);
-          pages.push(...children);
+          for (const child of children) pages.push(child);
           continue;
         }
         page.pages = children;
@@ -330,7 +330,7 @@ function* pagesFromSummary(ctx: Context, text: string): Generator<void, ContentP
   for (const entry of parsed.entries) {
     if (entry.kind === 'group') {
       pages.push({ id: '', type: 'group', title: entry.title, slug: entry.slug, pages: yield* build(entry.children) });
-    } else pages.push(...(yield* build([entry])));
+    } else for (const page of yield* build([entry])) pages.push(page);
   }
 
   // The first page is always the readme: add it when SUMMARY.md leaves it out.
@@ -413,7 +413,7 @@ function* pagesFromFolders(ctx: Context): Generator<void, ContentPage[]> {
       if (readme) {
         readme.pages = children;
         pages.push(readme);
-      } else pages.push(...children);
+      } else for (const child of children) pages.push(child);
     }
     return pages;
   };

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type AnyRoute, pathParamNames } from '../../src/api/route.js';
 import { matchRoute, routeModules, routes, routesById } from '../../src/api/table.js';
+import { OPERATIONS_OF_0202 } from '../contract/allowed-differences.js';
 
 // ─── Inputs ────────────────────────────────────────────────────────────────
 
@@ -131,6 +132,16 @@ const specOpOf = (route: AnyRoute) => specOps.get(`${route.method} ${normalise(r
 
 // ─── Exceptions ────────────────────────────────────────────────────────────
 
+/**
+ * Operations implemented from @gitbook/api 0.202 (issue 24) that the pinned 0.143.2 does not
+ * describe; test/contract/official-client-git-imports.test.ts holds them to 0.202. When 0.202 is
+ * pinned, this list goes (the "absent from the spec" test below says so).
+ */
+const NEWER_THAN_PINNED = OPERATIONS_OF_0202.filter((id) => id !== 'cancelImportRun');
+
+/** 0.202 changed their success status (cancelImportRun: 201 → 200 with the run); docsctl answers as 0.202. */
+const STATUS_AS_IN_0202 = new Set(['cancelImportRun']);
+
 /** Custom fields exist only in the older real API (v0.25–v0.91), not in 0.143.2 (gaps.md §3). */
 const NOT_IN_SPEC = new Set([
   'getSpaceCustomFields',
@@ -142,6 +153,8 @@ const NOT_IN_SPEC = new Set([
   'deleteOrganizationCustomField',
   // Page editing exists only in the newest spec (gaps.md §2.2).
   'updateChangeRequestContent',
+  // Issue 24: operations of @gitbook/api 0.202 that 0.143.2 (the pinned contract until the anchor moves) lacks.
+  ...NEWER_THAN_PINNED,
 ]);
 
 /**
@@ -174,6 +187,11 @@ const OPTIONAL_BODY_FIELDS_LEFT_OUT: Record<string, string[]> = {
 };
 
 const REAL_API_EXTRAS = [
+  ...NEWER_THAN_PINNED,
+  // Issue 24: import runs and templates, in the pinned spec too.
+  'startImportRun',
+  'cancelImportRun',
+  'applyTemplateToSpace',
   'getAuthenticatedUser',
   'listOrganizationsForAuthenticatedUser',
   'getOrganizationById',
@@ -357,7 +375,7 @@ describe('agreement with the real spec', () => {
 
   it.each(inSpec.map((route) => [route.id, route] as const))('%s succeeds with the spec status', (_, route) => {
     const op = specOpOf(route);
-    if (!op) return;
+    if (!op || STATUS_AS_IN_0202.has(route.id)) return;
     const codes = successCodes(op).join(',');
     const expected = { '200': 200, '201': 201, '204': 204, '204,205': 'delete', '205': 205, '200,201': 'upsert' }[codes];
     expect(route.success).toBe(expected);

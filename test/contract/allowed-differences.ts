@@ -105,6 +105,29 @@ export const CUSTOM_FIELD_OPERATIONS = [
 /** Operations of the newest real API, absent from v0.143.2 (gaps.md §2.2 "Page editing exists only in the newest spec"). */
 export const NEWER_API_OPERATIONS = ['updateChangeRequestContent'] as const;
 
+/**
+ * Operations of @gitbook/api 0.202 implemented for issue 24 that the pinned v0.143.2 lacks, and
+ * cancelImportRun, whose success 0.202 changed (201 → 200 with the run). The 0.202 client's
+ * contract test (official-client-git-imports.test.ts) holds them to 0.202; this list goes when
+ * 0.202 is pinned.
+ */
+export const OPERATIONS_OF_0202 = [
+  'listImportRuns',
+  'getImportRun',
+  'cancelImportRun',
+  'installGitSyncProviderOnTarget',
+  'getGitSyncInstallationById',
+  'updateGitSyncInstallationById',
+  'uninstallGitSyncInstallation',
+  'listGitHubRepositoriesForGitSyncInstallation',
+  'listGitHubRepoBranchesForGitSyncInstallation',
+  'getGitHubRepoFileForGitSyncInstallation',
+  'listGitLabProjectsForGitSyncInstallation',
+  'listGitLabProjectBranchesForGitSyncInstallation',
+  'getGitLabProjectFileForGitSyncInstallation',
+  'listSiteGitSyncInstallations',
+] as const;
+
 export const allowedDifferences: readonly AllowedDifference[] = [
   {
     id: 'newest-api-page-editing',
