@@ -36,6 +36,7 @@
  */
 import type { ContentFile, ContentPage, ContentTree } from '../../content-model/model.js';
 import { walkPages } from '../../content-model/model.js';
+import { runInSlices, runSteps } from '../../util/slices.js';
 
 export interface MergeResult {
   tree: ContentTree;
@@ -83,6 +84,15 @@ const asImported: Adopt = { page: (_existing, imported) => imported, file: (_exi
  * pages under that page. The current tree is not modified.
  */
 export function mergeImported(current: ContentTree, imported: ContentTree, parentId?: string, adopt: Adopt = asImported): MergeResult {
+  return runSteps(mergeSteps(current, imported, parentId, adopt));
+}
+
+/** `mergeImported` a page at a time, the event loop running between slices (an import of thousands of pages under `serve`). */
+export function mergeImportedInSlices(current: ContentTree, imported: ContentTree, parentId?: string, adopt: Adopt = asImported): Promise<MergeResult> {
+  return runInSlices(mergeSteps(current, imported, parentId, adopt));
+}
+
+function* mergeSteps(current: ContentTree, imported: ContentTree, parentId: string | undefined, adopt: Adopt): Generator<void, MergeResult> {
   const tree: ContentTree = structuredClone(current);
   const byId = new Map<string, ContentPage>();
   for (const { page } of walkPages(tree.pages)) byId.set(page.id, page);
@@ -90,10 +100,11 @@ export function mergeImported(current: ContentTree, imported: ContentTree, paren
   let updated = 0;
   let total = 0;
 
-  const place = (list: ContentPage[], pages: readonly ContentPage[], nested: boolean): void => {
+  const place = function* (list: ContentPage[], pages: readonly ContentPage[], nested: boolean): Generator<void, void> {
     for (const page of pages) {
+      yield;
       if (nested && page.type === 'group') {
-        place(list, page.pages, nested);
+        yield* place(list, page.pages, nested);
         continue;
       }
       total += 1;
@@ -105,19 +116,19 @@ export function mergeImported(current: ContentTree, imported: ContentTree, paren
           Object.assign(existing, structuredClone(next));
           updated += 1;
         }
-        place(existing.pages, page.pages, true);
+        yield* place(existing.pages, page.pages, true);
       } else {
         const fresh: ContentPage = { ...structuredClone(meta(adopt.page(undefined, page))), id: page.id, pages: [] };
         list.push(fresh);
         byId.set(fresh.id, fresh);
         added += 1;
-        place(fresh.pages, page.pages, true);
+        yield* place(fresh.pages, page.pages, true);
       }
     }
   };
 
   const parent = parentId === undefined ? undefined : byId.get(parentId);
-  place(parent ? parent.pages : tree.pages, imported.pages, parent !== undefined);
+  yield* place(parent ? parent.pages : tree.pages, imported.pages, parent !== undefined);
 
   const files = new Map<string, number>();
   tree.files.forEach((file, index) => files.set(file.id, index));
@@ -133,6 +144,7 @@ export function mergeImported(current: ContentTree, imported: ContentTree, paren
       tree.files[index] = copy;
       updated += 1;
     }
+    yield;
   }
   return { tree, added, updated, total };
 }
