@@ -108,7 +108,18 @@ export function deriveCommand(route, decl, registry) {
   for (const name of pathNames) fields.push({ area: 'params', name, schema: undefined });
   const declared = decl.flags ?? {};
   const find = (key) => {
-    const [area, name] = key.includes('.') ? key.split('.', 2) : [undefined, key];
+    const parts = key.split('.');
+    if (parts.length > 2) {
+      // A nested body or query field (`body.adaptiveContent.enabled`): through the object schemas.
+      const [area, ...path] = parts;
+      let schema = area === 'body' ? route.body : area === 'query' ? route.query : undefined;
+      for (const name of path) schema = shapeOf(schema)[name];
+      if (!schema) where(`flags names "${key}", which is no field of the route`);
+      const nested = { area, name: path.join('.'), schema };
+      fields.push(nested);
+      return nested;
+    }
+    const [area, name] = parts.length === 2 ? parts : [undefined, key];
     const matches = fields.filter((f) => f.name === name && (area === undefined ? f.area !== 'params' : f.area === area));
     if (matches.length === 0) where(`flags names "${key}", which is no field of the route (query: ${Object.keys(shapeOf(route.query)).join(', ') || 'none'}; body: ${Object.keys(shapeOf(route.body)).join(', ') || 'none'})`);
     if (matches.length > 1) where(`flags names "${key}", a field of both query and body: write query.${name} or body.${name}`);
@@ -116,22 +127,30 @@ export function deriveCommand(route, decl, registry) {
   };
   const named = new Map(Object.keys(declared).map((key) => [find(key), declared[key]]));
   const flagParams = new Set([...named.keys()].filter((f) => f.area === 'params').map((f) => f.name));
+  // Arguments that fill a body or query field (`site space add SITE SPACE`: the space goes in the body).
+  const argFields = new Set((decl.args ?? []).filter((a) => typeof a === 'object' && a.to).map((a) => find(a.to)));
 
   // Positional arguments: the path parameters in order, without organizationId (`--org`) or those given as flags.
   const argDecls = decl.args ?? pathNames.filter((n) => n !== 'organizationId' && !flagParams.has(n));
   const args = argDecls.map((a) => {
     const arg = typeof a === 'string' ? { name: a } : a;
     const param = arg.param ?? arg.name;
-    if (!arg.variadic && !pathNames.includes(param)) where(`argument ${arg.name} fills "${param}", which is not a parameter of ${route.path}`);
+    if (!arg.variadic && !arg.to && !pathNames.includes(param)) where(`argument ${arg.name} fills "${param}", which is not a parameter of ${route.path}`);
     const text = arg.description ?? decl.argHelp?.[arg.name] ?? words(arg.name);
-    return { name: arg.name, ...(arg.param && arg.param !== arg.name ? { param: arg.param } : {}), description: text, ...(arg.variadic ? { variadic: arg.variadic } : {}) };
+    return {
+      name: arg.name,
+      ...(arg.param && arg.param !== arg.name ? { param: arg.param } : {}),
+      description: text,
+      ...(arg.variadic ? { variadic: arg.variadic } : {}),
+      ...(arg.to ? { to: arg.to } : {}),
+    };
   });
-  const filled = new Set([...args.map((a) => a.param ?? a.name), ...flagParams]);
+  const filled = new Set([...args.filter((a) => !a.to).map((a) => a.param ?? a.name), ...flagParams]);
   const org = pathNames.includes('organizationId') && !filled.has('organizationId');
   for (const name of pathNames) if (!filled.has(name) && !(name === 'organizationId' && org)) where(`path parameter ${name} is neither an argument nor a flag`);
 
   const flags = [];
-  const ordered = [...named.keys(), ...(decl.onlyNamedFlags ? [] : fields.filter((f) => f.area !== 'params' && !named.has(f)))];
+  const ordered = [...named.keys(), ...(decl.onlyNamedFlags ? [] : fields.filter((f) => f.area !== 'params' && !named.has(f) && !argFields.has(f)))];
   for (const field of ordered) {
     const given = named.get(field);
     if (given === false) continue;
@@ -142,6 +161,8 @@ export function deriveCommand(route, decl, registry) {
       continue;
     }
     const flag = options.flag ?? `--${kebab(field.name)}${kind.type === 'boolean' ? '' : ` <${field.name}>`}`;
+    // A boolean flag that takes a value (`--published <bool>`) offers the two a boolean has.
+    if (kind.type === 'boolean' && flag.includes('<') && !options.type) kind.choices = ['true', 'false'];
     const text = options.description ?? (field.schema && description(field.schema)) ?? words(field.name);
     flags.push({
       flags: flag,

@@ -96,7 +96,7 @@ export interface CommandDeclaration {
   readonly args?: readonly (string | CommandArgDeclaration)[];
   /** Argument descriptions by name (default: the name in words, `spaceId` → `space id`). */
   readonly argHelp?: Readonly<Record<string, string>>;
-  /** Per field: a description, `false` (no flag), or how its flag differs. */
+  /** Per field (`name`, `body.name`, or a nested `body.a.b`): a description, `false` (no flag), or how its flag differs. */
   readonly flags?: Readonly<Record<string, string | false | CommandFlagDeclaration>>;
   /** Output kind, when the route's shape does not tell it (see above). */
   readonly output?: 'object' | 'list' | 'delete' | 'empty';
@@ -122,6 +122,8 @@ export interface CommandArgDeclaration {
   readonly description?: string;
   /** Collects the remaining arguments into a list placed at `to` (`body.users`). */
   readonly variadic?: { readonly to: string };
+  /** A body or query field it fills instead of a path parameter (`body.spaceId`). */
+  readonly to?: string;
 }
 
 export interface CommandFlagDeclaration {

@@ -25,6 +25,8 @@ export interface ArgSpec {
   description: string;
   /** Collects the remaining arguments into a list placed at `to`. */
   variadic?: { to: string };
+  /** A body or query field it fills instead of a path parameter (`body.spaceId`). */
+  to?: string;
   /** The object has another name the argument may give (an id for a name, a path for an id): how to find the handle (lookups.ts). */
   lookup?: Lookup;
 }
@@ -187,7 +189,12 @@ export function isMutating(spec: OperationCommandSpec): boolean {
 }
 
 function hasBody(spec: OperationCommandSpec): boolean {
-  return (spec.flags ?? []).some((f) => f.to?.startsWith('body.')) || spec.build !== undefined || spec.nonEmptyBody !== undefined;
+  return (
+    (spec.flags ?? []).some((f) => f.to?.startsWith('body.')) ||
+    (spec.args ?? []).some((a) => a.to?.startsWith('body.')) ||
+    spec.build !== undefined ||
+    spec.nonEmptyBody !== undefined
+  );
 }
 
 // ─── Running one command ───────────────────────────────────────────────────
@@ -304,6 +311,7 @@ export async function buildInput(
   (spec.args ?? []).forEach((arg, index) => {
     const value = positional[index];
     if (arg.variadic) setPath(input, arg.variadic.to, value);
+    else if (arg.to) setPath(input, arg.to, value);
     else (input.params as Record<string, string>)[arg.param ?? arg.name] = value as string;
   });
   for (const flag of spec.flags ?? []) {

@@ -1,7 +1,7 @@
 /**
  * The CLI loads only the command modules of the group a command names
  * (src/cli/commands/index.ts): `moduleGroups` must say truly which top-level groups
- * each module's specs add to, or a command would be missing from its group.
+ * each module's specs (or hand-written commands) add to, or a command would be missing from its group.
  */
 import { Command, Help } from 'commander';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ describe('command modules by group', () => {
     const all = (await loadCommandModules()).filter((module) => module.name !== 'derived');
     expect(all).toHaveLength(Object.keys(moduleGroups).length);
     (Object.keys(moduleGroups) as Array<keyof typeof moduleGroups>).forEach((name, i) => {
-      const groups = new Set((all[i]?.specs ?? []).map((spec) => spec.command.split(' ')[0] as string));
+      const groups = new Set([...(all[i]?.specs ?? []).map((spec) => spec.command.split(' ')[0] as string), ...(all[i]?.registersIn ?? [])]);
       expect([...groups].sort(), name).toEqual([...moduleGroups[name]].sort());
     });
   });

@@ -37,6 +37,12 @@ function enumOf(schema: z.ZodType): string[] | undefined {
   return undefined;
 }
 
+/** A boolean field: z.boolean(), or a query boolean (`qBool`: `true`/`false` strings too). */
+function isBoolean(schema: z.ZodType): boolean {
+  const inner = unwrap(schema);
+  return def(inner)?.type === 'boolean' || (lightQueryParams.get(inner) ?? lightQueryParams.get(schema))?.t === 'bool';
+}
+
 const shape = (schema: z.ZodType | undefined) => def(schema && unwrap(schema))?.shape ?? {};
 
 const specs = (await loadCommandModules()).flatMap((module) => module.specs);
@@ -47,9 +53,6 @@ const specs = (await loadCommandModules()).flatMap((module) => module.specs);
  */
 const NOT_YET_DERIVED = new Set([
   'space links --broken',
-  'site list --published <bool>',
-  'site edit --agents-context <mode>',
-  'site space list --default <bool>',
   'integration list --category <category>',
   'integration list --scope <scope>',
   'integration list --target <target>',
@@ -82,7 +85,8 @@ describe('every data-declared command', () => {
           }
           if (flag.type === 'list' || flag.type === 'json' || flag.to.split('.').length > 2) continue;
           if (NOT_YET_DERIVED.has(`${spec.command} ${flag.flags}`)) continue;
-          const values = enumOf(field);
+          // A boolean flag that takes a value (`--published <bool>`) offers the two a boolean has.
+          const values = flag.type === 'boolean' && isBoolean(field) ? (flag.choices ? ['true', 'false'] : undefined) : enumOf(field);
           // A nullable field's null has a name on the command line (`--role guest`).
           const expected = values && flag.nullAs ? [...values, flag.nullAs] : values;
           if (JSON.stringify(flag.choices) !== JSON.stringify(expected)) {

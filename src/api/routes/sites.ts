@@ -70,6 +70,24 @@ export const listSites = defineRoute({
     shareKey: z.string().optional(),
   }),
   paginated: true,
+  cli: {
+    command: 'site list',
+    aliases: ['ls'],
+    flags: {
+      space: { flag: '--space <spaceId>', description: 'only sites showing this space' },
+      title: { flag: '--title <text>', description: 'only sites whose title contains this' },
+      published: { flag: '--published <bool>', description: 'only published (true) or unpublished (false) sites' },
+      type: { flag: '--type <type...>', description: 'only sites of these types (repeatable)' },
+      shareKey: false,
+    },
+    columns: 'site',
+    noun: 'site',
+    examples: [
+      'docsctl site list',
+      'docsctl site list --space sp4c3 --format ids',
+      'docsctl site list --type premium --type ultimate --published true',
+    ],
+  },
 });
 
 export const createSite = defineRoute({
@@ -89,6 +107,18 @@ export const createSite = defineRoute({
     spaces: z.union([z.array(z.string().min(1)), z.enum(['sample', 'empty'])]).optional(),
   }),
   success: 201,
+  cli: {
+    command: 'site create',
+    summary: 'Create a site (basic and public unless told otherwise)',
+    flags: {
+      title: { description: 'title (2 to 128 characters)', required: true },
+      visibility: { flag: '--visibility <visibility>', description: 'who can read it once published' },
+      type: { flag: '--type <type>', description: 'plan of the site (decides its features)' },
+      spaces: { flag: '--space <spaceId...>', description: 'spaces to show at its root (repeatable)', type: 'list' },
+    },
+    columns: 'site',
+    examples: ['docsctl site create --title "Help Center" --type premium --space sp4c3', 'id=$(docsctl site create --title Docs --format ids)'],
+  },
 });
 
 export const getSiteById = defineRoute({
@@ -100,6 +130,12 @@ export const getSiteById = defineRoute({
   access: 'read',
   params: pathParams(...site),
   query: noQuery(),
+  cli: {
+    command: 'site get',
+    summary: 'Show a site',
+    columns: 'site',
+    examples: ['docsctl site get s1t3', 'docsctl site get s1t3 --json | jq .urls.published'],
+  },
 });
 
 export const deleteSiteById = defineRoute({
@@ -111,6 +147,15 @@ export const deleteSiteById = defineRoute({
   access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
+  cli: {
+    command: 'site delete',
+    summary: 'Delete a site with its sections, site spaces and share links (the spaces stay)',
+    aliases: ['rm'],
+    confirm: 'Delete site {siteId}?',
+    columns: 'site',
+    noun: 'site',
+    examples: ['docsctl site delete s1t3 --yes'],
+  },
 });
 
 export const updateSiteById = defineRoute({
@@ -135,6 +180,24 @@ export const updateSiteById = defineRoute({
     })
     .partial(),
   bodyRequired: true,
+  cli: {
+    command: 'site edit',
+    summary: 'Change the title, visibility, basename, defaults, proxy or adaptive content of a site',
+    flags: {
+      title: 'new title',
+      visibility: 'new visibility',
+      basename: { flag: '--basename <name>', description: 'last part of the published URL' },
+      'body.adaptiveContent.enabled': { flag: '--adaptive-content <enabled>', description: 'adaptive content on or off' },
+      agentsContext: { flag: '--agents-context <mode>', description: 'include the site in AI agents context' },
+      defaultSiteSection: { flag: '--default-section <sectionId>', description: 'section visitors land on' },
+      defaultSiteSpace: { flag: '--default-site-space <siteSpaceId>', description: 'variant visitors land on (root or default section)' },
+      proxy: { flag: '--proxy <origin>', description: 'serve under host/path (e.g. acme.com/docs; "none" removes it)', noneIsNull: true },
+      adaptiveContent: false,
+    },
+    nonEmptyBody: 'Nothing to change: pass --title, --visibility, --basename, --adaptive-content, --agents-context, --default-section, --default-site-space or --proxy',
+    columns: 'site',
+    examples: ['docsctl site edit s1t3 --title "Help Center" --visibility unlisted'],
+  },
 });
 
 export const getSiteAdaptiveSchema = defineRoute({
@@ -146,6 +209,12 @@ export const getSiteAdaptiveSchema = defineRoute({
   access: 'read',
   params: pathParams(...site),
   query: noQuery(),
+  cli: {
+    command: 'site adaptive-schema get',
+    summary: 'Show the adaptive content schema of a site',
+    columns: 'adaptiveSchema',
+    examples: ['docsctl site adaptive-schema get s1t3 --json | jq .jsonSchema'],
+  },
 });
 
 export const updateSiteAdaptiveSchema = defineRoute({
@@ -159,6 +228,13 @@ export const updateSiteAdaptiveSchema = defineRoute({
   query: noQuery(),
   body: z.object({ jsonSchema: SiteAdaptiveJSONSchema }),
   bodyRequired: true,
+  cli: {
+    command: 'site adaptive-schema set',
+    summary: 'Set the adaptive content schema of a site from a draft-07 JSON Schema file',
+    flags: { jsonSchema: false },
+    columns: 'adaptiveSchema',
+    examples: ['docsctl site adaptive-schema set s1t3 --file claims.json'],
+  },
 });
 
 export const getPublishedContentSite = defineRoute({
@@ -170,6 +246,17 @@ export const getPublishedContentSite = defineRoute({
   access: 'read',
   params: pathParams(...site),
   query: z.object({ shareKey: z.string().optional() }),
+  cli: {
+    command: 'site published',
+    summary: 'Show what a site publishes: every section and variant with its URL (--json: the API answer; --rows --json: the rows of the table)',
+    flags: { shareKey: { flag: '--share-key <key>', description: 'open a share-link site with this key' } },
+    columns: 'publishedItem',
+    examples: [
+      'docsctl site published s1t3',
+      'docsctl site published s1t3 --json | jq .structure',
+      'docsctl site published s1t3 --rows --json | jq -r ".[] | select(.default) | .url"',
+    ],
+  },
 });
 
 // ─── §4.4 Site sections ────────────────────────────────────────────────────
@@ -184,6 +271,14 @@ export const listSiteSections = defineRoute({
   params: pathParams(...site),
   query: z.object({ ...paginationQuery, shareKey: z.string().optional() }),
   paginated: true,
+  cli: {
+    command: 'site section list',
+    aliases: ['ls'],
+    flags: { shareKey: false },
+    columns: 'siteSection',
+    noun: 'section',
+    examples: ['docsctl site section list s1t3'],
+  },
 });
 
 export const addSectionToSite = defineRoute({
@@ -203,6 +298,15 @@ export const addSectionToSite = defineRoute({
   }),
   bodyRequired: true,
   success: 201,
+  cli: {
+    command: 'site section add',
+    summary: 'Add a space to a site as a new section (the first section is the default)',
+    args: ['siteId', { name: 'spaceId', to: 'body.spaceId' }],
+    argHelp: { spaceId: 'space shown by the section' },
+    flags: { title: 'section title (default: the space title)', icon: 'icon name' },
+    columns: 'siteSection',
+    examples: ['docsctl site section add s1t3 sp4c3 --title "API reference"'],
+  },
 });
 
 export const deleteSiteSectionById = defineRoute({
@@ -214,6 +318,15 @@ export const deleteSiteSectionById = defineRoute({
   access: 'admin',
   params: pathParams(...site, 'siteSectionId'),
   query: noQuery(),
+  cli: {
+    command: 'site section remove',
+    summary: 'Remove a section and its variants from a site (the spaces stay)',
+    aliases: ['rm'],
+    confirm: 'Remove section {siteSectionId} from site {siteId}?',
+    columns: 'siteSection',
+    noun: 'section',
+    examples: ['docsctl site section remove s1t3 s3ct --yes'],
+  },
 });
 
 export const updateSiteSectionById = defineRoute({
@@ -236,6 +349,21 @@ export const updateSiteSectionById = defineRoute({
     })
     .partial(),
   bodyRequired: true,
+  cli: {
+    command: 'site section edit',
+    summary: 'Change the title, path, default variant, condition, icon or description of a section',
+    flags: {
+      title: 'new title',
+      path: { flag: '--path <url-path>', description: 'URL path (unique in the site)' },
+      defaultSiteSpace: { flag: '--default-site-space <siteSpaceId>', description: 'default variant' },
+      condition: { flag: '--condition <expression>', description: 'visibility condition ("none" removes it)', noneIsNull: true },
+      icon: { description: 'icon name ("none" removes it)', noneIsNull: true },
+      description: { flag: '--description <text>', description: 'description ("none" removes it)', noneIsNull: true },
+    },
+    nonEmptyBody: 'Nothing to change: pass --title, --path, --default-site-space, --condition, --icon or --description',
+    columns: 'siteSection',
+    examples: ['docsctl site section edit s1t3 s3ct --path api --icon code'],
+  },
 });
 
 export const moveSiteSection = defineRoute({
@@ -248,6 +376,13 @@ export const moveSiteSection = defineRoute({
   params: pathParams(...site, 'siteSectionId'),
   query: noQuery(),
   body: z.object({ position: SiteSectionMovePosition.optional() }),
+  cli: {
+    command: 'site section move',
+    summary: 'Move a section before or after another one (to the end without a position)',
+    flags: { position: false },
+    columns: 'siteSection',
+    examples: ['docsctl site section move s1t3 s3ct --before 0th3r'],
+  },
 });
 
 // ─── §4.5 Site section groups ──────────────────────────────────────────────
@@ -262,6 +397,13 @@ export const listSiteSectionGroups = defineRoute({
   params: pathParams(...site),
   query: listQuery(),
   paginated: true,
+  cli: {
+    command: 'site section-group list',
+    aliases: ['ls'],
+    columns: 'siteSectionGroup',
+    noun: 'section group',
+    examples: ['docsctl site section-group list s1t3'],
+  },
 });
 
 export const addSectionGroupToSite = defineRoute({
@@ -282,6 +424,18 @@ export const addSectionGroupToSite = defineRoute({
   }),
   bodyRequired: true,
   success: 201,
+  cli: {
+    command: 'site section-group add',
+    summary: 'Add a section group (optionally with sections, or nested in another group)',
+    flags: {
+      title: { description: 'title (1 to 100 characters)', required: true },
+      sections: { flag: '--section <sectionId...>', description: 'sections to put in it, in order (repeatable)' },
+      icon: 'icon name',
+      parent: { flag: '--parent <groupId>', description: 'nest it in this group' },
+    },
+    columns: 'siteSectionGroup',
+    examples: ['docsctl site section-group add s1t3 --title Products --section s3ct1 --section s3ct2'],
+  },
 });
 
 export const deleteSiteSectionGroupById = defineRoute({
@@ -293,6 +447,16 @@ export const deleteSiteSectionGroupById = defineRoute({
   access: 'admin',
   params: pathParams(...site, 'siteSectionGroupId'),
   query: noQuery(),
+  cli: {
+    command: 'site section-group remove',
+    summary: 'Remove a section group (its sections go back to the top level)',
+    aliases: ['rm'],
+    argHelp: { siteSectionGroupId: 'section group id' },
+    confirm: 'Remove section group {siteSectionGroupId}?',
+    columns: 'siteSectionGroup',
+    noun: 'section group',
+    examples: ['docsctl site section-group remove s1t3 gr0up --yes'],
+  },
 });
 
 export const updateSiteSectionGroupById = defineRoute({
@@ -306,6 +470,15 @@ export const updateSiteSectionGroupById = defineRoute({
   query: noQuery(),
   body: z.object({ title: z.string().min(1).max(100), icon: Icon.nullable() }).partial(),
   bodyRequired: true,
+  cli: {
+    command: 'site section-group edit',
+    summary: 'Change the title or icon of a section group',
+    argHelp: { siteSectionGroupId: 'section group id' },
+    flags: { title: 'new title', icon: { description: 'icon name ("none" removes it)', noneIsNull: true } },
+    nonEmptyBody: 'Nothing to change: pass --title or --icon',
+    columns: 'siteSectionGroup',
+    examples: ['docsctl site section-group edit s1t3 gr0up --title Guides'],
+  },
 });
 
 export const addSectionToGroup = defineRoute({
@@ -320,6 +493,14 @@ export const addSectionToGroup = defineRoute({
   body: z.object({ sectionId: z.string().min(1) }),
   bodyRequired: true,
   success: 201,
+  cli: {
+    command: 'site section-group add-section',
+    summary: 'Put a section into a section group',
+    args: ['siteId', 'siteSectionGroupId', { name: 'sectionId', to: 'body.sectionId' }],
+    argHelp: { siteSectionGroupId: 'section group id', sectionId: 'site section id' },
+    columns: 'siteSectionGroup',
+    examples: ['docsctl site section-group add-section s1t3 gr0up s3ct'],
+  },
 });
 
 export const removeSectionFromGroup = defineRoute({
@@ -331,6 +512,14 @@ export const removeSectionFromGroup = defineRoute({
   access: 'admin',
   params: pathParams(...site, 'siteSectionGroupId', 'siteSectionId'),
   query: noQuery(),
+  cli: {
+    command: 'site section-group remove-section',
+    summary: 'Take a section out of a section group (back to the top level)',
+    argHelp: { siteSectionGroupId: 'section group id' },
+    columns: 'siteSection',
+    noun: 'section in that group',
+    examples: ['docsctl site section-group remove-section s1t3 gr0up s3ct'],
+  },
 });
 
 export const moveSiteSectionGroup = defineRoute({
@@ -343,6 +532,14 @@ export const moveSiteSectionGroup = defineRoute({
   params: pathParams(...site, 'siteSectionGroupId'),
   query: noQuery(),
   body: z.object({ position: SiteSectionGroupMovePosition.optional() }),
+  cli: {
+    command: 'site section-group move',
+    summary: 'Move a section group next to a section or group (to the end without a position)',
+    argHelp: { siteSectionGroupId: 'section group id' },
+    flags: { position: false },
+    columns: 'siteSectionGroup',
+    examples: ['docsctl site section-group move s1t3 gr0up --before section:s3ct'],
+  },
 });
 
 // ─── §4.6 Site spaces ──────────────────────────────────────────────────────
@@ -357,6 +554,18 @@ export const listSiteSpaces = defineRoute({
   params: pathParams(...site),
   query: z.object({ ...paginationQuery, shareKey: z.string().optional(), default: qBool().optional() }),
   paginated: true,
+  cli: {
+    command: 'site space list',
+    summary: 'List the site spaces (variants) of a site',
+    aliases: ['ls'],
+    flags: {
+      default: { flag: '--default <bool>', description: 'only default (true) or other (false) variants' },
+      shareKey: false,
+    },
+    columns: 'siteSpace',
+    noun: 'site space',
+    examples: ['docsctl site space list s1t3'],
+  },
 });
 
 export const addSpaceToSite = defineRoute({
@@ -371,6 +580,14 @@ export const addSpaceToSite = defineRoute({
   body: z.object({ spaceId: z.string().min(1), sectionId: z.string().min(1).optional() }),
   bodyRequired: true,
   success: 201,
+  cli: {
+    command: 'site space add',
+    summary: 'Add a space to a site (a variant of a section, or at the root)',
+    args: ['siteId', { name: 'spaceId', to: 'body.spaceId' }],
+    flags: { sectionId: { flag: '--section <sectionId>', description: 'section to add it to (default: the default section)' } },
+    columns: 'siteSpace',
+    examples: ['docsctl site space add s1t3 sp4c3 --section s3ct'],
+  },
 });
 
 export const deleteSiteSpaceById = defineRoute({
@@ -382,6 +599,15 @@ export const deleteSiteSpaceById = defineRoute({
   access: 'admin',
   params: pathParams(...site, 'siteSpaceId'),
   query: noQuery(),
+  cli: {
+    command: 'site space remove',
+    summary: 'Remove a space from a site (the space stays)',
+    aliases: ['rm'],
+    confirm: 'Remove site space {siteSpaceId} from site {siteId}?',
+    columns: 'siteSpace',
+    noun: 'site space',
+    examples: ['docsctl site space remove s1t3 v4r --yes'],
+  },
 });
 
 export const updateSiteSpaceById = defineRoute({
@@ -402,6 +628,18 @@ export const updateSiteSpaceById = defineRoute({
     })
     .partial(),
   bodyRequired: true,
+  cli: {
+    command: 'site space edit',
+    summary: 'Change the path, condition or space of a site space',
+    flags: {
+      path: { flag: '--path <url-path>', description: 'URL path (unique in its section)' },
+      condition: { flag: '--condition <expression>', description: 'visibility condition ("none" removes it)', noneIsNull: true },
+      spaceId: { flag: '--space <spaceId>', description: 'show this space instead' },
+    },
+    nonEmptyBody: 'Nothing to change: pass --path, --condition or --space',
+    columns: 'siteSpace',
+    examples: ['docsctl site space edit s1t3 v4r --path v2'],
+  },
 });
 
 export const moveSiteSpace = defineRoute({
@@ -414,6 +652,13 @@ export const moveSiteSpace = defineRoute({
   params: pathParams(...site, 'siteSpaceId'),
   query: noQuery(),
   body: z.object({ position: SiteSpaceMovePosition.optional() }),
+  cli: {
+    command: 'site space move',
+    summary: 'Move a variant before or after another of its section (to the end without a position)',
+    flags: { position: false },
+    columns: 'siteSpace',
+    examples: ['docsctl site space move s1t3 v4r --before v0'],
+  },
 });
 
 // ─── §4.7 Site share links ─────────────────────────────────────────────────
@@ -428,6 +673,14 @@ export const listSiteShareLinks = defineRoute({
   params: pathParams(...site),
   query: listQuery(),
   paginated: true,
+  cli: {
+    command: 'site share-link list',
+    summary: 'List the share links of a site (their secret URLs are shown only at creation)',
+    aliases: ['ls'],
+    columns: 'shareLink',
+    noun: 'share link',
+    examples: ['docsctl site share-link list s1t3'],
+  },
 });
 
 export const createSiteShareLink = defineRoute({
@@ -442,6 +695,16 @@ export const createSiteShareLink = defineRoute({
   body: z.object({ name: z.string().max(50) }),
   bodyRequired: true,
   success: 201,
+  cli: {
+    command: 'site share-link create',
+    summary: 'Create a share link; prints its secret URL once',
+    flags: { name: 'name (max 50 characters)' },
+    columns: 'shareLink',
+    examples: [
+      'docsctl site share-link create s1t3 --name Partners',
+      'url=$(docsctl site share-link create s1t3 --json | jq -r .urls.published)',
+    ],
+  },
 });
 
 export const deleteSiteShareLinkById = defineRoute({
@@ -453,6 +716,15 @@ export const deleteSiteShareLinkById = defineRoute({
   access: 'admin',
   params: pathParams(...site, 'shareLinkId'),
   query: noQuery(),
+  cli: {
+    command: 'site share-link delete',
+    summary: 'Delete a share link',
+    aliases: ['rm'],
+    confirm: 'Delete share link {shareLinkId}?',
+    columns: 'shareLink',
+    noun: 'share link',
+    examples: ['docsctl site share-link delete s1t3 l1nk --yes'],
+  },
 });
 
 export const updateSiteShareLinkById = defineRoute({
@@ -469,6 +741,14 @@ export const updateSiteShareLinkById = defineRoute({
     .partial()
     .refine((value) => Object.keys(value).length > 0, 'give at least one of active, name'),
   bodyRequired: true,
+  cli: {
+    command: 'site share-link edit',
+    summary: 'Rename, activate or deactivate a share link',
+    flags: { name: 'new name', active: false },
+    nonEmptyBody: 'Nothing to change: pass --name, --active or --inactive',
+    columns: 'shareLink',
+    examples: ['docsctl site share-link edit s1t3 l1nk --inactive'],
+  },
 });
 
 // ─── Real API: publishing and the site structure (gaps.md §3) ──────────────
@@ -482,6 +762,11 @@ export const publishSite = defineRoute({
   access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
+  cli: {
+    command: 'site publish',
+    columns: 'site',
+    examples: ['docsctl site publish s1t3'],
+  },
 });
 
 export const unpublishSite = defineRoute({
@@ -493,6 +778,11 @@ export const unpublishSite = defineRoute({
   access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
+  cli: {
+    command: 'site unpublish',
+    columns: 'site',
+    examples: ['docsctl site unpublish s1t3'],
+  },
 });
 
 export const getSiteStructure = defineRoute({
@@ -523,6 +813,13 @@ export const getSiteTree = defineRoute({
   access: 'read',
   params: pathParams(...site),
   query: z.object({ format: z.enum(['tree', 'text']).optional() }),
+  cli: {
+    command: 'site tree',
+    summary: 'Print the structure of a site: groups, sections, variants and their page trees with URLs',
+    flags: { format: false },
+    columns: 'publishedItem',
+    examples: ['docsctl site tree s1t3', 'docsctl site tree s1t3 --json | jq ".[0]"'],
+  },
 });
 
 /** A site space, section or section group of the structure. */
@@ -599,6 +896,13 @@ export const updateSiteCustomizationById = defineRoute({
     insights: SettingsGroup,
   }),
   bodyRequired: true,
+  cli: {
+    command: 'site customization set',
+    summary: 'Replace the customization settings of a site with a JSON file (every group, as `get --json` prints them)',
+    onlyNamedFlags: true,
+    columns: 'customization',
+    examples: ['docsctl site customization get s1t3 --json > look.json && docsctl site customization set s1t3 --file look.json'],
+  },
 });
 
 export const getSiteSpaceCustomizationById = defineRoute({
@@ -610,6 +914,13 @@ export const getSiteSpaceCustomizationById = defineRoute({
   access: 'read',
   params: pathParams(...site, 'siteSpaceId'),
   query: unmaskedQuery(),
+  cli: {
+    command: 'site customization get',
+    summary: "Show the customization settings of a site (or of one site space, the site's with its overrides)",
+    flags: { 'params.siteSpaceId': { flag: '--site-space <siteSpaceId>', description: 'the settings one site space shows' }, unmasked: false },
+    columns: 'customization',
+    examples: ['docsctl site customization get s1t3', 'docsctl site customization get s1t3 --site-space v4r --json | jq .styling'],
+  },
 });
 
 export const overrideSiteSpaceCustomizationById = defineRoute({
@@ -640,6 +951,16 @@ export const overrideSiteSpaceCustomizationById = defineRoute({
     socialPreview: SettingsGroup.optional(),
   }),
   bodyRequired: true,
+  cli: {
+    command: 'site customization override',
+    summary: 'Override some of the site\'s customization settings for one site space (null resets an override)',
+    onlyNamedFlags: true,
+    columns: 'customization',
+    examples: [
+      'docsctl site customization override s1t3 v4r --file dark.json',
+      'docsctl site customization override s1t3 v4r --body \'{"styling":{"theme":null}}\'',
+    ],
+  },
 });
 
 export const deleteSiteSpaceCustomizationById = defineRoute({
@@ -651,6 +972,14 @@ export const deleteSiteSpaceCustomizationById = defineRoute({
   access: 'admin',
   params: pathParams(...site, 'siteSpaceId'),
   query: noQuery(),
+  cli: {
+    command: 'site customization reset',
+    summary: 'Remove every customization override of a site space (it shows the site\'s settings again)',
+    confirm: 'Remove the customization overrides of site space {siteSpaceId}?',
+    columns: 'customization',
+    noun: 'customization override',
+    examples: ['docsctl site customization reset s1t3 v4r --yes'],
+  },
 });
 
 // ─── Real API: site redirects ──────────────────────────────────────────────
@@ -681,6 +1010,14 @@ export const listSiteRedirects = defineRoute({
   params: pathParams(...site),
   query: z.object({ ...paginationQuery, search: z.string().max(512).optional() }),
   paginated: true,
+  cli: {
+    command: 'site redirect list',
+    aliases: ['ls'],
+    flags: { search: { flag: '--search <text>', description: 'only redirects whose source contains this' } },
+    columns: 'siteRedirect',
+    noun: 'redirect',
+    examples: ['docsctl site redirect list s1t3', 'docsctl site redirect list s1t3 --search /v1/'],
+  },
 });
 
 export const createSiteRedirect = defineRoute({
@@ -695,6 +1032,19 @@ export const createSiteRedirect = defineRoute({
   body: z.object({ source: SiteRedirectSourcePath, destination: SiteRedirectDestination }),
   bodyRequired: true,
   success: 201,
+  cli: {
+    command: 'site redirect create',
+    summary: 'Redirect a path of a site to a section, a site space or a page',
+    args: ['siteId', { name: 'source', to: 'body.source' }],
+    argHelp: { source: 'path on the site, e.g. /old/page' },
+    flags: { destination: false },
+    columns: 'siteRedirect',
+    examples: [
+      'docsctl site redirect create s1t3 /old-api --section s3ct',
+      'docsctl site redirect create s1t3 /guide/v1 --site-space v4r',
+      'docsctl site redirect create s1t3 /setup --site-space v4r --page guides/setup',
+    ],
+  },
 });
 
 export const getSiteRedirectBySource = defineRoute({
@@ -706,6 +1056,15 @@ export const getSiteRedirectBySource = defineRoute({
   access: 'read',
   params: pathParams(...site),
   query: z.object({ source: SiteRedirectSourcePath, shareKey: z.string().optional() }),
+  cli: {
+    command: 'site redirect get',
+    summary: 'Show the redirect from a path and the URL it leads to',
+    args: ['siteId', { name: 'source', to: 'query.source' }],
+    argHelp: { source: 'path on the site, e.g. /old/page' },
+    flags: { shareKey: { flag: '--share-key <key>', description: 'open a share-link site with this key' } },
+    columns: 'siteRedirectTarget',
+    examples: ['docsctl site redirect get s1t3 /old/page', 'docsctl site redirect get s1t3 /old/page --json | jq -r .target'],
+  },
 });
 
 export const updateSiteRedirectById = defineRoute({
@@ -719,6 +1078,18 @@ export const updateSiteRedirectById = defineRoute({
   query: noQuery(),
   body: z.object({ source: SiteRedirectSourcePath, destination: SiteRedirectDestination }).partial(),
   bodyRequired: true,
+  cli: {
+    command: 'site redirect edit',
+    summary: 'Change the source or destination of a redirect',
+    argHelp: { siteRedirectId: 'redirect id' },
+    flags: { source: { flag: '--source <url-path>', description: 'new source path' }, destination: false },
+    nonEmptyBody: 'Nothing to change: pass --source, --section, or --site-space (with --page)',
+    columns: 'siteRedirect',
+    examples: [
+      'docsctl site redirect edit s1t3 r3d1 --source /older-api',
+      'docsctl site redirect edit s1t3 r3d1 --site-space v4r',
+    ],
+  },
 });
 
 export const deleteSiteRedirectById = defineRoute({
@@ -730,6 +1101,16 @@ export const deleteSiteRedirectById = defineRoute({
   access: 'admin',
   params: pathParams(...site, 'siteRedirectId'),
   query: noQuery(),
+  cli: {
+    command: 'site redirect delete',
+    summary: 'Delete a redirect',
+    aliases: ['rm'],
+    argHelp: { siteRedirectId: 'redirect id' },
+    confirm: 'Delete redirect {siteRedirectId}?',
+    columns: 'siteRedirect',
+    noun: 'redirect',
+    examples: ['docsctl site redirect delete s1t3 r3d1 --yes'],
+  },
 });
 
 // ─── Real API: site MCP servers ────────────────────────────────────────────
@@ -748,6 +1129,13 @@ export const listSiteMcpServers = defineRoute({
   params: pathParams(...site),
   query: listQuery(),
   paginated: true,
+  cli: {
+    command: 'site mcp-server list',
+    aliases: ['ls'],
+    columns: 'siteMcpServer',
+    noun: 'MCP server',
+    examples: ['docsctl site mcp-server list s1t3'],
+  },
 });
 
 export const createSiteMcpServer = defineRoute({
@@ -762,6 +1150,20 @@ export const createSiteMcpServer = defineRoute({
   body: z.object({ name: SiteMcpServerName, url: Url, headers: SiteMcpServerHeaders }),
   bodyRequired: true,
   success: 201,
+  cli: {
+    command: 'site mcp-server add',
+    summary: 'Add an MCP server to a site (docsctl never connects to it)',
+    flags: {
+      name: { description: 'name (1 to 100 characters)', required: true },
+      url: { description: 'https:// URL of the server', required: true },
+      headers: false,
+    },
+    columns: 'siteMcpServer',
+    examples: [
+      'docsctl site mcp-server add s1t3 --name Tickets --url https://mcp.acme.example/sse',
+      'MCP_TOKEN=… docsctl site mcp-server add s1t3 --name Tickets --url https://mcp.acme.example/sse --header-env Authorization=MCP_TOKEN',
+    ],
+  },
 });
 
 export const getSiteMcpServerById = defineRoute({
@@ -773,6 +1175,13 @@ export const getSiteMcpServerById = defineRoute({
   access: 'admin',
   params: pathParams(...site, 'siteMcpServerId'),
   query: noQuery(),
+  cli: {
+    command: 'site mcp-server get',
+    summary: 'Show an MCP server of a site (header values with --json or --yaml)',
+    argHelp: { siteMcpServerId: 'MCP server id' },
+    columns: 'siteMcpServer',
+    examples: ['docsctl site mcp-server get s1t3 mcp1', 'docsctl site mcp-server get s1t3 mcp1 --json | jq .headers'],
+  },
 });
 
 export const updateSiteMcpServerById = defineRoute({
@@ -786,6 +1195,18 @@ export const updateSiteMcpServerById = defineRoute({
   query: noQuery(),
   body: z.object({ name: SiteMcpServerName, url: Url, headers: SiteMcpServerHeaders }).partial(),
   bodyRequired: true,
+  cli: {
+    command: 'site mcp-server edit',
+    summary: 'Change the name, URL or headers of an MCP server (headers given replace them all)',
+    argHelp: { siteMcpServerId: 'MCP server id' },
+    flags: { name: 'new name', url: 'new URL', headers: false },
+    nonEmptyBody: 'Nothing to change: pass --name, --url, --header, --header-env or --no-headers',
+    columns: 'siteMcpServer',
+    examples: [
+      'docsctl site mcp-server edit s1t3 mcp1 --url https://mcp.acme.example/v2/sse',
+      'docsctl site mcp-server edit s1t3 mcp1 --header-env Authorization=MCP_TOKEN',
+    ],
+  },
 });
 
 export const deleteSiteMcpServerById = defineRoute({
@@ -797,4 +1218,13 @@ export const deleteSiteMcpServerById = defineRoute({
   access: 'admin',
   params: pathParams(...site, 'siteMcpServerId'),
   query: noQuery(),
+  cli: {
+    command: 'site mcp-server delete',
+    aliases: ['rm'],
+    argHelp: { siteMcpServerId: 'MCP server id' },
+    confirm: 'Delete MCP server {siteMcpServerId}?',
+    columns: 'siteMcpServer',
+    noun: 'MCP server',
+    examples: ['docsctl site mcp-server delete s1t3 mcp1 --yes'],
+  },
 });

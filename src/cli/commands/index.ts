@@ -48,6 +48,8 @@ export interface CommandModule {
   name?: string;
   specs: readonly OperationCommandSpec[];
   register?: (program: Command, getSession: GetSession) => void;
+  /** The top-level groups `register` adds hand-written commands to (those of `specs` aside). */
+  registersIn?: readonly string[];
 }
 
 const subgroup = (program: Command, ...names: string[]): Command | undefined => {
@@ -103,9 +105,10 @@ const commandModules = {
   reviews: async (): Promise<CommandModule> => ({ specs: (await import('./reviews.js')).reviewCommands }),
   search: async (): Promise<CommandModule> => ({ specs: (await import('./search.js')).searchCommands }),
   sites: async (): Promise<CommandModule> => {
-    const { siteCommands, registerSiteInspect, registerSitePreview } = await import('./sites.js');
+    const { registerSiteInspect, registerSitePreview } = await import('./sites.js');
     return {
-      specs: siteCommands,
+      specs: [],
+      registersIn: ['site'],
       register(program, getSession) {
         registerSiteInspect(program, getSession);
         registerSitePreview(program, getSession);

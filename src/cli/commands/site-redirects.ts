@@ -1,12 +1,10 @@
-/** `docsctl site redirect …`: paths of a site that lead to a section, site space or page (real API `site-redirects`). */
+/** `docsctl site redirect …`: paths of a site that lead to a section, site space or page (real API `site-redirects`); declared with the routes (src/api/routes/sites.ts), the destination flags here. */
 import { UsageError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
 import { resolvePage } from '../lookups.js';
-import type { FlagSpec, OperationCommandSpec } from '../operation.js';
+import type { Hooks } from '../derive.js';
+import type { FlagSpec } from '../operation.js';
 import type { Session } from '../session.js';
-
-const SITE = { name: 'siteId', description: 'site id' };
-const REDIRECT = { name: 'siteRedirectId', description: 'redirect id' };
 
 const destinationFlags: FlagSpec[] = [
   { flags: '--section <siteSectionId>', description: 'lead to this site section' },
@@ -57,87 +55,15 @@ async function pageOfSiteSpace(session: Session, input: RawInput): Promise<void>
   } while (page);
 }
 
-/** Moves the SOURCE argument from the path params to `to` (`body.source` or `query.source`). */
-function sourceArgument(input: RawInput, to: 'body' | 'query'): void {
-  const params = input.params as Record<string, string>;
-  const target = (to === 'body' ? body(input) : (input.query ??= {})) as Record<string, unknown>;
-  target.source = params.source;
-  delete params.source;
-}
-
-const SOURCE = { name: 'source', description: 'path on the site, e.g. /old/page' };
-
-export const siteRedirectCommands: OperationCommandSpec[] = [
-  {
-    command: 'site redirect list',
-    route: 'listSiteRedirects',
-    summary: 'List the redirects of a site',
-    aliases: ['ls'],
-    args: [SITE],
-    org: true,
-    flags: [{ flags: '--search <text>', description: 'only redirects whose source contains this', to: 'query.search' }],
-    output: 'list',
-    columns: 'siteRedirect',
-    noun: 'redirect',
-    examples: ['docsctl site redirect list s1t3', 'docsctl site redirect list s1t3 --search /v1/'],
-  },
-  {
-    command: 'site redirect get',
-    route: 'getSiteRedirectBySource',
-    summary: 'Show the redirect from a path and the URL it leads to',
-    args: [SITE, SOURCE],
-    org: true,
-    flags: [{ flags: '--share-key <key>', description: 'open a share-link site with this key', to: 'query.shareKey' }],
-    build: (_options, input) => sourceArgument(input, 'query'),
-    output: 'object',
-    columns: 'siteRedirectTarget',
-    examples: ['docsctl site redirect get s1t3 /old/page', 'docsctl site redirect get s1t3 /old/page --json | jq -r .target'],
-  },
-  {
-    command: 'site redirect create',
-    route: 'createSiteRedirect',
-    summary: 'Redirect a path of a site to a section, a site space or a page',
-    args: [SITE, SOURCE],
-    org: true,
+export const hooks = {
+  'site redirect create': {
     flags: destinationFlags,
-    build: (options, input) => {
-      sourceArgument(input, 'body');
-      destination(options, input, true);
-    },
+    build: (options, input) => destination(options, input, true),
     resolve: pageOfSiteSpace,
-    output: 'object',
-    columns: 'siteRedirect',
-    examples: [
-      'docsctl site redirect create s1t3 /old-api --section s3ct',
-      'docsctl site redirect create s1t3 /guide/v1 --site-space v4r',
-      'docsctl site redirect create s1t3 /setup --site-space v4r --page guides/setup',
-    ],
   },
-  {
-    command: 'site redirect edit',
-    route: 'updateSiteRedirectById',
-    summary: 'Change the source or destination of a redirect',
-    args: [SITE, REDIRECT],
-    org: true,
-    flags: [{ flags: '--source <url-path>', description: 'new source path', to: 'body.source' }, ...destinationFlags],
+  'site redirect edit': {
+    flags: destinationFlags,
     build: (options, input) => destination(options, input, false),
     resolve: pageOfSiteSpace,
-    nonEmptyBody: 'Nothing to change: pass --source, --section, or --site-space (with --page)',
-    output: 'object',
-    columns: 'siteRedirect',
-    examples: ['docsctl site redirect edit s1t3 r3d1 --source /older-api', 'docsctl site redirect edit s1t3 r3d1 --site-space v4r'],
   },
-  {
-    command: 'site redirect delete',
-    route: 'deleteSiteRedirectById',
-    summary: 'Delete a redirect',
-    aliases: ['rm'],
-    args: [SITE, REDIRECT],
-    org: true,
-    confirm: (input) => `Delete redirect ${input.params?.siteRedirectId}?`,
-    output: 'delete',
-    columns: 'siteRedirect',
-    noun: 'redirect',
-    examples: ['docsctl site redirect delete s1t3 r3d1 --yes'],
-  },
-];
+} satisfies Hooks;
