@@ -135,7 +135,7 @@ export function deriveCommand(route, decl, registry) {
   const args = argDecls.map((a) => {
     const arg = typeof a === 'string' ? { name: a } : a;
     const param = arg.param ?? arg.name;
-    if (!arg.variadic && !arg.to && !pathNames.includes(param)) where(`argument ${arg.name} fills "${param}", which is not a parameter of ${route.path}`);
+    if (!arg.variadic && !arg.to && !arg.byHook && !pathNames.includes(param)) where(`argument ${arg.name} fills "${param}", which is not a parameter of ${route.path}`);
     const text = arg.description ?? decl.argHelp?.[arg.name] ?? words(arg.name);
     return {
       name: arg.name,

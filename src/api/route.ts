@@ -124,6 +124,8 @@ export interface CommandArgDeclaration {
   readonly variadic?: { readonly to: string };
   /** A body or query field it fills instead of a path parameter (`body.spaceId`). */
   readonly to?: string;
+  /** Read by the command's `build` hook (e.g. a page id that goes into a list of changes): no route field. */
+  readonly byHook?: true;
 }
 
 export interface CommandFlagDeclaration {

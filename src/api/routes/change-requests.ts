@@ -25,6 +25,19 @@ export const listChangeRequestsForSpace = defineRoute({
     contributor: z.string().optional(),
   }),
   paginated: true,
+  cli: {
+    command: 'cr list',
+    summary: 'List the change requests of a space (open ones unless --status)',
+    aliases: ['ls'],
+    flags: {
+      status: 'draft, open, archived or merged',
+      creator: { flag: '--creator <userId>', description: 'only those created by this user' },
+      contributor: { flag: '--contributor <userId>', description: 'only those this user contributed to' },
+    },
+    columns: 'changeRequest',
+    noun: 'change request',
+    examples: ['docsctl cr list sp4c3', 'docsctl cr list sp4c3 --status merged --all --json'],
+  },
 });
 
 export const createChangeRequest = defineRoute({
@@ -43,6 +56,16 @@ export const createChangeRequest = defineRoute({
   }),
   bodyRequired: true,
   success: 201,
+  cli: {
+    command: 'cr create',
+    summary: 'Open a change request on a space',
+    flags: { subject: 'subject (max 100 characters)', agentTaskId: false },
+    columns: 'changeRequest',
+    examples: [
+      'docsctl cr create sp4c3 --subject "Update install guide"',
+      'cr=$(docsctl cr create sp4c3 --subject Fix --format ids)',
+    ],
+  },
 });
 
 export const getChangeRequestById = defineRoute({
@@ -54,6 +77,14 @@ export const getChangeRequestById = defineRoute({
   access: 'read',
   params: pathParams(...cr),
   query: noQuery(),
+  cli: {
+    command: 'cr get',
+    summary: 'Show a change request (by id or number)',
+    args: ['spaceId', { name: 'changeRequest', param: 'changeRequestId' }],
+    argHelp: { changeRequest: 'change request id or number' },
+    columns: 'changeRequest',
+    examples: ['docsctl cr get sp4c3 12', 'docsctl cr get sp4c3 12 --json | jq .outdated'],
+  },
 });
 
 export const updateChangeRequestById = defineRoute({
@@ -75,6 +106,16 @@ export const updateChangeRequestById = defineRoute({
     })
     .partial(),
   bodyRequired: true,
+  cli: {
+    command: 'cr edit',
+    summary: 'Change the subject or status (draft, open, archived) of a change request',
+    args: ['spaceId', { name: 'changeRequest', param: 'changeRequestId' }],
+    argHelp: { changeRequest: 'change request id or number' },
+    flags: { subject: 'new subject', status: 'draft, open or archived', description: false },
+    nonEmptyBody: 'Nothing to change: pass --subject or --status',
+    columns: 'changeRequest',
+    examples: ['docsctl cr edit sp4c3 12 --status archived'],
+  },
 });
 
 export const mergeChangeRequest = defineRoute({
@@ -86,6 +127,14 @@ export const mergeChangeRequest = defineRoute({
   access: 'edit',
   params: pathParams(...cr),
   query: noQuery(),
+  cli: {
+    command: 'cr merge',
+    summary: 'Merge a change request into the space (exit 5 and the conflicting pages on conflicts)',
+    args: ['spaceId', { name: 'changeRequest', param: 'changeRequestId' }],
+    argHelp: { changeRequest: 'change request id or number' },
+    columns: 'mergeResult',
+    examples: ['docsctl cr merge sp4c3 12', 'docsctl cr merge sp4c3 12 || docsctl cr conflicts sp4c3 12'],
+  },
 });
 
 export const updateChangeRequest = defineRoute({
@@ -97,6 +146,14 @@ export const updateChangeRequest = defineRoute({
   access: 'edit',
   params: pathParams(...cr),
   query: noQuery(),
+  cli: {
+    command: 'cr update',
+    summary: 'Bring the space\'s current content into a change request',
+    args: ['spaceId', { name: 'changeRequest', param: 'changeRequestId' }],
+    argHelp: { changeRequest: 'change request id or number' },
+    columns: 'mergeResult',
+    examples: ['docsctl cr update sp4c3 12'],
+  },
 });
 
 export const getChangeRequestPDF = defineRoute({
@@ -108,6 +165,15 @@ export const getChangeRequestPDF = defineRoute({
   access: 'read',
   params: pathParams(...cr),
   query: z.object({ only: qBool().optional(), page: z.string().optional() }),
+  cli: {
+    command: 'cr pdf',
+    summary: 'Render a change request (or one page) as PDF and print its URL',
+    args: ['spaceId', { name: 'changeRequest', param: 'changeRequestId' }],
+    argHelp: { changeRequest: 'change request id or number' },
+    flags: { page: 'only this page (id or path)', only: false },
+    columns: 'url',
+    examples: ['docsctl cr pdf sp4c3 12', 'docsctl cr pdf sp4c3 12 --page guides/setup --format ids'],
+  },
 });
 
 export const listChangeRequestsForOrganization = defineRoute({

@@ -91,6 +91,22 @@ export const importContentInChangeRequestPageById = defineRoute({
   body: ImportContent,
   bodyRequired: true,
   success: 201,
+  cli: {
+    command: 'cr import',
+    summary:
+      'Import Markdown (a file, a Git Sync directory, or a .zip) into a change request: pages at the same path are updated, others added (at the end, or under --parent); nothing is deleted. To mirror a directory exactly (removing pages it does not have), use "docsctl git import SPACE DIR"',
+    args: ['spaceId', { name: 'changeRequest', param: 'changeRequestId' }, { name: 'path', to: 'body.url' }],
+    argHelp: { changeRequest: 'change request id or number', path: 'local file or directory (Markdown, Git Sync layout or .zip), file:// or http(s):// URL' },
+    flags: { source: { type: 'string' }, 'params.pageId': { flag: '--parent <pageId>', description: 'add the new pages under this page' } },
+    columns: 'importResult',
+    examples: [
+      'docsctl cr import sp4c3 12 ./docs',
+      'docsctl cr import sp4c3 12 install.md --parent pg123      # one page, under another',
+      'docsctl cr import sp4c3 12 docs.zip',
+      'docsctl cr import sp4c3 12 https://example.com/guide.md',
+      'docsctl git import sp4c3 ./docs                            # mirror: also removes pages',
+    ],
+  },
 });
 
 /**
@@ -122,6 +138,23 @@ export const updateChangeRequestContent = defineRoute({
   query: z.object({ compat: qBool().optional() }),
   body: z.object({ changes: z.array(ChangeRequestContentChange).min(1).max(50) }),
   bodyRequired: true,
+  cli: {
+    command: 'page edit',
+    summary: 'Change the title, link title or description of a page in a change request (merge it to publish)',
+    args: ['spaceId', { name: 'pageId', byHook: true }],
+    argHelp: { pageId: 'page id or path (guides/setup)' },
+    flags: {
+      'params.changeRequestId': { flag: '--cr <changeRequest>', description: 'the change request to edit (id or number); create one with "docsctl cr create"', required: true },
+      changes: false,
+      compat: false,
+    },
+    columns: 'changeRequest',
+    examples: [
+      'docsctl page edit sp4c3 p4g3 --cr 12 --link-title "Install"',
+      'docsctl page edit sp4c3 p4g3 --cr 12 --link-title none      # remove it',
+      'docsctl cr merge sp4c3 12 && docsctl git export sp4c3 https://github.com/acme/docs.git -m "Link titles"',
+    ],
+  },
 });
 
 export const listPagesInChangeRequest = defineRoute({
@@ -133,6 +166,19 @@ export const listPagesInChangeRequest = defineRoute({
   access: 'read',
   params: pathParams(...cr),
   query: z.object(pageListQuery),
+  cli: {
+    command: 'page list',
+    summary: 'Show the pages of a space (or of a change request) as a tree',
+    aliases: ['ls'],
+    flags: {
+      'params.changeRequestId': { flag: '--cr <changeRequest>', description: 'read the content of this change request (id or number) instead of the space' },
+      metadata: false,
+      computed: false,
+      bodies: false,
+    },
+    columns: 'page',
+    examples: ['docsctl page list sp4c3', 'docsctl page list sp4c3 --cr 12 --json'],
+  },
 });
 
 export const listFilesInChangeRequestById = defineRoute({
@@ -145,6 +191,19 @@ export const listFilesInChangeRequestById = defineRoute({
   params: pathParams(...cr),
   query: z.object({ ...paginationQuery, ...contentQuery }),
   paginated: true,
+  cli: {
+    command: 'file list',
+    summary: 'List the files of a space (or of a change request)',
+    aliases: ['ls'],
+    flags: {
+      'params.changeRequestId': { flag: '--cr <changeRequest>', description: 'read the content of this change request (id or number) instead of the space' },
+      metadata: false,
+      computed: false,
+    },
+    columns: 'file',
+    noun: 'file',
+    examples: ['docsctl file list sp4c3 --all'],
+  },
 });
 
 export const getFileInChangeRequestById = defineRoute({
@@ -156,6 +215,17 @@ export const getFileInChangeRequestById = defineRoute({
   access: 'read',
   params: pathParams(...cr, 'fileId'),
   query: z.object(contentQuery),
+  cli: {
+    command: 'file get',
+    summary: 'Show a file of a space (or of a change request)',
+    flags: {
+      'params.changeRequestId': { flag: '--cr <changeRequest>', description: 'read the content of this change request (id or number) instead of the space' },
+      metadata: false,
+      computed: false,
+    },
+    columns: 'file',
+    examples: ['docsctl file get sp4c3 f1l3 --json | jq -r .downloadURL'],
+  },
 });
 
 export const listChangeRequestFileBacklinks = defineRoute({
@@ -179,6 +249,24 @@ export const getPageInChangeRequestById = defineRoute({
   access: 'read',
   params: pathParams(...cr, 'pageId'),
   query: pageQuery(),
+  cli: {
+    command: 'page get',
+    summary: 'Show a page; --format markdown prints its body',
+    argHelp: { pageId: 'page id or path (guides/setup)' },
+    flags: {
+      'params.changeRequestId': { flag: '--cr <changeRequest>', description: 'read the content of this change request (id or number) instead of the space' },
+      format: false,
+      evaluated: false,
+      metadata: false,
+      computed: false,
+    },
+    columns: 'page',
+    examples: [
+      'docsctl page get sp4c3 p4g3',
+      'docsctl page get sp4c3 guides/setup --format markdown > setup.md',
+      'docsctl page get sp4c3 p4g3 --web',
+    ],
+  },
 });
 
 export const listPageLinksInChangeRequest = defineRoute({

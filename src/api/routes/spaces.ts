@@ -174,6 +174,14 @@ export const listSpaceLinks = defineRoute({
   params: pathParams('spaceId'),
   query: z.object({ ...paginationQuery, status: ContentReferenceStatus.optional() }),
   paginated: true,
+  cli: {
+    command: 'space links',
+    summary: 'List the links in a space; with --broken, only broken ones, and exit 1 when there are any (for CI)',
+    flags: { status: false },
+    columns: 'link',
+    noun: 'link',
+    examples: ['docsctl space links sp4c3 --all', 'docsctl space links sp4c3 --broken --all || echo "fix the broken links"'],
+  },
 });
 
 export const getSpaceCustomFields = defineRoute({

@@ -2,22 +2,19 @@
  * `docsctl cr …`, `docsctl page …`, `docsctl file …`, `docsctl space links`:
  * change requests and the content of spaces (API doc §4.8–4.9 and the real API's
  * space content reads). `cr merge`, `cr update` and `cr diff` show conflicts and
- * changes computed from the three revisions (see content-fetch.ts).
+ * changes computed from the three revisions (see content-fetch.ts). Declared with the
+ * routes (src/api/routes/change-requests.ts, content.ts, spaces.ts); what data cannot
+ * say is here: the `--cr` twins, printers, page lookups, the import source.
  */
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
 import { pageLookup, resolvePage } from '../lookups.js';
-import type { OperationCommandSpec } from '../operation.js';
+import type { Hooks } from '../derive.js';
 import type { Session } from '../session.js';
 import type { RouteId } from '../../api/route-id.js';
 import { webChangeRequest, webPage } from './web-targets.js';
-
-const spaceArg = { name: 'spaceId', description: 'space id' };
-const crArg = { name: 'changeRequest', param: 'changeRequestId', description: 'change request id or number' };
-const crFlag = { flags: '--cr <changeRequest>', description: 'read the content of this change request (id or number) instead of the space', to: 'params.changeRequestId' };
-const inCr = (withCr: RouteId, without: RouteId) => (options: Record<string, unknown>) => (options.cr !== undefined ? withCr : without);
 
 interface MergeResult {
   revision: string;
@@ -54,165 +51,56 @@ function buildImport(options: Record<string, unknown>, input: RawInput): void {
   input.body = { url, source };
 }
 
-export const contentCommands: OperationCommandSpec[] = [
-  {
-    command: 'cr list',
-    route: 'listChangeRequestsForSpace',
-    summary: 'List the change requests of a space (open ones unless --status)',
-    aliases: ['ls'],
-    args: [spaceArg],
-    flags: [
-      { flags: '--status <status>', description: 'draft, open, archived or merged', to: 'query.status', choices: ['draft', 'open', 'archived', 'merged'] },
-      { flags: '--creator <userId>', description: 'only those created by this user', to: 'query.creator' },
-      { flags: '--contributor <userId>', description: 'only those this user contributed to', to: 'query.contributor' },
-    ],
-    output: 'list',
-    columns: 'changeRequest',
-    noun: 'change request',
+const inCr = (withCr: RouteId, without: RouteId) => (options: Record<string, unknown>) => (options.cr !== undefined ? withCr : without);
+
+export const hooks = {
+  'cr list': {
     emptyHint: (input) => {
       const status = (input.query as { status?: string } | undefined)?.status;
       return status === undefined
         ? 'No open change requests (cr list shows the open ones): see the others with --status merged, draft or archived.'
         : `No ${status} change requests.`;
     },
-    examples: ['docsctl cr list sp4c3', 'docsctl cr list sp4c3 --status merged --all --json'],
   },
-  {
-    command: 'cr get',
-    route: 'getChangeRequestById',
-    summary: 'Show a change request (by id or number)',
-    args: [spaceArg, crArg],
-    output: 'object',
-    columns: 'changeRequest',
-    web: webChangeRequest,
-    examples: ['docsctl cr get sp4c3 12', 'docsctl cr get sp4c3 12 --json | jq .outdated'],
-  },
-  {
-    command: 'cr create',
-    route: 'createChangeRequest',
-    summary: 'Open a change request on a space',
-    args: [spaceArg],
-    flags: [{ flags: '--subject <subject>', description: 'subject (max 100 characters)', to: 'body.subject' }],
+  'cr get': { web: webChangeRequest },
+  'cr create': {
     build: (_options, input) => {
       input.body ??= {};
     },
-    output: 'object',
-    columns: 'changeRequest',
-    examples: ['docsctl cr create sp4c3 --subject "Update install guide"', 'cr=$(docsctl cr create sp4c3 --subject Fix --format ids)'],
   },
-  {
-    command: 'cr edit',
-    route: 'updateChangeRequestById',
-    summary: 'Change the subject or status (draft, open, archived) of a change request',
-    args: [spaceArg, crArg],
-    flags: [
-      { flags: '--subject <subject>', description: 'new subject', to: 'body.subject' },
-      { flags: '--status <status>', description: 'draft, open or archived', to: 'body.status', choices: ['draft', 'open', 'archived'] },
-    ],
-    nonEmptyBody: 'Nothing to change: pass --subject or --status',
-    output: 'object',
-    columns: 'changeRequest',
-    examples: ['docsctl cr edit sp4c3 12 --status archived'],
-  },
-  {
-    command: 'cr merge',
-    route: 'mergeChangeRequest',
-    summary: 'Merge a change request into the space (exit 5 and the conflicting pages on conflicts)',
-    args: [spaceArg, crArg],
-    output: 'object',
-    columns: 'mergeResult',
-    after: afterMerge('merge'),
-    examples: ['docsctl cr merge sp4c3 12', 'docsctl cr merge sp4c3 12 || docsctl cr conflicts sp4c3 12'],
-  },
-  {
-    command: 'cr update',
-    route: 'updateChangeRequest',
-    summary: "Bring the space's current content into a change request",
-    args: [spaceArg, crArg],
-    output: 'object',
-    columns: 'mergeResult',
-    after: afterMerge('update'),
-    examples: ['docsctl cr update sp4c3 12'],
-  },
-  {
-    command: 'cr import',
+  'cr merge': { after: afterMerge('merge') },
+  'cr update': { after: afterMerge('update') },
+  'cr import': {
     route: (options) => (options.parent !== undefined ? 'importContentInChangeRequestPageById' : 'importContentInChangeRequest'),
-    summary:
-      'Import Markdown (a file, a Git Sync directory, or a .zip) into a change request: pages at the same path are updated, others added (at the end, or under --parent); nothing is deleted. To mirror a directory exactly (removing pages it does not have), use "docsctl git import SPACE DIR"',
-    args: [spaceArg, crArg, { name: 'path', param: '__from', description: 'local file or directory (Markdown, Git Sync layout or .zip), file:// or http(s):// URL' }],
-    flags: [
-      { flags: '--source <source>', description: 'markdown or zip (default: from the name)', choices: ['markdown', 'zip'] },
-      { flags: '--parent <pageId>', description: 'add the new pages under this page' },
-    ],
-    build: (options, input) => {
-      const params = input.params as Record<string, string>;
-      input.body = { url: params.__from };
-      delete params.__from;
-      if (options.parent !== undefined) params.pageId = String(options.parent);
-      buildImport(options, input);
-    },
-    output: 'object',
-    columns: 'importResult',
-    examples: [
-      'docsctl cr import sp4c3 12 ./docs',
-      'docsctl cr import sp4c3 12 install.md --parent pg123      # one page, under another',
-      'docsctl cr import sp4c3 12 docs.zip',
-      'docsctl cr import sp4c3 12 https://example.com/guide.md',
-      'docsctl git import sp4c3 ./docs                            # mirror: also removes pages',
-    ],
+    flags: [{ flags: '--source <source>', description: 'markdown or zip (default: from the name)', choices: ['markdown', 'zip'] }],
+    build: buildImport,
   },
-  {
-    command: 'cr pdf',
-    route: 'getChangeRequestPDF',
-    summary: 'Render a change request (or one page) as PDF and print its URL',
-    args: [spaceArg, crArg],
-    flags: [{ flags: '--page <page>', description: 'only this page (id or path)', to: 'query.page' }],
+  'cr pdf': {
     build: async (options, input, session) => {
       const query = input.query as Record<string, unknown>;
       if (typeof query.page !== 'string') return;
       query.page = await resolvePage(await session.transport(), input.params as Record<string, unknown>, query.page);
       query.only = true;
     },
-    output: 'object',
-    columns: 'url',
-    examples: ['docsctl cr pdf sp4c3 12', 'docsctl cr pdf sp4c3 12 --page guides/setup --format ids'],
   },
-  {
-    command: 'page list',
+  'page list': {
     route: inCr('listPagesInChangeRequest', 'listPages'),
-    summary: 'Show the pages of a space (or of a change request) as a tree',
-    aliases: ['ls'],
-    args: [spaceArg],
-    flags: [crFlag],
-    output: 'object',
-    columns: 'page',
     after: async (session, body) => {
       const { printPageTree } = await import('./page-tree.js');
       await printPageTree(session, body);
     },
-    examples: ['docsctl page list sp4c3', 'docsctl page list sp4c3 --cr 12 --json'],
   },
-  {
-    command: 'page get',
+  'page get': {
     route: inCr('getPageInChangeRequestById', 'getPageById'),
-    summary: 'Show a page; --format markdown prints its body',
-    args: [spaceArg, { name: 'pageId', description: 'page id or path (guides/setup)', lookup: pageLookup }],
-    flags: [crFlag],
+    lookups: { pageId: pageLookup },
     build: (_options, input) => {
       (input.query as Record<string, unknown>).format = 'markdown';
     },
-    output: 'object',
-    columns: 'page',
     web: webPage,
-    examples: ['docsctl page get sp4c3 p4g3', 'docsctl page get sp4c3 guides/setup --format markdown > setup.md', 'docsctl page get sp4c3 p4g3 --web'],
   },
-  {
-    command: 'page edit',
-    route: 'updateChangeRequestContent',
-    summary: 'Change the title, link title or description of a page in a change request (merge it to publish)',
-    args: [spaceArg, { name: 'pageId', description: 'page id or path (guides/setup)', lookup: pageLookup }],
+  'page edit': {
+    lookups: { pageId: pageLookup },
     flags: [
-      { ...crFlag, description: 'the change request to edit (id or number); create one with "docsctl cr create"', required: true },
       { flags: '--title <title>', description: 'new page title' },
       { flags: '--link-title <title>', description: 'new link title: the short label of the SUMMARY.md link in Git Sync ("" or none removes it)' },
       { flags: '--description <text>', description: 'new description ("" or none removes it)' },
@@ -228,58 +116,21 @@ export const contentCommands: OperationCommandSpec[] = [
       delete params.pageId;
       input.body = { changes: [change] };
     },
-    output: 'object',
-    columns: 'changeRequest',
-    examples: [
-      'docsctl page edit sp4c3 p4g3 --cr 12 --link-title "Install"',
-      'docsctl page edit sp4c3 p4g3 --cr 12 --link-title none      # remove it',
-      'docsctl cr merge sp4c3 12 && docsctl git export sp4c3 https://github.com/acme/docs.git -m "Link titles"',
-    ],
   },
-  {
-    command: 'file list',
-    route: inCr('listFilesInChangeRequestById', 'listFiles'),
-    summary: 'List the files of a space (or of a change request)',
-    aliases: ['ls'],
-    args: [spaceArg],
-    flags: [crFlag],
-    output: 'list',
-    columns: 'file',
-    noun: 'file',
-    examples: ['docsctl file list sp4c3 --all'],
-  },
-  {
-    command: 'file get',
-    route: inCr('getFileInChangeRequestById', 'getFileById'),
-    summary: 'Show a file of a space (or of a change request)',
-    args: [spaceArg, { name: 'fileId', description: 'file id' }],
-    flags: [crFlag],
-    output: 'object',
-    columns: 'file',
-    examples: ['docsctl file get sp4c3 f1l3 --json | jq -r .downloadURL'],
-  },
-  {
-    command: 'space links',
-    route: 'listSpaceLinks',
-    summary: 'List the links in a space; with --broken, only broken ones, and exit 1 when there are any (for CI)',
-    args: [spaceArg],
-    flags: [{ flags: '--broken', description: 'only broken links; exit 1 when any', to: 'query.status', type: 'boolean' }],
-    build: (_options, input) => {
-      const query = input.query as Record<string, unknown>;
-      if (query.status === true) query.status = 'broken';
-      else delete query.status;
+  'file list': { route: inCr('listFilesInChangeRequestById', 'listFiles') },
+  'file get': { route: inCr('getFileInChangeRequestById', 'getFileById') },
+  'space links': {
+    flags: [{ flags: '--broken', description: 'only broken links; exit 1 when any' }],
+    build: (options, input) => {
+      if (options.broken) (input.query as Record<string, unknown>).status = 'broken';
     },
-    output: 'list',
-    columns: 'link',
-    noun: 'link',
     // Only --broken makes broken links a failed check (exit 1); a plain listing exits 0.
     failWhen: (items, options) =>
       options.broken && items.some((item) => (item as { status?: string }).status === 'broken')
         ? `${items.filter((item) => (item as { status?: string }).status === 'broken').length} broken link(s)`
         : undefined,
-    examples: ['docsctl space links sp4c3 --all', 'docsctl space links sp4c3 --broken --all || echo "fix the broken links"'],
   },
-];
+} satisfies Hooks;
 
 /** `docsctl cr diff SPACE CR`: the pages a change request changes, then a unified diff of their Markdown. */
 export function registerCrDiff(group: import('commander').Command, getSession: (command: import('commander').Command) => Session): void {

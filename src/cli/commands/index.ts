@@ -85,13 +85,14 @@ const commandModules = {
     };
   },
   'change-requests': async (): Promise<CommandModule> => {
-    const [{ contentCommands, registerCrDiff }, { registerCrConflicts }, { registerCrResolve }] = await Promise.all([
+    const [{ registerCrDiff }, { registerCrConflicts }, { registerCrResolve }] = await Promise.all([
       import('./change-requests.js'),
       import('./cr-conflicts.js'),
       import('./cr-resolve.js'),
     ]);
     return {
-      specs: contentCommands,
+      specs: [],
+      registersIn: ['cr'],
       register(program, getSession) {
         const cr = subgroup(program, 'cr');
         if (!cr) return;
@@ -143,7 +144,7 @@ export const moduleGroups: Record<CommandModuleName, readonly string[]> = {
   'invite-links': ['invite-link'],
   fonts: ['font'],
   teams: ['team'],
-  'change-requests': ['cr', 'page', 'file', 'space'],
+  'change-requests': ['cr'],
   comments: ['comment'],
   reviews: ['cr'],
   search: ['search'],
