@@ -128,7 +128,7 @@ export function deriveCommand(route, decl, registry) {
   const named = new Map(Object.keys(declared).map((key) => [find(key), declared[key]]));
   const flagParams = new Set([...named.keys()].filter((f) => f.area === 'params').map((f) => f.name));
   // Arguments that fill a body or query field (`site space add SITE SPACE`: the space goes in the body).
-  const argFields = new Set((decl.args ?? []).filter((a) => typeof a === 'object' && a.to).map((a) => find(a.to)));
+  const argFields = new Set((decl.args ?? []).filter((a) => typeof a === 'object' && (a.to || a.variadic)).map((a) => find(a.to ?? a.variadic.to)));
 
   // Positional arguments: the path parameters in order, without organizationId (`--org`) or those given as flags.
   const argDecls = decl.args ?? pathNames.filter((n) => n !== 'organizationId' && !flagParams.has(n));

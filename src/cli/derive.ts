@@ -6,7 +6,7 @@
  */
 import type { RawInput } from '../api/validate.js';
 import type { Lookup } from './lookups.js';
-import { type ArgSpec, type FlagSpec, type OperationCommandSpec, flagName } from './operation.js';
+import type { ArgSpec, FlagSpec, OperationCommandSpec } from './operation.js';
 
 /** What the generator writes for one command: an OperationCommandSpec without functions, the confirmation a template. */
 export type CommandData = Omit<OperationCommandSpec, 'confirm' | 'resolve' | 'build' | 'printItems' | 'emptyHint' | 'failWhen' | 'request' | 'after' | 'web' | 'unchanged' | 'route'> & {
@@ -26,6 +26,9 @@ export interface CommandHooks
 
 export type Hooks = Record<string, CommandHooks>;
 
+/** The long option as written (`--no-x` stays apart from `--x`, which it does not replace). */
+const longName = (flags: string) => /--[a-z0-9-]+/i.exec(flags)?.[0] ?? flags;
+
 /** `Delete space {spaceId}?` with the input's path parameters and `{body.x}` fields filled in. */
 function fill(template: string, input: RawInput): string {
   return template.replace(/\{(body\.)?(\w+)\}/g, (_, body: string | undefined, name: string) => {
@@ -41,7 +44,7 @@ export function withHooks(data: CommandData, hooks: CommandHooks = {}): Operatio
   let flags: FlagSpec[] | undefined = data.flags ? [...data.flags] : undefined;
   for (const extra of extraFlags ?? []) {
     flags ??= [];
-    const at = flags.findIndex((f) => flagName(f.flags) === flagName(extra.flags));
+    const at = flags.findIndex((f) => longName(f.flags) === longName(extra.flags));
     if (at === -1) flags.push(extra);
     else flags[at] = extra;
   }

@@ -25,6 +25,13 @@ export const listCustomFonts = defineRoute({
   params: pathParams('organizationId'),
   query: listQuery(),
   paginated: true,
+  cli: {
+    command: 'font list',
+    aliases: ['ls'],
+    columns: 'font',
+    noun: 'font',
+    examples: ['docsctl font list', 'docsctl font list --json'],
+  },
 });
 
 export const createCustomFont = defineRoute({
@@ -43,6 +50,18 @@ export const createCustomFont = defineRoute({
   }),
   bodyRequired: true,
   success: 201,
+  cli: {
+    command: 'font create',
+    summary: 'Add a custom font (a face of weight 400 is required)',
+    flags: {
+      fontFamily: { flag: '--family <name>', description: 'CSS font-family name (1–50 characters)', required: true },
+      fontFaces: false,
+    },
+    columns: 'font',
+    examples: [
+      'docsctl font create --family Inter --face 400=https://cdn.example.com/inter-400.woff2 700=https://cdn.example.com/inter-700.woff2',
+    ],
+  },
 });
 
 export const getCustomFont = defineRoute({
@@ -54,6 +73,12 @@ export const getCustomFont = defineRoute({
   access: 'read',
   params: pathParams(...font),
   query: noQuery(),
+  cli: {
+    command: 'font get',
+    summary: 'Show a custom font',
+    columns: 'font',
+    examples: ['docsctl font get 0AbC --json'],
+  },
 });
 
 export const updateCustomFont = defineRoute({
@@ -71,6 +96,17 @@ export const updateCustomFont = defineRoute({
   }),
   bodyRequired: true,
   success: 201,
+  cli: {
+    command: 'font edit',
+    summary: 'Rename a font, set faces (--face) or remove them (--remove WEIGHT); the regular face stays',
+    flags: { fontFamily: { flag: '--family <name>', description: 'new CSS font-family name' }, fontFaces: false },
+    nonEmptyBody: 'Nothing to change: pass --family, --face or --remove',
+    columns: 'font',
+    examples: [
+      'docsctl font edit 0AbC --face 700=https://cdn.example.com/inter-700.woff2',
+      'docsctl font edit 0AbC --remove 700',
+    ],
+  },
 });
 
 export const deleteCustomFont = defineRoute({
@@ -82,4 +118,12 @@ export const deleteCustomFont = defineRoute({
   access: 'admin',
   params: pathParams(...font),
   query: noQuery(),
+  cli: {
+    command: 'font delete',
+    aliases: ['rm'],
+    confirm: 'Delete font {fontId}?',
+    columns: 'font',
+    noun: 'font',
+    examples: ['docsctl font delete 0AbC --yes'],
+  },
 });

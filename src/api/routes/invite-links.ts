@@ -24,6 +24,14 @@ export const listOrganizationInviteLinks = defineRoute({
   params: pathParams('organizationId'),
   query: listQuery(),
   paginated: true,
+  cli: {
+    command: 'invite-link list',
+    summary: 'List the invite links of an organization (admins)',
+    aliases: ['ls'],
+    columns: 'inviteLink',
+    noun: 'invite link',
+    examples: ['docsctl invite-link list', 'docsctl invite-link list --format ids'],
+  },
 });
 
 export const createOrganizationInvite = defineRoute({
@@ -45,6 +53,18 @@ export const createOrganizationInvite = defineRoute({
   }),
   bodyRequired: true,
   success: 201,
+  cli: {
+    command: 'invite-link create',
+    summary: 'Create an invite link: whoever has its id may join with the role (needs invite links on: org edit --invite-links)',
+    flags: {
+      role: { description: 'role of those who join', required: true, nullAs: 'guest' },
+      level: false,
+      space: false,
+      collection: false,
+    },
+    columns: 'inviteLink',
+    examples: ['docsctl invite-link create --role edit --format ids'],
+  },
 });
 
 export const getOrganizationInviteLink = defineRoute({
@@ -56,6 +76,13 @@ export const getOrganizationInviteLink = defineRoute({
   access: 'none',
   params: pathParams(...invite),
   query: noQuery(),
+  cli: {
+    command: 'invite-link get',
+    summary: 'Show an invite link (anyone who has it; REDUNDANT: joining would give you nothing)',
+    argHelp: { inviteId: 'invite link id (its secret)' },
+    columns: 'inviteLink',
+    examples: ['docsctl invite-link get 0Abc…xyz --org ORG'],
+  },
 });
 
 export const updateOrganizationInviteById = defineRoute({
@@ -70,6 +97,15 @@ export const updateOrganizationInviteById = defineRoute({
   /** `role` for an organization invite, `level` for a space or collection invite. */
   body: z.object({ role: MemberRoleOrGuest.optional(), level: MemberRoleOrGuest.optional() }),
   bodyRequired: true,
+  cli: {
+    command: 'invite-link edit',
+    summary: 'Change the role an invite link gives',
+    argHelp: { inviteId: 'invite link id (its secret)' },
+    flags: { role: { description: 'role of those who join', nullAs: 'guest' }, level: false },
+    nonEmptyBody: 'Nothing to change: pass --role',
+    columns: 'inviteLink',
+    examples: ['docsctl invite-link edit 0Abc…xyz --role read'],
+  },
 });
 
 export const deleteOrganizationInviteById = defineRoute({
@@ -81,6 +117,14 @@ export const deleteOrganizationInviteById = defineRoute({
   access: 'admin',
   params: pathParams(...invite),
   query: noQuery(),
+  cli: {
+    command: 'invite-link delete',
+    aliases: ['rm'],
+    argHelp: { inviteId: 'invite link id (its secret)' },
+    columns: 'inviteLink',
+    noun: 'invite link',
+    examples: ['docsctl invite-link delete 0Abc…xyz --yes'],
+  },
 });
 
 export const joinOrganizationWithInvite = defineRoute({
@@ -92,4 +136,12 @@ export const joinOrganizationWithInvite = defineRoute({
   access: 'none',
   params: pathParams(...invite),
   query: noQuery(),
+  cli: {
+    command: 'invite-link join',
+    summary: 'Join an organization with an invite link (a member already keeps their role, or gets the higher one)',
+    args: ['organizationId', 'inviteId'],
+    argHelp: { organizationId: 'organization id (from the link)', inviteId: 'invite link id (its secret)' },
+    columns: 'inviteLink',
+    examples: ['docsctl invite-link join ORG 0Abc…xyz && docsctl org get ORG'],
+  },
 });

@@ -25,6 +25,24 @@ export const listMembersInOrganizationById = defineRoute({
     sort: z.enum(['joinedAt', 'lastSeenAt']).optional(),
   }),
   paginated: true,
+  cli: {
+    command: 'member list',
+    summary: 'List the members of an organization (newest first)',
+    aliases: ['ls'],
+    flags: {
+      role: 'only members with this role',
+      search: { flag: '--search <text>', description: 'match display name or e-mail' },
+      sort: { flag: '--sort <field>', description: 'joinedAt (default) or lastSeenAt (active members only)' },
+      order: 'desc (default) or asc',
+    },
+    columns: 'member',
+    noun: 'member',
+    examples: [
+      'docsctl member list --role admin',
+      'docsctl member list --search ada --json',
+      'docsctl member list --sort lastSeenAt --all --format ids',
+    ],
+  },
 });
 
 export const getMemberInOrganizationById = defineRoute({
@@ -36,6 +54,13 @@ export const getMemberInOrganizationById = defineRoute({
   access: 'read',
   params: pathParams(...member),
   query: noQuery(),
+  cli: {
+    command: 'member get',
+    summary: 'Show a member',
+    argHelp: { userId: 'user id or e-mail' },
+    columns: 'member',
+    examples: ['docsctl member get ada@acme.io', 'docsctl member get 3kQ9x --json'],
+  },
 });
 
 export const removeMemberFromOrganizationById = defineRoute({
@@ -47,6 +72,16 @@ export const removeMemberFromOrganizationById = defineRoute({
   access: { role: 'admin', or: 'self' },
   params: pathParams(...member),
   query: noQuery(),
+  cli: {
+    command: 'member remove',
+    summary: 'Remove a member from the organization and its teams (the last admin cannot be removed)',
+    aliases: ['rm'],
+    argHelp: { userId: 'user id or e-mail' },
+    confirm: 'Remove member {userId} from the organization?',
+    columns: 'member',
+    noun: 'member',
+    examples: ['docsctl member remove ada@acme.io --yes'],
+  },
 });
 
 export const updateMemberInOrganizationById = defineRoute({
@@ -60,6 +95,14 @@ export const updateMemberInOrganizationById = defineRoute({
   query: noQuery(),
   body: z.object({ role: MemberRoleOrGuest.optional() }),
   bodyRequired: true,
+  cli: {
+    command: 'member edit',
+    summary: 'Change a member\'s role (the last admin cannot be demoted)',
+    argHelp: { userId: 'user id or e-mail' },
+    flags: { role: { description: 'new role (guest = no role)', required: true, nullAs: 'guest' } },
+    columns: 'member',
+    examples: ['docsctl member edit ada@acme.io --role admin', 'docsctl member edit 3kQ9x --role guest'],
+  },
 });
 
 export const updateOrganizationMemberLastSeenAt = defineRoute({
@@ -71,6 +114,13 @@ export const updateOrganizationMemberLastSeenAt = defineRoute({
   access: 'guest',
   params: pathParams('organizationId'),
   query: noQuery(),
+  cli: {
+    command: 'member ping',
+    summary: 'Record that you were active in the organization now (last seen)',
+    output: 'empty',
+    columns: 'member',
+    examples: ['docsctl member ping --org 9fXk2hQ'],
+  },
 });
 
 export const setUserAsSSOMemberForOrganization = defineRoute({
@@ -82,6 +132,12 @@ export const setUserAsSSOMemberForOrganization = defineRoute({
   access: 'admin',
   params: pathParams(...member),
   query: noQuery(),
+  cli: {
+    command: 'member sso',
+    argHelp: { userId: 'user id or e-mail' },
+    columns: 'member',
+    examples: ['docsctl member sso ada@acme.io'],
+  },
 });
 
 export const listSpacesForOrganizationMember = defineRoute({
@@ -94,6 +150,14 @@ export const listSpacesForOrganizationMember = defineRoute({
   params: pathParams(...member),
   query: z.object({ ...paginationQuery, order: ListOrder.optional() }),
   paginated: true,
+  cli: {
+    command: 'member spaces',
+    argHelp: { userId: 'user id or e-mail' },
+    flags: { order: 'desc (default) or asc' },
+    columns: 'memberSpace',
+    noun: 'space',
+    examples: ['docsctl member spaces ada@acme.io', 'docsctl member spaces ada@acme.io --all --json'],
+  },
 });
 
 export const listTeamsForOrganizationMember = defineRoute({
@@ -106,4 +170,13 @@ export const listTeamsForOrganizationMember = defineRoute({
   params: pathParams(...member),
   query: z.object({ ...paginationQuery, title: z.string().optional() }),
   paginated: true,
+  cli: {
+    command: 'member teams',
+    summary: 'List the teams of a member, with their team role',
+    argHelp: { userId: 'user id or e-mail' },
+    flags: { title: { flag: '--title <text>', description: 'only teams whose title contains this' } },
+    columns: 'memberTeam',
+    noun: 'team',
+    examples: ['docsctl member teams ada@acme.io'],
+  },
 });

@@ -12,6 +12,13 @@ export const getAuthenticatedUser = defineRoute({
   access: 'none',
   params: z.object({}),
   query: noQuery(),
+  cli: {
+    command: 'user me',
+    summary: 'Show the authenticated user',
+    aliases: ['whoami'],
+    columns: 'user',
+    examples: ['docsctl user me', 'docsctl user me --format ids'],
+  },
 });
 
 export const listOrganizationsForAuthenticatedUser = defineRoute({
@@ -24,6 +31,14 @@ export const listOrganizationsForAuthenticatedUser = defineRoute({
   params: z.object({}),
   query: listQuery(),
   paginated: true,
+  cli: {
+    command: 'org list',
+    summary: 'List your organizations',
+    aliases: ['ls'],
+    columns: 'organization',
+    noun: 'organization',
+    examples: ['docsctl org list', 'docsctl org list --json | jq -r ".[].id"'],
+  },
 });
 
 export const getOrganizationById = defineRoute({
@@ -35,6 +50,13 @@ export const getOrganizationById = defineRoute({
   access: 'guest',
   params: pathParams('organizationId'),
   query: noQuery(),
+  cli: {
+    command: 'org get',
+    summary: 'Show an organization',
+    args: ['organizationId'],
+    columns: 'organization',
+    examples: ['docsctl org get 9fXk2hQ', 'docsctl org get 9fXk2hQ --json'],
+  },
 });
 
 export const inviteUsersToOrganization = defineRoute({
@@ -54,6 +76,14 @@ export const inviteUsersToOrganization = defineRoute({
     sso: z.boolean().optional(),
   }),
   bodyRequired: true,
+  cli: {
+    command: 'member invite',
+    summary: 'Invite people to an organization by e-mail (locally they become members at once)',
+    args: [{ name: 'emails', variadic: { to: 'body.emails' }, description: 'e-mail addresses' }],
+    flags: { role: { description: 'role of the new members', nullAs: 'guest' }, sso: 'invite as SSO members' },
+    columns: 'invite',
+    examples: ['docsctl member invite ada@example.com grace@example.com --role edit'],
+  },
 });
 
 const MergeRule = z.discriminatedUnion('rule', [
@@ -104,4 +134,18 @@ export const updateOrganizationById = defineRoute({
     })
     .partial(),
   bodyRequired: true,
+  cli: {
+    command: 'org edit',
+    summary: 'Change the settings of an organization (admins)',
+    args: ['organizationId'],
+    flags: {
+      title: 'title (2–255 characters)',
+      defaultRole: { flag: '--default-role <role>', description: 'role of people invited without one', nullAs: 'guest' },
+      inviteLinks: 'let invite links work (docsctl invite-link …)',
+    },
+    onlyNamedFlags: true,
+    nonEmptyBody: 'Nothing to change: pass --title, --default-role or --invite-links/--no-invite-links',
+    columns: 'organization',
+    examples: ['docsctl org edit 9fXk2hQ --invite-links', 'docsctl org edit 9fXk2hQ --title "Acme Docs" --default-role read'],
+  },
 });

@@ -12,4 +12,10 @@ export const getApiInformation = defineRoute({
   access: 'none',
   params: z.object({}),
   query: noQuery(),
+  cli: {
+    command: 'system info',
+    summary: 'Show the version and build date of the API server (this docsctl, locally)',
+    columns: 'apiInformation',
+    examples: ['docsctl system info', 'docsctl --endpoint https://api.gitbook.com system info --json'],
+  },
 });

@@ -24,6 +24,17 @@ export const listTeamsInOrganizationById = defineRoute({
     title: z.string().optional(),
   }),
   paginated: true,
+  cli: {
+    command: 'team list',
+    aliases: ['ls'],
+    flags: {
+      title: { flag: '--title <text>', description: 'only teams whose title contains this' },
+      owner: { flag: '--owner <userId>', description: 'only the teams this member can manage' },
+    },
+    columns: 'team',
+    noun: 'team',
+    examples: ['docsctl team list', 'docsctl team list --title eng --format ids'],
+  },
 });
 
 export const createOrganizationTeam = defineRoute({
@@ -38,6 +49,18 @@ export const createOrganizationTeam = defineRoute({
   body: z.object({ title: TeamTitle, members: z.array(z.string().min(1)).optional() }),
   bodyRequired: true,
   success: 201,
+  cli: {
+    command: 'team create',
+    flags: {
+      title: { description: 'team title (1 to 64 characters)', required: true },
+      members: { flag: '--members <users>', description: 'comma-separated user ids or e-mails' },
+    },
+    columns: 'team',
+    examples: [
+      'docsctl team create --title Engineering --format ids',
+      'docsctl team create --title Docs --members ada@acme.io,grace@acme.io',
+    ],
+  },
 });
 
 export const getTeamInOrganizationById = defineRoute({
@@ -49,6 +72,12 @@ export const getTeamInOrganizationById = defineRoute({
   access: 'read',
   params: pathParams(...team),
   query: noQuery(),
+  cli: {
+    command: 'team get',
+    summary: 'Show a team',
+    columns: 'team',
+    examples: ['docsctl team get t3am1d --json'],
+  },
 });
 
 export const removeTeamFromOrganizationById = defineRoute({
@@ -60,6 +89,15 @@ export const removeTeamFromOrganizationById = defineRoute({
   access: 'admin',
   params: pathParams(...team),
   query: noQuery(),
+  cli: {
+    command: 'team delete',
+    summary: 'Delete a team (its members stay in the organization)',
+    aliases: ['rm'],
+    confirm: 'Delete team {teamId}?',
+    columns: 'team',
+    noun: 'team',
+    examples: ['docsctl team delete t3am1d --yes'],
+  },
 });
 
 export const updateTeamInOrganizationById = defineRoute({
@@ -73,6 +111,12 @@ export const updateTeamInOrganizationById = defineRoute({
   query: noQuery(),
   body: z.object({ title: TeamTitle }),
   bodyRequired: true,
+  cli: {
+    command: 'team edit',
+    flags: { title: { description: 'new title (1 to 64 characters)', required: true } },
+    columns: 'team',
+    examples: ['docsctl team edit t3am1d --title "Platform engineering"'],
+  },
 });
 
 export const listTeamMembersInOrganizationById = defineRoute({
@@ -85,6 +129,14 @@ export const listTeamMembersInOrganizationById = defineRoute({
   params: pathParams(...team),
   query: listQuery(),
   paginated: true,
+  cli: {
+    command: 'team members list',
+    summary: 'List the members of a team with their team role',
+    aliases: ['ls'],
+    columns: 'teamMember',
+    noun: 'team member',
+    examples: ['docsctl team members list t3am1d', 'docsctl team members list t3am1d --all --json'],
+  },
 });
 
 export const updateMembersInOrganizationTeam = defineRoute({
@@ -105,6 +157,28 @@ export const updateMembersInOrganizationTeam = defineRoute({
   }),
   bodyRequired: true,
   success: 204,
+  cli: [
+  {
+    command: 'team members add',
+    summary: 'Add members to a team (or change their team role) in one request',
+    args: ['teamId', { name: 'users', variadic: { to: 'body.add' }, description: 'user ids or e-mails' }],
+    flags: { remove: false, memberships: false },
+    columns: 'teamMember',
+    examples: [
+      'docsctl team members add t3am1d ada@acme.io grace@acme.io',
+      'docsctl team members add t3am1d ada@acme.io --role owner',
+    ],
+  },
+  {
+    command: 'team members remove',
+    summary: 'Remove members from a team in one request',
+    aliases: ['rm'],
+    args: ['teamId', { name: 'users', variadic: { to: 'body.remove' }, description: 'user ids or e-mails' }],
+    flags: { add: false, memberships: false },
+    columns: 'teamMember',
+    examples: ['docsctl team members remove t3am1d ada@acme.io'],
+  },
+  ],
 });
 
 export const addMemberToOrganizationTeamById = defineRoute({

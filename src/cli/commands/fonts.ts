@@ -1,7 +1,7 @@
-/** `docsctl font …`: custom fonts of an organization (a family, one file per weight). */
+/** `docsctl font …`: custom fonts of an organization (a family, one file per weight); declared with the routes (src/api/routes/fonts.ts), the face flags here. */
 import { UsageError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
-import type { OperationCommandSpec } from '../operation.js';
+import type { Hooks } from '../derive.js';
 
 /**
  * `WEIGHT=FILE` → a face of the API's body. FILE is the font file's https URL for
@@ -34,78 +34,20 @@ function faces(options: Record<string, unknown>, input: RawInput): void {
   (input.body as Record<string, unknown>).fontFaces = given;
 }
 
-const font = { name: 'fontId', description: 'font id' };
 const faceFlag = {
   flags: '--face <weight=url...>',
   description: 'a face: WEIGHT=URL of a .woff2/.woff file (https; a storage key against GitBook); repeatable',
 };
 
-export const fontCommands: OperationCommandSpec[] = [
-  {
-    command: 'font list',
-    route: 'listCustomFonts',
-    summary: 'List the custom fonts of an organization',
-    aliases: ['ls'],
-    org: true,
-    output: 'list',
-    columns: 'font',
-    noun: 'font',
-    examples: ['docsctl font list', 'docsctl font list --json'],
-  },
-  {
-    command: 'font create',
-    route: 'createCustomFont',
-    summary: 'Add a custom font (a face of weight 400 is required)',
-    org: true,
-    flags: [{ flags: '--family <name>', description: 'CSS font-family name (1–50 characters)', to: 'body.fontFamily', required: true }, faceFlag],
+export const hooks = {
+  'font create': {
+    flags: [faceFlag],
     build: (options, input) => {
       faces(options, input);
       if ((input.body as { fontFaces?: unknown } | undefined)?.fontFaces === undefined) {
         throw new UsageError('Missing --face: give at least the regular face, --face 400=https://…/font.woff2');
       }
     },
-    output: 'object',
-    columns: 'font',
-    examples: ['docsctl font create --family Inter --face 400=https://cdn.example.com/inter-400.woff2 700=https://cdn.example.com/inter-700.woff2'],
   },
-  {
-    command: 'font get',
-    route: 'getCustomFont',
-    summary: 'Show a custom font',
-    args: [font],
-    org: true,
-    output: 'object',
-    columns: 'font',
-    examples: ['docsctl font get 0AbC --json'],
-  },
-  {
-    command: 'font edit',
-    route: 'updateCustomFont',
-    summary: 'Rename a font, set faces (--face) or remove them (--remove WEIGHT); the regular face stays',
-    args: [font],
-    org: true,
-    flags: [
-      { flags: '--family <name>', description: 'new CSS font-family name', to: 'body.fontFamily' },
-      faceFlag,
-      { flags: '--remove <weight...>', description: 'weights to remove; repeatable' },
-    ],
-    build: faces,
-    nonEmptyBody: 'Nothing to change: pass --family, --face or --remove',
-    output: 'object',
-    columns: 'font',
-    examples: ['docsctl font edit 0AbC --face 700=https://cdn.example.com/inter-700.woff2', 'docsctl font edit 0AbC --remove 700'],
-  },
-  {
-    command: 'font delete',
-    route: 'deleteCustomFont',
-    summary: 'Delete a custom font',
-    aliases: ['rm'],
-    args: [font],
-    org: true,
-    confirm: (input) => `Delete font ${input.params?.fontId}?`,
-    output: 'delete',
-    columns: 'font',
-    noun: 'font',
-    examples: ['docsctl font delete 0AbC --yes'],
-  },
-];
+  'font edit': { flags: [faceFlag, { flags: '--remove <weight...>', description: 'weights to remove; repeatable' }], build: faces },
+} satisfies Hooks;

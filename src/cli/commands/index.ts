@@ -60,9 +60,10 @@ const subgroup = (program: Command, ...names: string[]): Command | undefined => 
 
 const commandModules = {
   orgs: async (): Promise<CommandModule> => {
-    const [{ orgCommands }, { registerOrgCreate, registerUserCreate }] = await Promise.all([import('./orgs.js'), import('./accounts.js')]);
+    const { registerOrgCreate, registerUserCreate } = await import('./accounts.js');
     return {
-      specs: orgCommands,
+      specs: [],
+      registersIn: ['org', 'user'],
       register(program, getSession) {
         const org = subgroup(program, 'org');
         if (org) registerOrgCreate(org, getSession);
@@ -71,13 +72,11 @@ const commandModules = {
       },
     };
   },
-  members: async (): Promise<CommandModule> => ({ specs: (await import('./members.js')).memberCommands }),
-  'invite-links': async (): Promise<CommandModule> => ({ specs: (await import('./invite-links.js')).inviteLinkCommands }),
-  fonts: async (): Promise<CommandModule> => ({ specs: (await import('./fonts.js')).fontCommands }),
   teams: async (): Promise<CommandModule> => {
-    const [{ teamCommands }, { registerTeamSync }] = await Promise.all([import('./teams.js'), import('./team-sync.js')]);
+    const { registerTeamSync } = await import('./team-sync.js');
     return {
-      specs: teamCommands,
+      specs: [],
+      registersIn: ['team'],
       register(program, getSession) {
         const members = subgroup(program, 'team', 'members');
         if (members) registerTeamSync(members, getSession);
@@ -139,10 +138,7 @@ export type CommandModuleName = keyof typeof commandModules;
  * (test/cli/command-groups.test.ts checks them against the modules' specs).
  */
 export const moduleGroups: Record<CommandModuleName, readonly string[]> = {
-  orgs: ['org', 'system', 'user', 'member'],
-  members: ['member'],
-  'invite-links': ['invite-link'],
-  fonts: ['font'],
+  orgs: ['org', 'user'],
   teams: ['team'],
   'change-requests': ['cr'],
   comments: ['comment'],

@@ -1,91 +1,17 @@
-/** `docsctl org …`, `docsctl user …`, `docsctl member invite`, `docsctl system info`. */
-import type { OperationCommandSpec } from '../operation.js';
+/** `docsctl org …`, `docsctl user …`, `docsctl member invite`, `docsctl system info`: declared with the routes (src/api/routes/orgs.ts, members.ts, system.ts, users.ts); what data cannot say. */
+import type { RawInput } from '../../api/validate.js';
+import type { Hooks } from '../derive.js';
 
-export const orgCommands: OperationCommandSpec[] = [
-  {
-    command: 'org list',
-    route: 'listOrganizationsForAuthenticatedUser',
-    summary: 'List your organizations',
-    aliases: ['ls'],
-    output: 'list',
-    columns: 'organization',
-    noun: 'organization',
-    examples: ['docsctl org list', 'docsctl org list --json | jq -r ".[].id"'],
+/** `--role guest` is the API's null role, also when a `--body` names it. */
+export const guestIsNull = (field: string) => (_options: Record<string, unknown>, input: RawInput) => {
+  const body = input.body as Record<string, unknown> | undefined;
+  if (body?.[field] === 'guest') body[field] = null;
+};
+
+export const hooks = {
+  'org edit': {
+    flags: [{ flags: '--no-invite-links', description: 'stop every invite link from working', to: 'body.inviteLinks', type: 'boolean' }],
+    build: guestIsNull('defaultRole'),
   },
-  {
-    command: 'org get',
-    route: 'getOrganizationById',
-    summary: 'Show an organization',
-    args: [{ name: 'organizationId', description: 'organization id' }],
-    output: 'object',
-    columns: 'organization',
-    examples: ['docsctl org get 9fXk2hQ', 'docsctl org get 9fXk2hQ --json'],
-  },
-  {
-    command: 'org edit',
-    route: 'updateOrganizationById',
-    summary: 'Change the settings of an organization (admins)',
-    args: [{ name: 'organizationId', description: 'organization id' }],
-    flags: [
-      { flags: '--title <title>', description: 'title (2–255 characters)', to: 'body.title' },
-      {
-        flags: '--default-role <role>',
-        description: 'role of people invited without one',
-        to: 'body.defaultRole',
-        choices: ['admin', 'create', 'edit', 'review', 'comment', 'read', 'guest'],
-        nullAs: 'guest',
-      },
-      { flags: '--invite-links', description: 'let invite links work (docsctl invite-link …)', to: 'body.inviteLinks', type: 'boolean' },
-      { flags: '--no-invite-links', description: 'stop every invite link from working', to: 'body.inviteLinks', type: 'boolean' },
-    ],
-    build: (_options, input) => {
-      const body = input.body as Record<string, unknown> | undefined;
-      if (body?.defaultRole === 'guest') body.defaultRole = null;
-    },
-    nonEmptyBody: 'Nothing to change: pass --title, --default-role or --invite-links/--no-invite-links',
-    output: 'object',
-    columns: 'organization',
-    examples: ['docsctl org edit 9fXk2hQ --invite-links', 'docsctl org edit 9fXk2hQ --title "Acme Docs" --default-role read'],
-  },
-  {
-    command: 'system info',
-    route: 'getApiInformation',
-    summary: 'Show the version and build date of the API server (this docsctl, locally)',
-    output: 'object',
-    columns: 'apiInformation',
-    examples: ['docsctl system info', 'docsctl --endpoint https://api.gitbook.com system info --json'],
-  },
-  {
-    command: 'user me',
-    route: 'getAuthenticatedUser',
-    summary: 'Show the authenticated user',
-    aliases: ['whoami'],
-    output: 'object',
-    columns: 'user',
-    examples: ['docsctl user me', 'docsctl user me --format ids'],
-  },
-  {
-    command: 'member invite',
-    route: 'inviteUsersToOrganization',
-    summary: 'Invite people to an organization by e-mail (locally they become members at once)',
-    args: [{ name: 'emails', description: 'e-mail addresses', variadic: { to: 'body.emails' } }],
-    org: true,
-    flags: [
-      {
-        flags: '--role <role>',
-        description: 'role of the new members',
-        to: 'body.role',
-        choices: ['admin', 'create', 'edit', 'review', 'comment', 'read', 'guest'],
-        nullAs: 'guest',
-      },
-      { flags: '--sso', description: 'invite as SSO members', to: 'body.sso', type: 'boolean' },
-    ],
-    build: (_options, input) => {
-      const body = input.body as Record<string, unknown>;
-      if (body.role === 'guest') body.role = null;
-    },
-    output: 'object',
-    columns: 'invite',
-    examples: ['docsctl member invite ada@example.com grace@example.com --role edit'],
-  },
-];
+  'member invite': { build: guestIsNull('role') },
+} satisfies Hooks;

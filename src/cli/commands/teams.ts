@@ -1,107 +1,12 @@
-/** `docsctl team …` (API doc §4.18); `team members sync` is in team-sync.ts. */
-import type { OperationCommandSpec } from '../operation.js';
+/** `docsctl team …` (API doc §4.18), declared with the routes (src/api/routes/teams.ts); `team members sync` is in team-sync.ts. */
+import type { Hooks } from '../derive.js';
 
-const team = { name: 'teamId', description: 'team id' };
-
-export const teamCommands: OperationCommandSpec[] = [
-  {
-    command: 'team list',
-    route: 'listTeamsInOrganizationById',
-    summary: 'List the teams of an organization',
-    aliases: ['ls'],
-    org: true,
-    flags: [
-      { flags: '--title <text>', description: 'only teams whose title contains this', to: 'query.title' },
-      { flags: '--owner <userId>', description: 'only the teams this member can manage', to: 'query.owner' },
-    ],
-    output: 'list',
-    columns: 'team',
-    noun: 'team',
-    examples: ['docsctl team list', 'docsctl team list --title eng --format ids'],
-  },
-  {
-    command: 'team get',
-    route: 'getTeamInOrganizationById',
-    summary: 'Show a team',
-    args: [team],
-    org: true,
-    output: 'object',
-    columns: 'team',
-    examples: ['docsctl team get t3am1d --json'],
-  },
-  {
-    command: 'team create',
-    route: 'createOrganizationTeam',
-    summary: 'Create a team',
-    org: true,
-    flags: [
-      { flags: '--title <title>', description: 'team title (1 to 64 characters)', to: 'body.title', required: true },
-      { flags: '--members <users>', description: 'comma-separated user ids or e-mails', to: 'body.members', type: 'list' },
-    ],
-    output: 'object',
-    columns: 'team',
-    examples: ['docsctl team create --title Engineering --format ids', 'docsctl team create --title Docs --members ada@acme.io,grace@acme.io'],
-  },
-  {
-    command: 'team edit',
-    route: 'updateTeamInOrganizationById',
-    summary: 'Rename a team',
-    args: [team],
-    org: true,
-    flags: [{ flags: '--title <title>', description: 'new title (1 to 64 characters)', to: 'body.title', required: true }],
-    output: 'object',
-    columns: 'team',
-    examples: ['docsctl team edit t3am1d --title "Platform engineering"'],
-  },
-  {
-    command: 'team delete',
-    route: 'removeTeamFromOrganizationById',
-    summary: 'Delete a team (its members stay in the organization)',
-    aliases: ['rm'],
-    args: [team],
-    org: true,
-    confirm: (input) => `Delete team ${(input.params as Record<string, string>).teamId}?`,
-    output: 'delete',
-    columns: 'team',
-    noun: 'team',
-    examples: ['docsctl team delete t3am1d --yes'],
-  },
-  {
-    command: 'team members list',
-    route: 'listTeamMembersInOrganizationById',
-    summary: 'List the members of a team with their team role',
-    aliases: ['ls'],
-    args: [team],
-    org: true,
-    output: 'list',
-    columns: 'teamMember',
-    noun: 'team member',
-    examples: ['docsctl team members list t3am1d', 'docsctl team members list t3am1d --all --json'],
-  },
-  {
-    command: 'team members add',
-    route: 'updateMembersInOrganizationTeam',
-    summary: 'Add members to a team (or change their team role) in one request',
-    args: [team, { name: 'users', description: 'user ids or e-mails', variadic: { to: 'body.add' } }],
-    org: true,
+export const hooks = {
+  'team members add': {
     flags: [{ flags: '--role <role>', description: 'team role: member (default) or owner', choices: ['owner', 'member'] }],
     build: (options, input) => {
       const body = input.body as { add: string[]; memberships?: Record<string, { role: string }> };
       if (typeof options.role === 'string') body.memberships = Object.fromEntries(body.add.map((ref) => [ref, { role: options.role as string }]));
     },
-    output: 'empty',
-    columns: 'teamMember',
-    examples: ['docsctl team members add t3am1d ada@acme.io grace@acme.io', 'docsctl team members add t3am1d ada@acme.io --role owner'],
   },
-  {
-    command: 'team members remove',
-    route: 'updateMembersInOrganizationTeam',
-    summary: 'Remove members from a team in one request',
-    aliases: ['rm'],
-    args: [team, { name: 'users', description: 'user ids or e-mails', variadic: { to: 'body.remove' } }],
-    org: true,
-    output: 'empty',
-    columns: 'teamMember',
-    examples: ['docsctl team members remove t3am1d ada@acme.io'],
-  },
-];
+} satisfies Hooks;
