@@ -36,6 +36,13 @@ export const listOrganizationCustomFields = defineRoute({
   params: pathParams('organizationId'),
   query: listQuery(),
   paginated: true,
+  cli: {
+    command: 'custom-field list',
+    aliases: ['ls'],
+    columns: 'customField',
+    noun: 'custom field',
+    examples: ['docsctl custom-field list', 'docsctl custom-field list --format tsv'],
+  },
 });
 
 export const createOrganizationCustomField = defineRoute({
@@ -50,6 +57,24 @@ export const createOrganizationCustomField = defineRoute({
   body: z.object({ name: CustomFieldName, type: CustomFieldType, ...z.object(editable).partial().shape }),
   bodyRequired: true,
   success: 201,
+  cli: {
+    command: 'custom-field create',
+    summary: 'Define a custom field (admin)',
+    args: [{ name: 'name', to: 'body.name' }],
+    argHelp: { name: 'field name (lowercase letters, digits, _ and -)' },
+    flags: {
+      type: { description: 'value type', required: true },
+      title: 'title shown to editors (max 100)',
+      description: { flag: '--description <text>', description: 'description (max 200)' },
+      placeholder: { flag: '--placeholder <text>', description: 'placeholder (max 100)' },
+      options: { flag: '--options <a,b,…>', description: 'options of a select field, comma-separated' },
+    },
+    columns: 'customField',
+    examples: [
+      'docsctl custom-field create owner --type text --title "Owning team"',
+      'docsctl custom-field create tier --type select:single --options gold,silver,bronze',
+    ],
+  },
 });
 
 export const getOrganizationCustomFieldByName = defineRoute({
@@ -61,6 +86,13 @@ export const getOrganizationCustomFieldByName = defineRoute({
   access: 'read',
   params: pathParams(...field),
   query: noQuery(),
+  cli: {
+    command: 'custom-field get',
+    summary: 'Show a custom field',
+    argHelp: { fieldName: 'field name (or id)' },
+    columns: 'customField',
+    examples: ['docsctl custom-field get team'],
+  },
 });
 
 export const deleteOrganizationCustomField = defineRoute({
@@ -74,6 +106,16 @@ export const deleteOrganizationCustomField = defineRoute({
   query: noQuery(),
   /** v0.91 declares 204 only (no 205). */
   success: 204,
+  cli: {
+    command: 'custom-field delete',
+    summary: 'Delete a custom field and the values spaces gave it (admin)',
+    aliases: ['rm'],
+    argHelp: { fieldName: 'field name (or id)' },
+    confirm: 'Delete custom field {fieldName} and every space\'s value for it?',
+    columns: 'customField',
+    noun: 'custom field',
+    examples: ['docsctl custom-field delete tier --yes'],
+  },
 });
 
 export const updateOrganizationCustomField = defineRoute({
@@ -87,4 +129,18 @@ export const updateOrganizationCustomField = defineRoute({
   query: noQuery(),
   body: z.object(editable).partial(),
   bodyRequired: true,
+  cli: {
+    command: 'custom-field edit',
+    summary: 'Change the title, description, placeholder or options of a custom field (admin)',
+    argHelp: { fieldName: 'field name (or id)' },
+    flags: {
+      title: 'title shown to editors (max 100)',
+      description: { flag: '--description <text>', description: 'description (max 200)' },
+      placeholder: { flag: '--placeholder <text>', description: 'placeholder (max 100)' },
+      options: { flag: '--options <a,b,…>', description: 'options of a select field, comma-separated' },
+    },
+    nonEmptyBody: 'Nothing to change: pass --title, --description, --placeholder or --options',
+    columns: 'customField',
+    examples: ['docsctl custom-field edit tier --options gold,silver,bronze,tin'],
+  },
 });

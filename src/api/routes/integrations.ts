@@ -88,6 +88,24 @@ export const listIntegrations = defineRoute({
     target: IntegrationTarget.optional(),
   }),
   paginated: true,
+  cli: {
+    command: 'integration list',
+    summary: 'List published integrations',
+    aliases: ['ls'],
+    flags: {
+      search: { flag: '--search <text>', description: 'name or title contains' },
+      category: {  },
+      owner: { flag: '--owner <orgId>', description: 'published by this organization' },
+      scope: 'requests this scope',
+      target: 'installable on this target',
+      blockDomain: false,
+      blocks: false,
+      contentSources: false,
+    },
+    columns: 'integration',
+    noun: 'integration',
+    examples: ['docsctl integration list --category analytics', 'docsctl integration list --owner 0rg --format ids'],
+  },
 });
 
 export const getIntegrationByName = defineRoute({
@@ -99,6 +117,12 @@ export const getIntegrationByName = defineRoute({
   access: 'none',
   params: integrationParams(),
   query: noQuery(),
+  cli: {
+    command: 'integration get',
+    summary: 'Show an integration',
+    columns: 'integration',
+    examples: ['docsctl integration get slack'],
+  },
 });
 
 export const publishIntegration = defineRoute({
@@ -141,6 +165,15 @@ export const publishIntegration = defineRoute({
     contentSecurityPolicy: z.union([z.string(), z.record(z.string(), z.string())]).optional(),
   }),
   bodyRequired: true,
+  cli: {
+    command: 'integration publish',
+    summary: 'Publish (or republish) an integration from its manifest (admin of the publishing organization)',
+    // The integration's name and the body come from the manifest (the hook reads it).
+    flags: { 'params.integrationName': false },
+    onlyNamedFlags: true,
+    columns: 'integration',
+    examples: ['docsctl integration publish --file gitbook-manifest.yaml --org 0rg'],
+  },
 });
 
 export const unpublishIntegration = defineRoute({
@@ -152,6 +185,14 @@ export const unpublishIntegration = defineRoute({
   access: 'none',
   params: integrationParams(),
   query: noQuery(),
+  cli: {
+    command: 'integration unpublish',
+    summary: 'Unpublish an integration (its installations go with it)',
+    confirm: 'Unpublish integration {integrationName} and remove its installations?',
+    columns: 'integration',
+    noun: 'integration',
+    examples: ['docsctl integration unpublish slack --yes'],
+  },
 });
 
 export const listIntegrationInstallations = defineRoute({
@@ -164,4 +205,12 @@ export const listIntegrationInstallations = defineRoute({
   params: integrationParams(),
   query: z.object({ ...paginationQuery, externalId: z.string().optional() }),
   paginated: true,
+  cli: {
+    command: 'integration installations',
+    summary: 'List the installations of an integration (admin of its organization)',
+    flags: { externalId: { flag: '--external-id <id>', description: 'only installations with this external id' } },
+    columns: 'installation',
+    noun: 'installation',
+    examples: ['docsctl integration installations slack'],
+  },
 });

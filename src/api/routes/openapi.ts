@@ -33,6 +33,13 @@ export const listOpenAPISpecs = defineRoute({
   params: pathParams('organizationId'),
   query: listQuery(),
   paginated: true,
+  cli: {
+    command: 'openapi list',
+    aliases: ['ls'],
+    columns: 'openApiSpec',
+    noun: 'OpenAPI specification',
+    examples: ['docsctl openapi list'],
+  },
 });
 
 export const createOpenAPISpec = defineRoute({
@@ -58,6 +65,13 @@ export const getOpenAPISpecBySlug = defineRoute({
   access: 'read',
   params: pathParams(...spec),
   query: noQuery(),
+  cli: {
+    command: 'openapi get',
+    summary: 'Show an OpenAPI specification and the result of its last processing',
+    argHelp: { specSlug: 'specification slug (lowercase words joined by -), or its id' },
+    columns: 'openApiSpec',
+    examples: ['docsctl openapi get petstore', 'docsctl openapi get petstore --json | jq .lastProcessedErrors'],
+  },
 });
 
 export const createOrUpdateOpenAPISpecBySlug = defineRoute({
@@ -73,6 +87,17 @@ export const createOrUpdateOpenAPISpecBySlug = defineRoute({
   body: z.object({ source: OpenAPISpecSource }),
   bodyRequired: true,
   success: 'upsert',
+  cli: {
+    command: 'openapi publish',
+    summary: 'Create or update an OpenAPI specification from a file or a URL (processed at once)',
+    argHelp: { specSlug: 'specification slug (lowercase words joined by -), or its id' },
+    flags: { source: false },
+    columns: 'openApiSpec',
+    examples: [
+      'docsctl openapi publish petstore --file openapi.yaml',
+      'docsctl openapi publish petstore --url https://example.com/openapi.json',
+    ],
+  },
 });
 
 export const deleteOpenAPISpecBySlug = defineRoute({
@@ -84,6 +109,15 @@ export const deleteOpenAPISpecBySlug = defineRoute({
   access: 'create',
   params: pathParams(...spec),
   query: noQuery(),
+  cli: {
+    command: 'openapi delete',
+    aliases: ['rm'],
+    argHelp: { specSlug: 'specification slug (lowercase words joined by -), or its id' },
+    confirm: 'Delete OpenAPI specification {specSlug}?',
+    columns: 'openApiSpec',
+    noun: 'OpenAPI specification',
+    examples: ['docsctl openapi delete petstore --yes'],
+  },
 });
 
 export const updateOpenAPISpecBySlug = defineRoute({
@@ -97,6 +131,14 @@ export const updateOpenAPISpecBySlug = defineRoute({
   query: noQuery(),
   body: z.object({ visibility: OpenAPISpecVisibility }),
   bodyRequired: true,
+  cli: {
+    command: 'openapi update',
+    summary: 'Make an OpenAPI specification public or private',
+    argHelp: { specSlug: 'specification slug (lowercase words joined by -), or its id' },
+    flags: { visibility: { description: 'who can read it', required: true } },
+    columns: 'openApiSpec',
+    examples: ['docsctl openapi update petstore --visibility public'],
+  },
 });
 
 export const listOpenAPISpecVersions = defineRoute({
@@ -109,6 +151,14 @@ export const listOpenAPISpecVersions = defineRoute({
   params: pathParams(...spec),
   query: listQuery(),
   paginated: true,
+  cli: {
+    command: 'openapi versions',
+    summary: 'List the versions of an OpenAPI specification (one per valid document published), newest first',
+    argHelp: { specSlug: 'specification slug (lowercase words joined by -), or its id' },
+    columns: 'openApiSpecVersion',
+    noun: 'version',
+    examples: ['docsctl openapi versions petstore', 'docsctl openapi versions petstore --format ids'],
+  },
 });
 
 export const getLatestOpenAPISpecVersion = defineRoute({
@@ -142,6 +192,14 @@ export const getOpenAPISpecVersionById = defineRoute({
   access: 'read',
   params: pathParams(...specVersion),
   query: noQuery(),
+  cli: {
+    command: 'openapi version',
+    summary: 'Show a version of an OpenAPI specification (the latest by default) and its download URL',
+    argHelp: { specSlug: 'specification slug (lowercase words joined by -), or its id' },
+    flags: { 'params.versionId': { flag: '--id <versionId>', description: 'a version id (default: the latest version)' } },
+    columns: 'openApiSpecVersion',
+    examples: ['docsctl openapi version petstore', 'docsctl openapi version petstore --id 0lTy1zq8VyJ2uQq3bE5c'],
+  },
 });
 
 export const getOpenAPISpecVersionContentById = defineRoute({
@@ -153,4 +211,15 @@ export const getOpenAPISpecVersionContentById = defineRoute({
   access: 'read',
   params: pathParams(...specVersion),
   query: noQuery(),
+  cli: {
+    command: 'openapi content',
+    summary: 'Read back the document of a version of an OpenAPI specification (the latest by default)',
+    argHelp: { specSlug: 'specification slug (lowercase words joined by -), or its id' },
+    flags: { 'params.versionId': { flag: '--id <versionId>', description: 'a version id (default: the latest version)' } },
+    columns: 'openApiSpecContent',
+    examples: [
+      'docsctl openapi content petstore --json | jq .filesystem',
+      'docsctl openapi content petstore --id 0lTy1zq8VyJ2uQq3bE5c',
+    ],
+  },
 });

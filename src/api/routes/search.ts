@@ -18,6 +18,20 @@ export const searchSpaceContent = defineRoute({
   params: pathParams('spaceId'),
   query: searchQuery(),
   paginated: true,
+  cli: {
+    command: 'search',
+    summary: 'Search page titles and text, best matches first (one space with --space, else every space of the organization)',
+    args: [{ name: 'query', to: 'query.query' }],
+    argHelp: { query: 'the words to look for' },
+    flags: { 'params.spaceId': { flag: '--space <spaceId>', description: 'search this space only' } },
+    columns: 'searchHit',
+    noun: 'match',
+    examples: [
+      'docsctl search "install upgrade"',
+      'docsctl search kubernetes --space sp4c3 --format tsv',
+      'docsctl search helm --all --json | jq length',
+    ],
+  },
 });
 
 export const searchOrganizationContent = defineRoute({

@@ -193,6 +193,12 @@ export const getSpaceCustomFields = defineRoute({
   access: 'read',
   params: pathParams('spaceId'),
   query: noQuery(),
+  cli: {
+    command: 'space fields',
+    summary: 'Show the custom field values of a space',
+    columns: 'customFieldValue',
+    examples: ['docsctl space fields sp4c3', 'docsctl space fields sp4c3 --json'],
+  },
 });
 
 export const updateSpaceCustomFields = defineRoute({
@@ -213,6 +219,13 @@ export const updateSpaceCustomFields = defineRoute({
   }),
   bodyRequired: true,
   success: 204,
+  cli: {
+    command: 'space fields set',
+    summary: 'Set custom field values of a space: NAME=TEXT, or NAME:=JSON for numbers, booleans, lists and null',
+    args: ['spaceId', { name: 'assignments', variadic: { to: 'body.values' }, description: 'NAME=TEXT or NAME:=JSON' }],
+    columns: 'customFieldValue',
+    examples: ['docsctl space fields set sp4c3 owner="API team" pages:=12 reviewed:=true tags:=\'["beta"]\''],
+  },
 });
 
 export const listSpacesInOrganizationById = defineRoute({

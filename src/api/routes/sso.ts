@@ -27,6 +27,14 @@ export const listSAMLProvidersInOrganizationById = defineRoute({
   params: pathParams('organizationId'),
   query: listQuery(),
   paginated: true,
+  cli: {
+    command: 'sso list',
+    summary: 'List the SAML providers of an organization (admin)',
+    aliases: ['ls'],
+    columns: 'samlProvider',
+    noun: 'SAML provider',
+    examples: ['docsctl sso list'],
+  },
 });
 
 export const createOrganizationSAMLProvider = defineRoute({
@@ -41,6 +49,22 @@ export const createOrganizationSAMLProvider = defineRoute({
   body: z.object(samlFields).partial().required({ label: true }),
   bodyRequired: true,
   success: 201,
+  cli: {
+    command: 'sso create',
+    summary: 'Add a SAML provider (admin)',
+    flags: {
+      label: { description: 'label on the login page (1 to 30)', required: true },
+      ssoURL: { flag: '--sso-url <url>', description: 'the identity provider\'s SSO URL' },
+      entityID: { flag: '--entity-id <id>', description: 'the identity provider\'s entity id' },
+      certificate: { flag: '--certificate-file <file>', type: 'string' }, // the hook reads the file
+      defaultTeam: { flag: '--default-team <teamId>', description: 'team new SSO members join' },
+      defaultRole: { flag: '--default-role <role>', description: 'role of new SSO members', nullAs: 'guest' },
+    },
+    columns: 'samlProvider',
+    examples: [
+      'docsctl sso create --label Okta --sso-url https://acme.okta.com/app/sso/saml --entity-id http://www.okta.com/exk1 --certificate-file okta.pem',
+    ],
+  },
 });
 
 export const getOrganizationSAMLProviderById = defineRoute({
@@ -52,6 +76,13 @@ export const getOrganizationSAMLProviderById = defineRoute({
   access: 'admin',
   params: pathParams(...provider),
   query: noQuery(),
+  cli: {
+    command: 'sso get',
+    summary: 'Show a SAML provider, with the service URLs to give the identity provider (admin)',
+    argHelp: { samlProviderId: 'SAML provider id' },
+    columns: 'samlProvider',
+    examples: ['docsctl sso get s4ml --json | jq .service'],
+  },
 });
 
 export const deleteOrganizationSAMLProvider = defineRoute({
@@ -63,6 +94,16 @@ export const deleteOrganizationSAMLProvider = defineRoute({
   access: 'admin',
   params: pathParams(...provider),
   query: noQuery(),
+  cli: {
+    command: 'sso delete',
+    summary: 'Remove a SAML provider (admin)',
+    aliases: ['rm'],
+    argHelp: { samlProviderId: 'SAML provider id' },
+    confirm: 'Remove SAML provider {samlProviderId}? Its users can no longer sign in with it.',
+    columns: 'samlProvider',
+    noun: 'SAML provider',
+    examples: ['docsctl sso delete s4ml --yes'],
+  },
 });
 
 export const updateOrganizationSAMLProvider = defineRoute({
@@ -76,6 +117,22 @@ export const updateOrganizationSAMLProvider = defineRoute({
   query: noQuery(),
   body: z.object(samlFields).partial(),
   bodyRequired: true,
+  cli: {
+    command: 'sso edit',
+    summary: 'Change a SAML provider (admin)',
+    argHelp: { samlProviderId: 'SAML provider id' },
+    flags: {
+      label: 'label on the login page (1 to 30)',
+      ssoURL: { flag: '--sso-url <url>', description: 'the identity provider\'s SSO URL' },
+      entityID: { flag: '--entity-id <id>', description: 'the identity provider\'s entity id' },
+      certificate: { flag: '--certificate-file <file>', type: 'string' }, // the hook reads the file
+      defaultTeam: { flag: '--default-team <teamId>', description: 'team new SSO members join' },
+      defaultRole: { flag: '--default-role <role>', description: 'role of new SSO members', nullAs: 'guest' },
+    },
+    nonEmptyBody: 'Nothing to change: pass --label, --sso-url, --entity-id, --certificate-file, --default-team or --default-role',
+    columns: 'samlProvider',
+    examples: ['docsctl sso edit s4ml --certificate-file rotated.pem'],
+  },
 });
 
 /** `{items}` without `next`/`count`: not a paginated list. */
@@ -88,4 +145,11 @@ export const listSSOProviderLoginsInOrganization = defineRoute({
   access: 'guest',
   params: pathParams('organizationId'),
   query: noQuery(),
+  cli: {
+    command: 'sso logins',
+    output: 'list',
+    columns: 'ssoLogin',
+    noun: 'SSO login',
+    examples: ['docsctl sso logins --format tsv'],
+  },
 });

@@ -28,6 +28,13 @@ export const listTranslations = defineRoute({
   params: pathParams('organizationId'),
   query: listQuery(),
   paginated: true,
+  cli: {
+    command: 'translation list',
+    aliases: ['ls'],
+    columns: 'translation',
+    noun: 'translation setting',
+    examples: ['docsctl translation list'],
+  },
 });
 
 export const createTranslation = defineRoute({
@@ -42,6 +49,16 @@ export const createTranslation = defineRoute({
   body: TranslationSettingsBody,
   bodyRequired: true,
   success: 201,
+  cli: {
+    command: 'translation create',
+    summary: 'Create translation settings (admin)',
+    flags: {
+      title: { description: 'title (1 to 100)', required: true },
+      languages: { flag: '--language <codes>', description: 'target languages, comma-separated (en, fr, de, pt-br, …)' },
+    },
+    columns: 'translation',
+    examples: ['docsctl translation create --title "EU languages" --language fr,de,es'],
+  },
 });
 
 export const getTranslation = defineRoute({
@@ -53,6 +70,12 @@ export const getTranslation = defineRoute({
   access: 'read',
   params: pathParams(...settings),
   query: noQuery(),
+  cli: {
+    command: 'translation get',
+    summary: 'Show translation settings',
+    columns: 'translation',
+    examples: ['docsctl translation get tr4n5'],
+  },
 });
 
 export const updateTranslation = defineRoute({
@@ -66,6 +89,16 @@ export const updateTranslation = defineRoute({
   query: noQuery(),
   body: TranslationSettingsBody,
   bodyRequired: true,
+  cli: {
+    command: 'translation edit',
+    summary: 'Replace the title (and languages) of translation settings (admin)',
+    flags: {
+      title: { description: 'title (1 to 100)', required: true },
+      languages: { flag: '--language <codes>', description: 'target languages, comma-separated (en, fr, de, pt-br, …)' },
+    },
+    columns: 'translation',
+    examples: ['docsctl translation edit tr4n5 --title "EU" --language fr,de'],
+  },
 });
 
 export const deleteTranslation = defineRoute({
@@ -77,4 +110,13 @@ export const deleteTranslation = defineRoute({
   access: 'admin',
   params: pathParams(...settings),
   query: noQuery(),
+  cli: {
+    command: 'translation delete',
+    summary: 'Delete translation settings (admin)',
+    aliases: ['rm'],
+    confirm: 'Delete translation settings {translationSettingsId}?',
+    columns: 'translation',
+    noun: 'translation setting',
+    examples: ['docsctl translation delete tr4n5 --yes'],
+  },
 });

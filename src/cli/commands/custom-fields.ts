@@ -1,26 +1,18 @@
 /**
  * `docsctl custom-field …` and `space fields` (API doc §4.2 custom-field values, §4.12):
- * an organization's custom fields and a space's values of them.
+ * an organization's custom fields and a space's values of them. Declared with the routes
+ * (src/api/routes/custom-fields.ts, spaces.ts); lookups by name and the NAME=TEXT values here.
  */
 import { UsageError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
 import { columns } from '../../output/columns.js';
 import { customFieldLookup } from '../lookups.js';
-import { type OperationCommandSpec } from '../operation.js';
+import type { Hooks } from '../derive.js';
 
-const CUSTOM_FIELD_TYPES = ['text', 'number', 'boolean', 'tags', 'select:multi', 'select:single'] as const;
 const body = (input: RawInput) => {
   input.body ??= {};
   return input.body as Record<string, unknown>;
 };
-
-const fieldArg = [{ name: 'fieldName', description: 'field name (or id)', lookup: customFieldLookup }];
-const fieldFlags = [
-  { flags: '--title <title>', description: 'title shown to editors (max 100)', to: 'body.title' },
-  { flags: '--description <text>', description: 'description (max 200)', to: 'body.description' },
-  { flags: '--placeholder <text>', description: 'placeholder (max 100)', to: 'body.placeholder' },
-  { flags: '--options <a,b,…>', description: 'options of a select field, comma-separated', to: 'body.options', type: 'list' as const },
-];
 
 /**
  * `NAME=TEXT` sets a text value as given; `NAME:=JSON` sets a typed value
@@ -47,100 +39,16 @@ export function parseFieldAssignments(assignments: readonly string[]): Record<st
   return values;
 }
 
-export const customFieldCommands: OperationCommandSpec[] = [
-  {
-    command: 'custom-field list',
-    route: 'listOrganizationCustomFields',
-    summary: 'List the custom fields of an organization',
-    aliases: ['ls'],
-    org: true,
-    output: 'list',
-    columns: 'customField',
-    noun: 'custom field',
-    examples: ['docsctl custom-field list', 'docsctl custom-field list --format tsv'],
-  },
-  {
-    command: 'custom-field get',
-    route: 'getOrganizationCustomFieldByName',
-    summary: 'Show a custom field',
-    args: fieldArg,
-    org: true,
-    output: 'object',
-    columns: 'customField',
-    examples: ['docsctl custom-field get team'],
-  },
-  {
-    command: 'custom-field create',
-    route: 'createOrganizationCustomField',
-    summary: 'Define a custom field (admin)',
-    args: [{ name: 'name', param: '__name', description: 'field name (lowercase letters, digits, _ and -)' }],
-    org: true,
-    flags: [
-      { flags: '--type <type>', description: 'value type', to: 'body.type', choices: CUSTOM_FIELD_TYPES, required: true },
-      ...fieldFlags,
-    ],
-    build: (_options, input) => {
-      const params = input.params as Record<string, string>;
-      body(input).name = params.__name;
-      delete params.__name;
-    },
-    output: 'object',
-    columns: 'customField',
-    examples: [
-      'docsctl custom-field create owner --type text --title "Owning team"',
-      'docsctl custom-field create tier --type select:single --options gold,silver,bronze',
-    ],
-  },
-  {
-    command: 'custom-field edit',
-    route: 'updateOrganizationCustomField',
-    summary: 'Change the title, description, placeholder or options of a custom field (admin)',
-    args: fieldArg,
-    org: true,
-    flags: fieldFlags,
-    nonEmptyBody: 'Nothing to change: pass --title, --description, --placeholder or --options',
-    output: 'object',
-    columns: 'customField',
-    examples: ['docsctl custom-field edit tier --options gold,silver,bronze,tin'],
-  },
-  {
-    command: 'custom-field delete',
-    route: 'deleteOrganizationCustomField',
-    summary: 'Delete a custom field and the values spaces gave it (admin)',
-    aliases: ['rm'],
-    args: fieldArg,
-    org: true,
-    confirm: (input) => `Delete custom field ${input.params?.fieldName} and every space's value for it?`,
-    output: 'delete',
-    columns: 'customField',
-    noun: 'custom field',
-    examples: ['docsctl custom-field delete tier --yes'],
-  },
-  {
-    command: 'space fields',
-    route: 'getSpaceCustomFields',
-    summary: 'Show the custom field values of a space',
-    args: [{ name: 'spaceId', description: 'space id' }],
-    output: 'object',
-    columns: 'customFieldValue',
-    after: async (session, answer) => session.printList(answer as unknown[], columns.customFieldValue),
-    examples: ['docsctl space fields sp4c3', 'docsctl space fields sp4c3 --json'],
-  },
-  {
-    command: 'space fields set',
-    route: 'updateSpaceCustomFields',
-    summary: 'Set custom field values of a space: NAME=TEXT, or NAME:=JSON for numbers, booleans, lists and null',
-    args: [
-      { name: 'spaceId', description: 'space id' },
-      { name: 'assignments', description: 'NAME=TEXT or NAME:=JSON', variadic: { to: 'body.values' } },
-    ],
+export const hooks = {
+  'custom-field get': { lookups: { fieldName: customFieldLookup } },
+  'custom-field edit': { lookups: { fieldName: customFieldLookup } },
+  'custom-field delete': { lookups: { fieldName: customFieldLookup } },
+  'space fields': { after: async (session, answer) => session.printList(answer as unknown[], columns.customFieldValue) },
+  'space fields set': {
     build: (_options, input) => {
       const assignments = (body(input).values as string[] | undefined) ?? [];
       if (assignments.length === 0) throw new UsageError('Nothing to set: pass NAME=TEXT or NAME:=JSON');
       body(input).values = parseFieldAssignments(assignments);
     },
-    output: 'empty',
-    columns: 'customFieldValue',
-    examples: ['docsctl space fields set sp4c3 owner="API team" pages:=12 reviewed:=true tags:=\'["beta"]\''],
   },
-];
+} satisfies Hooks;

@@ -103,7 +103,6 @@ const commandModules = {
   },
   comments: async (): Promise<CommandModule> => ({ specs: (await import('./comments.js')).commentCommands }),
   reviews: async (): Promise<CommandModule> => ({ specs: (await import('./reviews.js')).reviewCommands }),
-  search: async (): Promise<CommandModule> => ({ specs: (await import('./search.js')).searchCommands }),
   sites: async (): Promise<CommandModule> => {
     const { registerSiteInspect, registerSitePreview } = await import('./sites.js');
     return {
@@ -115,20 +114,17 @@ const commandModules = {
       },
     };
   },
-  'custom-fields': async (): Promise<CommandModule> => ({ specs: (await import('./custom-fields.js')).customFieldCommands }),
-  translations: async (): Promise<CommandModule> => ({ specs: (await import('./translations.js')).translationCommands }),
-  sso: async (): Promise<CommandModule> => ({ specs: (await import('./sso.js')).ssoCommands }),
   openapi: async (): Promise<CommandModule> => {
-    const [{ openApiCommands }, { registerOpenApiValidate }] = await Promise.all([import('./openapi.js'), import('./openapi-validate.js')]);
+    const { registerOpenApiValidate } = await import('./openapi-validate.js');
     return {
-      specs: openApiCommands,
+      specs: [],
+      registersIn: ['openapi'],
       register(program, getSession) {
         const openapi = subgroup(program, 'openapi');
         if (openapi) registerOpenApiValidate(openapi, getSession);
       },
     };
   },
-  integrations: async (): Promise<CommandModule> => ({ specs: (await import('./integrations.js')).integrationCommands }),
 } satisfies Record<string, () => Promise<CommandModule>>;
 
 export type CommandModuleName = keyof typeof commandModules;
@@ -143,13 +139,8 @@ export const moduleGroups: Record<CommandModuleName, readonly string[]> = {
   'change-requests': ['cr'],
   comments: ['comment'],
   reviews: ['cr'],
-  search: ['search'],
   sites: ['site'],
-  'custom-fields': ['custom-field', 'space'],
-  translations: ['translation'],
-  sso: ['sso'],
   openapi: ['openapi'],
-  integrations: ['integration'],
 };
 
 /** Every top-level group of the data-declared commands. */

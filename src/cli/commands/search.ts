@@ -1,10 +1,13 @@
 /**
  * `docsctl search QUERY [--space SPACE]`: the pages whose title or text contain
  * the query's words, best first — in one space, or across the organization's
- * spaces (one row per page, with its space).
+ * spaces (one row per page, with its space). Declared with the route searchSpaceContent
+ * (src/api/routes/search.ts: --space fills its spaceId); without --space the hook picks
+ * searchOrganizationContent.
  */
 import type { RawInput } from '../../api/validate.js';
-import { type OperationCommandSpec, resolveOrganization } from '../operation.js';
+import type { Hooks } from '../derive.js';
+import { resolveOrganization } from '../operation.js';
 import type { Session } from '../session.js';
 
 interface PageHit {
@@ -27,26 +30,13 @@ async function printHits(session: Session, items: unknown[], input: RawInput): P
   await session.printList(rows, columns.searchHitInSpace);
 }
 
-export const searchCommands: OperationCommandSpec[] = [
-  {
-    command: 'search',
+export const hooks = {
+  search: {
     route: (options) => (options.space !== undefined ? 'searchSpaceContent' : 'searchOrganizationContent'),
-    summary: 'Search page titles and text, best matches first (one space with --space, else every space of the organization)',
-    args: [{ name: 'query', param: '__query', description: 'the words to look for' }],
-    flags: [
-      { flags: '--space <spaceId>', description: 'search this space only', to: 'params.spaceId' },
-      { flags: '--org <organizationId>', description: 'organization (default: DOCSCTL_ORG, the profile, or your only one)' },
-    ],
+    flags: [{ flags: '--org <organizationId>', description: 'organization (default: DOCSCTL_ORG, the profile, or your only one)' }],
     build: async (options, input, session) => {
-      const params = input.params as Record<string, string>;
-      (input.query as Record<string, unknown>).query = params.__query;
-      delete params.__query;
-      if (options.space === undefined) params.organizationId = await resolveOrganization(session, options.org);
+      if (options.space === undefined) (input.params as Record<string, string>).organizationId = await resolveOrganization(session, options.org);
     },
-    output: 'list',
-    columns: 'searchHit',
-    noun: 'match',
     printItems: printHits,
-    examples: ['docsctl search "install upgrade"', 'docsctl search kubernetes --space sp4c3 --format tsv', 'docsctl search helm --all --json | jq length'],
   },
-];
+} satisfies Hooks;
