@@ -102,17 +102,20 @@ export async function runPreview(session: Session, target: PreviewTarget, option
 
   const server = await listen(session, preview, transport, port);
   const url = await urlOf(preview, site, server.url, options.openAt);
+  // Listen for Ctrl-C / SIGTERM before the URL is out: whoever has it (a browser, a script)
+  // may stop the preview at once, even while the opener is still running.
+  const stopped = new Promise<void>((resolve) => {
+    const unsubscribe = session.ctx.onStopSignal(() => {
+      unsubscribe();
+      resolve();
+    });
+  });
   const what = changeRequest ? `change request #${changeRequest.number} of "${site.title}"` : `"${site.title}"`;
   await session.printText(`Previewing ${what} at ${url} (Ctrl-C to stop)`);
   if (options.open) {
     const { openInBrowser } = await import('../web.js');
     await openInBrowser(session, url);
   }
-  await new Promise<void>((resolve) => {
-    const unsubscribe = session.ctx.onStopSignal(() => {
-      unsubscribe();
-      resolve();
-    });
-  });
+  await stopped;
   await server.close();
 }
