@@ -70,6 +70,26 @@ export const listCommentsInChangeRequest = defineRoute({
   params: pathParams(...cr),
   query: commentListQuery(),
   paginated: true,
+  cli: {
+    command: 'comment list',
+    summary: 'List the comments of a space or change request, newest first (threads on a terminal)',
+    aliases: ['ls'],
+    flags: {
+      'params.changeRequestId': { flag: '--cr <changeRequest>', description: 'the comments of this change request (id or number) instead of the space' },
+      targetPage: { flag: '--page <page>', description: 'only the comments on this page (id or path)' },
+      status: 'open, resolved or all (default all)',
+      authors: { flag: '--author <userIds>', description: 'only comments by these users (comma-separated ids)' },
+      order: 'desc (newest first, default) or asc',
+      format: false,
+    },
+    columns: 'comment',
+    noun: 'comment',
+    examples: [
+      'docsctl comment list sp4c3',
+      'docsctl comment list sp4c3 --cr 12 --status open',
+      'docsctl comment list sp4c3 --page p4g3 --all --json | jq length',
+    ],
+  },
 });
 
 export const postCommentInChangeRequest = defineRoute({
@@ -83,6 +103,21 @@ export const postCommentInChangeRequest = defineRoute({
   query: noQuery(),
   body: PostComment,
   bodyRequired: true,
+  cli: {
+    command: 'comment add',
+    summary: 'Post a comment on a space or change request, optionally on one page',
+    flags: {
+      'params.changeRequestId': { flag: '--cr <changeRequest>', description: 'the comments of this change request (id or number) instead of the space' },
+    },
+    onlyNamedFlags: true,
+    rawBody: false,
+    columns: 'comment',
+    examples: [
+      'docsctl comment add sp4c3 --text "Is this still true?" --page guides/setup',
+      'docsctl comment add sp4c3 --cr 12 --text-file review.md --format ids',
+      'echo "LGTM" | docsctl comment add sp4c3 --cr 12 --text-file -',
+    ],
+  },
 });
 
 export const getCommentInChangeRequest = defineRoute({
@@ -107,6 +142,30 @@ export const updateCommentInChangeRequest = defineRoute({
   query: noQuery(),
   body: UpdateComment,
   bodyRequired: true,
+  cli: [
+  {
+    command: 'comment resolve',
+    summary: 'Mark a comment resolved',
+    flags: {
+      'params.changeRequestId': { flag: '--cr <changeRequest>', description: 'the comments of this change request (id or number) instead of the space' },
+    },
+    onlyNamedFlags: true,
+    rawBody: false,
+    columns: 'comment',
+    examples: ['docsctl comment resolve sp4c3 c0mm3nt --cr 12'],
+  },
+  {
+    command: 'comment reopen',
+    summary: 'Reopen a resolved comment',
+    flags: {
+      'params.changeRequestId': { flag: '--cr <changeRequest>', description: 'the comments of this change request (id or number) instead of the space' },
+    },
+    onlyNamedFlags: true,
+    rawBody: false,
+    columns: 'comment',
+    examples: ['docsctl comment reopen sp4c3 c0mm3nt'],
+  },
+  ],
 });
 
 export const deleteCommentInChangeRequest = defineRoute({
@@ -143,6 +202,18 @@ export const postCommentReplyInChangeRequest = defineRoute({
   query: formatQuery(),
   body: PostCommentReply,
   bodyRequired: true,
+  cli: {
+    command: 'comment reply',
+    summary: 'Reply to a comment',
+    flags: {
+      'params.changeRequestId': { flag: '--cr <changeRequest>', description: 'the comments of this change request (id or number) instead of the space' },
+      format: false,
+      body: false,
+    },
+    rawBody: false,
+    columns: 'commentReply',
+    examples: ['docsctl comment reply sp4c3 c0mm3nt --text "Fixed in the last commit"'],
+  },
 });
 
 export const getCommentReplyInChangeRequest = defineRoute({
@@ -154,6 +225,17 @@ export const getCommentReplyInChangeRequest = defineRoute({
   access: 'read',
   params: pathParams(...cr, 'commentId', 'commentReplyId'),
   query: formatQuery(),
+  cli: {
+    command: 'comment get',
+    summary: 'Show a comment (or, with --reply, one of its replies)',
+    flags: {
+      'params.changeRequestId': { flag: '--cr <changeRequest>', description: 'the comments of this change request (id or number) instead of the space' },
+      'params.commentReplyId': { flag: '--reply <replyId>', description: 'act on this reply of the comment instead of the comment' },
+      format: false,
+    },
+    columns: 'comment',
+    examples: ['docsctl comment get sp4c3 c0mm3nt', 'docsctl comment get sp4c3 c0mm3nt --cr 12 --json'],
+  },
 });
 
 export const updateCommentReplyInChangeRequest = defineRoute({
@@ -167,6 +249,37 @@ export const updateCommentReplyInChangeRequest = defineRoute({
   query: noQuery(),
   body: UpdateComment,
   bodyRequired: true,
+  cli: [
+  {
+    command: 'comment edit',
+    summary: 'Change the text of your comment (or, with --reply, of your reply); admins can edit any',
+    flags: {
+      'params.changeRequestId': { flag: '--cr <changeRequest>', description: 'the comments of this change request (id or number) instead of the space' },
+      'params.commentReplyId': { flag: '--reply <replyId>', description: 'act on this reply of the comment instead of the comment' },
+    },
+    onlyNamedFlags: true,
+    rawBody: false,
+    columns: 'comment',
+    examples: [
+      'docsctl comment edit sp4c3 c0mm3nt --text "Corrected question"',
+      'docsctl comment edit sp4c3 c0mm3nt --reply r3ply --text-file fix.md',
+    ],
+  },
+  {
+    command: 'comment react',
+    summary: 'Add your reaction (an emoji) to a comment or reply; --remove takes it back',
+    args: ['spaceId', 'commentId', { name: 'emoji', byHook: true }],
+    argHelp: { emoji: 'the emoji, e.g. 👍' },
+    flags: {
+      'params.changeRequestId': { flag: '--cr <changeRequest>', description: 'the comments of this change request (id or number) instead of the space' },
+      'params.commentReplyId': { flag: '--reply <replyId>', description: 'act on this reply of the comment instead of the comment' },
+    },
+    onlyNamedFlags: true,
+    rawBody: false,
+    columns: 'comment',
+    examples: ['docsctl comment react sp4c3 c0mm3nt 👍', 'docsctl comment react sp4c3 c0mm3nt 👍 --remove'],
+  },
+  ],
 });
 
 export const deleteCommentReplyInChangeRequest = defineRoute({
@@ -178,6 +291,18 @@ export const deleteCommentReplyInChangeRequest = defineRoute({
   access: 'comment',
   params: pathParams(...cr, 'commentId', 'commentReplyId'),
   query: noQuery(),
+  cli: {
+    command: 'comment delete',
+    summary: 'Delete a comment with its replies (or, with --reply, one reply)',
+    aliases: ['rm'],
+    flags: {
+      'params.changeRequestId': { flag: '--cr <changeRequest>', description: 'the comments of this change request (id or number) instead of the space' },
+      'params.commentReplyId': { flag: '--reply <replyId>', description: 'act on this reply of the comment instead of the comment' },
+    },
+    columns: 'comment',
+    noun: 'comment',
+    examples: ['docsctl comment delete sp4c3 c0mm3nt --yes', 'docsctl comment delete sp4c3 c0mm3nt --reply r3ply --yes'],
+  },
 });
 
 // ─── §4.11 Space comments ──────────────────────────────────────────────────

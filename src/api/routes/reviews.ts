@@ -21,6 +21,15 @@ export const getChangeRequestChanges = defineRoute({
   params: pathParams(...cr),
   /** Default 10 (applied by the handler). */
   query: z.object({ limit: paginationQuery.limit }),
+  cli: {
+    command: 'cr changes',
+    summary: 'List what a change request changes: pages and files added, edited, moved, removed',
+    args: ['spaceId', { name: 'changeRequest', param: 'changeRequestId' }],
+    argHelp: { changeRequest: 'change request id or number' },
+    flags: { limit: { flag: '--limit <n>', description: 'at most this many changes (default 10)' } },
+    columns: 'review',
+    examples: ['docsctl cr changes sp4c3 12', 'docsctl cr changes sp4c3 12 --limit 100 --json | jq ".changes[].type"'],
+  },
 });
 
 export const getContributorsByChangeRequestId = defineRoute({
@@ -59,6 +68,21 @@ export const submitChangeRequestReview = defineRoute({
   body: z.object({ status: ReviewStatus, comment: z.union([DocumentBody, z.object({}).strict()]).optional() }),
   bodyRequired: true,
   success: 201,
+  cli: {
+    command: 'cr review',
+    summary: 'Approve a change request or request changes (with --text as a comment); without a flag, list its reviews',
+    args: ['spaceId', { name: 'changeRequest', param: 'changeRequestId' }],
+    argHelp: { changeRequest: 'change request id or number' },
+    // The flags are the hook's: with --approve or --request-changes it submits a review, without them it lists the reviews.
+    onlyNamedFlags: true,
+    rawBody: false,
+    columns: 'review',
+    examples: [
+      'docsctl cr review sp4c3 12 --approve',
+      'docsctl cr review sp4c3 12 --request-changes --text "Please add an example"',
+      'docsctl cr review sp4c3 12 --format tsv',
+    ],
+  },
 });
 
 export const getRequestedReviewersByChangeRequestId = defineRoute({
@@ -71,6 +95,19 @@ export const getRequestedReviewersByChangeRequestId = defineRoute({
   params: pathParams(...cr),
   query: z.object({ ...paginationQuery }),
   paginated: true,
+  cli: {
+    command: 'cr reviewers',
+    summary: 'Ask users to review a change request (--add), withdraw the request (--remove), and list the requested reviewers',
+    args: ['spaceId', { name: 'changeRequest', param: 'changeRequestId' }],
+    argHelp: { changeRequest: 'change request id or number' },
+    columns: 'requestedReviewer',
+    noun: 'requested reviewer',
+    examples: [
+      'docsctl cr reviewers sp4c3 12 --add u53r1 u53r2',
+      'docsctl cr reviewers sp4c3 12 --remove u53r2',
+      'docsctl cr reviewers sp4c3 12',
+    ],
+  },
 });
 
 export const requestReviewersForChangeRequest = defineRoute({

@@ -101,8 +101,6 @@ const commandModules = {
       },
     };
   },
-  comments: async (): Promise<CommandModule> => ({ specs: (await import('./comments.js')).commentCommands }),
-  reviews: async (): Promise<CommandModule> => ({ specs: (await import('./reviews.js')).reviewCommands }),
   sites: async (): Promise<CommandModule> => {
     const { registerSiteInspect, registerSitePreview } = await import('./sites.js');
     return {
@@ -137,8 +135,6 @@ export const moduleGroups: Record<CommandModuleName, readonly string[]> = {
   orgs: ['org', 'user'],
   teams: ['team'],
   'change-requests': ['cr'],
-  comments: ['comment'],
-  reviews: ['cr'],
   sites: ['site'],
   openapi: ['openapi'],
 };

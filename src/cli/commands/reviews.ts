@@ -1,15 +1,13 @@
 /**
  * `docsctl cr review|reviewers|changes`: the review flow of a change request
  * (real API): approve or request changes (with a comment), ask for or withdraw
- * reviewers, and list what the change request changes.
+ * reviewers, and list what the change request changes. Declared with the routes
+ * (src/api/routes/reviews.ts); the review and reviewer flags and the printers here.
  */
 import { UsageError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
-import type { OperationCommandSpec } from '../operation.js';
+import type { Hooks } from '../derive.js';
 import type { Session } from '../session.js';
-
-const spaceArg = { name: 'spaceId', description: 'space id' };
-const crArg = { name: 'changeRequest', param: 'changeRequestId', description: 'change request id or number' };
 
 /** `--add`/`--remove` first (one request each), then the command lists the requested reviewers. */
 async function changeReviewers(options: Record<string, unknown>, input: RawInput, session: Session): Promise<void> {
@@ -50,18 +48,14 @@ async function printChanges(session: Session, body: unknown): Promise<void> {
   if (more) await session.info(`note: ${more} more change(s); pass --limit to see them`);
 }
 
-export const reviewCommands: OperationCommandSpec[] = [
-  {
-    command: 'cr review',
+export const hooks = {
+  'cr review': {
     route: (options) => (options.approve || options.requestChanges ? 'submitChangeRequestReview' : 'getReviewsByChangeRequestId'),
-    summary: 'Approve a change request or request changes (with --text as a comment); without a flag, list its reviews',
-    args: [spaceArg, crArg],
     flags: [
       { flags: '--approve', description: 'approve the change request' },
       { flags: '--request-changes', description: 'ask for changes before it is merged' },
       { flags: '--text <markdown>', description: 'a comment to go with the review (Markdown)', aliases: ['--body'] },
     ],
-    rawBody: false,
     build: (options, input) => {
       if (options.approve && options.requestChanges) throw new UsageError('Pass either --approve or --request-changes, not both');
       if (!options.approve && !options.requestChanges) {
@@ -72,44 +66,19 @@ export const reviewCommands: OperationCommandSpec[] = [
       if (text !== undefined && text.trim() === '') throw new UsageError('The review comment is empty: pass some Markdown with --text, or leave --text out');
       input.body = { status: options.approve ? 'approved' : 'changes-requested', ...(text !== undefined ? { comment: { markdown: text } } : {}) };
     },
-    output: 'object',
-    columns: 'review',
     after: async (session, body) => {
       const { columns } = await import('../../output/columns.js');
       const items = (body as { items?: unknown[] }).items;
       if (Array.isArray(items)) await session.printList(items, columns.review);
       else await session.printObject(body, columns.review);
     },
-    examples: [
-      'docsctl cr review sp4c3 12 --approve',
-      'docsctl cr review sp4c3 12 --request-changes --text "Please add an example"',
-      'docsctl cr review sp4c3 12 --format tsv',
-    ],
   },
-  {
-    command: 'cr reviewers',
-    route: 'getRequestedReviewersByChangeRequestId',
-    summary: 'Ask users to review a change request (--add), withdraw the request (--remove), and list the requested reviewers',
-    args: [spaceArg, crArg],
+  'cr reviewers': {
     flags: [
       { flags: '--add <userIds...>', description: 'ask these users (ids) to review' },
       { flags: '--remove <userIds...>', description: 'withdraw the request of these users' },
     ],
     build: changeReviewers,
-    output: 'list',
-    columns: 'requestedReviewer',
-    noun: 'requested reviewer',
-    examples: ['docsctl cr reviewers sp4c3 12 --add u53r1 u53r2', 'docsctl cr reviewers sp4c3 12 --remove u53r2', 'docsctl cr reviewers sp4c3 12'],
   },
-  {
-    command: 'cr changes',
-    route: 'getChangeRequestChanges',
-    summary: 'List what a change request changes: pages and files added, edited, moved, removed',
-    args: [spaceArg, crArg],
-    flags: [{ flags: '--limit <n>', description: 'at most this many changes (default 10)', to: 'query.limit', type: 'number' }],
-    output: 'object',
-    columns: 'review',
-    after: printChanges,
-    examples: ['docsctl cr changes sp4c3 12', 'docsctl cr changes sp4c3 12 --limit 100 --json | jq ".changes[].type"'],
-  },
-];
+  'cr changes': { after: printChanges },
+} satisfies Hooks;
