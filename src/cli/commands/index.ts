@@ -80,11 +80,14 @@ const commandModules = {
   },
   collections: async (): Promise<CommandModule> => ({ specs: (await import('./collections.js')).collectionCommands }),
   spaces: async (): Promise<CommandModule> => ({ specs: (await import('./spaces.js')).spaceCommands }),
-  'change-requests': async (): Promise<CommandModule> => {
-    const [{ contentCommands, registerCrDiff }, { registerCrConflicts }, { registerCrResolve }] = await Promise.all([
+  'change-requests': async (group?: string): Promise<CommandModule> => {
+    // This module also declares `space`, `page` and `file` commands: the hand-written `cr`
+    // commands (conflicts, resolve: the content model and tree reads) load only for `cr`.
+    const crOnly = group === undefined || group === 'cr';
+    const [{ contentCommands, registerCrDiff }, crConflicts, crResolve] = await Promise.all([
       import('./change-requests.js'),
-      import('./cr-conflicts.js'),
-      import('./cr-resolve.js'),
+      crOnly ? import('./cr-conflicts.js') : undefined,
+      crOnly ? import('./cr-resolve.js') : undefined,
     ]);
     return {
       specs: contentCommands,
@@ -92,8 +95,8 @@ const commandModules = {
         const cr = subgroup(program, 'cr');
         if (!cr) return;
         registerCrDiff(cr, getSession);
-        registerCrConflicts(cr, getSession);
-        registerCrResolve(cr, getSession);
+        crConflicts?.registerCrConflicts(cr, getSession);
+        crResolve?.registerCrResolve(cr, getSession);
       },
     };
   },
@@ -124,7 +127,7 @@ const commandModules = {
     };
   },
   integrations: async (): Promise<CommandModule> => ({ specs: (await import('./integrations.js')).integrationCommands }),
-} satisfies Record<string, () => Promise<CommandModule>>;
+} satisfies Record<string, (group?: string) => Promise<CommandModule>>;
 
 export type CommandModuleName = keyof typeof commandModules;
 
@@ -158,5 +161,5 @@ export const commandGroups: ReadonlySet<string> = new Set(Object.values(moduleGr
 /** The modules of `group`'s commands (every module for undefined), loaded, in registration order. */
 export async function loadCommandModules(group?: string): Promise<CommandModule[]> {
   const names = (Object.keys(moduleGroups) as CommandModuleName[]).filter((name) => group === undefined || moduleGroups[name].includes(group));
-  return Promise.all(names.map((name) => commandModules[name]()));
+  return Promise.all(names.map((name) => commandModules[name](group)));
 }
