@@ -14,6 +14,25 @@
  *   gitsync/adopt.ts, its file in the Git repository and its sidebar title).
  *
  * Mirroring a directory exactly (removing what it does not have) is `git import`.
+ *
+ * Content import adds; git import mirrors
+ *
+ * `importContent`, `importContentInChangeRequest` and their page-level variants
+ * (`…PageById`, `cr import --parent`) convert the source with the current pages (or the parent's)
+ * as `previous`, so a file at the path of an existing page gets that page's id, then
+ * `src/domain/content/import-merge.ts` merges: matched pages are updated in place, the others are
+ * added at the end (or under the parent), nothing is removed. A matched page keeps what is the
+ * space's own (`src/gitsync/adopt.ts`): its file in the Git repository (`git.path`), and, when the
+ * source has no SUMMARY.md, its sidebar title, link title and slug; a new page has no `git.path`
+ * until an export places it. So `cr import FILE` + `git export` changes exactly that file, at its
+ * path. `git import` is the mirror: the repository (or plain directory) becomes the content, pages
+ * it does not have are removed.
+ * Every import takes the limits of `src/gitsync/limits.ts` (a page's Markdown 8 MiB, a file 100 MiB,
+ * 100,000 pages, 100 levels; a zip entry is refused from its declared size, before it is inflated):
+ * beyond them a 413 names the file. Every reader of Markdown (`src/content-model/markdown.ts`, `links.ts`,
+ * the search words, the document view) is linear in the page whatever its shape: lines are read one
+ * at a time, never split into an array, and warnings are capped (`src/gitsync/warnings.ts`);
+ * `test/content-model/hostile-markdown.test.ts` and `test/e2e/hostile-import.test.ts` hold them to it.
  */
 import type { ContentFile, ContentPage, ContentTree } from '../../content-model/model.js';
 import { walkPages } from '../../content-model/model.js';
