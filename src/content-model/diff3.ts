@@ -117,6 +117,32 @@ function symbolize<T>(a: readonly T[], b: readonly T[]): { sa: Int32Array; sb: I
  */
 const MAX_COST = 1024;
 
+/** The furthest x reached on each diagonal, forward (`v1`) and backward (`v2`); index = `offset` + diagonal. */
+interface Diagonals {
+  v1: Int32Array;
+  v2: Int32Array;
+  offset: number;
+  length: number;
+}
+
+/**
+ * Arrays for the diagonals of a bisection with at most `maxD` steps. The diagonals
+ * reached are within ±d, and d rarely passes MAX_COST (the bisection gives up there):
+ * arrays for that first, twice as wide each time it must go on (`from`, kept), instead
+ * of two arrays of n + m per call, which a diff of millions of lines allocated and
+ * filled at every level of the bisection.
+ */
+function diagonals(maxD: number, from?: Diagonals): Diagonals {
+  const offset = from ? Math.min(maxD, from.offset * 2) : Math.min(maxD, MAX_COST + 2);
+  const length = 2 * offset + 2;
+  const make = (old?: Int32Array): Int32Array => {
+    const v = new Int32Array(length).fill(-1);
+    if (old && from) v.set(old, offset - from.offset);
+    return v;
+  };
+  return { v1: make(from?.v1), v2: make(from?.v2), offset, length };
+}
+
 /**
  * Finds the middle snake of a[aLo,aHi) × b[bLo,bHi) (both non-empty, first and
  * last elements differing) and returns an absolute split point [x, y] on a
@@ -127,10 +153,7 @@ function bisect(a: Int32Array, aLo: number, aHi: number, b: Int32Array, bLo: num
   const n = aHi - aLo;
   const m = bHi - bLo;
   const maxD = Math.ceil((n + m) / 2);
-  const vOffset = maxD;
-  const vLength = 2 * maxD + 2;
-  const v1 = new Int32Array(vLength).fill(-1);
-  const v2 = new Int32Array(vLength).fill(-1);
+  let { v1, v2, offset: vOffset, length: vLength } = diagonals(maxD);
   v1[vOffset + 1] = 0;
   v2[vOffset + 1] = 0;
   const delta = n - m;
@@ -141,6 +164,7 @@ function bisect(a: Int32Array, aLo: number, aHi: number, b: Int32Array, bLo: num
   let k2start = 0;
   let k2end = 0;
   for (let d = 0; d < maxD; d++) {
+    if (d + 1 >= vOffset && vOffset < maxD) ({ v1, v2, offset: vOffset, length: vLength } = diagonals(maxD, { v1, v2, offset: vOffset, length: vLength }));
     let bestX = 0;
     let bestY = 0;
     for (let k1 = -d + k1start; k1 <= d - k1end; k1 += 2) {
@@ -250,16 +274,17 @@ function diffSymbols(sa: Int32Array, sb: Int32Array, symbols: number): { aChange
   const inB = new Uint8Array(symbols);
   for (let i = 0; i < n; i++) inA[sa[i] as number] = 1;
   for (let j = 0; j < m; j++) inB[sb[j] as number] = 1;
-  const keepA: number[] = [];
-  const keepB: number[] = [];
-  for (let i = 0; i < n; i++) {
-    if (inB[sa[i] as number]) keepA.push(i);
-    else aChanged[i] = 1;
-  }
-  for (let j = 0; j < m; j++) {
-    if (inA[sb[j] as number]) keepB.push(j);
-    else bChanged[j] = 1;
-  }
+  const kept = (s: Int32Array, other: Uint8Array, changed: Uint8Array): Int32Array => {
+    const keep = new Int32Array(s.length);
+    let count = 0;
+    for (let i = 0; i < s.length; i++) {
+      if (other[s[i] as number]) keep[count++] = i;
+      else changed[i] = 1;
+    }
+    return keep.subarray(0, count);
+  };
+  const keepA = kept(sa, inB, aChanged);
+  const keepB = kept(sb, inA, bChanged);
   const ra = new Int32Array(keepA.length);
   for (let i = 0; i < keepA.length; i++) ra[i] = sa[keepA[i] as number] as number;
   const rb = new Int32Array(keepB.length);
@@ -365,7 +390,8 @@ export function mergeSequences<T>(base: readonly T[], ours: readonly T[], theirs
   const pushOk = (items: T[]): void => {
     if (items.length === 0) return;
     const last = regions[regions.length - 1];
-    if (last && last.kind === 'ok') last.items.push(...items);
+    // One at a time: spreading a region of a few hundred thousand lines overflows the call stack.
+    if (last && last.kind === 'ok') for (const item of items) last.items.push(item);
     else regions.push({ kind: 'ok', items });
   };
   /** The side's version of base[gs, ge), given that side's hunks inside that range (in order). */

@@ -276,7 +276,7 @@ export function mergeOrder(
     out.push(id);
     emitFollowers(id);
   }
-  out.push(...tail);
+  for (const id of tail) out.push(id);
   return out;
 }
 

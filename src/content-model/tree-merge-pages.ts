@@ -140,10 +140,33 @@ function mergeFields(s: MergeState, id: string, node: Rec, br: Rec, or: Rec, tr:
   s.conflict(id, 'fields', `${names.join(', ')} changed differently in ${s.label.ours} and ${s.label.theirs}`, { kind: 'fields', fields: fieldConflicts });
 }
 
+/**
+ * Lines a body may have for a line-by-line merge. Beyond, a body both sides changed
+ * is a conflict of the whole page (settled with `cr resolve`): a diff of millions of
+ * lines costs seconds to minutes and gigabytes, which no request may take.
+ */
+export const MAX_MERGE_LINES = 100_000;
+
+/** Lines of a text, as diff3's splitLines counts them (a last line without a break counts). */
+function lineCount(text: string): number {
+  let count = text === '' || text.endsWith('\n') ? 0 : 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count += 1;
+  return count;
+}
+
 /** The merged Markdown (ours' on a conflict, which is then reported with its base line ranges). */
 function mergeBody(s: MergeState, id: string, bp: ContentPage, op: ContentPage, tp: ContentPage): string | undefined {
   if (op.markdown === tp.markdown || tp.markdown === bp.markdown) return op.markdown;
   if (op.markdown === bp.markdown) return tp.markdown;
+  const longest = Math.max(...[bp.markdown, op.markdown, tp.markdown].map((text) => lineCount(text ?? '')));
+  if (longest > MAX_MERGE_LINES) {
+    const whole = { baseRange: [0, lineCount(bp.markdown ?? '')] as [number, number], ours: op.markdown ?? '', theirs: tp.markdown ?? '' };
+    s.conflict(id, 'content', `body changed in both ${s.label.ours} and ${s.label.theirs}, and too long to merge line by line (${longest} lines, more than ${MAX_MERGE_LINES})`, {
+      kind: 'content',
+      hunks: [whole],
+    });
+    return op.markdown;
+  }
   const r = merge3(bp.markdown ?? '', op.markdown ?? '', tp.markdown ?? '', { oursLabel: s.label.ours, theirsLabel: s.label.theirs });
   if (r.clean) return r.text;
   const lines = r.conflicts.map((c) => (c.baseRange[0] === c.baseRange[1] ? `at line ${c.baseRange[0] + 1}` : `lines ${c.baseRange[0] + 1}–${c.baseRange[1]}`));

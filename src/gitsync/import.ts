@@ -281,7 +281,7 @@ function pagesFromSummary(ctx: Context, text: string): ContentPage[] {
         const page = readDocument(ctx, r.path, item.title, fallbackTitle(r.path));
         if (!page) {
           ctx.warnings.push(`${config.summary}: line ${item.line}: "${item.href}" does not exist; not imported`);
-          pages.push(...children);
+          for (const child of children) pages.push(child);
           continue;
         }
         page.pages = children;
@@ -314,7 +314,7 @@ function pagesFromSummary(ctx: Context, text: string): ContentPage[] {
   for (const entry of parsed.entries) {
     if (entry.kind === 'group') {
       pages.push({ id: '', type: 'group', title: entry.title, slug: entry.slug, pages: build(entry.children) });
-    } else pages.push(...build([entry]));
+    } else for (const page of build([entry])) pages.push(page);
   }
 
   // The first page is always the readme: add it when SUMMARY.md leaves it out.
@@ -396,7 +396,7 @@ function pagesFromFolders(ctx: Context): ContentPage[] {
       if (readme) {
         readme.pages = children;
         pages.push(readme);
-      } else pages.push(...children);
+      } else for (const child of children) pages.push(child);
     }
     return pages;
   };

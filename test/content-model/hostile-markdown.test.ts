@@ -7,10 +7,16 @@
  * (the reference-definition pattern overflowed the regular expression's stack),
  * unclosed link titles, and millions of lines (an object per line at once).
  * Each must finish well within the test's timeout at several MiB, and give the
- * answers the simple definitions give on small inputs.
+ * answers the simple definitions give on small inputs. Merges too: a region of
+ * a few hundred thousand lines (or siblings) once overflowed the stack, and a
+ * line merge of millions of lines cost a minute and gigabytes.
  */
 import { describe, expect, it } from 'vitest';
+import { merge3 } from '../../src/content-model/diff3.js';
 import { extractLinks, scanLinks } from '../../src/content-model/links.js';
+import type { ContentTree } from '../../src/content-model/model.js';
+import { mergeTrees } from '../../src/content-model/tree-merge.js';
+import { MAX_MERGE_LINES } from '../../src/content-model/tree-merge-pages.js';
 import { eachLine, maskCode, splitLeadingHeading } from '../../src/content-model/markdown.js';
 import { MAX_DOCUMENT_NODES, markdownToDocument } from '../../src/domain/content/views.js';
 import { pagePostings, tokenize } from '../../src/domain/search/index.js';
@@ -133,5 +139,28 @@ describe('the linear readers give the simple answers', () => {
     expect(result.warnings[0]).toBe('page.md: line 1: file "missing.png" not found');
     expect(result.warnings[MAX_WARNINGS - 1]).toBe(`page.md: line ${MAX_WARNINGS}: file "missing.png" not found`);
     expect(result.warnings[MAX_WARNINGS]).toBe('… and 900 more warnings');
+  });
+});
+
+describe('merges of huge pages and lists stay bounded', { timeout: 60_000 }, () => {
+  const lines = (n: number, tag = '') => Array.from({ length: n }, (_, i) => `line ${i}${tag}\n`).join('');
+
+  it('merges edits of a 300,000-line text line by line (a region was once spread as arguments: stack overflow)', () => {
+    const base = lines(300_000);
+    const ours = `first\n${base}`;
+    const theirs = `${base}last\n`;
+    expect(merge3(base, ours, theirs)).toEqual({ clean: true, text: `first\n${base}last\n` });
+  });
+
+  it('makes a page both sides changed beyond MAX_MERGE_LINES lines one conflict, without diffing it', () => {
+    const page = (markdown: string): ContentTree => ({ pages: [{ id: 'p', type: 'document', title: 'P', slug: 'p', markdown, pages: [] }], files: [] });
+    const base = lines(MAX_MERGE_LINES + 1);
+    const started = performance.now();
+    const result = mergeTrees(page(base), page(`a\n${base}`), page(`${base}b\n`));
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(result.clean).toBe(false);
+    expect(result.clean ? [] : result.conflicts.map((c) => [c.kind, c.reason])).toEqual([
+      ['content', `body changed in both ours and theirs, and too long to merge line by line (${MAX_MERGE_LINES + 2} lines, more than ${MAX_MERGE_LINES})`],
+    ]);
   });
 });

@@ -80,7 +80,7 @@ class Draft {
     const stack = [id];
     while (stack.length > 0) {
       const current = stack.pop() as string;
-      stack.push(...(this.page(current)?.children ?? []));
+      for (const child of this.page(current)?.children ?? []) stack.push(child);
       this.changed.set(current, null);
     }
   }
