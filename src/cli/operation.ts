@@ -12,8 +12,10 @@ import { DocsctlError, UsageError } from '../api/errors.js';
 import type { RouteId } from '../api/route-id.js';
 import type { RawInput } from '../api/validate.js';
 import { type ColumnSet, columns } from '../output/columns.js';
+import { sanitizeLine } from '../output/sanitize.js';
 import type { Session } from './session.js';
 import type { ApiResponse, Transport } from '../transport/types.js';
+import type { Lookup } from './lookups.js';
 
 export interface ArgSpec {
   /** Name shown in usage, e.g. `spaceId`. */
@@ -23,6 +25,8 @@ export interface ArgSpec {
   description: string;
   /** Collects the remaining arguments into a list placed at `to`. */
   variadic?: { to: string };
+  /** The object has another name the argument may give (an id for a name, a path for an id): how to find the handle (lookups.ts). */
+  lookup?: Lookup;
 }
 
 export type FlagType = 'string' | 'number' | 'boolean' | 'json' | 'list';
@@ -309,8 +313,11 @@ export async function buildInput(
     if (raw === undefined || flag.to === undefined) continue;
     setPath(input, flag.to, convert(flag, raw));
   }
-  await spec.build?.(options, input, session);
   if (spec.org) (input.params as Record<string, string>).organizationId = await resolveOrganization(session, options.org);
+  // A change names its object by the handle its route takes before it is sent (a delete by
+  // id must not answer "nothing to delete"); a read tries the argument as given first.
+  if (lookupsFirst(spec, options)) await lookUpArgs(session, spec, positional, input);
+  await spec.build?.(options, input, session);
   if (spec.resolve) await spec.resolve(session, input);
   if (spec.output === 'list') {
     if (options.limit !== undefined) {
@@ -333,6 +340,61 @@ export async function buildInput(
   return input;
 }
 
+function routeOf(spec: OperationCommandSpec, options: Record<string, unknown>): RouteId {
+  return typeof spec.route === 'string' ? spec.route : spec.route(options);
+}
+
+/** Arguments with a lookup are looked up before the request (a change), not only when not found (a read). */
+function lookupsFirst(spec: OperationCommandSpec, options: Record<string, unknown>): boolean {
+  return (spec.args ?? []).some((arg) => arg.lookup) && routeInfo(routeOf(spec, options)).method !== 'GET';
+}
+
+/**
+ * Replaces each argument that names its object by its other name with the handle the
+ * route takes (in `positional` and the path parameters). True when one changed.
+ */
+async function lookUpArgs(session: Session, spec: OperationCommandSpec, positional: Array<string | string[]>, input: RawInput): Promise<boolean> {
+  let changed = false;
+  for (const [index, arg] of (spec.args ?? []).entries()) {
+    const value = positional[index];
+    if (!arg.lookup || typeof value !== 'string' || arg.lookup.isHandle?.(value)) continue;
+    const params = input.params as Record<string, string>;
+    const found = await arg.lookup.find(await session.transport(), params, value);
+    if (found === undefined || found === value) continue;
+    session.debug(`${arg.lookup.noun} ${value} is ${found}`);
+    positional[index] = found;
+    params[arg.param ?? arg.name] = found;
+    changed = true;
+  }
+  return changed;
+}
+
+/**
+ * Sends the command's request. A read whose object is not found under the name given
+ * is retried once with the object's other name, when an argument has one (lookups.ts).
+ */
+async function send(
+  session: Session,
+  spec: OperationCommandSpec,
+  positional: Array<string | string[]>,
+  options: Record<string, unknown>,
+  input: RawInput,
+  transport: Transport,
+): Promise<ApiResponse> {
+  const request = (built: RawInput) => (spec.request ? spec.request(transport, built) : transport.request(routeOf(spec, options), built));
+  try {
+    return await request(input);
+  } catch (error) {
+    const { ApiError } = await import('../api/errors.js');
+    const notFound = error instanceof ApiError && (error.status === 404 || error.status === 400);
+    if (!notFound || lookupsFirst(spec, options) || !(spec.args ?? []).some((arg) => arg.lookup)) throw error;
+    const retry = [...positional];
+    const params = { ...(input.params as Record<string, string>) };
+    if (!(await lookUpArgs(session, spec, retry, { ...input, params }))) throw error;
+    return request(await buildInput(session, spec, retry, options));
+  }
+}
+
 interface ListBody {
   items?: unknown[];
   next?: { page?: string } | null;
@@ -346,15 +408,21 @@ export async function runOperationCommand(
   options: Record<string, unknown>,
 ): Promise<void> {
   const input = await buildInput(session, spec, positional, options);
-  // A dry run changes nothing: no confirmation needed.
-  if (spec.confirm && !options.dryRun) await session.confirm(spec.confirm(input));
   const transport = await session.transport({ manyRequests: options.all === true });
-  const route = typeof spec.route === 'string' ? spec.route : spec.route(options);
+  const route = routeOf(spec, options);
   const cols = columns[spec.columns];
+  // What is there now: its title for the confirmation, and whether a delete whose route
+  // answers 204 either way (no 205) finds something to delete.
+  const asks = spec.confirm !== undefined && !options.dryRun && !session.flags.yes;
+  const deleteTellsNothing = spec.output === 'delete' && routeInfo(route).success !== 'delete';
+  let before: unknown;
+  if (asks || deleteTellsNothing) before = await (await import('./current.js')).readCurrent(transport, route, input);
+  // A dry run changes nothing: no confirmation needed.
+  if (spec.confirm && !options.dryRun) await session.confirm(withTitle(spec.confirm(input), subjectId(spec, input), before));
 
   if (spec.output === 'list') {
     const items: unknown[] = [];
-    let body = (await transport.request(route, input)).body as ListBody;
+    let body = (await send(session, spec, positional, options, input, transport)).body as ListBody;
     items.push(...(body.items ?? []));
     while (options.all && body.next?.page) {
       const query: Record<string, unknown> = { ...(input.query as Record<string, unknown>), page: body.next.page };
@@ -379,7 +447,7 @@ export async function runOperationCommand(
   if (await changesNothing(session, spec, transport, route, input)) return;
   let response: ApiResponse;
   try {
-    response = spec.request ? await spec.request(transport, input) : await transport.request(route, input);
+    response = await send(session, spec, positional, options, input, transport);
   } catch (error) {
     // The API's "would not result in any update" (a move or transfer to where it already is).
     const { isNoUpdate } = await import('../api/errors.js');
@@ -389,7 +457,8 @@ export async function runOperationCommand(
   }
   if (spec.output === 'delete') {
     const id = subjectId(spec, input);
-    const deleted = response.status !== 204;
+    const { readRouteOf } = await import('./current.js');
+    const deleted = deleteTellsNothing ? before !== undefined || readRouteOf(route) === undefined : response.status !== 204;
     if (session.format === 'json' || session.format === 'yaml') await session.printObject({ id, deleted }, cols);
     const noun = spec.noun ?? 'item';
     await session.info(
@@ -404,6 +473,17 @@ export async function runOperationCommand(
   }
   session.printsAnswerOf(route);
   await session.printObject(response.body, cols);
+}
+
+/**
+ * A confirmation naming the object by its title as well as its id (`Delete space
+ * "Handbook" (0VcA…)?`, as gh does), when the object was read and has one.
+ */
+function withTitle(question: string, id: string, object: unknown): string {
+  if (typeof object !== 'object' || object === null || id === '' || !question.includes(id)) return question;
+  const record = object as Record<string, unknown>;
+  const title = [record.title, record.name, record.subject, record.label, record.displayName].find((v) => typeof v === 'string' && v !== '' && v !== id);
+  return title === undefined ? question : question.replace(id, `"${sanitizeLine(title as string)}" (${id})`);
 }
 
 /** The id of the object a command acts on: its last positional argument (--org is filled in after them). */

@@ -12,6 +12,11 @@ export interface Column {
    * one such object is `label=value` fields, so a script can tell them apart.
    */
   label?: string;
+  /**
+   * The value the other commands take to name the object (`--format ids` prints it),
+   * when that is not its `id`: a custom field's name, an OpenAPI specification's slug.
+   */
+  handle?: true;
 }
 
 const field =
@@ -26,6 +31,9 @@ const field =
   };
 
 const col = (header: string, path: string, wide = false): Column => ({ header, get: field(...path.split('.')), wide });
+
+/** The column of the value other commands take to name the object (see Column.handle). */
+const handleCol = (header: string, path: string): Column => ({ ...col(header, path), handle: true });
 
 const labelled = (columns: Column[], labels: string[]): Column[] => columns.map((c, i) => ({ ...c, label: labels[i] as string }));
 
@@ -225,7 +233,7 @@ export const columns = {
     col('TEAM ROLE', 'team.role'),
   ],
   ...siteColumns,
-  customField: [col('NAME', 'name'), col('TYPE', 'type'), col('TITLE', 'title'), { header: 'OPTIONS', get: (item) => (item.options as string[] | undefined)?.join(',') }],
+  customField: [handleCol('NAME', 'name'), col('TYPE', 'type'), col('TITLE', 'title'), { header: 'OPTIONS', get: (item) => (item.options as string[] | undefined)?.join(',') }],
   customFieldValue: [
     col('FIELD', 'customField.name'),
     col('TYPE', 'customField.type'),
@@ -235,7 +243,7 @@ export const columns = {
   samlProvider: [col('ID', 'id'), col('LABEL', 'label'), col('STATUS', 'status'), col('ROLE', 'defaultRole'), col('TEAM', 'defaultTeam.title'), col('SSO URL', 'ssoURL', true)],
   ssoLogin: [col('ID', 'id'), col('LABEL', 'label'), col('START URL', 'startURL')],
   openApiSpec: [
-    col('SLUG', 'slug'),
+    handleCol('SLUG', 'slug'),
     { header: 'STATE', get: (item) => item.lastProcessErrorCode ?? (item.lastVersion ? 'ok' : item.processingState) },
     col('VERSION', 'lastVersion'),
     col('PROCESSED', 'lastProcessedAt', true),

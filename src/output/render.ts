@@ -33,7 +33,13 @@ function cell(value: unknown): string {
 /** TSV cells cannot hold tabs or newlines: a run of them becomes one space, other controls visible. */
 const tsvCell = (value: unknown) => cell(typeof value === 'string' ? value.replace(/[\t\r\n]+/g, ' ') : value);
 
-function idOf(item: unknown): string {
+/** What `--format ids` prints of an item: the value other commands take to name it (a handle column), else its id. */
+function idOf(item: unknown, columns: Column[]): string {
+  const handle = columns.find((column) => column.handle);
+  if (handle && typeof item === 'object' && item !== null) {
+    const value = handle.get(item as Record<string, unknown>);
+    if (typeof value === 'string') return sanitizeLine(value);
+  }
   if (typeof item === 'object' && item !== null) {
     const record = item as Record<string, unknown>;
     for (const key of ['id', 'name', 'slug', 'url', 'revision']) if (typeof record[key] === 'string') return sanitizeLine(record[key]);
@@ -89,7 +95,7 @@ export async function renderList(items: unknown[], options: RenderOptions): Prom
     case 'yaml':
       return toYaml(items);
     case 'ids':
-      return items.map((item) => `${idOf(item)}\n`).join('');
+      return items.map((item) => `${idOf(item, options.columns)}\n`).join('');
     case 'markdown':
       throw new UsageError('--format markdown prints a page body: use it with "docsctl page get"');
     case 'tsv':
@@ -110,7 +116,7 @@ export async function renderObject(item: unknown, options: RenderOptions): Promi
     case 'yaml':
       return toYaml(item);
     case 'ids':
-      return `${idOf(item)}\n`;
+      return `${idOf(item, options.columns)}\n`;
     case 'markdown': {
       const markdown = (item as { markdown?: unknown } | null)?.markdown;
       if (typeof markdown !== 'string') throw new UsageError('--format markdown prints a page body: use it with "docsctl page get" on a document page');

@@ -250,7 +250,7 @@ describe('profiles', () => {
     // --store overrides the remote profile: local mode again.
     const local = await docsctl(['config', 'show', '--json', '--store', join(home, 's')]);
     expect(JSON.parse(local.stdout)).toMatchObject({ mode: 'local' });
-    expect((await docsctl(['config', 'delete', 'work'])).exitCode).toBe(0);
+    expect((await docsctl(['config', 'delete', 'work', '--yes'])).exitCode).toBe(0);
   });
 
   it('saves a relative --store as an absolute path: the profile means the same store from anywhere', async () => {
@@ -270,6 +270,6 @@ describe('profiles', () => {
     // The profile's organization belongs to its store, not to another one.
     const other = await run(elsewhere, ['config', 'show', '--json', '--profile', 'rel', '--store', './other']);
     expect(JSON.parse(other.stdout)).toMatchObject({ mode: 'local', store: './other', org: null });
-    expect((await run(elsewhere, ['config', 'delete', 'rel'])).exitCode).toBe(0);
+    expect((await run(elsewhere, ['config', 'delete', 'rel', '--yes'])).exitCode).toBe(0);
   });
 });

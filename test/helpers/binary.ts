@@ -123,11 +123,11 @@ export interface ModeContext {
  * `binaryMode` opened before its tests (and before `body`'s own beforeAll hooks)
  * and closed after them.
  */
-export function describeInBothModes(title: string, body: (context: ModeContext) => void): void {
+export function describeInBothModes(title: string, body: (context: ModeContext) => void, options: { serveFlags?: readonly string[] } = {}): void {
   describe.each(MODES)(`${title} (%s)`, { timeout: 300_000 }, (mode) => {
     const context = { mode } as ModeContext;
     beforeAll(async () => {
-      context.cli = await binaryMode(mode);
+      context.cli = await binaryMode(mode, options);
     });
     afterAll(() => context.cli?.close());
     body(context);

@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { UsageError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
+import { pageLookup, resolvePage } from '../lookups.js';
 import type { OperationCommandSpec } from '../operation.js';
 import type { Session } from '../session.js';
 import type { RouteId } from '../../api/route-id.js';
@@ -157,13 +158,16 @@ export const contentCommands: OperationCommandSpec[] = [
     route: 'getChangeRequestPDF',
     summary: 'Render a change request (or one page) as PDF and print its URL',
     args: [spaceArg, crArg],
-    flags: [{ flags: '--page <pageId>', description: 'only this page', to: 'query.page' }],
-    build: (options, input) => {
-      if (options.page !== undefined) (input.query as Record<string, unknown>).only = true;
+    flags: [{ flags: '--page <page>', description: 'only this page (id or path)', to: 'query.page' }],
+    build: async (options, input, session) => {
+      const query = input.query as Record<string, unknown>;
+      if (typeof query.page !== 'string') return;
+      query.page = await resolvePage(await session.transport(), input.params as Record<string, unknown>, query.page);
+      query.only = true;
     },
     output: 'object',
     columns: 'url',
-    examples: ['docsctl cr pdf sp4c3 12', 'docsctl cr pdf sp4c3 12 --page p4g3 --format ids'],
+    examples: ['docsctl cr pdf sp4c3 12', 'docsctl cr pdf sp4c3 12 --page guides/setup --format ids'],
   },
   {
     command: 'page list',
@@ -184,20 +188,20 @@ export const contentCommands: OperationCommandSpec[] = [
     command: 'page get',
     route: inCr('getPageInChangeRequestById', 'getPageById'),
     summary: 'Show a page; --format markdown prints its body',
-    args: [spaceArg, { name: 'pageId', description: 'page id' }],
+    args: [spaceArg, { name: 'pageId', description: 'page id or path (guides/setup)', lookup: pageLookup }],
     flags: [crFlag],
     build: (_options, input) => {
       (input.query as Record<string, unknown>).format = 'markdown';
     },
     output: 'object',
     columns: 'page',
-    examples: ['docsctl page get sp4c3 p4g3', 'docsctl page get sp4c3 p4g3 --format markdown > page.md'],
+    examples: ['docsctl page get sp4c3 p4g3', 'docsctl page get sp4c3 guides/setup --format markdown > setup.md'],
   },
   {
     command: 'page edit',
     route: 'updateChangeRequestContent',
     summary: 'Change the title, link title or description of a page in a change request (merge it to publish)',
-    args: [spaceArg, { name: 'pageId', description: 'page id' }],
+    args: [spaceArg, { name: 'pageId', description: 'page id or path (guides/setup)', lookup: pageLookup }],
     flags: [
       { ...crFlag, description: 'the change request to edit (id or number); create one with "docsctl cr create"', required: true },
       { flags: '--title <title>', description: 'new page title' },

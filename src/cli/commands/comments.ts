@@ -9,6 +9,7 @@ import type { RouteId } from '../../api/route-id.js';
 import type { RawInput } from '../../api/validate.js';
 import type { OperationCommandSpec } from '../operation.js';
 import { readTextInput } from '../io.js';
+import { resolvePage } from '../lookups.js';
 import type { Session } from '../session.js';
 
 const spaceArg = { name: 'spaceId', description: 'space id' };
@@ -41,33 +42,6 @@ async function bodyText(options: Options, input: RawInput, session: Session): Pr
   const markdown = text ?? (await readTextInput(session.ctx.io.in, file as string, '--text-file'));
   if (markdown.trim() === '') throw new UsageError(`The text is empty: pass some Markdown with ${text !== undefined ? '--text' : '--text-file'}`);
   input.body = { ...((input.body as object | undefined) ?? {}), body: { markdown } };
-}
-
-/**
- * `--page` takes a page id or a page path (`guides/setup`): a value that is not the
- * id of a page but is the path of one becomes that page's id. Anything else goes
- * as given (the comments of a page a merge deleted are still listed by its id).
- */
-async function resolvePage(session: Session, input: RawInput, value: string): Promise<string> {
-  const { ApiError } = await import('../../api/errors.js');
-  const params = input.params as Record<string, string>;
-  const scope = { spaceId: params.spaceId as string, ...(params.changeRequestId !== undefined ? { changeRequestId: params.changeRequestId } : {}) };
-  const inCr = params.changeRequestId !== undefined;
-  const transport = await session.transport();
-  const missing = (error: unknown) => error instanceof ApiError && (error.status === 404 || error.status === 400);
-  try {
-    await transport.request(inCr ? 'getPageInChangeRequestById' : 'getPageById', { params: { ...scope, pageId: value } });
-    return value;
-  } catch (error) {
-    if (!missing(error)) throw error;
-  }
-  try {
-    const { body } = await transport.request(inCr ? 'getPageInChangeRequestByPath' : 'getPageByPath', { params: { ...scope, pagePath: value } });
-    return (body as { id: string }).id;
-  } catch (error) {
-    if (!missing(error)) throw error;
-    return value;
-  }
 }
 
 /** Display bodies as Markdown unless the API objects are asked for. */
@@ -139,7 +113,7 @@ export const commentCommands: OperationCommandSpec[] = [
     build: async (options, input, session) => {
       markdownBodies(options, input, session);
       const query = input.query as Record<string, unknown>;
-      if (typeof query.targetPage === 'string') query.targetPage = await resolvePage(session, input, query.targetPage);
+      if (typeof query.targetPage === 'string') query.targetPage = await resolvePage(await session.transport(), input.params as Record<string, unknown>, query.targetPage);
     },
     output: 'list',
     columns: 'comment',
@@ -172,7 +146,7 @@ export const commentCommands: OperationCommandSpec[] = [
     build: async (options, input, session) => {
       await bodyText(options, input, session);
       const body = input.body as Record<string, unknown>;
-      if (typeof options.page === 'string') body.page = await resolvePage(session, input, options.page);
+      if (typeof options.page === 'string') body.page = await resolvePage(await session.transport(), input.params as Record<string, unknown>, options.page);
     },
     output: 'object',
     columns: 'comment',

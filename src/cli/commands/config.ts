@@ -182,8 +182,9 @@ Examples:
   config
     .command('delete')
     .alias('rm')
-    .description('Delete a profile')
+    .description('Delete a profile (asks first; --yes without a terminal)')
     .argument('<name>', 'profile name')
+    .addHelpText('after', '\nExamples:\n  $ docsctl config delete staging --yes\n')
     .action(async (name: string, _options: unknown, command: Command) => {
       const session = getSession(command);
       const file = readConfig(session.ctx.env);
@@ -191,6 +192,8 @@ Examples:
         await session.info(`Profile "${name}" did not exist: nothing to delete`);
         return;
       }
+      const current = file.currentProfile === name ? ', the profile in use' : '';
+      await session.confirm(`Delete profile "${name}"${current}?`);
       await updateConfig(session.ctx.env, (current) => {
         const profiles = { ...(current.profiles ?? {}) };
         delete profiles[name];

@@ -7,6 +7,7 @@ import { UsageError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
 import { columns } from '../../output/columns.js';
 import { readTextInput } from '../io.js';
+import { customFieldLookup, openApiSpecLookup } from '../lookups.js';
 import { CheckFailedError, type OperationCommandSpec, resolveOrganization } from '../operation.js';
 import type { Session } from '../session.js';
 
@@ -20,7 +21,7 @@ const body = (input: RawInput) => {
 
 // ─── Custom fields ─────────────────────────────────────────────────────────
 
-const fieldArg = [{ name: 'fieldName', description: 'field name (lowercase letters, digits, _ and -)' }];
+const fieldArg = [{ name: 'fieldName', description: 'field name (or id)', lookup: customFieldLookup }];
 const fieldFlags = [
   { flags: '--title <title>', description: 'title shown to editors (max 100)', to: 'body.title' },
   { flags: '--description <text>', description: 'description (max 200)', to: 'body.description' },
@@ -311,7 +312,7 @@ const ssoCommands: OperationCommandSpec[] = [
 
 // ─── OpenAPI specifications ────────────────────────────────────────────────
 
-const slugArg = [{ name: 'specSlug', description: 'specification slug (lowercase words joined by -)' }];
+const slugArg = [{ name: 'specSlug', description: 'specification slug (lowercase words joined by -), or its id', lookup: openApiSpecLookup }];
 const versionFlag = { flags: '--id <versionId>', description: 'a version id (default: the latest version)', to: 'params.versionId' };
 
 const openApiCommands: OperationCommandSpec[] = [

@@ -1,7 +1,9 @@
 /** `docsctl site redirect …`: paths of a site that lead to a section, site space or page (real API `site-redirects`). */
 import { UsageError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
+import { resolvePage } from '../lookups.js';
 import type { FlagSpec, OperationCommandSpec } from '../operation.js';
+import type { Session } from '../session.js';
 
 const SITE = { name: 'siteId', description: 'site id' };
 const REDIRECT = { name: 'siteRedirectId', description: 'redirect id' };
@@ -9,7 +11,7 @@ const REDIRECT = { name: 'siteRedirectId', description: 'redirect id' };
 const destinationFlags: FlagSpec[] = [
   { flags: '--section <siteSectionId>', description: 'lead to this site section' },
   { flags: '--site-space <siteSpaceId>', description: 'lead to this site space (a variant)' },
-  { flags: '--page <pageId>', description: 'lead to this page of the --site-space' },
+  { flags: '--page <page>', description: 'lead to this page of the --site-space (id or path)' },
 ];
 
 function body(input: RawInput): Record<string, unknown> {
@@ -30,6 +32,29 @@ function destination(options: Record<string, unknown>, input: RawInput, required
   else if (page !== undefined) body(input).destination = { kind: 'site-page', siteSpaceId: siteSpace, pageId: page };
   else if (siteSpace !== undefined) body(input).destination = { kind: 'site-space', siteSpaceId: siteSpace };
   else if (required) throw new UsageError('Missing destination: pass --section ID, --site-space ID, or --site-space ID --page ID');
+}
+
+/**
+ * A `--page` given as a path becomes the page's id, in the space the `--site-space`
+ * shows (the site's site spaces are read to find it; there is no read of one by id).
+ */
+async function pageOfSiteSpace(session: Session, input: RawInput): Promise<void> {
+  const target = (input.body as { destination?: { kind?: string; siteSpaceId?: string; pageId?: string } } | undefined)?.destination;
+  if (target?.kind !== 'site-page' || target.pageId === undefined) return;
+  const transport = await session.transport();
+  const params = input.params as Record<string, string>;
+  let page: string | undefined;
+  do {
+    const query = { limit: 1000, ...(page ? { page } : {}) };
+    const body = (await transport.request('listSiteSpaces', { params: { organizationId: params.organizationId as string, siteId: params.siteId as string }, query }))
+      .body as { items?: Array<{ id: string; space?: { id?: string } }>; next?: { page?: string } | null };
+    const spaceId = body.items?.find((item) => item.id === target.siteSpaceId)?.space?.id;
+    if (spaceId !== undefined) {
+      target.pageId = await resolvePage(transport, { spaceId }, target.pageId);
+      return;
+    }
+    page = body.next?.page;
+  } while (page);
 }
 
 /** Moves the SOURCE argument from the path params to `to` (`body.source` or `query.source`). */
@@ -79,12 +104,13 @@ export const siteRedirectCommands: OperationCommandSpec[] = [
       sourceArgument(input, 'body');
       destination(options, input, true);
     },
+    resolve: pageOfSiteSpace,
     output: 'object',
     columns: 'siteRedirect',
     examples: [
       'docsctl site redirect create s1t3 /old-api --section s3ct',
       'docsctl site redirect create s1t3 /guide/v1 --site-space v4r',
-      'docsctl site redirect create s1t3 /setup --site-space v4r --page p4g3',
+      'docsctl site redirect create s1t3 /setup --site-space v4r --page guides/setup',
     ],
   },
   {
@@ -95,6 +121,7 @@ export const siteRedirectCommands: OperationCommandSpec[] = [
     org: true,
     flags: [{ flags: '--source <url-path>', description: 'new source path', to: 'body.source' }, ...destinationFlags],
     build: (options, input) => destination(options, input, false),
+    resolve: pageOfSiteSpace,
     nonEmptyBody: 'Nothing to change: pass --source, --section, or --site-space (with --page)',
     output: 'object',
     columns: 'siteRedirect',
