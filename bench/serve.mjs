@@ -105,7 +105,7 @@ function storageBytesWritten(pid) {
 
 /**
  * Creates through serve for `durationMs` with 8 connections: creates/s and bytes written per
- * create (what serve wrote to its files, commits, checkpoints and sweeps included; where
+ * create (what serve wrote to its files, commits, checkpoints and repacks included; where
  * that is not measurable, how much the store grew).
  */
 async function createRun(bin, storeDir, info, durationMs) {

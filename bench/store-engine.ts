@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     const count = Number(b);
     const lanes = Number(c);
     // Filled as a long-lived store would be: checkpointed (pack.ts), so the measured creates
-    // do not pay for turning the whole preload into loose files at their first checkpoint.
+    // do not pay for packing the whole preload at their first checkpoint.
     const fill = createStore(dir, { durable: false, checkpointEvery: 1 });
     for (let done = 0; done < preload; done += 500) {
       await fill.transact((tx) => {

@@ -8,7 +8,7 @@ import type { RouteInfo } from '../api/catalog.js';
 import type { LightInput } from '../api/light-input.js';
 import type { AnyRoute, RouteInput } from '../api/route.js';
 import { type RawInput, validateInput } from '../api/validate.js';
-import type { Store, StoreReader, StoreWriter } from '../store/types.js';
+import type { ObjectStager, Store, StoreReader, StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
 import type { GitSettings } from '../git/settings.js';
@@ -73,6 +73,7 @@ function readOnly(reader: StoreReader): StoreWriter {
     put: refuse,
     delete: refuse,
     putObject: refuse,
+    adopt: refuse,
   };
 }
 
@@ -126,11 +127,18 @@ async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: Ro
   // A GET, or a route declared safe (a preview with a body), reads a snapshot and cannot write.
   const reads = route.method === 'GET' || route.safe === true;
   if (typeof handler !== 'function') {
-    const prepared = await handler.prepare({ reader: reads ? snapshot() : env.store.read(), ...base }, input);
-    const value = reads
-      ? await handler.run(context(readOnly(snapshot())), input, prepared)
-      : await env.store.transact((tx) => handler.run(context(tx), input, prepared), { command: route.id });
-    return toResult(route, value);
+    const stagers: ObjectStager[] = [];
+    const store = env.store;
+    const stage = reads || store.stage === undefined ? undefined : () => stagers[stagers.push((store.stage as () => ObjectStager)()) - 1] as ObjectStager;
+    try {
+      const prepared = await handler.prepare({ reader: reads ? snapshot() : env.store.read(), ...base, stage }, input);
+      const value = reads
+        ? await handler.run(context(readOnly(snapshot())), input, prepared)
+        : await env.store.transact((tx) => handler.run(context(tx), input, prepared), { command: route.id });
+      return toResult(route, value);
+    } finally {
+      for (const stager of stagers) stager.release(); // what no commit adopted goes
+    }
   }
   // Kept answers are those of the snapshot the server took (`reader`), which only reads see.
   const value = reads

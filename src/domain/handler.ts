@@ -7,7 +7,7 @@
  * terminal, or HTTP: the same handler serves the CLI in local mode and `serve`.
  */
 import type { AnyRoute, RouteInput } from '../api/route.js';
-import type { StoreReader, StoreWriter } from '../store/types.js';
+import type { ObjectStager, StoreReader, StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
 import type { GitSettings } from '../git/settings.js';
@@ -71,8 +71,13 @@ export interface ProgressEvent {
 
 export type ProgressListener = (event: ProgressEvent) => void;
 
-/** What the first phase of a two-phase handler gets: a snapshot to read, no writes. */
-export type PrepareContext = Omit<HandlerContext, 'tx'> & { reader: StoreReader };
+/**
+ * What the first phase of a two-phase handler gets: a snapshot to read, no writes, and
+ * (when the store can) `stage` to write objects ahead of the transaction, outside the
+ * lock (a big import's pages and files; `run` adopts them). Stagers are released once
+ * the operation ends, whatever happened.
+ */
+export type PrepareContext = Omit<HandlerContext, 'tx'> & { reader: StoreReader; stage?: (() => ObjectStager) | undefined };
 
 /** A success answer other than the route's default status, or with headers. */
 export class Reply {

@@ -14,9 +14,8 @@
 
 export const CRASH_STEPS = [
   'after-temp-open',
-  'mid-object-write',
-  'after-object-fsync',
-  'after-rename',
+  'mid-pack-write',
+  'after-pack-fsync',
   'before-dir-fsync',
   'after-commit-temp',
   'after-link',
@@ -25,8 +24,8 @@ export const CRASH_STEPS = [
   'mid-gc',
   'mid-checkpoint',
   'mid-prune',
-  'mid-sweep',
-  'mid-unreachable-sweep',
+  'mid-repack',
+  'mid-stage',
 ] as const;
 export type CrashStep = (typeof CRASH_STEPS)[number];
 

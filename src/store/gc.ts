@@ -1,23 +1,26 @@
 /**
- * `docsctl store gc`: under the lock, keeps the newest K commits, and removes objects
- * no kept commit reaches (older than an hour), old temp files and stale lock
- * leftovers. What the kept commits reach inside packs is made loose first (pack.ts),
- * so the dropped commit files take only unreachable objects with them.
+ * `docsctl store gc`: under the lock, verifies everything the newest K commits reach,
+ * writes it into one new pack (the base from then on), and removes what that leaves
+ * unneeded: older commit files, every pack a commit or CHECKPOINT named (their live
+ * objects are in the new pack), loose objects of stores written before packs, and,
+ * once older than `minAgeMs` (an hour by default), packs nothing names (a staging
+ * still on its way to its commit is younger), temp files and stale lock leftovers.
  *
- * `dryRun` finds the same files and changes nothing: no lock is taken, nothing is
- * made loose, no checkpoint is written, nothing is removed. The report counts the
- * files and their bytes (the space they hold, not counting what gc would first copy
- * out of dropped commit files to keep).
+ * `dryRun` finds the same files and changes nothing: no lock is taken, no pack is
+ * written, no checkpoint, nothing is removed. The report counts the files and their
+ * bytes, and the objects no kept commit reaches that go with them.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { checkFormat, listCommitGens, paths } from './commit-file.js';
+import { fsops } from './durable.js';
 import { StoreError } from './errors.js';
 import { crashPoint } from './fault.js';
-import { checkFormat, listCommitGens, paths } from './json-file-store.js';
 import { acquireLock } from './lock.js';
-import { Verifier, makeLoose, readCommit } from './maintenance.js';
-import { DAMAGE_HINT, fsops } from './objects.js';
-import { writeCheckpoint } from './pack.js';
+import { Verifier, packReached, readCommit, safeCheckpoint } from './maintenance.js';
+import { DAMAGE_HINT, HASH_RE } from './objects.js';
+import { PackFile, indexPath, listPacks, packPath } from './pack-file.js';
+import { writeCheckpoint } from './pack-set.js';
 
 export interface GcReport {
   removedCommits: number;
@@ -34,6 +37,15 @@ interface Candidate {
   bytes: number;
 }
 
+function fileInfo(file: string): { bytes: number; mtimeMs: number } | undefined {
+  try {
+    const stat = fs.statSync(file);
+    return stat.isFile() ? { bytes: stat.size, mtimeMs: stat.mtimeMs } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Files older than `cutoff` among `names` of `dir` that `match` accepts. */
 function oldFiles(dir: string, match: (name: string) => boolean, cutoff: number): Candidate[] {
   let names: string[];
@@ -45,19 +57,14 @@ function oldFiles(dir: string, match: (name: string) => boolean, cutoff: number)
   const found: Candidate[] = [];
   for (const name of names) {
     if (!match(name)) continue;
-    const file = path.join(dir, name);
-    try {
-      const stat = fs.statSync(file);
-      if (stat.isFile() && stat.mtimeMs <= cutoff) found.push({ file, bytes: stat.size });
-    } catch {
-      // vanished: nothing to remove
-    }
+    const info = fileInfo(path.join(dir, name));
+    if (info !== undefined && info.mtimeMs <= cutoff) found.push({ file: path.join(dir, name), bytes: info.bytes });
   }
   return found;
 }
 
-/** Loose objects no kept commit reaches, older than `cutoff`. */
-function unreachableObjects(dir: string, marked: ReadonlySet<string>, cutoff: number): Candidate[] {
+/** Every loose object file (stores written before packs), with its hash. */
+function looseObjects(dir: string): Array<Candidate & { hash: string }> {
   const objectsDir = paths.objects(dir);
   let prefixes: string[];
   try {
@@ -65,98 +72,133 @@ function unreachableObjects(dir: string, marked: ReadonlySet<string>, cutoff: nu
   } catch {
     return [];
   }
-  const found: Candidate[] = [];
+  const found: Array<Candidate & { hash: string }> = [];
   for (const prefix of prefixes) {
-    if (!/^[0-9a-f]{2}$/.test(prefix)) continue;
-    const match = (name: string) => {
-      const m = /^([0-9a-f]{64})\.json$/.exec(name);
-      return m !== null && !marked.has(m[1] as string);
-    };
-    found.push(...oldFiles(path.join(objectsDir, prefix), match, cutoff));
+    let names: string[];
+    try {
+      names = fs.readdirSync(path.join(objectsDir, prefix));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const hash = name.replace(/\.json$/, '');
+      if (!HASH_RE.test(hash)) continue;
+      const file = path.join(objectsDir, prefix, name);
+      found.push({ file, hash, bytes: fileInfo(file)?.bytes ?? 0 });
+    }
   }
   return found;
 }
 
-function sizeOf(file: string): number {
-  try {
-    return fs.statSync(file).size;
-  } catch {
-    return 0;
-  }
+/** What gc removes, and the objects no kept commit reaches that go with it. */
+interface Plan {
+  commits: Candidate[];
+  packs: string[];
+  loose: Candidate[];
+  temps: Candidate[];
+  unreached: number;
+  bytes: number;
 }
 
-/** Removes each candidate it can; answers how many and their bytes. `first` runs after the first removal. */
-function removeAll(candidates: readonly Candidate[], first?: () => void): { count: number; bytes: number } {
-  let count = 0;
-  let bytes = 0;
-  for (const candidate of candidates) {
-    try {
-      fs.unlinkSync(candidate.file);
-    } catch {
-      continue; // vanished or unremovable: leave it
-    }
-    count += 1;
-    bytes += candidate.bytes;
-    if (count === 1) first?.();
+function plan(dir: string, dropped: number[], kept: number[], reached: ReadonlySet<string>, cutoff: number): Plan {
+  const commits = dropped.map((gen) => ({ file: paths.commit(dir, gen), bytes: fileInfo(paths.commit(dir, gen))?.bytes ?? 0 }));
+  // Packs a state names are replaced by the new pack; the others only once they are old.
+  const named = new Set(safeCheckpoint(dir).packs);
+  for (const gen of [...dropped, ...kept]) for (const name of readCommit(dir, gen).commit?.packs ?? []) named.add(name);
+  const packs = listPacks(dir).filter((name) => named.has(name) || (fileInfo(indexPath(dir, name))?.mtimeMs ?? 0) <= cutoff);
+  // A pack without its index (a write a crash cut short) is litter too, once old.
+  let packFiles: string[] = [];
+  try {
+    packFiles = fs.readdirSync(paths.packs(dir));
+  } catch {
+    // no packs/
   }
-  return { count, bytes };
+  const orphans = oldFiles(paths.packs(dir), (name) => name.endsWith('.pack') && !packFiles.includes(`${name.slice(0, -5)}.idx`), cutoff);
+  const loose = looseObjects(dir);
+  const temps = [...oldFiles(paths.tmp(dir), () => true, cutoff), ...oldFiles(dir, (name) => name.startsWith('LOCK.stale-'), cutoff), ...orphans];
+  // Objects that go: in the removed packs, dropped commit files and loose files, and reached by no kept commit.
+  const gone = new Set<string>();
+  for (const name of packs) {
+    let pack: PackFile | undefined;
+    try {
+      pack = PackFile.open(dir, name);
+    } catch {
+      continue; // damaged: nothing a kept commit reaches is in it (verified), its objects are not counted
+    }
+    for (const entry of pack?.allEntries() ?? []) if (!reached.has(entry.hash)) gone.add(entry.hash);
+    pack?.close();
+  }
+  for (const gen of dropped) for (const [hash] of readCommit(dir, gen).commit?.pack ?? []) if (!reached.has(hash)) gone.add(hash);
+  for (const { hash } of loose) if (!reached.has(hash)) gone.add(hash);
+  const packBytes = packs.reduce((sum, name) => sum + (fileInfo(packPath(dir, name))?.bytes ?? 0) + (fileInfo(indexPath(dir, name))?.bytes ?? 0), 0);
+  const bytes = [...commits, ...loose, ...temps].reduce((sum, c) => sum + c.bytes, packBytes);
+  return { commits, packs, loose, temps, unreached: gone.size, bytes };
+}
+
+function unlinkQuietly(file: string): boolean {
+  try {
+    fs.unlinkSync(file);
+    return true;
+  } catch {
+    return false; // gone already, or not removable now: the next gc looks again
+  }
 }
 
 /**
- * Keeps the newest `keepCommits` commits; removes objects none of them reaches,
- * and temp / stale-lock files, when older than `minAgeMs` (default one hour).
+ * Keeps the newest `keepCommits` commits and what they reach (in one new pack);
+ * removes the rest as the module comment says.
  */
 export async function gc(dir: string, options: { keepCommits?: number; minAgeMs?: number; dryRun?: boolean } = {}): Promise<GcReport> {
   checkFormat(dir);
   const keep = Math.max(1, options.keepCommits ?? 100);
   const cutoff = Date.now() - (options.minAgeMs ?? 3_600_000);
   const lock = options.dryRun ? undefined : await acquireLock(dir, { command: 'docsctl store gc' });
+  const verifier = new Verifier(dir);
   try {
     const gens = listCommitGens(dir);
     const kept = gens.slice(-keep);
     const dropped = gens.slice(0, Math.max(0, gens.length - keep));
-    const verifier = new Verifier(dir);
     for (const gen of kept) {
       const { commit, problem } = readCommit(dir, gen);
       if (problem || !commit) {
-        throw new StoreError(`gc stopped: ${problem?.path ?? paths.commit(dir, gen)} is ${problem?.problem ?? 'damaged'}`, problem?.path ?? paths.commit(dir, gen), { hint: DAMAGE_HINT });
+        const file = problem?.path ?? paths.commit(dir, gen);
+        throw new StoreError(`gc stopped: ${file} is ${problem?.problem ?? 'damaged'}`, file, { hint: DAMAGE_HINT });
       }
       verifier.check(commit.root, 'root');
     }
     const first = verifier.damage.values().next();
-    if (!first.done) {
-      throw new StoreError(`gc stopped: ${first.value.path} is ${first.value.problem}`, first.value.path, { hint: DAMAGE_HINT });
-    }
-    const marked = new Set(verifier.reached);
-    const commits = dropped.map((gen) => ({ file: paths.commit(dir, gen), bytes: sizeOf(paths.commit(dir, gen)) }));
-    const temps = () => [...oldFiles(paths.tmp(dir), () => true, cutoff), ...oldFiles(dir, (name) => name.startsWith('LOCK.stale-'), cutoff)];
-    if (options.dryRun) {
-      const objects = unreachableObjects(dir, marked, cutoff);
-      const litter = temps();
-      const bytes = [...commits, ...objects, ...litter].reduce((sum, c) => sum + c.bytes, 0);
-      return { removedCommits: commits.length, removedObjects: objects.length, removedTemps: litter.length, removedBytes: bytes, dryRun: true };
-    }
-    await makeLoose(dir, verifier);
+    if (!first.done) throw new StoreError(`gc stopped: ${first.value.path} is ${first.value.problem}`, first.value.path, { hint: DAMAGE_HINT });
+    const reached = new Set(verifier.reached);
+    const planned = plan(dir, dropped, kept, reached, cutoff);
+    const report = { removedCommits: planned.commits.length, removedObjects: planned.unreached, removedTemps: planned.temps.length, removedBytes: planned.bytes };
+    if (options.dryRun) return { ...report, dryRun: true };
     const newest = gens.at(-1);
-    if (newest !== undefined) await writeCheckpoint(dir, { gen: newest, history: [], prunedBelow: kept[0] ?? 0 }, true);
-    let removedCommits = 0;
-    let removedBytes = 0;
-    for (const commit of commits) {
+    if (newest !== undefined) {
+      const pack = await packReached(dir, verifier, newest, 'g');
+      pack.close();
+      await writeCheckpoint(dir, { gen: newest, packs: [pack.name], history: [], prunedBelow: kept[0] ?? 0 }, true);
+    }
+    verifier.packs.close();
+    let removed = 0;
+    const step = () => {
+      if ((removed += 1) === 1) crashPoint('mid-gc');
+    };
+    for (const commit of planned.commits) {
       try {
         fsops.unlink(commit.file);
-        removedBytes += commit.bytes;
       } catch {
         // leave it
       }
-      removedCommits += 1;
-      if (removedCommits === 1) crashPoint('mid-gc');
+      step();
     }
-    const objects = removeAll(unreachableObjects(dir, marked, cutoff), () => {
-      if (removedCommits === 0) crashPoint('mid-gc');
-    });
-    const litter = removeAll(temps());
-    return { removedCommits, removedObjects: objects.count, removedTemps: litter.count, removedBytes: removedBytes + objects.bytes + litter.bytes };
+    for (const name of planned.packs) for (const file of [indexPath(dir, name), packPath(dir, name)]) if (unlinkQuietly(file)) step();
+    for (const object of planned.loose) if (unlinkQuietly(object.file)) step();
+    fs.rmSync(paths.objects(dir), { recursive: true, force: true });
+    fs.rmSync(path.join(dir, 'checkpoints'), { recursive: true, force: true });
+    for (const temp of planned.temps) unlinkQuietly(temp.file);
+    return report;
   } finally {
+    verifier.packs.close();
     await lock?.release();
   }
 }

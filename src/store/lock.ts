@@ -21,7 +21,7 @@ import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { StoreBusyError, StoreError } from './errors.js';
 import { crashPoint } from './fault.js';
-import { DIR_MODE, errnoCode, fsops, removeQuietly, tempPath, writeNewFile } from './objects.js';
+import { DIR_MODE, errnoCode, fsops, removeQuietly, tempPath, writeNewFile } from './durable.js';
 
 export interface LockOwner {
   pid: number;

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { StoreError } from './errors.js';
 import { scanRows } from './scan.js';
-import type { ScanOptions, Store, StoreReader, StoreWriter, TransactOptions } from './types.js';
+import type { ObjectStager, ScanOptions, StagedObjects, Store, StoreReader, StoreWriter, TransactOptions } from './types.js';
 
 type Tables = Map<string, Map<string, string>>;
 
@@ -56,14 +56,54 @@ class Transaction extends Snapshot implements StoreWriter {
   }
   putObject(value: unknown): string {
     const text = JSON.stringify(value);
-    const hash = createHash('sha256').update(text).digest('hex');
+    const hash = hashOf(text);
     this.objects.set(hash, text);
     this.dirty = true;
     return hash;
   }
+  adopt(staged: StagedObjects): void {
+    if (!(staged instanceof MemoryStaged)) throw new TypeError('these staged objects belong to another store');
+    for (const [hash, text] of staged.texts) this.objects.set(hash, text);
+    this.dirty = true;
+  }
   result(): { tables: Tables; objects: Map<string, string> } {
     return { tables: this.tables, objects: this.objects };
   }
+}
+
+const hashOf = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** Objects staged ahead of a transaction (kept in memory until one adopts them). */
+class MemoryStaged implements StagedObjects {
+  readonly texts = new Map<string, string>();
+  get objects(): number {
+    return this.texts.size;
+  }
+  get bytes(): number {
+    let total = 0;
+    for (const text of this.texts.values()) total += text.length;
+    return total;
+  }
+}
+
+class MemoryStager implements ObjectStager {
+  private readonly staged = new MemoryStaged();
+  constructor(private readonly store: MemoryStore) {}
+  putObject(value: unknown): string {
+    const text = JSON.stringify(value);
+    const hash = hashOf(text);
+    this.staged.texts.set(hash, text);
+    return hash;
+  }
+  getObject<T>(hash: string): T {
+    const text = this.staged.texts.get(hash);
+    return text === undefined ? this.store.read().getObject<T>(hash) : clone<T>(text);
+  }
+  async pause(): Promise<void> {}
+  async seal(): Promise<StagedObjects> {
+    return this.staged;
+  }
+  release(): void {}
 }
 
 export class MemoryStore implements Store {
@@ -94,6 +134,10 @@ export class MemoryStore implements Store {
     const next = this.queue.then(run, run);
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  stage(): ObjectStager {
+    return new MemoryStager(this);
   }
 
   async close(): Promise<void> {}

@@ -7,10 +7,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DocsctlError } from '../util/errors.js';
 import { StoreError, StoreExistsError } from './errors.js';
-import { FORMAT_NAME, FORMAT_VERSION, JsonFileStore, type OpenStoreOptions, listCommitGens, paths } from './json-file-store.js';
-import { DIR_MODE, FILE_MODE, errnoCode, errorPath } from './objects.js';
+import { formatText, listCommitGens, paths } from './commit-file.js';
+import { DIR_MODE, FILE_MODE, errnoCode, errorPath } from './durable.js';
+import { JsonFileStore, type OpenStoreOptions } from './json-file-store.js';
 
-export { JsonFileStore, FormatTooNewError, type OpenStoreOptions } from './json-file-store.js';
+export { JsonFileStore, type OpenStoreOptions } from './json-file-store.js';
+export { FormatTooNewError } from './commit-file.js';
 export type { LockOwner } from './lock.js';
 export type { Json, ScanOptions, Store, StoreReader, StoreWriter, TransactOptions } from './types.js';
 export { scanRows } from './scan.js';
@@ -63,7 +65,7 @@ function create(root: string, options: OpenStoreOptions): JsonFileStore {
     if (errnoCode(error) !== 'ENOENT') throw error;
   }
   // What a createStore interrupted before FORMAT leaves behind may be reused.
-  const skeleton = new Set(['commits', 'objects', 'tmp', 'quarantine', 'HEAD']);
+  const skeleton = new Set(['commits', 'packs', 'objects', 'tmp', 'quarantine', 'HEAD']);
   const interrupted =
     existing !== undefined && existing.every((name) => skeleton.has(name)) && listCommitGens(root).length === 0;
   if (existing !== undefined && existing.length > 0 && !interrupted) {
@@ -78,7 +80,7 @@ function create(root: string, options: OpenStoreOptions): JsonFileStore {
     }
   }
   if (process.platform !== 'win32') fs.chmodSync(root, DIR_MODE);
-  for (const sub of [paths.commits(root), paths.objects(root), paths.tmp(root), paths.quarantine(root)]) {
+  for (const sub of [paths.commits(root), paths.packs(root), paths.tmp(root), paths.quarantine(root)]) {
     try {
       fs.mkdirSync(sub, { mode: DIR_MODE });
     } catch (error) {
@@ -101,7 +103,7 @@ function create(root: string, options: OpenStoreOptions): JsonFileStore {
   // FORMAT last, and by link(): its presence means a complete store, and of two
   // concurrent inits exactly one succeeds.
   const temp = path.join(paths.tmp(root), `format-init-${process.pid}-${Date.now()}.tmp`);
-  writeSynced(temp, `${JSON.stringify({ format: FORMAT_NAME, version: FORMAT_VERSION })}\n`);
+  writeSynced(temp, formatText());
   try {
     fs.linkSync(temp, paths.format(root));
   } catch (error) {

@@ -5,37 +5,12 @@
  * transactions grouped before it (`Batch`), so the group behaves as if they had
  * committed one after another.
  */
-import { encodeJson, sha256 } from './objects.js';
+import type { CommitRecord, RootObject, TxLogEntry } from './commit-file.js';
+import { encodeJson, namesHashes, sha256 } from './objects.js';
 import { inScanRange } from './scan.js';
 import { tableEntries, tableGet, tableScan, type TableSource } from './tables.js';
-import type { Json, ScanOptions, StoreReader, StoreWriter } from './types.js';
+import type { Json, ScanOptions, StagedObjects, StoreReader, StoreWriter } from './types.js';
 import { copyJson } from '../util/json-copy.js';
-
-export interface CommitRecord {
-  gen: number;
-  /** The `sum` of the previous generation's commit (null for gen 1). */
-  parent: string | null;
-  /** Hash of the root object. */
-  root: string;
-  at: string;
-  txId?: string;
-  command?: string;
-  /** Set by `recover`: the generation whose state this commit restores. */
-  recoveredFrom?: number;
-  /** The objects this commit added, packed after the record in its file (pack.ts). */
-  pack?: Array<[hash: string, length: number]>;
-  /** The objects this commit wrote as loose files (too big to pack), for the automatic gc's accounting (sweep-unreachable.ts). */
-  loose?: Array<[hash: string, length: number]>;
-  /** sha256 of this record's JSON without `sum`. */
-  sum: string;
-}
-
-export interface RootObject {
-  tables: Map<string, string>;
-  tx?: string;
-}
-
-export type TxLogEntry = [txId: string, gen: number, result: string | null];
 
 /** What a snapshot needs from its store. */
 export interface SnapshotSource extends TableSource {
@@ -95,10 +70,22 @@ export class Snapshot implements StoreReader {
   }
 }
 
-/** Buffered writes: table → key → JSON text (null = deleted); objects: hash → JSON text. */
+export type { CommitRecord, RootObject, TxLogEntry };
+
+/** An object put in a transaction: its JSON text, and whether it may name other objects. */
+export interface PutObject {
+  text: string;
+  names: boolean;
+}
+
+/**
+ * Buffered writes: table → key → JSON text (null = deleted); objects: hash → text; the
+ * staged objects the transaction adopts (Store.stage).
+ */
 export class Writes {
   readonly tables = new Map<string, Map<string, string | null>>();
-  readonly objects = new Map<string, string>();
+  readonly objects = new Map<string, PutObject>();
+  readonly staged = new Set<StagedObjects>();
 
   get(table: string, key: string): string | null | undefined {
     return this.tables.get(table)?.get(key);
@@ -113,11 +100,12 @@ export class Writes {
   /** Adds `other`'s writes on top of these. */
   absorb(other: Writes): void {
     for (const [table, rows] of other.tables) for (const [key, text] of rows) this.set(table, key, text);
-    for (const [hash, text] of other.objects) this.objects.set(hash, text);
+    for (const [hash, object] of other.objects) this.objects.set(hash, object);
+    for (const staged of other.staged) this.staged.add(staged);
   }
 
   get empty(): boolean {
-    return this.tables.size === 0 && this.objects.size === 0;
+    return this.tables.size === 0 && this.objects.size === 0 && this.staged.size === 0;
   }
 }
 
@@ -208,8 +196,8 @@ export class Transaction extends Snapshot implements StoreWriter {
   }
 
   override getObject<T = unknown>(hash: string): T {
-    const text = this.own.objects.get(hash) ?? this.before.objects.get(hash);
-    return text === undefined ? super.getObject<T>(hash) : (JSON.parse(text) as T);
+    const object = this.own.objects.get(hash) ?? this.before.objects.get(hash);
+    return object === undefined ? super.getObject<T>(hash) : (JSON.parse(object.text) as T);
   }
 
   put(table: string, key: string, value: unknown): void {
@@ -231,8 +219,14 @@ export class Transaction extends Snapshot implements StoreWriter {
     this.writable();
     const text = encodeJson(value);
     const hash = sha256(text);
-    this.own.objects.set(hash, text);
+    this.own.objects.set(hash, { text, names: namesHashes(value) });
     this.dirty = true;
     return hash;
+  }
+
+  adopt(staged: StagedObjects): void {
+    this.writable();
+    this.own.staged.add(staged);
+    this.dirty = true;
   }
 }

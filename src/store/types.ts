@@ -66,6 +66,40 @@ export interface StoreWriter extends StoreReader {
    * then may drop it (objects are kept by reachability from the tables, not by age).
    */
   putObject(value: unknown): string;
+  /**
+   * Makes objects written ahead of this transaction (`Store.stage`) part of its commit.
+   * The transaction's rows must name what it needs of them, as for `putObject`.
+   */
+  adopt(staged: StagedObjects): void;
+}
+
+/** Where objects can be put and read back: a transaction, or a stager before one. */
+export interface ObjectSink {
+  putObject(value: unknown): string;
+  getObject<T = unknown>(hash: string): T;
+}
+
+/** Objects a stager sealed (see `ObjectStager`): what a transaction adopts. */
+export interface StagedObjects {
+  /** How many objects, and their bytes (for progress and tests). */
+  readonly objects: number;
+  readonly bytes: number;
+}
+
+/**
+ * Writes objects ahead of a transaction, outside the writer lock: a big import
+ * serializes, hashes and writes its pages and files here (in slices: `pause` lets the
+ * event loop run and bounds the bytes on their way to disk), and the transaction only
+ * adopts them, so `serve` keeps answering and the lock is held for the final link.
+ * Staged objects are invisible to other readers until a commit adopts them.
+ */
+export interface ObjectStager extends ObjectSink {
+  /** Lets other work run once a few milliseconds of work are spent; waits while too many bytes are unwritten. */
+  pause(): Promise<void>;
+  /** Writes what is left and makes it durable; the result is what a transaction adopts. */
+  seal(): Promise<StagedObjects>;
+  /** Removes the staged objects unless a committed transaction adopted them. Call it in every case (finally). */
+  release(): void;
 }
 
 export interface TransactOptions {
@@ -86,6 +120,11 @@ export interface Store {
    * side effects outside the transaction. A transaction that writes nothing commits nothing.
    */
   transact<T>(fn: (tx: StoreWriter) => T | Promise<T>, options?: TransactOptions): Promise<T>;
+  /**
+   * A stager for objects written ahead of a transaction (see ObjectStager). Absent in a
+   * store that cannot (a test double): callers then put the objects in the transaction.
+   */
+  stage?(): ObjectStager;
   /** Releases resources (timers, caches). */
   close(): Promise<void>;
 }

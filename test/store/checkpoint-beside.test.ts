@@ -1,21 +1,22 @@
 /**
- * A checkpoint runs beside the next commits (json-file-store.ts, `startCheckpoint`):
- * queued transactions keep committing while it writes its loose files, a commit that
- * writes loose files itself waits for it, and its sweep reads the cut's inner nodes
- * once instead of walking every table for each listed object (pack.ts, `tableNodesAt`);
- * the lists say which objects are not values, so superseded nodes go unread; the writer
- * keeps the bytes it packed until its checkpoint (`PackIndex.keep`).
+ * A checkpoint runs beside the next commits (commit.ts, `startCheckpoint`): queued
+ * transactions keep committing while it writes its pack, and it ends before the lock
+ * is let go. Its walks read only what they must: the live-object walk enters only the
+ * objects packed since the last checkpoint, and neither it nor a full merge's mark
+ * reads an object whose pack says it names nothing (page bodies, file data). A writer
+ * keeps the bytes it packed until its checkpoint (`PackSet.keep`); two commits can be
+ * in flight together.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type BNode, btreeWalk, isBLeaf } from '../../src/store/btree.js';
+import { checkpoint } from '../../src/store/checkpoint.js';
 import { setFaultInjector } from '../../src/store/fault.js';
 import { createStore, fsck, openStore } from '../../src/store/index.js';
 import type { JsonFileStore } from '../../src/store/json-file-store.js';
 import { findNewest, parseCommit, paths } from '../../src/store/json-file-store.js';
-import { PackIndex, readCheckpoint, sweepLoose, tableNodesAt } from '../../src/store/pack.js';
 import { sha256 } from '../../src/store/objects.js';
+import { PackSet, readCheckpointState } from '../../src/store/pack-set.js';
 import type { StoreWriter } from '../../src/store/types.js';
 import { cleanupTempDirs, storePath } from './helpers.js';
 
@@ -35,7 +36,7 @@ function recordCalls(): Array<{ op: string; file: string }> {
 const linkOf = (dir: string, gen: number) => (call: { op: string; file: string }) => call.op === 'link' && call.file === paths.commit(dir, gen);
 const checkpointMoved = (call: { op: string; file: string }) => call.op === 'rename' && /[/\\]checkpoint-[^/\\]*\.tmp$/.test(call.file);
 
-/** A store whose next commit makes a checkpoint due that has a few hundred leaves to make loose. */
+/** A store whose next commit makes a checkpoint due that has a few hundred leaves to pack. */
 async function storeWithBigCheckpointDue(): Promise<{ dir: string; store: JsonFileStore }> {
   const dir = storePath('beside');
   const store = createStore(dir, { checkpointEvery: 2 });
@@ -66,8 +67,10 @@ function chain(store: JsonFileStore, steps: Array<(tx: StoreWriter) => void>): P
   })();
 }
 
+const checkpointPack = (call: { op: string; file: string }) => call.op === 'open' && /[/\\]pack-\d{12}-[km]-[0-9a-f]{8}\.pack$/.test(call.file);
+
 describe('a checkpoint beside the commits', () => {
-  it('lets queued transactions commit while it writes its loose files, and ends before the lock is let go', async () => {
+  it('lets queued transactions commit while it writes its pack, and ends before the lock is let go', async () => {
     const { dir, store } = await storeWithBigCheckpointDue();
     const calls = recordCalls();
     const steps = Array.from({ length: 12 }, (_, i) => (tx: StoreWriter) => tx.put('small', `s${i}`, i));
@@ -75,16 +78,16 @@ describe('a checkpoint beside the commits', () => {
     // Callers whose commit ran beside it may be answered before it ends; it ends before the lock goes.
     await store.close();
     setFaultInjector(undefined);
-    expect(fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8')).toMatch(/^2\b/);
+    expect(readCheckpointState(dir).gen).toBeGreaterThanOrEqual(2);
     expect(fs.existsSync(path.join(dir, 'LOCK'))).toBe(false);
     const moved = calls.findIndex(checkpointMoved);
     expect(moved).toBeGreaterThan(0);
-    const firstLoose = calls.findIndex((call) => call.op === 'open' && /[/\\]obj-[^/\\]*\.tmp$/.test(call.file));
-    expect(firstLoose).toBeGreaterThan(calls.findIndex(linkOf(dir, 2)));
+    const firstPack = calls.findIndex(checkpointPack);
+    expect(firstPack).toBeGreaterThan(calls.findIndex(linkOf(dir, 2)));
     // Commits linked after the checkpoint began writing and before it moved CHECKPOINT.
     const beside = [3, 4, 5].filter((gen) => {
       const at = calls.findIndex(linkOf(dir, gen));
-      return at > firstLoose && at < moved;
+      return at > firstPack && at < moved;
     });
     expect(beside.length).toBeGreaterThan(0);
     const reader = openStore(dir).read();
@@ -93,155 +96,89 @@ describe('a checkpoint beside the commits', () => {
     expect((await fsck(dir)).problems).toEqual([]);
   }, 30_000);
 
-  it('makes a commit that writes a loose file (over 64 KiB) wait until the checkpoint is over', async () => {
-    const { dir, store } = await storeWithBigCheckpointDue();
-    const calls = recordCalls();
-    const big = 'b'.repeat(70 * 1024);
-    const results = await chain(store, [
-      (tx) => tx.put('small', 'a', 1), // gen 2: the checkpoint is due
-      (tx) => tx.put('small', 'b', 2), // gen 3: beside it
-      (tx) => tx.put('small', 'c', tx.putObject({ big })), // gen 4: a loose file
-    ]);
-    setFaultInjector(undefined);
-    expect(results).toHaveLength(3);
-    const moved = calls.findIndex(checkpointMoved);
-    expect(calls.findIndex(linkOf(dir, 3))).toBeLessThan(moved); // the checkpoint was still running
-    expect(calls.findIndex(linkOf(dir, 4))).toBeGreaterThan(moved);
-    const bigOpen = calls.findIndex((call, i) => i > moved && call.op === 'open' && /[/\\]obj-[^/\\]*\.tmp$/.test(call.file));
-    expect(bigOpen).toBeGreaterThan(moved);
+  it('writes a pack (and its index) per checkpoint, however many objects it moves: files and fsyncs do not grow with them', async () => {
+    const counts = async (rows: number) => {
+      const dir = storePath(`files-${rows}`);
+      const store = createStore(dir, { checkpointEvery: 1_000_000 });
+      await store.transact((tx) => {
+        for (let i = 0; i < rows; i += 1) tx.put('rows', `r${String(i).padStart(6, '0')}`, { i, pad: 'x'.repeat(150) });
+      });
+      const calls = recordCalls();
+      const { gen, text } = findNewest(dir);
+      await checkpoint({ object: (hash) => store.object(hash), packs: store.packs }, { dir, gen, root: parseCommit(text!, paths.commit(dir, gen), gen).root, durable: true });
+      setFaultInjector(undefined);
+      await store.close();
+      return { opens: calls.filter((c) => c.op === 'open').length, fsyncs: calls.filter((c) => c.op === 'fsync' || c.op === 'fsyncdir').length };
+    };
+    const small = await counts(50);
+    const large = await counts(5000);
+    expect(large).toEqual(small);
+  });
+});
+
+describe('what the walks read', () => {
+  /** A store whose rows name 200 values that name nothing (page bodies), and an object naming them all. */
+  async function withBodies(label: string): Promise<{ dir: string; store: JsonFileStore; bodies: string[] }> {
+    const dir = storePath(label);
+    const store = createStore(dir, { checkpointEvery: 1_000_000 });
+    const bodies = await store.transact((tx) => {
+      const out: string[] = [];
+      for (let i = 0; i < 200; i += 1) out.push(tx.putObject({ markdown: `# Page ${i}\n\n${'text '.repeat(200)}` }));
+      tx.put('pages', 'index', { trie: tx.putObject({ bodies: out }) });
+      for (let i = 0; i < 200; i += 1) tx.put('pages', `p${i}`, { body: out[i] });
+      return out;
+    });
+    return { dir, store, bodies };
+  }
+
+  it('a checkpoint packs the bodies without reading them (their pack entry says they name nothing)', async () => {
+    const { dir, store, bodies } = await withBodies('walk-bodies');
+    const read = new Set<string>();
+    const { gen, text } = findNewest(dir);
+    const report = await checkpoint(
+      { object: (hash) => (read.add(hash), store.object(hash)), packs: store.packs },
+      { dir, gen, root: parseCommit(text!, paths.commit(dir, gen), gen).root, durable: true },
+    );
+    expect(report.packed).toBeGreaterThan(200);
+    for (const body of bodies) expect(read.has(body)).toBe(false);
     await store.close();
     const reader = openStore(dir).read();
-    expect(reader.getObject(reader.get('small', 'c') as string)).toEqual({ big });
+    expect(reader.getObject(bodies[123] as string)).toEqual({ markdown: `# Page 123\n\n${'text '.repeat(200)}` });
+  });
+
+  it('a full merge marks the bodies without reading them either', async () => {
+    const { dir, store, bodies } = await withBodies('mark-bodies');
+    await store.close();
+    const writer = openStore(dir, { checkpointEvery: 1 });
+    await writer.transact((tx) => tx.put('other', 'a', 1)); // the first checkpoint: one base pack
+    await writer.close();
+    const read = new Set<string>();
+    const again = openStore(dir, { checkpointEvery: 1_000_000 });
+    await again.transact((tx) => tx.put('other', 'b', 2));
+    const { gen, text } = findNewest(dir);
+    const report = await checkpoint(
+      { object: (hash) => (read.add(hash), again.object(hash)), packs: again.packs },
+      { dir, gen, root: parseCommit(text!, paths.commit(dir, gen), gen).root, durable: true },
+    );
+    expect(report.merged).toBe(2); // the base pack and the new one, both small: merged, garbage dropped
+    for (const body of bodies) expect(read.has(body)).toBe(false);
+    await again.close();
+    expect(openStore(dir).read().getObject(bodies[7] as string)).toEqual({ markdown: `# Page 7\n\n${'text '.repeat(200)}` });
     expect((await fsck(dir)).problems).toEqual([]);
-  }, 30_000);
-});
-
-describe('tableNodesAt (what the sweep of superseded loose objects keeps)', () => {
-  it('names every node of every table, reading only the inner nodes', async () => {
-    const dir = storePath('nodes');
-    const store = createStore(dir, { checkpointEvery: 1 });
-    await store.transact((tx) => {
-      for (let i = 0; i < 2000; i += 1) tx.put('rows', `r${String(i).padStart(5, '0')}`, { i, pad: 'x'.repeat(150) });
-      for (let i = 0; i < 50; i += 1) tx.put('few', `f${i}`, i);
-      tx.put('one', 'k', tx.putObject({ value: 'named from a row' }));
-    });
-    await store.close();
-    const reader = openStore(dir);
-    const { gen, text } = findNewest(dir);
-    const root = reader.object(parseCommit(text!, paths.commit(dir, gen), gen).root) as { tables: Record<string, string> };
-    const expected = new Set<string>();
-    let inner = 0;
-    for (const top of Object.values(root.tables)) {
-      btreeWalk({ bnode: (hash) => reader.object(hash) as BNode }, top, (hash, node) => {
-        expected.add(hash);
-        if (!isBLeaf(node)) inner += 1;
-      });
-    }
-    expect(inner).toBeGreaterThan(0);
-    const read: string[] = [];
-    const nodes = tableNodesAt({ object: (hash) => (read.push(hash), reader.object(hash)) }, root);
-    expect(nodes).toEqual(expected);
-    // The inner nodes, plus one leaf per table on the leftmost path (its height).
-    expect(new Set(read).size).toBeLessThanOrEqual(inner + Object.keys(root.tables).length);
-    expect(read.length).toBeLessThan(expected.size / 4);
-  });
-
-  it('is in doubt (undefined) when a node cannot be read', async () => {
-    const dir = storePath('doubt');
-    const store = createStore(dir, { checkpointEvery: 1 });
-    await store.transact((tx) => {
-      for (let i = 0; i < 2000; i += 1) tx.put('rows', `r${String(i).padStart(5, '0')}`, { i, pad: 'x'.repeat(150) });
-    });
-    await store.close();
-    const reader = openStore(dir);
-    const { gen, text } = findNewest(dir);
-    const root = reader.object(parseCommit(text!, paths.commit(dir, gen), gen).root) as { tables: Record<string, string> };
-    const top = root.tables.rows as string;
-    const failing = (hash: string) => {
-      if (hash !== top) throw new Error('unreadable');
-      return reader.object(hash);
-    };
-    expect(tableNodesAt({ object: failing }, root)).toBeUndefined();
   });
 });
 
-describe('the lists of what a checkpoint made loose', () => {
-  it('name the nodes as not values, leave values out, and let the sweep remove superseded nodes unread', async () => {
-    const dir = storePath('lists');
-    // keepCommits high: this test runs the sweep itself, at the newest checkpoint.
-    const store = createStore(dir, { checkpointEvery: 2, keepCommits: 1000 });
-    await store.transact((tx) => {
-      for (let i = 0; i < 400; i += 1) tx.put('rows', `r${String(i).padStart(4, '0')}`, { i, pad: 'x'.repeat(150) });
-      tx.put('values', 'v', tx.putObject({ value: 'named from a row' }));
-    });
-    for (let round = 0; round < 6; round += 1) {
-      await store.transact((tx) => {
-        for (let i = round; i < 400; i += 40) tx.put('rows', `r${String(i).padStart(4, '0')}`, { i, round, pad: 'y'.repeat(150) });
-      });
-    }
-    await store.close();
-    const listsDir = path.join(dir, 'checkpoints');
-    const lists = fs.readdirSync(listsDir).filter((name) => /^\d{12}$/.test(name));
-    expect(lists.length).toBeGreaterThan(1);
-    const listed = lists.flatMap((name) => fs.readFileSync(path.join(listsDir, name), 'utf8').trim().split('\n'));
-    for (const line of listed) expect(line).toMatch(/^[0-9a-f]{64} n$/);
-    const reader = openStore(dir);
-    const value = reader.read().get('values', 'v') as string;
-    expect(listed.map((line) => line.slice(0, 64))).not.toContain(value);
-
-    const cut = readCheckpoint(dir);
-    const { text } = findNewest(dir);
-    expect(text).toBeDefined();
-    const looseBefore = new Set(listed.map((line) => line.slice(0, 64)).filter((hash) => fs.existsSync(path.join(dir, 'objects', hash.slice(0, 2), `${hash}.json`))));
-    const read: string[] = [];
-    const removed = await sweepLoose({ object: (hash) => (read.push(hash), reader.object(hash)) }, new PackIndex(dir), dir, cut, readCheckpoint(dir));
-    expect(removed).toBeGreaterThan(0);
-    const gone = [...looseBefore].filter((hash) => !fs.existsSync(path.join(dir, 'objects', hash.slice(0, 2), `${hash}.json`)));
-    expect(gone).toHaveLength(removed);
-    for (const hash of gone) expect(read).not.toContain(hash);
-    // The newest state is whole (a fresh process reads every row).
-    const fresh = openStore(dir).read();
-    expect(fresh.entries('rows')).toHaveLength(400);
-    expect(fresh.getObject(value)).toEqual({ value: 'named from a row' });
-  });
-
-  it('are still read when written before the marks (a bare hash): a superseded node is read, then removed', async () => {
-    const dir = storePath('bare');
-    const store = createStore(dir, { checkpointEvery: 2, keepCommits: 1000 });
-    await store.transact((tx) => {
-      for (let i = 0; i < 400; i += 1) tx.put('rows', `r${String(i).padStart(4, '0')}`, { i, pad: 'x'.repeat(150) });
-    });
-    for (let round = 0; round < 6; round += 1) {
-      await store.transact((tx) => {
-        for (let i = round; i < 400; i += 40) tx.put('rows', `r${String(i).padStart(4, '0')}`, { i, round, pad: 'y'.repeat(150) });
-      });
-    }
-    await store.close();
-    const listsDir = path.join(dir, 'checkpoints');
-    for (const name of fs.readdirSync(listsDir).filter((n) => /^\d{12}$/.test(n))) {
-      const file = path.join(listsDir, name);
-      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/ n$/gm, ''));
-    }
-    const reader = openStore(dir);
-    const read: string[] = [];
-    const cut = readCheckpoint(dir);
-    const removed = await sweepLoose({ object: (hash) => (read.push(hash), reader.object(hash)) }, new PackIndex(dir), dir, cut, cut);
-    expect(removed).toBeGreaterThan(0);
-    expect(openStore(dir).read().entries('rows')).toHaveLength(400);
-  });
-});
-
-describe('PackIndex.keep (a writer keeps what it packed until its checkpoint)', () => {
+describe('PackSet.keep (a writer keeps what it packed until its checkpoint)', () => {
   it('answers kept bytes without a commit file, until forgetUpTo passes their generation', () => {
-    const index = new PackIndex(storePath('keep')); // no store, no commit file at all
+    const packs = new PackSet(storePath('keep')); // no store, no commit file at all
     const early = Buffer.from('{"k":["a"],"v":[1]}');
     const late = Buffer.from('{"k":["b"],"v":[2]}');
-    index.keep(3, sha256(early), early);
-    index.keep(5, sha256(late), late);
-    expect(index.read(sha256(early))).toEqual(early);
-    index.forgetUpTo(4);
-    expect(index.read(sha256(early))).toBeUndefined();
-    expect(index.read(sha256(late))).toEqual(late);
+    packs.keep(3, sha256(early), early);
+    packs.keep(5, sha256(late), late);
+    expect(packs.read(sha256(early), 5)).toEqual(early);
+    packs.forgetUpTo(4);
+    expect(packs.read(sha256(early), 5)).toBeUndefined();
+    expect(packs.read(sha256(late), 5)).toEqual(late);
   });
 });
 

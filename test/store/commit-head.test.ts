@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCommitHead } from '../../src/store/pack.js';
+import { readCommitHead } from '../../src/store/commit-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'docsctl-commit-head-'));
 let n = 0;

@@ -1,7 +1,8 @@
 /**
  * Damaged files: a clear StoreError naming the file (never a silent reset);
- * fsck lists the damage; recover quarantines it and returns to the last good
- * generation; gc keeps everything the kept commits reach.
+ * fsck lists the damage; recover returns to the last good generation and
+ * quarantines what it can set aside (a torn or damaged pack, a garbled commit);
+ * gc keeps everything the kept commits reach.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -9,16 +10,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/store/errors.js';
 import { btreeWalk, isBLeaf, type BNode } from '../../src/store/btree.js';
 import { createStore, fsck, gc, openStore, recover } from '../../src/store/index.js';
-import { findNewest, parseCommit, paths } from '../../src/store/json-file-store.js';
-import { objectPath, readObjectSync } from '../../src/store/objects.js';
+import { findNewest, listCommitGens, parseCommit, paths } from '../../src/store/json-file-store.js';
+import { PackFile, listPacks, packPath } from '../../src/store/pack-file.js';
 import { cleanupTempDirs, storePath } from './helpers.js';
 
 afterAll(() => cleanupTempDirs());
 
-/**
- * A store at gen 5: gen 1 puts 100 keys; gens 2..5 put gen-<n> each. Each commit is
- * checkpointed, so the newest state's objects are loose files to damage (pack.ts).
- */
+/** A store at gen 5: gen 1 puts 100 keys; gens 2..5 put gen-<n> each. Each commit is checkpointed into base packs. */
 async function seeded(label: string): Promise<string> {
   const dir = storePath(label);
   const store = createStore(dir, { checkpointEvery: 1 });
@@ -36,13 +34,14 @@ function newestCommit(dir: string) {
   return parseCommit(text!, paths.commit(dir, gen), gen);
 }
 
-/** The file of the leaf holding `key` in the newest state. */
-function leafFileFor(dir: string, key: string): string {
-  const root = readObjectSync(dir, newestCommit(dir).root).value as { tables: Record<string, string> };
+/** The hash of the leaf holding `key` in the newest state. */
+function leafFor(dir: string, key: string): string {
+  const store = openStore(dir);
+  const root = store.object(newestCommit(dir).root) as { tables: Record<string, string> };
   let hash = root.tables.items as string;
   for (;;) {
-    const node = readObjectSync(dir, hash).value as BNode;
-    if (isBLeaf(node)) return objectPath(dir, hash);
+    const node = store.object(hash) as BNode;
+    if (isBLeaf(node)) return hash;
     // child i holds the keys from its separator up to the next one
     let child = 0;
     while (child + 1 < node.k.length && (node.k[child + 1] as string) <= key) child += 1;
@@ -50,7 +49,42 @@ function leafFileFor(dir: string, key: string): string {
   }
 }
 
-function expectStoreError(fn: () => unknown, file: string): StoreError {
+/** Every stored copy of an object: inline in commit files, in pack files (file, offset, length). */
+function copiesOf(dir: string, hash: string): Array<{ file: string; offset: number; length: number }> {
+  const copies: Array<{ file: string; offset: number; length: number }> = [];
+  for (const gen of listCommitGens(dir)) {
+    const file = paths.commit(dir, gen);
+    const bytes = fs.readFileSync(file);
+    const end = bytes.indexOf(0x0a);
+    let offset = end + 1;
+    for (const [h, length] of (JSON.parse(bytes.toString('utf8', 0, end)) as { pack?: Array<[string, number]> }).pack ?? []) {
+      if (h === hash) copies.push({ file, offset, length });
+      offset += length;
+    }
+  }
+  for (const name of listPacks(dir)) {
+    const pack = PackFile.open(dir, name);
+    const entry = pack?.find(hash);
+    if (entry) copies.push({ file: packPath(dir, name), offset: entry.offset, length: entry.length });
+    pack?.close();
+  }
+  return copies;
+}
+
+/** Changes every copy of an object in place (same size); returns the files it touched. */
+function damage(dir: string, hash: string, change: (bytes: Buffer) => void): string[] {
+  const copies = copiesOf(dir, hash);
+  if (copies.length === 0) throw new Error(`fixture: no copy of ${hash}`);
+  for (const { file, offset, length } of copies) {
+    const bytes = fs.readFileSync(file);
+    const part = bytes.subarray(offset, offset + length);
+    change(part);
+    fs.writeFileSync(file, bytes);
+  }
+  return copies.map((c) => c.file);
+}
+
+function expectStoreError(fn: () => unknown, files: string | string[]): StoreError {
   let caught: unknown;
   try {
     fn();
@@ -59,8 +93,9 @@ function expectStoreError(fn: () => unknown, file: string): StoreError {
   }
   expect(caught).toBeInstanceOf(StoreError);
   const error = caught as StoreError;
-  expect(error.message).toContain(file);
-  expect(error.path).toBe(file);
+  const candidates = typeof files === 'string' ? [files] : files;
+  expect(candidates).toContain(error.path);
+  expect(error.message).toContain(error.path);
   expect(error.exitCode).toBe(74);
   expect(error.message).not.toContain('\n');
   return error;
@@ -97,62 +132,75 @@ describe('damage is reported, listed and recovered', () => {
     expect(openStore(dir).read().gen).toBe(6);
   });
 
-  it('zero-filled object: the error names it, other subtrees still read', async () => {
+  it('zero-filled object: the error names the file it was read from, other subtrees still read', async () => {
     const dir = await seeded('zero');
     const expected = snapshotOfGen4(dir);
-    const leaf = leafFileFor(dir, 'gen-5');
-    fs.writeFileSync(leaf, Buffer.alloc(fs.statSync(leaf).size));
+    const leaf = leafFor(dir, 'gen-5');
+    const files = damage(dir, leaf, (bytes) => bytes.fill(0));
     const reader = openStore(dir).read();
-    expectStoreError(() => reader.get('items', 'gen-5'), leaf);
+    expectStoreError(() => reader.get('items', 'gen-5'), files);
     // A key in another leaf is unaffected.
-    const other = Array.from({ length: 100 }, (_, i) => `base-${i}`).find((k) => leafFileFor(dir, k) !== leaf) as string;
+    const other = Array.from({ length: 100 }, (_, i) => `base-${i}`).find((k) => leafFor(dir, k) !== leaf) as string;
     expect(reader.get('items', other)).toBeDefined();
     const report = await fsck(dir);
     expect(report.problems).toHaveLength(1);
-    expect(report.problems[0]).toMatchObject({ path: leaf });
+    expect(files).toContain(report.problems[0]?.path);
     expect(report.problems[0]?.problem).toMatch(/does not match its hash/);
     const result = await recover(dir);
     expect(result).toMatchObject({ fromGen: 5, toGen: 4, gen: 6 });
-    expect(result.quarantined).toEqual([expect.stringContaining(path.basename(leaf))]);
-    expect(fs.existsSync(leaf)).toBe(false);
     expect(openStore(dir).read().entries('items')).toEqual(expected);
     expect((await fsck(dir)).problems).toEqual([]);
   });
 
   it('one flipped byte', async () => {
     const dir = await seeded('flip');
-    const root = objectPath(dir, newestCommit(dir).root);
-    const bytes = fs.readFileSync(root);
-    bytes[5] = (bytes[5] as number) ^ 0x01;
-    fs.writeFileSync(root, bytes);
-    expectStoreError(() => openStore(dir).read(), root);
-    expect((await fsck(dir)).problems.map((p) => p.path)).toContain(root);
+    const files = damage(dir, newestCommit(dir).root, (bytes) => {
+      bytes[5] = (bytes[5] as number) ^ 0x01;
+    });
+    expectStoreError(() => openStore(dir).read(), files);
+    expect((await fsck(dir)).problems.map((p) => p.path)).toContain(paths.commit(dir, 5));
     const result = await recover(dir);
     expect(result).toMatchObject({ fromGen: 5, toGen: 4, gen: 6 });
     expect(openStore(dir).read().has('items', 'gen-5')).toBe(false);
     expect((await fsck(dir)).problems).toEqual([]);
   });
 
-  it('a deleted loose object is read from its pack while its commit file is kept; gc makes it loose again', async () => {
-    const dir = await seeded('repacked');
-    const leaf = leafFileFor(dir, 'gen-5');
-    fs.rmSync(leaf);
-    expect(openStore(dir).read().get('items', 'gen-5')).toBe(5); // gen 5's commit file carries it
-    expect((await fsck(dir)).problems).toEqual([]);
-    await gc(dir, { keepCommits: 1, minAgeMs: 0 }); // drops commits 1..4, keeps what gen 5 reaches
-    expect(fs.existsSync(leaf)).toBe(true);
+  it('a torn pack at the end of the file: named, listed, and recover returns to the generation before it', async () => {
+    const dir = await seeded('torn');
+    const store = openStore(dir);
+    const hash = await store.transact((tx) => {
+      const h = tx.putObject({ body: 'x'.repeat(1_200_000) }); // past 1 MiB: the commit writes a pack of its own
+      tx.put('items', 'huge', h);
+      return h;
+    });
+    await store.close();
+    const [name] = newestCommit(dir).packs ?? [];
+    const pack = packPath(dir, name as string);
+    fs.truncateSync(pack, fs.statSync(pack).size - 1000); // its end never reached the disk
+    expectStoreError(() => openStore(dir).read().getObject(hash), pack);
+    const report = await fsck(dir);
+    expect(report.problems).toContainEqual({ path: pack, problem: expect.stringMatching(/torn/) });
+    const result = await recover(dir);
+    expect(result).toMatchObject({ fromGen: 6, toGen: 5, gen: 7 });
+    expect(result.quarantined.map((file) => path.extname(file)).sort()).toEqual(['.idx', '.pack']);
+    expect(fs.existsSync(pack)).toBe(false);
+    const reader = openStore(dir).read();
+    expect(reader.has('items', 'huge')).toBe(false);
+    expect(reader.get('items', 'gen-5')).toBe(5);
     expect((await fsck(dir)).problems).toEqual([]);
   });
 
-  it('a deleted referenced object that no pack holds', async () => {
+  it('a missing base pack: named by the error and by fsck; recover does not guess', async () => {
     const dir = await seeded('deleted');
-    await gc(dir, { keepCommits: 2, minAgeMs: 0 }); // gens 4 and 5 stay; base-0's leaf was packed in gen 1
-    const leaf = leafFileFor(dir, 'base-0');
-    fs.rmSync(leaf);
-    const error = expectStoreError(() => openStore(dir).read().get('items', 'base-0'), leaf);
+    await gc(dir, { keepCommits: 2, minAgeMs: 0 }); // gens 4 and 5 stay; every object they reach in one pack
+    const { packs } = JSON.parse(fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8')) as { packs: string[] };
+    expect(packs).toHaveLength(1);
+    fs.rmSync(packPath(dir, packs[0] as string));
+    fs.rmSync(path.join(dir, 'packs', `${packs[0]}.idx`));
+    const error = expectStoreError(() => openStore(dir).read().get('items', 'base-0'), packPath(dir, packs[0] as string));
     expect(error.message).toMatch(/missing/);
-    expect((await fsck(dir)).problems).toEqual([{ path: leaf, problem: expect.stringMatching(/missing/) }]);
-    // Both kept generations need that leaf: recover says so rather than guess.
+    expect((await fsck(dir)).problems).toContainEqual({ path: packPath(dir, packs[0] as string), problem: expect.stringMatching(/missing/) });
+    // Both kept generations need that pack: recover says so rather than guess.
     await expect(recover(dir)).rejects.toThrow(/no intact generation/);
   });
 
@@ -164,11 +212,12 @@ describe('damage is reported, listed and recovered', () => {
       tx.put('revisions', 'r1', { body: h });
       return h;
     });
-    const file = objectPath(dir, hash);
-    fs.writeFileSync(file, '{"body":"tampered"}');
-    expectStoreError(() => openStore(dir).read().getObject(hash), file);
-    expect((await fsck(dir)).problems.map((p) => p.path)).toEqual([file]);
     await store.close();
+    const files = damage(dir, hash, (bytes) => bytes.write('{"body":"tampered"'));
+    expectStoreError(() => openStore(dir).read().getObject(hash), files);
+    const problems = (await fsck(dir)).problems;
+    expect(problems).toHaveLength(1);
+    expect(files).toContain(problems[0]?.path);
   });
 
   it('malformed FORMAT, and a newer one', async () => {
@@ -182,7 +231,7 @@ describe('damage is reported, listed and recovered', () => {
     expect(result.gen).toBe(5); // nothing else to do
     expect(openStore(dir).read().gen).toBe(5);
     fs.writeFileSync(file, '{"format":"docsctl-store","version":7}');
-    expect(() => openStore(dir)).toThrow(/format version 7, newer than this docsctl supports \(2\)/);
+    expect(() => openStore(dir)).toThrow(/format version 7, newer than this docsctl supports \(3\)/);
     await expect(fsck(dir)).rejects.toThrow(/newer/);
     await expect(recover(dir)).rejects.toThrow(/newer/);
   });
@@ -196,9 +245,9 @@ describe('damage is reported, listed and recovered', () => {
   it('refuses when no generation is intact, unless asked to start empty', async () => {
     const dir = await seeded('hopeless');
     // A leaf written in gen 1 and shared by every later generation.
-    const leaf = leafFileFor(dir, 'base-0');
-    if (leaf === leafFileFor(dir, 'gen-5')) throw new Error('fixture: pick another key');
-    fs.writeFileSync(leaf, 'garbage');
+    const leaf = leafFor(dir, 'base-0');
+    if (leaf === leafFor(dir, 'gen-5')) throw new Error('fixture: pick another key');
+    damage(dir, leaf, (bytes) => bytes.fill(0x41));
     await expect(recover(dir)).rejects.toThrow(/no intact generation/);
     expect(openStore(dir).read().gen).toBe(5); // unchanged
     const result = await recover(dir, { toGen: 0 });
@@ -230,12 +279,12 @@ describe('gc', () => {
     for (let i = 0; i < 10; i += 1) await store.transact((tx) => tx.put('items', 'base-1', { rewrite: i }));
     fs.writeFileSync(path.join(dir, 'tmp', 'old.tmp'), 'litter');
     fs.writeFileSync(path.join(dir, 'LOCK.stale-abc'), '{}');
-    const young = await gc(dir, { keepCommits: 2 }); // default minimum age: nothing young is removed
+    const young = await gc(dir, { keepCommits: 2 }); // default minimum age: young temp files stay
     expect(young.removedCommits).toBe(14);
-    expect(young.removedObjects).toBe(0);
+    expect(young.removedObjects).toBeGreaterThan(10); // superseded leaves and roots, in packs and commit files
     expect(young.removedTemps).toBe(0);
     const report = await gc(dir, { keepCommits: 2, minAgeMs: 0 });
-    expect(report.removedObjects).toBeGreaterThan(10);
+    expect(report.removedObjects).toBe(0);
     expect(report.removedTemps).toBe(2);
     const reader = openStore(dir).read();
     expect(reader.get('items', 'base-1')).toEqual({ rewrite: 9 });
@@ -252,8 +301,7 @@ describe('gc', () => {
 
   it('stops instead of sweeping when the kept state is damaged', async () => {
     const dir = await seeded('gc-damaged');
-    const leaf = leafFileFor(dir, 'gen-5');
-    fs.writeFileSync(leaf, 'garbage');
+    damage(dir, leafFor(dir, 'gen-5'), (bytes) => bytes.fill(0x41));
     await expect(gc(dir, { minAgeMs: 0 })).rejects.toThrow(StoreError);
   });
 });
@@ -275,9 +323,10 @@ describe('fsck', () => {
 
   it('walks every trie node of the newest state', async () => {
     const dir = await seeded('walk');
-    const root = readObjectSync(dir, newestCommit(dir).root).value as { tables: Record<string, string> };
+    const store = openStore(dir);
+    const root = store.object(newestCommit(dir).root) as { tables: Record<string, string> };
     let count = 0;
-    btreeWalk({ bnode: (h) => readObjectSync(dir, h).value as BNode }, root.tables.items as string, () => {
+    btreeWalk({ bnode: (h) => store.object(h) as BNode }, root.tables.items as string, () => {
       count += 1;
     });
     expect((await fsck(dir)).checkedObjects).toBeGreaterThanOrEqual(count + 1);

@@ -1,16 +1,15 @@
 /**
  * Ids that sort by creation time keep a create's cost flat as a table grows (issue 8 §2:
  * creates/s at 3,000 spaces ≥ 0.8 × on an empty organization). A row keyed by a
- * uniformly random id lands in a different B+tree leaf each time, so a checkpoint makes
- * about one leaf per create loose per table; rows keyed by time-ordered ids land in the
- * newest leaves, which a checkpoint makes loose once for all the creates since the last.
- * Measured on disk: the lines of the checkpoint's list (`checkpoints/<gen>`), one per
- * object it made loose.
+ * uniformly random id lands in a different B+tree leaf each time, so a checkpoint packs
+ * about one leaf per create per table; rows keyed by time-ordered ids land in the
+ * newest leaves, which a checkpoint packs once for all the creates since the last.
+ * Measured by the checkpoint itself: how many live new objects it packed.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { checkpoint } from '../../src/store/checkpoint.js';
 import { createStore, openStore } from '../../src/store/index.js';
+import { findNewest, parseCommit, paths } from '../../src/store/json-file-store.js';
 import type { StoreWriter } from '../../src/store/types.js';
 import { type IdGenerator, randomIds, timeOrderedIds } from '../../src/util/ids.js';
 import { cleanupTempDirs, storePath } from './helpers.js';
@@ -25,7 +24,7 @@ function putSpace(tx: StoreWriter, id: string): void {
   tx.put('revisions', `r${id}`, { id: `r${id}`, space: id, type: 'edits', parents: [] });
 }
 
-/** Objects the checkpoint after CREATES one-row commits made loose, in a table of `preload` rows. */
+/** Objects the checkpoint after CREATES one-row commits packs, in a table of `preload` rows. */
 async function madeLoose(label: string, preload: number, ids: IdGenerator): Promise<number> {
   const dir = storePath(label);
   const fill = createStore(dir, { durable: false, checkpointEvery: 1 });
@@ -35,12 +34,13 @@ async function madeLoose(label: string, preload: number, ids: IdGenerator): Prom
     });
   }
   await fill.close();
-  const store = openStore(dir, { durable: false, checkpointEvery: CREATES });
-  const from = store.read().gen;
+  const store = openStore(dir, { durable: false, checkpointEvery: 1_000_000 });
   for (let i = 0; i < CREATES; i++) await store.transact((tx) => putSpace(tx, ids()));
+  const { gen, text } = findNewest(dir);
+  const root = parseCommit(text!, paths.commit(dir, gen), gen).root;
+  const report = await checkpoint({ object: (hash) => store.object(hash), packs: store.packs }, { dir, gen, root, durable: false });
   await store.close();
-  const list = path.join(dir, 'checkpoints', String(from + CREATES).padStart(12, '0'));
-  return fs.readFileSync(list, 'utf8').split('\n').filter(Boolean).length;
+  return report.packed;
 }
 
 /** Time-ordered ids from a clock that moves 1 ms per id (a busy server). */
@@ -50,14 +50,14 @@ const ticking = (): IdGenerator => {
 };
 
 describe('a create in a large table, by id kind', () => {
-  it('with time-ordered ids, a checkpoint at 3,000 rows makes about as many objects loose as at 0', async () => {
+  it('with time-ordered ids, a checkpoint at 3,000 rows packs about as many objects as at 0', async () => {
     const empty = await madeLoose('ids-time-0', 0, ticking());
     const large = await madeLoose('ids-time-3000', 3000, ticking());
     // The newest leaf of each table, the inner nodes above it (two levels at 3,000 rows), the root.
     expect(large).toBeLessThanOrEqual(empty + 8);
   });
 
-  it('with random ids, the same checkpoint makes about one leaf per create and table loose (why ids are time-ordered)', async () => {
+  it('with random ids, the same checkpoint packs about one leaf per create and table (why ids are time-ordered)', async () => {
     const random = await madeLoose('ids-random-3000', 3000, randomIds());
     const ordered = await madeLoose('ids-time-3000b', 3000, ticking());
     expect(random).toBeGreaterThan(CREATES);

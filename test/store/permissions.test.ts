@@ -23,8 +23,9 @@ describe.skipIf(process.platform === 'win32')('permissions', () => {
       expect((await more.done).code).toBe(0);
       expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
       const entries = walk(dir);
-      expect(entries.filter((e) => e.stat.isFile()).length).toBeGreaterThan(8);
-      expect(entries.some((e) => e.path.startsWith('objects/') && e.stat.isFile())).toBe(true);
+      expect(entries.filter((e) => e.stat.isFile()).length).toBeGreaterThan(6);
+      expect(entries.some((e) => /^packs\/pack-.*\.pack$/.test(e.path) && e.stat.isFile())).toBe(true);
+      expect(entries.some((e) => /^packs\/pack-.*\.idx$/.test(e.path) && e.stat.isFile())).toBe(true);
       expect(entries.some((e) => e.path === 'CHECKPOINT')).toBe(true);
       for (const entry of entries) {
         const mode = entry.stat.mode & 0o777;

@@ -5,6 +5,8 @@ import { StoreError, StoreExistsError, StoreNotFoundError } from '../../src/stor
 import { type BNode, NODE_MAX_BYTES, btreeWalk, isBLeaf } from '../../src/store/btree.js';
 import { createStore, fsck, gc, openStore, storeExists, type JsonFileStore, type OpenStoreOptions } from '../../src/store/index.js';
 import { HEAD_EVERY, findNewest, listCommitGens, makeCommit, parseCommit, paths } from '../../src/store/json-file-store.js';
+import { listPacks } from '../../src/store/pack-file.js';
+import { readCheckpointState } from '../../src/store/pack-set.js';
 import { cleanupTempDirs, storePath, tempDir } from './helpers.js';
 
 afterAll(() => cleanupTempDirs());
@@ -30,6 +32,14 @@ function newestCommit(dir: string) {
   return parseCommit(text!, paths.commit(dir, gen), gen);
 }
 
+/** CHECKPOINT's generation (0 when there is none yet). */
+const checkpointGen = (dir: string) => readCheckpointState(dir).gen;
+
+/** Every file under the store's directory (relative paths). */
+function filesOf(dir: string): string[] {
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+}
+
 /** Every B+tree node of a table in the newest commit (read as a fresh process would: loose files and packs). */
 function nodesOf(dir: string, table: string): BNode[] {
   const reader = openStore(dir);
@@ -44,8 +54,9 @@ function nodesOf(dir: string, table: string): BNode[] {
 describe('create / open', () => {
   it('creates the layout with FORMAT and an empty gen 0', async () => {
     const { dir, store } = fresh();
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'FORMAT'), 'utf8'))).toEqual({ format: 'docsctl-store', version: 2 });
-    for (const sub of ['commits', 'objects', 'tmp', 'quarantine']) expect(fs.statSync(path.join(dir, sub)).isDirectory()).toBe(true);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'FORMAT'), 'utf8'))).toEqual({ format: 'docsctl-store', version: 3 });
+    for (const sub of ['commits', 'packs', 'tmp', 'quarantine']) expect(fs.statSync(path.join(dir, sub)).isDirectory()).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'objects'))).toBe(false); // no loose objects any more
     expect(store.read().gen).toBe(0);
     expect(store.read().get('t', 'k')).toBeUndefined();
     expect(store.read().entries('t')).toEqual([]);
@@ -104,8 +115,8 @@ describe('create / open', () => {
 
   it('refuses a newer format with a clear message', () => {
     const { dir } = fresh();
-    fs.writeFileSync(path.join(dir, 'FORMAT'), '{"format":"docsctl-store","version":3}');
-    expect(() => openStore(dir)).toThrow(/format version 3, newer than this docsctl supports/);
+    fs.writeFileSync(path.join(dir, 'FORMAT'), '{"format":"docsctl-store","version":4}');
+    expect(() => openStore(dir)).toThrow(/format version 4, newer than this docsctl supports \(3\)/);
   });
 });
 
@@ -165,27 +176,32 @@ describe('reads and writes', () => {
       return h;
     });
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
-    // Packed in the commit file, not yet a loose file (pack.ts).
+    // Packed in the commit file (commit.ts): no file of its own.
     expect(newestCommit(dir).pack?.map(([h]) => h)).toContain(hash);
-    expect(fs.existsSync(path.join(dir, 'objects', hash.slice(0, 2), `${hash}.json`))).toBe(false);
+    expect(filesOf(dir).filter((f) => f.includes(hash))).toEqual([]);
     expect(reopen(dir).read().getObject(hash)).toEqual(value);
     expect(() => store.read().getObject('0'.repeat(64))).toThrow(StoreError);
     expect(() => store.read().getObject('../../etc/passwd')).toThrow(StoreError);
   });
 
-  it('heals a damaged copy of an object when the same content is written and referenced again', async () => {
-    const { dir, store } = fresh({ checkpointEvery: 1 }); // what every commit reaches becomes a loose file
-    const hash = await store.transact((tx) => {
-      const h = tx.putObject({ body: 'same' });
-      tx.put('pages', 'p', { body: h });
-      return h;
+  it('writes a commit whose new objects pass 1 MiB into a pack file of its own, named by the commit (one more file, not one per object)', async () => {
+    const { dir, store } = fresh({ checkpointEvery: 32 });
+    await store.transact((tx) => tx.put('t', 'small', 1));
+    const before = filesOf(dir).length;
+    const hashes = await store.transact((tx) => {
+      const out: string[] = [];
+      for (let i = 0; i < 400; i += 1) out.push(tx.putObject({ i, body: 'x'.repeat(5000) }));
+      tx.put('t', 'bodies', out);
+      return out;
     });
-    const file = path.join(dir, 'objects', hash.slice(0, 2), `${hash}.json`);
-    fs.writeFileSync(file, Buffer.alloc(fs.statSync(file).size)); // same size, zeros
-    expect(() => reopen(dir).read().getObject(hash)).toThrow(StoreError);
-    // Written again and referenced again: the checkpoint rewrites the damaged loose copy.
-    await store.transact((tx) => tx.put('pages', 'p2', { body: tx.putObject({ body: 'same' }) }));
-    expect(reopen(dir).read().getObject(hash)).toEqual({ body: 'same' });
+    const record = newestCommit(dir);
+    expect(record.pack).toEqual([]);
+    expect(record.packs).toHaveLength(1);
+    expect(listPacks(dir)).toEqual(record.packs);
+    expect(filesOf(dir).length - before).toBe(3); // the commit file, the pack, its index
+    const reader = reopen(dir).read();
+    expect(reader.getObject(hashes[399] as string)).toEqual({ i: 399, body: 'x'.repeat(5000) });
+    expect((await fsck(dir)).problems).toEqual([]);
   });
 
   it('hands out copies', async () => {
@@ -456,25 +472,72 @@ describe('transactions', () => {
     expect((await fsck(dir)).problems).toEqual([]);
   });
 
-  it('reads a version 1 store (loose objects, no packs) and upgrades it at its first write', async () => {
-    const { dir, store } = fresh({ checkpointEvery: 1 });
+  it('reads a version 1 store (loose objects, no packs), upgrades it at its first write and folds its loose objects into a pack at its first checkpoint', async () => {
+    const { dir, store } = fresh();
     await store.transact((tx) => {
       for (let i = 0; i < 50; i += 1) tx.put('t', `k${i}`, { i, pad: 'p'.repeat(100) });
     });
-    // Rewrite it as the first release wrote it: a commit record without a pack, FORMAT 1, no CHECKPOINT.
-    const { pack: _pack, sum: _sum, ...fields } = newestCommit(dir);
+    await store.close();
+    // Rewrite it as the first release wrote it: every object a loose file, a commit record without a pack, FORMAT 1.
+    const record = newestCommit(dir);
+    const source = openStore(dir);
+    const walk = (hash: string) => {
+      const bytes = JSON.stringify(source.object(hash));
+      fs.mkdirSync(path.join(dir, 'objects', hash.slice(0, 2)), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'objects', hash.slice(0, 2), `${hash}.json`), bytes);
+      const value = source.object(hash) as { tables?: Record<string, string>; c?: string[] };
+      for (const child of [...Object.values(value.tables ?? {}), ...(value.c ?? [])]) walk(child);
+    };
+    walk(record.root);
+    await source.close();
+    const { pack: _pack, sum: _sum, ...fields } = record;
     fs.writeFileSync(paths.commit(dir, 1), JSON.stringify(makeCommit(fields)));
     fs.writeFileSync(path.join(dir, 'FORMAT'), '{"format":"docsctl-store","version":1}\n');
-    fs.rmSync(path.join(dir, 'CHECKPOINT'));
+    fs.rmSync(path.join(dir, 'packs'), { recursive: true });
     const old = reopen(dir);
     expect(old.read().entries('t')).toHaveLength(50);
     await old.transact((tx) => tx.put('t', 'new', true));
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'FORMAT'), 'utf8')).version).toBe(2);
-    expect(fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8').trim()).toBe('1'); // everything before gen 2 is loose
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'FORMAT'), 'utf8')).version).toBe(3);
+    expect(fs.existsSync(path.join(dir, 'objects'))).toBe(true); // read as they are until a checkpoint
     expect(newestCommit(dir).pack?.length).toBeGreaterThan(0);
+    const upgraded = openStore(dir, { checkpointEvery: 1 });
+    open.push(upgraded);
+    await upgraded.transact((tx) => tx.put('t', 'newer', true));
+    expect(fs.existsSync(path.join(dir, 'objects'))).toBe(false); // folded into the base pack
+    expect(readCheckpointState(dir)).toMatchObject({ gen: 3, packs: [expect.stringMatching(/^pack-/)] });
     const fresh2 = reopen(dir).read();
-    expect(fresh2.entries('t')).toHaveLength(51);
+    expect(fresh2.entries('t')).toHaveLength(52);
     expect(fresh2.get('t', 'k7')).toEqual({ i: 7, pad: 'p'.repeat(100) });
+    expect((await fsck(dir)).problems).toEqual([]);
+  });
+
+  it('reads a version 2 store (inline packs, loose objects, CHECKPOINT as text) and converts it at its first checkpoint', async () => {
+    const { dir, store } = fresh();
+    for (let i = 0; i < 3; i += 1) await store.transact((tx) => tx.put('t', `k${i}`, { i, pad: 'p'.repeat(100) }));
+    await store.close();
+    // What version 2 left: gens 1..2 made loose by a checkpoint at 2 (text CHECKPOINT), gen 3 packed inline.
+    const source = openStore(dir);
+    const rootOf = (gen: number) => parseCommit(fs.readFileSync(paths.commit(dir, gen), 'utf8'), paths.commit(dir, gen), gen).root;
+    const walk = (hash: string) => {
+      fs.mkdirSync(path.join(dir, 'objects', hash.slice(0, 2)), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'objects', hash.slice(0, 2), `${hash}.json`), JSON.stringify(source.object(hash)));
+      const value = source.object(hash) as { tables?: Record<string, string>; c?: string[] };
+      for (const child of [...Object.values(value.tables ?? {}), ...(value.c ?? [])]) walk(child);
+    };
+    walk(rootOf(2));
+    await source.close();
+    fs.writeFileSync(path.join(dir, 'CHECKPOINT'), '2\n');
+    fs.writeFileSync(path.join(dir, 'FORMAT'), '{"format":"docsctl-store","version":2}\n');
+    fs.rmSync(path.join(dir, 'packs'), { recursive: true });
+    for (const gen of [1, 2]) fs.rmSync(paths.commit(dir, gen)); // pruned: their objects are loose
+    expect(reopen(dir).read().entries('t')).toHaveLength(3);
+    const upgraded = openStore(dir, { checkpointEvery: 1 });
+    open.push(upgraded);
+    await upgraded.transact((tx) => tx.put('t', 'k3', { i: 3 }));
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'FORMAT'), 'utf8')).version).toBe(3);
+    expect(fs.existsSync(path.join(dir, 'objects'))).toBe(false);
+    expect(readCheckpointState(dir)).toMatchObject({ gen: 4, packs: [expect.stringMatching(/^pack-/)], history: [2] });
+    expect(reopen(dir).read().entries('t')).toHaveLength(4);
     expect((await fsck(dir)).problems).toEqual([]);
   });
 
@@ -487,33 +550,20 @@ describe('transactions', () => {
       expect(seen.gen).toBe(i + 1);
       expect(seen.entries('t').map(([, v]) => v)).toEqual(Array.from({ length: i + 1 }, (_, j) => j));
     }
-    expect(fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8')).toBe('8 4\n'); // the checkpoint, then earlier ones
+    expect(readCheckpointState(dir)).toMatchObject({ gen: 8, history: [4] }); // the checkpoint, then earlier ones
     // A new process that starts after the checkpoint indexes only the packs after it.
     expect(reopen(dir).read().get('t', 'k9')).toBe(9);
   });
 
-  it('checkpoints at once when the commits after CHECKPOINT have packed 2 MiB (an import)', async () => {
-    const { dir, store } = fresh({ checkpointEvery: 32 });
-    await store.transact((tx) => tx.put('t', 'small', 1));
-    expect(fs.existsSync(path.join(dir, 'CHECKPOINT')) ? fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8') : '0\n').toMatch(/^0\b/);
-    await store.transact((tx) => {
-      for (let i = 0; i < 2000; i += 1) tx.put('pages', `p${String(i).padStart(5, '0')}`, { i, body: 'x'.repeat(2500) });
-    });
-    expect(fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8')).toMatch(/^2\b/);
-    expect(reopen(dir).read().get('pages', 'p01999')).toEqual({ i: 1999, body: 'x'.repeat(2500) });
-    expect((await fsck(dir)).problems).toEqual([]);
-  });
-
   it('counts what the commits after CHECKPOINT packed: a few medium commits wait, then one checkpoint covers them', async () => {
     const { dir, store } = fresh({ checkpointEvery: 32 });
-    const checkpointGen = () => (fs.existsSync(path.join(dir, 'CHECKPOINT')) ? Number(fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8').split(' ')[0]) : 0);
     await store.transact((tx) => tx.put('t', 'small', 1));
     for (let batch = 0; batch < 4; batch += 1) {
       await store.transact((tx) => {
         for (let i = 0; i < 300; i += 1) tx.put('rows', `b${batch}-${String(i).padStart(4, '0')}`, 'x'.repeat(2000));
       });
       // ~600 KB each: three stay packed (1.8 MB), the fourth passes 2 MiB.
-      expect(checkpointGen()).toBe(batch < 3 ? 0 : 5);
+      expect(checkpointGen(dir)).toBe(batch < 3 ? 0 : 5);
     }
     expect(reopen(dir).read().get('rows', 'b0-0000')).toBe('x'.repeat(2000));
     expect((await fsck(dir)).problems).toEqual([]);
@@ -534,7 +584,7 @@ describe('transactions', () => {
     expect(gens.at(-1)).toBe(41);
     // Checkpoints at 4, 8, … 40: the cut is the newest one at or below 41 - 8, gen 32.
     expect(gens).toEqual(Array.from({ length: 10 }, (_, i) => 32 + i));
-    expect(fs.readFileSync(path.join(dir, 'CHECKPOINT'), 'utf8')).toMatch(/^40 36 32 .* prunedBelow=32\n$/);
+    expect(readCheckpointState(dir)).toMatchObject({ gen: 40, history: [36, 32, 28, 24, 20, 16, 12, 8, 4], prunedBelow: 32 });
     expect((await fsck(dir)).problems).toEqual([]);
     // gc verifies every kept commit's whole state first (it stops on a missing object).
     await gc(dir, { keepCommits: 1000, minAgeMs: 3_600_000 });
@@ -542,26 +592,27 @@ describe('transactions', () => {
     expect(reopen(dir).read().get('t', 'k4')).toEqual({ i: 39, pad: 'x'.repeat(300) });
   });
 
-  it('removes superseded loose objects as it goes: the store stays flat over a long run of edits', async () => {
+  it('stays flat over a long run of edits: a few packs, superseded nodes dropped by the merges', async () => {
     const { dir, store } = fresh({ checkpointEvery: 4, keepCommits: 8, durable: false }); // fsyncs would only slow it
     await store.transact((tx) => {
       for (let i = 0; i < 300; i += 1) tx.put('t', `k${String(i).padStart(3, '0')}`, { i, pad: 'x'.repeat(100) });
     });
-    const looseFiles = () => fs.readdirSync(path.join(dir, 'objects')).reduce((n, p) => n + fs.readdirSync(path.join(dir, 'objects', p)).length, 0);
+    const packBytes = () => fs.readdirSync(path.join(dir, 'packs')).reduce((n, f) => n + fs.statSync(path.join(dir, 'packs', f)).size, 0);
     const edit = async (count: number, round: number) => {
       for (let i = 0; i < count; i += 1) {
         await store.transact((tx) => tx.put('t', `k${String((i * 37 + round) % 300).padStart(3, '0')}`, { i, round, pad: 'y'.repeat(100) }));
       }
     };
     await edit(100, 1);
-    const early = looseFiles();
+    const early = packBytes();
     await edit(300, 2);
-    // Without the sweep every checkpoint's leaves would stay: about 3 times as many files by now.
-    expect(looseFiles()).toBeLessThanOrEqual(early * 1.3);
+    // Every checkpoint adds a pack of the leaves it found live; merges fold them and drop the superseded ones.
+    expect(packBytes()).toBeLessThanOrEqual(early * 2.5);
+    expect(listPacks(dir).length).toBeLessThanOrEqual(4);
     expect((await fsck(dir)).problems).toEqual([]);
-    // A full gc finds little left to collect, and verifies every kept commit whole first.
+    // A full gc finds what the last full merge left, and verifies every kept commit whole first.
     const report = await gc(dir, { keepCommits: 8, minAgeMs: 0 });
-    expect(report.removedObjects).toBeLessThan(early / 2);
+    expect(report.removedObjects).toBeLessThan(400);
     expect(reopen(dir).read().get('t', 'k265')).toEqual({ i: 299, round: 2, pad: 'y'.repeat(100) }); // the last edit
   });
 

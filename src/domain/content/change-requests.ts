@@ -55,7 +55,7 @@ import {
 import { crView } from './revisions.js';
 import { contentOf, openContent, saveTree } from './storage.js';
 import { requireMergeRules } from '../review/merge-rules.js';
-import { indexCommit } from '../search/index.js';
+import { type IndexPlan, indexCommit } from '../search/index.js';
 
 const crOn = implementer<typeof crRoutes>();
 
@@ -406,9 +406,11 @@ export function commitToSpace(
   space: SpaceRecord,
   content: string | undefined,
   extra: Partial<RevisionRecord> = {},
+  /** The search index update, when the caller planned it ahead (search/index.ts, planIndex). */
+  index?: IndexPlan,
 ): RevisionRecord {
   const revision = newEditsRevision(ctx, tx, space.id, space.revision, content, extra);
   putSpace(tx, { ...space, revision: revision.id, updatedAt: revision.createdAt });
-  indexCommit(tx, space.id, getRevision(tx, space.id, space.revision), revision);
+  indexCommit(tx, space.id, getRevision(tx, space.id, space.revision), revision, index);
   return revision;
 }

@@ -18,9 +18,10 @@
  * the page of the page-level routes (`importContentInPageById`,
  * `importContentInChangeRequestPageById`). The change request gets a new
  * revision; the space a new primary revision (a space whose edit mode is `locked`
- * refuses it: 409, import into a change request instead). The fetch, read and
- * conversion happen in `prepare`, outside the store lock; `run` only writes the
- * tree (unchanged pages keep their objects).
+ * refuses it: 409, import into a change request instead). The fetch, read,
+ * conversion and the writing of the new pages and files (staged, storage.ts
+ * `prepareSave`) happen in `prepare`, outside the store lock; `run` links them
+ * (unchanged pages keep their objects).
  *
  * Answer: 201 `{revision, importedResources, totalResources}` (`Location`: the new
  * revision), where `importedResources` = pages + files created or changed and
@@ -44,7 +45,8 @@ import { apiUrl } from '../urls.js';
 import { commitToChangeRequest, commitToSpace } from './change-requests.js';
 import { changeRequestFor, primaryRevision, spaceFor } from './common.js';
 import { type ChangeRequestRecord, requireRevisionRecord } from './change-request-records.js';
-import { openContent, saveTree } from './storage.js';
+import { type SavedTree, commitSave, openContent, prepareSave } from './storage.js';
+import { type IndexPlan, planIndex } from '../search/index.js';
 
 export const SUPPORTED_SOURCES = ['markdown', 'zip'] as const;
 
@@ -56,7 +58,8 @@ const FETCH_TIMEOUT_MS = 60_000;
 const MARKDOWN_EXT = /\.(md|markdown)$/i;
 
 interface Prepared {
-  tree: ContentTree;
+  /** The merged tree, written ahead of the transaction when the store can (storage.ts, prepareSave). */
+  saved: SavedTree;
   /** The tree the import replaces (its objects are reused). */
   previous: ContentTree;
   /** The revision `previous` was read from. */
@@ -64,6 +67,8 @@ interface Prepared {
   imported: number;
   total: number;
   warnings: string[];
+  /** The search index update of a space import, planned here (search/index.ts). */
+  index?: IndexPlan | undefined;
 }
 
 // ─── Reading the source ────────────────────────────────────────────────────
@@ -207,7 +212,9 @@ async function prepareImport(
   ctx: PrepareContext,
   body: { url: string; source: string },
   previous: { tree: ContentTree; revision: string },
-  parentId?: string,
+  parentId: string | undefined,
+  /** `index`: the import moves this space's primary revision (its search index is planned too). */
+  options: { index?: { spaceId: string } } = {},
 ): Promise<Prepared> {
   const { findPage, mergeImported } = await import('./import-merge.js');
   const parent = parentId === undefined ? undefined : findPage(previous.tree, parentId);
@@ -233,8 +240,10 @@ async function prepareImport(
   // Matched against the pages the import lands among (the parent's, or the root's), so matches keep their ids.
   const converted = await convert(ctx, snapshot, parent ? { pages: parent.pages, files: previous.tree.files } : previous.tree);
   const merged = mergeImported(previous.tree, converted.tree, parentId, converted.adopt);
+  const saved = await prepareSave(ctx, merged.tree, [previous.tree]);
   return {
-    tree: merged.tree,
+    saved,
+    index: options.index && 'staged' in saved ? await planIndex(ctx.reader, options.index.spaceId, previous, merged.tree, saved.content) : undefined,
     previous: previous.tree,
     previousRevision: previous.revision,
     imported: merged.added + merged.updated,
@@ -284,7 +293,7 @@ const importIntoChangeRequest: TwoPhaseHandler<CrImportRoute, Prepared> = {
   run(ctx, { params }, prepared) {
     const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId, 'edit', 'import content');
     requireEditable(cr);
-    const content = saveTree(ctx.tx, prepared.tree, [prepared.previous]);
+    const content = commitSave(ctx.tx, prepared.saved);
     const revision = commitToChangeRequest(ctx, ctx.tx, cr, content);
     return answer(ctx, space, revision.id, prepared);
   },
@@ -295,13 +304,13 @@ const importIntoSpace: TwoPhaseHandler<SpaceImportRoute, Prepared> = {
     const { space } = spaceFor(ctx.reader, ctx, params.spaceId, 'edit', 'import content');
     requireLive(space);
     const revision = primaryRevision(ctx.reader, space);
-    return prepareImport(ctx, body, { tree: openContent(ctx.reader, revision).tree(), revision: revision.id }, pageOf(params));
+    return prepareImport(ctx, body, { tree: openContent(ctx.reader, revision).tree(), revision: revision.id }, pageOf(params), { index: { spaceId: space.id } });
   },
   run(ctx, { params }, prepared) {
     const { space } = spaceFor(ctx.tx, ctx, params.spaceId, 'edit', 'import content');
     requireLive(space);
-    const content = saveTree(ctx.tx, prepared.tree, [prepared.previous]);
-    const revision = commitToSpace(ctx, ctx.tx, space, content);
+    const content = commitSave(ctx.tx, prepared.saved);
+    const revision = commitToSpace(ctx, ctx.tx, space, content, {}, prepared.index);
     return answer(ctx, space, revision.id, prepared);
   },
 };

@@ -28,7 +28,7 @@
  */
 import type { ContentFile, ContentPage, ContentTree, GitBlobRef, PageMeta } from '../../content-model/model.js';
 import { type Change as TrieChange, DELETE, type HamtNode, type NodeSource, hamtApply, hamtEntries, hamtGet, makeChange } from '../../store/hamt.js';
-import type { StoreReader, StoreWriter } from '../../store/types.js';
+import type { ObjectSink, ObjectStager, StagedObjects, StoreReader, StoreWriter } from '../../store/types.js';
 import type { RevisionRecord } from '../core-records.js';
 import { sameBytes } from '../../util/bytes.js';
 
@@ -317,7 +317,7 @@ export function loadTree(reader: StoreReader, revision: Pick<RevisionRecord, 'co
 interface TreeIndex {
   content: string | undefined;
   root: ContentRoot;
-  pages: Map<string, { hash: string; page: StoredPage; markdown: string | undefined }>;
+  pages: Map<string, SavedPage>;
   files: Map<string, { hash: string; file: StoredFile; data: Uint8Array }>;
 }
 
@@ -336,55 +336,123 @@ export interface SaveStats {
  * updated from the first base's, so only the changed entries' paths are written.
  * A tree equal to the first base returns the base's hash and writes nothing.
  */
-// eslint-disable-next-line max-lines-per-function -- one pass rebuilding the page and file tries from the first base; the passes share its dedup maps
 export function saveTree(tx: StoreWriter, tree: ContentTree, bases: readonly ContentTree[] = [], stats?: SaveStats): string | undefined {
+  const steps = saveTreeSteps(tx, tree, bases, stats);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/**
+ * `saveTree` ahead of a transaction, outside the store's lock (Store.stage): the objects
+ * go into `stager`'s pack, a page or file at a time with `pause` between them, so `serve`
+ * keeps answering while thousands are serialized, hashed and written, and memory holds
+ * a few MiB of them at a time. The transaction adopts the sealed pack and names the
+ * returned root (see `StoreWriter.adopt`).
+ */
+export async function stageTree(stager: ObjectStager, tree: ContentTree, bases: readonly ContentTree[] = [], stats?: SaveStats): Promise<string | undefined> {
+  const steps = saveTreeSteps(stager, tree, bases, stats);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await stager.pause();
+  }
+}
+
+/**
+ * A tree to save, as a two-phase handler's `prepare` leaves it for `run`: written ahead
+ * (`stageTree`, when the store can stage), or to be written in the transaction.
+ */
+export type SavedTree = { staged: StagedObjects; content: string | undefined } | { tree: ContentTree; bases: readonly ContentTree[] };
+
+/**
+ * In `prepare`: writes `tree` ahead of the transaction when the store can (the objects of
+ * an import are then serialized and written outside the lock, in slices).
+ */
+export async function prepareSave(ctx: { stage?: (() => ObjectStager) | undefined }, tree: ContentTree, bases: readonly ContentTree[]): Promise<SavedTree> {
+  if (ctx.stage === undefined) return { tree, bases };
+  const stager = ctx.stage();
+  const content = await stageTree(stager, tree, bases);
+  return { staged: await stager.seal(), content };
+}
+
+/** In `run`: the content hash of a prepared save (adopting the staged objects, or writing the tree now). */
+export function commitSave(tx: StoreWriter, saved: SavedTree): string | undefined {
+  if ('tree' in saved) return saveTree(tx, saved.tree, saved.bases);
+  tx.adopt(saved.staged);
+  return saved.content;
+}
+
+/** The work of `saveTree`, yielding after each page and file written (so a caller can let others run). */
+function* saveTreeSteps(sink: ObjectSink, tree: ContentTree, bases: readonly ContentTree[], stats?: SaveStats): Generator<void, string | undefined> {
   const baseIndexes = bases.map((base) => indexes.get(base)).filter((index): index is TreeIndex => index !== undefined);
   const primary = baseIndexes[0];
-  const emit = (node: HamtNode): string => tx.putObject(node);
-  const source: NodeSource = { node: (hash) => tx.getObject<HamtNode>(hash) };
   const saved: TreeIndex = { content: undefined, root: EMPTY_ROOT, pages: new Map(), files: new Map() };
-
-  // Pages.
   const pageChanges: TrieChange[] = [];
-  const visit = (pages: readonly ContentPage[], parent: string | undefined): void => {
-    for (const page of pages) {
-      if (saved.pages.has(page.id)) throw new Error(`content tree has two pages with id ${page.id}`);
-      const { pages: children, markdown, ...meta } = page;
-      const stored: StoredPage = defined({
-        ...meta,
-        ...(parent !== undefined ? { parent } : {}),
-        children: children.map((child) => child.id),
-      });
-      let hash: string | undefined;
-      let body: string | undefined;
-      for (const index of baseIndexes) {
-        const candidate = index.pages.get(page.id);
-        if (!candidate || candidate.markdown !== markdown) continue;
-        body = candidate.page.body;
-        const { body: _b, ...candidateRest } = candidate.page;
-        if (sameJson(candidateRest, stored)) {
-          hash = candidate.hash;
-          break;
-        }
-      }
-      if (markdown !== undefined) {
-        body ??= tx.putObject({ markdown } satisfies BodyObject);
-        stored.body = body;
-      }
-      if (hash === undefined) {
-        hash = tx.putObject(stored);
-        if (stats) stats.pagesWritten += 1;
-      }
-      saved.pages.set(page.id, { hash, page: stored, markdown });
-      if (primary?.pages.get(page.id)?.hash !== hash) pageChanges.push(makeChange(page.id, hash));
-      visit(children, page.id);
-    }
-  };
-  visit(tree.pages, undefined);
+  yield* savePages(sink, tree, baseIndexes, saved, pageChanges, stats);
   if (primary) for (const id of primary.pages.keys()) if (!saved.pages.has(id)) pageChanges.push(makeChange(id, DELETE));
-
-  // Files.
   const fileChanges: TrieChange[] = [];
+  yield* saveFiles(sink, tree, baseIndexes, saved, fileChanges, stats);
+  if (primary) for (const id of primary.files.keys()) if (!saved.files.has(id)) fileChanges.push(makeChange(id, DELETE));
+
+  const rootPages = tree.pages.map((page) => page.id);
+  if (primary && pageChanges.length === 0 && fileChanges.length === 0 && sameJson(primary.root.rootPages, rootPages)) {
+    saved.root = primary.root;
+    saved.content = primary.content;
+    indexes.set(tree, saved);
+    return primary.content;
+  }
+  const emit = (node: HamtNode): string => sink.putObject(node);
+  const source: NodeSource = { node: (hash) => sink.getObject<HamtNode>(hash) };
+  const pagesRoot = hamtApply(source, primary ? (primary.root.pages ?? undefined) : undefined, pageChanges, emit);
+  const filesRoot = hamtApply(source, primary ? (primary.root.files ?? undefined) : undefined, fileChanges, emit);
+  if (pagesRoot === undefined && filesRoot === undefined) {
+    indexes.set(tree, saved);
+    return undefined;
+  }
+  const root: ContentRoot = { rootPages, pages: pagesRoot ?? null, files: filesRoot ?? null };
+  saved.root = root;
+  saved.content = sink.putObject(root);
+  indexes.set(tree, saved);
+  return saved.content;
+}
+
+/** The pages of `tree`, depth first (a stack, so the walk can pause between pages): objects written, trie changes noted. */
+function* savePages(sink: ObjectSink, tree: ContentTree, baseIndexes: readonly TreeIndex[], saved: TreeIndex, changes: TrieChange[], stats?: SaveStats): Generator<void> {
+  const primary = baseIndexes[0];
+  const pending: Array<[ContentPage, string | undefined]> = tree.pages.map((page): [ContentPage, string | undefined] => [page, undefined]).reverse();
+  while (pending.length > 0) {
+    const [page, parent] = pending.pop() as [ContentPage, string | undefined];
+    if (saved.pages.has(page.id)) throw new Error(`content tree has two pages with id ${page.id}`);
+    const { pages: children, markdown, ...meta } = page;
+    const stored: StoredPage = defined({ ...meta, ...(parent !== undefined ? { parent } : {}), children: children.map((child) => child.id) });
+    let hash: string | undefined;
+    let body: string | undefined;
+    for (const index of baseIndexes) {
+      const candidate = index.pages.get(page.id);
+      if (!candidate || candidate.markdown !== markdown) continue;
+      body = candidate.page.body;
+      const { body: _b, ...candidateRest } = candidate.page;
+      if (sameJson(candidateRest, stored)) {
+        hash = candidate.hash;
+        break;
+      }
+    }
+    if (markdown !== undefined) {
+      body ??= sink.putObject({ markdown } satisfies BodyObject);
+      stored.body = body;
+    }
+    if (hash === undefined) {
+      hash = sink.putObject(stored);
+      if (stats) stats.pagesWritten += 1;
+    }
+    saved.pages.set(page.id, { hash, page: stored, markdown });
+    if (primary?.pages.get(page.id)?.hash !== hash) changes.push(makeChange(page.id, hash));
+    for (let i = children.length - 1; i >= 0; i -= 1) pending.push([children[i] as ContentPage, page.id]);
+    yield;
+  }
+}
+
+/** The files of `tree`: objects written (data shared with an equal base file), trie changes noted. */
+function* saveFiles(sink: ObjectSink, tree: ContentTree, baseIndexes: readonly TreeIndex[], saved: TreeIndex, changes: TrieChange[], stats?: SaveStats): Generator<void> {
+  const primary = baseIndexes[0];
   for (const file of tree.files) {
     if (saved.files.has(file.id)) throw new Error(`content tree has two files with id ${file.id}`);
     const { data, ...meta } = file;
@@ -401,40 +469,28 @@ export function saveTree(tx: StoreWriter, tree: ContentTree, bases: readonly Con
         break;
       }
     }
-    dataHash ??= tx.putObject({ base64: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64') } satisfies DataObject);
+    dataHash ??= sink.putObject({ base64: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64') } satisfies DataObject);
     const stored: StoredFile = { ...metaOnly, data: dataHash };
     if (hash === undefined) {
-      hash = tx.putObject(stored);
+      hash = sink.putObject(stored);
       if (stats) stats.filesWritten += 1;
     }
     saved.files.set(file.id, { hash, file: stored, data });
-    if (primary?.files.get(file.id)?.hash !== hash) fileChanges.push(makeChange(file.id, hash));
+    if (primary?.files.get(file.id)?.hash !== hash) changes.push(makeChange(file.id, hash));
+    yield;
   }
-  if (primary) for (const id of primary.files.keys()) if (!saved.files.has(id)) fileChanges.push(makeChange(id, DELETE));
+}
 
-  const rootPages = tree.pages.map((page) => page.id);
-  if (
-    primary &&
-    pageChanges.length === 0 &&
-    fileChanges.length === 0 &&
-    sameJson(primary.root.rootPages, rootPages)
-  ) {
-    saved.root = primary.root;
-    saved.content = primary.content;
-    indexes.set(tree, saved);
-    return primary.content;
-  }
-  const pagesRoot = hamtApply(source, primary ? (primary.root.pages ?? undefined) : undefined, pageChanges, emit);
-  const filesRoot = hamtApply(source, primary ? (primary.root.files ?? undefined) : undefined, fileChanges, emit);
-  if (pagesRoot === undefined && filesRoot === undefined) {
-    indexes.set(tree, saved);
-    return undefined;
-  }
-  const root: ContentRoot = { rootPages, pages: pagesRoot ?? null, files: filesRoot ?? null };
-  saved.root = root;
-  saved.content = tx.putObject(root);
-  indexes.set(tree, saved);
-  return saved.content;
+/** A page of a tree loaded or saved here: its stored object's hash, the object, its Markdown. */
+export interface SavedPage {
+  hash: string;
+  page: StoredPage;
+  markdown: string | undefined;
+}
+
+/** The pages of a tree loaded or saved here, by id (undefined for a tree that was neither). */
+export function savedPages(tree: ContentTree): ReadonlyMap<string, SavedPage> | undefined {
+  return indexes.get(tree)?.pages;
 }
 
 /** True when `tree` was loaded or saved here (so `saveTree` can reuse its objects). */

@@ -35,7 +35,8 @@ import { getSpace, putSpace } from '../core-records.js';
 import { commitToSpace } from '../content/change-requests.js';
 import { spaceFor } from '../content/common.js';
 import { newRevisionRecord, requireRevisionRecord } from '../content/change-request-records.js';
-import { saveTree } from '../content/storage.js';
+import { type SavedTree, commitSave, prepareSave, saveTree } from '../content/storage.js';
+import { type IndexPlan, planIndex } from '../search/index.js';
 import type { SyncLayout } from '../../gitsync/layout.js';
 import { type ImportPrepared, type SyncBody, type Target, addedPaths, alreadyImported, planExport, planImport } from './plan.js';
 import { previewHandlers } from './preview.js';
@@ -73,8 +74,17 @@ function requireActiveSpace(ctx: HandlerContext, spaceId: string): SpaceRecord {
 
 // ─── Import ────────────────────────────────────────────────────────────────
 
-const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, ImportPrepared> = {
-  prepare: planImport,
+const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, ImportPrepared & { saved?: SavedTree; index?: IndexPlan | undefined }> = {
+  async prepare(ctx, input) {
+    const plan = await planImport(ctx, input);
+    if (plan.skipped) return plan;
+    // The pages and files are written now, and the search index planned, outside the store's lock
+    // (storage.ts prepareSave, search/index.ts planIndex): `run` links them.
+    const saved = await prepareSave(ctx, plan.tree, [plan.previous]);
+    const previous = { revision: plan.previousRevision, tree: plan.previous };
+    const index = 'staged' in saved && !input.body.standalone ? await planIndex(ctx.reader, input.params.spaceId, previous, plan.tree, saved.content) : undefined;
+    return { ...plan, saved, index };
+  },
   run(ctx, { params, body }, prepared) {
     if (prepared.skipped) return undefined;
     const space = requireActiveSpace(ctx, params.spaceId);
@@ -86,7 +96,7 @@ const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, Im
       const url = commitUrl(body.repoCommitURL, oid);
       if (url !== undefined) git.url = url;
     }
-    const content = saveTree(ctx.tx, prepared.tree, [prepared.previous]);
+    const content = commitSave(ctx.tx, prepared.saved ?? { tree: prepared.tree, bases: [prepared.previous] });
     const now = ctx.clock().toISOString();
 
     if (body.standalone) {
@@ -109,7 +119,7 @@ const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, Im
     // Re-checked in the transaction: another sync may have applied a later event meanwhile.
     if (isStale(record, body.timestamp)) return undefined;
     if (!body.force && oid !== undefined && alreadyImported(record, target, oid)) return undefined;
-    const revision = commitToSpace(ctx, ctx.tx, space, content, git ? { git } : {});
+    const revision = commitToSpace(ctx, ctx.tx, space, content, git ? { git } : {}, prepared.index);
     const updated = getSpace(ctx.tx, space.id) as SpaceRecord;
     putSpace(ctx.tx, { ...updated, gitSync: publicState(ctx, target, body) });
     putGitSync(ctx.tx, {

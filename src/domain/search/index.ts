@@ -27,7 +27,8 @@
  */
 import type { StoreReader, StoreWriter } from '../../store/types.js';
 import { hamtDiff } from '../../store/hamt.js';
-import { openContent, type RevisionContent, type StoredPage } from '../content/storage.js';
+import type { ContentTree } from '../../content-model/model.js';
+import { openContent, type RevisionContent, savedPages, type StoredPage } from '../content/storage.js';
 import type { RevisionRecord } from '../core-records.js';
 
 export const SearchTables = {
@@ -194,34 +195,60 @@ export function pagePostings(title: string, text: string): Map<string, Posting> 
 /** The indexed text of a page: its title, description and Markdown. */
 function postingsOf(content: RevisionContent, page: StoredPage): Map<string, Posting> {
   const body = page.type === 'document' ? (content.markdown(page) ?? '') : '';
-  return pagePostings(page.title ?? '', `${page.description ?? ''}\n${body}`);
+  return pageText(page, body);
 }
 
-const rowKey = (spaceId: string, word: string, pageId: string) => `${spaceId}/${word}/${groupOf(pageId)}`;
+function pageText(page: StoredPage, markdown: string | undefined): Map<string, Posting> {
+  return pagePostings(page.title ?? '', `${page.description ?? ''}\n${page.type === 'document' ? (markdown ?? '') : ''}`);
+}
 
 /**
  * The changes of one commit, grouped by row and written once per row at the end:
- * indexing a whole space touches each row many times.
+ * indexing a whole space touches each row many times. A row's changes are kept flat
+ * (`pageId, text, title, …`; a removal is `pageId, -1, -1`), as the row is stored: a
+ * space indexed from nothing writes them as they are (its 4,000 pages are over a
+ * million postings, and a map per row cost more memory than the rows themselves).
  */
 class RowChanges {
-  private readonly rows = new Map<string, Map<string, Posting | null>>();
+  private readonly rows = new Map<string, Array<string | number>>();
+  /** Rows that need merging (with their stored row, or a removal with a later set). */
+  private readonly merging = new Set<string>();
 
-  set(spaceId: string, word: string, pageId: string, posting: Posting | null): void {
-    const key = rowKey(spaceId, word, pageId);
-    let row = this.rows.get(key);
-    if (!row) this.rows.set(key, (row = new Map()));
-    row.set(pageId, posting);
+  /** Records a page's postings (`postings`), or the removal of those it had (`null`: their words). */
+  page(spaceId: string, pageId: string, words: Map<string, Posting>, removed: boolean): void {
+    const suffix = `/${groupOf(pageId)}`;
+    for (const [word, [text, title]] of words) {
+      const key = `${spaceId}/${word}${suffix}`;
+      let row = this.rows.get(key);
+      if (!row) this.rows.set(key, (row = []));
+      if (removed) {
+        row.push(pageId, -1, -1);
+        this.merging.add(key);
+      } else {
+        if (row.length > 0) this.merging.add(key);
+        row.push(pageId, text, title);
+      }
+    }
+  }
+
+  get size(): number {
+    return this.rows.size;
   }
 
   /** Writes each changed row: the stored row with the changes applied (`fresh`: every row starts empty), as a flat array. */
   apply(tx: StoreWriter, fresh: boolean): void {
     for (const [key, changes] of this.rows) {
       const stored = fresh ? undefined : tx.get<PostingRow>(SearchTables.postings, key);
+      if (stored === undefined && !this.merging.has(key)) {
+        tx.put(SearchTables.postings, key, changes);
+        continue;
+      }
       const row = new Map<string, Posting>();
       if (stored !== undefined) eachPosting(stored, (pageId, text, title) => row.set(pageId, [text, title]));
-      for (const [pageId, posting] of changes) {
-        if (posting === null) row.delete(pageId);
-        else row.set(pageId, posting);
+      for (let i = 0; i + 2 < changes.length; i += 3) {
+        const pageId = changes[i] as string;
+        if (changes[i + 1] === -1) row.delete(pageId);
+        else row.set(pageId, [changes[i + 1] as number, changes[i + 2] as number]);
       }
       if (row.size === 0) {
         tx.delete(SearchTables.postings, key);
@@ -235,18 +262,84 @@ class RowChanges {
 }
 
 /**
+ * An index update computed ahead of its commit (`planIndex`, in an import's `prepare`,
+ * outside the store's lock): the commit applies it as long as the index is still where
+ * the plan started from.
+ */
+export interface IndexPlan {
+  /** The revision the index reflected when planned (undefined: the plan rebuilds it from nothing). */
+  from: string | undefined;
+  /** The content the plan indexes. */
+  content: string | undefined;
+  rows: RowChanges;
+  pages: number;
+}
+
+/** Lets other work run every few milliseconds of a long loop. */
+async function breathe(started: number): Promise<number> {
+  if (performance.now() - started < 8) return started;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  return performance.now();
+}
+
+/**
+ * Plans the index update of a commit that moves `spaceId`'s primary revision from
+ * `previous` (revision id and its tree) to `next` (a tree saved here, whose content
+ * hash is `content`): the pages whose stored object changed lose their old postings
+ * and get new ones, from the Markdown the trees hold (no page is read from the store).
+ * Undefined when the trees were not saved or loaded here.
+ */
+export async function planIndex(
+  reader: StoreReader,
+  spaceId: string,
+  previous: { revision: string; tree: ContentTree },
+  next: ContentTree,
+  content: string | undefined,
+): Promise<IndexPlan | undefined> {
+  const after = savedPages(next);
+  const stored = savedPages(previous.tree);
+  if (after === undefined || stored === undefined) return undefined;
+  const state = reader.get<IndexState>(SearchTables.state, spaceId);
+  const incremental = state !== undefined && state.format === INDEX_FORMAT && state.revision === previous.revision;
+  const before = incremental ? stored : undefined;
+  const rows = new RowChanges();
+  let pages = incremental ? state.pages : 0;
+  let slice = performance.now();
+  for (const [id, page] of before ?? []) {
+    if (after.get(id)?.hash === page.hash) continue;
+    rows.page(spaceId, id, pageText(page.page, page.markdown), true);
+    pages -= 1;
+    slice = await breathe(slice);
+  }
+  for (const [id, page] of after) {
+    if (before?.get(id)?.hash === page.hash) continue;
+    rows.page(spaceId, id, pageText(page.page, page.markdown), false);
+    pages += 1;
+    slice = await breathe(slice);
+  }
+  return { from: incremental ? previous.revision : undefined, content, rows, pages };
+}
+
+/**
  * Brings the index of `spaceId` to `to` (its new primary revision), from `from`
  * (the revision it replaces). Called by the commits that move a space's primary
- * revision, in their transaction.
+ * revision, in their transaction. With a `plan` made for this content from the
+ * index as it still is, applies it; otherwise reads the changed pages.
  */
-export function indexCommit(tx: StoreWriter, spaceId: string, from: RevisionRecord | undefined, to: RevisionRecord): void {
+export function indexCommit(tx: StoreWriter, spaceId: string, from: RevisionRecord | undefined, to: RevisionRecord, plan?: IndexPlan): void {
   const state = tx.get<IndexState>(SearchTables.state, spaceId);
-  const after = openContent(tx, to);
   const incremental = state !== undefined && state.format === INDEX_FORMAT && from !== undefined && state.revision === from.id;
-  if (!incremental && state !== undefined) {
+  const planned = plan !== undefined && plan.content === to.content && (plan.from === undefined || (incremental && plan.from === from?.id));
+  if ((!incremental || (planned && plan.from === undefined)) && state !== undefined) {
     // Behind (a commit that did not pass here) or of an older format: start over.
     for (const [row] of tx.scan(SearchTables.postings, { prefix: `${spaceId}/` })) tx.delete(SearchTables.postings, row);
   }
+  if (planned) {
+    plan.rows.apply(tx, plan.from === undefined);
+    tx.put(SearchTables.state, spaceId, { revision: to.id, pages: plan.pages, format: INDEX_FORMAT } satisfies IndexState);
+    return;
+  }
+  const after = openContent(tx, to);
   const before = incremental ? openContent(tx, from) : undefined;
   let pages = incremental ? state.pages : 0;
   const changes = new RowChanges();
@@ -255,13 +348,13 @@ export function indexCommit(tx: StoreWriter, spaceId: string, from: RevisionReco
   for (const [pageId, [oldHash, newHash]] of changed) {
     if (oldHash !== undefined && before) {
       const old = tx.getObject<StoredPage>(oldHash as string);
-      for (const word of postingsOf(before, old).keys()) changes.set(spaceId, word, old.id, null);
+      changes.page(spaceId, old.id, postingsOf(before, old), true);
       pages -= 1;
     }
     if (newHash !== undefined) {
       const page = after.page(pageId);
       if (page) {
-        for (const [word, posting] of postingsOf(after, page)) changes.set(spaceId, word, page.id, posting);
+        changes.page(spaceId, page.id, postingsOf(after, page), false);
         pages += 1;
       }
     }

@@ -1,0 +1,594 @@
+/**
+ * Pack files: many objects in one file with a sorted index beside it, as git's
+ * packfiles (Documentation/gitformat-pack.txt), kept as text so the store stays a
+ * JSON-file store:
+ *
+ * ```
+ * packs/<name>.pack   the objects' JSON, one per line (a JSONL file: `jq -c . < x.pack` reads it)
+ * packs/<name>.idx    "docsctl-pack-index 1 <objects> <pack bytes>\n"
+ *                     "fanout" + 256 × " <8 hex>\n": how many entries have a hash whose first byte is ≤ i
+ *                     one 89-byte line per object, sorted by hash:
+ *                     "<sha256> <offset: 12 hex> <length: 8 hex> <1 when the object may name other objects, else 0>\n"
+ * ```
+ * Fixed-width lines make the index searchable in place: the fan-out narrows a
+ * lookup to 1/256th of the entries, read with one pread (and kept), then a binary
+ * search; the object is one pread at its offset, verified against its hash. A pack
+ * is written whole, fsynced, then its index, before anything names it (a commit
+ * record or CHECKPOINT), and never changes after: a pack whose size is not the one
+ * its index records was torn by a crash before it was named, or damaged since.
+ * The "names" flag lets the walks that find what a state reaches (reachable.ts)
+ * skip page bodies and file data without reading them.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { FILE_MODE, ShortWriteError, errnoCode, fsops, fsyncDir, fsyncFd, guarded, poolIo, writeNewFile, type WriteIo } from './durable.js';
+import { StoreError } from './errors.js';
+import { crashArmed, crashPoint, fault } from './fault.js';
+import { DAMAGE_HINT, HASH_RE, verifyObject } from './objects.js';
+
+export const PACKS_DIR = 'packs';
+/** `pack-<gen>-<kind>-<random>`: kind c (a commit's), k (checkpoint), m (merge), s (staged), g (gc), r (recover). */
+export const PACK_NAME_RE = /^pack-\d{12}-[ckmsgr]-[0-9a-f]{8}$/;
+export type PackKind = 'c' | 'k' | 'm' | 's' | 'g' | 'r';
+
+const MAGIC = 'docsctl-pack-index 1';
+const ENTRY = 89;
+const NEWLINE = Buffer.from('\n');
+/** Bytes gathered before they are handed to the disk (the writer keeps at most a few of these in flight). */
+const CHUNK = 1024 * 1024;
+/** Indexes up to this size are read whole at their first lookup; bigger ones a fan-out bucket at a time. */
+const SMALL_INDEX = 256 * 1024;
+/** Small objects are read through a window of this many bytes (neighbours are often read together). */
+const WINDOW = 64 * 1024;
+
+export function packsDir(dir: string): string {
+  return path.join(dir, PACKS_DIR);
+}
+export function packPath(dir: string, name: string): string {
+  return path.join(dir, PACKS_DIR, `${name}.pack`);
+}
+export function indexPath(dir: string, name: string): string {
+  return path.join(dir, PACKS_DIR, `${name}.idx`);
+}
+
+export function newPackName(gen: number, kind: PackKind): string {
+  return `pack-${String(gen).padStart(12, '0')}-${kind}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Where an object is in a pack, and whether it may name other objects. */
+export interface PackEntry {
+  hash: string;
+  offset: number;
+  length: number;
+  names: boolean;
+}
+
+/** What a finished pack holds. */
+export interface PackInfo {
+  name: string;
+  objects: number;
+  bytes: number;
+}
+
+/** The pack files present (names, from their indexes), for maintenance and a reader's last resort. */
+export function listPacks(dir: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(packsDir(dir));
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => name.endsWith('.idx'))
+    .map((name) => name.slice(0, -4))
+    .filter((name) => PACK_NAME_RE.test(name))
+    .sort();
+}
+
+function ensurePacksDir(dir: string): boolean {
+  if (fs.existsSync(packsDir(dir))) return false;
+  try {
+    fsops.mkdir(packsDir(dir));
+    return true;
+  } catch (error) {
+    if (errnoCode(error) !== 'EEXIST') throw error;
+    return false;
+  }
+}
+
+// ─── Writing ─────────────────────────────────────────────────────────────────
+
+/**
+ * Writes a pack: `add` objects (duplicates are skipped), then `finish` (pack fsynced,
+ * then its index, then packs/). Bytes are handed to the thread pool a chunk at a time
+ * (`drain` waits while too many are in flight), so a big pack costs the event loop
+ * little and memory a few chunks. `abort` removes what was written.
+ */
+export class PackWriter {
+  readonly name: string;
+  readonly packFile: string;
+  readonly indexFile: string;
+  private readonly entries = new Map<string, PackEntry>();
+  /** Bytes of objects added and not yet on disk (so they can be read back meanwhile). */
+  private readonly unflushed = new Map<string, Buffer>();
+  /** Hashes added since the last flush. */
+  private batch: string[] = [];
+  private fd: number | undefined;
+  private opened: Promise<number> | undefined;
+  private offset = 0;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private written = 0;
+  private chain: Promise<void> = Promise.resolve();
+  private inFlight = 0;
+  private failure: { reason: unknown } | undefined;
+  private createdDir = false;
+  private done = false;
+
+  constructor(
+    readonly dir: string,
+    name: string,
+    private readonly options: { durable: boolean; io?: WriteIo } = { durable: true },
+  ) {
+    this.name = name;
+    this.packFile = packPath(dir, name);
+    this.indexFile = indexPath(dir, name);
+  }
+
+  get count(): number {
+    return this.entries.size;
+  }
+
+  /** Bytes added so far (the pack's size once finished). */
+  get size(): number {
+    return this.offset;
+  }
+
+  has(hash: string): boolean {
+    return this.entries.has(hash);
+  }
+
+  /** Where an added object is (undefined when it was not added). */
+  entry(hash: string): PackEntry | undefined {
+    return this.entries.get(hash);
+  }
+
+  /** Bytes added but not yet handed to the disk, and handed but not yet written. */
+  get unwritten(): number {
+    return this.pendingBytes + this.inFlight;
+  }
+
+  /** The bytes of an added object: still in memory, or read back from the file (undefined: not added). */
+  peek(hash: string): Buffer | undefined {
+    const kept = this.unflushed.get(hash);
+    if (kept !== undefined) return kept;
+    const entry = this.entries.get(hash);
+    if (entry === undefined || this.fd === undefined || entry.offset + entry.length > this.written) return undefined;
+    const bytes = Buffer.allocUnsafe(entry.length);
+    let got = 0;
+    while (got < entry.length) {
+      const n = fs.readSync(this.fd, bytes, got, entry.length - got, entry.offset + got);
+      if (n === 0) return undefined;
+      got += n;
+    }
+    return bytes;
+  }
+
+  /** Appends an object's bytes (already hashed by the caller). */
+  add(hash: string, bytes: Buffer, names: boolean): void {
+    if (this.done) throw new Error('pack already finished');
+    if (this.entries.has(hash)) return;
+    this.entries.set(hash, { hash, offset: this.offset, length: bytes.length, names });
+    this.unflushed.set(hash, bytes);
+    this.batch.push(hash);
+    this.offset += bytes.length + 1;
+    this.pending.push(bytes, NEWLINE);
+    this.pendingBytes += bytes.length + 1;
+    if (this.pendingBytes >= CHUNK) this.flush();
+  }
+
+  /** Waits while more than `maxBytes` are on their way to the disk (backpressure for big packs). */
+  async drain(maxBytes = 4 * CHUNK): Promise<void> {
+    while (this.inFlight > maxBytes && this.failure === undefined) await this.chain;
+    if (this.failure) throw this.failure.reason;
+  }
+
+  private open(): Promise<number> {
+    this.opened ??= (async () => {
+      this.createdDir = ensurePacksDir(this.dir);
+      const io = this.options.io ?? poolIo;
+      const fd = await guarded('open', this.packFile, () => io.open(this.packFile, 'wx+', FILE_MODE));
+      this.fd = fd;
+      crashPoint('after-temp-open');
+      return fd;
+    })();
+    return this.opened;
+  }
+
+  private flush(): void {
+    if (this.pendingBytes === 0) return;
+    const buffers = this.pending;
+    const hashes = this.batch;
+    this.batch = [];
+    const bytes = this.pendingBytes;
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.inFlight += bytes;
+    this.chain = this.chain.then(async () => {
+      try {
+        if (this.failure) return;
+        const fd = await this.open();
+        await this.writeBuffers(fd, buffers, bytes);
+        for (const hash of hashes) this.unflushed.delete(hash);
+      } catch (error) {
+        this.failure ??= { reason: error };
+      } finally {
+        this.inFlight -= bytes;
+      }
+    });
+  }
+
+  private async writeBuffers(fd: number, buffers: Buffer[], bytes: number): Promise<void> {
+    const data = buffers.length === 1 ? (buffers[0] as Buffer) : Buffer.concat(buffers, bytes);
+    if (crashArmed('mid-pack-write')) {
+      fs.writeSync(fd, data, 0, Math.floor(data.length / 2), this.written);
+      fs.fsyncSync(fd);
+      crashPoint('mid-pack-write');
+    }
+    const short = fault('write', this.packFile) === 'short';
+    const end = short ? Math.floor(data.length / 2) : data.length;
+    const io = this.options.io ?? poolIo;
+    for (let at = 0; at < end; ) at += await io.write(fd, data, at, end - at);
+    this.written += end;
+    if (short) throw new ShortWriteError(this.packFile, this.written, this.offset);
+  }
+
+  /**
+   * Writes what is left, checks the pack's size, fsyncs it, writes and fsyncs its index
+   * and syncs packs/. Nothing names the pack yet: the caller does, once this resolved.
+   */
+  async finish(): Promise<PackInfo> {
+    this.flush();
+    if (this.fd === undefined) await this.open();
+    await this.chain;
+    if (this.failure) throw this.failure.reason;
+    this.done = true;
+    const fd = this.fd as number;
+    const io = this.options.io ?? poolIo;
+    const size = await guarded('fstat', this.packFile, () => io.size(fd));
+    if (size !== this.offset) throw new ShortWriteError(this.packFile, size, this.offset);
+    if (this.options.durable) {
+      fault('fsync', this.packFile);
+      await fsyncFd(fd);
+    }
+    this.fd = undefined;
+    await guarded('close', this.packFile, () => io.close(fd));
+    crashPoint('after-pack-fsync');
+    await writeNewFile(this.indexFile, encodeIndex([...this.entries.values()], this.offset), { sync: this.options.durable, io });
+    crashPoint('before-dir-fsync');
+    if (this.options.durable) {
+      await fsyncDir(packsDir(this.dir));
+      if (this.createdDir) await fsyncDir(this.dir);
+    }
+    return { name: this.name, objects: this.entries.size, bytes: this.offset };
+  }
+
+  /** Removes the pack and its index (a failed or abandoned write). Never throws. */
+  abort(): void {
+    this.done = true;
+    this.failure ??= { reason: new Error('pack aborted') };
+    if (this.fd !== undefined) {
+      try {
+        fs.closeSync(this.fd);
+      } catch {
+        // already closed
+      }
+      this.fd = undefined;
+    }
+    for (const file of [this.packFile, this.indexFile]) {
+      try {
+        fs.unlinkSync(file);
+      } catch {
+        // not written, or gone
+      }
+    }
+  }
+}
+
+/** The index of a pack: header, fan-out, entries sorted by hash. */
+export function encodeIndex(entries: readonly PackEntry[], packBytes: number): Buffer {
+  const sorted = [...entries].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
+  const header = `${MAGIC} ${sorted.length} ${packBytes}\n`;
+  const fanout = new Array<number>(256).fill(0);
+  for (const entry of sorted) fanout[parseInt(entry.hash.slice(0, 2), 16)] = (fanout[parseInt(entry.hash.slice(0, 2), 16)] as number) + 1;
+  for (let i = 1; i < 256; i += 1) fanout[i] = (fanout[i] as number) + (fanout[i - 1] as number);
+  const fanoutLine = `fanout${fanout.map((n) => ` ${n.toString(16).padStart(8, '0')}`).join('')}\n`;
+  const out = Buffer.allocUnsafe(header.length + fanoutLine.length + sorted.length * ENTRY);
+  let at = out.write(header, 0, 'latin1');
+  at += out.write(fanoutLine, at, 'latin1');
+  for (const entry of sorted) {
+    at += out.write(
+      `${entry.hash} ${entry.offset.toString(16).padStart(12, '0')} ${entry.length.toString(16).padStart(8, '0')} ${entry.names ? 1 : 0}\n`,
+      at,
+      'latin1',
+    );
+  }
+  return out;
+}
+
+// ─── Reading ─────────────────────────────────────────────────────────────────
+
+function damaged(file: string, what: string): StoreError {
+  return new StoreError(`store damaged: ${file} ${what}`, file, { hint: DAMAGE_HINT });
+}
+
+function unreadable(file: string, error: unknown): StoreError {
+  return new StoreError(`cannot read ${file} (${errnoCode(error) ?? String(error)})`, file, { hint: DAMAGE_HINT, cause: error });
+}
+
+function preadAll(fd: number, file: string, length: number, position: number): Buffer {
+  fault('read', file);
+  const bytes = Buffer.allocUnsafe(length);
+  let got = 0;
+  while (got < length) {
+    const n = fs.readSync(fd, bytes, got, length - got, position + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got === length ? bytes : bytes.subarray(0, got);
+}
+
+/**
+ * A pack open for reading. `open` checks the index's header and that the pack has the
+ * size it records (a torn or truncated pack is damage, named); lookups read the index
+ * a fan-out bucket at a time. Undefined from `open` when the pack is gone (merged
+ * into another and removed, or never finished).
+ */
+export class PackFile {
+  private indexFd: number | undefined;
+  private packFd: number | undefined;
+  private readonly fanout = new Uint32Array(256);
+  private entriesStart = 0;
+  private whole: Buffer | undefined;
+  private readonly buckets = new Map<number, Buffer>();
+  private window: { start: number; bytes: Buffer } | undefined;
+  readonly packFile: string;
+  readonly indexFile: string;
+
+  private constructor(
+    readonly dir: string,
+    readonly name: string,
+    readonly count: number,
+    readonly bytes: number,
+  ) {
+    this.packFile = packPath(dir, name);
+    this.indexFile = indexPath(dir, name);
+  }
+
+  static open(dir: string, name: string): PackFile | undefined {
+    const indexFile = indexPath(dir, name);
+    let indexFd: number;
+    try {
+      fault('read', indexFile);
+      indexFd = fs.openSync(indexFile, 'r');
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return undefined;
+      throw unreadable(indexFile, error);
+    }
+    let pack: PackFile | undefined;
+    try {
+      const head = preadAll(indexFd, indexFile, 4096, 0);
+      const firstEnd = head.indexOf(0x0a);
+      const match = firstEnd < 0 ? null : /^docsctl-pack-index 1 (\d{1,12}) (\d{1,15})$/.exec(head.toString('latin1', 0, firstEnd));
+      const secondEnd = firstEnd < 0 ? -1 : head.indexOf(0x0a, firstEnd + 1);
+      if (!match || secondEnd !== firstEnd + 1 + 6 + 256 * 9 || head.toString('latin1', firstEnd + 1, firstEnd + 7) !== 'fanout') {
+        throw damaged(indexFile, 'is not a pack index');
+      }
+      pack = new PackFile(dir, name, Number(match[1]), Number(match[2]));
+      for (let i = 0; i < 256; i += 1) {
+        const at = firstEnd + 8 + i * 9;
+        pack.fanout[i] = parseInt(head.toString('latin1', at, at + 8), 16);
+      }
+      pack.entriesStart = secondEnd + 1;
+      const indexSize = fs.fstatSync(indexFd).size;
+      if (pack.fanout[255] !== pack.count || indexSize !== pack.entriesStart + pack.count * ENTRY) {
+        throw damaged(indexFile, `is ${indexSize} bytes, not the index of ${pack.count} objects (torn?)`);
+      }
+      let packFd: number;
+      try {
+        packFd = fs.openSync(pack.packFile, 'r');
+      } catch (error) {
+        if (errnoCode(error) === 'ENOENT') throw damaged(pack.packFile, 'is missing (its index is there)');
+        throw unreadable(pack.packFile, error);
+      }
+      pack.packFd = packFd;
+      const size = fs.fstatSync(packFd).size;
+      if (size !== pack.bytes) throw damaged(pack.packFile, `is ${size} bytes, its index says ${pack.bytes} (torn?)`);
+      pack.indexFd = indexFd;
+      return pack;
+    } catch (error) {
+      pack?.close();
+      try {
+        fs.closeSync(indexFd);
+      } catch {
+        // closed
+      }
+      throw error instanceof StoreError ? error : unreadable(indexFile, error);
+    }
+  }
+
+  get closed(): boolean {
+    return this.indexFd === undefined;
+  }
+
+  /** The entries whose hash starts with byte `b`, as index lines. */
+  private bucket(b: number): Buffer {
+    const from = b === 0 ? 0 : (this.fanout[b - 1] as number);
+    const to = this.fanout[b] as number;
+    if (this.whole === undefined && this.count * ENTRY <= SMALL_INDEX) {
+      this.whole = preadAll(this.indexFd as number, this.indexFile, this.count * ENTRY, this.entriesStart);
+    }
+    if (this.whole !== undefined) return this.whole.subarray(from * ENTRY, to * ENTRY);
+    let found = this.buckets.get(b);
+    if (found === undefined) {
+      found = preadAll(this.indexFd as number, this.indexFile, (to - from) * ENTRY, this.entriesStart + from * ENTRY);
+      this.buckets.set(b, found);
+    }
+    return found;
+  }
+
+  /** Where `hash` is in this pack (undefined: not here, or the pack was closed). */
+  find(hash: string): PackEntry | undefined {
+    if (this.indexFd === undefined || hash.length !== 64) return undefined;
+    let lines: Buffer;
+    try {
+      lines = this.bucket(parseInt(hash.slice(0, 2), 16));
+    } catch (error) {
+      throw unreadable(this.indexFile, error);
+    }
+    const target = Buffer.from(hash, 'latin1');
+    let lo = 0;
+    let hi = lines.length / ENTRY;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const cmp = lines.compare(target, 0, 64, mid * ENTRY, mid * ENTRY + 64);
+      if (cmp === 0) return parseEntry(lines, mid * ENTRY, this.indexFile);
+      if (cmp < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return undefined;
+  }
+
+  /** The verified bytes of an entry of this pack. Throws StoreError naming the pack when they do not match. */
+  read(entry: PackEntry): Buffer {
+    const bytes = this.readRaw(entry);
+    verifyObject(bytes, entry.hash, this.packFile, `object ${entry.hash.slice(0, 12)}… in ${this.packFile}`);
+    return bytes;
+  }
+
+  /**
+   * An entry's bytes as stored, unverified: a repack copies them as they are, so damage
+   * travels with its hash and is still found by the next read or fsck, and a merge is not
+   * stopped by one bad object.
+   */
+  readRaw(entry: PackEntry): Buffer {
+    if (this.packFd === undefined) throw unreadable(this.packFile, new Error('closed'));
+    const end = entry.offset + entry.length;
+    if (end > this.bytes) throw damaged(this.packFile, `is too short for object ${entry.hash.slice(0, 12)}…`);
+    let bytes: Buffer;
+    try {
+      if (entry.length >= WINDOW / 2) bytes = preadAll(this.packFd, this.packFile, entry.length, entry.offset);
+      else {
+        let window = this.window;
+        if (window === undefined || entry.offset < window.start || end > window.start + window.bytes.length) {
+          window = { start: entry.offset, bytes: preadAll(this.packFd, this.packFile, Math.min(WINDOW, this.bytes - entry.offset), entry.offset) };
+          this.window = window;
+        }
+        bytes = Buffer.from(window.bytes.subarray(entry.offset - window.start, end - window.start));
+      }
+    } catch (error) {
+      if (error instanceof StoreError) throw error;
+      throw unreadable(this.packFile, error);
+    }
+    return bytes;
+  }
+
+  /** Every entry, in hash order (reads the whole index). */
+  allEntries(): PackEntry[] {
+    if (this.indexFd === undefined) return [];
+    const lines = this.count * ENTRY <= SMALL_INDEX ? this.bucketAll() : preadAll(this.indexFd, this.indexFile, this.count * ENTRY, this.entriesStart);
+    const out: PackEntry[] = [];
+    for (let at = 0; at < lines.length; at += ENTRY) out.push(parseEntry(lines, at, this.indexFile));
+    return out;
+  }
+
+  private bucketAll(): Buffer {
+    this.bucket(0);
+    return this.whole as Buffer;
+  }
+
+  /** Problems of the index itself (fsck): order, entries out of the pack, overlaps. */
+  indexProblem(): string | undefined {
+    let previous = '';
+    let bytes = 0;
+    try {
+      const entries = this.allEntries();
+      for (const entry of entries) {
+        if (entry.hash <= previous) return 'has entries out of order';
+        previous = entry.hash;
+        if (entry.offset + entry.length > this.bytes) return `names object ${entry.hash.slice(0, 12)}… beyond the end of its pack`;
+        bytes += entry.length + 1;
+      }
+      if (bytes !== this.bytes) return `accounts for ${bytes} of the pack's ${this.bytes} bytes`;
+      for (let b = 0; b < 256; b += 1) {
+        const from = b === 0 ? 0 : (this.fanout[b - 1] as number);
+        const to = this.fanout[b] as number;
+        for (let i = from; i < to; i += 1) if (parseInt((entries[i] as PackEntry).hash.slice(0, 2), 16) !== b) return 'has a wrong fan-out table';
+      }
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+    return undefined;
+  }
+
+  /** Reads `length` bytes at `offset` of the pack, unverified (copying a whole pack). */
+  readRange(offset: number, length: number): Buffer {
+    if (this.packFd === undefined) throw unreadable(this.packFile, new Error('closed'));
+    return preadAll(this.packFd, this.packFile, length, offset);
+  }
+
+  close(): void {
+    for (const fd of [this.indexFd, this.packFd]) {
+      if (fd === undefined) continue;
+      try {
+        fs.closeSync(fd);
+      } catch {
+        // closed
+      }
+    }
+    this.indexFd = undefined;
+    this.packFd = undefined;
+    this.whole = undefined;
+    this.buckets.clear();
+    this.window = undefined;
+  }
+}
+
+function parseEntry(lines: Buffer, at: number, file: string): PackEntry {
+  const hash = lines.toString('latin1', at, at + 64);
+  const offset = parseInt(lines.toString('latin1', at + 65, at + 77), 16);
+  const length = parseInt(lines.toString('latin1', at + 78, at + 86), 16);
+  const flag = lines[at + 87];
+  if (!HASH_RE.test(hash) || !Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || (flag !== 0x30 && flag !== 0x31) || lines[at + 88] !== 0x0a) {
+    throw damaged(file, 'has a garbled entry');
+  }
+  return { hash, offset, length, names: flag === 0x31 };
+}
+
+/** Removes a pack and its index (maintenance); true when something was removed. */
+export function removePack(dir: string, name: string): boolean {
+  let removed = false;
+  for (const file of [indexPath(dir, name), packPath(dir, name)]) {
+    try {
+      fs.unlinkSync(file);
+      removed = true;
+    } catch {
+      // gone already
+    }
+  }
+  return removed;
+}
+
+/** Bytes of a pack and its index on disk (0 when gone). */
+export function packDiskBytes(dir: string, name: string): number {
+  let bytes = 0;
+  for (const file of [indexPath(dir, name), packPath(dir, name)]) {
+    try {
+      bytes += fs.statSync(file).size;
+    } catch {
+      // gone
+    }
+  }
+  return bytes;
+}

@@ -1,0 +1,81 @@
+/**
+ * A Git import into the file store writes its pages and files ahead of its transaction
+ * (staged, outside the lock) and plans its search index there too; the memory store
+ * does both in the transaction. Both must give the same content and the same index,
+ * for a first import (index built from nothing) and a re-import changing, adding and
+ * removing pages (index updated from the one before).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RouteId } from '../../src/api/route-id.js';
+import { getRoute } from '../../src/api/table.js';
+import type { RawInput } from '../../src/api/validate.js';
+import { bootstrap } from '../../src/domain/bootstrap.js';
+import { getRevision, getSpace } from '../../src/domain/core-records.js';
+import { executeOperation } from '../../src/domain/execute.js';
+import { createStore, fsck } from '../../src/store/index.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
+import type { Store } from '../../src/store/types.js';
+import { manualClock } from '../../src/util/clock.js';
+import { sequentialIds } from '../../src/util/ids.js';
+import { ORIGIN } from '../domain/content/helpers.js';
+import { gitbookExport } from '../gitsync/fixtures.js';
+import { isolateGit, makeRemote, type TestRemote } from './helpers.js';
+
+let env: ReturnType<typeof isolateGit>;
+let remote: TestRemote;
+let storeDir: string;
+beforeAll(() => {
+  env = isolateGit();
+  remote = makeRemote(gitbookExport());
+  storeDir = mkdtempSync(path.join(os.tmpdir(), 'docsctl-staged-import-'));
+});
+afterAll(() => {
+  remote.cleanup();
+  env.cleanup();
+  rmSync(storeDir, { recursive: true, force: true });
+});
+
+/** A store with a space, and a function that imports the remote's main into it; what the store then holds. */
+async function importer(store: Store) {
+  const clock = manualClock();
+  const ids = sequentialIds();
+  const boot = await store.transact((tx) => bootstrap(tx, { organizationTitle: 'Acme', userName: 'Ada', email: 'ada@acme.test', clock, ids, origin: ORIGIN }));
+  const call = (id: RouteId, raw: RawInput) => executeOperation({ store, actor: { userId: boot.user.id }, clock, ids, origin: ORIGIN }, getRoute(id), raw);
+  const space = (await call('createSpace', { params: { organizationId: boot.organization.id }, body: { title: 'Docs' } })).body as { id: string };
+  return async () => {
+    expect((await call('importGitRepository', { params: { spaceId: space.id }, body: { url: remote.url, ref: 'refs/heads/main', force: true } })).status).toBe(204);
+    const reader = store.read();
+    const record = getSpace(reader, space.id);
+    return {
+      content: getRevision(reader, space.id, record?.revision as string)?.content,
+      index: reader.scan('searchIndex', { prefix: `${space.id}/` }),
+      state: reader.get<{ pages: number }>('searchIndex.state', space.id)?.pages,
+    };
+  };
+}
+
+describe('a Git import staged ahead of its transaction', () => {
+  it('gives the content and the search index the in-transaction import gives, first and again', async () => {
+    const staged = createStore(path.join(storeDir, 'file'));
+    const inTransaction = new MemoryStore();
+    const [fileImport, memoryImport] = [await importer(staged), await importer(inTransaction)];
+    const first = await fileImport();
+    expect(first.index.length).toBeGreaterThan(50);
+    expect(first).toEqual(await memoryImport());
+
+    remote.commit({
+      'README.md': '# Welcome\n\nA rewritten home page about zebras and xylophones.\n',
+      'getting-started/new-page.md': '# A new page\n\nQuokkas everywhere.\n',
+      'SUMMARY.md': null,
+    });
+    const second = await fileImport();
+    expect(second.content).not.toBe(first.content);
+    expect(second.index.some(([key]) => key.includes('/quokkas/'))).toBe(true);
+    expect(second).toEqual(await memoryImport());
+    await staged.close();
+    expect((await fsck(path.join(storeDir, 'file'))).problems).toEqual([]);
+  });
+});
