@@ -39,7 +39,8 @@ const post = (commentHandlers as unknown as Record<string, (ctx: HandlerContext,
 if (!post) throw new Error('no postCommentInChangeRequest handler');
 for (let start = 0; start < comments; start += 1000) {
   await store.transact((tx) => {
-    const ctx: HandlerContext = { tx, ...env, artifacts: { save: () => Promise.reject(new Error('comments make no files')) }, policy: LOCAL_POLICY };
+    const access = { userId: env.actor.userId, organizationId: organization.id, role: 'admin' as const };
+    const ctx: HandlerContext = { tx, ...env, access, artifacts: { save: () => Promise.reject(new Error('comments make no files')) }, policy: LOCAL_POLICY };
     for (let i = start; i < Math.min(comments, start + 1000); i++) {
       const onPage = i % 10 === 0 ? { page: (leaves[i % leaves.length] as { id: string }).id } : {};
       post(ctx, { params: { spaceId, changeRequestId: cr.id }, query: {}, body: { body: { markdown: `Comment ${i}: is this step still needed?` }, ...onPage } });

@@ -26,6 +26,20 @@ export type SuccessKind = 200 | 201 | 204 | 205 | 'delete' | 'upsert';
  */
 export type RouteSource = `doc ${string}` | 'real-api' | 'docsctl';
 
+/** The roles of an organization's members, highest first. */
+export type MemberRoleName = 'admin' | 'create' | 'edit' | 'review' | 'comment' | 'read';
+
+/**
+ * Who may call a route, checked once for every call before its input is validated
+ * (src/domain/access.ts) and handed to the handler resolved (`ctx.access`):
+ * - `none`: anyone with a token (the caller's own user and organizations, a secret link);
+ * - `guest`: any member of the organization of the object the path names, guests included;
+ * - a role: that role or higher there (admin > create > edit > review > comment > read);
+ * - `{ role, or }`: also below the role, the team's owner (`{teamId}`) or the user named by
+ *   `{userId}` themselves.
+ */
+export type RouteAccess = 'none' | 'guest' | MemberRoleName | { readonly role: 'guest' | MemberRoleName; readonly or: 'teamOwner' | 'self' };
+
 export interface RouteDef<
   P extends z.ZodType = z.ZodType,
   Q extends z.ZodType = z.ZodType,
@@ -38,6 +52,8 @@ export interface RouteDef<
   readonly path: string;
   readonly summary: string;
   readonly source: RouteSource;
+  /** Who may call it; absent only for the real API's operations declared but not implemented (they answer 501 first). */
+  readonly access?: RouteAccess;
   readonly params: P;
   readonly query: Q;
   /** Body schema; undefined when the operation takes no body. */
@@ -77,17 +93,14 @@ export interface RouteInput<R extends AnyRoute> {
   body: R['body'] extends z.ZodType ? z.output<R['body']> : undefined;
 }
 
-/** Declares a route; a function only so TypeScript infers the schema types. */
-export function defineRoute<
-  P extends z.ZodType,
-  Q extends z.ZodType,
-  B extends z.ZodType | undefined = undefined,
->(route: {
+/** What a route module writes: every field of `RouteDef`, the defaults left out. */
+export interface RouteDeclaration<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType | undefined> {
   id: string;
   method: HttpMethod;
   path: string;
   summary: string;
   source: RouteSource;
+  access: RouteAccess;
   params: P;
   query: Q;
   body?: B;
@@ -95,7 +108,25 @@ export function defineRoute<
   success?: SuccessKind;
   paginated?: boolean;
   safe?: boolean;
-}): RouteDef<P, Q, B> {
+}
+
+/** Declares a route; a function only so TypeScript infers the schema types. */
+export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType | undefined = undefined>(
+  route: RouteDeclaration<P, Q, B>,
+): RouteDef<P, Q, B> {
+  return build(route);
+}
+
+/** A real-API operation declared from the OpenAPI document and not implemented (routes/declared.ts): no access, it answers 501. */
+export function declareUnimplemented<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType | undefined = undefined>(
+  route: Omit<RouteDeclaration<P, Q, B>, 'access'>,
+): RouteDef<P, Q, B> {
+  return build(route);
+}
+
+function build<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType | undefined>(
+  route: Omit<RouteDeclaration<P, Q, B>, 'access'> & { access?: RouteAccess },
+): RouteDef<P, Q, B> {
   const success = route.success ?? (route.method === 'DELETE' ? 'delete' : 200);
   return {
     id: route.id,
@@ -103,6 +134,7 @@ export function defineRoute<
     path: route.path,
     summary: route.summary,
     source: route.source,
+    ...(route.access === undefined ? {} : { access: route.access }),
     params: route.params,
     query: route.query,
     body: route.body as B,

@@ -14,7 +14,7 @@ import type { IdGenerator } from '../util/ids.js';
 import type { GitSettings } from '../git/settings.js';
 import type { Actor, AnswerCache, ArtifactSink, Handler, HandlerContext, ProgressListener } from './handler.js';
 import { ExactJson, Reply } from './handler.js';
-import { checkAccess } from './access.js';
+import { type ResolvedAccess, checkAccess } from './access.js';
 import { findHandler } from './handler-registry.js';
 import { type InputPolicy, LOCAL_POLICY } from './input-policy.js';
 
@@ -81,8 +81,8 @@ export async function executeOperation(env: ExecuteEnv, route: AnyRoute, raw: Ra
   const handler = await findHandler(route.id);
   if (!handler) throw new ApiError(501, `${route.id} is not implemented yet`);
   // Who may call it, before validation: a denied call learns nothing and changes nothing.
-  checkAccess(accessReader(env, route), route, raw.params ?? {}, env.actor.userId);
-  return run(env, route, handler, validateInput(route, raw));
+  const access = checkAccess(accessReader(env, route), route, raw.params ?? {}, env.actor.userId);
+  return run(env, route, handler, validateInput(route, raw), access);
 }
 
 /**
@@ -104,8 +104,8 @@ export async function executeLight(
   }
   const handler = await findHandler(info.id);
   if (!handler) throw new ApiError(501, `${info.id} is not implemented yet`);
-  checkAccess(accessReader(env, info), info, params, env.actor.userId);
-  return run(env, info, handler, { params, query: input.query, body: input.body } as RouteInput<AnyRoute>);
+  const access = checkAccess(accessReader(env, info), info, params, env.actor.userId);
+  return run(env, info, handler, { params, query: input.query, body: input.body } as RouteInput<AnyRoute>, access);
 }
 
 type Runnable = Pick<AnyRoute, 'id' | 'method' | 'success'> & { readonly safe?: boolean };
@@ -120,9 +120,9 @@ function accessReader(env: ExecuteEnv, route: Runnable): StoreReader {
   return (reads ? env.reader : undefined) ?? env.store.read();
 }
 
-async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: RouteInput<AnyRoute>): Promise<OperationResult> {
+async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: RouteInput<AnyRoute>, access: ResolvedAccess): Promise<OperationResult> {
   const snapshot = () => env.reader ?? env.store.read();
-  const base = { actor: env.actor, clock: env.clock, ids: env.ids, origin: env.origin, artifacts: env.artifacts ?? noArtifacts, policy: env.policy ?? LOCAL_POLICY, progress: env.progress, git: env.git };
+  const base = { actor: env.actor, access, clock: env.clock, ids: env.ids, origin: env.origin, artifacts: env.artifacts ?? noArtifacts, policy: env.policy ?? LOCAL_POLICY, progress: env.progress, git: env.git };
   const context = (tx: StoreWriter): HandlerContext => ({ tx, ...base });
   // A GET, or a route declared safe (a preview with a body), reads a snapshot and cannot write.
   const reads = route.method === 'GET' || route.safe === true;

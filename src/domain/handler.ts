@@ -11,6 +11,7 @@ import type { ObjectStager, StoreReader, StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
 import type { GitSettings } from '../git/settings.js';
+import type { ResolvedAccess } from './access.js';
 import type { InputPolicy } from './policy.js';
 
 /** Who is calling. */
@@ -30,6 +31,11 @@ export interface HandlerContext {
   /** The transaction (write routes) or a read-only snapshot that throws on writes (GET routes). */
   tx: StoreWriter;
   actor: Actor;
+  /**
+   * The caller's access, resolved once from the route's declared role before the
+   * handler runs (src/domain/access.ts): the handler does not check that role again.
+   */
+  access: ResolvedAccess;
   clock: Clock;
   ids: IdGenerator;
   /** Origin used to build `urls` (e.g. `http://127.0.0.1:4000`); API URLs are `${origin}/v1/...`. */

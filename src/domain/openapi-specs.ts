@@ -34,7 +34,7 @@ import { fetchPolicyText } from './fetch-text.js';
 import { type Handler, type HandlerContext, Reply, type TwoPhaseHandler, deleted, implementer, nothingToDelete } from './handler.js';
 import { type OpenApiCheck, type OpenApiProblem, checkOpenApiText } from './openapi-check.js';
 import { type Entry, KeyedSet, OrderedList, isKeyedId, paginatePrefix } from './ordered.js';
-import { atLeast, orgAccess, requireRole } from './permissions.js';
+import { atLeast, orgAccess } from './permissions.js';
 import type { Role } from './core-records.js';
 import { apiUrl, appUrl, downloadUrl } from './urls.js';
 
@@ -213,26 +213,24 @@ function requireSpec(tx: StoreReader, orgId: string, slug: string): OpenApiSpecR
   return spec;
 }
 
-function requireWriter(tx: StoreReader, orgId: string, userId: string, action: string) {
-  const access = orgAccess(tx, orgId, userId);
-  requireRole(access.role, 'create', access.org.id, action);
-  return access;
+/** The organization a write names (the routes that write need `create`: checked before the handler). */
+function requireWriter(tx: StoreReader, orgId: string, userId: string) {
+  return orgAccess(tx, orgId, userId);
 }
 
-/** The organization and spec a read names, after the caller's `read` role is checked. */
-function readSpec(ctx: HandlerContext, params: { organizationId: string; specSlug: string }, action: string) {
+/** The organization and spec a read names. */
+function readSpec(ctx: HandlerContext, params: { organizationId: string; specSlug: string }) {
   const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
-  requireRole(role, 'read', org.id, action);
   return { org, role, spec: requireSpec(ctx.tx, org.id, params.specSlug) };
 }
 
 const createSpec: TwoPhaseHandler<typeof routes.createOpenAPISpec, Processed> = {
   async prepare(ctx, { params, body }) {
-    requireWriter(ctx.reader, params.organizationId, ctx.actor.userId, 'create OpenAPI specifications');
+    requireWriter(ctx.reader, params.organizationId, ctx.actor.userId);
     return processSource(ctx, body.source);
   },
   run(ctx, { params, body }, processed) {
-    const { org, role } = requireWriter(ctx.tx, params.organizationId, ctx.actor.userId, 'create OpenAPI specifications');
+    const { org, role } = requireWriter(ctx.tx, params.organizationId, ctx.actor.userId);
     if (findSpec(ctx.tx, org.id, body.slug)) {
       throw conflict(`OpenAPI specification "${body.slug}" already exists: update it with PUT (docsctl openapi publish ${body.slug} …)`);
     }
@@ -245,11 +243,11 @@ const createSpec: TwoPhaseHandler<typeof routes.createOpenAPISpec, Processed> = 
 
 const upsertSpec: TwoPhaseHandler<typeof routes.createOrUpdateOpenAPISpecBySlug, Processed> = {
   async prepare(ctx, { params, body }) {
-    requireWriter(ctx.reader, params.organizationId, ctx.actor.userId, 'publish OpenAPI specifications');
+    requireWriter(ctx.reader, params.organizationId, ctx.actor.userId);
     return processSource(ctx, body.source);
   },
   run(ctx, { params }, processed) {
-    const { org, role } = requireWriter(ctx.tx, params.organizationId, ctx.actor.userId, 'publish OpenAPI specifications');
+    const { org, role } = requireWriter(ctx.tx, params.organizationId, ctx.actor.userId);
     const previous = findSpec(ctx.tx, org.id, params.specSlug);
     const spec = applyProcessed(ctx, previous, params.specSlug, processed);
     orgOpenApiSpecs.put(ctx.tx, org.id, spec.slug, spec);
@@ -263,16 +261,15 @@ const on = implementer<typeof routes>();
 export const openApiSpecHandlers: Record<string, Handler> = {
   ...on('listOpenAPISpecs', (ctx, { params, query }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
-    requireRole(role, 'read', org.id, 'list OpenAPI specifications');
     return orgOpenApiSpecs.page(ctx.tx, org.id, query, ({ value }) => specView(ctx.tx, ctx.origin, org.id, value, role));
   }),
   createOpenAPISpec: createSpec,
   ...on('getOpenAPISpecBySlug', (ctx, { params }) => {
-    const { org, role, spec } = readSpec(ctx, params, 'read OpenAPI specifications');
+    const { org, role, spec } = readSpec(ctx, params);
     return specView(ctx.tx, ctx.origin, org.id, spec, role);
   }),
   ...on('updateOpenAPISpecBySlug', (ctx, { params, body }) => {
-    const { org, role } = requireWriter(ctx.tx, params.organizationId, ctx.actor.userId, 'change OpenAPI specifications');
+    const { org, role } = requireWriter(ctx.tx, params.organizationId, ctx.actor.userId);
     let spec = requireSpec(ctx.tx, org.id, params.specSlug);
     if ((spec.visibility ?? 'private') !== body.visibility) {
       spec = { ...spec, visibility: body.visibility, updatedAt: ctx.clock().toISOString() };
@@ -281,7 +278,7 @@ export const openApiSpecHandlers: Record<string, Handler> = {
     return specView(ctx.tx, ctx.origin, org.id, spec, role);
   }),
   ...on('listOpenAPISpecVersions', (ctx, { params, query }) => {
-    const { org, spec } = readSpec(ctx, params, 'read OpenAPI specifications');
+    const { org, spec } = readSpec(ctx, params);
     const count = openApiSpecVersions.count(ctx.tx, spec.id);
     return paginatePrefix<Entry<OpenApiVersionRecord>, ReturnType<typeof versionView>>(
       ctx.tx, openApiSpecVersions.table, `${spec.id}/`, query, count,
@@ -290,24 +287,24 @@ export const openApiSpecHandlers: Record<string, Handler> = {
     );
   }),
   ...on('getLatestOpenAPISpecVersion', (ctx, { params }) => {
-    const { org, spec } = readSpec(ctx, params, 'read OpenAPI specifications');
+    const { org, spec } = readSpec(ctx, params);
     return versionView(ctx.origin, org.id, spec.slug, requireLatestVersion(ctx.tx, spec));
   }),
   ...on('getOpenAPISpecVersionById', (ctx, { params }) => {
-    const { org, spec } = readSpec(ctx, params, 'read OpenAPI specifications');
+    const { org, spec } = readSpec(ctx, params);
     return versionView(ctx.origin, org.id, spec.slug, requireVersion(ctx.tx, spec, params.versionId));
   }),
   ...on('getLatestOpenAPISpecVersionContent', (ctx, { params }) => {
-    const { spec } = readSpec(ctx, params, 'read OpenAPI specifications');
+    const { spec } = readSpec(ctx, params);
     return contentView(ctx.tx, ctx.origin, requireLatestVersion(ctx.tx, spec));
   }),
   ...on('getOpenAPISpecVersionContentById', (ctx, { params }) => {
-    const { spec } = readSpec(ctx, params, 'read OpenAPI specifications');
+    const { spec } = readSpec(ctx, params);
     return contentView(ctx.tx, ctx.origin, requireVersion(ctx.tx, spec, params.versionId));
   }),
   createOrUpdateOpenAPISpecBySlug: upsertSpec,
   ...on('deleteOpenAPISpecBySlug', (ctx, { params }) => {
-    const { org } = requireWriter(ctx.tx, params.organizationId, ctx.actor.userId, 'delete OpenAPI specifications');
+    const { org } = requireWriter(ctx.tx, params.organizationId, ctx.actor.userId);
     const spec = findSpec(ctx.tx, org.id, params.specSlug);
     if (!spec) return nothingToDelete();
     removeVersions(ctx, spec.id);

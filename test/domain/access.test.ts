@@ -1,17 +1,18 @@
 /**
  * Roles, table-driven: for every implemented operation, a caller one role below
- * what `ROUTE_ACCESS` asks gets 403 naming the role and changes nothing; a
+ * what its route declares (`access`) gets 403 naming the role and changes nothing; a
  * caller from another organization gets 404 (204 "nothing to delete" for a
  * DELETE) and changes nothing; a caller with exactly the role is
  * not refused. Locally (executeOperation, and LocalTransport with --token) and
  * against `serve` (HttpTransport with each user's token).
  */
-import { join } from 'node:path';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import type { RouteId } from '../../src/api/route-id.js';
-import { getRoute, routes } from '../../src/api/table.js';
-import { ROUTE_ACCESS } from '../../src/domain/access.js';
+import { getRoute, routeModules, routes } from '../../src/api/table.js';
+import { type Access, accessOf } from '../../src/domain/access.js';
 import { issueToken } from '../../src/domain/accounts.js';
 import { bootstrap } from '../../src/domain/bootstrap.js';
 import { executeOperation } from '../../src/domain/execute.js';
@@ -109,16 +110,24 @@ function hiddenStatus(routeId: RouteId): number[] {
 
 let implemented: RouteId[] = [];
 
+/** The access an implemented route declares (every one declares one: checked below). */
+function declared(routeId: RouteId): Access | undefined {
+  const access = getRoute(routeId).access;
+  return access === undefined ? undefined : accessOf(access);
+}
+
 beforeAll(async () => {
   implemented = [];
   for (const route of routes) if (await isImplemented(route.id)) implemented.push(route.id);
 });
 afterAll(cleanupTempDirs);
 
-describe('ROUTE_ACCESS', () => {
-  it('names the role of every implemented operation', () => {
+describe('the access declared with each route', () => {
+  it('is declared by every implemented operation, and every hand-written route', () => {
     expect(implemented.length).toBeGreaterThan(70);
-    expect(implemented.filter((id) => !ROUTE_ACCESS[id])).toEqual([]);
+    expect(implemented.filter((id) => getRoute(id).access === undefined)).toEqual([]);
+    const declaredOnly = new Set(Object.keys(routeModules.declared));
+    expect(routes.filter((route) => !declaredOnly.has(route.id) && route.access === undefined).map((route) => route.id)).toEqual([]);
   });
 
   it('in process: one role below → 403 naming the role, nothing changed; another organization → 404; the role itself passes', async () => {
@@ -129,7 +138,7 @@ describe('ROUTE_ACCESS', () => {
         params: paramsFor(routeId, fx.params),
       });
     for (const routeId of implemented) {
-      const access = ROUTE_ACCESS[routeId];
+      const access = declared(routeId);
       if (!access || access.role === 'none') continue;
       const gen = fx.store.read().gen;
       if (access.role !== 'guest') {
@@ -145,7 +154,7 @@ describe('ROUTE_ACCESS', () => {
 
   it('the role named in the table is enough (each operation on a fresh store)', async () => {
     for (const routeId of implemented) {
-      const access = ROUTE_ACCESS[routeId];
+      const access = declared(routeId);
       if (!access || access.role === 'none') continue;
       const fx = await buildFixture(new MemoryStore());
       const clock = manualClock('2026-02-02T00:00:00.000Z');
@@ -158,6 +167,42 @@ describe('ROUTE_ACCESS', () => {
       );
       expect(result.status, `${routeId} as ${access.role}: ${result.message}`).not.toBe(403);
     }
+  });
+});
+
+describe('handlers', () => {
+  it('do not check the declared role again: the role checks left depend on data, each named here', () => {
+    const checks = readdirSync('src/domain', { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !['access.ts', 'permissions.ts'].includes(entry.name))
+      .flatMap((entry) => {
+        const file = join(entry.parentPath, entry.name);
+        return readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((line) => /\brequireRole\(|\batLeast\(/.test(line) && !/^import|^export function/.test(line.trim()))
+          .map((line) => `${relative('src/domain', file)}: ${line.trim()}`);
+      });
+    expect(checks.sort()).toEqual(
+      [
+        // A transfer needs admin in the organization it goes to, named by the body.
+        "collections.ts: requireRole(target.role, 'admin', target.org.id, 'transfer collections into it');",
+        "spaces.ts: requireRole(target.role, 'admin', targetOrg, 'transfer spaces into it');",
+        // `user create --org`: the organization is named by the command's option (a local account command).
+        "accounts.ts: requireRole(access.role, 'admin', access.org.id, 'add users to it');",
+        // Only the author of a comment or an admin edits or deletes it.
+        "comments/handlers.ts: if (author === ctx.actor.userId || atLeast(thread.role, 'admin')) return;",
+        // An integration's organization is its owner, not a path parameter.
+        "integrations.ts: atLeast(roleIn(tx, integration.owner, userId) ?? null, 'admin');",
+        "integrations.ts: if (!atLeast(roleIn(ctx.tx, org.id, ctx.actor.userId) ?? null, 'admin')) {",
+        // Who may manage a team (an admin or one of its owners), for `permissions` and the `owner` filter.
+        "teams-records.ts: return atLeast(role, 'admin') || teamMembers.get(tx, team.id, userId)?.role === 'owner';",
+        // The `permissions` objects of answers.
+        "comments/views.ts: const mine = author === view.actor || atLeast(view.role, 'admin');",
+        "comments/views.ts: return { view: true, edit: mine, reply: atLeast(view.role, 'comment'), delete: mine };",
+        "fonts.ts: permissions: { edit: atLeast(role, 'admin') },",
+        "openapi-specs.ts: permissions: { view: true, edit: atLeast(role, 'create') },",
+        "translations.ts: permissions: { view: true, edit: atLeast(role, 'admin') },",
+      ].sort(),
+    );
   });
 });
 
@@ -182,7 +227,7 @@ describe('roles with tokens, locally and against serve', () => {
     const reader = openStore(dir);
     try {
       for (const routeId of implemented) {
-        const access = ROUTE_ACCESS[routeId];
+        const access = declared(routeId);
         if (!access || access.role === 'none') continue;
         const gen = reader.read().gen;
         const input = { params: paramsFor(routeId, fx.params) };

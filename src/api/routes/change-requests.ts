@@ -14,6 +14,7 @@ export const listChangeRequestsForSpace = defineRoute({
   path: '/v1/spaces/{spaceId}/change-requests',
   summary: 'List the change requests of a space (open ones unless --status is given)',
   source: 'doc 4.8',
+  access: 'read',
   params: pathParams('spaceId'),
   query: z.object({
     ...paginationQuery,
@@ -32,6 +33,7 @@ export const createChangeRequest = defineRoute({
   path: '/v1/spaces/{spaceId}/change-requests',
   summary: 'Create a change request',
   source: 'doc 4.8',
+  access: 'edit',
   params: pathParams('spaceId'),
   query: noQuery(),
   body: z.object({
@@ -49,6 +51,7 @@ export const getChangeRequestById = defineRoute({
   path: '/v1/spaces/{spaceId}/change-requests/{changeRequestId}',
   summary: 'Get a change request (by id or number)',
   source: 'doc 4.8',
+  access: 'read',
   params: pathParams(...cr),
   query: noQuery(),
 });
@@ -59,6 +62,7 @@ export const updateChangeRequestById = defineRoute({
   path: '/v1/spaces/{spaceId}/change-requests/{changeRequestId}',
   summary: 'Update the subject, description or status of a change request',
   source: 'doc 4.8',
+  access: 'edit',
   params: pathParams(...cr),
   query: noQuery(),
   body: z
@@ -79,6 +83,7 @@ export const mergeChangeRequest = defineRoute({
   path: '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge',
   summary: 'Merge a change request into the main content',
   source: 'doc 4.8',
+  access: 'edit',
   params: pathParams(...cr),
   query: noQuery(),
 });
@@ -89,6 +94,7 @@ export const updateChangeRequest = defineRoute({
   path: '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update',
   summary: 'Pull the main content into a change request',
   source: 'doc 4.8',
+  access: 'edit',
   params: pathParams(...cr),
   query: noQuery(),
 });
@@ -99,6 +105,7 @@ export const getChangeRequestPDF = defineRoute({
   path: '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf',
   summary: 'Get a temporary URL to print a change request as PDF',
   source: 'doc 4.8',
+  access: 'read',
   params: pathParams(...cr),
   query: z.object({ only: qBool().optional(), page: z.string().optional() }),
 });
@@ -109,6 +116,7 @@ export const listChangeRequestsForOrganization = defineRoute({
   path: '/v1/orgs/{organizationId}/change-requests',
   summary: 'List the change requests across the spaces of an organization',
   source: 'real-api',
+  access: 'read',
   params: pathParams('organizationId'),
   query: z.object({
     ...paginationQuery,

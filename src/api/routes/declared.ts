@@ -16,7 +16,7 @@
  * route-table test checks them against the OpenAPI document).
  */
 import * as z from 'zod';
-import { type AnyRoute, type DeclaredOperation, defineRoute, pathParamNames } from '../route.js';
+import { type AnyRoute, type DeclaredOperation, declareUnimplemented, pathParamNames } from '../route.js';
 
 export type { DeclaredOperation } from '../route.js';
 import { pathParams } from '../schemas/common.js';
@@ -26,7 +26,7 @@ import { declaredOperations } from './declared-ops.js';
 const anyFields = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, z.unknown().optional()]));
 
 function declare(op: DeclaredOperation): AnyRoute {
-  return defineRoute({
+  return declareUnimplemented({
     id: op.id,
     method: op.method,
     path: op.path,

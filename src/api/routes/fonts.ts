@@ -21,6 +21,7 @@ export const listCustomFonts = defineRoute({
   path: '/v1/orgs/{organizationId}/fonts',
   summary: 'List the custom fonts of an organization',
   source: 'real-api',
+  access: 'read',
   params: pathParams('organizationId'),
   query: listQuery(),
   paginated: true,
@@ -32,6 +33,7 @@ export const createCustomFont = defineRoute({
   path: '/v1/orgs/{organizationId}/fonts',
   summary: 'Create a custom font',
   source: 'real-api',
+  access: 'admin',
   params: pathParams('organizationId'),
   query: noQuery(),
   body: z.object({
@@ -49,6 +51,7 @@ export const getCustomFont = defineRoute({
   path: '/v1/orgs/{organizationId}/fonts/{fontId}',
   summary: 'Get a custom font',
   source: 'real-api',
+  access: 'read',
   params: pathParams(...font),
   query: noQuery(),
 });
@@ -59,6 +62,7 @@ export const updateCustomFont = defineRoute({
   path: '/v1/orgs/{organizationId}/fonts/{fontId}',
   summary: 'Update a custom font (a face with a null storageKey is removed)',
   source: 'real-api',
+  access: 'admin',
   params: pathParams(...font),
   query: noQuery(),
   body: z.object({
@@ -75,6 +79,7 @@ export const deleteCustomFont = defineRoute({
   path: '/v1/orgs/{organizationId}/fonts/{fontId}',
   summary: 'Delete a custom font',
   source: 'real-api',
+  access: 'admin',
   params: pathParams(...font),
   query: noQuery(),
 });

@@ -28,6 +28,7 @@ export const importGitRepository = defineRoute({
   path: '/v1/spaces/{spaceId}/git/import',
   summary: 'Start importing a Git repository into a space',
   source: 'doc 4.19',
+  access: 'edit',
   params: pathParams('spaceId'),
   query: noQuery(),
   body: z.object({
@@ -47,6 +48,7 @@ export const exportToGitRepository = defineRoute({
   path: '/v1/spaces/{spaceId}/git/export',
   summary: 'Start exporting a space to a Git repository',
   source: 'doc 4.19',
+  access: 'edit',
   params: pathParams('spaceId'),
   query: noQuery(),
   body: z.object({
@@ -67,6 +69,7 @@ export const getSpaceGitInfo = defineRoute({
   path: '/v1/spaces/{spaceId}/git/info',
   summary: 'Get the Git sync state of a space',
   source: 'doc 4.19',
+  access: 'read',
   params: pathParams('spaceId'),
   query: noQuery(),
 });
@@ -82,6 +85,7 @@ export const previewGitImport = defineRoute({
   path: '/v1/spaces/{spaceId}/x-docsctl/git/import-preview',
   summary: 'Preview an import from a Git repository: the pages and files it would change (docsctl extension)',
   source: 'docsctl',
+  access: 'edit',
   safe: true,
   params: pathParams('spaceId'),
   query: noQuery(),
@@ -95,6 +99,7 @@ export const previewGitExport = defineRoute({
   path: '/v1/spaces/{spaceId}/x-docsctl/git/export-preview',
   summary: 'Preview an export to a Git repository: the files it would write and delete (docsctl extension)',
   source: 'docsctl',
+  access: 'edit',
   safe: true,
   params: pathParams('spaceId'),
   query: noQuery(),

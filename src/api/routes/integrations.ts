@@ -73,6 +73,7 @@ export const listIntegrations = defineRoute({
   path: '/v1/integrations',
   summary: 'List the published integrations',
   source: 'doc 4.13',
+  access: 'none',
   params: z.object({}),
   query: z.object({
     ...paginationQuery,
@@ -95,6 +96,7 @@ export const getIntegrationByName = defineRoute({
   path: '/v1/integrations/{integrationName}',
   summary: 'Get an integration by name',
   source: 'doc 4.13',
+  access: 'none',
   params: integrationParams(),
   query: noQuery(),
 });
@@ -105,6 +107,7 @@ export const publishIntegration = defineRoute({
   path: '/v1/integrations/{integrationName}',
   summary: 'Publish (create or update) an integration',
   source: 'doc 4.13',
+  access: 'none',
   params: integrationParams(),
   query: noQuery(),
   body: z.object({
@@ -146,6 +149,7 @@ export const unpublishIntegration = defineRoute({
   path: '/v1/integrations/{integrationName}',
   summary: 'Unpublish an integration',
   source: 'doc 4.13',
+  access: 'none',
   params: integrationParams(),
   query: noQuery(),
 });
@@ -156,6 +160,7 @@ export const listIntegrationInstallations = defineRoute({
   path: '/v1/integrations/{integrationName}/installations',
   summary: 'List the installations of an integration',
   source: 'doc 4.13',
+  access: 'none',
   params: integrationParams(),
   query: z.object({ ...paginationQuery, externalId: z.string().optional() }),
   paginated: true,

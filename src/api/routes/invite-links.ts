@@ -20,6 +20,7 @@ export const listOrganizationInviteLinks = defineRoute({
   path: '/v1/orgs/{organizationId}/link-invites',
   summary: 'List the invite links of an organization',
   source: 'real-api',
+  access: 'admin',
   params: pathParams('organizationId'),
   query: listQuery(),
   paginated: true,
@@ -31,6 +32,7 @@ export const createOrganizationInvite = defineRoute({
   path: '/v1/orgs/{organizationId}/link-invites',
   summary: 'Create an invite link to an organization',
   source: 'real-api',
+  access: 'admin',
   params: pathParams('organizationId'),
   query: noQuery(),
   body: z.object({
@@ -51,6 +53,7 @@ export const getOrganizationInviteLink = defineRoute({
   path: '/v1/orgs/{organizationId}/link-invites/{inviteId}',
   summary: 'Get an invite link of an organization',
   source: 'real-api',
+  access: 'none',
   params: pathParams(...invite),
   query: noQuery(),
 });
@@ -61,6 +64,7 @@ export const updateOrganizationInviteById = defineRoute({
   path: '/v1/orgs/{organizationId}/link-invites/{inviteId}',
   summary: 'Change the role of an invite link',
   source: 'real-api',
+  access: 'admin',
   params: pathParams(...invite),
   query: noQuery(),
   /** `role` for an organization invite, `level` for a space or collection invite. */
@@ -74,6 +78,7 @@ export const deleteOrganizationInviteById = defineRoute({
   path: '/v1/orgs/{organizationId}/link-invites/{inviteId}',
   summary: 'Delete an invite link (it stops working at once)',
   source: 'real-api',
+  access: 'admin',
   params: pathParams(...invite),
   query: noQuery(),
 });
@@ -84,6 +89,7 @@ export const joinOrganizationWithInvite = defineRoute({
   path: '/v1/orgs/{organizationId}/invites/{inviteId}',
   summary: 'Join an organization with an invite link',
   source: 'real-api',
+  access: 'none',
   params: pathParams(...invite),
   query: noQuery(),
 });

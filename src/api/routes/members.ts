@@ -11,6 +11,7 @@ export const listMembersInOrganizationById = defineRoute({
   path: '/v1/orgs/{organizationId}/members',
   summary: 'List the members of an organization',
   source: 'doc 4.17',
+  access: 'read',
   params: pathParams('organizationId'),
   query: z.object({
     ...paginationQuery,
@@ -32,6 +33,7 @@ export const getMemberInOrganizationById = defineRoute({
   path: '/v1/orgs/{organizationId}/members/{userId}',
   summary: 'Get a member of an organization',
   source: 'doc 4.17',
+  access: 'read',
   params: pathParams(...member),
   query: noQuery(),
 });
@@ -42,6 +44,7 @@ export const removeMemberFromOrganizationById = defineRoute({
   path: '/v1/orgs/{organizationId}/members/{userId}',
   summary: 'Remove a member from an organization',
   source: 'doc 4.17',
+  access: { role: 'admin', or: 'self' },
   params: pathParams(...member),
   query: noQuery(),
 });
@@ -52,6 +55,7 @@ export const updateMemberInOrganizationById = defineRoute({
   path: '/v1/orgs/{organizationId}/members/{userId}',
   summary: 'Change the role of a member (null makes a guest)',
   source: 'doc 4.17',
+  access: 'admin',
   params: pathParams(...member),
   query: noQuery(),
   body: z.object({ role: MemberRoleOrGuest.optional() }),
@@ -64,6 +68,7 @@ export const updateOrganizationMemberLastSeenAt = defineRoute({
   path: '/v1/orgs/{organizationId}/ping',
   summary: "Update the caller's last-seen time in an organization",
   source: 'doc 4.17',
+  access: 'guest',
   params: pathParams('organizationId'),
   query: noQuery(),
 });
@@ -74,6 +79,7 @@ export const setUserAsSSOMemberForOrganization = defineRoute({
   path: '/v1/orgs/{organizationId}/members/{userId}/sso',
   summary: 'Mark a member as an SSO member',
   source: 'doc 4.17',
+  access: 'admin',
   params: pathParams(...member),
   query: noQuery(),
 });
@@ -84,6 +90,7 @@ export const listSpacesForOrganizationMember = defineRoute({
   path: '/v1/orgs/{organizationId}/members/{userId}/spaces',
   summary: 'List the spaces a member can access, with their permission',
   source: 'doc 4.17',
+  access: 'read',
   params: pathParams(...member),
   query: z.object({ ...paginationQuery, order: ListOrder.optional() }),
   paginated: true,
@@ -95,6 +102,7 @@ export const listTeamsForOrganizationMember = defineRoute({
   path: '/v1/orgs/{organizationId}/members/{userId}/teams',
   summary: 'List the teams of a member',
   source: 'doc 4.17',
+  access: 'read',
   params: pathParams(...member),
   query: z.object({ ...paginationQuery, title: z.string().optional() }),
   paginated: true,

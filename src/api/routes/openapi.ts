@@ -29,6 +29,7 @@ export const listOpenAPISpecs = defineRoute({
   path: '/v1/orgs/{organizationId}/openapi',
   summary: 'List the OpenAPI specifications of an organization',
   source: 'doc 4.15',
+  access: 'read',
   params: pathParams('organizationId'),
   query: listQuery(),
   paginated: true,
@@ -40,6 +41,7 @@ export const createOpenAPISpec = defineRoute({
   path: '/v1/orgs/{organizationId}/openapi',
   summary: 'Create an OpenAPI specification',
   source: 'doc 4.15',
+  access: 'create',
   params: pathParams('organizationId'),
   query: noQuery(),
   body: z.object({ slug: OpenAPISpecSlug, source: OpenAPISpecSource }),
@@ -53,6 +55,7 @@ export const getOpenAPISpecBySlug = defineRoute({
   path: '/v1/orgs/{organizationId}/openapi/{specSlug}',
   summary: 'Get an OpenAPI specification by slug',
   source: 'doc 4.15',
+  access: 'read',
   params: pathParams(...spec),
   query: noQuery(),
 });
@@ -63,6 +66,7 @@ export const createOrUpdateOpenAPISpecBySlug = defineRoute({
   path: '/v1/orgs/{organizationId}/openapi/{specSlug}',
   summary: 'Create or update an OpenAPI specification by slug',
   source: 'doc 4.15',
+  access: 'create',
   // The slug may name a new spec here, so it is validated like a created one.
   params: z.object({ organizationId: id(), specSlug: OpenAPISpecSlug }),
   query: noQuery(),
@@ -77,6 +81,7 @@ export const deleteOpenAPISpecBySlug = defineRoute({
   path: '/v1/orgs/{organizationId}/openapi/{specSlug}',
   summary: 'Delete an OpenAPI specification',
   source: 'doc 4.15',
+  access: 'create',
   params: pathParams(...spec),
   query: noQuery(),
 });
@@ -87,6 +92,7 @@ export const updateOpenAPISpecBySlug = defineRoute({
   path: '/v1/orgs/{organizationId}/openapi/{specSlug}',
   summary: 'Update the visibility of an OpenAPI specification',
   source: 'real-api',
+  access: 'create',
   params: pathParams(...spec),
   query: noQuery(),
   body: z.object({ visibility: OpenAPISpecVisibility }),
@@ -99,6 +105,7 @@ export const listOpenAPISpecVersions = defineRoute({
   path: '/v1/orgs/{organizationId}/openapi/{specSlug}/versions',
   summary: 'List the versions of an OpenAPI specification, newest first',
   source: 'real-api',
+  access: 'read',
   params: pathParams(...spec),
   query: listQuery(),
   paginated: true,
@@ -110,6 +117,7 @@ export const getLatestOpenAPISpecVersion = defineRoute({
   path: '/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest',
   summary: 'Get the latest version of an OpenAPI specification',
   source: 'real-api',
+  access: 'read',
   params: pathParams(...spec),
   query: noQuery(),
 });
@@ -120,6 +128,7 @@ export const getLatestOpenAPISpecVersionContent = defineRoute({
   path: '/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content',
   summary: 'Get the content of the latest version of an OpenAPI specification',
   source: 'real-api',
+  access: 'read',
   params: pathParams(...spec),
   query: noQuery(),
 });
@@ -130,6 +139,7 @@ export const getOpenAPISpecVersionById = defineRoute({
   path: '/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}',
   summary: 'Get a version of an OpenAPI specification by its id',
   source: 'real-api',
+  access: 'read',
   params: pathParams(...specVersion),
   query: noQuery(),
 });
@@ -140,6 +150,7 @@ export const getOpenAPISpecVersionContentById = defineRoute({
   path: '/v1/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content',
   summary: 'Get the content of a version of an OpenAPI specification by its id',
   source: 'real-api',
+  access: 'read',
   params: pathParams(...specVersion),
   query: noQuery(),
 });

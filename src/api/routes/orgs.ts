@@ -9,6 +9,7 @@ export const getAuthenticatedUser = defineRoute({
   path: '/v1/user',
   summary: 'Get the authenticated user',
   source: 'real-api',
+  access: 'none',
   params: z.object({}),
   query: noQuery(),
 });
@@ -19,6 +20,7 @@ export const listOrganizationsForAuthenticatedUser = defineRoute({
   path: '/v1/orgs',
   summary: 'List the organizations of the authenticated user',
   source: 'real-api',
+  access: 'none',
   params: z.object({}),
   query: listQuery(),
   paginated: true,
@@ -30,6 +32,7 @@ export const getOrganizationById = defineRoute({
   path: '/v1/orgs/{organizationId}',
   summary: 'Get an organization',
   source: 'real-api',
+  access: 'guest',
   params: pathParams('organizationId'),
   query: noQuery(),
 });
@@ -40,6 +43,7 @@ export const inviteUsersToOrganization = defineRoute({
   path: '/v1/orgs/{organizationId}/invites',
   summary: 'Invite users to an organization by e-mail',
   source: 'real-api',
+  access: 'admin',
   params: pathParams('organizationId'),
   query: noQuery(),
   body: z.object({
@@ -81,6 +85,7 @@ export const updateOrganizationById = defineRoute({
   path: '/v1/orgs/{organizationId}',
   summary: 'Update an organization',
   source: 'real-api',
+  access: 'admin',
   params: pathParams('organizationId'),
   query: z.object({}),
   body: z

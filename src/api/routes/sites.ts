@@ -59,6 +59,7 @@ export const listSites = defineRoute({
   path: '/v1/orgs/{organizationId}/sites',
   summary: 'List the sites of an organization',
   source: 'doc 4.3',
+  access: 'read',
   params: pathParams('organizationId'),
   query: z.object({
     ...paginationQuery,
@@ -77,6 +78,7 @@ export const createSite = defineRoute({
   path: '/v1/orgs/{organizationId}/sites',
   summary: 'Create a site',
   source: 'doc 4.3',
+  access: 'admin',
   params: pathParams('organizationId'),
   query: noQuery(),
   body: z.object({
@@ -95,6 +97,7 @@ export const getSiteById = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}',
   summary: 'Get a site',
   source: 'doc 4.3',
+  access: 'read',
   params: pathParams(...site),
   query: noQuery(),
 });
@@ -105,6 +108,7 @@ export const deleteSiteById = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}',
   summary: 'Delete a site',
   source: 'doc 4.3',
+  access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
 });
@@ -115,6 +119,7 @@ export const updateSiteById = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}',
   summary: 'Update a site',
   source: 'doc 4.3',
+  access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
   body: z
@@ -138,6 +143,7 @@ export const getSiteAdaptiveSchema = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema',
   summary: 'Get the adaptive content schema of a site',
   source: 'doc 4.3',
+  access: 'read',
   params: pathParams(...site),
   query: noQuery(),
 });
@@ -148,6 +154,7 @@ export const updateSiteAdaptiveSchema = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema',
   summary: 'Set the adaptive content schema of a site',
   source: 'doc 4.3',
+  access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
   body: z.object({ jsonSchema: SiteAdaptiveJSONSchema }),
@@ -160,6 +167,7 @@ export const getPublishedContentSite = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/published',
   summary: 'Get the published content and customization of a site',
   source: 'doc 4.3',
+  access: 'read',
   params: pathParams(...site),
   query: z.object({ shareKey: z.string().optional() }),
 });
@@ -172,6 +180,7 @@ export const listSiteSections = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/sections',
   summary: 'List the sections of a site',
   source: 'doc 4.4',
+  access: 'read',
   params: pathParams(...site),
   query: z.object({ ...paginationQuery, shareKey: z.string().optional() }),
   paginated: true,
@@ -183,6 +192,7 @@ export const addSectionToSite = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/sections',
   summary: 'Add a section to a site',
   source: 'doc 4.4',
+  access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
   body: z.object({
@@ -201,6 +211,7 @@ export const deleteSiteSectionById = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}',
   summary: 'Delete a site section',
   source: 'doc 4.4',
+  access: 'admin',
   params: pathParams(...site, 'siteSectionId'),
   query: noQuery(),
 });
@@ -211,6 +222,7 @@ export const updateSiteSectionById = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}',
   summary: 'Update a site section',
   source: 'doc 4.4',
+  access: 'admin',
   params: pathParams(...site, 'siteSectionId'),
   query: noQuery(),
   body: z
@@ -232,6 +244,7 @@ export const moveSiteSection = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move',
   summary: 'Move a site section (to the end when no position is given)',
   source: 'doc 4.4',
+  access: 'admin',
   params: pathParams(...site, 'siteSectionId'),
   query: noQuery(),
   body: z.object({ position: SiteSectionMovePosition.optional() }),
@@ -245,6 +258,7 @@ export const listSiteSectionGroups = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/section-groups',
   summary: 'List the section groups of a site',
   source: 'doc 4.5',
+  access: 'read',
   params: pathParams(...site),
   query: listQuery(),
   paginated: true,
@@ -256,6 +270,7 @@ export const addSectionGroupToSite = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/section-groups',
   summary: 'Add a section group to a site',
   source: 'doc 4.5',
+  access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
   body: z.object({
@@ -275,6 +290,7 @@ export const deleteSiteSectionGroupById = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}',
   summary: 'Delete a site section group',
   source: 'doc 4.5',
+  access: 'admin',
   params: pathParams(...site, 'siteSectionGroupId'),
   query: noQuery(),
 });
@@ -285,6 +301,7 @@ export const updateSiteSectionGroupById = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}',
   summary: 'Update a site section group',
   source: 'doc 4.5',
+  access: 'admin',
   params: pathParams(...site, 'siteSectionGroupId'),
   query: noQuery(),
   body: z.object({ title: z.string().min(1).max(100), icon: Icon.nullable() }).partial(),
@@ -297,6 +314,7 @@ export const addSectionToGroup = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections',
   summary: 'Add a site section to a section group',
   source: 'doc 4.5',
+  access: 'admin',
   params: pathParams(...site, 'siteSectionGroupId'),
   query: noQuery(),
   body: z.object({ sectionId: z.string().min(1) }),
@@ -310,6 +328,7 @@ export const removeSectionFromGroup = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}',
   summary: 'Remove a site section from a section group',
   source: 'doc 4.5',
+  access: 'admin',
   params: pathParams(...site, 'siteSectionGroupId', 'siteSectionId'),
   query: noQuery(),
 });
@@ -320,6 +339,7 @@ export const moveSiteSectionGroup = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move',
   summary: 'Move a site section group (to the end of the site when no position is given)',
   source: 'doc 4.5',
+  access: 'admin',
   params: pathParams(...site, 'siteSectionGroupId'),
   query: noQuery(),
   body: z.object({ position: SiteSectionGroupMovePosition.optional() }),
@@ -333,6 +353,7 @@ export const listSiteSpaces = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces',
   summary: 'List the site spaces of a site',
   source: 'doc 4.6',
+  access: 'read',
   params: pathParams(...site),
   query: z.object({ ...paginationQuery, shareKey: z.string().optional(), default: qBool().optional() }),
   paginated: true,
@@ -344,6 +365,7 @@ export const addSpaceToSite = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces',
   summary: 'Add a space to a site',
   source: 'doc 4.6',
+  access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
   body: z.object({ spaceId: z.string().min(1), sectionId: z.string().min(1).optional() }),
@@ -357,6 +379,7 @@ export const deleteSiteSpaceById = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}',
   summary: 'Remove a space from a site',
   source: 'doc 4.6',
+  access: 'admin',
   params: pathParams(...site, 'siteSpaceId'),
   query: noQuery(),
 });
@@ -367,6 +390,7 @@ export const updateSiteSpaceById = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}',
   summary: 'Update a site space',
   source: 'doc 4.6',
+  access: 'admin',
   params: pathParams(...site, 'siteSpaceId'),
   query: noQuery(),
   body: z
@@ -386,6 +410,7 @@ export const moveSiteSpace = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move',
   summary: 'Move a site space (to the end when no position is given)',
   source: 'doc 4.6',
+  access: 'admin',
   params: pathParams(...site, 'siteSpaceId'),
   query: noQuery(),
   body: z.object({ position: SiteSpaceMovePosition.optional() }),
@@ -399,6 +424,7 @@ export const listSiteShareLinks = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/share-links',
   summary: 'List the share links of a site',
   source: 'doc 4.7',
+  access: 'admin',
   params: pathParams(...site),
   query: listQuery(),
   paginated: true,
@@ -410,6 +436,7 @@ export const createSiteShareLink = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/share-links',
   summary: 'Create a share link for a site',
   source: 'doc 4.7',
+  access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
   body: z.object({ name: z.string().max(50) }),
@@ -423,6 +450,7 @@ export const deleteSiteShareLinkById = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}',
   summary: 'Delete a share link of a site',
   source: 'doc 4.7',
+  access: 'admin',
   params: pathParams(...site, 'shareLinkId'),
   query: noQuery(),
 });
@@ -433,6 +461,7 @@ export const updateSiteShareLinkById = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}',
   summary: 'Update a share link of a site',
   source: 'doc 4.7',
+  access: 'admin',
   params: pathParams(...site, 'shareLinkId'),
   query: noQuery(),
   body: z
@@ -450,6 +479,7 @@ export const publishSite = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/publish',
   summary: 'Publish a site',
   source: 'real-api',
+  access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
 });
@@ -460,6 +490,7 @@ export const unpublishSite = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/unpublish',
   summary: 'Unpublish a site',
   source: 'real-api',
+  access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
 });
@@ -470,6 +501,7 @@ export const getSiteStructure = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/structure',
   summary: 'Get the structure of a site (sections and groups, or its site spaces)',
   source: 'real-api',
+  access: 'read',
   params: pathParams(...site),
   query: z.object({ shareKey: z.string().optional() }),
 });
@@ -488,6 +520,7 @@ export const getSiteTree = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/x-docsctl/tree',
   summary: 'The tree of a site: sections, variants and their page trees in one read (docsctl extension)',
   source: 'docsctl',
+  access: 'read',
   params: pathParams(...site),
   query: z.object({ format: z.enum(['tree', 'text']).optional() }),
 });
@@ -504,6 +537,7 @@ export const sortSiteStructure = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/structure/sort',
   summary: 'Move an item of the site structure before or after another (to the end when the position is empty)',
   source: 'real-api',
+  access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
   body: z.object({
@@ -528,6 +562,7 @@ export const getSiteCustomizationById = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/customization',
   summary: 'Get the customization settings of a site',
   source: 'real-api',
+  access: 'read',
   params: pathParams(...site),
   query: unmaskedQuery(),
 });
@@ -538,6 +573,7 @@ export const updateSiteCustomizationById = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/customization',
   summary: 'Replace the customization settings of a site',
   source: 'real-api',
+  access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
   body: z.object({
@@ -571,6 +607,7 @@ export const getSiteSpaceCustomizationById = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization',
   summary: 'Get the customization settings of a site space (the site\'s, with its overrides)',
   source: 'real-api',
+  access: 'read',
   params: pathParams(...site, 'siteSpaceId'),
   query: unmaskedQuery(),
 });
@@ -581,6 +618,7 @@ export const overrideSiteSpaceCustomizationById = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization',
   summary: 'Override customization settings of the site for one site space (null resets an override)',
   source: 'real-api',
+  access: 'admin',
   params: pathParams(...site, 'siteSpaceId'),
   query: noQuery(),
   body: z.object({
@@ -610,6 +648,7 @@ export const deleteSiteSpaceCustomizationById = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization',
   summary: 'Remove the customization overrides of a site space',
   source: 'real-api',
+  access: 'admin',
   params: pathParams(...site, 'siteSpaceId'),
   query: noQuery(),
 });
@@ -638,6 +677,7 @@ export const listSiteRedirects = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/redirects',
   summary: 'List the redirects of a site',
   source: 'real-api',
+  access: 'read',
   params: pathParams(...site),
   query: z.object({ ...paginationQuery, search: z.string().max(512).optional() }),
   paginated: true,
@@ -649,6 +689,7 @@ export const createSiteRedirect = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/redirects',
   summary: 'Create a redirect from a path of a site to a section, site space or page',
   source: 'real-api',
+  access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
   body: z.object({ source: SiteRedirectSourcePath, destination: SiteRedirectDestination }),
@@ -662,6 +703,7 @@ export const getSiteRedirectBySource = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/redirect',
   summary: 'Resolve a site redirect by its source path',
   source: 'real-api',
+  access: 'read',
   params: pathParams(...site),
   query: z.object({ source: SiteRedirectSourcePath, shareKey: z.string().optional() }),
 });
@@ -672,6 +714,7 @@ export const updateSiteRedirectById = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}',
   summary: 'Update the source or destination of a site redirect',
   source: 'real-api',
+  access: 'admin',
   params: pathParams(...site, 'siteRedirectId'),
   query: noQuery(),
   body: z.object({ source: SiteRedirectSourcePath, destination: SiteRedirectDestination }).partial(),
@@ -684,6 +727,7 @@ export const deleteSiteRedirectById = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}',
   summary: 'Delete a site redirect',
   source: 'real-api',
+  access: 'admin',
   params: pathParams(...site, 'siteRedirectId'),
   query: noQuery(),
 });
@@ -700,6 +744,7 @@ export const listSiteMcpServers = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/mcp-servers',
   summary: 'List the MCP servers of a site (header values hidden)',
   source: 'real-api',
+  access: 'admin',
   params: pathParams(...site),
   query: listQuery(),
   paginated: true,
@@ -711,6 +756,7 @@ export const createSiteMcpServer = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/mcp-servers',
   summary: 'Add an MCP server to a site',
   source: 'real-api',
+  access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
   body: z.object({ name: SiteMcpServerName, url: Url, headers: SiteMcpServerHeaders }),
@@ -724,6 +770,7 @@ export const getSiteMcpServerById = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/mcp-servers/{siteMcpServerId}',
   summary: 'Get an MCP server of a site, its headers included',
   source: 'real-api',
+  access: 'admin',
   params: pathParams(...site, 'siteMcpServerId'),
   query: noQuery(),
 });
@@ -734,6 +781,7 @@ export const updateSiteMcpServerById = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/mcp-servers/{siteMcpServerId}',
   summary: 'Update the name, URL or headers of an MCP server of a site',
   source: 'real-api',
+  access: 'admin',
   params: pathParams(...site, 'siteMcpServerId'),
   query: noQuery(),
   body: z.object({ name: SiteMcpServerName, url: Url, headers: SiteMcpServerHeaders }).partial(),
@@ -746,6 +794,7 @@ export const deleteSiteMcpServerById = defineRoute({
   path: '/v1/orgs/{organizationId}/sites/{siteId}/mcp-servers/{siteMcpServerId}',
   summary: 'Delete an MCP server of a site',
   source: 'real-api',
+  access: 'admin',
   params: pathParams(...site, 'siteMcpServerId'),
   query: noQuery(),
 });

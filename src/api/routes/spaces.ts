@@ -27,6 +27,7 @@ export const getSpaceById = defineRoute({
   path: '/v1/spaces/{spaceId}',
   summary: 'Get a space',
   source: 'doc 4.2',
+  access: 'read',
   params: pathParams('spaceId'),
   query: z.object({ shareKey: z.string().optional() }),
 });
@@ -37,6 +38,7 @@ export const deleteSpaceById = defineRoute({
   path: '/v1/spaces/{spaceId}',
   summary: 'Delete a space (restorable for 7 days)',
   source: 'doc 4.2',
+  access: 'create',
   params: pathParams('spaceId'),
   query: noQuery(),
 });
@@ -47,6 +49,7 @@ export const updateSpaceById = defineRoute({
   path: '/v1/spaces/{spaceId}',
   summary: 'Update a space',
   source: 'doc 4.2',
+  access: 'create',
   params: pathParams('spaceId'),
   query: noQuery(),
   body: z
@@ -69,6 +72,7 @@ export const duplicateSpace = defineRoute({
   path: '/v1/spaces/{spaceId}/duplicate',
   summary: 'Duplicate a space',
   source: 'doc 4.2',
+  access: 'create',
   params: pathParams('spaceId'),
   query: noQuery(),
   success: 201,
@@ -80,6 +84,7 @@ export const restoreSpace = defineRoute({
   path: '/v1/spaces/{spaceId}/restore',
   summary: 'Restore a space deleted in the last 7 days',
   source: 'doc 4.2',
+  access: 'create',
   params: pathParams('spaceId'),
   query: noQuery(),
 });
@@ -90,6 +95,7 @@ export const moveSpace = defineRoute({
   path: '/v1/spaces/{spaceId}/move',
   summary: 'Move a space to another collection or position',
   source: 'doc 4.2',
+  access: 'create',
   params: pathParams('spaceId'),
   query: noQuery(),
   body: z.object({ parent: z.string().min(1).nullable().optional(), position: ContentPosition.optional() }),
@@ -102,6 +108,7 @@ export const transferSpace = defineRoute({
   path: '/v1/spaces/{spaceId}/transfer',
   summary: 'Transfer a space to another organization or collection',
   source: 'doc 4.2',
+  access: 'admin',
   params: pathParams('spaceId'),
   query: noQuery(),
   body: z.object({ organization: z.string().min(1), collection: z.string().min(1).optional() }),
@@ -114,6 +121,7 @@ export const listSpaceLinks = defineRoute({
   path: '/v1/spaces/{spaceId}/links',
   summary: 'List the links in the content of a space',
   source: 'doc 4.2',
+  access: 'read',
   params: pathParams('spaceId'),
   query: z.object({ ...paginationQuery, status: ContentReferenceStatus.optional() }),
   paginated: true,
@@ -125,6 +133,7 @@ export const getSpaceCustomFields = defineRoute({
   path: '/v1/spaces/{spaceId}/custom-fields',
   summary: 'Get the custom field values of a space',
   source: 'doc 4.2',
+  access: 'read',
   params: pathParams('spaceId'),
   query: noQuery(),
 });
@@ -135,6 +144,7 @@ export const updateSpaceCustomFields = defineRoute({
   path: '/v1/spaces/{spaceId}/custom-fields',
   summary: 'Set custom field values of a space',
   source: 'doc 4.2',
+  access: 'edit',
   params: pathParams('spaceId'),
   query: noQuery(),
   body: z.object({
@@ -154,6 +164,7 @@ export const listSpacesInOrganizationById = defineRoute({
   path: '/v1/orgs/{organizationId}/spaces',
   summary: 'List the spaces of an organization',
   source: 'real-api',
+  access: 'read',
   params: pathParams('organizationId'),
   query: listQuery(),
   paginated: true,
@@ -165,6 +176,7 @@ export const createSpace = defineRoute({
   path: '/v1/orgs/{organizationId}/spaces',
   summary: 'Create a space',
   source: 'real-api',
+  access: 'create',
   params: pathParams('organizationId'),
   query: noQuery(),
   body: z.object({

@@ -23,6 +23,7 @@ export const listSAMLProvidersInOrganizationById = defineRoute({
   path: '/v1/orgs/{organizationId}/saml',
   summary: 'List the SAML providers of an organization',
   source: 'doc 4.14',
+  access: 'admin',
   params: pathParams('organizationId'),
   query: listQuery(),
   paginated: true,
@@ -34,6 +35,7 @@ export const createOrganizationSAMLProvider = defineRoute({
   path: '/v1/orgs/{organizationId}/saml',
   summary: 'Create a SAML provider',
   source: 'doc 4.14',
+  access: 'admin',
   params: pathParams('organizationId'),
   query: noQuery(),
   body: z.object(samlFields).partial().required({ label: true }),
@@ -47,6 +49,7 @@ export const getOrganizationSAMLProviderById = defineRoute({
   path: '/v1/orgs/{organizationId}/saml/{samlProviderId}',
   summary: 'Get a SAML provider',
   source: 'doc 4.14',
+  access: 'admin',
   params: pathParams(...provider),
   query: noQuery(),
 });
@@ -57,6 +60,7 @@ export const deleteOrganizationSAMLProvider = defineRoute({
   path: '/v1/orgs/{organizationId}/saml/{samlProviderId}',
   summary: 'Delete a SAML provider',
   source: 'doc 4.14',
+  access: 'admin',
   params: pathParams(...provider),
   query: noQuery(),
 });
@@ -67,6 +71,7 @@ export const updateOrganizationSAMLProvider = defineRoute({
   path: '/v1/orgs/{organizationId}/saml/{samlProviderId}',
   summary: 'Update a SAML provider',
   source: 'doc 4.14',
+  access: 'admin',
   params: pathParams(...provider),
   query: noQuery(),
   body: z.object(samlFields).partial(),
@@ -80,6 +85,7 @@ export const listSSOProviderLoginsInOrganization = defineRoute({
   path: '/v1/orgs/{organizationId}/sso',
   summary: 'List the SSO login options of an organization',
   source: 'doc 4.14',
+  access: 'guest',
   params: pathParams('organizationId'),
   query: noQuery(),
 });

@@ -9,6 +9,7 @@ export const getApiInformation = defineRoute({
   path: '/v1/',
   summary: 'Get the version and build date of the API server',
   source: 'real-api',
+  access: 'none',
   params: z.object({}),
   query: noQuery(),
 });

@@ -14,6 +14,7 @@ export const listTeamsInOrganizationById = defineRoute({
   path: '/v1/orgs/{organizationId}/teams',
   summary: 'List the teams of an organization',
   source: 'doc 4.18',
+  access: 'read',
   params: pathParams('organizationId'),
   query: z.object({
     ...paginationQuery,
@@ -31,6 +32,7 @@ export const createOrganizationTeam = defineRoute({
   path: '/v1/orgs/{organizationId}/teams',
   summary: 'Create a team',
   source: 'doc 4.18',
+  access: 'admin',
   params: pathParams('organizationId'),
   query: noQuery(),
   body: z.object({ title: TeamTitle, members: z.array(z.string().min(1)).optional() }),
@@ -44,6 +46,7 @@ export const getTeamInOrganizationById = defineRoute({
   path: '/v1/orgs/{organizationId}/teams/{teamId}',
   summary: 'Get a team',
   source: 'doc 4.18',
+  access: 'read',
   params: pathParams(...team),
   query: noQuery(),
 });
@@ -54,6 +57,7 @@ export const removeTeamFromOrganizationById = defineRoute({
   path: '/v1/orgs/{organizationId}/teams/{teamId}',
   summary: 'Delete a team',
   source: 'doc 4.18',
+  access: 'admin',
   params: pathParams(...team),
   query: noQuery(),
 });
@@ -64,6 +68,7 @@ export const updateTeamInOrganizationById = defineRoute({
   path: '/v1/orgs/{organizationId}/teams/{teamId}',
   summary: 'Rename a team',
   source: 'doc 4.18',
+  access: { role: 'admin', or: 'teamOwner' },
   params: pathParams(...team),
   query: noQuery(),
   body: z.object({ title: TeamTitle }),
@@ -76,6 +81,7 @@ export const listTeamMembersInOrganizationById = defineRoute({
   path: '/v1/orgs/{organizationId}/teams/{teamId}/members',
   summary: 'List the members of a team',
   source: 'doc 4.18',
+  access: 'read',
   params: pathParams(...team),
   query: listQuery(),
   paginated: true,
@@ -87,6 +93,7 @@ export const updateMembersInOrganizationTeam = defineRoute({
   path: '/v1/orgs/{organizationId}/teams/{teamId}/members',
   summary: 'Add, remove or change the role of team members (remove wins over add)',
   source: 'doc 4.18',
+  access: { role: 'admin', or: 'teamOwner' },
   params: pathParams(...team),
   query: noQuery(),
   body: z.object({
@@ -106,6 +113,7 @@ export const addMemberToOrganizationTeamById = defineRoute({
   path: '/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}',
   summary: 'Add a member to a team or change their team role',
   source: 'doc 4.18',
+  access: { role: 'admin', or: 'teamOwner' },
   params: pathParams(...team, 'userId'),
   query: noQuery(),
   body: z.object({ role: TeamMemberRole.optional() }),
@@ -118,6 +126,7 @@ export const deleteMemberFromOrganizationTeamById = defineRoute({
   path: '/v1/orgs/{organizationId}/teams/{teamId}/members/{userId}',
   summary: 'Remove a member from a team',
   source: 'doc 4.18',
+  access: { role: 'admin', or: 'teamOwner' },
   params: pathParams(...team, 'userId'),
   query: noQuery(),
 });

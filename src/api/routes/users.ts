@@ -9,6 +9,7 @@ export const getUserById = defineRoute({
   path: '/v1/users/{userId}',
   summary: 'Get a user',
   source: 'real-api',
+  access: 'none',
   params: pathParams('userId'),
   query: z.object({}),
 });

@@ -17,7 +17,7 @@ import { openContent } from '../content/storage.js';
 import type { BodyFormat } from '../content/views.js';
 import { type HandlerContext, deleted, implementer, nothingToDelete } from '../handler.js';
 import { atLeast } from '../permissions.js';
-import { type MemberRole, type Role, type SpaceRecord, getRevision, getSpace, putSpace } from '../core-records.js';
+import { type Role, type SpaceRecord, getRevision, getSpace, putSpace } from '../core-records.js';
 import { countCommenter } from '../review/review-records.js';
 import { scanPage } from './list.js';
 import {
@@ -59,12 +59,12 @@ interface Thread {
   label: string;
 }
 
-function threadFor(ctx: Ctx, spaceId: string, crParam: string | undefined, min: MemberRole = 'read', action?: string): Thread {
+function threadFor(ctx: Ctx, spaceId: string, crParam: string | undefined): Thread {
   if (crParam === undefined) {
-    const { space, role } = spaceFor(ctx.tx, ctx, spaceId, min, action);
+    const { space, role } = spaceFor(ctx.tx, ctx, spaceId);
     return { space, role, key: threadOf(space.id), revision: space.revision, live: space.revision, label: `space ${space.id}` };
   }
-  const { space, role, cr } = changeRequestFor(ctx.tx, ctx, spaceId, crParam, min, action);
+  const { space, role, cr } = changeRequestFor(ctx.tx, ctx, spaceId, crParam);
   return {
     space,
     role,
@@ -106,12 +106,6 @@ function requireAuthor(ctx: Ctx, thread: Thread, author: string, what: string, a
   throw forbidden(`Only the author of ${what} or an admin can ${action} it`);
 }
 
-function requireCommenter(thread: Thread, action: string): void {
-  if (atLeast(thread.role, 'comment')) return;
-  throw forbidden(
-    `You need the "comment" role or higher in organization ${thread.space.organization} to ${action} (your role: ${thread.role ?? 'guest'})`,
-  );
-}
 
 /** Keeps the open-comment counter of the change request or space equal to its index count. */
 function syncOpenCounter(tx: StoreWriter, thread: Thread): void {
@@ -198,7 +192,6 @@ interface PostBody {
 }
 
 function postComment(ctx: HandlerContext, thread: Thread, body: PostBody, extra: Partial<CommentRecord> = {}) {
-  requireCommenter(thread, `comment in ${thread.label}`);
   requireBody(body.body, 'comment');
   let page: CommentRecord['page'];
   if (body.page !== undefined) {
@@ -248,7 +241,6 @@ const NOTHING_TO_UPDATE = 'Nothing to update: pass at least one of resolved, bod
 
 /** The comment after a change of status (resolve/reopen), or itself when it already has it. */
 function withStatus(ctx: HandlerContext, thread: Thread, comment: CommentRecord, resolved: boolean): CommentRecord {
-  requireCommenter(thread, resolved ? 'resolve comments' : 'reopen comments');
   if (resolved === (comment.status === 'resolved')) return comment;
   if (resolved) return { ...comment, status: 'resolved', resolvedAt: ctx.clock().toISOString(), resolvedBy: ctx.actor.userId };
   const { resolvedAt: _at, resolvedBy: _by, ...open } = comment;
@@ -268,7 +260,6 @@ function updateComment(ctx: HandlerContext, thread: Thread, commentId: string, b
   }
   if (body.resolved !== undefined) after = withStatus(ctx, thread, after, body.resolved);
   if (body.addedReactions !== undefined || body.removedReactions !== undefined) {
-    requireCommenter(thread, 'react to comments');
     after = { ...after, reactions: react(after.reactions, ctx.actor.userId, now, body.addedReactions, body.removedReactions) };
   }
   replaceComment(ctx.tx, thread.key, before, after);
@@ -300,7 +291,6 @@ function listReplies(ctx: Ctx, thread: Thread, commentId: string, query: { page?
 }
 
 function postReply(ctx: HandlerContext, thread: Thread, commentId: string, body: { body: StoredBody }, format?: BodyFormat) {
-  requireCommenter(thread, `reply to comments in ${thread.label}`);
   if (!findComment(ctx.tx, thread.space.id, commentId)) {
     const reply = findReply(ctx.tx, commentId);
     if (reply) throw badRequest(`${commentId} is a reply, and replies have no replies: reply to its comment ${reply.comment}`);
@@ -333,7 +323,6 @@ function updateReply(ctx: HandlerContext, thread: Thread, commentId: string, rep
     after = { ...after, body: requireBody(body.body, 'reply'), editedAt: now };
   }
   if (body.addedReactions !== undefined || body.removedReactions !== undefined) {
-    requireCommenter(thread, 'react to replies');
     after = { ...after, reactions: react(after.reactions, ctx.actor.userId, now, body.addedReactions, body.removedReactions) };
   }
   putReply(ctx.tx, after);
@@ -360,7 +349,7 @@ function deleteReply(ctx: HandlerContext, thread: Thread, commentId: string, rep
 
 /** Posts the comment a review carries (reviews.ts). */
 export function postReviewComment(ctx: HandlerContext, spaceId: string, crId: string, body: StoredBody, review: string) {
-  const thread = threadFor(ctx, spaceId, crId, 'review', 'review change requests');
+  const thread = threadFor(ctx, spaceId, crId);
   return postComment(ctx, thread, { body }, { review });
 }
 

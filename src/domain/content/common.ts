@@ -7,9 +7,9 @@
  * updating need `edit` (the role the space's `permissions.edit`/`merge` reflect).
  * A soft-deleted space answers 404 with a hint to restore it.
  */
-import type { MemberRole, Role, RevisionRecord, SpaceRecord } from '../core-records.js';
+import type { Role, RevisionRecord, SpaceRecord } from '../core-records.js';
 import type { HandlerContext, PrepareContext } from '../handler.js';
-import { activeSpaceAccess, requireRole } from '../permissions.js';
+import { activeSpaceAccess } from '../permissions.js';
 import type { StoreReader } from '../../store/types.js';
 import { type ChangeRequestRecord, requireChangeRequest, requireRevisionRecord } from './change-request-records.js';
 import type { ContentScope } from './views.js';
@@ -21,19 +21,13 @@ export interface SpaceContentAccess {
 
 type AnyContext = Pick<HandlerContext, 'actor' | 'clock' | 'origin'>;
 
-const ACTIONS: Record<MemberRole, string> = {
-  admin: 'administer this content',
-  create: 'create content',
-  edit: 'edit content and change requests',
-  review: 'review change requests',
-  comment: 'comment',
-  read: 'read content',
-};
-
-/** The (active) space and the actor's role, which must be `min` or higher. */
-export function spaceFor(tx: StoreReader, ctx: AnyContext, spaceId: string, min: MemberRole = 'read', action = ACTIONS[min]): SpaceContentAccess {
+/**
+ * The (active) space and the caller's role in its organization. The role the route
+ * needs was checked before the handler ran (src/domain/access.ts): this finds the
+ * space (404 when absent, expired or soft-deleted) and checks nothing more.
+ */
+export function spaceFor(tx: StoreReader, ctx: AnyContext, spaceId: string): SpaceContentAccess {
   const { space, role } = activeSpaceAccess(tx, spaceId, ctx.actor.userId, ctx.clock());
-  requireRole(role, min, space.organization, action);
   return { space, role };
 }
 
@@ -46,10 +40,8 @@ export function changeRequestFor(
   ctx: AnyContext,
   spaceId: string,
   crParam: string,
-  min: MemberRole = 'read',
-  action = ACTIONS[min],
 ): ChangeRequestAccess {
-  const access = spaceFor(tx, ctx, spaceId, min, action);
+  const access = spaceFor(tx, ctx, spaceId);
   return { ...access, cr: requireChangeRequest(tx, access.space.id, crParam) };
 }
 

@@ -285,13 +285,13 @@ const pageOf = (params: object): string | undefined => (params as { pageId?: str
 
 const importIntoChangeRequest: TwoPhaseHandler<CrImportRoute, Prepared> = {
   async prepare(ctx, { params, body }) {
-    const { space, cr } = changeRequestFor(ctx.reader, ctx, params.spaceId, params.changeRequestId, 'edit', 'import content');
+    const { space, cr } = changeRequestFor(ctx.reader, ctx, params.spaceId, params.changeRequestId);
     requireEditable(cr);
     const revision = requireRevisionRecord(ctx.reader, space.id, cr.revision);
     return prepareImport(ctx, body, { tree: openContent(ctx.reader, revision).tree(), revision: revision.id }, pageOf(params));
   },
   run(ctx, { params }, prepared) {
-    const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId, 'edit', 'import content');
+    const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId);
     requireEditable(cr);
     const content = commitSave(ctx.tx, prepared.saved);
     const revision = commitToChangeRequest(ctx, ctx.tx, cr, content);
@@ -301,13 +301,13 @@ const importIntoChangeRequest: TwoPhaseHandler<CrImportRoute, Prepared> = {
 
 const importIntoSpace: TwoPhaseHandler<SpaceImportRoute, Prepared> = {
   async prepare(ctx, { params, body }) {
-    const { space } = spaceFor(ctx.reader, ctx, params.spaceId, 'edit', 'import content');
+    const { space } = spaceFor(ctx.reader, ctx, params.spaceId);
     requireLive(space);
     const revision = primaryRevision(ctx.reader, space);
     return prepareImport(ctx, body, { tree: openContent(ctx.reader, revision).tree(), revision: revision.id }, pageOf(params), { index: { spaceId: space.id } });
   },
   run(ctx, { params }, prepared) {
-    const { space } = spaceFor(ctx.tx, ctx, params.spaceId, 'edit', 'import content');
+    const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
     requireLive(space);
     const content = commitSave(ctx.tx, prepared.saved);
     const revision = commitToSpace(ctx, ctx.tx, space, content, {}, prepared.index);

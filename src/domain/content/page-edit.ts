@@ -199,7 +199,7 @@ function reverted(draft: Draft, source: RevisionContent, id: string, where: stri
 
 export const pageEditHandlers: Record<string, Handler> = {
   ...on('updateChangeRequestContent', async (ctx, { params, query, body }) => {
-    const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId, 'edit', 'edit content');
+    const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId);
     if (cr.status === 'merged' || cr.status === 'archived') {
       throw conflict(`Change request #${cr.number} is ${cr.status}: its content cannot change`);
     }

@@ -69,7 +69,7 @@ function commitUrl(prefix: string | undefined, oid: string): string | undefined 
 }
 
 function requireActiveSpace(ctx: HandlerContext, spaceId: string): SpaceRecord {
-  return spaceFor(ctx.tx, ctx, spaceId, 'edit', 'sync this space with Git').space;
+  return spaceFor(ctx.tx, ctx, spaceId).space;
 }
 
 // ─── Import ────────────────────────────────────────────────────────────────
@@ -263,7 +263,7 @@ const exportToGitRepository: TwoPhaseHandler<typeof routes.exportToGitRepository
  * later syncs use, the commit both sides last agreed on, and the gitInfo given.
  */
 async function getSpaceGitInfo(ctx: HandlerContext, { params }: { params: { spaceId: string } }): Promise<GitSyncState & Record<string, unknown>> {
-  const { space } = spaceFor(ctx.tx, ctx, params.spaceId, 'read');
+  const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
   if (space.gitSync === undefined) throw notFound(`Git Sync is not set up for space ${space.id}`);
   const record = getGitSync(ctx.tx, space.id);
   if (record === undefined) return { ...space.gitSync };

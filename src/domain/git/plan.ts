@@ -142,7 +142,7 @@ export type ImportPrepared =
 
 /** What an import request would do: skip, or commit this tree (the import's prepare). */
 export async function planImport(ctx: PrepareContext, { params, body }: { params: { spaceId: string }; body: SyncBody & { standalone?: boolean | undefined } }): Promise<ImportPrepared> {
-  const { space } = spaceFor(ctx.reader, ctx, params.spaceId, 'edit', 'sync this space with Git');
+  const { space } = spaceFor(ctx.reader, ctx, params.spaceId);
   const record = getGitSync(ctx.reader, space.id);
   const target = await targetOf(body, record, (await refChecks()).importRef);
   if (!body.standalone && isStale(record, body.timestamp)) return { skipped: true, reason: 'stale event' };
@@ -208,7 +208,7 @@ export async function planExport(
   ctx: PrepareContext,
   { params, body }: { params: { spaceId: string }; body: SyncBody & { standalone?: boolean | undefined } },
 ): Promise<ExportPlan> {
-  const { space } = spaceFor(ctx.reader, ctx, params.spaceId, 'edit', 'sync this space with Git');
+  const { space } = spaceFor(ctx.reader, ctx, params.spaceId);
   const standalone = body.standalone === true;
   const record = getGitSync(ctx.reader, space.id);
   const target = await targetOf(body, record, (await refChecks()).branchRef);

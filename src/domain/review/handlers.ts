@@ -181,7 +181,7 @@ export const reviewHandlers = {
   }),
 
   ...on('submitChangeRequestReview', (ctx, { params, body }) => {
-    const { space, role, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId, 'review', 'review change requests');
+    const { space, role, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId);
     if (cr.status === 'merged' || cr.status === 'archived') throw conflict(`Change request #${cr.number} is ${cr.status}: it can no longer be reviewed`);
     const thread = threadOf(space.id, cr.id);
     const requested = ctx.tx.get<RequestedReviewerRecord>(ReviewTables.reviewers, `${thread}/${ctx.actor.userId}`);
@@ -214,7 +214,7 @@ export const reviewHandlers = {
   }),
 
   ...on('requestReviewersForChangeRequest', (ctx, { params, body }) => {
-    const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId, 'edit', 'request reviews');
+    const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId);
     if (cr.status === 'merged' || cr.status === 'archived') throw conflict(`Change request #${cr.number} is ${cr.status}: reviews can no longer be requested`);
     const thread = threadOf(space.id, cr.id);
     const now = ctx.clock().toISOString();
@@ -241,7 +241,7 @@ export const reviewHandlers = {
   }),
 
   ...on('removeRequestedReviewerFromChangeRequest', (ctx, { params }) => {
-    const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId, 'edit', 'withdraw review requests');
+    const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId);
     const key = `${threadOf(space.id, cr.id)}/${params.userId}`;
     if (!ctx.tx.has(ReviewTables.reviewers, key)) return nothingToDelete();
     ctx.tx.delete(ReviewTables.reviewers, key);

@@ -12,7 +12,7 @@ import { spaceFor } from '../content/common.js';
 import { type RevisionContent, openContent } from '../content/storage.js';
 import { implementer } from '../handler.js';
 import { paginate } from '../pagination.js';
-import { orgAccess, requireRole } from '../permissions.js';
+import { orgAccess } from '../permissions.js';
 import { type SpaceRecord, getRevision, getSpace, orgSpaceList } from '../core-records.js';
 import { appUrl } from '../urls.js';
 import { INDEX_FORMAT, type PostingRow, eachPosting, eachWord, indexState, pagePostings, postingCount, postingRows, tokenize } from './index.js';
@@ -133,8 +133,7 @@ export const searchHandlers = {
   }),
 
   ...on('searchOrganizationContent', (ctx, { params, query }) => {
-    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
-    requireRole(role, 'read', org.id, 'search its content');
+    const { org } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     const words = queryWords(query.query);
     const results: Array<{ space: SpaceRecord; best: Hit; hits: Hit[]; content: RevisionContent }> = [];
     for (const { id: spaceId } of orgSpaceList.all(ctx.tx, org.id)) {

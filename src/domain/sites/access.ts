@@ -1,13 +1,14 @@
 /**
- * Who may do what with a site. Reading a site and its parts needs membership
- * (`read`); administering it (create, change, publish, delete, share links,
- * structure) needs `admin`, as in the real API. An actor outside the
- * organization, or a site of another organization, is a 404.
+ * A site and the caller's role, for the handlers of the sites area. Who may do what
+ * (reading needs `read`; administering, i.e. creating, changing, publishing,
+ * deleting, share links and structure, needs `admin`, as in the real API) is
+ * declared with each route and checked before the handler runs; a site of another
+ * organization is a 404 here.
  */
 import { notFound } from '../../api/errors.js';
 import type { HandlerContext } from '../handler.js';
-import { orgAccess, requireRole } from '../permissions.js';
-import type { MemberRole, OrgRecord, Role, SpaceRecord } from '../core-records.js';
+import { orgAccess } from '../permissions.js';
+import type { OrgRecord, Role, SpaceRecord } from '../core-records.js';
 import { getSpace } from '../core-records.js';
 import { type SiteRecord, requireSiteIn } from './site-records.js';
 import type { SiteViewContext } from './views.js';
@@ -19,14 +20,8 @@ export interface SiteAccess {
   view: SiteViewContext;
 }
 
-export function siteAccess(
-  ctx: HandlerContext,
-  params: { organizationId: string; siteId: string },
-  min: MemberRole,
-  action: string,
-): SiteAccess {
+export function siteAccess(ctx: HandlerContext, params: { organizationId: string; siteId: string }): SiteAccess {
   const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
-  requireRole(role, min, org.id, action);
   const site = requireSiteIn(ctx.tx, org.id, params.siteId);
   return { org, role, site, view: { tx: ctx.tx, origin: ctx.origin, role } };
 }

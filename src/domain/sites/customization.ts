@@ -178,14 +178,14 @@ const on = implementer<typeof routes>();
 
 export const customizationHandlers: Record<string, Handler> = {
   ...on('getSiteCustomizationById', (ctx, { params }) => {
-    const { site } = siteAccess(ctx, params, 'read', 'view sites');
+    const { site } = siteAccess(ctx, params);
     return siteSettings(ctx.tx, site.id);
   }),
 
   ...on('updateSiteCustomizationById', {
     prepare: () => customizationChecks(),
     run: (ctx, { params, body }, checks: CustomizationChecks) => {
-      const { site } = siteAccess(ctx, params, 'admin', 'change sites');
+      const { site } = siteAccess(ctx, params);
       checks.settings(body);
       ctx.tx.put(SiteTables.customizations, site.id, body);
       return body;
@@ -193,7 +193,7 @@ export const customizationHandlers: Record<string, Handler> = {
   }),
 
   ...on('getSiteSpaceCustomizationById', (ctx, { params }) => {
-    const { site } = siteAccess(ctx, params, 'read', 'view sites');
+    const { site } = siteAccess(ctx, params);
     const siteSpace = requireSiteSpace(ctx.tx, site, params.siteSpaceId);
     return siteSpaceSettings(ctx.tx, site.id, storedOverride(ctx.tx, siteSpace.id));
   }),
@@ -201,7 +201,7 @@ export const customizationHandlers: Record<string, Handler> = {
   ...on('overrideSiteSpaceCustomizationById', {
     prepare: () => customizationChecks(),
     run: (ctx, { params, body }, checks: CustomizationChecks) => {
-      const { site } = siteAccess(ctx, params, 'admin', 'change sites');
+      const { site } = siteAccess(ctx, params);
       const siteSpace = requireSiteSpace(ctx.tx, site, params.siteSpaceId);
       checks.override(body);
       const next = mergeOverride(storedOverride(ctx.tx, siteSpace.id), body as Settings);
@@ -216,7 +216,7 @@ export const customizationHandlers: Record<string, Handler> = {
   }),
 
   ...on('deleteSiteSpaceCustomizationById', (ctx, { params }) => {
-    const { site } = siteAccess(ctx, params, 'admin', 'change sites');
+    const { site } = siteAccess(ctx, params);
     const siteSpace = getSiteSpace(ctx.tx, params.siteSpaceId);
     if (!siteSpace || siteSpace.site !== site.id) return nothingToDelete();
     return ctx.tx.delete(SiteTables.siteSpaceCustomizations, siteSpace.id) ? deleted() : nothingToDelete();

@@ -100,12 +100,12 @@ export function removeSiteMcpServers(tx: StoreWriter, siteId: string): void {
 
 export const mcpServerHandlers: Record<string, Handler> = {
   ...on('listSiteMcpServers', (ctx, { params, query }) => {
-    const { site } = siteAccess(ctx, params, 'admin', 'manage MCP servers');
+    const { site } = siteAccess(ctx, params);
     return mcpServers.page(ctx.tx, site.id, query, ({ value }) => mcpServerView(ctx.origin, site, value, true));
   }),
 
   ...on('createSiteMcpServer', (ctx, { params, body }) => {
-    const { site } = siteAccess(ctx, params, 'admin', 'manage MCP servers');
+    const { site } = siteAccess(ctx, params);
     const now = ctx.clock().toISOString();
     const server: McpServerRecord = {
       id: ctx.ids(),
@@ -121,12 +121,12 @@ export const mcpServerHandlers: Record<string, Handler> = {
   }),
 
   ...on('getSiteMcpServerById', (ctx, { params }) => {
-    const { site } = siteAccess(ctx, params, 'admin', 'manage MCP servers');
+    const { site } = siteAccess(ctx, params);
     return mcpServerView(ctx.origin, site, requireServer(ctx.tx, site, params.siteMcpServerId));
   }),
 
   ...on('updateSiteMcpServerById', (ctx, { params, body }) => {
-    const { site } = siteAccess(ctx, params, 'admin', 'manage MCP servers');
+    const { site } = siteAccess(ctx, params);
     const server = requireServer(ctx.tx, site, params.siteMcpServerId);
     if (body.name === undefined && body.url === undefined && body.headers === undefined) {
       throw badRequest('Nothing to update: pass at least one of name, url, headers');
@@ -143,7 +143,7 @@ export const mcpServerHandlers: Record<string, Handler> = {
   }),
 
   ...on('deleteSiteMcpServerById', (ctx, { params }) => {
-    const { site } = siteAccess(ctx, params, 'admin', 'manage MCP servers');
+    const { site } = siteAccess(ctx, params);
     if (!mcpServers.remove(ctx.tx, site.id, params.siteMcpServerId)) return nothingToDelete();
     return deleted();
   }),

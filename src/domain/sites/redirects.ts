@@ -160,7 +160,7 @@ export function removeSiteRedirects(tx: StoreWriter, siteId: string): void {
 
 export const redirectHandlers: Record<string, Handler> = {
   ...on('listSiteRedirects', (ctx, { params, query }) => {
-    const { site } = siteAccess(ctx, params, 'read', 'view sites');
+    const { site } = siteAccess(ctx, params);
     if (query.search === undefined) return redirects.page(ctx.tx, site.id, query, ({ value }) => redirectView(value));
     // A search counts its matches (`count` is the list's, filtered), then pages through the same rows.
     const search = query.search.toLowerCase();
@@ -173,7 +173,7 @@ export const redirectHandlers: Record<string, Handler> = {
   }),
 
   ...on('createSiteRedirect', (ctx, { params, body }) => {
-    const { site, view } = siteAccess(ctx, params, 'admin', 'manage redirects');
+    const { site, view } = siteAccess(ctx, params);
     const source = checkedSource(body.source);
     const destination = checkedDestination(view, site, body.destination, source);
     const now = ctx.clock().toISOString();
@@ -184,7 +184,7 @@ export const redirectHandlers: Record<string, Handler> = {
   }),
 
   ...on('getSiteRedirectBySource', (ctx, { params, query }) => {
-    const { site, view } = siteAccess(ctx, params, 'read', 'view sites');
+    const { site, view } = siteAccess(ctx, params);
     checkShareKey(ctx.tx, site, query.shareKey);
     const source = normaliseSource(query.source);
     const id = ctx.tx.get<string>(SiteTables.redirectSources, sourceKey(site.id, source));
@@ -201,7 +201,7 @@ export const redirectHandlers: Record<string, Handler> = {
   }),
 
   ...on('updateSiteRedirectById', (ctx, { params, body }) => {
-    const { site, view } = siteAccess(ctx, params, 'admin', 'manage redirects');
+    const { site, view } = siteAccess(ctx, params);
     const redirect = requireRedirect(ctx.tx, site, params.siteRedirectId);
     if (body.source === undefined && body.destination === undefined) throw badRequest('Nothing to update: pass source and/or destination');
     const source = body.source === undefined ? redirect.source : checkedSource(body.source);
@@ -216,7 +216,7 @@ export const redirectHandlers: Record<string, Handler> = {
   }),
 
   ...on('deleteSiteRedirectById', (ctx, { params }) => {
-    const { site } = siteAccess(ctx, params, 'admin', 'manage redirects');
+    const { site } = siteAccess(ctx, params);
     const redirect = redirects.get(ctx.tx, site.id, params.siteRedirectId);
     if (!redirect) return nothingToDelete();
     ctx.tx.delete(SiteTables.redirectSources, sourceKey(site.id, redirect.source));

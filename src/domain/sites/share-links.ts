@@ -37,12 +37,12 @@ export function checkShareKey(tx: StoreReader, site: SiteRecord, key: string | u
 
 export const shareLinkHandlers: Record<string, Handler> = {
   ...on('listSiteShareLinks', (ctx, { params, query }) => {
-    const { site } = siteAccess(ctx, params, 'admin', 'manage share links');
+    const { site } = siteAccess(ctx, params);
     return shareLinks.page(ctx.tx, site.id, query, (entry) => shareLinkView(entry.value));
   }),
 
   ...on('createSiteShareLink', (ctx, { params, body }) => {
-    const { site } = siteAccess(ctx, params, 'admin', 'manage share links');
+    const { site } = siteAccess(ctx, params);
     requireFeature(site, 'sites-share-links', 'have share links');
     if (site.visibility !== 'share-link') {
       throw conflict(
@@ -65,7 +65,7 @@ export const shareLinkHandlers: Record<string, Handler> = {
   }),
 
   ...on('updateSiteShareLinkById', (ctx, { params, body }) => {
-    const { site } = siteAccess(ctx, params, 'admin', 'manage share links');
+    const { site } = siteAccess(ctx, params);
     const link = shareLinks.get(ctx.tx, site.id, params.shareLinkId);
     if (!link) throw notFound(`Share link ${params.shareLinkId} not found in site ${site.id}`);
     if (body.active === undefined && body.name === undefined) throw badRequest('Nothing to update: pass active and/or name');
@@ -77,7 +77,7 @@ export const shareLinkHandlers: Record<string, Handler> = {
   }),
 
   ...on('deleteSiteShareLinkById', (ctx, { params }) => {
-    const { site } = siteAccess(ctx, params, 'admin', 'manage share links');
+    const { site } = siteAccess(ctx, params);
     const link = shareLinks.get(ctx.tx, site.id, params.shareLinkId);
     if (!link) return nothingToDelete();
     shareLinks.remove(ctx.tx, site.id, link.id);

@@ -19,7 +19,7 @@ import type * as routes from '../../api/routes/sites.js';
 import { slugify, uniqueName } from '../../gitsync/slug.js';
 import { ExactJson, type Handler, Reply, deleted, implementer, nothingToDelete } from '../handler.js';
 import { paginate } from '../pagination.js';
-import { orgAccess, requireRole, roleIn } from '../permissions.js';
+import { orgAccess, roleIn } from '../permissions.js';
 import { getOrg, putOrg } from '../core-records.js';
 import { siteAccess, requireSiteSpaceSource } from './access.js';
 import { EMPTY_ADAPTIVE_SCHEMA, adaptiveSchemaCheck } from './adaptive.js';
@@ -56,7 +56,6 @@ function basenameTaken(tx: Parameters<typeof orgSites.all>[0], orgId: string, ba
 export const siteHandlers: Record<string, Handler> = {
   ...on('createSite', (ctx, { params, body }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
-    requireRole(role, 'admin', org.id, 'create sites');
     if (typeof body.spaces === 'string') {
       throw badRequest(
         `Invalid spaces: "${body.spaces}" (create a new space) is not supported; create the space first and pass its id`,
@@ -97,7 +96,6 @@ export const siteHandlers: Record<string, Handler> = {
 
   ...on('listSites', (ctx, { params, query }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
-    requireRole(role, 'read', org.id, 'list sites');
     const view = { tx: ctx.tx, origin: ctx.origin, role };
     const filtered =
       query.space !== undefined ||
@@ -133,12 +131,12 @@ export const siteHandlers: Record<string, Handler> = {
   }),
 
   ...on('getSiteById', (ctx, { params }) => {
-    const { site, view } = siteAccess(ctx, params, 'read', 'view sites');
+    const { site, view } = siteAccess(ctx, params);
     return siteView(view, site);
   }),
 
   ...on('updateSiteById', (ctx, { params, body }) => {
-    const { site, view } = siteAccess(ctx, params, 'admin', 'change sites');
+    const { site, view } = siteAccess(ctx, params);
     if (Object.values(body).every((value) => value === undefined)) {
       throw badRequest(
         'Nothing to update: pass at least one of title, visibility, basename, adaptiveContent, agentsContext, defaultSiteSpace, defaultSiteSection, proxy',
@@ -196,7 +194,6 @@ export const siteHandlers: Record<string, Handler> = {
     const site = getSite(ctx.tx, params.siteId);
     const role = site ? roleIn(ctx.tx, site.organization, ctx.actor.userId) : undefined;
     if (!site || site.organization !== params.organizationId || role === undefined) return nothingToDelete();
-    requireRole(role, 'admin', site.organization, 'delete sites');
     removeAllStructure(ctx.tx, site);
     for (const link of shareLinks.all(ctx.tx, site.id)) {
       ctx.tx.delete(SiteTables.shareKeys, link.value.keyHash);
@@ -217,7 +214,7 @@ export const siteHandlers: Record<string, Handler> = {
   }),
 
   ...on('publishSite', (ctx, { params }) => {
-    const { site, view } = siteAccess(ctx, params, 'admin', 'publish sites');
+    const { site, view } = siteAccess(ctx, params);
     if (visibleSiteSpaceCount(ctx.tx, site.id) === 0) {
       throw conflict(`Site ${site.id} has no content to publish: add a space first, or restore a deleted one (docsctl site space add ${site.id} SPACE)`);
     }
@@ -227,14 +224,14 @@ export const siteHandlers: Record<string, Handler> = {
   }),
 
   ...on('unpublishSite', (ctx, { params }) => {
-    const { site, view } = siteAccess(ctx, params, 'admin', 'unpublish sites');
+    const { site, view } = siteAccess(ctx, params);
     const next = { ...site, published: false, updatedAt: ctx.clock().toISOString() };
     putSite(ctx.tx, next);
     return siteView(view, next);
   }),
 
   ...on('getSiteStructure', (ctx, { params, query }) => {
-    const { site, view } = siteAccess(ctx, params, 'read', 'view sites');
+    const { site, view } = siteAccess(ctx, params);
     checkShareKey(ctx.tx, site, query.shareKey);
     return siteStructureView(view, site);
   }),
@@ -244,7 +241,7 @@ export const siteHandlers: Record<string, Handler> = {
   // (shared page trees are only read), so it is handed over as is. The same for every
   // reader of the site (no role-dependent member), so serve keeps it for the generation.
   ...on('getSiteTree', (ctx, { params, query }) => {
-    const { site, view } = siteAccess(ctx, params, 'read', 'view sites');
+    const { site, view } = siteAccess(ctx, params);
     const format = query.format === 'text' ? 'text' : 'tree';
     const answer = () => {
       const tree = siteTree(view, site, ctx.answers);
@@ -255,7 +252,7 @@ export const siteHandlers: Record<string, Handler> = {
   }),
 
   ...on('getSiteAdaptiveSchema', (ctx, { params }) => {
-    const { site } = siteAccess(ctx, params, 'read', 'view sites');
+    const { site } = siteAccess(ctx, params);
     const stored = ctx.tx.get<AdaptiveSchemaRecord>(SiteTables.adaptiveSchemas, site.id);
     return {
       object: 'site-adaptive-schema',
@@ -268,7 +265,7 @@ export const siteHandlers: Record<string, Handler> = {
   ...on('updateSiteAdaptiveSchema', {
     prepare: () => adaptiveSchemaCheck(),
     run: (ctx, { params, body }, checkAdaptiveSchema: (schema: unknown) => void) => {
-      const { site } = siteAccess(ctx, params, 'admin', 'change sites');
+      const { site } = siteAccess(ctx, params);
       requireFeature(site, 'sites-adaptive-content', 'use adaptive content');
       checkAdaptiveSchema(body.jsonSchema);
       const record: AdaptiveSchemaRecord = { jsonSchema: body.jsonSchema, updatedAt: ctx.clock().toISOString() };
@@ -278,7 +275,7 @@ export const siteHandlers: Record<string, Handler> = {
   }),
 
   ...on('getPublishedContentSite', (ctx, { params, query }) => {
-    const { site, view } = siteAccess(ctx, params, 'read', 'view sites');
+    const { site, view } = siteAccess(ctx, params);
     checkShareKey(ctx.tx, site, query.shareKey);
     const structure = siteStructureView(view, site);
     return {

@@ -138,12 +138,12 @@ export const structureHandlers: Record<string, Handler> = {
   // ─── §4.4 Sections ───────────────────────────────────────────────────────
 
   ...on('listSiteSections', (ctx, { params, query }) => {
-    const { site, view } = siteAccess(ctx, params, 'read', 'view sites');
+    const { site, view } = siteAccess(ctx, params);
     return paginate(sectionIdsInOrder(ctx.tx, site.id), query, (id) => sectionAnswer(view, site, id));
   }),
 
   ...on('addSectionToSite', (ctx, { params, body }) => {
-    const { site, view } = siteAccess(ctx, params, 'admin', 'change sites');
+    const { site, view } = siteAccess(ctx, params);
     requireFeature(site, 'sites-sections', 'have sections');
     const space = requireSiteSpaceSource(ctx, site, body.spaceId);
     let current = site;
@@ -191,7 +191,7 @@ export const structureHandlers: Record<string, Handler> = {
   }),
 
   ...on('updateSiteSectionById', (ctx, { params, body }) => {
-    const { site, view } = siteAccess(ctx, params, 'admin', 'change sites');
+    const { site, view } = siteAccess(ctx, params);
     const section = requireSection(ctx.tx, site, params.siteSectionId);
     if (Object.values(body).every((value) => value === undefined)) {
       throw badRequest('Nothing to update: pass at least one of title, path, defaultSiteSpace, condition, icon, description');
@@ -213,7 +213,7 @@ export const structureHandlers: Record<string, Handler> = {
   }),
 
   ...on('moveSiteSection', (ctx, { params, body }) => {
-    const { site, view } = siteAccess(ctx, params, 'admin', 'change sites');
+    const { site, view } = siteAccess(ctx, params);
     const section = requireSection(ctx.tx, site, params.siteSectionId);
     const p = body.position;
     moveNode(ctx.tx, site, { type: 'site-section', id: section.id }, {
@@ -224,7 +224,7 @@ export const structureHandlers: Record<string, Handler> = {
   }),
 
   ...on('deleteSiteSectionById', (ctx, { params }) => {
-    const { site } = siteAccess(ctx, params, 'admin', 'change sites');
+    const { site } = siteAccess(ctx, params);
     const section = getSection(ctx.tx, params.siteSectionId);
     if (!section || section.site !== site.id) return nothingToDelete();
     removeSection(ctx.tx, section);
@@ -234,12 +234,12 @@ export const structureHandlers: Record<string, Handler> = {
   // ─── §4.5 Section groups ─────────────────────────────────────────────────
 
   ...on('listSiteSectionGroups', (ctx, { params, query }) => {
-    const { site, view } = siteAccess(ctx, params, 'read', 'view sites');
+    const { site, view } = siteAccess(ctx, params);
     return paginate(groupIdsInOrder(ctx.tx, site.id), query, (id) => groupAnswer(view, site, id));
   }),
 
   ...on('addSectionGroupToSite', (ctx, { params, body }) => {
-    const { site, view } = siteAccess(ctx, params, 'admin', 'change sites');
+    const { site, view } = siteAccess(ctx, params);
     requireFeature(site, 'sites-sections', 'have section groups');
     const parent = body.parent === undefined ? undefined : requireGroup(ctx.tx, site, body.parent);
     const sections = (body.sections ?? []).map((id) => requireSection(ctx.tx, site, id));
@@ -260,7 +260,7 @@ export const structureHandlers: Record<string, Handler> = {
   }),
 
   ...on('updateSiteSectionGroupById', (ctx, { params, body }) => {
-    const { site, view } = siteAccess(ctx, params, 'admin', 'change sites');
+    const { site, view } = siteAccess(ctx, params);
     const group = requireGroup(ctx.tx, site, params.siteSectionGroupId);
     if (body.title === undefined && body.icon === undefined) throw badRequest('Nothing to update: pass title and/or icon');
     const { icon: _icon, ...rest } = group;
@@ -270,7 +270,7 @@ export const structureHandlers: Record<string, Handler> = {
   }),
 
   ...on('addSectionToGroup', (ctx, { params, body }) => {
-    const { site, view } = siteAccess(ctx, params, 'admin', 'change sites');
+    const { site, view } = siteAccess(ctx, params);
     const group = requireGroup(ctx.tx, site, params.siteSectionGroupId);
     const section = requireSection(ctx.tx, site, body.sectionId);
     if (section.group === group.id) throw noUpdate(`Adding section ${section.id} to group ${group.id} (it is already there)`);
@@ -279,7 +279,7 @@ export const structureHandlers: Record<string, Handler> = {
   }),
 
   ...on('removeSectionFromGroup', (ctx, { params }) => {
-    const { site } = siteAccess(ctx, params, 'admin', 'change sites');
+    const { site } = siteAccess(ctx, params);
     const group = requireGroup(ctx.tx, site, params.siteSectionGroupId);
     const section = getSection(ctx.tx, params.siteSectionId);
     if (!section || section.site !== site.id || section.group !== group.id) return nothingToDelete();
@@ -291,14 +291,14 @@ export const structureHandlers: Record<string, Handler> = {
   }),
 
   ...on('moveSiteSectionGroup', (ctx, { params, body }) => {
-    const { site, view } = siteAccess(ctx, params, 'admin', 'change sites');
+    const { site, view } = siteAccess(ctx, params);
     const group = requireGroup(ctx.tx, site, params.siteSectionGroupId);
     moveNode(ctx.tx, site, { type: 'site-section-group', id: group.id }, body.position);
     return groupAnswer(view, site, group.id);
   }),
 
   ...on('deleteSiteSectionGroupById', (ctx, { params }) => {
-    const { site } = siteAccess(ctx, params, 'admin', 'change sites');
+    const { site } = siteAccess(ctx, params);
     const group = getGroup(ctx.tx, params.siteSectionGroupId);
     if (!group || group.site !== site.id) return nothingToDelete();
     removeGroup(ctx.tx, site, group);
@@ -308,7 +308,7 @@ export const structureHandlers: Record<string, Handler> = {
   // ─── §4.6 Site spaces ────────────────────────────────────────────────────
 
   ...on('listSiteSpaces', (ctx, { params, query }) => {
-    const { site, view } = siteAccess(ctx, params, 'read', 'view sites');
+    const { site, view } = siteAccess(ctx, params);
     const owners = [site.id, ...sectionIdsInOrder(ctx.tx, site.id)];
     const answers = owners
       .flatMap((owner) => siteSpaceIdsOf(ctx.tx, owner))
@@ -319,7 +319,7 @@ export const structureHandlers: Record<string, Handler> = {
   }),
 
   ...on('addSpaceToSite', (ctx, { params, body }) => {
-    const { site, view } = siteAccess(ctx, params, 'admin', 'change sites');
+    const { site, view } = siteAccess(ctx, params);
     const space = requireSiteSpaceSource(ctx, site, body.spaceId);
     const section =
       body.sectionId !== undefined
@@ -345,7 +345,7 @@ export const structureHandlers: Record<string, Handler> = {
   }),
 
   ...on('updateSiteSpaceById', (ctx, { params, body }) => {
-    const { site, view } = siteAccess(ctx, params, 'admin', 'change sites');
+    const { site, view } = siteAccess(ctx, params);
     const siteSpace = requireSiteSpace(ctx.tx, site, params.siteSpaceId);
     if (Object.values(body).every((value) => value === undefined)) {
       throw badRequest('Nothing to update: pass at least one of path, condition, spaceId');
@@ -374,7 +374,7 @@ export const structureHandlers: Record<string, Handler> = {
   }),
 
   ...on('moveSiteSpace', (ctx, { params, body }) => {
-    const { site, view } = siteAccess(ctx, params, 'admin', 'change sites');
+    const { site, view } = siteAccess(ctx, params);
     const siteSpace = requireSiteSpace(ctx.tx, site, params.siteSpaceId);
     const p = body.position;
     moveSiteSpaceTo(ctx.tx, site, siteSpace, {
@@ -385,7 +385,7 @@ export const structureHandlers: Record<string, Handler> = {
   }),
 
   ...on('deleteSiteSpaceById', (ctx, { params }) => {
-    const { site } = siteAccess(ctx, params, 'admin', 'change sites');
+    const { site } = siteAccess(ctx, params);
     const siteSpace = getSiteSpace(ctx.tx, params.siteSpaceId);
     if (!siteSpace || siteSpace.site !== site.id) return nothingToDelete();
     if (siteSpace.section !== undefined && siteSpaceOrder.count(ctx.tx, siteSpace.section) === 1) {
@@ -400,7 +400,7 @@ export const structureHandlers: Record<string, Handler> = {
   // ─── Real API: sort the structure ────────────────────────────────────────
 
   ...on('sortSiteStructure', (ctx, { params, body }) => {
-    const { site, view } = siteAccess(ctx, params, 'admin', 'change sites');
+    const { site, view } = siteAccess(ctx, params);
     const { item, position } = body;
     if (item.type === 'site-space') {
       const siteSpace = requireSiteSpace(ctx.tx, site, item.id);

@@ -309,7 +309,7 @@ describe('merge under concurrency and purge', () => {
     const { findHandler } = await import('../../../src/domain/handler-registry.js');
     const handler = (await findHandler('mergeChangeRequest')) as import('../../../src/domain/handler.js').TwoPhaseHandler;
     const input = { ...crp(spaceId, b.id), query: {}, body: undefined };
-    const base = { actor: { userId: h.adminId }, clock: h.clock, ids: h.ids, origin: ORIGIN, artifacts: { save: async () => '' }, policy: LOCAL_POLICY };
+    const base = { actor: { userId: h.adminId }, access: { userId: h.adminId, organizationId: h.orgId, role: 'admin' as const }, clock: h.clock, ids: h.ids, origin: ORIGIN, artifacts: { save: async () => '' }, policy: LOCAL_POLICY };
     const prepared = await handler.prepare({ ...base, reader: h.store.read() }, input as never);
     // Meanwhile A is merged: B's prepared merge (against the old primary) is stale.
     await h.admin.ok('mergeChangeRequest', crp(spaceId, a.id));
