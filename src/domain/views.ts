@@ -81,7 +81,8 @@ export interface OrganizationView {
   plan: BillingProduct;
   mergeRules: OrgMergeRules;
   urls: { location: string; app: string; logo?: string };
-  trial: { status: 'notapplicable' };
+  /** docsctl has no billing: no trial applies, and none was ever consumed. */
+  trial: { status: 'notapplicable'; count: 0 };
   permissions: OrganizationPermissions;
 }
 
@@ -103,7 +104,7 @@ export function organizationView(ctx: ViewContext, org: OrgRecord, role: Role): 
     plan: org.plan,
     mergeRules: org.mergeRules,
     urls: org.logo !== undefined ? { ...urls, logo: org.logo } : urls,
-    trial: { status: 'notapplicable' },
+    trial: { status: 'notapplicable', count: 0 },
     permissions: organizationPermissions(role),
   };
 }

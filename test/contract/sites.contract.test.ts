@@ -2,7 +2,7 @@
  * Contract tests of the sites area (API doc §4.3–4.7, publish/unpublish and the
  * structure routes): every operation is called through `executeOperation` with
  * inputs the real API accepts, and every answer (errors included) is validated
- * against @gitbook/api 0.143.2.
+ * against @gitbook/api 0.202.0.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeInfo } from '../../src/api/catalog.js';
@@ -20,7 +20,7 @@ beforeAll(async () => {
   orgId = h.orgId;
 });
 
-describe('sites contract (@gitbook/api 0.143.2)', () => {
+describe('sites contract (@gitbook/api 0.202.0)', () => {
   it('answers every site operation with bodies the real schemas accept', async () => {
     const space = async (title: string) => (await expectContract('createSpace', { params: { organizationId: orgId }, body: { title } }, 201)).id;
     const [guide, guide2, api, blog] = [await space('Guide'), await space('Guide v2'), await space('API'), await space('Blog')];
@@ -56,7 +56,16 @@ describe('sites contract (@gitbook/api 0.143.2)', () => {
     await expectContract('updateSiteShareLinkById', { params: { ...p, shareLinkId: link.id }, body: { active: false } }, 200);
     // Redirects: the site is served under the proxy acme.com/docs now, and the API section's path is `api`.
     const redirect = await expectContract('createSiteRedirect', { params: p, body: { source: '/old-api', destination: { kind: 'site-section', siteSectionId: apiSection.id } } }, 201);
-    expect(redirect).toEqual({ object: 'site-redirect', id: redirect.id, source: '/old-api', destination: { kind: 'site-section', siteSectionId: apiSection.id } });
+    expect(redirect).toEqual({
+      object: 'site-redirect',
+      id: redirect.id,
+      source: '/old-api',
+      draft: false,
+      captureWildcard: false,
+      permanent: false,
+      destination: { kind: 'site-section', siteSectionId: apiSection.id },
+      createdAt: '2026-02-01T09:00:00.000Z',
+    });
     await expectContract('createSiteRedirect', { params: p, body: { source: '/old-api', destination: { kind: 'site-space', siteSpaceId: variant.id } } }, 409);
     const redirects = await expectContract<{ items: unknown[]; count: number }>('listSiteRedirects', { params: p, query: { search: 'API' } }, 200);
     expect(redirects).toEqual({ items: [redirect], count: 1 });
