@@ -42,6 +42,7 @@ describe('site MCP servers', () => {
       id: server.id,
       name: 'Tickets',
       url: 'https://mcp.acme.example/sse',
+      transport: 'sse',
       headers: { Authorization: SECRET, 'X-Team': 'docs' },
       urls: { location },
     });
