@@ -12,6 +12,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${version}\n`);
 } else {
+  // --debug shows stack traces: map them to src/ through the bundle's source maps. Enabled
+  // before the bundle loads (Node reads a file's map when it loads it); off otherwise (free).
+  if (argv.includes('--debug')) process.setSourceMapsEnabled(true);
   let cli;
   try {
     cli = await import('../dist/cli.js');

@@ -61,6 +61,11 @@ await build({
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   plugins: [lazyChildProcessForCommander],
   legalComments: 'none',
+  // Source maps ship beside the chunks (without the sources: paths and lines are enough) and
+  // are read only under --debug (bin/docsctl.js enables them), so stack traces name src/ files;
+  // without --debug Node never reads them.
+  sourcemap: 'linked',
+  sourcesContent: false,
   minify: process.env.DOCSCTL_MINIFY !== '0',
   logLevel: 'warning',
 });

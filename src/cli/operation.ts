@@ -76,12 +76,14 @@ export interface OperationCommandSpec {
   rawBody?: false;
   /** For lists: prints the items itself (e.g. comment threads on a terminal) instead of printList. */
   printItems?: (session: Session, items: unknown[], input: RawInput) => Promise<void>;
+  /** For lists: what a terminal is told when there are no items (default "No NOUNs found."), e.g. which items the list leaves out. */
+  emptyHint?: (input: RawInput) => string;
   /** For lists: a failure message when the items mean a check failed (exit 1 after printing them). */
   failWhen?: (items: unknown[], options: Record<string, unknown>) => string | undefined;
   /** Reads the answer itself instead of one request to `route` (e.g. a docsctl extension with a fallback for other servers). */
   request?: (transport: Transport, input: RawInput) => Promise<ApiResponse>;
-  /** Prints the answer itself (instead of printObject), e.g. to exit non-zero on a result. */
-  after?: (session: Session, body: unknown, input: RawInput) => Promise<void>;
+  /** Prints the answer itself (instead of printObject), e.g. to exit non-zero on a result; `options` holds the flags (those without `to` too). */
+  after?: (session: Session, body: unknown, input: RawInput, options: Record<string, unknown>) => Promise<void>;
   /** The body must carry at least one field (PATCH): the error message when it does not. */
   nonEmptyBody?: string;
   /**
@@ -437,7 +439,7 @@ export async function runOperationCommand(
       const of = body.count !== undefined ? ` of ${body.count}` : '';
       await session.info(`note: showing ${items.length}${of}; pass --all for every item, or ${CURSOR_FLAG} ${body.next.page} for the next page`);
     } else if (items.length === 0) {
-      await session.hint(`No ${spec.noun ?? 'item'}s found.`);
+      await session.hint(spec.emptyHint?.(input) ?? `No ${spec.noun ?? 'item'}s found.`);
     }
     const failure = spec.failWhen?.(items, options);
     if (failure) throw new CheckFailedError(failure);
@@ -468,7 +470,7 @@ export async function runOperationCommand(
   }
   if (spec.output === 'empty' || response.body === undefined) return;
   if (spec.after) {
-    await spec.after(session, response.body, input);
+    await spec.after(session, response.body, input, options);
     return;
   }
   session.printsAnswerOf(route);

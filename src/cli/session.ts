@@ -12,6 +12,7 @@ import { cacheDir } from '../util/paths.js';
 import type { Column } from '../output/columns.js';
 import { OUTPUT_FORMATS, type OutputFormat, renderList, renderObject, toYaml } from '../output/render.js';
 import { forStderr, sanitizeText } from '../output/sanitize.js';
+import type { Styled } from '../output/styled.js';
 import { type OutputShape, applyShape, parseShape, shapedLines } from '../output/shape.js';
 import { type GlobalOptions, type Settings, readConfig, resolveSettings } from './config.js';
 import type { CliContext } from './context.js';
@@ -89,15 +90,16 @@ export class Session {
   private async openTransport(manyRequests: boolean): Promise<Transport> {
     const settings = this.settings;
     if (settings.mode === 'remote') {
-      const { HttpTransport } = await import('../transport/http.js');
+      const [{ HttpTransport }, { explainMissingOperations }] = await Promise.all([import('../transport/http.js'), import('./missing-operation.js')]);
       this.debug(`remote mode via ${manyRequests ? 'undici' : 'node:http'}`);
-      return new HttpTransport({
+      // A server without an operation of the API doc that today's API lacks: say so, not "not found".
+      return explainMissingOperations(new HttpTransport({
         endpoint: settings.endpoint as string,
         ...(settings.token !== undefined ? { token: settings.token } : {}),
         userAgent: `docsctl/${this.ctx.version}`,
         client: manyRequests ? 'undici' : 'node',
         ...(this.flags.debug ? { debug: (line: string) => this.debug(line) } : {}),
-      });
+      }));
     }
     const { openLocalTransport } = await import('../transport/local-mode.js');
     return openLocalTransport(settings.storeDir, join(cacheDir(this.ctx.env), 'artifacts'), {
@@ -219,6 +221,11 @@ export class Session {
   async printText(text: string): Promise<void> {
     const safe = sanitizeText(text);
     await write(this.ctx.io.out, safe.endsWith('\n') ? safe : `${safe}\n`);
+  }
+
+  /** Styled text for people on stdout: its data was sanitized as it was built, its escapes are docsctl's styling. */
+  async printStyled(text: Styled): Promise<void> {
+    await write(this.ctx.io.out, text.text.endsWith('\n') ? text.text : `${text.text}\n`);
   }
 
   /**

@@ -1,39 +1,58 @@
 /**
  * GitBook Markdown drawn for a terminal: headings, lists, quotes, code blocks,
  * hints (`{% hint style="…" %}`), links shown with their URL, other block tags
- * dropped. Colour only through the given chalk (none when colour is off), so
- * the text stays readable in a pager or a log.
+ * dropped. The page is data: every piece of its text is sanitized and the styling
+ * (through the given Styler; none when colour is off) is added after, so neither
+ * an escape sequence in the page nor one of docsctl's own can be read as Markdown
+ * or printed as text (src/output/styled.ts).
  */
-import type { ChalkInstance } from 'chalk';
 import { type Fence, closesFence, openingFence } from '../content-model/markdown.js';
+import { type Styled, type Styler } from '../output/styled.js';
 
 const HINTS: Record<string, string> = { info: 'ℹ Info', warning: '⚠ Warning', danger: '✖ Danger', success: '✔ Success' };
 
-function inline(text: string, chalk: ChalkInstance): string {
-  return text
-    .replace(/`([^`]+)`/g, (_, code: string) => chalk.cyan(code))
-    .replace(/\*\*([^*]+)\*\*/g, (_, bold: string) => chalk.bold(bold))
-    .replace(/(?<![*\w])\*([^*\s][^*]*)\*(?!\*)/g, (_, em: string) => chalk.italic(em))
-    .replace(/!\[([^\]]*)\]\(([^)\s]+)[^)]*\)/g, (_, alt: string, url: string) => `[image: ${alt || url}]`)
-    .replace(/\[([^\]]+)\]\(([^)\s]+)[^)]*\)/g, (_, label: string, url: string) => `${chalk.underline(label)} (${url})`);
+/**
+ * Inline Markdown, read left to right in one pass (a code span's text is never read
+ * as a link or emphasis): code spans, images, links (their label may hold code or
+ * emphasis), strong and emphasis.
+ */
+const INLINE =
+  /(`+)(.+?)\1(?!`)|!\[([^\]]*)\]\(([^)\s]+)[^)]*\)|\[((?:`[^`]*`|[^\]])+)\]\(([^)\s]+)[^)]*\)|\*\*([^*]+)\*\*|(?<![*\w])\*([^*\s][^*]*)\*(?!\*)/g;
+
+export function inlineMarkdown(text: string, s: Styler): Styled {
+  const parts: Styled[] = [];
+  let at = 0;
+  for (const match of text.matchAll(INLINE)) {
+    const [whole, , code, alt, imageUrl, label, url, strong, em] = match;
+    parts.push(s.prose(text.slice(at, match.index)));
+    at = match.index + whole.length;
+    if (code !== undefined) parts.push(s.cyan(s.prose(code)));
+    else if (imageUrl !== undefined) parts.push(s`[image: ${alt || imageUrl}]`);
+    else if (url !== undefined) parts.push(s`${s.underline(inlineMarkdown(label as string, s))} (${url})`);
+    else if (strong !== undefined) parts.push(s.bold(inlineMarkdown(strong, s)));
+    else parts.push(s.italic(inlineMarkdown(em as string, s)));
+  }
+  parts.push(s.prose(text.slice(at)));
+  return s.join(parts);
 }
 
-export function renderMarkdownForTerminal(markdown: string, chalk: ChalkInstance, width = 80): string {
-  const out: string[] = [];
+export function renderMarkdownForTerminal(markdown: string, s: Styler, width = 80): string {
+  const out: Styled[] = [];
   let fence: Fence | undefined;
   let hint: string | undefined;
-  const push = (line: string) => out.push(hint !== undefined ? `${chalk.dim('│')} ${line}` : line);
+  const push = (line: Styled) => out.push(hint !== undefined ? s`${s.dim('│')} ${line}` : line);
+  const blank = s``;
   for (const raw of markdown.replace(/\r\n?/g, '\n').split('\n')) {
     if (fence !== undefined) {
       if (closesFence(raw, fence)) {
         fence = undefined;
-        push('');
-      } else push(`    ${chalk.green(raw)}`);
+        push(blank);
+      } else push(s`    ${s.green(s.prose(raw))}`);
       continue;
     }
     fence = openingFence(raw);
     if (fence) {
-      push(chalk.dim(`    ── ${/^[\w+-]*/.exec(fence.info)?.[0] || 'code'} ──`));
+      push(s.dim(s.prose(`    ── ${/^[\w+-]*/.exec(fence.info)?.[0] || 'code'} ──`)));
       continue;
     }
     const tag = /^\s*\{%\s*(end)?(\w+)([^%]*)%\}\s*$/.exec(raw);
@@ -41,43 +60,43 @@ export function renderMarkdownForTerminal(markdown: string, chalk: ChalkInstance
       const [, end, name, args] = tag;
       if (name === 'hint' && !end) {
         const style = /style="(\w+)"/.exec(args ?? '')?.[1] ?? 'info';
-        out.push(chalk.bold(`┌ ${HINTS[style] ?? style}`));
+        out.push(s.bold(`┌ ${HINTS[style] ?? style}`));
         hint = style;
       } else if (name === 'hint' && end) {
         hint = undefined;
-        out.push(chalk.dim('└'));
+        out.push(s.dim('└'));
       }
       continue;
     }
     const heading = /^(#{1,6})\s+(.*)$/.exec(raw);
     if (heading) {
       const level = (heading[1] as string).length;
-      const text = inline(heading[2] as string, chalk);
-      push(level === 1 ? chalk.bold.underline(text) : chalk.bold(text));
-      if (level === 1) push(chalk.dim('═'.repeat(Math.min(width, (heading[2] as string).length))));
+      const text = inlineMarkdown(heading[2] as string, s);
+      push(level === 1 ? s.title(text) : s.bold(text));
+      if (level === 1) push(s.dim('═'.repeat(Math.min(width, (heading[2] as string).length))));
       continue;
     }
     const bullet = /^(\s*)[-*+]\s+(\[[ xX]\]\s+)?(.*)$/.exec(raw);
     if (bullet) {
       const box = bullet[2] ? (bullet[2].trim() === '[ ]' ? '☐ ' : '☑ ') : '';
-      push(`${bullet[1]}  • ${box}${inline(bullet[3] as string, chalk)}`);
+      push(s`${s.prose(bullet[1] as string)}  • ${box}${inlineMarkdown(bullet[3] as string, s)}`);
       continue;
     }
     const numbered = /^(\s*)(\d+)[.)]\s+(.*)$/.exec(raw);
     if (numbered) {
-      push(`${numbered[1]}  ${numbered[2]}. ${inline(numbered[3] as string, chalk)}`);
+      push(s`${s.prose(numbered[1] as string)}  ${numbered[2] as string}. ${inlineMarkdown(numbered[3] as string, s)}`);
       continue;
     }
     const quote = /^>\s?(.*)$/.exec(raw);
     if (quote) {
-      push(`${chalk.dim('┃')} ${inline(quote[1] as string, chalk)}`);
+      push(s`${s.dim('┃')} ${inlineMarkdown(quote[1] as string, s)}`);
       continue;
     }
     if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(raw)) {
-      push(chalk.dim('─'.repeat(Math.min(width, 40))));
+      push(s.dim('─'.repeat(Math.min(width, 40))));
       continue;
     }
-    push(inline(raw, chalk));
+    push(inlineMarkdown(raw, s));
   }
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
+  return `${out.map(String).join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
 }

@@ -17,7 +17,8 @@
 import { badRequest, noUpdate, preconditionFailed } from '../api/errors.js';
 import type * as routes from '../api/routes/collections.js';
 import type { StoreReader, StoreWriter } from '../store/types.js';
-import { type Entry, paginatePrefix } from './ordered.js';
+import type { Entry } from './ordered.js';
+import { paginate, rowsOf } from './pagination.js';
 import { type Handler, Reply, deleted, implementer, nothingToDelete } from './handler.js';
 import { collectionAccess, findCollection, orgAccess, requireRole } from './permissions.js';
 import {
@@ -224,16 +225,14 @@ export const collectionHandlers: Record<string, Handler> = {
     if (query.nested === false) {
       // Root collections, in creation order: the org's list read past nested ones, counted by the root's count row.
       const rootCount = countChildren(ctx.tx, containerKey(org.id, undefined), 'collection');
-      return paginatePrefix<Entry<null>, ReturnType<typeof collectionView>>(
-        ctx.tx,
-        orgCollectionList.table,
-        `${org.id}/`,
+      return paginate(
+        rowsOf<Entry<null>>(ctx.tx, orgCollectionList.table, `${org.id}/`),
         query,
-        rootCount,
         ({ id }) => {
           const collection = loadListed(ctx.tx, org.id, id);
           return collection.parent === undefined ? collectionView(ctx, collection, role) : undefined;
         },
+        rootCount,
       );
     }
     return orgCollectionList.page(ctx.tx, org.id, query, ({ id }) => collectionView(ctx, loadListed(ctx.tx, org.id, id), role));

@@ -24,7 +24,7 @@ import type * as routes from '../api/routes/integrations.js';
 import type { StoreReader } from '../store/types.js';
 import { type Handler, deleted, implementer, nothingToDelete } from './handler.js';
 import { KeyedSet } from './ordered.js';
-import { paginate } from './pagination.js';
+import { itemsOf, paginate } from './pagination.js';
 import { atLeast, roleIn } from './permissions.js';
 import { type OrgRecord, Tables, getOrg } from './core-records.js';
 import { apiUrl, appUrl } from './urls.js';
@@ -166,7 +166,7 @@ export const integrationHandlers: Record<string, Handler> = {
       .filter((i) => !query.scope || i.scopes.includes(query.scope))
       .filter((i) => !query.target || i.target === query.target || i.target === 'all')
       .filter((i) => !query.blockDomain || i.blocks.some((b) => blockUnfurls(b, query.blockDomain as string)));
-    return paginate(matches, query, (integration) => integrationView(ctx, integration));
+    return paginate(itemsOf(matches), query, (integration) => integrationView(ctx, integration));
   }),
 
   ...on('getIntegrationByName', (ctx, { params }) =>
@@ -232,7 +232,7 @@ export const integrationHandlers: Record<string, Handler> = {
     const items = integrationInstallations
       .all(ctx.tx, integration.name)
       .filter(({ value }) => externalId === undefined || value.externalIds.includes(externalId));
-    return paginate(items, query, ({ value }) => installationView(ctx.origin, integration.name, value));
+    return paginate(itemsOf(items), query, ({ value }) => installationView(ctx.origin, integration.name, value));
   }),
 };
 

@@ -15,8 +15,7 @@ import { conflict, notFound } from '../api/errors.js';
 import type * as routes from '../api/routes/members.js';
 import type { StoreReader, StoreWriter } from '../store/types.js';
 import { type HandlerContext, deleted, implementer } from './handler.js';
-import { type PageQuery, decodeKeyCursor, encodeKeyCursor, paginatePrefix } from './ordered.js';
-import { type ListEnvelope, DEFAULT_LIMIT, paginate } from './pagination.js';
+import { type ListEnvelope, type PageQuery, countRows, itemsOf, paginate, rowsOf } from './pagination.js';
 import { orgAccess } from './permissions.js';
 import {
   type MemberRecord,
@@ -132,35 +131,6 @@ function matches(tx: StoreReader, orgId: string, userId: string, filter: MemberF
   return member;
 }
 
-/**
- * A page of rows under `prefix` that pass `keep`, with a key cursor; `count` is
- * the number of matching rows (a filtered listing reads the whole list once).
- */
-export function filteredPage<R, T>(
-  tx: StoreReader,
-  table: string,
-  prefix: string,
-  query: PageQuery,
-  reverse: boolean,
-  keep: (row: R, key: string) => T | undefined,
-): ListEnvelope<T> {
-  const limit = query.limit ?? DEFAULT_LIMIT;
-  const cursor = query.page === undefined ? undefined : prefix + decodeKeyCursor(query.page);
-  const kept: Array<[string, T]> = [];
-  for (const [key, row] of tx.scan<R>(table, { prefix, ...(reverse ? { reverse: true } : {}) })) {
-    const item = keep(row, key);
-    if (item !== undefined) kept.push([key, item]);
-  }
-  const start = cursor === undefined ? 0 : kept.findIndex(([key]) => (reverse ? key < cursor : key > cursor));
-  const page = start < 0 ? [] : kept.slice(start, start + limit);
-  const envelope: ListEnvelope<T> = { count: kept.length, items: page.map(([, item]) => item) };
-  const last = page.at(-1);
-  if (last !== undefined && start + limit < kept.length && limit > 0) {
-    return { next: { page: encodeKeyCursor(last[0].slice(prefix.length)) }, ...envelope };
-  }
-  return envelope;
-}
-
 interface MembersQuery extends PageQuery, MemberFilter {
   order?: 'asc' | 'desc' | undefined;
   sort?: 'joinedAt' | 'lastSeenAt' | undefined;
@@ -178,20 +148,25 @@ function listMembers(ctx: HandlerContext, orgId: string, query: MembersQuery): L
     }
     active.sort((a, b) => (a.member.lastSeenAt as string).localeCompare(b.member.lastSeenAt as string) || a.userId.localeCompare(b.userId));
     if (desc) active.reverse();
-    return paginate(active, query, ({ userId, member }) => memberView(ctx, orgId, userId, member));
+    return paginate(itemsOf(active), query, ({ userId, member }) => memberView(ctx, orgId, userId, member));
   }
   const prefix = `${orgId}/`;
   type Row = { id: string };
+  const rows = rowsOf<Row>(ctx.tx, orgMemberList.table, prefix, { reverse: desc });
   if (filter.role === undefined && filter.search === undefined) {
-    return paginatePrefix<Row, MemberView>(ctx.tx, orgMemberList.table, prefix, query, orgMemberList.count(ctx.tx, orgId), (row) =>
-      memberView(ctx, orgId, row.id, requireMember(ctx.tx, orgId, row.id)),
-      { reverse: desc },
-    );
+    return paginate(rows, query, (row) => memberView(ctx, orgId, row.id, requireMember(ctx.tx, orgId, row.id)), orgMemberList.count(ctx.tx, orgId));
   }
-  return filteredPage<Row, MemberView>(ctx.tx, orgMemberList.table, prefix, query, desc, (row) => {
-    const member = matches(ctx.tx, orgId, row.id, filter);
-    return member ? memberView(ctx, orgId, row.id, member) : undefined;
-  });
+  // No index holds roles or names: the count of matches reads every member row once.
+  const count = countRows<Row>(ctx.tx, orgMemberList.table, prefix, (row) => matches(ctx.tx, orgId, row.id, filter) !== undefined);
+  return paginate(
+    rows,
+    query,
+    (row) => {
+      const member = matches(ctx.tx, orgId, row.id, filter);
+      return member ? memberView(ctx, orgId, row.id, member) : undefined;
+    },
+    count,
+  );
 }
 
 // ─── Handlers ─────────────────────────────────────────────────────────────
@@ -249,17 +224,14 @@ export const memberHandlers = {
     const permission = member.role;
     if (permission === null || member.disabled) return { count: 0, items: [] };
     const desc = (query.order ?? 'desc') === 'desc';
-    return paginatePrefix<{ id: string }, unknown>(
-      ctx.tx,
-      orgSpaceList.table,
-      `${org.id}/`,
+    return paginate(
+      rowsOf<{ id: string }>(ctx.tx, orgSpaceList.table, `${org.id}/`, { reverse: desc }),
       query,
-      orgSpaceList.count(ctx.tx, org.id),
       (row) => {
         const space = getSpace(ctx.tx, row.id);
         return space ? { permission, space: spaceView(ctx, space, permission) } : undefined;
       },
-      { reverse: desc },
+      orgSpaceList.count(ctx.tx, org.id),
     );
   }),
 
@@ -268,16 +240,20 @@ export const memberHandlers = {
     requireMember(ctx.tx, org.id, params.userId);
     const owner = memberTeamsOwner(org.id, params.userId);
     const needle = query.title?.toLowerCase();
-    const item = (teamId: string) => {
+    const listed = (teamId: string) => {
       const team = getTeam(ctx.tx, teamId);
       const row = teamMembers.get(ctx.tx, teamId, params.userId);
       if (!team || !row) return undefined;
       if (needle !== undefined && !team.title.toLowerCase().includes(needle)) return undefined;
-      return { team: teamView(ctx, team, role, ctx.actor.userId), member: { role: row.role } };
+      return { team, row };
+    };
+    const item = (teamId: string) => {
+      const found = listed(teamId);
+      return found && { team: teamView(ctx, found.team, role, ctx.actor.userId), member: { role: found.row.role } };
     };
     if (needle === undefined) return memberTeams.page(ctx.tx, owner, query, ({ id }) => item(id));
-    return filteredPage<null, unknown>(ctx.tx, memberTeams.table, `${owner}/`, query, false, (_row, key) =>
-      item(key.slice(owner.length + 1)),
-    );
+    // Titles have no index: the count of matches reads the member's team rows once.
+    const count = countRows(ctx.tx, memberTeams.table, `${owner}/`, (_row, teamId) => listed(teamId) !== undefined);
+    return paginate(rowsOf(ctx.tx, memberTeams.table, `${owner}/`), query, (_row, teamId) => item(teamId), count);
   }),
 };

@@ -33,7 +33,8 @@ import type { StoreReader } from '../store/types.js';
 import { fetchPolicyText } from './fetch-text.js';
 import { type Handler, type HandlerContext, Reply, type TwoPhaseHandler, deleted, implementer, nothingToDelete } from './handler.js';
 import { type OpenApiCheck, type OpenApiProblem, checkOpenApiText } from './openapi-check.js';
-import { type Entry, KeyedSet, OrderedList, isKeyedId, paginatePrefix } from './ordered.js';
+import { type Entry, KeyedSet, OrderedList, isKeyedId } from './ordered.js';
+import { paginate, rowsOf } from './pagination.js';
 import { atLeast, orgAccess } from './permissions.js';
 import type { Role } from './core-records.js';
 import { apiUrl, appUrl, downloadUrl } from './urls.js';
@@ -295,10 +296,11 @@ export const openApiSpecHandlers: Record<string, Handler> = {
   ...on('listOpenAPISpecVersions', (ctx, { params, query }) => {
     const { org, spec } = readSpec(ctx, params);
     const count = openApiSpecVersions.count(ctx.tx, spec.id);
-    return paginatePrefix<Entry<OpenApiVersionRecord>, ReturnType<typeof versionView>>(
-      ctx.tx, openApiSpecVersions.table, `${spec.id}/`, query, count,
+    return paginate(
+      rowsOf<Entry<OpenApiVersionRecord>>(ctx.tx, openApiSpecVersions.table, `${spec.id}/`, { reverse: true }),
+      query,
       ({ value }) => versionView(ctx.origin, org.id, spec.slug, value),
-      { reverse: true },
+      count,
     );
   }),
   ...on('getLatestOpenAPISpecVersion', (ctx, { params }) => {

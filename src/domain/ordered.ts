@@ -12,20 +12,15 @@
  * - `KeyedSet`: items keyed by id with no order of their own (a team's members,
  *   a user's organizations): `${owner}/${id}` → value, listed in id order.
  *
- * Both page with `StoreReader.scan` and an opaque cursor (the last key returned),
- * so a page of 50 reads 50 rows, not the list.
+ * Both page with the list engine (`paginate` over `rowsOf`, pagination.ts): the
+ * cursor is the last key returned, so a page of 50 reads 50 rows, not the list.
  *
  * Owner ids and item ids must not contain `/`.
  */
 import { generateKeyBetween } from 'fractional-indexing';
 import { badRequest } from '../api/errors.js';
 import type { StoreReader, StoreWriter } from '../store/types.js';
-import { DEFAULT_LIMIT, type ListEnvelope } from './pagination.js';
-
-export interface PageQuery {
-  page?: string | undefined;
-  limit?: number | undefined;
-}
+import { type ListEnvelope, type PageQuery, paginate, rowsOf } from './pagination.js';
 
 export interface Entry<V> {
   id: string;
@@ -38,20 +33,6 @@ export interface Placement {
   after?: string | undefined;
 }
 
-const CURSOR_PREFIX = 'k:';
-
-export function encodeKeyCursor(key: string): string {
-  return Buffer.from(`${CURSOR_PREFIX}${key}`, 'utf8').toString('base64url');
-}
-
-export function decodeKeyCursor(page: string): string {
-  const text = Buffer.from(page, 'base64url').toString('utf8');
-  if (!text.startsWith(CURSOR_PREFIX) || text.length === CURSOR_PREFIX.length) {
-    throw badRequest(`Invalid page cursor "${page}": pass the next.page value of a previous response`);
-  }
-  return text.slice(CURSOR_PREFIX.length);
-}
-
 /** True when `id` can name an item (ids from a request may be anything: look them up only when this holds). */
 export function isKeyedId(id: string): boolean {
   return id.length > 0 && !id.includes('/');
@@ -59,50 +40,6 @@ export function isKeyedId(id: string): boolean {
 
 function checkId(what: string, id: string): void {
   if (id.includes('/')) throw new Error(`${what} "${id}" must not contain "/"`);
-}
-
-/**
- * One page of a scan: rows under `prefix` after the cursor, `map`ped, with
- * `next.page` when more remain and the `count` the caller keeps. A `map` that
- * returns undefined drops the row; the scan goes on until the page is full, so a
- * filtered listing still answers `limit` items per page (reading past the dropped
- * rows, never the whole list up front).
- */
-export function paginatePrefix<R, T>(
-  tx: StoreReader,
-  table: string,
-  prefix: string,
-  query: PageQuery,
-  count: number,
-  map: (row: R, key: string) => T | undefined,
-  options: { reverse?: boolean; shared?: boolean } = {},
-): ListEnvelope<T> {
-  const limit = query.limit ?? DEFAULT_LIMIT;
-  let after = query.page === undefined ? undefined : prefix + decodeKeyCursor(query.page);
-  const items: T[] = [];
-  if (limit <= 0) return { count, items };
-  let lastKey: string | undefined;
-  for (;;) {
-    const batch = limit - items.length + 1;
-    const rows = tx.scan<R>(table, {
-      prefix,
-      ...(after !== undefined ? { after } : {}),
-      limit: batch,
-      ...(options.reverse ? { reverse: true } : {}),
-      ...(options.shared ? { shared: true } : {}),
-    });
-    for (const [key, row] of rows) {
-      const item = map(row, key);
-      if (item === undefined) continue;
-      if (items.length === limit) {
-        return { next: { page: encodeKeyCursor((lastKey as string).slice(prefix.length)) }, count, items };
-      }
-      items.push(item);
-      lastKey = key;
-    }
-    if (rows.length < batch) return { count, items };
-    after = (rows.at(-1) as [string, R])[0];
-  }
 }
 
 export class OrderedList<V> {
@@ -165,7 +102,7 @@ export class OrderedList<V> {
 
   /** One page of the list (`map` returning undefined drops an item from the page). */
   page<T>(tx: StoreReader, owner: string, query: PageQuery, map: (entry: Entry<V>) => T | undefined): ListEnvelope<T> {
-    return paginatePrefix<Entry<V>, T>(tx, this.table, `${owner}/`, query, this.count(tx, owner), (entry) => map(entry));
+    return paginate(rowsOf<Entry<V>>(tx, this.table, `${owner}/`), query, (entry) => map(entry), this.count(tx, owner));
   }
 
   /** The neighbours' order keys around an anchor: [key before the slot, key after the slot]. */
@@ -352,7 +289,6 @@ export class KeyedSet<V> {
     map: (entry: Entry<V>) => T | undefined,
     options: { shared?: boolean } = {},
   ): ListEnvelope<T> {
-    const prefix = `${owner}/`;
-    return paginatePrefix<V, T>(tx, this.table, prefix, query, this.count(tx, owner), (value, key) => map({ id: key.slice(prefix.length), value }), options);
+    return paginate(rowsOf<V>(tx, this.table, `${owner}/`, options), query, (value, id) => map({ id, value }), this.count(tx, owner));
   }
 }

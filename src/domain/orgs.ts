@@ -10,7 +10,7 @@
 import { badRequest, conflict } from '../api/errors.js';
 import type * as routes from '../api/routes/orgs.js';
 import { type Handler, implementer } from './handler.js';
-import { paginate } from './pagination.js';
+import { itemsOf, paginate } from './pagination.js';
 import { orgAccess, roleIn } from './permissions.js';
 import {
   type OrgRecord,
@@ -38,7 +38,7 @@ export const orgHandlers: Record<string, Handler> = {
       .filter(
       (orgId) => getOrg(ctx.tx, orgId) !== undefined && roleIn(ctx.tx, orgId, ctx.actor.userId) !== undefined,
     );
-    return paginate(orgIds, query, (orgId) => {
+    return paginate(itemsOf(orgIds), query, (orgId) => {
       const { org, role } = orgAccess(ctx.tx, orgId, ctx.actor.userId);
       return organizationView(ctx, org, role);
     });

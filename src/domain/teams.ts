@@ -19,7 +19,7 @@ import { ExactJson, deleted, implementer, nothingToDelete } from './handler.js';
 import { type MemberView, requireMember, shownMemberView } from './members.js';
 import { orgAccess } from './permissions.js';
 import { type OrgRecord, getMember, getUser, orgSpaceList, userIdByEmail } from './core-records.js';
-import { filteredPage } from './members.js';
+import { countRows, paginate, rowsOf } from './pagination.js';
 import { shownUserView } from './views.js';
 import {
   TEAMS,
@@ -83,15 +83,22 @@ export const teamHandlers = {
     // `owner`: the teams that member can manage (all of them for an admin).
     const ownerRole = query.owner === undefined ? undefined : getMember(ctx.tx, org.id, query.owner)?.role;
     if (query.owner !== undefined && ownerRole === undefined) requireMember(ctx.tx, org.id, query.owner);
-    const view = (teamId: string) => {
+    const listed = (teamId: string) => {
       const team = getTeam(ctx.tx, teamId);
       if (!team) return undefined;
       if (needle !== undefined && !team.title.toLowerCase().includes(needle)) return undefined;
       if (query.owner !== undefined && !canManageTeam(ctx.tx, team, ownerRole ?? null, query.owner)) return undefined;
-      return teamView(ctx, team, role, ctx.actor.userId);
+      return team;
+    };
+    const view = (teamId: string) => {
+      const team = listed(teamId);
+      return team && teamView(ctx, team, role, ctx.actor.userId);
     };
     if (needle === undefined && query.owner === undefined) return orgTeams.page(ctx.tx, org.id, query, ({ id }) => view(id));
-    return filteredPage<{ id: string }, unknown>(ctx.tx, orgTeams.table, `${org.id}/`, query, false, (row) => view(row.id));
+    // Titles and managers have no index: the count of matches reads the team rows once.
+    type Row = { id: string };
+    const count = countRows<Row>(ctx.tx, orgTeams.table, `${org.id}/`, (row) => listed(row.id) !== undefined);
+    return paginate(rowsOf<Row>(ctx.tx, orgTeams.table, `${org.id}/`), query, (row) => view(row.id), count);
   }),
 
   ...on('createOrganizationTeam', (ctx, { params, body }) => {

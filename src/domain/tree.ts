@@ -6,8 +6,8 @@
  */
 import { badRequest, noUpdate } from '../api/errors.js';
 import type { StoreReader, StoreWriter } from '../store/types.js';
-import { type Entry, OrderedList, type PageQuery, paginatePrefix } from './ordered.js';
-import type { ListEnvelope } from './pagination.js';
+import { type Entry, OrderedList } from './ordered.js';
+import { type ListEnvelope, type PageQuery, paginate, rowsOf } from './pagination.js';
 import { type ChildRef, type SpaceRecord, Tables, getCollection, putSpace, trashSpace } from './core-records.js';
 
 export type ContentPointer = { type: 'space'; space: string } | { type: 'collection'; collection: string };
@@ -61,9 +61,11 @@ export function pageChildren<T>(
   query: PageQuery,
   map: (ref: ChildRef) => T,
 ): ListEnvelope<T> {
-  const prefix = `${container}/`;
-  return paginatePrefix<Entry<ChildRef>, T>(tx, Tables.children, prefix, query, countChildren(tx, container, type), (entry) =>
-    entry.value.type === type ? map(entry.value) : undefined,
+  return paginate(
+    rowsOf<Entry<ChildRef>>(tx, Tables.children, `${container}/`),
+    query,
+    (entry) => (entry.value.type === type ? map(entry.value) : undefined),
+    countChildren(tx, container, type),
   );
 }
 

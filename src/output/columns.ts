@@ -118,6 +118,17 @@ const siteColumns = {
   publishedItem: [col('SECTION', 'section'), col('VARIANT', 'variant'), col('DEFAULT', 'default'), col('URL', 'url')],
 } satisfies Record<string, Column[]>;
 
+/** Today's Translation has no title: "en → fr" from its source and target languages. */
+function translationTitle(item: Record<string, unknown>): string | undefined {
+  const from = (item.source as { language?: unknown } | undefined)?.language;
+  return typeof from === 'string' && typeof item.language === 'string' ? `${from} → ${item.language}` : undefined;
+}
+
+/** The user or team a review was requested from. */
+function reviewerOf(item: Record<string, unknown>): Record<string, unknown> | undefined {
+  return (item.user ?? item.team) as Record<string, unknown> | undefined;
+}
+
 /** A customization font: a default font's name, or a custom font's family. */
 function fontName(font: unknown): unknown {
   return typeof font === 'string' ? font : (font as { fontFamily?: unknown } | undefined)?.fontFamily;
@@ -141,7 +152,14 @@ export const columns = {
     { header: 'COMMENT', get: (item) => firstLine((item.comment as { body?: unknown } | undefined)?.body) },
     col('CREATED', 'createdAt', true),
   ],
-  requestedReviewer: [col('USER', 'user.id'), col('NAME', 'user.displayName'), col('REQUESTED BY', 'requestedBy.displayName'), col('SINCE', 'createdAt', true)],
+  // A requested reviewer is a user or (today's API, kind "team") a team.
+  requestedReviewer: [
+    { header: 'REVIEWER', get: (item) => reviewerOf(item)?.id },
+    { header: 'NAME', get: (item) => reviewerOf(item)?.displayName ?? reviewerOf(item)?.title },
+    col('REQUESTED BY', 'requestedBy.displayName'),
+    col('SINCE', 'createdAt', true),
+    { header: 'KIND', get: (item) => item.kind ?? (item.user !== undefined ? 'user' : undefined) },
+  ],
   searchHit: [
     col('ID', 'id'),
     col('TITLE', 'title'),
@@ -239,7 +257,14 @@ export const columns = {
     col('TYPE', 'customField.type'),
     { header: 'VALUE', get: (item) => (Array.isArray(item.value) ? item.value.join(',') : item.value) },
   ],
-  translation: [col('ID', 'id'), col('TITLE', 'title'), { header: 'LANGUAGES', get: (item) => (item.languages as string[] | undefined)?.join(',') }],
+  // The API doc's translation settings ({title, languages}) and today's Translation ({source, language, status}).
+  translation: [
+    col('ID', 'id'),
+    { header: 'TITLE', get: (item) => item.title ?? translationTitle(item) },
+    { header: 'LANGUAGES', get: (item) => (item.languages as string[] | undefined)?.join(',') ?? item.language },
+    { header: 'SOURCE', get: (item) => (item.source as { space?: unknown } | undefined)?.space },
+    col('STATUS', 'status'),
+  ],
   samlProvider: [col('ID', 'id'), col('LABEL', 'label'), col('STATUS', 'status'), col('ROLE', 'defaultRole'), col('TEAM', 'defaultTeam.title'), col('SSO URL', 'ssoURL', true)],
   ssoLogin: [col('ID', 'id'), col('LABEL', 'label'), col('START URL', 'startURL')],
   openApiSpec: [

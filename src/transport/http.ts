@@ -155,6 +155,8 @@ function headerValue(headers: Record<string, string | string[] | undefined>, nam
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+const SERVER_POLICY = /\bstart(?:ed)?(?: it| the server)? with --allow-(?:local|http|private-network)\b/;
+
 export class HttpTransport implements Transport {
   readonly mode = 'remote' as const;
   private readonly endpoint: Endpoint;
@@ -305,7 +307,7 @@ export class HttpTransport implements Transport {
       const code = Number.isInteger(parsed.error.code) && parsed.error.code >= 400 && parsed.error.code <= 599
         ? parsed.error.code
         : status;
-      throw new ApiError(code, parsed.error.message, { hint: this.hintFor(code, retried, true, headers) });
+      throw new ApiError(code, parsed.error.message, { hint: this.hintFor(code, retried, true, headers, parsed.error.message) });
     }
     const statusText = STATUS_CODES[status] ?? 'Error';
     throw new ApiError(status, `${status} ${statusText} from ${method} ${pathname}`, {
@@ -318,11 +320,16 @@ export class HttpTransport implements Transport {
     retried: number,
     apiBody: boolean,
     headers: Record<string, string | string[] | undefined>,
+    message = '',
   ): string | undefined {
     if (status === 401) {
       return this.token === undefined
         ? 'No API token was sent: pass --token, set DOCSCTL_TOKEN, or run "docsctl config".'
         : 'The API token was rejected: check --token / DOCSCTL_TOKEN or run "docsctl config".';
+    }
+    // A server's input policy (docsctl serve --allow-local/--allow-http/--allow-private-network) is not the token's doing: its message says which flag opens it.
+    if (status === 403 && SERVER_POLICY.test(message)) {
+      return "The server's operator sets what requests may read: no token changes it.";
     }
     if (status === 403) {
       return 'The token does not allow this operation: check --token / DOCSCTL_TOKEN or run "docsctl config".';

@@ -29,7 +29,7 @@ describe('command modules by group', () => {
     expect(invokedGroup(['help', 'cr', 'merge'])).toBe('cr');
     expect(invokedGroup(['serve'])).toBeUndefined();
     const space = await commandModulesFor(['space', 'list']);
-    expect(space).toHaveLength(3); // spaces, change-requests (space content), org-catalog (space custom fields)
+    expect(space).toHaveLength(3); // spaces, change-requests (space content), custom-fields (space custom fields)
     expect(space.flatMap((m) => m.specs).some((spec) => spec.command === 'space list')).toBe(true);
     expect(await commandModulesFor(['serve'])).toEqual([]);
     expect(await commandModulesFor(['completion', 'bash'])).toHaveLength(Object.keys(moduleGroups).length);

@@ -4,12 +4,12 @@
  * terminal renderer. The edge cases: ``` vs ~~~, a longer closing fence, info
  * after a closing run, indented fences, an unclosed fence.
  */
-import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdownForTerminal } from '../../src/cli/terminal-markdown.js';
 import { closesFence, fenceContentLine, findFencedBlocks, openingFence } from '../../src/content-model/markdown.js';
 import { parseBlocks } from '../../src/content-model/pdf/blocks.js';
 import { parseSummary } from '../../src/gitsync/summary.js';
+import { styler } from '../../src/output/styled.js';
 
 const codeBlocks = (markdown: string) =>
   parseBlocks(markdown.split('\n'))
@@ -104,16 +104,16 @@ describe('SUMMARY.md computed items', () => {
 });
 
 describe('the terminal renderer', () => {
-  it('keeps a ~~~ line inside a ``` block as code, and ends the block at its closing fence', () => {
-    const out = renderMarkdownForTerminal('```sh title="x"\n~~~\n```\n# After', new Chalk({ level: 0 }));
+  it('keeps a ~~~ line inside a ``` block as code, and ends the block at its closing fence', async () => {
+    const out = renderMarkdownForTerminal('```sh title="x"\n~~~\n```\n# After', await styler(false));
     expect(out).toContain('── sh ──');
     expect(out).toContain('    ~~~');
     expect(out).toContain('After');
     expect(out).not.toContain('    # After');
   });
 
-  it('does not end a block at a fence line with an info string', () => {
-    const out = renderMarkdownForTerminal('```\n```js\n```\n# After', new Chalk({ level: 0 }));
+  it('does not end a block at a fence line with an info string', async () => {
+    const out = renderMarkdownForTerminal('```\n```js\n```\n# After', await styler(false));
     expect(out).toContain('    ```js');
     expect(out).not.toContain('    # After');
   });

@@ -70,11 +70,29 @@ describe('org, user and token commands', () => {
     }
   }, 300_000);
 
+  it('user create --role without --org makes the user a member of the only organization', async () => {
+    const orgId = (await docsctl(['org', 'list', '--format', 'ids'])).stdout.trim();
+    const user = await docsctl(['user', 'create', '--email', 'reader@acme.io', '--role', 'read', '--json']);
+    expect(user.exitCode, user.stderr).toBe(0);
+    expect(JSON.parse(user.stdout)).toMatchObject({ email: 'reader@acme.io', organization: orgId, role: 'read' });
+    const members = await docsctl(['member', 'list', '--format', 'tsv']);
+    expect(members.stdout).toMatch(/reader@acme\.io.*\bread\b/);
+  }, 300_000);
+
   it('org create makes the caller admin of a new organization', async () => {
     const created = await docsctl(['org', 'create', '--title', 'Partners', '--format', 'ids']);
     expect(created.exitCode, created.stderr).toBe(0);
     const orgs = await docsctl(['org', 'list', '--format', 'tsv']);
     expect(orgs.stdout).toContain(`${created.stdout.trim()}\tPartners`);
+  }, 300_000);
+
+  it('user create --role without --org, with several organizations, asks for --org (exit 2)', async () => {
+    const result = await docsctl(['user', 'create', '--email', 'two@acme.io', '--role', 'read']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/^error: You belong to several organizations: pass --org ID/);
+    const none = await docsctl(['user', 'create', '--email', 'nobody@acme.io', '--json']);
+    expect(none.exitCode, none.stderr).toBe(0);
+    expect(JSON.parse(none.stdout)).not.toHaveProperty('organization');
   }, 300_000);
 
   it('explains a bad role in one line with exit 2', async () => {

@@ -72,6 +72,9 @@ describe('serve --allow-local', { timeout: 120_000 }, () => {
       expect(result.exitCode).toBe(3);
       expect(result.stderr).toMatch(/^error: Local paths and file:\/\/ URLs are not allowed on this server .*--allow-local/);
       expect(result.stderr).not.toMatch(/\n\s+at /);
+      // The server's policy, not the token: no token hint (issue 19 §5).
+      expect(result.stderr).toContain("The server's operator sets what requests may read");
+      expect(result.stderr).not.toMatch(/token does not allow/);
     } finally {
       await stop(server);
     }
@@ -133,6 +136,7 @@ describe('serve --allow-private-network', { timeout: 120_000 }, () => {
     const result = await importThrough([]);
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toMatch(/^error: Refusing to fetch from 127\.0\.0\.1 .*--allow-private-network/);
+    expect(result.stderr).not.toMatch(/token does not allow/);
   });
 
   it('fetches it with --allow-private-network', async () => {

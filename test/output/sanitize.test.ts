@@ -21,6 +21,15 @@ describe('sanitizeLine / sanitizeText', () => {
     expect(sanitizeText('a\nb\tc')).toBe('a\nb\tc');
   });
 
+  it('shows bidirectional overrides and isolates escaped everywhere, invisible format characters in one-line cells', () => {
+    const spoof = 'Invoice \u202efdp.exe \u2066x\u2069';
+    expect(sanitizeLine(spoof)).toBe('Invoice \\u202efdp.exe \\u2066x\\u2069');
+    expect(sanitizeText(spoof)).toBe('Invoice \\u202efdp.exe \\u2066x\\u2069');
+    expect(sanitizeLine('ad\u200bmin \u200e\u200f \ufeff')).toBe('ad\\u200bmin \\u200e\\u200f \\ufeff');
+    // Prose keeps what emoji and right-to-left scripts need: the zero-width joiner, the marks.
+    expect(sanitizeText('👩\u200d💻 \u200f')).toBe('👩\u200d💻 \u200f');
+  });
+
   it('forStderr also redacts URL credentials and bearer tokens', () => {
     expect(forStderr('cannot fetch https://bob:Pa/ss-77@host/x.git \x1b[2J (Bearer gb_api_abc)')).toBe(
       'cannot fetch https://***@host/x.git ^[[2J (Bearer ***)',

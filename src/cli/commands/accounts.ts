@@ -66,7 +66,7 @@ export function registerUserCreate(group: Command, getSession: GetSession): void
     .description('Create a user in the local store, optionally as a member of an organization')
     .requiredOption('--email <email>', 'e-mail address (unique in the store)')
     .option('--name <name>', 'display name (default: the part of the e-mail before @)')
-    .option('--org <organizationId>', 'make the user a member of this organization (you must be its admin)')
+    .option('--org <organizationId>', 'make the user a member of this organization (you must be its admin); with --role, default: your only organization')
     .option('--role <role>', 'organization role: admin, create, edit, review, comment, read or guest (default read)')
     .addHelpText(
       'after',
@@ -79,8 +79,12 @@ export function registerUserCreate(group: Command, getSession: GetSession): void
       const session = getSession(command);
       const { createUser, parseRole } = await import('../../domain/accounts.js');
       const role = options.role === undefined ? undefined : parseRole(options.role);
+      // A role is a role in an organization: without --org, the only one (or DOCSCTL_ORG), as other commands do.
+      const organization =
+        options.org ??
+        (role !== undefined && session.settings.mode !== 'remote' ? await (await import('../operation.js')).resolveOrganization(session, undefined) : undefined);
       const user = await inAccountTx(session, 'user create', (ctx) =>
-        createUser(ctx, { email: options.email, name: options.name, organization: options.org, role }),
+        createUser(ctx, { email: options.email, name: options.name, organization, role }),
       );
       await session.printObject(user, [...columns.user, { header: 'ROLE', get: (item) => (item.role === null ? 'guest' : (item.role ?? '')) }]);
     });

@@ -24,7 +24,7 @@ export function registerApiCommand(program: Command, getSession: (command: Comma
     .command('api')
     .description('Send any API operation and print its JSON answer')
     .argument('[method]', 'HTTP method (GET, POST, PUT, PATCH, DELETE)')
-    .argument('[path]', 'path of the API doc, e.g. /v1/spaces/ID (the /v1 prefix may be omitted)')
+    .argument('[url-path]', 'path of the API doc, e.g. /v1/spaces/ID (the /v1 prefix may be omitted)')
     .option('-f, --raw-field <key=value>', 'add a string field (repeatable)', collect)
     .option('-F, --field <key=value>', 'add a typed field: number, true/false, null, or @FILE (repeatable)', collect)
     .option('--input <file>', 'JSON request body from a file ("-" for stdin)')

@@ -68,6 +68,12 @@ export const contentCommands: OperationCommandSpec[] = [
     output: 'list',
     columns: 'changeRequest',
     noun: 'change request',
+    emptyHint: (input) => {
+      const status = (input.query as { status?: string } | undefined)?.status;
+      return status === undefined
+        ? 'No open change requests (cr list shows the open ones): see the others with --status merged, draft or archived.'
+        : `No ${status} change requests.`;
+    },
     examples: ['docsctl cr list sp4c3', 'docsctl cr list sp4c3 --status merged --all --json'],
   },
   {

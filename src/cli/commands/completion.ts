@@ -2,7 +2,12 @@
  * `docsctl completion bash|zsh|fish`: a completion script generated from the
  * commander tree (every group, command, alias, flag and enum value), so it
  * follows the commands as they are added. The script is a table of command
- * paths; the shell walks the words typed so far to find the path.
+ * paths; the shell walks the words typed so far to find the path, counting the
+ * positional arguments (and skipping the values of flags that take one) to know
+ * which argument is being typed. Where an argument or a flag takes a local path
+ * (its value is named `<file>`, `<dir>`, `<path>`, `<repository>`, or ends in
+ * `-file`/`-dir`: the naming rule of flags.ts) the shell completes file names;
+ * where docsctl has nothing to offer, the shell's own default completion applies.
  */
 import type { Command } from 'commander';
 import { UsageError } from '../../api/errors.js';
@@ -14,17 +19,51 @@ interface Node {
   words: string[];
   /** Flag → its enum values. */
   choices: Map<string, string[]>;
+  /** Flags whose value is a local path. */
+  pathFlags: string[];
+  /** One letter per positional argument: `p` takes a local path, `-` does not; a final `*` repeats the last (variadic). */
+  args: string;
 }
 
-function flagsOf(command: Command): { flags: string[]; choices: Map<string, string[]> } {
+/** A value named `<file>`, `<dir>`, `<path>`, `<repository>`, `<…-file>`, `<…-dir>` is a local path (flags.ts, rule 3). */
+export function takesPath(valueName: string): boolean {
+  return /^(?:file|dir|path|repository)$|-(?:file|dir)$/.test(valueName.replace(/\.\.\.$/, ''));
+}
+
+const valueNameOf = (flags: string) => /[<[]([^>\]]+)[>\]]/.exec(flags)?.[1];
+
+function flagsOf(command: Command): { flags: string[]; choices: Map<string, string[]>; pathFlags: string[] } {
   const flags: string[] = [];
   const choices = new Map<string, string[]>();
+  const pathFlags: string[] = [];
   for (const option of command.options) {
+    const valueName = valueNameOf(option.flags);
+    if (valueName !== undefined && takesPath(valueName)) pathFlags.push(...[option.long, option.short].filter((f): f is string => f !== undefined));
     if (option.hidden) continue; // a former spelling (naming rule, flags.ts): accepted, not offered
     for (const flag of [option.long, option.short]) if (flag) flags.push(flag);
     if (option.long && option.argChoices?.length) choices.set(option.long, option.argChoices);
   }
-  return { flags, choices };
+  return { flags, choices, pathFlags };
+}
+
+/** The flags whose value is a local path, wherever they appear (one name, one meaning: flags.ts). */
+const pathFlagsOf = (nodes: Node[]): string[] => [...new Set(nodes.flatMap((n) => n.pathFlags))].sort();
+
+const argsOf = (command: Command): string =>
+  command.registeredArguments.map((arg) => (takesPath(arg.name()) ? 'p' : '-')).join('') +
+  (command.registeredArguments.at(-1)?.variadic ? '*' : '');
+
+/** Every flag of the tree that takes a value (one name, one meaning: flags.ts), so the shell skips its value when counting arguments. */
+function valueFlags(program: Command): string[] {
+  const found = new Set<string>();
+  const visit = (command: Command) => {
+    for (const option of command.options) {
+      if (option.required || option.optional) for (const flag of [option.long, option.short]) if (flag) found.add(flag);
+    }
+    command.commands.forEach(visit);
+  };
+  visit(program);
+  return [...found].sort();
 }
 
 /** Every command path of the tree with what may follow it. */
@@ -39,6 +78,8 @@ export function completionNodes(program: Command): Node[] {
       path,
       words: [...names, ...own.flags, ...(path === '' ? [] : globals.flags)],
       choices: new Map([...globals.choices, ...own.choices]),
+      pathFlags: [...new Set([...globals.pathFlags, ...own.pathFlags])],
+      args: subs.length > 0 ? '' : argsOf(command),
     });
     for (const sub of subs) {
       for (const name of [sub.name(), ...sub.aliases()]) visit(sub, path ? `${path} ${name}` : name);
@@ -50,12 +91,14 @@ export function completionNodes(program: Command): Node[] {
 
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-function bashScript(nodes: Node[]): string {
+function bashScript(nodes: Node[], valueFlagList: string[]): string {
   const paths = nodes.map((n) => `    ${quote(n.path)}) return 0;;`).join('\n');
   const words = nodes.map((n) => `    ${quote(n.path)}) words=${quote([...new Set(n.words)].join(' '))};;`).join('\n');
   const choices = nodes
     .flatMap((n) => [...n.choices].map(([flag, values]) => `    ${quote(`${n.path}|${flag}`)}) words=${quote(values.join(' '))};;`))
     .join('\n');
+  const args = nodes.filter((n) => n.args.includes('p')).map((n) => `    ${quote(n.path)}) args=${quote(n.args)};;`).join('\n');
+  const pathFlags = pathFlagsOf(nodes).map(quote).join('|');
   return `# docsctl completion for bash: source <(docsctl completion bash)
 _docsctl_is_path() {
   case "$1" in
@@ -63,50 +106,87 @@ ${paths}
   esac
   return 1
 }
+_docsctl_files() {
+  type compopt >/dev/null 2>&1 && compopt -o filenames
+  COMPREPLY=($(compgen -f -- "$1"))
+}
 _docsctl() {
-  local cur prev path="" next w words="" i
+  local cur prev path="" next w words="" args="" kind i n=0 skip=""
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
-    case "$w" in -*) continue;; esac
+    if [ -n "$skip" ]; then skip=""; continue; fi
+    case "$w" in
+      ${valueFlagList.map(quote).join('|') || "''"}) skip=1; continue;;
+      -*) continue;;
+    esac
     if [ -z "$path" ]; then next="$w"; else next="$path $w"; fi
-    if _docsctl_is_path "$next"; then path="$next"; fi
+    if [ "$n" -eq 0 ] && _docsctl_is_path "$next"; then path="$next"; else n=$((n + 1)); fi
   done
   case "$path|$prev" in
 ${choices}
   esac
   if [ -z "$words" ]; then
+    case "$prev" in
+      ${pathFlags || "''"}) _docsctl_files "$cur"; return 0;;
+    esac
     case "$path" in
 ${words}
+    esac
+    case "$cur" in
+      -*) ;;
+      *)
+        case "$path" in
+${args}
+        esac
+        kind="\${args:$n:1}"
+        [ "$kind" = "*" ] && kind="\${args: -2:1}"
+        if [ -z "$kind" ] && [ "\${args: -1}" = "*" ]; then kind="\${args: -2:1}"; fi
+        if [ "$kind" = p ]; then _docsctl_files "$cur"; return 0; fi;;
     esac
   fi
   COMPREPLY=($(compgen -W "$words" -- "$cur"))
 }
-complete -F _docsctl docsctl
+complete -o default -F _docsctl docsctl
 `;
 }
 
-function zshScript(nodes: Node[]): string {
+function zshScript(nodes: Node[], flags: string[]): string {
   return `#compdef docsctl
 # docsctl completion for zsh: source <(docsctl completion zsh)
 autoload -U +X bashcompinit && bashcompinit
-${bashScript(nodes).replace(/^# docsctl completion for bash.*\n/, '')}`;
+${bashScript(nodes, flags).replace(/^# docsctl completion for bash.*\n/, '')}`;
 }
 
-function fishScript(nodes: Node[]): string {
+function fishScript(nodes: Node[], valueFlagList: string[]): string {
   const lines = ['# docsctl completion for fish: docsctl completion fish | source'];
-  lines.push('function __docsctl_words', '  set -l path ""', '  set -l tokens (commandline -opc)', '  set -e tokens[1]');
-  lines.push('  for w in $tokens', '    string match -q -- "-*" $w; and continue', '    if test -z "$path"', '      set next $w', '    else', '      set next "$path $w"', '    end');
-  lines.push('    switch $next');
-  for (const node of nodes) if (node.path) lines.push(`      case ${quote(node.path)}`, '        set path $next');
-  lines.push('    end', '  end', '  set -l prev (commandline -opc)[-1]', '  switch "$path|$prev"');
+  // Where the words typed so far lead: the command path and how many arguments follow it.
+  lines.push('function __docsctl_is_path', '  switch $argv[1]');
+  for (const node of nodes) if (node.path) lines.push(`    case ${quote(node.path)}`, '      return 0');
+  lines.push('  end', '  return 1', 'end');
+  lines.push('function __docsctl_walk', '  set -g __docsctl_path ""', '  set -g __docsctl_n 0', '  set -l skip 0', '  set -l tokens (commandline -opc)', '  set -e tokens[1]');
+  lines.push('  for w in $tokens', '    if test $skip = 1', '      set skip 0', '      continue', '    end', '    switch $w');
+  if (valueFlagList.length > 0) lines.push(`      case ${valueFlagList.map(quote).join(' ')}`, '        set skip 1', '        continue');
+  lines.push("      case '-*'", '        continue', '    end');
+  lines.push('    set -l next $w', '    test -n "$__docsctl_path"; and set next "$__docsctl_path $w"');
+  lines.push('    if test $__docsctl_n = 0; and __docsctl_is_path $next', '      set -g __docsctl_path $next', '    else', '      set -g __docsctl_n (math $__docsctl_n + 1)', '    end', '  end', 'end');
+  // True where a flag's value or an argument is a local path: fish completes file names there.
+  lines.push('function __docsctl_wants_files', '  __docsctl_walk', '  set -l prev (commandline -opc)[-1]', '  switch "$prev"');
+  const pathFlags = pathFlagsOf(nodes);
+  if (pathFlags.length > 0) lines.push(`    case ${pathFlags.map(quote).join(' ')}`, '      return 0');
+  lines.push('  end', "  string match -q -- '-*' (commandline -ct); and return 1", '  set -l args ""', '  switch "$__docsctl_path"');
+  for (const node of nodes) if (node.args.includes('p')) lines.push(`    case ${quote(node.path)}`, `      set args ${quote(node.args)}`);
+  lines.push('  end', '  set -l kind (string sub -s (math $__docsctl_n + 1) -l 1 -- "$args")', '  set -l last (string sub -s -1 -- "$args")');
+  lines.push("  if test \"$kind\" = '*'; or begin; test -z \"$kind\"; and test \"$last\" = '*'; end", '    set kind (string sub -s -2 -l 1 -- "$args")', '  end', '  test "$kind" = p', 'end');
+  lines.push('function __docsctl_words', '  __docsctl_walk', '  set -l path $__docsctl_path', '  set -l prev (commandline -opc)[-1]', '  switch "$path|$prev"');
   for (const node of nodes) {
     for (const [flag, values] of node.choices) lines.push(`    case ${quote(`${node.path}|${flag}`)}`, `      printf '%s\\n' ${values.map(quote).join(' ')}`, '      return');
   }
   lines.push('  end', '  switch "$path"');
   for (const node of nodes) lines.push(`    case ${quote(node.path)}`, `      printf '%s\\n' ${[...new Set(node.words)].map(quote).join(' ')}`);
-  lines.push('  end', 'end', "complete -c docsctl -f -a '(__docsctl_words)'");
+  lines.push('  end', 'end');
+  lines.push("complete -c docsctl -f -n 'not __docsctl_wants_files' -a '(__docsctl_words)'", "complete -c docsctl -F -n '__docsctl_wants_files'");
   return `${lines.join('\n')}\n`;
 }
 
@@ -114,9 +194,10 @@ export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
 export function completionScript(shell: string, program: Command): string {
   const nodes = completionNodes(program);
-  if (shell === 'bash') return bashScript(nodes);
-  if (shell === 'zsh') return zshScript(nodes);
-  if (shell === 'fish') return fishScript(nodes);
+  const flags = valueFlags(program);
+  if (shell === 'bash') return bashScript(nodes, flags);
+  if (shell === 'zsh') return zshScript(nodes, flags);
+  if (shell === 'fish') return fishScript(nodes, flags);
   throw new UsageError(`Unknown shell "${shell}"`, { hint: `use one of ${SHELLS.join(', ')}` });
 }
 

@@ -104,16 +104,20 @@ const commandModules = {
     const { siteCommands, registerSiteInspect } = await import('./sites.js');
     return { specs: siteCommands, register: registerSiteInspect };
   },
-  'org-catalog': async (): Promise<CommandModule> => {
-    const [{ orgCatalogCommands }, { registerOpenApiValidate }] = await Promise.all([import('./org-catalog.js'), import('./openapi-validate.js')]);
+  'custom-fields': async (): Promise<CommandModule> => ({ specs: (await import('./custom-fields.js')).customFieldCommands }),
+  translations: async (): Promise<CommandModule> => ({ specs: (await import('./translations.js')).translationCommands }),
+  sso: async (): Promise<CommandModule> => ({ specs: (await import('./sso.js')).ssoCommands }),
+  openapi: async (): Promise<CommandModule> => {
+    const [{ openApiCommands }, { registerOpenApiValidate }] = await Promise.all([import('./openapi.js'), import('./openapi-validate.js')]);
     return {
-      specs: orgCatalogCommands,
+      specs: openApiCommands,
       register(program, getSession) {
         const openapi = subgroup(program, 'openapi');
         if (openapi) registerOpenApiValidate(openapi, getSession);
       },
     };
   },
+  integrations: async (): Promise<CommandModule> => ({ specs: (await import('./integrations.js')).integrationCommands }),
 } satisfies Record<string, () => Promise<CommandModule>>;
 
 export type CommandModuleName = keyof typeof commandModules;
@@ -135,7 +139,11 @@ export const moduleGroups: Record<CommandModuleName, readonly string[]> = {
   reviews: ['cr'],
   search: ['search'],
   sites: ['site'],
-  'org-catalog': ['custom-field', 'space', 'translation', 'sso', 'openapi', 'integration'],
+  'custom-fields': ['custom-field', 'space'],
+  translations: ['translation'],
+  sso: ['sso'],
+  openapi: ['openapi'],
+  integrations: ['integration'],
 };
 
 /** Every top-level group of the data-declared commands. */

@@ -1,6 +1,7 @@
 /** Prints a `{pages}` tree: indented titles on a terminal, flattened rows otherwise. */
 import { columns } from '../../output/columns.js';
 import type { Session } from '../session.js';
+import { styler } from '../../output/styled.js';
 
 interface TreePage {
   id: string;
@@ -38,12 +39,12 @@ export async function printPageTree(session: Session, body: unknown): Promise<vo
     await session.hint('No pages yet.');
     return;
   }
-  const { Chalk } = await import('chalk');
-  const chalk = new Chalk({ level: session.ctx.io.colorEnabled ? 1 : 0 });
+  // Titles and paths are sanitized as they go in; the styling is added after (src/output/styled.ts).
+  const s = await styler(session.ctx.io.colorEnabled);
   const lines = rows.map(({ page, depth }) => {
-    const marker = page.type === 'group' ? chalk.bold(page.title.toUpperCase()) : page.title;
-    const kind = page.type === 'link' ? chalk.dim(' ↗') : page.hidden ? chalk.dim(' (hidden)') : '';
-    return `${'  '.repeat(depth)}${marker}${kind}  ${chalk.dim(page.path ? `${page.path}  ${page.id}` : page.id)}`;
+    const marker = page.type === 'group' ? s.bold(page.title.toUpperCase()) : page.title;
+    const kind = page.type === 'link' ? s.dim(' ↗') : page.hidden ? s.dim(' (hidden)') : '';
+    return s`${'  '.repeat(depth)}${marker}${kind}  ${s.dim(page.path ? `${page.path}  ${page.id}` : page.id)}`;
   });
-  await session.printText(lines.join('\n'));
+  await session.printStyled(s.join(lines, '\n'));
 }

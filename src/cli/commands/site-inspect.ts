@@ -9,6 +9,8 @@
 import { spawn } from 'node:child_process';
 import { UsageError } from '../../api/errors.js';
 import { write } from '../io.js';
+import { sanitizeLine } from '../../output/sanitize.js';
+import { styler } from '../../output/styled.js';
 import { resolveOrganization } from '../operation.js';
 import type { Session } from '../session.js';
 import { renderMarkdownForTerminal } from '../terminal-markdown.js';
@@ -62,22 +64,28 @@ export async function runSiteInspect(session: Session, siteArg: string | undefin
   const get = async <T>(route: RouteId, params: Record<string, string>, query: Record<string, unknown> = {}): Promise<T> =>
     (await transport.request(route, { params: { organizationId: orgId, ...params }, query })).body as T;
 
+  const onlySite = async (): Promise<Site | undefined> => {
+    const { items } = await get<{ items: Site[] }>('listSites', {}, { limit: 2 });
+    return items.length === 1 ? items[0] : undefined;
+  };
+
   if (!session.canPrompt) {
-    if (siteArg === undefined) {
+    const siteId = siteArg ?? (await onlySite())?.id;
+    if (siteId === undefined) {
       throw new UsageError('site inspect needs a terminal to pick a site', {
         hint: 'pass SITE to print its tree (as docsctl site tree SITE does), or run it in a terminal',
       });
     }
-    const input = { params: { organizationId: orgId, siteId: siteArg }, query: siteTreeQuery(session) };
+    const input = { params: { organizationId: orgId, siteId }, query: siteTreeQuery(session) };
     await printSiteTree(session, (await readSiteTree(transport, input)).body);
     return;
   }
 
-  const { Chalk } = await import('chalk');
-  const chalk = new Chalk({ level: session.ctx.io.colorEnabled ? 1 : 0 });
+  const s = await styler(session.ctx.io.colorEnabled);
   const prompter = session.ctx.prompter;
+  // Titles are data: the prompt shows them sanitized, as every other output does.
   const pick = (message: string, choices: Array<{ value: string; name: string }>) =>
-    prompter.select(message, [...choices, ...controls]);
+    prompter.select(sanitizeLine(message), [...choices.map((c) => ({ ...c, name: sanitizeLine(c.name) })), ...controls]);
 
   const show = async (text: string) => {
     const out = session.ctx.io.out as NodeJS.WriteStream;
@@ -95,12 +103,12 @@ export async function runSiteInspect(session: Session, siteArg: string | undefin
 
   const showPage = async (variant: SiteSpace, page: Page) => {
     const url = variant.urls.published ? `${variant.urls.published}${page.path ?? ''}` : '(not published)';
-    const header = `${chalk.bold(page.title)}\n${chalk.dim(url)}\n\n`;
+    const header = s`${s.bold(page.title)}\n${s.dim(url)}\n\n`;
     const body =
       page.type === 'link'
-        ? `Link to ${page.href ?? '?'}\n`
-        : renderMarkdownForTerminal(await markdownOf(variant, page), chalk, session.ctx.io.columns ?? 80);
-    await show(`${header}${body}\n`);
+        ? s`Link to ${page.href ?? '?'}\n`.text
+        : renderMarkdownForTerminal(await markdownOf(variant, page), s, session.ctx.io.columns ?? 80);
+    await show(`${header.text}${body}\n`);
   };
 
   const browsePages = async (variant: SiteSpace, pages: Page[], where: string): Promise<Outcome> => {
@@ -126,7 +134,9 @@ export async function runSiteInspect(session: Session, siteArg: string | undefin
     return browsePages(variant, pages ?? [], variant.title);
   };
 
+  // A level with one choice is entered without asking; "back" from inside it goes up past it.
   const browseVariants = async (section: Section): Promise<Outcome> => {
+    if (section.siteSpaces.length === 1) return browseVariant(section.siteSpaces[0] as SiteSpace);
     for (;;) {
       const choice = await pick(
         `${section.title}: pick a variant`,
@@ -139,7 +149,15 @@ export async function runSiteInspect(session: Session, siteArg: string | undefin
     }
   };
 
+  const enter = (item: Item): Promise<Outcome> =>
+    'object' in item && item.object === 'site-section-group'
+      ? browseLevel(item.children, item.title)
+      : 'object' in item && item.object === 'site-section'
+        ? browseVariants(item)
+        : browseVariant(item as SiteSpace);
+
   const browseLevel = async (items: Item[], where: string): Promise<Outcome> => {
+    if (items.length === 1) return enter(items[0] as Item);
     for (;;) {
       const choice = await pick(
         `${where}: pick a section, group or variant`,
@@ -154,14 +172,7 @@ export async function runSiteInspect(session: Session, siteArg: string | undefin
       if (choice === QUIT) return 'quit';
       if (choice === BACK) return 'back';
       const item = items.find((i) => i.id === choice);
-      if (!item) continue;
-      const outcome =
-        'object' in item && item.object === 'site-section-group'
-          ? await browseLevel(item.children, item.title)
-          : 'object' in item && item.object === 'site-section'
-            ? await browseVariants(item)
-            : await browseVariant(item as SiteSpace);
-      if (outcome === 'quit') return 'quit';
+      if (item && (await enter(item)) === 'quit') return 'quit';
     }
   };
 
@@ -172,14 +183,15 @@ export async function runSiteInspect(session: Session, siteArg: string | undefin
     return browseLevel(structure.structure as Item[], site.title);
   };
 
-  if (siteArg !== undefined) {
-    await browseSite(siteArg);
+  const only = siteArg ?? (await onlySite())?.id;
+  if (only !== undefined) {
+    await browseSite(only);
     return;
   }
   for (;;) {
     const { items } = await get<{ items: Site[] }>('listSites', {}, { limit: 1000 });
     const choice = await prompter.select('Pick a site', [
-      ...items.map((s) => ({ value: s.id, name: `${s.title}${s.published ? '' : ' (not published)'}` })),
+      ...items.map((site) => ({ value: site.id, name: sanitizeLine(`${site.title}${site.published ? '' : ' (not published)'}`) })),
       { value: QUIT, name: '✕ Quit' },
     ]);
     if (choice === QUIT || (await browseSite(choice)) === 'quit') return;

@@ -45,11 +45,16 @@ export function publishedRows(structure: ApiStructure) {
         walk(item.children, `${prefix}${item.title} / `);
       } else if ('object' in item && item.object === 'site-section') {
         for (const ss of item.siteSpaces) {
-          rows.push({ section: `${prefix}${item.title}`, variant: ss.title, default: Boolean(item.default && ss.default), url: ss.urls.published ?? '' });
+          rows.push({ section: `${prefix}${item.title}`, variant: ss.title, default: Boolean(item.default && ss.default), url: ss.urls?.published ?? '' });
         }
+      } else if ('object' in item && (item as { object: string }).object === 'site-external-link') {
+        // Today's API: a link to another site among the sections.
+        const link = item as unknown as { title?: string; url?: string };
+        rows.push({ section: `${prefix}${link.title ?? ''}`, variant: '', default: false, url: link.url ?? '' });
       } else {
-        const ss = item as ApiSiteSpace;
-        rows.push({ section: '', variant: ss.title, default: Boolean(ss.default), url: ss.urls.published ?? '' });
+        // A variant outside sections; today's API names its section by id (`section`).
+        const ss = item as ApiSiteSpace & { section?: string };
+        rows.push({ section: ss.section ?? '', variant: ss.title, default: Boolean(ss.default), url: ss.urls?.published ?? '' });
       }
     }
   };
@@ -57,8 +62,9 @@ export function publishedRows(structure: ApiStructure) {
   return rows;
 }
 
-export async function printPublished(session: Session, body: unknown): Promise<void> {
-  if (session.format === 'json' || session.format === 'yaml') {
+/** `site published`: the table's rows (section, variant, default, URL); `--json`/`--yaml` print the API answer, or the rows with `--rows`. */
+export async function printPublished(session: Session, body: unknown, _input?: unknown, options: Record<string, unknown> = {}): Promise<void> {
+  if ((session.format === 'json' || session.format === 'yaml') && options.rows !== true) {
     await session.printObject(body, []);
     return;
   }

@@ -191,14 +191,21 @@ export const siteCommands: OperationCommandSpec[] = [
   {
     command: 'site published',
     route: 'getPublishedContentSite',
-    summary: 'Show what a site publishes: every section and variant with its URL',
+    summary: 'Show what a site publishes: every section and variant with its URL (--json: the API answer; --rows --json: the rows of the table)',
     args: [SITE],
     org: true,
-    flags: [{ flags: '--share-key <key>', description: 'open a share-link site with this key', to: 'query.shareKey' }],
+    flags: [
+      { flags: '--share-key <key>', description: 'open a share-link site with this key', to: 'query.shareKey' },
+      { flags: '--rows', description: 'with --json/--yaml: print the rows of the table (section, variant, default, url) instead of the API answer' },
+    ],
     output: 'object',
     columns: 'publishedItem',
     after: printPublished,
-    examples: ['docsctl site published s1t3', 'docsctl site published s1t3 --json | jq .structure'],
+    examples: [
+      'docsctl site published s1t3',
+      'docsctl site published s1t3 --json | jq .structure',
+      'docsctl site published s1t3 --rows --json | jq -r ".[] | select(.default) | .url"',
+    ],
   },
   {
     command: 'site tree',

@@ -38,7 +38,7 @@ export const toolCommands: readonly ToolCommand[] = [
   },
   {
     name: 'api',
-    term: 'api [options] [method] [path]',
+    term: 'api [options] [method] [url-path]',
     description: 'Send any API operation and print its JSON answer',
     load: async () => (await import('./api.js')).registerApiCommand,
   },

@@ -155,181 +155,220 @@ function splitTagLines(source: readonly string[]): string[] {
   return lines;
 }
 
-// eslint-disable-next-line max-lines-per-function -- a single-pass parser over lines; to be split by construct (issue 20 item 7)
+/** Parses a page's Markdown lines into blocks (`depth`: how deep in lists, quotes and hints they are). */
 export function parseBlocks(source: readonly string[], depth = 0): Block[] {
-  const lines = splitTagLines(source);
-  const root: Block[] = [];
-  const stack: Block[][] = [root];
-  const out = (): Block[] => stack[stack.length - 1]!;
-  let ignoredHints = 0;
+  return new BlockParser(splitTagLines(source), depth).parse();
+}
 
-  const handleTag = (body: string): void => {
-    const name = /^[\w-]*/.exec(body)![0];
-    if (name === 'hint' && depth + stack.length > MAX_NESTING) {
-      ignoredHints++;
-    } else if (name === 'hint') {
-      const hint: Block = { kind: 'hint', style: (tagAttr(body, 'style') ?? 'info').toLowerCase(), blocks: [] };
-      out().push(hint);
-      stack.push(hint.blocks);
-    } else if (name === 'endhint') {
-      if (ignoredHints > 0) ignoredHints--;
-      else if (stack.length > 1) stack.pop();
-    } else if (name === 'tab') {
-      const title = tagAttr(body, 'title');
-      if (title) out().push({ kind: 'tabTitle', text: parseInline(title) });
-    } else if (name === 'code') {
-      const title = tagAttr(body, 'title');
-      if (title) out().push({ kind: 'caption', text: parseInline(title) });
+/**
+ * One pass over the lines. Each construct has its method: given the index of a
+ * line, it reads the block that starts there and returns the index after it, or
+ * returns undefined when the line does not start one. A line that starts none is a paragraph.
+ */
+class BlockParser {
+  private readonly root: Block[] = [];
+  /** The block lists being filled: the root, then each open hint. */
+  private readonly stack: Block[][] = [this.root];
+  /** Hints opened past MAX_NESTING: their endhint closes nothing. */
+  private ignoredHints = 0;
+
+  /** `lines` is the parser's own copy: tags and comments are cut out of it as they are read. */
+  constructor(
+    private readonly lines: string[],
+    private readonly depth: number,
+  ) {}
+
+  parse(): Block[] {
+    let i = 0;
+    while (i < this.lines.length) {
+      if (isBlank(this.lines[i]!)) {
+        i++;
+        continue;
+      }
+      i =
+        this.liquidTag(i) ??
+        this.fencedCode(i) ??
+        this.heading(i) ??
+        this.rule(i) ??
+        this.quote(i) ??
+        this.list(i) ??
+        this.table(i) ??
+        this.referenceDefinition(i) ??
+        this.comment(i) ??
+        this.htmlBlock(i) ??
+        this.indentedCode(i) ??
+        this.paragraph(i);
     }
-    // Every other tag (tabs, endtab, content-ref, embed, stepper, columns, swagger, file, …) is dropped.
-  };
+    return this.root;
+  }
 
-  let i = 0;
-  while (i < lines.length) {
+  private out(): Block[] {
+    return this.stack[this.stack.length - 1]!;
+  }
+
+  /** Liquid tags, each read on a line of its own (text before one is cut off onto its own line). */
+  private liquidTag(i: number): number | undefined {
+    const lines = this.lines;
     const line = lines[i]!;
-    if (isBlank(line)) {
-      i++;
-      continue;
-    }
-
-    // Liquid tags: each on a line of its own.
     const tagAt = findTag(line);
     if (tagAt > 0 && line.slice(0, tagAt).trim() !== '') {
       lines.splice(i, 1, line.slice(0, tagAt), line.slice(tagAt));
-      continue;
+      return i;
     }
     if (tagAt >= 0) {
       const end = line.indexOf('%}', tagAt);
-      handleTag(line.slice(tagAt + 2, end).trim());
+      this.handleTag(line.slice(tagAt + 2, end).trim());
       lines[i] = line.slice(end + 2);
-      continue;
+      return i;
     }
-    if (line.trimStart().startsWith('{%')) {
-      // A tag spread over several lines.
-      let j = i;
-      let text = '';
-      while (j < lines.length && j < i + 50) {
-        text += `${lines[j]} `;
-        if (lines[j]!.includes('%}')) break;
-        j++;
-      }
-      const end = text.indexOf('%}');
-      if (end >= 0) {
-        handleTag(text.slice(text.indexOf('{%') + 2, end).trim());
-        i = j + 1;
-        continue;
-      }
+    if (!line.trimStart().startsWith('{%')) return undefined;
+    // A tag spread over several lines.
+    let j = i;
+    let text = '';
+    while (j < lines.length && j < i + 50) {
+      text += `${lines[j]} `;
+      if (lines[j]!.includes('%}')) break;
+      j++;
     }
+    const end = text.indexOf('%}');
+    if (end < 0) return undefined;
+    this.handleTag(text.slice(text.indexOf('{%') + 2, end).trim());
+    return j + 1;
+  }
 
-    // Fenced code.
-    const fence = openingFence(line, MAX_FENCE_INDENT);
-    if (fence) {
-      const code: string[] = [];
+  private handleTag(body: string): void {
+    const name = /^[\w-]*/.exec(body)![0];
+    if (name === 'hint' && this.depth + this.stack.length > MAX_NESTING) {
+      this.ignoredHints++;
+    } else if (name === 'hint') {
+      const hint: Block = { kind: 'hint', style: (tagAttr(body, 'style') ?? 'info').toLowerCase(), blocks: [] };
+      this.out().push(hint);
+      this.stack.push(hint.blocks);
+    } else if (name === 'endhint') {
+      if (this.ignoredHints > 0) this.ignoredHints--;
+      else if (this.stack.length > 1) this.stack.pop();
+    } else if (name === 'tab') {
+      const title = tagAttr(body, 'title');
+      if (title) this.out().push({ kind: 'tabTitle', text: parseInline(title) });
+    } else if (name === 'code') {
+      const title = tagAttr(body, 'title');
+      if (title) this.out().push({ kind: 'caption', text: parseInline(title) });
+    }
+    // Every other tag (tabs, endtab, content-ref, embed, stepper, columns, swagger, file, …) is dropped.
+  }
+
+  private fencedCode(i: number): number | undefined {
+    const fence = openingFence(this.lines[i]!, MAX_FENCE_INDENT);
+    if (!fence) return undefined;
+    const code: string[] = [];
+    i++;
+    while (i < this.lines.length) {
+      const l = this.lines[i]!;
       i++;
-      while (i < lines.length) {
-        const l = lines[i]!;
-        if (closesFence(l, fence)) {
-          i++;
-          break;
-        }
-        code.push(fenceContentLine(l, fence));
-        i++;
-      }
-      out().push({ kind: 'code', lines: code });
-      continue;
+      if (closesFence(l, fence)) break;
+      code.push(fenceContentLine(l, fence));
     }
+    this.out().push({ kind: 'code', lines: code });
+    return i;
+  }
 
-    const heading = RE_HEADING.exec(line);
-    if (heading) {
-      out().push({ kind: 'heading', level: heading[1]!.length, text: parseInline(headingText(heading[2] ?? '')) });
+  private heading(i: number): number | undefined {
+    const heading = RE_HEADING.exec(this.lines[i]!);
+    if (!heading) return undefined;
+    this.out().push({ kind: 'heading', level: heading[1]!.length, text: parseInline(headingText(heading[2] ?? '')) });
+    return i + 1;
+  }
+
+  private rule(i: number): number | undefined {
+    if (!RE_HR.test(this.lines[i]!)) return undefined;
+    this.out().push({ kind: 'hr' });
+    return i + 1;
+  }
+
+  private quote(i: number): number | undefined {
+    if (!RE_QUOTE.test(this.lines[i]!) || this.depth >= MAX_NESTING) return undefined;
+    const inner: string[] = [];
+    while (i < this.lines.length) {
+      const l = this.lines[i]!;
+      const q = RE_QUOTE.exec(l);
+      if (q) inner.push(q[1]!);
+      else if (!isBlank(l) && !startsBlock(l) && inner.length && !isBlank(inner[inner.length - 1]!)) inner.push(l);
+      else break;
       i++;
-      continue;
     }
+    this.out().push({ kind: 'quote', blocks: parseBlocks(inner, this.depth + 1) });
+    return i;
+  }
 
-    if (RE_HR.test(line)) {
-      out().push({ kind: 'hr' });
+  private list(i: number): number | undefined {
+    const marker = listMarker(this.lines[i]!);
+    if (!marker || marker.indent >= 4 || this.depth >= MAX_NESTING) return undefined;
+    return parseList(this.lines, i, this.out(), this.depth);
+  }
+
+  private table(i: number): number | undefined {
+    const lines = this.lines;
+    if (!isTableStart(lines, i)) return undefined;
+    const rows: Run[][][] = [splitRow(lines[i]!).map(parseInline)];
+    i += 2;
+    while (i < lines.length && !isBlank(lines[i]!) && lines[i]!.includes('|') && !startsBlock(lines[i]!)) {
+      rows.push(splitRow(lines[i]!).map(parseInline));
       i++;
-      continue;
     }
+    this.out().push({ kind: 'table', rows, header: true });
+    return i;
+  }
 
-    if (RE_QUOTE.test(line) && depth < MAX_NESTING) {
-      const inner: string[] = [];
-      while (i < lines.length) {
-        const l = lines[i]!;
-        const q = RE_QUOTE.exec(l);
-        if (q) inner.push(q[1]!);
-        else if (!isBlank(l) && !startsBlock(l) && inner.length && !isBlank(inner[inner.length - 1]!)) inner.push(l);
-        else break;
-        i++;
+  /** `[label]: url` lines print nothing. */
+  private referenceDefinition(i: number): number | undefined {
+    return RE_REFDEF.test(this.lines[i]!) ? i + 1 : undefined;
+  }
+
+  /** An HTML comment: skipped to its end, the rest of that line read again. */
+  private comment(i: number): number | undefined {
+    const lines = this.lines;
+    if (!lines[i]!.trimStart().startsWith('<!--')) return undefined;
+    let j = i;
+    while (j < lines.length && !lines[j]!.includes('-->')) j++;
+    if (j < lines.length) lines[j] = lines[j]!.slice(lines[j]!.indexOf('-->') + 3);
+    return j;
+  }
+
+  private htmlBlock(i: number): number | undefined {
+    const line = this.lines[i]!;
+    if (!RE_HTML_BLOCK.test(line)) return undefined;
+    const h = /^\s*<h([1-6])\b[^>]*>(.*?)(<\/h\1>)?\s*$/i.exec(line);
+    const summary = /^\s*<summary\b[^>]*>(.*?)<\/summary>\s*$/i.exec(line);
+    if (h) this.out().push({ kind: 'heading', level: Number(h[1]), text: parseInline(h[2]!) });
+    else if (/^\s*<hr\b[^>]*>\s*$/i.test(line)) this.out().push({ kind: 'hr' });
+    else {
+      const text = parseInline(line);
+      if (text.length) {
+        if (summary) for (const r of text) r.bold = true;
+        this.out().push({ kind: 'paragraph', text });
       }
-      out().push({ kind: 'quote', blocks: parseBlocks(inner, depth + 1) });
-      continue;
     }
+    return i + 1;
+  }
 
-    const marker = listMarker(line);
-    if (marker && marker.indent < 4 && depth < MAX_NESTING) {
-      i = parseList(lines, i, out(), depth);
-      continue;
-    }
-
-    if (isTableStart(lines, i)) {
-      const rows: Run[][][] = [splitRow(line).map(parseInline)];
-      i += 2;
-      while (i < lines.length && !isBlank(lines[i]!) && lines[i]!.includes('|') && !startsBlock(lines[i]!)) {
-        rows.push(splitRow(lines[i]!).map(parseInline));
-        i++;
-      }
-      out().push({ kind: 'table', rows, header: true });
-      continue;
-    }
-
-    if (RE_REFDEF.test(line)) {
+  /** Indented code (after a blank line, not a list). */
+  private indentedCode(i: number): number | undefined {
+    const lines = this.lines;
+    if (indentOf(lines[i]!) < 4 || (i > 0 && !isBlank(lines[i - 1]!))) return undefined;
+    const code: string[] = [];
+    while (i < lines.length && (isBlank(lines[i]!) || indentOf(lines[i]!) >= 4)) {
+      code.push(lines[i]!.slice(4));
       i++;
-      continue;
     }
+    while (code.length && isBlank(code[code.length - 1]!)) code.pop();
+    this.out().push({ kind: 'code', lines: code });
+    return i;
+  }
 
-    if (line.trimStart().startsWith('<!--')) {
-      let j = i;
-      while (j < lines.length && !lines[j]!.includes('-->')) j++;
-      if (j >= lines.length) {
-        i = j;
-        continue;
-      }
-      lines[j] = lines[j]!.slice(lines[j]!.indexOf('-->') + 3);
-      i = j;
-      continue;
-    }
-
-    if (RE_HTML_BLOCK.test(line)) {
-      const h = /^\s*<h([1-6])\b[^>]*>(.*?)(<\/h\1>)?\s*$/i.exec(line);
-      const summary = /^\s*<summary\b[^>]*>(.*?)<\/summary>\s*$/i.exec(line);
-      if (h) out().push({ kind: 'heading', level: Number(h[1]), text: parseInline(h[2]!) });
-      else if (/^\s*<hr\b[^>]*>\s*$/i.test(line)) out().push({ kind: 'hr' });
-      else {
-        const text = parseInline(line);
-        if (text.length) {
-          if (summary) for (const r of text) r.bold = true;
-          out().push({ kind: 'paragraph', text });
-        }
-      }
-      i++;
-      continue;
-    }
-
-    // Indented code (after a blank line, not a list).
-    if (indentOf(line) >= 4 && (i === 0 || isBlank(lines[i - 1]!))) {
-      const code: string[] = [];
-      while (i < lines.length && (isBlank(lines[i]!) || indentOf(lines[i]!) >= 4)) {
-        code.push(lines[i]!.slice(4));
-        i++;
-      }
-      while (code.length && isBlank(code[code.length - 1]!)) code.pop();
-      out().push({ kind: 'code', lines: code });
-      continue;
-    }
-
-    // Paragraph.
-    const para: string[] = [line.trimStart()];
+  /** A paragraph, up to a blank line, the start of another block or a tag; a setext underline makes it a heading. */
+  private paragraph(i: number): number {
+    const lines = this.lines;
+    const para: string[] = [lines[i]!.trimStart()];
     let setext = 0;
     let j = i + 1;
     while (j < lines.length) {
@@ -354,11 +393,10 @@ export function parseBlocks(source: readonly string[], depth = 0): Block[] {
       j++;
     }
     const text = parseInline(para.join('\n'));
-    if (setext) out().push({ kind: 'heading', level: setext, text });
-    else if (text.length) out().push({ kind: 'paragraph', text });
-    i = j;
+    if (setext) this.out().push({ kind: 'heading', level: setext, text });
+    else if (text.length) this.out().push({ kind: 'paragraph', text });
+    return j;
   }
-  return root;
 }
 
 /** Parses the list starting at `start` into `out`; returns the index after it. */

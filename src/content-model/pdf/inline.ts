@@ -115,162 +115,191 @@ function joinLines(src: string): string {
   return out.join('');
 }
 
-/** Parses inline Markdown (GitBook dialect) into styled runs. */
-// eslint-disable-next-line max-lines-per-function -- a single-pass parser over characters; to be split by construct (issue 20 item 7)
+/**
+ * Parses inline Markdown (GitBook dialect) into styled runs, in three passes: tokens
+ * (text, code spans, delimiter runs, HTML styles, breaks), emphasis, then runs.
+ */
 export function parseInline(src: string): Run[] {
-  const s = joinLines(src);
-  const tokens: InlineToken[] = [];
-  let buf = '';
-  const flush = (): void => {
-    if (buf) tokens.push({ t: 'text', v: buf, b: 0, i: 0 });
-    buf = '';
-  };
-  const jumps = new Map<number, number>(); // `]` of a link → index after its destination
-  let nextGt = -1;
-  let nextLt = -1;
-  let i = 0;
-  while (i < s.length) {
-    const jump = jumps.get(i);
-    if (jump !== undefined) {
-      i = jump;
-      continue;
-    }
-    const c = s[i]!;
-    if (c === '\\') {
-      const next = s[i + 1];
-      if (next !== undefined && ASCII_PUNCT.test(next)) {
-        buf += next;
-        i += 2;
-        continue;
-      }
-      buf += c;
-      i++;
-      continue;
-    }
-    if (c === '`') {
-      let n = 1;
-      while (s[i + n] === '`') n++;
-      const fence = '`'.repeat(n);
-      let search = i + n;
-      let close: number;
-      while ((close = s.indexOf(fence, search)) >= 0) {
-        if (s[close + n] !== '`' && s[close - 1] !== '`') break;
-        search = close + 1;
-        while (s[search] === '`') search++;
-      }
-      if (close < 0) {
-        buf += fence;
-        i += n;
-        continue;
-      }
-      let code = s.slice(i + n, close).replace(/[\n\0]/g, ' ');
-      if (code.length > 2 && code.startsWith(' ') && code.endsWith(' ') && code.trim()) code = code.slice(1, -1);
-      flush();
-      tokens.push({ t: 'code', v: code, b: 0, i: 0 });
-      i = close + n;
-      continue;
-    }
-    if (c === '!' && s[i + 1] === '[') {
-      const link = parseLinkAt(s, i + 1);
-      if (link) {
-        i = link.end; // images are dropped
-        continue;
-      }
-    }
-    if (c === '[') {
-      const link = parseLinkAt(s, i);
-      if (link) {
-        jumps.set(link.close, link.end);
-        i++;
-        continue;
-      }
-    }
-    if (c === '<') {
-      // A tag ends at the next `>` with no `<` before it (keeps this linear).
-      if (nextGt <= i) nextGt = indexOrEnd(s, '>', i + 1);
-      if (nextLt <= i) nextLt = indexOrEnd(s, '<', i + 1);
-      const rest = s.startsWith('<!--', i) ? '<!--' : nextGt < nextLt ? s.slice(i, nextGt + 1) : '';
-      if (rest.startsWith('<!--')) {
-        const end = s.indexOf('-->', i + 4);
-        i = end < 0 ? s.length : end + 3;
-        continue;
-      }
-      const auto = /^<((?:https?|ftp|mailto):[^\s<>]+|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)>$/i.exec(rest);
-      if (auto) {
-        buf += auto[1];
-        i += auto[0].length;
-        continue;
-      }
-      const tag = HTML_TAG.exec(rest);
-      if (tag) {
-        const name = tag[2]!.toLowerCase();
-        const closing = tag[1] === '/';
-        if (name === 'br') {
-          flush();
-          tokens.push({ t: 'br', b: 0, i: 0 });
-        } else if (name === 'b' || name === 'strong' || name === 'i' || name === 'em' || name === 'code') {
-          flush();
-          const what = name === 'code' ? 'code' : name === 'b' || name === 'strong' ? 'b' : 'i';
-          tokens.push({ t: 'html', what, on: !closing, b: 0, i: 0 });
-        } else if (/^(p|div|li|tr|h[1-6]|figcaption|summary|blockquote|pre)$/.test(name) && closing) {
-          buf += ' ';
-        } else if (name === 'td' || name === 'th') {
-          if (closing) buf += ' ';
-        }
-        i += tag[0].length;
-        continue;
-      }
-    }
-    if (c === '{' && s[i + 1] === '%') {
-      const end = s.indexOf('%}', i + 2);
-      if (end >= 0) {
-        i = end + 2;
-        continue;
-      }
-    }
-    if (c === '&') {
-      const ent = decodeEntity(s, i);
-      if (ent) {
-        buf += ent.text;
-        i = ent.end;
-        continue;
-      }
-    }
-    if (c === '~' && s[i + 1] === '~') {
-      i += 2; // strikethrough: text only
-      continue;
-    }
-    if (c === '*' || c === '_') {
-      let n = 1;
-      while (s[i + n] === c) n++;
-      const before = i > 0 ? s[i - 1]! : ' ';
-      const after = i + n < s.length ? s[i + n]! : ' ';
-      const wsBefore = UNICODE_WS.test(before);
-      const wsAfter = UNICODE_WS.test(after);
-      const punctBefore = UNICODE_PUNCT.test(before);
-      const punctAfter = UNICODE_PUNCT.test(after);
-      const left = !wsAfter && (!punctAfter || wsBefore || punctBefore);
-      const right = !wsBefore && (!punctBefore || wsAfter || punctAfter);
-      const open = c === '*' ? left : left && (!right || punctBefore);
-      const close = c === '*' ? right : right && (!left || punctAfter);
-      flush();
-      tokens.push({ t: 'delim', ch: c, n, open, close, b: 0, i: 0 });
-      i += n;
-      continue;
-    }
-    if (c === '\0' || c === '\n') {
-      flush();
-      tokens.push({ t: 'br', b: 0, i: 0 });
-      i++;
-      continue;
-    }
-    buf += c;
-    i++;
-  }
-  flush();
+  const tokens = new InlineTokenizer(joinLines(src)).tokenize();
+  resolveEmphasis(tokens);
+  return trimRuns(toRuns(tokens));
+}
 
-  // Emphasis: a simplified CommonMark delimiter algorithm (no "rule of 3"),
-  // one opener stack per delimiter character.
+/** One left-to-right pass over a paragraph's characters; each construct has its method. */
+class InlineTokenizer {
+  private readonly tokens: InlineToken[] = [];
+  private buf = '';
+  /** `]` of a link → index after its destination (the link text stays, the brackets and destination go). */
+  private readonly jumps = new Map<number, number>();
+  private nextGt = -1;
+  private nextLt = -1;
+
+  constructor(private readonly s: string) {}
+
+  tokenize(): InlineToken[] {
+    let i = 0;
+    while (i < this.s.length) {
+      const next = this.jumps.get(i) ?? this.construct(i);
+      if (next !== undefined) {
+        i = next;
+        continue;
+      }
+      this.buf += this.s[i];
+      i++;
+    }
+    this.flush();
+    return this.tokens;
+  }
+
+  private flush(): void {
+    if (this.buf) this.tokens.push({ t: 'text', v: this.buf, b: 0, i: 0 });
+    this.buf = '';
+  }
+
+  private push(token: InlineToken): void {
+    this.flush();
+    this.tokens.push(token);
+  }
+
+  /** The index after the construct that starts at `i`; undefined when none does (the character is text). */
+  private construct(i: number): number | undefined {
+    const s = this.s;
+    switch (s[i]) {
+      case '\\':
+        return this.escape(i);
+      case '`':
+        return this.codeSpan(i);
+      case '!':
+        return s[i + 1] === '[' ? parseLinkAt(s, i + 1)?.end : undefined; // images are dropped
+      case '[':
+        return this.linkText(i);
+      case '<':
+        return this.angle(i);
+      case '{':
+        return s[i + 1] === '%' ? this.liquidTag(i) : undefined;
+      case '&':
+        return this.entity(i);
+      case '~':
+        return s[i + 1] === '~' ? i + 2 : undefined; // strikethrough: text only
+      case '*':
+      case '_':
+        return this.delimiterRun(i);
+      case '\0':
+      case '\n':
+        this.push({ t: 'br', b: 0, i: 0 });
+        return i + 1;
+      default:
+        return undefined;
+    }
+  }
+
+  private escape(i: number): number | undefined {
+    const next = this.s[i + 1];
+    if (next === undefined || !ASCII_PUNCT.test(next)) return undefined;
+    this.buf += next;
+    return i + 2;
+  }
+
+  private codeSpan(i: number): number {
+    const s = this.s;
+    let n = 1;
+    while (s[i + n] === '`') n++;
+    const fence = '`'.repeat(n);
+    let search = i + n;
+    let close: number;
+    while ((close = s.indexOf(fence, search)) >= 0) {
+      if (s[close + n] !== '`' && s[close - 1] !== '`') break;
+      search = close + 1;
+      while (s[search] === '`') search++;
+    }
+    if (close < 0) {
+      this.buf += fence;
+      return i + n;
+    }
+    let code = s.slice(i + n, close).replace(/[\n\0]/g, ' ');
+    if (code.length > 2 && code.startsWith(' ') && code.endsWith(' ') && code.trim()) code = code.slice(1, -1);
+    this.push({ t: 'code', v: code, b: 0, i: 0 });
+    return close + n;
+  }
+
+  private linkText(i: number): number | undefined {
+    const link = parseLinkAt(this.s, i);
+    if (!link) return undefined;
+    this.jumps.set(link.close, link.end);
+    return i + 1;
+  }
+
+  /** A comment, an autolink, or an HTML tag (styles and breaks kept, block ends a space). */
+  private angle(i: number): number | undefined {
+    const s = this.s;
+    // A tag ends at the next `>` with no `<` before it (keeps this linear).
+    if (this.nextGt <= i) this.nextGt = indexOrEnd(s, '>', i + 1);
+    if (this.nextLt <= i) this.nextLt = indexOrEnd(s, '<', i + 1);
+    if (s.startsWith('<!--', i)) {
+      const end = s.indexOf('-->', i + 4);
+      return end < 0 ? s.length : end + 3;
+    }
+    const rest = this.nextGt < this.nextLt ? s.slice(i, this.nextGt + 1) : '';
+    const auto = /^<((?:https?|ftp|mailto):[^\s<>]+|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)>$/i.exec(rest);
+    if (auto) {
+      this.buf += auto[1];
+      return i + auto[0].length;
+    }
+    const tag = HTML_TAG.exec(rest);
+    if (!tag) return undefined;
+    const name = tag[2]!.toLowerCase();
+    const closing = tag[1] === '/';
+    if (name === 'br') {
+      this.push({ t: 'br', b: 0, i: 0 });
+    } else if (name === 'b' || name === 'strong' || name === 'i' || name === 'em' || name === 'code') {
+      const what = name === 'code' ? 'code' : name === 'b' || name === 'strong' ? 'b' : 'i';
+      this.push({ t: 'html', what, on: !closing, b: 0, i: 0 });
+    } else if (/^(p|div|li|tr|h[1-6]|figcaption|summary|blockquote|pre)$/.test(name) && closing) {
+      this.buf += ' ';
+    } else if ((name === 'td' || name === 'th') && closing) {
+      this.buf += ' ';
+    }
+    return i + tag[0].length;
+  }
+
+  private liquidTag(i: number): number | undefined {
+    const end = this.s.indexOf('%}', i + 2);
+    return end >= 0 ? end + 2 : undefined;
+  }
+
+  private entity(i: number): number | undefined {
+    const ent = decodeEntity(this.s, i);
+    if (!ent) return undefined;
+    this.buf += ent.text;
+    return ent.end;
+  }
+
+  /** A run of `*` or `_`, with whether it can open and close emphasis (CommonMark's flanking rules). */
+  private delimiterRun(i: number): number {
+    const s = this.s;
+    const c = s[i]!;
+    let n = 1;
+    while (s[i + n] === c) n++;
+    const before = i > 0 ? s[i - 1]! : ' ';
+    const after = i + n < s.length ? s[i + n]! : ' ';
+    const wsBefore = UNICODE_WS.test(before);
+    const wsAfter = UNICODE_WS.test(after);
+    const punctBefore = UNICODE_PUNCT.test(before);
+    const punctAfter = UNICODE_PUNCT.test(after);
+    const left = !wsAfter && (!punctAfter || wsBefore || punctBefore);
+    const right = !wsBefore && (!punctBefore || wsAfter || punctAfter);
+    const open = c === '*' ? left : left && (!right || punctBefore);
+    const close = c === '*' ? right : right && (!left || punctAfter);
+    this.push({ t: 'delim', ch: c, n, open, close, b: 0, i: 0 });
+    return i + n;
+  }
+}
+
+/**
+ * Emphasis: a simplified CommonMark delimiter algorithm (no "rule of 3"), one opener
+ * stack per delimiter character. Sets each token's bold and italic depth.
+ */
+function resolveEmphasis(tokens: InlineToken[]): void {
   const stacks: Record<string, number[]> = { '*': [], _: [] };
   // Styles apply to token ranges: difference arrays, summed afterwards.
   const boldDiff = new Int32Array(tokens.length + 1);
@@ -304,7 +333,10 @@ export function parseInline(src: string): Run[] {
     tokens[k]!.b = bold;
     tokens[k]!.i = italic;
   }
+}
 
+/** Tokens → runs, merging neighbours of the same style; HTML styles (`<b>`…) nest by count. */
+function toRuns(tokens: readonly InlineToken[]): Run[] {
   const runs: Run[] = [];
   const push = (text: string, bold: boolean, italic: boolean, code: boolean): void => {
     if (!text) return;
@@ -329,7 +361,11 @@ export function parseInline(src: string): Run[] {
       else hc = Math.max(0, hc + d);
     }
   }
-  // Trim the paragraph.
+  return runs;
+}
+
+/** Trims the paragraph: blanks at both ends, and line breaks that start or end it. */
+function trimRuns(runs: Run[]): Run[] {
   const first = runs[0];
   if (first && !first.code) first.text = first.text.replace(/^\s+/, '');
   const last = runs[runs.length - 1];

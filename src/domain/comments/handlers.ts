@@ -16,10 +16,10 @@ import { type ChangeRequestRecord, getChangeRequest, putChangeRequest } from '..
 import { openContent } from '../content/storage.js';
 import type { BodyFormat } from '../content/views.js';
 import { type HandlerContext, deleted, implementer, nothingToDelete } from '../handler.js';
+import { countRows, paginate, rowsOf } from '../pagination.js';
 import { atLeast } from '../permissions.js';
 import { type Role, type SpaceRecord, getRevision, getSpace, putSpace } from '../core-records.js';
 import { countCommenter } from '../review/review-records.js';
-import { scanPage } from './list.js';
 import {
   type CommentRecord,
   CommentTables,
@@ -169,18 +169,17 @@ function listComments(ctx: Ctx, thread: Thread, query: ListQuery) {
     const open = threadCount(ctx.tx, thread.key, 'open');
     count = status === 'all' ? all : status === 'open' ? open : all - open;
   } else if (!authors) {
-    count = ctx.tx.scan<string>(table, { prefix }).filter(([key]) => status === 'all' || keep(record(key))).length;
+    count = countRows<string>(ctx.tx, table, prefix, (_row, key) => status === 'all' || keep(record(key)));
   }
-  return scanPage<unknown, ReturnType<typeof commentView>>(
-    ctx.tx,
-    table,
-    prefix,
+  // Rows are the store's own parsed values (shared, no copy each): read, never modified.
+  return paginate(
+    rowsOf<unknown>(ctx.tx, table, prefix, { reverse: query.order === 'asc', shared: true }),
     query,
-    { reverse: query.order === 'asc', count },
     (row, key) => {
       const comment = table === CommentTables.comments ? (row as CommentRecord) : record(key);
       return keep(comment) ? commentView(view, comment as CommentRecord, query.format) : undefined;
     },
+    count,
   );
 }
 
@@ -280,13 +279,11 @@ function listReplies(ctx: Ctx, thread: Thread, commentId: string, query: { page?
   const comment = requireComment(ctx.tx, thread, commentId);
   const view = viewContext(ctx, thread);
   // Oldest first: a thread reads in the order it was written.
-  return scanPage<ReplyRecord, ReturnType<typeof replyView>>(
-    ctx.tx,
-    CommentTables.replies,
-    `${comment.id}/`,
+  return paginate(
+    rowsOf<ReplyRecord>(ctx.tx, CommentTables.replies, `${comment.id}/`, { reverse: true, shared: true }),
     query,
-    { reverse: true, count: comment.replies },
     (reply) => replyView(view, comment, reply, query.format),
+    comment.replies,
   );
 }
 

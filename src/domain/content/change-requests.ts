@@ -34,8 +34,7 @@ import type { ContentTree } from '../../content-model/model.js';
 import type { TreeConflict } from '../../content-model/tree-merge.js';
 import type { StoreReader, StoreWriter } from '../../store/types.js';
 import { type Handler, type HandlerContext, type PrepareContext, Reply, type TwoPhaseHandler, implementer } from '../handler.js';
-import { type PageQuery, paginatePrefix } from '../ordered.js';
-import { type ListEnvelope, paginate } from '../pagination.js';
+import { type ListEnvelope, type PageQuery, itemsOf, paginate, rowsOf } from '../pagination.js';
 import { orgAccess } from '../permissions.js';
 import { type RevisionRecord, type SpaceRecord, crStatusIndex, getRevision, getSpace, orgSpaceList, putSpace } from '../core-records.js';
 import { changeRequestFor, primaryRevision, spaceFor } from './common.js';
@@ -256,17 +255,14 @@ function pageChangeRequests<T>(
   const count = narrowed
     ? changeRequestsWithStatus(tx, space, filters.status ?? 'open').filter((cr) => matches(cr, filters)).length
     : crStatusIndex.count(tx, owner);
-  return paginatePrefix<string, T>(
-    tx,
-    crStatusIndex.table,
-    `${owner}/`,
+  return paginate(
+    rowsOf<string>(tx, crStatusIndex.table, `${owner}/`, { reverse: true }),
     filters,
-    count,
     (id) => {
       const cr = loadListedCr(tx, space, id);
       return matches(cr, filters) ? map(cr) : undefined;
     },
-    { reverse: true },
+    count,
   );
 }
 
@@ -358,7 +354,7 @@ export const changeRequestHandlers: Record<string, Handler> = {
       }
     }
     found.sort((a, b) => (a.cr.createdAt < b.cr.createdAt ? 1 : a.cr.createdAt > b.cr.createdAt ? -1 : b.cr.number - a.cr.number));
-    return paginate(found, query, ({ space, cr }) => crView(ctx.tx, ctx, space, cr));
+    return paginate(itemsOf(found), query, ({ space, cr }) => crView(ctx.tx, ctx, space, cr));
   }),
 };
 

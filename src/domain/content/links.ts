@@ -27,7 +27,7 @@ import type * as contentRoutes from '../../api/routes/content.js';
 import type * as spaceRoutes from '../../api/routes/spaces.js';
 import type { StoreReader } from '../../store/types.js';
 import { type Handler, type HandlerContext, implementer } from '../handler.js';
-import { paginate } from '../pagination.js';
+import { itemsOf, paginate } from '../pagination.js';
 import { type RevisionRecord, type Role, type SpaceRecord, getOrg } from '../core-records.js';
 import { organizationView, spaceView } from '../views.js';
 import { changeRequestFor, primaryRevision, scopeOf, spaceFor } from './common.js';
@@ -266,7 +266,7 @@ function linksAnswer(lc: LocationContext, all: Usage[], query: LinkQuery, extra?
   const broken = all.filter((usage) => usage.status === 'broken');
   let items = query.status === undefined ? all : all.filter((usage) => usage.status === query.status);
   if (extra?.onlyNew) items = items.filter((usage) => usage.status !== 'broken' || extra.newlyBroken.has(usage.key));
-  const page = paginate(items, query, (usage) => usageView(lc, usage));
+  const page = paginate(itemsOf(items), query, (usage) => usageView(lc, usage));
   const stats = {
     total: all.length,
     broken: { total: broken.length, ...(extra ? { changeRequest: broken.filter((u) => extra.newlyBroken.has(u.key)).length } : {}) },
@@ -333,7 +333,7 @@ async function backlinks(ctx: HandlerContext, opened: Opened, target: { page: st
     key = `file:${target.file}`;
   }
   const usage = usages(links, index, ctx.origin).find((u) => u.key === key);
-  return paginate(usage?.locations ?? [], query, (info) => pageLocation(lc, info));
+  return paginate(itemsOf(usage?.locations ?? []), query, (info) => pageLocation(lc, info));
 }
 
 const contentOn = implementer<typeof contentRoutes>();

@@ -12,7 +12,7 @@ import { notFound } from '../../api/errors.js';
 import type * as routes from '../../api/routes/content.js';
 import type { StoreReader } from '../../store/types.js';
 import { type Handler, type HandlerContext, implementer } from '../handler.js';
-import { paginate } from '../pagination.js';
+import { itemsOf, paginate } from '../pagination.js';
 import { type RevisionRecord, type SpaceRecord, getRevision, getUser } from '../core-records.js';
 import { changeRequestFor, metadataOf, primaryRevision, scopeOf, spaceFor } from './common.js';
 import { type ChangeRequestRecord, getChangeRequest, requireRevisionRecord } from './change-request-records.js';
@@ -79,7 +79,7 @@ function filesAnswer(
 ) {
   const content = openContent(tx, revision);
   const metadata = metadataOf(query);
-  return paginate(content.fileIds(), query, (id) => {
+  return paginate(itemsOf(content.fileIds()), query, (id) => {
     const file = content.file(id);
     if (!file) throw new Error(`store inconsistency: file ${id} listed but missing`);
     return fileView(ctx.origin, file, metadata);

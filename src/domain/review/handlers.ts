@@ -20,12 +20,11 @@ import { changeRequestFor, primaryRevision } from '../content/common.js';
 import { type ChangeRequestRecord, getChangeRequest, putChangeRequest, requireRevisionRecord } from '../content/change-request-records.js';
 import { loadTree } from '../content/storage.js';
 import { type HandlerContext, Reply, deleted, implementer, nothingToDelete } from '../handler.js';
-import { paginate } from '../pagination.js';
+import { countRows, itemsOf, paginate, rowsOf } from '../pagination.js';
 import { roleIn } from '../permissions.js';
 import { type SpaceRecord, type Role, getUser } from '../core-records.js';
 import { apiUrl } from '../urls.js';
 import { type UserView, userView } from '../views.js';
-import { scanPage } from '../comments/list.js';
 import {
   type CommenterRecord,
   type RequestedReviewerRecord,
@@ -166,14 +165,14 @@ export const reviewHandlers = {
     const commenters = ctx.tx
       .scan<CommenterRecord>(ReviewTables.commenters, { prefix: `${thread}/` })
       .map(([key, value]) => ({ updatedAt: value.updatedAt, count: value.count, user: userRef(ctx.tx, ctx.origin, key.slice(thread.length + 1)), actionType: 'comment' as const }));
-    return paginate([...editors, ...commenters], query, (item) => item);
+    return paginate(itemsOf([...editors, ...commenters]), query, (item) => item);
   }),
 
   ...on('getReviewsByChangeRequestId', (ctx, { params, query }) => {
     const { space, role, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId);
     const thread = threadOf(space.id, cr.id);
     const latest = currentReviews(ctx.tx, thread);
-    return scanPage<ReviewRecord, ReturnType<typeof reviewView>>(ctx.tx, ReviewTables.reviews, `${thread}/`, query, { reverse: false }, (review) => {
+    return paginate(rowsOf<ReviewRecord>(ctx.tx, ReviewTables.reviews, `${thread}/`, { shared: true }), query, (review) => {
       const outdated = latest.get(review.reviewer)?.id !== review.id;
       if (query.outdated === false && outdated) return undefined;
       return reviewView(ctx, space, role, cr, review, query.format);
@@ -207,10 +206,8 @@ export const reviewHandlers = {
   ...on('getRequestedReviewersByChangeRequestId', (ctx, { params, query }) => {
     const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId);
     const thread = threadOf(space.id, cr.id);
-    const count = ctx.tx.scan(ReviewTables.reviewers, { prefix: `${thread}/` }).length;
-    return scanPage<RequestedReviewerRecord, ReturnType<typeof requestedView>>(ctx.tx, ReviewTables.reviewers, `${thread}/`, query, { reverse: false, count }, (record) =>
-      requestedView(ctx, record),
-    );
+    const count = countRows(ctx.tx, ReviewTables.reviewers, `${thread}/`);
+    return paginate(rowsOf<RequestedReviewerRecord>(ctx.tx, ReviewTables.reviewers, `${thread}/`, { shared: true }), query, (record) => requestedView(ctx, record), count);
   }),
 
   ...on('requestReviewersForChangeRequest', (ctx, { params, body }) => {

@@ -11,7 +11,7 @@ import type { StoreReader } from '../../store/types.js';
 import { spaceFor } from '../content/common.js';
 import { type RevisionContent, openContent } from '../content/storage.js';
 import { implementer } from '../handler.js';
-import { paginate } from '../pagination.js';
+import { itemsOf, paginate } from '../pagination.js';
 import { orgAccess } from '../permissions.js';
 import { type SpaceRecord, getRevision, getSpace, orgSpaceList } from '../core-records.js';
 import { appUrl } from '../urls.js';
@@ -129,7 +129,7 @@ export const searchHandlers = {
     const words = queryWords(query.query);
     const found = searchSpace(ctx.tx, space, words);
     if (!found) return { items: [], count: 0 };
-    return paginate(found.hits, query, (hit) => pageResult(space, ctx.origin, found.content, hit.pageId, words) ?? { id: hit.pageId, title: 'Untitled', path: '', urls: { app: appUrl(ctx.origin, `o/${seg(space.organization)}/s/${seg(space.id)}`) } });
+    return paginate(itemsOf(found.hits), query, (hit) => pageResult(space, ctx.origin, found.content, hit.pageId, words) ?? { id: hit.pageId, title: 'Untitled', path: '', urls: { app: appUrl(ctx.origin, `o/${seg(space.organization)}/s/${seg(space.id)}`) } });
   }),
 
   ...on('searchOrganizationContent', (ctx, { params, query }) => {
@@ -143,7 +143,7 @@ export const searchHandlers = {
       if (found && found.hits.length > 0) results.push({ space, best: found.hits[0] as Hit, hits: found.hits, content: found.content });
     }
     results.sort((a, b) => b.best.matched - a.best.matched || b.best.score - a.best.score || (a.space.id < b.space.id ? -1 : 1));
-    return paginate(results, query, ({ space, hits, content }) => ({
+    return paginate(itemsOf(results), query, ({ space, hits, content }) => ({
       id: space.id,
       title: space.title,
       pages: hits.slice(0, 5).flatMap((hit) => pageResult(space, ctx.origin, content, hit.pageId, words) ?? []),

@@ -27,7 +27,7 @@ import type { StoreReader, StoreWriter } from '../../store/types.js';
 import { openContent } from '../content/storage.js';
 import { primaryRevision } from '../content/common.js';
 import { type Handler, Reply, deleted, implementer, nothingToDelete } from '../handler.js';
-import { paginatePrefix } from '../ordered.js';
+import { countRows, paginate, rowsOf } from '../pagination.js';
 import { getSpace } from '../core-records.js';
 import { siteAccess } from './access.js';
 import {
@@ -177,10 +177,8 @@ export const redirectHandlers: Record<string, Handler> = {
     const search = query.search.toLowerCase();
     const matches = (redirect: RedirectRecord) => redirect.source.toLowerCase().includes(search);
     const prefix = `${site.id}/`;
-    const count = ctx.tx.scan<RedirectRecord>(redirects.table, { prefix, shared: true }).filter(([, value]) => matches(value)).length;
-    return paginatePrefix<RedirectRecord, ReturnType<typeof redirectView>>(ctx.tx, redirects.table, prefix, query, count, (value) =>
-      matches(value) ? redirectView(value) : undefined,
-    );
+    const count = countRows<RedirectRecord>(ctx.tx, redirects.table, prefix, matches);
+    return paginate(rowsOf<RedirectRecord>(ctx.tx, redirects.table, prefix), query, (value) => (matches(value) ? redirectView(value) : undefined), count);
   }),
 
   ...on('createSiteRedirect', (ctx, { params, body }) => {

@@ -18,7 +18,7 @@ import { badRequest, conflict } from '../../api/errors.js';
 import type * as routes from '../../api/routes/sites.js';
 import { slugify, uniqueName } from '../../gitsync/slug.js';
 import { ExactJson, type Handler, Reply, deleted, implementer, nothingToDelete } from '../handler.js';
-import { paginate } from '../pagination.js';
+import { itemsOf, paginate } from '../pagination.js';
 import { orgAccess, roleIn } from '../permissions.js';
 import { getOrg, putOrg } from '../core-records.js';
 import { siteAccess, requireSiteSpaceSource } from './access.js';
@@ -127,7 +127,7 @@ export const siteHandlers: Record<string, Handler> = {
           (query.published === undefined || site.published === query.published) &&
           (query.type === undefined || query.type.includes(site.type)),
       );
-    return paginate(sites, query, (site) => siteView(view, site));
+    return paginate(itemsOf(sites), query, (site) => siteView(view, site));
   }),
 
   ...on('getSiteById', (ctx, { params }) => {

@@ -16,7 +16,7 @@
 import { badRequest, conflict, noUpdate } from '../../api/errors.js';
 import type * as routes from '../../api/routes/sites.js';
 import { type Handler, Reply, deleted, implementer, nothingToDelete } from '../handler.js';
-import { paginate } from '../pagination.js';
+import { itemsOf, paginate } from '../pagination.js';
 import { requireSiteSpaceSource, siteAccess } from './access.js';
 import { requireFeature } from './features.js';
 import {
@@ -139,7 +139,7 @@ export const structureHandlers: Record<string, Handler> = {
 
   ...on('listSiteSections', (ctx, { params, query }) => {
     const { site, view } = siteAccess(ctx, params);
-    return paginate(sectionIdsInOrder(ctx.tx, site.id), query, (id) => sectionAnswer(view, site, id));
+    return paginate(itemsOf(sectionIdsInOrder(ctx.tx, site.id)), query, (id) => sectionAnswer(view, site, id));
   }),
 
   ...on('addSectionToSite', (ctx, { params, body }) => {
@@ -235,7 +235,7 @@ export const structureHandlers: Record<string, Handler> = {
 
   ...on('listSiteSectionGroups', (ctx, { params, query }) => {
     const { site, view } = siteAccess(ctx, params);
-    return paginate(groupIdsInOrder(ctx.tx, site.id), query, (id) => groupAnswer(view, site, id));
+    return paginate(itemsOf(groupIdsInOrder(ctx.tx, site.id)), query, (id) => groupAnswer(view, site, id));
   }),
 
   ...on('addSectionGroupToSite', (ctx, { params, body }) => {
@@ -315,7 +315,7 @@ export const structureHandlers: Record<string, Handler> = {
       .filter((id) => visibleSpace(ctx.tx, getSiteSpace(ctx.tx, id) as SiteSpaceRecord) !== undefined)
       .map((id) => siteSpaceAnswer(view, site, id))
       .filter((answer) => query.default === undefined || answer.default === query.default);
-    return paginate(answers, query, (answer) => answer);
+    return paginate(itemsOf(answers), query, (answer) => answer);
   }),
 
   ...on('addSpaceToSite', (ctx, { params, body }) => {

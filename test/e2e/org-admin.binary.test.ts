@@ -1,5 +1,5 @@
 /**
- * The built binary runs the organization-catalog command groups (custom-field,
+ * The built binary runs the organization administration command groups (custom-field,
  * space fields, translation, sso, openapi, integration), including the lazily
  * loaded chunks they need (the YAML parser, the OpenAPI parser).
  */

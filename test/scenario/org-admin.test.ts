@@ -87,7 +87,7 @@ describe('organization catalog script, locally and through serve', () => {
   });
 
   it('keeps translation settings, and lists an SSO provider for login only once configured', () => {
-    expect(at(11).stdout).toMatch(/^\S+\tEurope\tfr,de\n$/);
+    expect(at(11).stdout).toMatch(/^\S+\tEurope\tfr,de\t\t\n$/); // SOURCE and STATUS: today's Translation only
     expect(JSON.parse(at(13).stdout)).toEqual([]);
     expect(at(14).stdout).toMatch(/\tOkta\tactive\tread\t/);
     expect(at(15).exitCode).toBe(2);
