@@ -96,8 +96,8 @@ describe('sites contract (@gitbook/api 0.202.0)', () => {
     expect(await expectContract('updateSiteCustomizationById', { params: p, body: look }, 200)).toEqual(look);
     await expectContract('updateSiteCustomizationById', { params: p, body: { ...look, ai: { mode: 'genius' } } }, 400);
     const sp = { ...p, siteSpaceId: variant.id };
-    const overridden = await expectContract('overrideSiteSpaceCustomizationById', { params: sp, body: { title: 'Help v2', styling: { theme: 'bold' }, pdf: { enabled: false } } }, 200);
-    expect(overridden).toMatchObject({ hasOverrides: true, title: 'Help v2', styling: { theme: 'bold', corners: 'circular' }, pdf: { enabled: false } });
+    const overridden = await expectContract('overrideSiteSpaceCustomizationById', { params: sp, body: { title: 'Help v2', styling: { theme: 'bold' }, feedback: { enabled: true } } }, 200);
+    expect(overridden).toMatchObject({ hasOverrides: true, title: 'Help v2', styling: { theme: 'bold', corners: 'circular' }, feedback: { enabled: true } });
     expect(await expectContract('getSiteSpaceCustomizationById', { params: sp }, 200)).toEqual(overridden);
     await expectContract('deleteSiteSpaceCustomizationById', { params: sp }, 205);
     await expectContract('deleteSiteSpaceCustomizationById', { params: sp }, 204);
