@@ -7,10 +7,13 @@
 //   git:      import / re-import / one-page export of a 2,000-page repository, as ratios to `git clone`
 //   comments: comment list / comment add on a change request of 1,000 and 10,000 comments, search over 5,000 pages
 //   git-assets (--git-assets): cold import of 3,000 pages and 300 images of 100 KB–1 MB, as a ratio to `git clone`
+//   git-real: repositories shaped like real GitBook-synced ones (bench/git-shapes.mjs): cold import, re-import, export back
+//             and a CI import of a --depth 1 checkout, against `git clone`; peak memory, store files, fsyncs (bench/git-real.mjs)
 //   teams:    team members sync of 2,000 lines (100 changes) in an org of 10,000, locally and via serve
 //   serve:    read/list/write throughput as ratios to a bare node:http server, creates/s and bytes/create at 0 and 3,000 spaces
 //   store-engine (--store-engine): creates/s and bytes per create at 0 and 3,000 spaces in-process, the fairness wait
-// Options: --quick (fewer runs, no 10x store), --startup, --content, --git, --serve, --serve-creates, --teams, --comments or --store-engine (only that part).
+// Options: --quick (fewer runs, no 10x store), --startup, --content, --git, --git-real, --serve, --serve-creates, --teams, --comments or --store-engine (only that part).
+// --git-real takes --shapes reference,manual,images,server, --rounds N (default 3, 1 with --quick) and --repo PATH[:DIR] (a repository of your own, repeatable).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -97,10 +100,11 @@ async function contentBench() {
   console.log(`  generated ${info.pages} pages and ${info.crs.length} change requests in ${info.seconds.toFixed(1)} s`);
   const env = { DOCSCTL_STORE: dir };
   // The first merge, outside the timing: how much the store grows for one merge of 10 edited pages.
-  const before = bytesUnder(join(dir, 'objects'));
+  // The whole store: since packs (format 3) a merge's objects are in its commit file or a pack, not under objects/.
+  const before = bytesUnder(dir);
   time('node', [bin, 'cr', 'merge', info.spaceId, String(info.crs[0])], env);
-  const added = bytesUnder(join(dir, 'objects')) - before;
-  console.log(`  store growth for one merge of 10 edited pages (of ${info.pages}): ${(added / 1024).toFixed(1)} KiB of objects`);
+  const added = bytesUnder(dir) - before;
+  console.log(`  store growth for one merge of 10 edited pages (of ${info.pages}): ${(added / 1024).toFixed(1)} KiB of store (commit file and packs)`);
   const a = [], b = [], ratios = [];
   for (let i = 1; i <= runs; i++) {
     const ms = time('node', [bin, 'cr', 'merge', info.spaceId, String(info.crs[i]), '--json'], env);
@@ -227,6 +231,7 @@ try {
   else if (process.argv.includes('--store-engine')) await storeEngineBench();
   else if (process.argv.includes('--content')) await contentBench();
   else if (process.argv.includes('--git-assets')) await gitAssetsBench();
+  else if (process.argv.includes('--git-real')) await gitRealBench();
   else if (process.argv.includes('--git')) await gitBench();
   else if (process.argv.includes('--teams')) await (await import('./teams.mjs')).teamsBench({ bin, work, runs, generator, time, median });
   else if (process.argv.includes('--serve-creates')) await runServeBench('serveCreatesBench');
@@ -265,6 +270,10 @@ async function storeEngineBench() {
   busy.kill('SIGKILL');
   const worst = Math.max(...waits);
   console.log(`  fairness: a second process's create while another keeps 16 in flight waits ${median(waits)} ms (median of 5), ${worst} ms at worst (target ≤ 2,000 ms)${worst <= 2000 ? '  ok' : '  OVER'}`);
+}
+
+async function gitRealBench() {
+  await (await import('./git-real.mjs')).gitRealBench({ bin, work, quick, median });
 }
 
 async function runServeBench(part = 'serveBench') {
@@ -308,6 +317,7 @@ async function startAndStoreBenches() {
   await sitesBench();
   await contentBench();
   await gitBench();
+  await gitRealBench();
   await (await import('./teams.mjs')).teamsBench({ bin, work, runs, generator, time, median });
   await runServeBench();
   if (!quick) {

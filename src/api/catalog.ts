@@ -34,6 +34,7 @@ const moduleLoaders: Record<RouteModuleName, () => Promise<Record<string, unknow
   members: () => import('./routes/members.js'),
   teams: () => import('./routes/teams.js'),
   git: () => import('./routes/git.js'),
+  imports: () => import('./routes/imports.js'),
   reviews: () => import('./routes/reviews.js'),
   search: () => import('./routes/search.js'),
   users: () => import('./routes/users.js'),

@@ -10,6 +10,7 @@ import * as content from './routes/content.js';
 import * as customFields from './routes/custom-fields.js';
 import * as fonts from './routes/fonts.js';
 import * as git from './routes/git.js';
+import * as imports from './routes/imports.js';
 import * as reviews from './routes/reviews.js';
 import * as search from './routes/search.js';
 import * as users from './routes/users.js';
@@ -45,6 +46,7 @@ export const handWrittenModules = {
   members,
   teams,
   git,
+  imports,
   reviews,
   search,
   users,

@@ -85,8 +85,9 @@ export function resolveSettings(options: GlobalOptions, env: NodeJS.ProcessEnv, 
   }
   const explicitStore = options.store ?? env.DOCSCTL_STORE;
   const endpoint = options.endpoint ?? env.DOCSCTL_ENDPOINT ?? (explicitStore ? undefined : profile.endpoint);
-  const token = options.token ?? env.DOCSCTL_TOKEN ?? (endpoint === profile.endpoint ? profile.token : undefined);
   const storeDir = explicitStore ?? profile.store ?? defaultStoreDir(env);
+  // A profile's token is for its own endpoint or store (`auth login` saves a local store's token too): another has other users.
+  const token = options.token ?? env.DOCSCTL_TOKEN ?? (targetsProfile(profile, endpoint, storeDir, env) ? profile.token : undefined);
   return {
     mode: endpoint ? 'remote' : 'local',
     storeDir,

@@ -84,6 +84,8 @@ export interface OperationCommandSpec {
   request?: (transport: Transport, input: RawInput) => Promise<ApiResponse>;
   /** Prints the answer itself (instead of printObject), e.g. to exit non-zero on a result; `options` holds the flags (those without `to` too). */
   after?: (session: Session, body: unknown, input: RawInput, options: Record<string, unknown>) => Promise<void>;
+  /** Adds `--web`: opens the answer in the browser (src/cli/commands/web-targets.ts) instead of printing it. */
+  web?: (session: Session, body: unknown, input: RawInput) => Promise<void>;
   /** The body must carry at least one field (PATCH): the error message when it does not. */
   nonEmptyBody?: string;
   /**
@@ -145,6 +147,7 @@ export function registerOperationCommands(
     }
     if (hasBody(spec) && spec.rawBody !== false) command.addOption(new Option('--body <json>', 'request body as JSON, or @FILE (flags override its fields)'));
     if (isMutating(spec)) command.addOption(new Option('--dry-run', 'print the request (method, path, body) instead of sending it; change nothing'));
+    if (spec.web) command.addOption(new Option('--web', 'open it in the browser (its app URL; locally, the preview) instead of printing it'));
     if (spec.examples?.length) {
       command.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
     }
@@ -469,6 +472,10 @@ export async function runOperationCommand(
     return;
   }
   if (spec.output === 'empty' || response.body === undefined) return;
+  if (options.web === true && spec.web) {
+    await spec.web(session, response.body, input);
+    return;
+  }
   if (spec.after) {
     await spec.after(session, response.body, input, options);
     return;

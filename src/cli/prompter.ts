@@ -8,6 +8,8 @@ import type { IOStreams } from './io.js';
 
 export interface Prompter {
   input(message: string, options?: { default?: string; validate?: (value: string) => true | string }): Promise<string>;
+  /** Hidden input (a token): nothing is echoed, not even a mask. */
+  password(message: string, options?: { validate?: (value: string) => true | string }): Promise<string>;
   confirm(message: string, options?: { default?: boolean }): Promise<boolean>;
   select<T extends string>(message: string, choices: Array<{ value: T; name?: string }>): Promise<T>;
 }
@@ -47,6 +49,11 @@ export function inquirerPrompter(io: IOStreams): Prompter {
           context,
         );
       }),
+    password: (message, options = {}) =>
+      guard(async () => {
+        const { password } = await import('@inquirer/prompts');
+        return password({ message, ...(options.validate ? { validate: options.validate } : {}) }, context);
+      }),
     confirm: (message, options = {}) =>
       guard(async () => {
         const { confirm } = await import('@inquirer/prompts');
@@ -74,6 +81,7 @@ export function scriptedPrompter(answers: Array<string | boolean>): Prompter & {
     asked,
     offered,
     input: async (message) => String(next(message)),
+    password: async (message) => String(next(message)),
     confirm: async (message) => Boolean(next(message)),
     select: async (message, choices) => {
       offered.push(choices.map((c) => c.name ?? c.value));

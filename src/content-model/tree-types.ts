@@ -105,3 +105,15 @@ export interface KeptFile {
   file: ContentFile;
   placedBy: Side;
 }
+
+/** What an answer says of a conflict (the merge's `conflicts` and `cr conflicts`): one shape for both. */
+export function conflictSummary(c: TreeConflict) {
+  return {
+    kind: c.kind,
+    ...(c.pageId !== undefined ? { page: c.pageId } : {}),
+    ...(c.fileId !== undefined ? { file: c.fileId } : {}),
+    title: c.title,
+    path: c.path,
+    reason: c.reason,
+  };
+}

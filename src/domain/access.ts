@@ -60,6 +60,12 @@ export interface ResolvedAccess {
 export const scopes: ReadonlyArray<{ param: string; noun: string; organizationOf: (reader: StoreReader, id: string) => string | undefined }> = [
   { param: 'spaceId', noun: 'Space', organizationOf: (reader, id) => getSpace(reader, id)?.organization },
   { param: 'collectionId', noun: 'Collection', organizationOf: (reader, id) => getCollection(reader, id)?.organization },
+  // Git Sync installations (`/git/installations/{installationId}`): their organization is on their row (domain/git/installations.ts).
+  {
+    param: 'installationId',
+    noun: 'Git Sync installation',
+    organizationOf: (reader, id) => (id.includes('/') ? undefined : reader.get<{ organization: string }>('gitInstallations', id)?.organization),
+  },
   { param: 'organizationId', noun: 'Organization', organizationOf: (reader, id) => (getOrg(reader, id) ? id : undefined) },
 ];
 

@@ -33,6 +33,7 @@ const spaces = async (): Promise<Handlers> => ({
 });
 const content = async (): Promise<Handlers> => (await import('./content/handlers.js')).contentHandlers;
 const git = async (): Promise<Handlers> => (await import('./git/handlers.js')).gitHandlers;
+const imports = async (): Promise<Handlers> => (await import('./imports.js')).importHandlers;
 const comments = async (): Promise<Handlers> => (await import('./comments/handlers.js')).commentHandlers;
 const reviews = async (): Promise<Handlers> => (await import('./review/handlers.js')).reviewHandlers;
 const search = async (): Promise<Handlers> => (await import('./search/handlers.js')).searchHandlers;
@@ -59,6 +60,7 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   'change-requests': content,
   content,
   git,
+  imports,
   comments,
   reviews,
   search,

@@ -155,6 +155,17 @@ export interface TreeEntry {
   path: string;
 }
 
+export interface RemoteBranch {
+  name: string;
+  oid: string;
+}
+
+export interface RemoteBranches {
+  head: string | null;
+  branches: RemoteBranch[];
+  truncated: boolean;
+}
+
 export interface CommitInput {
   /** Commit to build on (its tree is the starting point); undefined = a root commit. */
   parent?: string;
@@ -506,6 +517,44 @@ export class Mirror {
   /** The mirror's own ref of the remote's `ref` now points at `commit` (after a push, or an update of a work copy). */
   async followRef(ref: string, commit: string): Promise<void> {
     await this.must(['update-ref', '--end-of-options', ref, commit]);
+  }
+
+  /**
+   * The remote's branches (`ls-remote`, nothing fetched): each with its commit, in name
+   * order, at most `max`, and the branch the remote's HEAD names (null for none: an
+   * empty repository, or a HEAD that is not a branch).
+   */
+  async remoteBranches(max: number): Promise<RemoteBranches> {
+    const result = await this.network(['ls-remote', '--symref', '--end-of-options', this.repo.gitUrl, 'HEAD', 'refs/heads/*']);
+    if (result.code !== 0) throw remoteError(`Cannot list the branches of ${this.url}`, result.stderr, this.scrub);
+    let head: string | null = null;
+    const branches: RemoteBranch[] = [];
+    for (const line of result.stdout.toString('utf8').split('\n')) {
+      const symref = /^ref: refs\/heads\/(.+)\tHEAD$/.exec(line);
+      if (symref) {
+        head = symref[1] as string;
+        continue;
+      }
+      const match = /^([0-9a-f]{40,64})\trefs\/heads\/(.+)$/.exec(line);
+      if (match) branches.push({ name: match[2] as string, oid: match[1] as string });
+    }
+    branches.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { head, branches: branches.slice(0, max), truncated: branches.length > max };
+  }
+
+  /**
+   * The entry at `file` (a normalized repository path) in a commit's tree: a blob's id
+   * and size, `directory` for a tree, undefined when there is none. Read with
+   * `cat-file --batch-check` (`commit:path` names the path literally: no pathspec magic).
+   */
+  async entryAt(commit: string, file: string): Promise<{ oid: string; size: number } | 'directory' | undefined> {
+    if (!/^[0-9a-f]{40,64}$/.test(commit) || /[\0-\x1f\x7f]/.test(file)) throw new ApiError(400, `Invalid path "${file}"`);
+    const out = (await this.must(['cat-file', '--batch-check'], { input: `${commit}:${file}\n` })).toString('utf8').trim();
+    const match = /^([0-9a-f]{40,64}) (blob|tree|commit) (\d+)$/.exec(out);
+    if (!match) return undefined;
+    if (match[2] === 'tree') return 'directory';
+    if (match[2] !== 'blob') return undefined;
+    return { oid: match[1] as string, size: Number(match[3]) };
   }
 
   /** Pushes `commit` to `ref` on the remote (push's errors); the mirror's refs stay as they are. */

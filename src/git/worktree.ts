@@ -108,11 +108,10 @@ export async function worktreeRefusal(settings: GitSettings, target: CheckedOutB
   return inTheWay === undefined ? undefined : `the untracked file ${inTheWay} is where the export writes`;
 }
 
-/** The refusal of an export into a work tree that has changes. */
+/** The refusal of an export into a work tree that has changes (or an untracked file where it writes). */
 export function dirtyWorktree(shown: string, target: CheckedOutBranch, why: string): ApiError {
-  return conflict(
-    `Cannot export to ${shown} at ${target.ref}: the branch is checked out in ${target.worktree} and ${why}; commit or stash them first, or export to another branch`,
-  );
+  const fix = why.startsWith('the untracked file') ? 'move it away first' : 'commit or stash them first';
+  return conflict(`Cannot export to ${shown} at ${target.ref}: the branch is checked out in ${target.worktree} and ${why}; ${fix}, or export to another branch`);
 }
 
 /**

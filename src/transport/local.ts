@@ -86,6 +86,30 @@ export class LocalTransport implements Transport {
     return this.request(match.item.id, { params: match.params, query, body });
   }
 
+  /**
+   * The store's generation: it changes with every commit (`site preview` reloads on it;
+   * one `stat` when nothing changed).
+   */
+  generation(): number {
+    return this.options.store.read().gen;
+  }
+
+  /**
+   * The bytes behind a content file's `downloadURL` (`${origin}/files/<data hash>/<name>`),
+   * which no server answers in local mode: read from the store, as `serve` does. Undefined
+   * for any other URL or a missing object.
+   */
+  download(url: string): Uint8Array | undefined {
+    const match = /^\/files\/([0-9a-f]{64})\/[^/]+$/.exec(url.startsWith(this.options.origin) ? url.slice(this.options.origin.length) : '');
+    if (!match) return undefined;
+    try {
+      const object = this.options.store.read().getObject<{ base64?: unknown }>(match[1] as string);
+      return typeof object?.base64 === 'string' ? Buffer.from(object.base64, 'base64') : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   async close(): Promise<void> {
     await this.options.store.close();
   }

@@ -48,6 +48,8 @@ export function observeWrites(inner: Transport, beforeWrite: (request: PlannedRe
       if (!isRead(verb) && !safe()) await beforeWrite({ method: verb, path: pathAndQuery, ...(body !== undefined ? { body } : {}) });
       return inner.raw(method, pathAndQuery, body);
     },
+    ...(inner.generation ? { generation: inner.generation.bind(inner) } : {}),
+    ...(inner.download ? { download: inner.download.bind(inner) } : {}),
     close: () => inner.close(),
   };
 }

@@ -29,5 +29,9 @@ export interface Transport {
    * Locally the path must match a route; remotely it is sent as is.
    */
   raw(method: string, pathAndQuery: string, body?: unknown): Promise<ApiResponse>;
+  /** Local mode: a number that changes with every commit of the store (`site preview` reloads on it). */
+  generation?(): number;
+  /** Local mode: the bytes behind a content file's `downloadURL`, which no server answers locally. */
+  download?(url: string): Uint8Array | undefined;
   close(): Promise<void>;
 }

@@ -131,7 +131,7 @@ const specOpOf = (route: AnyRoute) => specOps.get(`${route.method} ${normalise(r
 
 // ─── Exceptions ────────────────────────────────────────────────────────────
 
-/** Custom fields exist only in the older real API (v0.25–v0.91), not in 0.143.2 (gaps.md §3). */
+/** Custom fields exist only in the older real API (v0.25–v0.91), not in 0.202.0 (gaps.md §3). */
 const NOT_IN_SPEC = new Set([
   'getSpaceCustomFields',
   'updateSpaceCustomFields',
@@ -219,6 +219,23 @@ const OPTIONAL_BODY_FIELDS_LEFT_OUT: Record<string, string[]> = {
 };
 
 const REAL_API_EXTRAS = [
+  // Issue 24: import runs, templates and Git Sync installations (routes/imports.ts, routes/git.ts).
+  'listImportRuns',
+  'getImportRun',
+  'installGitSyncProviderOnTarget',
+  'getGitSyncInstallationById',
+  'updateGitSyncInstallationById',
+  'uninstallGitSyncInstallation',
+  'listGitHubRepositoriesForGitSyncInstallation',
+  'listGitHubRepoBranchesForGitSyncInstallation',
+  'getGitHubRepoFileForGitSyncInstallation',
+  'listGitLabProjectsForGitSyncInstallation',
+  'listGitLabProjectBranchesForGitSyncInstallation',
+  'getGitLabProjectFileForGitSyncInstallation',
+  'listSiteGitSyncInstallations',
+  'startImportRun',
+  'cancelImportRun',
+  'applyTemplateToSpace',
   'getAuthenticatedUser',
   'listOrganizationsForAuthenticatedUser',
   'getOrganizationById',

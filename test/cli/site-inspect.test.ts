@@ -22,6 +22,9 @@ function byLabel(script: string[]): Prompter & { seen: string[] } {
     input: async () => {
       throw new Error('unexpected input prompt');
     },
+    password: async () => {
+      throw new Error('unexpected password prompt');
+    },
     confirm: async () => {
       throw new Error('unexpected confirm prompt');
     },

@@ -29,6 +29,8 @@ describe('sites contract (@gitbook/api 0.202.0)', () => {
     const p = { ...o, siteId: site.id };
     await expectContract('listSites', { params: o, query: { published: 'false', type: ['ultimate'] } }, 200);
     await expectContract('getSiteById', { params: p }, 200);
+    // No space of the site syncs with Git yet: an empty listing, valid against 0.202.
+    expect(await expectContract('listSiteGitSyncInstallations', { params: p }, 200)).toMatchObject({ items: [] });
     const apiSection = await expectContract('addSectionToSite', { params: p, body: { spaceId: api, title: 'API reference', icon: 'code' } }, 201);
     const sections = await expectContract<{ items: Array<{ id: string }> }>('listSiteSections', { params: p }, 200);
     const guideSection = sections.items[0]!.id;

@@ -74,12 +74,14 @@ async function buildFixture(store: Store): Promise<Fixture> {
   const space = await ok('createSpace', { params: { organizationId: orgA }, body: { title: 'S' } });
   const cr = await ok('createChangeRequest', { params: { spaceId: space.id }, body: {} });
   const team = await ok('createOrganizationTeam', { params: { organizationId: orgA }, body: { title: 'T', members: [users.read] } });
+  const installation = await ok('installGitSyncProviderOnTarget', { body: { provider: 'github', target: { type: 'space', spaceId: space.id } } });
   const params = {
     organizationId: orgA,
     collectionId: collection.id,
     spaceId: space.id,
     changeRequestId: cr.id,
     teamId: team.id,
+    installationId: installation.id,
     userId: users.read,
     pageId: 'p',
     fileId: 'f',
@@ -186,6 +188,8 @@ describe('handlers', () => {
         // A transfer needs admin in the organization it goes to, named by the body.
         "collections.ts: requireRole(target.role, 'admin', target.org.id, 'transfer collections into it');",
         "spaces.ts: requireRole(target.role, 'admin', targetOrg, 'transfer spaces into it');",
+        // Git Sync is installed on the space or site its body names.
+        "git/installations.ts: requireRole(role, min, organization, 'install Git Sync on it');",
         // `user create --org`: the organization is named by the command's option (a local account command).
         "accounts.ts: requireRole(access.role, 'admin', access.org.id, 'add users to it');",
         // Only the author of a comment or an admin edits or deletes it.

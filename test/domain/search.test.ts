@@ -93,6 +93,38 @@ describe('searchSpaceContent', () => {
     expect(changed.map(([, row]) => postingOf(row, 'page-7'))).toEqual([[2, 0]]);
   });
 
+  it('holds the same rows whether the index was built in one commit or kept up to date over several', async () => {
+    const h = await contentSetup();
+    const pages = (edited: boolean) => [
+      doc('p-a', 'Alpha', `# Alpha\n\nShared words here. ${edited ? 'Edited text about gamma.' : 'Original text about beta.'}\n`),
+      ...Array.from({ length: 150 }, (_, i) => doc(`p-${i}`, `Page ${i}`, `Shared words and word${i % 7} and item${i}.\n`)),
+      ...(edited ? [doc('p-new', 'New', 'Shared words, brand new page.\n')] : [doc('p-gone', 'Gone', 'Shared words of a page removed later.\n')]),
+    ];
+    const rowsOf = (spaceId: string) => new Map(h.store.read().scan<Array<string | number>>('searchIndex', { prefix: `${spaceId}/` }).map(([key, row]) => {
+      const postings: string[] = [];
+      for (let i = 0; i < row.length; i += 3) postings.push(`${String(row[i])}:${String(row[i + 1])}:${String(row[i + 2])}`);
+      return [key.slice(spaceId.length), postings.sort()];
+    }));
+    const merge = async (spaceId: string, title: string, edited: boolean) => {
+      const cr = await h.createCR(spaceId, title);
+      await h.editChangeRequest(spaceId, cr.id, (tree) => {
+        tree.pages = pages(edited);
+      });
+      await h.admin.ok('mergeChangeRequest', { params: { spaceId, changeRequestId: cr.id } });
+    };
+    const kept = (await h.createSpace('Kept')).id;
+    await merge(kept, 'First', false);
+    await merge(kept, 'Edit', true);
+    const built = (await h.createSpace('Built')).id;
+    await merge(built, 'All at once', true);
+    expect(rowsOf(kept)).toEqual(rowsOf(built));
+    // Every page of the final tree is in the rows of "shared", once; the removed page in none.
+    const shared = [...rowsOf(built)].filter(([key]) => key.startsWith('/shared/')).flatMap(([, postings]) => postings.map((p) => p.split(':')[0]));
+    expect(shared.sort()).toEqual(pages(true).map((page) => page.id).sort());
+    expect([...rowsOf(kept).values()].flat().some((p) => p.startsWith('p-gone:'))).toBe(false);
+    expect(h.store.read().get('searchIndex.state', kept)).toMatchObject({ pages: 152 });
+  });
+
   it('reads rows written as objects by earlier versions, and rewrites a row it touches as a flat array', async () => {
     const h = await contentSetup();
     const spaceId = await indexedSpace(h);

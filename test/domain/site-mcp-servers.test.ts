@@ -1,6 +1,6 @@
 /**
  * MCP servers of a site (real API `site-mcp-servers`) through executeOperation: every
- * success answer is validated against @gitbook/api 0.143.2 by the harness (`ok`), and
+ * success answer is validated against @gitbook/api 0.202.0 by the harness (`ok`), and
  * the values are asserted: URLs checked (http(s), no credentials) and never fetched,
  * headers checked, their values hidden in listings, rows gone with the site.
  */

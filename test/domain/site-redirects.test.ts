@@ -1,6 +1,6 @@
 /**
  * Site redirects (real API `site-redirects`) through executeOperation: every success
- * answer is validated against @gitbook/api 0.143.2 by the harness (`ok`), and the
+ * answer is validated against @gitbook/api 0.202.0 by the harness (`ok`), and the
  * values are asserted: sources in normal form, one redirect per source, destinations
  * checked when written, targets resolved to published URLs, and rows gone with the site.
  */

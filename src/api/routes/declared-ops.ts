@@ -9,10 +9,8 @@ export type DeclaredRouteId =
   | "adsUpdateSite"
   | "aggregateSiteEvents"
   | "applyTemplateToSite"
-  | "applyTemplateToSpace"
   | "askInOrganization"
   | "bulkUpsertSiteRedirects"
-  | "cancelImportRun"
   | "createIntegrationInstallationToken"
   | "createOrganization"
   | "createSiteChannel"
@@ -39,11 +37,7 @@ export type DeclaredRouteId =
   | "getEmbedByUrl"
   | "getEmbedByUrlInSpace"
   | "getFileInRevisionById"
-  | "getGitHubRepoFileForGitSyncInstallation"
-  | "getGitLabProjectFileForGitSyncInstallation"
-  | "getGitSyncInstallationById"
   | "getGlossaryEntry"
-  | "getImportRun"
   | "getIntegrationEvent"
   | "getIntegrationInstallationById"
   | "getIntegrationSiteInstallation"
@@ -77,7 +71,6 @@ export type DeclaredRouteId =
   | "getSiteScanById"
   | "getSiteTopicById"
   | "getSubdomain"
-  | "installGitSyncProviderOnTarget"
   | "installIntegration"
   | "installIntegrationOnSite"
   | "installIntegrationOnSpace"
@@ -90,12 +83,7 @@ export type DeclaredRouteId =
   | "listChangeRequestsForSiteFinding"
   | "listCommentersInChangeRequest"
   | "listCommentersInSpace"
-  | "listGitHubRepoBranchesForGitSyncInstallation"
-  | "listGitHubRepositoriesForGitSyncInstallation"
-  | "listGitLabProjectBranchesForGitSyncInstallation"
-  | "listGitLabProjectsForGitSyncInstallation"
   | "listGlossaryEntries"
-  | "listImportRuns"
   | "listIntegrationEvents"
   | "listIntegrationInstallationSites"
   | "listIntegrationInstallationSpaces"
@@ -120,7 +108,6 @@ export type DeclaredRouteId =
   | "listSiteContextConnections"
   | "listSiteContextRecords"
   | "listSiteFindings"
-  | "listSiteGitSyncInstallations"
   | "listSiteIntegrations"
   | "listSiteIntegrationScripts"
   | "listSiteQuestionAnswers"
@@ -158,7 +145,6 @@ export type DeclaredRouteId =
   | "runTranslation"
   | "searchSiteContent"
   | "setIntegrationDevelopmentMode"
-  | "startImportRun"
   | "streamAIResponseInSite"
   | "streamAskInOrganization"
   | "streamAskInSite"
@@ -170,12 +156,10 @@ export type DeclaredRouteId =
   | "testSiteContextConnection"
   | "trackEventsInSiteById"
   | "triggerChangeRequestsForSiteFinding"
-  | "uninstallGitSyncInstallation"
   | "uninstallIntegration"
   | "uninstallIntegrationFromSite"
   | "uninstallIntegrationFromSpace"
   | "updateChangeRequestConversation"
-  | "updateGitSyncInstallationById"
   | "updateGlossaryEntries"
   | "updateIntegrationInstallation"
   | "updateIntegrationSiteInstallation"
@@ -205,10 +189,8 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"adsUpdateSite","method":"PATCH","path":"/v1/ads/sites/{siteId}","summary":"Update the Ads configuration for a site","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["status","zoneId","reportingId","reason"],"requiredFields":["status"]}},
   {"id":"aggregateSiteEvents","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate","summary":"Query a site's analytics events","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["select","where","groupBy","order","range","limit"],"requiredFields":["range"]}},
   {"id":"applyTemplateToSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/template","summary":"Apply the default documentation template to a site","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"applyTemplateToSpace","method":"POST","path":"/v1/spaces/{spaceId}/content/template","summary":"Apply a content template to populate a space with initial pages","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["id","params","changeRequestId"],"requiredFields":["id"]}},
   {"id":"askInOrganization","method":"POST","path":"/v1/orgs/{organizationId}/ask","summary":"Ask a question in an organization","success":200,"paginated":false,"query":["format","details"],"body":{"required":true,"fields":["query","previousQueries"],"requiredFields":["query"]}},
   {"id":"bulkUpsertSiteRedirects","method":"PUT","path":"/v1/orgs/{organizationId}/sites/{siteId}/redirects","summary":"Create, update, delete, or publish site redirect rules in bulk","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["redirects"],"requiredFields":["redirects"]}},
-  {"id":"cancelImportRun","method":"POST","path":"/v1/org/{organizationId}/imports/{importRunId}/cancel","summary":"Cancel an import run","success":200,"paginated":false,"query":[],"body":null},
   {"id":"createIntegrationInstallationToken","method":"POST","path":"/v1/integrations/{integrationName}/installations/{installationId}/tokens","summary":"Create an integration installation API token","success":200,"paginated":false,"query":[],"body":null},
   {"id":"createOrganization","method":"POST","path":"/v1/orgs","summary":"Create an organization","success":201,"paginated":false,"query":["withDefaultSite","openapiUrl"],"body":{"required":true,"fields":["title","emailDomains","onboardingPreferences"],"requiredFields":["title"]}},
   {"id":"createSiteChannel","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/channels","summary":"Create a new GitBook Agent channel for a site","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["type","setupSettings","role"],"requiredFields":["type","setupSettings"]}},
@@ -235,11 +217,7 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"getEmbedByUrl","method":"GET","path":"/v1/urls/embed","summary":"Resolve a URL to an embed","success":200,"paginated":false,"query":["url"],"body":null},
   {"id":"getEmbedByUrlInSpace","method":"GET","path":"/v1/spaces/{spaceId}/embed","summary":"Resolve a URL to an oEmbed object within a space","success":200,"paginated":false,"query":["url"],"body":null},
   {"id":"getFileInRevisionById","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}","summary":"Get a specific file from a space revision by its file ID","success":200,"paginated":false,"query":["metadata","computed"],"body":null},
-  {"id":"getGitHubRepoFileForGitSyncInstallation","method":"GET","path":"/v1/git/installations/{installationId}/github/repos/{accountName}/{repositoryName}/file","summary":"Get a file from a GitHub repository for a Git Sync installation","success":200,"paginated":false,"query":["path","ref"],"body":null},
-  {"id":"getGitLabProjectFileForGitSyncInstallation","method":"GET","path":"/v1/git/installations/{installationId}/gitlab/projects/{projectId}/file","summary":"Get a file from a GitLab project for a Git Sync installation","success":200,"paginated":false,"query":["path","ref"],"body":null},
-  {"id":"getGitSyncInstallationById","method":"GET","path":"/v1/git/installations/{installationId}","summary":"Get a Git Sync installation","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getGlossaryEntry","method":"GET","path":"/v1/orgs/{organizationId}/translations-glossary/{glossaryEntryId}","summary":"Get a glossary entry by its ID","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"getImportRun","method":"GET","path":"/v1/org/{organizationId}/imports/{importRunId}","summary":"Get an import run","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getIntegrationEvent","method":"GET","path":"/v1/integrations/{integrationName}/events/{eventId}","summary":"Get an integration event by its ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getIntegrationInstallationById","method":"GET","path":"/v1/integrations/{integrationName}/installations/{installationId}","summary":"Get an integration installation by its ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getIntegrationSiteInstallation","method":"GET","path":"/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}","summary":"Get an integration site installation","success":200,"paginated":false,"query":["extended"],"body":null},
@@ -273,7 +251,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"getSiteScanById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/scans/{siteScanId}","summary":"Get a site scan by ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteTopicById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics/{siteTopicId}","summary":"Get a topic","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSubdomain","method":"GET","path":"/v1/subdomains/{subdomain}","summary":"Get a subdomain","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"installGitSyncProviderOnTarget","method":"POST","path":"/v1/git/installations","summary":"Install a Git Sync provider on a target","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["provider","target"],"requiredFields":["provider","target"]}},
   {"id":"installIntegration","method":"POST","path":"/v1/integrations/{integrationName}/installations","summary":"Install an integration","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["organization"],"requiredFields":["organization"]}},
   {"id":"installIntegrationOnSite","method":"POST","path":"/v1/integrations/{integrationName}/installations/{installationId}/sites","summary":"Install an integration on a site","success":201,"paginated":false,"query":["extended"],"body":{"required":true,"fields":["siteId"],"requiredFields":["siteId"]}},
   {"id":"installIntegrationOnSpace","method":"POST","path":"/v1/integrations/{integrationName}/installations/{installationId}/spaces","summary":"Install an integration on a space","success":201,"paginated":false,"query":["extended"],"body":{"required":true,"fields":["space"],"requiredFields":["space"]}},
@@ -286,12 +263,7 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"listChangeRequestsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/change-requests","summary":"List content fixes already proposed for a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listCommentersInChangeRequest","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/commenters","summary":"List all users who have commented in a change request","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listCommentersInSpace","method":"GET","path":"/v1/spaces/{spaceId}/commenters","summary":"List all users who have posted comments in a space","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listGitHubRepoBranchesForGitSyncInstallation","method":"GET","path":"/v1/git/installations/{installationId}/github/repos/{accountName}/{repositoryName}/branches","summary":"List GitHub repository branches available for a Git Sync installation","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"listGitHubRepositoriesForGitSyncInstallation","method":"GET","path":"/v1/git/installations/{installationId}/github/repos","summary":"List GitHub repositories available for a Git Sync installation","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"listGitLabProjectBranchesForGitSyncInstallation","method":"GET","path":"/v1/git/installations/{installationId}/gitlab/projects/{projectId}/branches","summary":"List GitLab project branches available for a Git Sync installation","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"listGitLabProjectsForGitSyncInstallation","method":"GET","path":"/v1/git/installations/{installationId}/gitlab/projects","summary":"List GitLab projects available for a Git Sync installation","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listGlossaryEntries","method":"GET","path":"/v1/orgs/{organizationId}/translations-glossary","summary":"List glossary entries","success":200,"paginated":true,"query":["page","limit","orderBy"],"body":null},
-  {"id":"listImportRuns","method":"GET","path":"/v1/org/{organizationId}/imports","summary":"List the import runs of an organization","success":200,"paginated":true,"query":["space","changeRequest","site","status","page","limit"],"body":null},
   {"id":"listIntegrationEvents","method":"GET","path":"/v1/integrations/{integrationName}/events","summary":"List all integration events","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listIntegrationInstallationSites","method":"GET","path":"/v1/integrations/{integrationName}/installations/{installationId}/sites","summary":"List all site integration installations","success":200,"paginated":true,"query":["page","limit","extended"],"body":null},
   {"id":"listIntegrationInstallationSpaces","method":"GET","path":"/v1/integrations/{integrationName}/installations/{installationId}/spaces","summary":"List all space integration installations","success":200,"paginated":true,"query":["page","limit","extended"],"body":null},
@@ -316,7 +288,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"listSiteContextConnections","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections","summary":"List all context connections","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listSiteContextRecords","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-records","summary":"List all context records","success":200,"paginated":true,"query":["page","limit","type","connector","connection","topic"],"body":null},
   {"id":"listSiteFindings","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings","summary":"List documentation issues GitBook has found on a site","success":200,"paginated":true,"query":["page","limit","topic","question","status","type","severity","hasChangeRequests","source","updatedAfter","updatedBefore","orderBy"],"body":null},
-  {"id":"listSiteGitSyncInstallations","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/spaces/git/installations","summary":"List the Git Sync installations for a site and its spaces","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listSiteIntegrations","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/integrations","summary":"List third-party integrations enabled on a site","success":200,"paginated":true,"query":["search"],"body":null},
   {"id":"listSiteIntegrationScripts","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/integration-scripts","summary":"List custom scripts injected into a site's published pages","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listSiteQuestionAnswers","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/answers","summary":"List the answers a site's Ask AI assistant generated","success":200,"paginated":true,"query":["question","from","to","language","answered","helpfulness","relevance","channelType","question.type","topic","thread","page","limit"],"body":null},
@@ -354,7 +325,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"runTranslation","method":"POST","path":"/v1/orgs/{organizationId}/translations/{translationId}/run","summary":"Run a translation again","success":204,"paginated":false,"query":[],"body":null},
   {"id":"searchSiteContent","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/search","summary":"Full-text search across all content in a site","success":200,"paginated":true,"query":["page","limit"],"body":{"required":true,"fields":["query","scope","mode","siteSpaceIds","siteSpaceId"],"requiredFields":["query"]}},
   {"id":"setIntegrationDevelopmentMode","method":"PUT","path":"/v1/integrations/{integrationName}/dev","summary":"Enable integration dev mode","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["tunnelUrl","all"],"requiredFields":["tunnelUrl"]}},
-  {"id":"startImportRun","method":"POST","path":"/v1/org/{organizationId}/imports","summary":"Import content into a space from a website","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["source","target","site","enhance"],"requiredFields":["source","target"]}},
   {"id":"streamAIResponseInSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ai/response","summary":"Generate an AI response in a site","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["previousResponseId","input","model","tools","toolCall","session","channel"],"requiredFields":["input"]}},
   {"id":"streamAskInOrganization","method":"GET","path":"/v1/orgs/{organizationId}/ask/stream","summary":"Ask a question in an organization (streamed)","success":200,"paginated":false,"query":["query","format","details"],"body":null},
   {"id":"streamAskInSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ask","summary":"Ask a question in a site","success":200,"paginated":false,"query":["format"],"body":{"required":true,"fields":["question","context","scope","session"],"requiredFields":["question","scope"]}},
@@ -366,12 +336,10 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"testSiteContextConnection","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections/{siteContextConnectionId}/test","summary":"Test a context connection's stored credentials","success":200,"paginated":false,"query":[],"body":null},
   {"id":"trackEventsInSiteById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/insights/events","summary":"Track site events","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["events"],"requiredFields":["events"]}},
   {"id":"triggerChangeRequestsForSiteFinding","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/change-requests","summary":"Fix a documentation issue by generating a change request","success":202,"paginated":false,"query":[],"body":null},
-  {"id":"uninstallGitSyncInstallation","method":"DELETE","path":"/v1/git/installations/{installationId}","summary":"Uninstall a Git Sync installation","success":205,"paginated":false,"query":[],"body":null},
   {"id":"uninstallIntegration","method":"DELETE","path":"/v1/integrations/{integrationName}/installations/{installationId}","summary":"Uninstall an integration","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"uninstallIntegrationFromSite","method":"DELETE","path":"/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}","summary":"Uninstall an integration from a site","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"uninstallIntegrationFromSpace","method":"DELETE","path":"/v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}","summary":"Uninstall an integration from a space","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"updateChangeRequestConversation","method":"PATCH","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations/{conversationId}","summary":"Update an AI agent conversation on a change request","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["title"],"requiredFields":["title"]}},
-  {"id":"updateGitSyncInstallationById","method":"PATCH","path":"/v1/git/installations/{installationId}","summary":"Update a Git Sync installation configuration","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["projectDirectory","commitMessageTemplate","previewExternalBranches","agentInstructions","priority","provider","providerConfiguration","childInstallationProjectDirectories"],"requiredFields":["provider","providerConfiguration"]}},
   {"id":"updateGlossaryEntries","method":"PUT","path":"/v1/orgs/{organizationId}/translations-glossary","summary":"Update glossary entries","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["operations"],"requiredFields":["operations"]}},
   {"id":"updateIntegrationInstallation","method":"PATCH","path":"/v1/integrations/{integrationName}/installations/{installationId}","summary":"Update an integration installation","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["externalIds","configuration","space_selection","site_selection"],"requiredFields":[]}},
   {"id":"updateIntegrationSiteInstallation","method":"PATCH","path":"/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}","summary":"Update an integration site installation","success":200,"paginated":false,"query":["extended"],"body":{"required":true,"fields":["externalIds","configuration"],"requiredFields":[]}},

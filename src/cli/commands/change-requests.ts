@@ -12,6 +12,7 @@ import { pageLookup, resolvePage } from '../lookups.js';
 import type { OperationCommandSpec } from '../operation.js';
 import type { Session } from '../session.js';
 import type { RouteId } from '../../api/route-id.js';
+import { webChangeRequest, webPage } from './web-targets.js';
 
 const spaceArg = { name: 'spaceId', description: 'space id' };
 const crArg = { name: 'changeRequest', param: 'changeRequestId', description: 'change request id or number' };
@@ -83,6 +84,7 @@ export const contentCommands: OperationCommandSpec[] = [
     args: [spaceArg, crArg],
     output: 'object',
     columns: 'changeRequest',
+    web: webChangeRequest,
     examples: ['docsctl cr get sp4c3 12', 'docsctl cr get sp4c3 12 --json | jq .outdated'],
   },
   {
@@ -201,7 +203,8 @@ export const contentCommands: OperationCommandSpec[] = [
     },
     output: 'object',
     columns: 'page',
-    examples: ['docsctl page get sp4c3 p4g3', 'docsctl page get sp4c3 guides/setup --format markdown > setup.md'],
+    web: webPage,
+    examples: ['docsctl page get sp4c3 p4g3', 'docsctl page get sp4c3 guides/setup --format markdown > setup.md', 'docsctl page get sp4c3 p4g3 --web'],
   },
   {
     command: 'page edit',

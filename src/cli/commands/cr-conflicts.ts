@@ -8,6 +8,7 @@ import { UsageError } from '../../api/errors.js';
 import { type ContentTree, walkPages } from '../../content-model/model.js';
 import { fetchTree } from '../content-fetch.js';
 import type { Session } from '../session.js';
+import { conflictSummary } from '../../content-model/tree-types.js';
 
 interface ChangeRequestRevisions {
   revisionInitial: string;
@@ -133,12 +134,7 @@ export async function conflictViews(session: Session, spaceId: string, changeReq
   const result = mergeTrees(trees.base, trees.change, trees.primary, { oursLabel: 'the change request', theirsLabel: 'the space' });
   if (result.clean) return { conflicts: [], trees };
   const conflicts = result.conflicts.map((c): ConflictView => ({
-    kind: c.kind,
-    ...(c.pageId !== undefined ? { page: c.pageId } : {}),
-    ...(c.fileId !== undefined ? { file: c.fileId } : {}),
-    title: c.title,
-    path: c.path,
-    reason: c.reason,
+    ...conflictSummary(c),
     base: c.pageId !== undefined ? sideOf(trees.base, c.pageId) : null,
     changeRequest: c.pageId !== undefined ? sideOf(trees.change, c.pageId) : null,
     space: c.pageId !== undefined ? sideOf(trees.primary, c.pageId) : null,

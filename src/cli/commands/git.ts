@@ -108,10 +108,16 @@ async function primaryRevision(session: Session, spaceId: string): Promise<strin
   return ((await transport.request('getSpaceById', { params: { spaceId } })).body as { revision: string }).revision;
 }
 
-// eslint-disable-next-line max-lines-per-function -- registers the subcommands of `docsctl git`, one chained commander statement each
-export function registerGitCommands(program: Command, getSession: (command: Command) => Session): void {
-  const git = program.command('git').description('Sync spaces with Git repositories (GitBook Git Sync layout)');
+type SessionOf = (command: Command) => Session;
 
+export function registerGitCommands(program: Command, getSession: SessionOf): void {
+  const git = program.command('git').description('Sync spaces with Git repositories (GitBook Git Sync layout)');
+  registerImport(git, getSession);
+  registerExport(git, getSession);
+  registerInfo(git, getSession);
+}
+
+function registerImport(git: Command, getSession: SessionOf): void {
   git
     .command('import')
     .description('Import a repository (or a local directory) into a space')
@@ -188,7 +194,9 @@ Examples:
               : `Space ${spaceId} is already up to date with ${from}: nothing imported`,
         );
     });
+}
 
+function registerExport(git: Command, getSession: SessionOf): void {
   git
     .command('export')
     .description('Export a space to a repository branch (commit and push); nothing is committed when nothing changed')
@@ -197,7 +205,7 @@ Examples:
     .option('-m, --message <message>', 'commit message (required, except with --dry-run)')
     .option('--ref <branch>', 'branch to push to (refs/heads/<branch> or <branch>)', 'main')
     .option('--dir <path>', 'project directory inside the repository (default: the one the space last synced with)')
-    .option('--author <identity>', 'author of the commit, "Name <email>" (default: GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL, else docsctl)')
+    .option('--author <identity>', 'author of the commit, "Name <email>" (default: GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL where the export runs, else docsctl)')
     .option('--standalone', 'push a snapshot not linked to the repository')
     .option('--force', 'export even if the branch moved since the last sync (overwrites it)')
     .option('--timestamp <iso>', 'time of the triggering event: an older event than the last sync is skipped')
@@ -238,7 +246,9 @@ Examples:
       const list = options.verbose === true || session.ctx.io.isStdoutTTY;
       await printExportReport(session, { space: spaceId, repository: redactUrls(url), ref }, options.standalone ? undefined : report, list);
     });
+}
 
+function registerInfo(git: Command, getSession: SessionOf): void {
   git
     .command('info')
     .description('Show the Git sync state of a space')

@@ -101,8 +101,14 @@ const commandModules = {
   reviews: async (): Promise<CommandModule> => ({ specs: (await import('./reviews.js')).reviewCommands }),
   search: async (): Promise<CommandModule> => ({ specs: (await import('./search.js')).searchCommands }),
   sites: async (): Promise<CommandModule> => {
-    const { siteCommands, registerSiteInspect } = await import('./sites.js');
-    return { specs: siteCommands, register: registerSiteInspect };
+    const { siteCommands, registerSiteInspect, registerSitePreview } = await import('./sites.js');
+    return {
+      specs: siteCommands,
+      register(program, getSession) {
+        registerSiteInspect(program, getSession);
+        registerSitePreview(program, getSession);
+      },
+    };
   },
   'custom-fields': async (): Promise<CommandModule> => ({ specs: (await import('./custom-fields.js')).customFieldCommands }),
   translations: async (): Promise<CommandModule> => ({ specs: (await import('./translations.js')).translationCommands }),

@@ -8,6 +8,7 @@ import type { Session } from '../session.js';
 import { siteMcpServerCommands } from './site-mcp-servers.js';
 import { siteRedirectCommands } from './site-redirects.js';
 import { printPublished, printSiteTree, readSiteTree, siteTreeQuery } from './site-tree.js';
+import { webSite } from './web-targets.js';
 
 const SITE = { name: 'siteId', description: 'site id' };
 const SECTION = { name: 'siteSectionId', description: 'site section id' };
@@ -115,6 +116,7 @@ export const siteCommands: OperationCommandSpec[] = [
     org: true,
     output: 'object',
     columns: 'site',
+    web: webSite,
     examples: ['docsctl site get s1t3', 'docsctl site get s1t3 --json | jq .urls.published'],
   },
   {
@@ -625,5 +627,43 @@ export function registerSiteInspect(program: Command, getSession: (command: Comm
     .action(async (siteId: string | undefined, options: Record<string, unknown>, command: Command) => {
       const { runSiteInspect } = await import('./site-inspect.js');
       await runSiteInspect(getSession(command), siteId, options);
+    });
+}
+
+/** `site preview SITE`: hand-written (a server or a static copy); its code (src/preview/) loads only when run. */
+export function registerSitePreview(program: Command, getSession: (command: Command) => Session): void {
+  const site = program.commands.find((c) => c.name() === 'site');
+  if (!site) return;
+  site
+    .command('preview')
+    .description('Preview a site in a browser: served on 127.0.0.1 with live reload, or written as static files (--out)')
+    .argument('<siteId>', 'site to preview')
+    .addOption(new Option('--org <organizationId>', 'organization (default: DOCSCTL_ORG, the profile, or your only one)'))
+    .option('--port <port>', 'port on 127.0.0.1 (0 = any free port)', '4001')
+    .option('--change-request <changeRequest>', "show this change request's content (id or number) in its space, before it is merged")
+    .option('--out <dir>', 'write a static copy to DIR (a CI artifact) instead of serving it')
+    .option('--open', 'open the preview in the browser')
+    .addHelpText(
+      'after',
+      `
+Sections and variants are the navigation, each space's page tree the sidebar; pages are rendered
+from their Markdown with GitBook's blocks (hints, tabs, code, files, page links). The search box
+uses docsctl's search. A served preview reloads when the content changes: locally on every
+change of the store, remotely by polling while a browser has it open. It reads only /v1
+operations, so it works the same against any server. Page content is sanitized and runs no
+script.
+
+Examples:
+  $ docsctl site preview s1t3                       # http://127.0.0.1:4001/
+  $ docsctl site preview s1t3 --port 0 --open
+  $ docsctl site preview s1t3 --change-request 12   # the change request's pages
+  $ docsctl site preview s1t3 --out preview/        # static files for a CI artifact
+`,
+    )
+    .action(async (siteId: string, options: { org?: string; port?: string; changeRequest?: string; out?: string; open?: boolean }, command: Command) => {
+      const [{ runPreview }, { resolveOrganization }] = await Promise.all([import('./site-preview.js'), import('../operation.js')]);
+      const session = getSession(command);
+      const organizationId = await resolveOrganization(session, options.org);
+      await runPreview(session, { kind: 'site', organizationId, siteId }, options);
     });
 }

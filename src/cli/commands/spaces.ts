@@ -1,6 +1,7 @@
 /** `docsctl space …` (API doc §4.2 and the real API's create/list). */
 import type { OperationCommandSpec } from '../operation.js';
 import { DEFAULT_LEVELS, buildPosition, moveFlags } from './flags.js';
+import { webSpace } from './web-targets.js';
 
 const spaceArg = [{ name: 'spaceId', description: 'space id' }];
 
@@ -23,6 +24,7 @@ export const spaceCommands: OperationCommandSpec[] = [
     args: spaceArg,
     output: 'object',
     columns: 'space',
+    web: webSpace,
     examples: ['docsctl space get sp4c3', 'docsctl space get sp4c3 --json | jq .visibility'],
   },
   {

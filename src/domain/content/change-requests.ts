@@ -32,6 +32,7 @@ import { badRequest, conflict } from '../../api/errors.js';
 import type * as crRoutes from '../../api/routes/change-requests.js';
 import type { ContentTree } from '../../content-model/model.js';
 import type { TreeConflict } from '../../content-model/tree-merge.js';
+import { conflictSummary } from '../../content-model/tree-types.js';
 import type { StoreReader, StoreWriter } from '../../store/types.js';
 import { type Handler, type HandlerContext, type PrepareContext, Reply, type TwoPhaseHandler, implementer } from '../handler.js';
 import { type ListEnvelope, type PageQuery, itemsOf, paginate, rowsOf } from '../pagination.js';
@@ -114,14 +115,7 @@ function planIsCurrent(plan: MergePlan, space: SpaceRecord, cr: ChangeRequestRec
 }
 
 function conflictsView(conflicts: readonly TreeConflict[]) {
-  return conflicts.map((c) => ({
-    kind: c.kind,
-    ...(c.pageId !== undefined ? { page: c.pageId } : {}),
-    ...(c.fileId !== undefined ? { file: c.fileId } : {}),
-    title: c.title,
-    path: c.path,
-    reason: c.reason,
-  }));
+  return conflicts.map(conflictSummary);
 }
 
 function requireMergeable(cr: ChangeRequestRecord, what: string): void {

@@ -33,7 +33,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiError, badRequest, conflict, notFound } from '../../api/errors.js';
 import type * as routes from '../../api/routes/content.js';
-import type { ContentTree } from '../../content-model/model.js';
+import { type ContentTree, walkPages } from '../../content-model/model.js';
 import type { Adopt } from './import-merge.js';
 import { readDirectorySnapshot } from '../../git/directory.js';
 import type { RepoSnapshot } from '../../gitsync/types.js';
@@ -57,7 +57,28 @@ const FETCH_TIMEOUT_MS = 60_000;
 
 const MARKDOWN_EXT = /\.(md|markdown)$/i;
 
-interface Prepared {
+/** A page the import brought (import runs list them): its id, kind and where it came from in the source. */
+export interface ImportedPage {
+  id: string;
+  type: 'page' | 'folder';
+  /** The source file (repository path), when the page has one. */
+  path?: string;
+}
+
+/** Pages an import remembers of what it brought (the counts are always exact). */
+export const MAX_LISTED_PAGES = 200;
+
+/** A source merged into the current content, before it is saved. */
+export interface Merged {
+  tree: ContentTree;
+  imported: number;
+  total: number;
+  warnings: string[];
+  /** The source's pages (at most MAX_LISTED_PAGES), with the ids they have in `tree`. */
+  pages: ImportedPage[];
+}
+
+export interface Prepared {
   /** The merged tree, written ahead of the transaction when the store can (storage.ts, prepareSave). */
   saved: SavedTree;
   /** The tree the import replaces (its objects are reused). */
@@ -69,6 +90,8 @@ interface Prepared {
   warnings: string[];
   /** The search index update of a space import, planned here (search/index.ts). */
   index?: IndexPlan | undefined;
+  /** The source's pages (at most MAX_LISTED_PAGES). */
+  pages: ImportedPage[];
 }
 
 // ─── Reading the source ────────────────────────────────────────────────────
@@ -208,16 +231,34 @@ function importError(error: unknown, GitSyncError: typeof import('../../gitsync/
   return new ApiError(error.tooLarge ? 413 : 400, `Cannot import: ${error.message}`);
 }
 
-async function prepareImport(
+function importedPages(imported: ContentTree): ImportedPage[] {
+  const pages: ImportedPage[] = [];
+  for (const { page } of walkPages(imported.pages)) {
+    if (pages.length === MAX_LISTED_PAGES) break;
+    if (page.type === 'link') continue;
+    pages.push({ id: page.id, type: page.type === 'document' ? 'page' : 'folder', ...(page.git ? { path: page.git.path } : {}) });
+  }
+  return pages;
+}
+
+/** The import source a URL names when none is given: an archive by its name, else Markdown (a file or a directory). */
+export function sourceOfUrl(url: string): (typeof SUPPORTED_SOURCES)[number] {
+  try {
+    return /\.zip$/i.test(new URL(url).pathname) ? 'zip' : 'markdown';
+  } catch {
+    return 'markdown';
+  }
+}
+
+/** The source at `body.url` read, converted and merged into `previous` (under `parentId`); nothing saved yet. */
+export async function mergeSource(
   ctx: PrepareContext,
   body: { url: string; source: string },
-  previous: { tree: ContentTree; revision: string },
+  previous: ContentTree,
   parentId: string | undefined,
-  /** `index`: the import moves this space's primary revision (its search index is planned too). */
-  options: { index?: { spaceId: string } } = {},
-): Promise<Prepared> {
-  const { findPage, mergeImported } = await import('./import-merge.js');
-  const parent = parentId === undefined ? undefined : findPage(previous.tree, parentId);
+): Promise<Merged> {
+  const { findPage } = await import('./import-merge.js');
+  const parent = parentId === undefined ? undefined : findPage(previous, parentId);
   if (parentId !== undefined && (parent === undefined || parent.type === 'link')) throw notFound(`Page ${parentId} not found`);
   if (!(SUPPORTED_SOURCES as readonly string[]).includes(body.source)) {
     throw badRequest(`Unsupported import source "${body.source}": docsctl imports ${SUPPORTED_SOURCES.map((s) => `"${s}"`).join(' and ')}`);
@@ -237,19 +278,51 @@ async function prepareImport(
   } finally {
     await fetched.dispose?.();
   }
+  return mergeSnapshot(ctx, snapshot, previous, parentId);
+}
+
+/** Converts `snapshot` (Git Sync layout) and merges it into `previous` (under `parentId`): what an import writes. */
+export async function mergeSnapshot(ctx: PrepareContext, snapshot: RepoSnapshot, previous: ContentTree, parentId: string | undefined): Promise<Merged> {
+  const { findPage, mergeImported } = await import('./import-merge.js');
+  const parent = parentId === undefined ? undefined : findPage(previous, parentId);
   // Matched against the pages the import lands among (the parent's, or the root's), so matches keep their ids.
-  const converted = await convert(ctx, snapshot, parent ? { pages: parent.pages, files: previous.tree.files } : previous.tree);
-  const merged = mergeImported(previous.tree, converted.tree, parentId, converted.adopt);
+  const converted = await convert(ctx, snapshot, parent ? { pages: parent.pages, files: previous.files } : previous);
+  const merged = mergeImported(previous, converted.tree, parentId, converted.adopt);
+  return { tree: merged.tree, imported: merged.added + merged.updated, total: merged.total, warnings: converted.warnings, pages: importedPages(converted.tree) };
+}
+
+/**
+ * The merged tree saved ahead of the transaction where the store can (prepareSave), and
+ * with `index`, the search index update of the space whose primary revision it becomes.
+ */
+export async function prepareMerged(
+  ctx: PrepareContext,
+  merged: Merged,
+  previous: { tree: ContentTree; revision: string },
+  options: { index?: { spaceId: string } } = {},
+): Promise<Prepared> {
   const saved = await prepareSave(ctx, merged.tree, [previous.tree]);
   return {
     saved,
     index: options.index && 'staged' in saved ? await planIndex(ctx.reader, options.index.spaceId, previous, merged.tree, saved.content) : undefined,
     previous: previous.tree,
     previousRevision: previous.revision,
-    imported: merged.added + merged.updated,
+    imported: merged.imported,
     total: merged.total,
-    warnings: converted.warnings,
+    warnings: merged.warnings,
+    pages: merged.pages,
   };
+}
+
+async function prepareImport(
+  ctx: PrepareContext,
+  body: { url: string; source: string },
+  previous: { tree: ContentTree; revision: string },
+  parentId: string | undefined,
+  /** `index`: the import moves this space's primary revision (its search index is planned too). */
+  options: { index?: { spaceId: string } } = {},
+): Promise<Prepared> {
+  return prepareMerged(ctx, await mergeSource(ctx, body, previous.tree, parentId), previous, options);
 }
 
 function answer(ctx: HandlerContext, space: SpaceRecord, revision: string, prepared: Prepared): Reply {

@@ -29,7 +29,8 @@
 import { notFound } from '../../api/errors.js';
 import type * as routes from '../../api/routes/git.js';
 import type { ContentTree } from '../../content-model/model.js';
-import { type Handler, type HandlerContext, type PrepareContext, type TwoPhaseHandler, implementer } from '../handler.js';
+import type { AnyRoute, RouteInput } from '../../api/route.js';
+import { type Handler, type HandlerContext, type PrepareContext, Reply, type TwoPhaseHandler, implementer } from '../handler.js';
 import type { GitSyncState, RevisionGit, SpaceRecord } from '../core-records.js';
 import { getSpace, putSpace } from '../core-records.js';
 import { commitToSpace } from '../content/change-requests.js';
@@ -295,7 +296,68 @@ async function layoutInfo(ctx: HandlerContext, record: GitSyncRecord): Promise<R
   }
 }
 
+// ─── Installations (installations.ts) ──────────────────────────────────────
+
+const installations = () => import('./installations.js');
+
+const installGitSyncProviderOnTarget: TwoPhaseHandler<typeof routes.installGitSyncProviderOnTarget, import('./installations.js').InstallPrepared> = {
+  prepare: async (ctx, { body }) => (await installations()).prepareInstall(ctx, body),
+  async run(ctx, { body }, prepared) {
+    const { install, installationView } = await installations();
+    const record = install(ctx, body, prepared);
+    return new Reply(201, installationView(ctx, record), { Location: String((installationView(ctx, record).urls as { location: string }).location) });
+  },
+};
+
+const updateGitSyncInstallationById: TwoPhaseHandler<typeof routes.updateGitSyncInstallationById, import('./installations.js').UpdatePrepared> = {
+  prepare: async (ctx, { params, body }) => (await installations()).prepareUpdate(ctx, params.installationId, body),
+  async run(ctx, { params, body }, prepared) {
+    const { update, installationView } = await installations();
+    return installationView(ctx, update(ctx, params.installationId, body, prepared));
+  },
+};
+
+/** A listing that reads the repositories (git, outside any lock) and answers from what it read. */
+function listing<R extends AnyRoute>(read: (ctx: PrepareContext, input: RouteInput<R>) => Promise<unknown>): TwoPhaseHandler<R, unknown> {
+  return { prepare: read, run: (_ctx, _input, prepared) => prepared };
+}
+
+const project = (params: { projectId: string }) => ({ projectId: Number(params.projectId) });
+
+const installationHandlers: Record<string, Handler> = {
+  ...on('installGitSyncProviderOnTarget', installGitSyncProviderOnTarget),
+  ...on('getGitSyncInstallationById', async (ctx, { params }) => {
+    const { requireInstallation, installationView } = await installations();
+    return installationView(ctx, requireInstallation(ctx.tx, ctx, params.installationId));
+  }),
+  ...on('updateGitSyncInstallationById', updateGitSyncInstallationById),
+  ...on('uninstallGitSyncInstallation', async (ctx, { params }) => {
+    (await installations()).uninstall(ctx, params.installationId);
+    return new Reply(205);
+  }),
+  ...on('listGitHubRepositoriesForGitSyncInstallation', listing(async (ctx, { params }) => (await installations()).listRepositories(ctx, params.installationId, 'github'))),
+  ...on('listGitLabProjectsForGitSyncInstallation', listing(async (ctx, { params }) => (await installations()).listRepositories(ctx, params.installationId, 'gitlab'))),
+  ...on(
+    'listGitHubRepoBranchesForGitSyncInstallation',
+    listing(async (ctx, { params }) => (await installations()).listBranches(ctx, params.installationId, 'github', params)),
+  ),
+  ...on(
+    'listGitLabProjectBranchesForGitSyncInstallation',
+    listing(async (ctx, { params }) => (await installations()).listBranches(ctx, params.installationId, 'gitlab', project(params))),
+  ),
+  ...on(
+    'getGitHubRepoFileForGitSyncInstallation',
+    listing(async (ctx, { params, query }) => (await installations()).repositoryFile(ctx, params.installationId, 'github', params, query)),
+  ),
+  ...on(
+    'getGitLabProjectFileForGitSyncInstallation',
+    listing(async (ctx, { params, query }) => (await installations()).repositoryFile(ctx, params.installationId, 'gitlab', project(params), query)),
+  ),
+  ...on('listSiteGitSyncInstallations', async (ctx, { params }) => (await installations()).siteInstallations(ctx, params.organizationId, params.siteId)),
+};
+
 export const gitHandlers: Record<string, Handler> = {
+  ...installationHandlers,
   ...on('importGitRepository', importGitRepository),
   ...on('exportToGitRepository', exportToGitRepository),
   ...on('getSpaceGitInfo', getSpaceGitInfo),
