@@ -27,6 +27,7 @@ import type {
   SpaceRecord,
   UserRecord,
 } from './core-records.js';
+import { gitSyncStateView } from './core-records.js';
 import { collectionUrls, organizationUrls, spaceUrls, userUrls } from './urls.js';
 
 /** What a view needs from the request. */
@@ -178,7 +179,7 @@ export function spaceView(ctx: ViewContext, space: SpaceRecord, role: Role): Spa
     // A soft-deleted space keeps `parent`: where restore puts it back (when that collection still exists).
     ...(space.parent !== undefined ? { parent: space.parent } : {}),
     ...(space.language !== undefined ? { language: space.language } : {}),
-    ...(space.gitSync !== undefined ? { gitSync: space.gitSync } : {}),
+    ...(space.gitSync !== undefined ? { gitSync: gitSyncStateView(space.id, space.gitSync) } : {}),
     revision: space.revision,
     defaultLevel: space.defaultLevel,
     comments: space.counters.comments,
