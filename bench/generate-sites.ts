@@ -2,8 +2,9 @@
  * Generates the sites benchmark store: SECTIONS sections × VARIANTS variants, each
  * variant a space of PAGES pages (10 parts × 20 pages, Markdown bodies), in one
  * premium site, published. The spaces share one content tree (content-addressed,
- * so it is stored once) but are read one by one like any other.
- * Usage (bundled by bench/run.mjs): node generate-sites.mjs DIR SECTIONS VARIANTS PAGES
+ * so it is stored once) but are read one by one like any other; with `distinct`, every
+ * space has content of its own (same shape, its own words: nothing shared to cache).
+ * Usage (bundled by bench/run.mjs): node generate-sites.mjs DIR SECTIONS VARIANTS PAGES [distinct]
  * Prints JSON: {siteId, token, spaces, pages, seconds}.
  */
 import type { ContentPage, ContentTree } from '../src/content-model/model.js';
@@ -17,22 +18,24 @@ if (!dir) throw new Error('usage: generate-sites DIR SECTIONS VARIANTS PAGES');
 const sections = Number(sectionsArg ?? 50);
 const variants = Number(variantsArg ?? 4);
 const pages = Number(pagesArg ?? 200);
+const distinct = process.argv[6] === 'distinct';
 const started = Date.now();
 const { store, ids, clock, organization, token, run } = await benchStore(dir);
 let n = 0;
-const page = (title: string, children: ContentPage[] = []): ContentPage => ({
+const page = (title: string, about: string, children: ContentPage[] = []): ContentPage => ({
   id: `p${String(++n).padStart(5, '0')}`,
   type: 'document',
   title,
   slug: title.toLowerCase().replace(/\W+/g, '-'),
-  markdown: `# ${title}\n\nSome text about ${title}.\n`,
+  markdown: `# ${title}\n\nSome text about ${title}${about}.\n`,
   pages: children,
 });
 const perPart = Math.max(1, Math.floor(pages / 10) - 1);
-const tree: ContentTree = {
-  pages: Array.from({ length: 10 }, (_, a) => page(`Part ${a}`, Array.from({ length: perPart }, (_, b) => page(`Page ${a}.${b}`)))),
+const treeOf = (about: string): ContentTree => ({
+  pages: Array.from({ length: 10 }, (_, a) => page(`Part ${a}`, about, Array.from({ length: perPart }, (_, b) => page(`Page ${a}.${b}`, about)))),
   files: [],
-};
+});
+const tree = treeOf('');
 // Saved by the first space's transaction, whose revision refers to it (StoreWriter.putObject:
 // an object no row of its transaction refers to may be dropped by a checkpoint before it is used).
 let content: string | undefined;
@@ -48,8 +51,8 @@ for (let s = 0; s < sections; s++) {
     await store.transact((tx) => {
       const current = getSpace(tx, space.id as string) as SpaceRecord;
       const id = ids();
-      content ??= saveTree(tx, tree);
-      newRevisionRecord(tx, { id, space: current.id, type: 'edits', parents: [current.revision], createdAt: clock().toISOString(), content });
+      const own = distinct ? saveTree(tx, treeOf(` in ${current.title}`)) : (content ??= saveTree(tx, tree));
+      newRevisionRecord(tx, { id, space: current.id, type: 'edits', parents: [current.revision], createdAt: clock().toISOString(), content: own });
       putSpace(tx, { ...current, revision: id });
     });
     if (v === 0) {

@@ -12,7 +12,8 @@
 //   teams:    team members sync of 2,000 lines (100 changes) in an org of 10,000, locally and via serve
 //   serve:    read/list/write throughput as ratios to a bare node:http server, creates/s and bytes/create at 0 and 3,000 spaces
 //   store-engine (--store-engine): creates/s and bytes per create at 0 and 3,000 spaces in-process, the fairness wait
-// Options: --quick (fewer runs, no 10x store), --startup, --content, --git, --git-real, --serve, --serve-creates, --teams, --comments or --store-engine (only that part).
+//   serve-import: slowest GET through serve while a 5,000-page zip imports on a file store (target ≤ 250 ms)
+// Options: --quick (fewer runs, no 10x store), --startup, --content, --git, --git-real, --serve, --serve-creates, --serve-import, --teams, --comments or --store-engine (only that part).
 // --git-real takes --shapes reference,manual,images,server, --rounds N (default 3, 1 with --quick) and --repo PATH[:DIR] (a repository of your own, repeatable).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -235,6 +236,7 @@ try {
   else if (process.argv.includes('--git')) await gitBench();
   else if (process.argv.includes('--teams')) await (await import('./teams.mjs')).teamsBench({ bin, work, runs, generator, time, median });
   else if (process.argv.includes('--serve-creates')) await runServeBench('serveCreatesBench');
+  else if (process.argv.includes('--serve-import')) await (await import('./serve-import.mjs')).serveImportBench({ bin, work, quick, generator });
   else if (process.argv.includes('--serve')) await runServeBench();
   else if (process.argv.includes('--comments')) await (await import('./comments.mjs')).commentsBench({ bin, work, generator, paired });
   else if (process.argv.includes('--startup')) await startupBench();
@@ -279,7 +281,7 @@ async function gitRealBench() {
 async function runServeBench(part = 'serveBench') {
   const { [part]: bench } = await import('./serve.mjs');
   const script = await generator();
-  await bench({ bin, work, quick, generate: (dir, spaces, collections, writes) => generate(script, dir, spaces, collections, writes) });
+  await bench({ bin, work, quick, generator, generate: (dir, spaces, collections, writes) => generate(script, dir, spaces, collections, writes) });
 }
 
 /**
@@ -359,4 +361,9 @@ async function sitesBench() {
   } finally {
     server.stop();
   }
+  // The same site where every space's content differs: every page of every space read from the packs.
+  const distinctDir = join(work, 'sites-distinct');
+  const distinct = JSON.parse(execFileSync('node', [script, distinctDir, '50', '4', '200', 'distinct'], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+  console.log(`  generated ${distinct.spaces} spaces of distinct content (${distinct.pages} pages) in ${distinct.seconds.toFixed(1)} s`);
+  paired('site tree (local, every space distinct)', [bin, 'site', 'tree', distinct.siteId], { DOCSCTL_STORE: distinctDir }, 3);
 }

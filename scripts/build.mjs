@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
-import { writeManifest } from './gen-manifest.mjs';
+import { generate } from './generate.mjs';
 
 const root = new URL('..', import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
@@ -44,7 +44,7 @@ const lazyChildProcessForCommander = {
   },
 };
 
-await writeManifest();
+await generate();
 rmSync(new URL('dist', root), { recursive: true, force: true });
 await build({
   absWorkingDir: root.pathname,

@@ -1,7 +1,8 @@
 // Writes src/api/manifest.ts: the light catalog of the route table (id, method,
 // path, module, success, paginated) so commands find and send a route without
-// building the zod schemas of all ~150 operations at start-up. Run by the build;
-// test/api/manifest.test.ts fails when the committed file is out of date.
+// building the zod schemas of all ~150 operations at start-up. Written by
+// scripts/generate.mjs before type-checking; not committed (branches adding routes would
+// conflict on it); test/api/manifest.test.ts fails when it is out of date.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

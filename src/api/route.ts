@@ -68,6 +68,78 @@ export interface RouteDef<
    * snapshot like a read, and the global `--dry-run` sends it instead of stopping at it.
    */
   readonly safe: boolean;
+  /** The command(s) that call it: what differs from the command derived from the route (src/cli/derive.ts). */
+  readonly cli?: readonly CommandDeclaration[];
+}
+
+/**
+ * A command that calls a route, as plain data beside the route (the build derives the
+ * rest: scripts/gen-commands.mjs). Only what the route cannot say is written here:
+ * - positional arguments are the path parameters (in path order, `organizationId` left
+ *   out: it is `--org`); `args` gives another order or other names;
+ * - each query and body field of a scalar type (string, number, boolean, enum, list of
+ *   strings) is a flag `--kebab-name`, its `choices` the enum's values, its help the
+ *   field's `.describe()` or its name; `flags` renames, describes, hides (`false`) or
+ *   asks for (`required`) one, keyed by field name (`query.x`/`body.x` when both have it);
+ * - the output follows the route (a list when paginated, a delete for a DELETE, nothing
+ *   for a 204), the help line is the route's summary.
+ * Behaviour the data cannot say (reading a file, a printer of its own) is a hook in
+ * `src/cli/commands/<area>.ts`, keyed by command name (`hooks`).
+ */
+export interface CommandDeclaration {
+  /** Command path, e.g. `space get`. */
+  readonly command: string;
+  /** Help line (default: the route's summary). */
+  readonly summary?: string;
+  readonly aliases?: readonly string[];
+  /** Positional arguments, when they are not the path parameters in order: a parameter name or `{ name, param?, description }`. */
+  readonly args?: readonly (string | CommandArgDeclaration)[];
+  /** Argument descriptions by name (default: the name in words, `spaceId` → `space id`). */
+  readonly argHelp?: Readonly<Record<string, string>>;
+  /** Per field: a description, `false` (no flag), or how its flag differs. */
+  readonly flags?: Readonly<Record<string, string | false | CommandFlagDeclaration>>;
+  /** Output kind, when the route's shape does not tell it (see above). */
+  readonly output?: 'object' | 'list' | 'delete' | 'empty';
+  /** Column set of src/output/columns.ts used for tables and TSV (required: test/cli/derived-commands.test.ts). */
+  readonly columns: string;
+  /** Noun used in messages ("space", "collection"). */
+  readonly noun?: string;
+  /** A question asked before running (destructive commands): `{param}` and `{body.field}` are filled in. */
+  readonly confirm?: string;
+  /** The body must carry at least one field: the error message when it does not. */
+  readonly nonEmptyBody?: string;
+  /** False: no `--body <json>` flag. */
+  readonly rawBody?: false;
+  /** No flag for fields the declaration does not name (the command builds its input in a hook). */
+  readonly onlyNamedFlags?: true;
+  readonly examples?: readonly string[];
+}
+
+export interface CommandArgDeclaration {
+  readonly name: string;
+  /** Path parameter it fills (defaults to `name`). */
+  readonly param?: string;
+  readonly description?: string;
+  /** Collects the remaining arguments into a list placed at `to` (`body.users`). */
+  readonly variadic?: { readonly to: string };
+}
+
+export interface CommandFlagDeclaration {
+  /** Commander flags when they differ from the derived `--kebab-name <fieldName>` (e.g. `--to-org <organizationId>`). */
+  readonly flag?: string;
+  readonly description?: string;
+  /** Asked on a terminal when missing; a usage error naming the flag otherwise. */
+  readonly required?: true;
+  /** The value `none` becomes null. */
+  readonly noneIsNull?: true;
+  /** The value that stands for null (`guest`: no role); added to an enum's choices. */
+  readonly nullAs?: string;
+  /** When asked on a terminal, offer a choice (`organization`: your organizations). */
+  readonly offer?: 'organization';
+  /** Former spellings, accepted but hidden (naming rule: src/cli/commands/flags.ts). */
+  readonly aliases?: readonly string[];
+  /** The flag's type, when not the field's (e.g. `json` for an object field). */
+  readonly type?: 'string' | 'number' | 'boolean' | 'json' | 'list';
 }
 
 /** An operation of the real API declared from its OpenAPI document (routes/declared-ops.ts, generated). */
@@ -108,6 +180,8 @@ export interface RouteDeclaration<P extends z.ZodType, Q extends z.ZodType, B ex
   success?: SuccessKind;
   paginated?: boolean;
   safe?: boolean;
+  /** The command(s) that call it (CommandDeclaration): one, or several (e.g. `--cr` twins named apart). */
+  cli?: CommandDeclaration | readonly CommandDeclaration[];
 }
 
 /** Declares a route; a function only so TypeScript infers the schema types. */
@@ -142,6 +216,7 @@ function build<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType | u
     success,
     paginated: route.paginated ?? false,
     safe: route.safe ?? false,
+    ...(route.cli === undefined ? {} : { cli: Array.isArray(route.cli) ? route.cli : [route.cli as CommandDeclaration] }),
   };
 }
 

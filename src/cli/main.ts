@@ -7,7 +7,7 @@
 import { Command, CommanderError, Help, Option } from 'commander';
 import { DocsctlError, ExitCode, exitCodeFor } from '../api/errors.js';
 import { forStderr } from '../output/sanitize.js';
-import { type CommandModule, commandGroups, groupDescriptions, loadCommandModules } from './commands/index.js';
+import { type CommandModule, commandGroups, groupDescriptions, inGroupOrder, loadCommandModules } from './commands/index.js';
 import { loadToolCommands, toolCommands } from './commands/tools.js';
 import type { CliContext } from './context.js';
 import { OutputClosedError } from './io.js';
@@ -143,7 +143,7 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
   const invoked = invokedGroup(argv);
   registerOperationCommands(
     program,
-    modules.flatMap((module) => module.specs).filter((spec) => invoked === EVERYTHING || spec.command.split(' ')[0] === invoked),
+    inGroupOrder(modules.flatMap((module) => module.specs).filter((spec) => invoked === EVERYTHING || spec.command.split(' ')[0] === invoked)),
     groupDescriptions,
     getSession,
   );

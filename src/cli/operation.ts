@@ -43,6 +43,8 @@ export interface FlagSpec {
   required?: boolean;
   /** The value `none` becomes null (e.g. `--parent none` moves to the root). */
   noneIsNull?: boolean;
+  /** The value that stands for null on the command line (`guest`: no role); with an enum field, one of the choices. */
+  nullAs?: string;
   /** When asked on a terminal, offer a choice instead of free text (`organization`: your organizations). */
   offer?: 'organization';
   /** Former spellings (`--organization`), still accepted but hidden from help and completion (naming rule: commands/flags.ts). */
@@ -210,6 +212,7 @@ function attributeName(flags: string): string {
 function convert(flag: FlagSpec, raw: unknown): unknown {
   const name = flagName(flag.flags);
   if (flag.noneIsNull && raw === 'none') return null;
+  if (flag.nullAs !== undefined && raw === flag.nullAs) return null;
   switch (flag.type ?? 'string') {
     case 'number': {
       const value = Number(raw);

@@ -14,6 +14,15 @@
  * A token is printed once; the store keeps its SHA-256 (`tokens`) and, per user,
  * a row per token (`userTokens`, a KeyedSet) holding its public id, label and
  * date, so listing a user's tokens reads only their rows.
+ *
+ * Local accounts
+ *
+ * `src/domain/accounts.ts` creates organizations, users and tokens of a local store. The real API
+ * has no such operations, so they are not routes: `src/cli/commands/accounts.ts` (`org create`,
+ * `user create`, `token …`) runs them in one store transaction as the `--token` user or the store's
+ * owner. A token's SHA-256 keys `tokens` (what `serve` and `--token` check); a `userTokens`
+ * KeyedSet row per token (`${userId}/${tokenId}`, id = the hash's first 16 hex characters) lets
+ * `token list` read only that user's rows and `token revoke` find the token by id.
  */
 import { badRequest, conflict, forbidden, notFound } from '../api/errors.js';
 import type { StoreReader, StoreWriter } from '../store/types.js';

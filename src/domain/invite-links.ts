@@ -17,6 +17,23 @@
  *   changes nothing); a disabled member stays disabled (403).
  * - Invites to a space or a collection (`level` with `space`/`collection`) need
  *   per-space permissions, which docsctl does not have: 501, naming what works.
+ *
+ * Invite links, custom fonts, the API's information
+ *
+ * Invite links (`src/domain/invite-links.ts`) are rows of the `orgInviteLinks` KeyedSet (owner the
+ * organization, id the link's id). The id is the link's secret: two time-ordered ids (≈ 142 random
+ * bits), so links cannot be guessed and still list in creation order. Their routes give their
+ * management to admins, and `getOrganizationInviteLink`/`joinOrganizationWithInvite` to anyone
+ * (`none`): holding the id is the permission, and an unknown organization or link is the same 404.
+ * Joining adds the caller with the link's role (`addMember`), or raises an existing member's lower
+ * role (`putMember`, which refreshes their team rows); joining again writes nothing. Links work while
+ * the organization's `inviteLinks` is on. Links to a space or a collection answer 501 (no per-space
+ * permissions yet). Custom fonts (`src/domain/fonts.ts`) are rows of `orgFonts`, one per font with its
+ * faces (at most 100, one per weight, always a 400). docsctl has no file storage, so a face's
+ * `storageKey` is the font file's URL: https (http on a loopback host), .woff2/.woff, no credentials,
+ * checked and never fetched. `getApiInformation` (`GET /v1/`) answers the package version and the
+ * build date `scripts/build.mjs` injects (the built commit's date, or `SOURCE_DATE_EPOCH`; running
+ * from the sources, `development`).
  */
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../api/errors.js';
 import type * as routes from '../api/routes/invite-links.js';

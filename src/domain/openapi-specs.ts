@@ -25,6 +25,19 @@
  * - `visibility` (PATCH) is `private` until set; a `public` spec's
  *   `urls.published` is its latest version's `url`. Deleting a spec removes its
  *   versions.
+ *
+ * OpenAPI specifications and their versions
+ *
+ * `src/domain/openapi-specs.ts`: a spec is one row of `orgOpenApiSpecs` (KeyedSet per
+ * organization, keyed by slug). Creating or replacing one fetches and checks the document in
+ * `prepare` (`openapi-check.ts`); a valid document becomes a version: the bytes as one `{base64}`
+ * object (so `serve`'s `/files/<hash>/<slug>.yaml|json` answers them, like a content file's
+ * `downloadURL`) and a row in `openApiSpecVersions` (an OrderedList owned by the spec's id, appended;
+ * `listOpenAPISpecVersions` scans it backwards, newest first). The content routes parse the stored
+ * bytes back into `{filesystem: {<file name>: document}, url}` (external `$ref`s are never resolved,
+ * so a version is one file). Deleting a spec removes its version rows (the objects go with the next
+ * full repack). A spec processed before versions were kept names a `lastVersion` with no row:
+ * reading it answers 404 saying to publish again.
  */
 import { parse as parseYaml } from 'yaml';
 import { conflict, notFound } from '../api/errors.js';

@@ -11,6 +11,21 @@
  *   and nothing changes.
  * - The batch update applies `remove`, `add` and `memberships` in one commit; a
  *   user in both `add` and `remove` is removed (API doc §4.18).
+ *
+ * Members and teams
+ *
+ * Members are rows `members/${orgId}/${userId}` plus the `orgMembers` ordered list (join order: the
+ * default `desc` listing walks it backwards with key cursors); `role`/`search` filters and the
+ * `lastSeenAt` sort read the organization's member rows once. Teams (`src/domain/teams-records.ts`):
+ * `teams/${teamId}`, the `orgTeams` ordered list, `teamMembers` (KeyedSet per team: `{role}` plus
+ * copies of what a listing shows: the member record, the user's shown fields and the member's team
+ * count) and `memberTeams` (KeyedSet per `${orgId}:${userId}`), whose count rows are the `members`
+ * and `teams` counters. With the copies, listing a team reads the team's rows only (for 2,000
+ * members of an organization of 10,000: ~250 B-tree leaves instead of ~1,600); `refreshTeamRows`
+ * rewrites them in the member's few teams in the commit that changes a member record (`putMember`),
+ * a user, or the member's teams (`test/domain/members-teams.test.ts` lists the code that writes
+ * member and user records, so a new write path is noticed). `team members sync` (`src/cli/commands/team-sync*.ts`) lists the team (pages of 1000),
+ * diffs in the client (`team-sync-plan.ts`, pure) and sends one `updateMembersInOrganizationTeam`.
  */
 import { badRequest, notFound } from '../api/errors.js';
 import type * as routes from '../api/routes/teams.js';

@@ -36,6 +36,7 @@ import { parseSummary, type SummaryItem, type SummaryLink } from './summary.js';
 import type { RepoSnapshot } from './types.js';
 import { MAX_PAGE_DEPTH, requireImportableSize } from './limits.js';
 import { Warnings } from './warnings.js';
+import { runInSlices, runSteps } from '../util/slices.js';
 
 export interface ImportOptions {
   /** Folder of the repository holding `.gitbook.yaml` and the content ('' or undefined: the root). */
@@ -76,6 +77,19 @@ interface Context {
 }
 
 export function importRepository(snapshot: RepoSnapshot, options: ImportOptions): ImportResult {
+  return runSteps(importSteps(snapshot, options));
+}
+
+/**
+ * `importRepository` a page at a time, the event loop running between slices: `serve`
+ * keeps answering while a repository of thousands of pages is converted.
+ */
+export function importRepositoryInSlices(snapshot: RepoSnapshot, options: ImportOptions): Promise<ImportResult> {
+  return runInSlices(importSteps(snapshot, options));
+}
+
+/** The conversion as steps: each yield is a point where the work may pause. */
+function* importSteps(snapshot: RepoSnapshot, options: ImportOptions): Generator<void, ImportResult> {
   const config = readConfig(snapshot, options.projectDirectory);
   const ctx: Context = {
     snapshot,
@@ -87,12 +101,11 @@ export function importRepository(snapshot: RepoSnapshot, options: ImportOptions)
   };
   const summary = resolveFile(snapshot, config.summary);
   if (summary) requireImportableSize(config.summary, summary.file.data.byteLength);
-  const pages = summary
-    ? pagesFromSummary(ctx, pageDecoder.decode(summary.file.data))
-    : pagesFromFolders(ctx);
-  const files = collectFiles(ctx);
+  const pages = summary ? yield* pagesFromSummary(ctx, pageDecoder.decode(summary.file.data)) : yield* pagesFromFolders(ctx);
+  const files = yield* collectFiles(ctx);
   const tree: ContentTree = { pages, files };
   assignIds(tree, ctx, options);
+  yield;
   resolveReferences(tree, ctx);
   if (pages.length === 0) {
     ctx.warnings.push(`no pages found in ${config.root === '' ? 'the repository' : config.root}`);
@@ -237,7 +250,7 @@ function resolveSummaryHref(ctx: Context, href: string, line: number): Resolved 
 }
 
 // eslint-disable-next-line max-lines-per-function -- one pass over the items of SUMMARY.md sharing the nesting stack and the set of paths seen
-function pagesFromSummary(ctx: Context, text: string): ContentPage[] {
+function* pagesFromSummary(ctx: Context, text: string): Generator<void, ContentPage[]> {
   const { config } = ctx;
   const parsed = parseSummary(text, config.summary);
   ctx.warnings.push(...parsed.warnings);
@@ -245,7 +258,7 @@ function pagesFromSummary(ctx: Context, text: string): ContentPage[] {
   // Resolve every destination first, then pick which occurrence of each file is its document.
   const resolved = new Map<SummaryLink, Resolved>();
   const occurrences = new Map<string, SummaryLink[]>();
-  const visit = (items: SummaryItem[]): void => {
+  const visit = function* (items: SummaryItem[]): Generator<void, void> {
     for (const item of items) {
       if (item.kind === 'link') {
         const r = resolveSummaryHref(ctx, item.href, item.line);
@@ -256,19 +269,21 @@ function pagesFromSummary(ctx: Context, text: string): ContentPage[] {
           occurrences.set(r.path, list);
         }
       }
-      visit(item.children);
+      yield* visit(item.children);
+      yield;
     }
   };
-  for (const entry of parsed.entries) visit(entry.kind === 'group' ? entry.children : [entry]);
+  for (const entry of parsed.entries) yield* visit(entry.kind === 'group' ? entry.children : [entry]);
   const documentItem = new Map<string, SummaryLink>();
   for (const [path, items] of occurrences) {
     documentItem.set(path, items.find((item) => item.children.length > 0) ?? (items[0] as SummaryLink));
   }
 
-  const build = (items: SummaryItem[]): ContentPage[] => {
+  // A generator, so the conversion may pause after each page read (importRepositoryInSlices).
+  const build = function* (items: SummaryItem[]): Generator<void, ContentPage[]> {
     const pages: ContentPage[] = [];
     for (const item of items) {
-      const children = build(item.children);
+      const children = yield* build(item.children);
       if (item.kind === 'computed') {
         const page: ContentPage = { id: '', type: 'link', title: '', pages: children };
         setExtra(page, { computed: item.yaml, computedInfo: item.info });
@@ -279,6 +294,7 @@ function pagesFromSummary(ctx: Context, text: string): ContentPage[] {
       const r = resolved.get(item) as Resolved;
       if (r.kind === 'page' && r.anchor === undefined && documentItem.get(r.path) === item) {
         const page = readDocument(ctx, r.path, item.title, fallbackTitle(r.path));
+        yield;
         if (!page) {
           ctx.warnings.push(`${config.summary}: line ${item.line}: "${item.href}" does not exist; not imported`);
           for (const child of children) pages.push(child);
@@ -313,8 +329,8 @@ function pagesFromSummary(ctx: Context, text: string): ContentPage[] {
   const pages: ContentPage[] = [];
   for (const entry of parsed.entries) {
     if (entry.kind === 'group') {
-      pages.push({ id: '', type: 'group', title: entry.title, slug: entry.slug, pages: build(entry.children) });
-    } else for (const page of build([entry])) pages.push(page);
+      pages.push({ id: '', type: 'group', title: entry.title, slug: entry.slug, pages: yield* build(entry.children) });
+    } else for (const page of yield* build([entry])) pages.push(page);
   }
 
   // The first page is always the readme: add it when SUMMARY.md leaves it out.
@@ -348,7 +364,7 @@ interface FolderNode {
   dirs: Map<string, FolderNode>;
 }
 
-function pagesFromFolders(ctx: Context): ContentPage[] {
+function* pagesFromFolders(ctx: Context): Generator<void, ContentPage[]> {
   const { config, snapshot } = ctx;
   const top: FolderNode = { files: new Map(), dirs: new Map() };
   for (const path of snapshot.keys()) {
@@ -374,7 +390,7 @@ function pagesFromFolders(ctx: Context): ContentPage[] {
     if (la !== lb) return la < lb ? -1 : 1;
     return a < b ? -1 : a > b ? 1 : 0;
   };
-  const build = (node: FolderNode, isRoot: boolean): ContentPage[] => {
+  const build = function* (node: FolderNode, isRoot: boolean): Generator<void, ContentPage[]> {
     const entries: Array<{ name: string; file?: string; dir?: FolderNode }> = [];
     for (const [name, path] of node.files) {
       if (!isRoot && name.toLowerCase() === 'readme.md') continue;
@@ -387,10 +403,11 @@ function pagesFromFolders(ctx: Context): ContentPage[] {
       if (entry.file !== undefined) {
         const page = readDocument(ctx, entry.file, undefined, entry.name);
         if (page) pages.push(page);
+        yield;
         continue;
       }
       const dir = entry.dir as FolderNode;
-      const children = build(dir, false);
+      const children = yield* build(dir, false);
       const readmeName = [...dir.files.keys()].filter((name) => name.toLowerCase() === 'readme.md').sort()[0];
       const readme = readmeName !== undefined ? readDocument(ctx, dir.files.get(readmeName) as string, undefined, entry.name) : null;
       if (readme) {
@@ -400,7 +417,7 @@ function pagesFromFolders(ctx: Context): ContentPage[] {
     }
     return pages;
   };
-  const pages = build(top, true);
+  const pages = yield* build(top, true);
   const readme = resolveFile(snapshot, config.readme) ? readDocument(ctx, config.readme, undefined, 'Introduction') : null;
   if (readme) pages.unshift(readme);
   return pages;
@@ -409,7 +426,7 @@ function pagesFromFolders(ctx: Context): ContentPage[] {
 // ─── Files ────────────────────────────────────────────────────────────────
 
 // eslint-disable-next-line max-lines-per-function -- one scan of every page's links sharing the two bounded memos and the set of paths found
-function collectFiles(ctx: Context): ContentFile[] {
+function* collectFiles(ctx: Context): Generator<void, ContentFile[]> {
   const { snapshot, config } = ctx;
   const assets = joinPath(config.root, '.gitbook/assets');
   const includes = joinPath(config.root, '.gitbook/includes');
@@ -471,6 +488,7 @@ function collectFiles(ctx: Context): ContentFile[] {
     else if (info.coverValue !== undefined && page.cover && !page.cover.ref) {
       ctx.warnings.push(`${info.path}: cover "${info.coverValue}" not found`);
     }
+    yield;
   }
   const files: ContentFile[] = [];
   for (const path of [...paths].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -490,6 +508,7 @@ function collectFiles(ctx: Context): ContentFile[] {
     const dimensions = imageDimensions(data);
     if (dimensions) file.dimensions = dimensions;
     files.push(file);
+    yield;
   }
   return files;
 }

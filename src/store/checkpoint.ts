@@ -35,7 +35,8 @@ import { commitRoot, listCommitGens, paths } from './commit-file.js';
 import { DAMAGE_HINT, objectPath, readLooseBytes } from './objects.js';
 import { PackFile, PackWriter, newPackName, removePack } from './pack-file.js';
 import { type InlineLocation, type PackSet, readCheckpointState, writeCheckpoint } from './pack-set.js';
-import { type WalkSource, walk, yieldIfDue } from './reachable.js';
+import { type WalkSource, walk } from './reachable.js';
+import { yieldIfDue } from '../util/slices.js';
 
 /** A writer checkpoints once the newest commit is this many commits past CHECKPOINT. */
 export const CHECKPOINT_EVERY = 32;

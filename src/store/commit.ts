@@ -31,6 +31,7 @@ import { type BChange, type BNode, isBLeaf } from './btree.js';
 import type { HamtNode } from './hamt.js';
 import { type LockHandle, acquireLock, othersWaiting } from './lock.js';
 import { namesHashes, sha256 } from './objects.js';
+import { yieldIfDue } from '../util/slices.js';
 import { PackFile, PackWriter, newPackName } from './pack-file.js';
 import type { PackSet } from './pack-set.js';
 import { Snapshot, type SnapshotSource, Transaction, type TxLogEntry, Writes } from './snapshot.js';
@@ -69,6 +70,30 @@ interface Pending {
   value?: unknown;
   bytes: Buffer;
   names: boolean;
+  /** A table node the commit built (dropped when a later change of the same commit superseded it). */
+  node?: true;
+}
+
+/** Changes applied to a table at once (see `prepare`). */
+const APPLY_CHUNK = 1024;
+
+/**
+ * Drops the table nodes a commit built that its new table roots do not reach: a node cut
+ * then merged with a neighbour, or rebuilt by a later key range of the same commit. The
+ * walk goes through the commit's own nodes only (what it reaches below them was there).
+ */
+function dropSuperseded(pending: Map<string, Pending>, roots: Iterable<string>): void {
+  const reached = new Set<string>();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const hash = stack.pop() as string;
+    const p = pending.get(hash);
+    if (p?.node !== true || reached.has(hash)) continue;
+    reached.add(hash);
+    const node = p.value as BNode;
+    if (!isBLeaf(node)) stack.push(...node.c);
+  }
+  for (const [hash, p] of pending) if (p.node === true && !reached.has(hash)) pending.delete(hash);
 }
 
 /** A group's commit, built and not yet published. */
@@ -308,7 +333,7 @@ export class Committer {
       settle.push(() => item.resolve(value));
     }
     if (writes.empty) return { settle };
-    return { settle, prepared: this.prepare(base, writes, logged, group[0]?.options.command) };
+    return { settle, prepared: await this.prepare(base, writes, logged, group[0]?.options.command) };
   }
 
   /** Runs `group` on the newest state and commits it; when another writer took the generation, the whole group runs again. */
@@ -417,14 +442,14 @@ export class Committer {
    * and record (no I/O). Until it is published or dropped, its objects are readable
    * through `speculative`, so the next group can run on top of it.
    */
-  private prepare(base: Snapshot, writes: Writes, logged: LoggedTx[], command: string | undefined): Prepared {
+  private async prepare(base: Snapshot, writes: Writes, logged: LoggedTx[], command: string | undefined): Promise<Prepared> {
     const gen = base.gen + 1;
     const pending = new Map<string, Pending>();
     const emit = (object: unknown): string => {
       const bytes = Buffer.from(JSON.stringify(object));
       const hash = sha256(bytes);
       const node = object as BNode;
-      pending.set(hash, { value: object, bytes, names: !isBLeaf(node) || namesHashes(node.v) });
+      pending.set(hash, { value: object, bytes, names: !isBLeaf(node) || namesHashes(node.v), node: true });
       return hash;
     };
     const pendingValue = (hash: string): unknown => pending.get(hash)?.value;
@@ -434,14 +459,23 @@ export class Committer {
       bnode: (hash) => (pendingValue(hash) as BNode | undefined) ?? this.host.bnode(hash),
     };
     const tables = new Map(base.root.tables);
+    let slice = performance.now();
     for (const table of [...writes.tables.keys()].sort()) {
       const rows = writes.tables.get(table) as Map<string, string | null>;
       const changes: BChange[] = [];
       for (const [key, text] of rows) changes.push({ key, text });
-      const next = tableApply(source, tables.get(table), changes, emit);
+      changes.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      // A big change set (a fresh search index is a hundred thousand rows) goes a key range at
+      // a time, the event loop running between: `serve` keeps answering while it is built.
+      let next = tables.get(table);
+      for (let from = 0; from < changes.length; from += APPLY_CHUNK) {
+        next = tableApply(source, next, changes.slice(from, from + APPLY_CHUNK), emit);
+        slice = await yieldIfDue(slice);
+      }
       if (next === undefined) tables.delete(table);
       else tables.set(table, next);
     }
+    dropSuperseded(pending, tables.values());
     for (const [hash, { text, names }] of writes.objects) pending.set(hash, { bytes: Buffer.from(text), names });
     const txHash = this.logTransactions(base, gen, logged, pending);
     const root: RootObject = txHash === undefined ? { tables } : { tables, tx: txHash };

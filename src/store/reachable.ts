@@ -11,6 +11,7 @@
  */
 import { isBLeaf, looksLikeBNode, type BNode } from './btree.js';
 import { collectHashes } from './objects.js';
+import { yieldIfDue } from '../util/slices.js';
 
 /** What the walks need from the store: objects, and whether one may name others. */
 export interface WalkSource {
@@ -18,15 +19,6 @@ export interface WalkSource {
   object(hash: string): unknown;
 }
 
-/** How long a walk runs before it lets the event loop go. */
-const SLICE_MS = 8;
-
-/** Lets other work run once a slice of `started` is spent; returns the new slice's start. */
-export async function yieldIfDue(started: number): Promise<number> {
-  if (performance.now() - started < SLICE_MS) return started;
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  return performance.now();
-}
 
 /** The hashes an object names (children of a node, hashes in values). */
 export function referencesOf(value: unknown, out: string[] = []): string[] {

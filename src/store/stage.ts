@@ -13,7 +13,7 @@ import { StoreError } from './errors.js';
 import { DAMAGE_HINT, encodeJson, namesHashes, parseObject, sha256 } from './objects.js';
 import { PackFile, PackWriter, newPackName, removePack } from './pack-file.js';
 import type { PackSet } from './pack-set.js';
-import { yieldIfDue } from './reachable.js';
+import { yieldIfDue } from '../util/slices.js';
 import type { ObjectStager, StagedObjects } from './types.js';
 import { crashPoint } from './fault.js';
 import { copyJson } from '../util/json-copy.js';

@@ -12,6 +12,7 @@ export const getCollectionById = defineRoute({
   access: 'read',
   params: pathParams('collectionId'),
   query: noQuery(),
+  cli: { command: 'collection get', summary: 'Show a collection', columns: 'collection', examples: ['docsctl collection get c0ll3ct10n'] },
 });
 
 export const deleteCollectionById = defineRoute({
@@ -23,6 +24,15 @@ export const deleteCollectionById = defineRoute({
   access: 'create',
   params: pathParams('collectionId'),
   query: noQuery(),
+  cli: {
+    command: 'collection delete',
+    summary: 'Delete a collection (its spaces can be restored for 7 days)',
+    aliases: ['rm'],
+    confirm: 'Delete collection {collectionId} and everything in it?',
+    columns: 'collection',
+    noun: 'collection',
+    examples: ['docsctl collection delete c0ll3ct10n --yes'],
+  },
 });
 
 export const updateCollectionById = defineRoute({
@@ -38,6 +48,18 @@ export const updateCollectionById = defineRoute({
     .object({ title: z.string().max(50), description: z.string().max(100), defaultLevel: DefaultLevel })
     .partial(),
   bodyRequired: true,
+  cli: {
+    command: 'collection edit',
+    summary: 'Change the title, description or default access level of a collection',
+    flags: {
+      title: 'new title',
+      description: { flag: '--description <text>', description: 'new description (max 100)' },
+      defaultLevel: { flag: '--default-level <role>', description: 'default access level' },
+    },
+    nonEmptyBody: 'Nothing to change: pass --title, --description or --default-level',
+    columns: 'collection',
+    examples: ['docsctl collection edit c0ll3ct10n --title "User guides" --default-level read'],
+  },
 });
 
 export const listSpacesInCollectionById = defineRoute({
@@ -50,6 +72,7 @@ export const listSpacesInCollectionById = defineRoute({
   params: pathParams('collectionId'),
   query: listQuery(),
   paginated: true,
+  cli: { command: 'collection spaces', columns: 'space', noun: 'space', examples: ['docsctl collection spaces c0ll3ct10n --all'] },
 });
 
 export const moveCollection = defineRoute({
@@ -63,6 +86,12 @@ export const moveCollection = defineRoute({
   query: noQuery(),
   body: z.object({ parent: z.string().min(1).nullable().optional(), position: ContentPosition.optional() }),
   bodyRequired: true,
+  cli: {
+    command: 'collection move',
+    summary: 'Move a collection under another parent or next to a sibling',
+    columns: 'collection',
+    examples: ['docsctl collection move c0ll3ct10n --parent none', 'docsctl collection move c0ll3ct10n --before collection:0th3r'],
+  },
 });
 
 export const transferCollection = defineRoute({
@@ -76,6 +105,14 @@ export const transferCollection = defineRoute({
   query: noQuery(),
   body: z.object({ organization: z.string().min(1) }),
   bodyRequired: true,
+  cli: {
+    command: 'collection transfer',
+    summary: 'Transfer a collection and its content to another organization',
+    flags: { organization: { flag: '--to-org <organizationId>', description: 'target organization id', required: true, offer: 'organization' } },
+    confirm: 'Transfer collection {collectionId} to organization {body.organization}?',
+    columns: 'collection',
+    examples: ['docsctl collection transfer c0ll3ct10n --to-org 0th3r0rg --yes'],
+  },
 });
 
 export const listCollectionsInOrganizationById = defineRoute({
@@ -88,6 +125,14 @@ export const listCollectionsInOrganizationById = defineRoute({
   params: pathParams('organizationId'),
   query: z.object({ ...paginationQuery, nested: qBool().optional() }),
   paginated: true,
+  cli: {
+    command: 'collection list',
+    aliases: ['ls'],
+    flags: { nested: { flag: '--no-nested', description: 'only collections at the organization root' } },
+    columns: 'collection',
+    noun: 'collection',
+    examples: ['docsctl collection list', 'docsctl collection list --no-nested --format ids'],
+  },
 });
 
 export const createCollection = defineRoute({
@@ -101,4 +146,13 @@ export const createCollection = defineRoute({
   query: noQuery(),
   body: z.object({ title: z.string().max(50).optional(), parent: z.string().min(1).optional() }),
   success: 201,
+  cli: {
+    command: 'collection create',
+    flags: {
+      title: { description: 'title (max 50 characters)', required: true },
+      parent: { flag: '--parent <collectionId>', description: 'create it inside this collection' },
+    },
+    columns: 'collection',
+    examples: ['docsctl collection create --title Guides', 'id=$(docsctl collection create --title API --format ids)'],
+  },
 });

@@ -412,6 +412,24 @@ export const getPageInRevisionByPath = defineRoute({
   query: pageQuery(),
 });
 
+export const getFileInRevisionById = defineRoute({
+  id: 'getFileInRevisionById',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}',
+  summary: 'Get a file of a revision by id',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams(...space, 'revisionId', 'fileId'),
+  query: z.object(contentQuery),
+  cli: {
+    command: 'file at',
+    summary: 'Show a file as it is in a revision of a space (a past one, or a change request\'s)',
+    flags: { metadata: { flag: '--no-metadata', description: 'leave out its Git metadata (git.oid, git.path)' }, computed: false },
+    columns: 'file',
+    examples: ['docsctl file at sp4c3 r3v1s10n f1l3', 'docsctl file at sp4c3 r3v1s10n f1l3 --json downloadURL'],
+  },
+});
+
 export const listFilesInRevisionById = defineRoute({
   id: 'listFilesInRevisionById',
   method: 'GET',

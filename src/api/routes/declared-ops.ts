@@ -36,7 +36,6 @@ export type DeclaredRouteId =
   | "getDocumentById"
   | "getEmbedByUrl"
   | "getEmbedByUrlInSpace"
-  | "getFileInRevisionById"
   | "getGlossaryEntry"
   | "getIntegrationEvent"
   | "getIntegrationInstallationById"
@@ -216,7 +215,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"getDocumentById","method":"GET","path":"/v1/spaces/{spaceId}/documents/{documentId}","summary":"Get a raw document from a space by its document ID","success":200,"paginated":false,"query":["schema"],"body":null},
   {"id":"getEmbedByUrl","method":"GET","path":"/v1/urls/embed","summary":"Resolve a URL to an embed","success":200,"paginated":false,"query":["url"],"body":null},
   {"id":"getEmbedByUrlInSpace","method":"GET","path":"/v1/spaces/{spaceId}/embed","summary":"Resolve a URL to an oEmbed object within a space","success":200,"paginated":false,"query":["url"],"body":null},
-  {"id":"getFileInRevisionById","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}","summary":"Get a specific file from a space revision by its file ID","success":200,"paginated":false,"query":["metadata","computed"],"body":null},
   {"id":"getGlossaryEntry","method":"GET","path":"/v1/orgs/{organizationId}/translations-glossary/{glossaryEntryId}","summary":"Get a glossary entry by its ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getIntegrationEvent","method":"GET","path":"/v1/integrations/{integrationName}/events/{eventId}","summary":"Get an integration event by its ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getIntegrationInstallationById","method":"GET","path":"/v1/integrations/{integrationName}/installations/{installationId}","summary":"Get an integration installation by its ID","success":200,"paginated":false,"query":[],"body":null},

@@ -30,6 +30,13 @@ export const getSpaceById = defineRoute({
   access: 'read',
   params: pathParams('spaceId'),
   query: z.object({ shareKey: z.string().optional() }),
+  cli: {
+    command: 'space get',
+    summary: 'Show a space',
+    flags: { shareKey: false },
+    columns: 'space',
+    examples: ['docsctl space get sp4c3', 'docsctl space get sp4c3 --json | jq .visibility'],
+  },
 });
 
 export const deleteSpaceById = defineRoute({
@@ -41,6 +48,14 @@ export const deleteSpaceById = defineRoute({
   access: 'create',
   params: pathParams('spaceId'),
   query: noQuery(),
+  cli: {
+    command: 'space delete',
+    aliases: ['rm'],
+    confirm: 'Delete space {spaceId}?',
+    columns: 'space',
+    noun: 'space',
+    examples: ['docsctl space delete sp4c3 --yes'],
+  },
 });
 
 export const updateSpaceById = defineRoute({
@@ -64,6 +79,21 @@ export const updateSpaceById = defineRoute({
     })
     .partial(),
   bodyRequired: true,
+  cli: {
+    command: 'space edit',
+    summary: 'Change the title, emoji, edit mode, default level or language of a space',
+    flags: {
+      title: 'new title',
+      emoji: { description: 'new emoji ("none" removes it)', noneIsNull: true },
+      editMode: { flag: '--edit-mode <mode>', description: 'live or locked' },
+      defaultLevel: { flag: '--default-level <role>', description: 'default access level' },
+      language: { flag: '--language <code>', description: 'content language' },
+      icon: false,
+    },
+    nonEmptyBody: 'Nothing to change: pass --title, --emoji, --edit-mode, --default-level or --language',
+    columns: 'space',
+    examples: ['docsctl space edit sp4c3 --title "Handbook v2" --edit-mode locked'],
+  },
 });
 
 export const duplicateSpace = defineRoute({
@@ -76,6 +106,7 @@ export const duplicateSpace = defineRoute({
   params: pathParams('spaceId'),
   query: noQuery(),
   success: 201,
+  cli: { command: 'space duplicate', columns: 'space', examples: ['docsctl space duplicate sp4c3 --format ids'] },
 });
 
 export const restoreSpace = defineRoute({
@@ -87,6 +118,7 @@ export const restoreSpace = defineRoute({
   access: 'create',
   params: pathParams('spaceId'),
   query: noQuery(),
+  cli: { command: 'space restore', columns: 'space', examples: ['docsctl space restore sp4c3'] },
 });
 
 export const moveSpace = defineRoute({
@@ -100,6 +132,12 @@ export const moveSpace = defineRoute({
   query: noQuery(),
   body: z.object({ parent: z.string().min(1).nullable().optional(), position: ContentPosition.optional() }),
   bodyRequired: true,
+  cli: {
+    command: 'space move',
+    summary: 'Move a space into a collection or next to a sibling',
+    columns: 'space',
+    examples: ['docsctl space move sp4c3 --parent c0ll3ct10n', 'docsctl space move sp4c3 --after space:0th3r'],
+  },
 });
 
 export const transferSpace = defineRoute({
@@ -113,6 +151,17 @@ export const transferSpace = defineRoute({
   query: noQuery(),
   body: z.object({ organization: z.string().min(1), collection: z.string().min(1).optional() }),
   bodyRequired: true,
+  cli: {
+    command: 'space transfer',
+    summary: 'Transfer a space to another organization (and collection)',
+    flags: {
+      organization: { flag: '--to-org <organizationId>', description: 'target organization id', required: true, offer: 'organization' },
+      collection: { flag: '--collection <collectionId>', description: 'target collection in that organization' },
+    },
+    confirm: 'Transfer space {spaceId} to organization {body.organization}?',
+    columns: 'space',
+    examples: ['docsctl space transfer sp4c3 --to-org 0th3r0rg --yes'],
+  },
 });
 
 export const listSpaceLinks = defineRoute({
@@ -168,6 +217,13 @@ export const listSpacesInOrganizationById = defineRoute({
   params: pathParams('organizationId'),
   query: listQuery(),
   paginated: true,
+  cli: {
+    command: 'space list',
+    aliases: ['ls'],
+    columns: 'space',
+    noun: 'space',
+    examples: ['docsctl space list', 'docsctl space list --all --json | jq length'],
+  },
 });
 
 export const createSpace = defineRoute({
@@ -187,4 +243,16 @@ export const createSpace = defineRoute({
     editMode: SpaceEditMode.optional(),
   }),
   success: 201,
+  cli: {
+    command: 'space create',
+    flags: {
+      title: { description: 'title (max 50 characters)', required: true },
+      emoji: 'emoji',
+      parent: { flag: '--parent <collectionId>', description: 'create it inside this collection' },
+      language: { flag: '--language <code>', description: 'content language (en, fr, de, …)' },
+      editMode: { flag: '--edit-mode <mode>', description: 'live or locked' },
+    },
+    columns: 'space',
+    examples: ['docsctl space create --title "API reference" --parent c0ll3ct10n', 'id=$(docsctl space create --title Handbook --format ids)'],
+  },
 });

@@ -4,13 +4,18 @@
  * `groupDescriptions` names every group for help and suggestions without loading any.
  */
 import type { Command } from 'commander';
+import { derivedGroups } from '../generated/groups.js';
 import type { OperationCommandSpec } from '../operation.js';
 import type { Session } from '../session.js';
 
+/** Every group's description, top-level groups in the order help lists them. */
 export const groupDescriptions: Record<string, string> = {
   org: 'Organizations you belong to',
+  system: 'The API server: version and build',
   user: 'Users',
   member: 'Members of an organization',
+  'invite-link': 'Invite links: secret links to join an organization with a role',
+  font: 'Custom fonts of an organization',
   team: 'Teams of an organization',
   'team members': 'Members of a team (list, add, remove, sync from a file)',
   collection: 'Collections: groups of spaces inside an organization',
@@ -33,15 +38,14 @@ export const groupDescriptions: Record<string, string> = {
   sso: 'SAML single sign-on providers of an organization',
   openapi: 'OpenAPI specifications of an organization (and offline validation)',
   integration: 'Integrations: publish from a manifest, list, installations',
-  'invite-link': 'Invite links: secret links to join an organization with a role',
-  font: 'Custom fonts of an organization',
-  system: 'The API server: version and build',
 };
 
 type GetSession = (command: Command) => Session;
 
 /** A module's commands: its specs, and hand-written commands it adds once the specs are registered. */
 export interface CommandModule {
+  /** `derived` for the commands derived from the route table (src/cli/generated/), else the hand-written module's name. */
+  name?: string;
   specs: readonly OperationCommandSpec[];
   register?: (program: Command, getSession: GetSession) => void;
 }
@@ -78,8 +82,6 @@ const commandModules = {
       },
     };
   },
-  collections: async (): Promise<CommandModule> => ({ specs: (await import('./collections.js')).collectionCommands }),
-  spaces: async (): Promise<CommandModule> => ({ specs: (await import('./spaces.js')).spaceCommands }),
   'change-requests': async (): Promise<CommandModule> => {
     const [{ contentCommands, registerCrDiff }, { registerCrConflicts }, { registerCrResolve }] = await Promise.all([
       import('./change-requests.js'),
@@ -138,8 +140,6 @@ export const moduleGroups: Record<CommandModuleName, readonly string[]> = {
   'invite-links': ['invite-link'],
   fonts: ['font'],
   teams: ['team'],
-  collections: ['collection'],
-  spaces: ['space'],
   'change-requests': ['cr', 'page', 'file', 'space'],
   comments: ['comment'],
   reviews: ['cr'],
@@ -153,10 +153,25 @@ export const moduleGroups: Record<CommandModuleName, readonly string[]> = {
 };
 
 /** Every top-level group of the data-declared commands. */
-export const commandGroups: ReadonlySet<string> = new Set(Object.values(moduleGroups).flat());
+export const commandGroups: ReadonlySet<string> = new Set(
+  Object.keys(groupDescriptions).filter((group) => !group.includes(' ') && (group in derivedGroups || Object.values(moduleGroups).some((groups) => groups.includes(group)))),
+);
 
-/** The modules of `group`'s commands (every module for undefined), loaded, in registration order. */
+/** Commands in help order: by top-level group as `groupDescriptions` lists them, then as declared. */
+export function inGroupOrder(specs: readonly OperationCommandSpec[]): OperationCommandSpec[] {
+  const order = [...commandGroups];
+  const rank = (spec: OperationCommandSpec) => order.indexOf(spec.command.split(' ')[0] as string);
+  return [...specs].sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * The modules of `group`'s commands (every module for undefined), loaded, in registration
+ * order: the commands derived from the route table (src/cli/generated/) first.
+ */
 export async function loadCommandModules(group?: string): Promise<CommandModule[]> {
   const names = (Object.keys(moduleGroups) as CommandModuleName[]).filter((name) => group === undefined || moduleGroups[name].includes(group));
-  return Promise.all(names.map((name) => commandModules[name]()));
+  const derived = Object.keys(derivedGroups).filter((name) => group === undefined || name === group);
+  const specs = (await Promise.all(derived.map((name) => (derivedGroups[name] as () => Promise<readonly OperationCommandSpec[]>)()))).flat();
+  const modules = await Promise.all(names.map((name) => commandModules[name]()));
+  return specs.length ? [{ name: 'derived', specs }, ...modules] : modules;
 }

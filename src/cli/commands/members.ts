@@ -78,7 +78,7 @@ export const memberCommands: OperationCommandSpec[] = [
     summary: "Change a member's role (the last admin cannot be demoted)",
     args: [user],
     org: true,
-    flags: [{ flags: '--role <role>', description: 'new role (guest = no role)', to: 'body.role', choices: ROLES, required: true }],
+    flags: [{ flags: '--role <role>', description: 'new role (guest = no role)', to: 'body.role', choices: ROLES, nullAs: 'guest', required: true }],
     build: (_options, input) => {
       const body = input.body as Record<string, unknown>;
       if (body.role === 'guest') body.role = null;

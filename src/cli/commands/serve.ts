@@ -68,7 +68,8 @@ export async function runServe(session: Session, options: ServeOptions): Promise
   ]);
   const rateLimit = options.rateLimit === undefined ? undefined : parseRateLimit(options.rateLimit);
   const policy = await servePolicy(options);
-  const store = openStore(session.settings.storeDir);
+  // Watch commits/ for other writers: a read costs no system call while nothing changed (json-file-store.ts).
+  const store = openStore(session.settings.storeDir, { watch: true });
   await ensureLayout(store);
   const server = await startServer({
     store,

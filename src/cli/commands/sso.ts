@@ -16,7 +16,7 @@ const samlFlags = [
   { flags: '--entity-id <id>', description: "the identity provider's entity id", to: 'body.entityID' },
   { flags: '--certificate-file <file>', description: "the identity provider's PEM X.509 certificate (- for stdin)" },
   { flags: '--default-team <teamId>', description: 'team new SSO members join', to: 'body.defaultTeam' },
-  { flags: '--default-role <role>', description: 'role of new SSO members', to: 'body.defaultRole', choices: ROLES_OR_GUEST },
+  { flags: '--default-role <role>', description: 'role of new SSO members', to: 'body.defaultRole', choices: ROLES_OR_GUEST, nullAs: 'guest' },
 ];
 const buildSaml = async (options: Record<string, unknown>, input: RawInput, session: Session) => {
   if (typeof options.certificateFile === 'string') {

@@ -7,6 +7,37 @@
  * resolving need the `comment` role; editing or deleting someone else's comment
  * or reply needs `admin`. The change request's `comments` and the space's
  * `counters.comments` count the open comments and are kept in the same commit.
+ *
+ * Comments and reviews
+ *
+ * Comments (`src/domain/comments/`) are one row per comment in `comments`, keyed
+ * `${thread}/${inverted sequence number}` where a thread is a space's content or one change request:
+ * a forward scan is newest first, so a page of a 10,000-comment thread reads its page of rows. Index
+ * rows (`comments.open`, `comments.resolved`, `comments.page`) serve the status and page filters, count
+ * rows keep `count` and the open-comment counters (the change request's `comments`, the space's
+ * `counters.comments`) exact in the same commit. Replies are one row each under their comment and go
+ * with it. A comment keeps a snapshot of its page (title, path); its view checks the page against the
+ * live revision (the space's, or the change request's until merged) and says `outdated: true` once the
+ * page is gone. The review flow (`src/domain/review/`: requested reviewers, reviews, contributors,
+ * `getChangeRequestChanges` from the same `diffTrees` as `cr diff`) shares the thread key; its merge
+ * rules (`merge-rules.ts`) are checked by `cr merge`, which answers 409 naming each unmet rule.
+ *
+ * Search (`src/domain/search/`): an inverted index of each space's primary content. A word's
+ * postings are split into up to 64 rows by a hash of the page id (`${space}/${word}/${group}` →
+ * `[pageId, count in text, count in title, …]`), so a word found on every page of a 5,000-page
+ * space is ~64 rows to read, and a page edit rewrites one small row per word of the page. Rows are
+ * flat arrays because objects keyed by thousands of distinct page ids are slow to parse cold (V8
+ * builds a hidden class per key set); rows an earlier version wrote as objects are still read and
+ * are rewritten as arrays when a commit touches them. A state
+ * row names the revision it reflects and the index format (an index of an older format counts as
+ * missing). Searches read the rows with a shared scan (`ScanOptions.shared`: the store's parsed
+ * values, read-only, no copy each). The commits that move a space's primary revision (merge,
+ * `commitToSpace` for imports) call `indexCommit`, which diffs the two page tries and re-indexes only
+ * the changed pages; an import plans that in its `prepare` from the trees it holds (`planIndex`,
+ * outside the lock), and its commit only writes the rows. A search scans the postings of its words, ranks (words matched, then tf-idf
+ * with title words weighted), and opens only the pages it returns. A space whose index is missing
+ * or behind (content written another way, a duplicate) is searched by reading its pages until its
+ * next commit indexes it.
  */
 import type * as routes from '../../api/routes/comments.js';
 import { badRequest, forbidden, notFound } from '../../api/errors.js';

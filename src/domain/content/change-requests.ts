@@ -26,6 +26,25 @@
  *   merge again under the lock). When one side did not change since the base, its
  *   content is taken as is (no tree is loaded).
  * - Listings: newest first (by number within a space, by creation across spaces).
+ *
+ * Content and change requests
+ *
+ * A revision record (`revisions` table) points at a content root object
+ * `{rootPages, pages: <trie root>, files: <trie root>}`; the tries map page and file ids to
+ * immutable page objects (`PageMeta` + `parent` + `children` + `body` hash) and file objects
+ * (metadata + data hash). Unchanged pages keep their hashes, so a change request editing 10 pages
+ * of a 5,000-page space adds a dozen objects, and the merge of disjoint changes diffs the tries
+ * (`hamtDiff`) instead of loading three trees. Conflicting merges run the full `mergeTrees`.
+ * Slow work (fetching an import URL, cloning, merging) runs in a two-phase handler's `prepare`,
+ * outside the writer lock; `run` applies the result (re-planning if the state moved meanwhile).
+ * `cr diff`, `cr conflicts` and the conflict listing of `cr merge` read the revisions through the API
+ * and compare them locally, so they work against any `/v1` server. `cr resolve`
+ * (`src/cli/commands/cr-resolve.ts`) is built from real-API operations only: `revert_page` (to the
+ * space's revision) on each conflicting page, `updateChangeRequest` (now clean: the base moves to the
+ * space's revision), then `revert_page` (to the change request's earlier revision) and `update_page`
+ * with `document: {markdown}` for the pages that keep their version or take a file; every conflicting
+ * page needs its side in the same command, since a page left unresolved could not stay in conflict
+ * once the base has moved. The next merge takes the change request as it is.
  */
 import { type ContentPatch, applyPatch, planFastMerge } from './fast-merge.js';
 import { badRequest, conflict } from '../../api/errors.js';

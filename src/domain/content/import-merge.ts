@@ -14,9 +14,29 @@
  *   gitsync/adopt.ts, its file in the Git repository and its sidebar title).
  *
  * Mirroring a directory exactly (removing what it does not have) is `git import`.
+ *
+ * Content import adds; git import mirrors
+ *
+ * `importContent`, `importContentInChangeRequest` and their page-level variants
+ * (`…PageById`, `cr import --parent`) convert the source with the current pages (or the parent's)
+ * as `previous`, so a file at the path of an existing page gets that page's id, then
+ * `src/domain/content/import-merge.ts` merges: matched pages are updated in place, the others are
+ * added at the end (or under the parent), nothing is removed. A matched page keeps what is the
+ * space's own (`src/gitsync/adopt.ts`): its file in the Git repository (`git.path`), and, when the
+ * source has no SUMMARY.md, its sidebar title, link title and slug; a new page has no `git.path`
+ * until an export places it. So `cr import FILE` + `git export` changes exactly that file, at its
+ * path. `git import` is the mirror: the repository (or plain directory) becomes the content, pages
+ * it does not have are removed.
+ * Every import takes the limits of `src/gitsync/limits.ts` (a page's Markdown 8 MiB, a file 100 MiB,
+ * 100,000 pages, 100 levels; a zip entry is refused from its declared size, before it is inflated):
+ * beyond them a 413 names the file. Every reader of Markdown (`src/content-model/markdown.ts`, `links.ts`,
+ * the search words, the document view) is linear in the page whatever its shape: lines are read one
+ * at a time, never split into an array, and warnings are capped (`src/gitsync/warnings.ts`);
+ * `test/content-model/hostile-markdown.test.ts` and `test/e2e/hostile-import.test.ts` hold them to it.
  */
 import type { ContentFile, ContentPage, ContentTree } from '../../content-model/model.js';
 import { walkPages } from '../../content-model/model.js';
+import { runInSlices, runSteps } from '../../util/slices.js';
 
 export interface MergeResult {
   tree: ContentTree;
@@ -64,6 +84,15 @@ const asImported: Adopt = { page: (_existing, imported) => imported, file: (_exi
  * pages under that page. The current tree is not modified.
  */
 export function mergeImported(current: ContentTree, imported: ContentTree, parentId?: string, adopt: Adopt = asImported): MergeResult {
+  return runSteps(mergeSteps(current, imported, parentId, adopt));
+}
+
+/** `mergeImported` a page at a time, the event loop running between slices (an import of thousands of pages under `serve`). */
+export function mergeImportedInSlices(current: ContentTree, imported: ContentTree, parentId?: string, adopt: Adopt = asImported): Promise<MergeResult> {
+  return runInSlices(mergeSteps(current, imported, parentId, adopt));
+}
+
+function* mergeSteps(current: ContentTree, imported: ContentTree, parentId: string | undefined, adopt: Adopt): Generator<void, MergeResult> {
   const tree: ContentTree = structuredClone(current);
   const byId = new Map<string, ContentPage>();
   for (const { page } of walkPages(tree.pages)) byId.set(page.id, page);
@@ -71,10 +100,11 @@ export function mergeImported(current: ContentTree, imported: ContentTree, paren
   let updated = 0;
   let total = 0;
 
-  const place = (list: ContentPage[], pages: readonly ContentPage[], nested: boolean): void => {
+  const place = function* (list: ContentPage[], pages: readonly ContentPage[], nested: boolean): Generator<void, void> {
     for (const page of pages) {
+      yield;
       if (nested && page.type === 'group') {
-        place(list, page.pages, nested);
+        yield* place(list, page.pages, nested);
         continue;
       }
       total += 1;
@@ -86,19 +116,19 @@ export function mergeImported(current: ContentTree, imported: ContentTree, paren
           Object.assign(existing, structuredClone(next));
           updated += 1;
         }
-        place(existing.pages, page.pages, true);
+        yield* place(existing.pages, page.pages, true);
       } else {
         const fresh: ContentPage = { ...structuredClone(meta(adopt.page(undefined, page))), id: page.id, pages: [] };
         list.push(fresh);
         byId.set(fresh.id, fresh);
         added += 1;
-        place(fresh.pages, page.pages, true);
+        yield* place(fresh.pages, page.pages, true);
       }
     }
   };
 
   const parent = parentId === undefined ? undefined : byId.get(parentId);
-  place(parent ? parent.pages : tree.pages, imported.pages, parent !== undefined);
+  yield* place(parent ? parent.pages : tree.pages, imported.pages, parent !== undefined);
 
   const files = new Map<string, number>();
   tree.files.forEach((file, index) => files.set(file.id, index));
@@ -114,6 +144,7 @@ export function mergeImported(current: ContentTree, imported: ContentTree, paren
       tree.files[index] = copy;
       updated += 1;
     }
+    yield;
   }
   return { tree, added, updated, total };
 }

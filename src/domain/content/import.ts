@@ -209,13 +209,13 @@ async function convert(
   snapshot: RepoSnapshot,
   previous: ContentTree,
 ): Promise<{ tree: ContentTree; warnings: string[]; adopt: Adopt }> {
-  const [{ importRepository }, { GitSyncError }, { adoptFile, adoptPage }] = await Promise.all([
+  const [{ importRepositoryInSlices }, { GitSyncError }, { adoptFile, adoptPage }] = await Promise.all([
     import('../../gitsync/import.js'),
     import('../../gitsync/errors.js'),
     import('../../gitsync/adopt.js'),
   ]);
   try {
-    const result = importRepository(snapshot, { ids: ctx.ids, previous });
+    const result = await importRepositoryInSlices(snapshot, { ids: ctx.ids, previous });
     // What the space keeps of its own over the import (its pages' places in Git, their sidebar titles).
     const source = { summary: result.layout.summary !== undefined };
     const adopt: Adopt = { page: (existing, page) => adoptPage(existing, page, source), file: adoptFile };
@@ -283,11 +283,11 @@ export async function mergeSource(
 
 /** Converts `snapshot` (Git Sync layout) and merges it into `previous` (under `parentId`): what an import writes. */
 export async function mergeSnapshot(ctx: PrepareContext, snapshot: RepoSnapshot, previous: ContentTree, parentId: string | undefined): Promise<Merged> {
-  const { findPage, mergeImported } = await import('./import-merge.js');
+  const { findPage, mergeImportedInSlices } = await import('./import-merge.js');
   const parent = parentId === undefined ? undefined : findPage(previous, parentId);
   // Matched against the pages the import lands among (the parent's, or the root's), so matches keep their ids.
   const converted = await convert(ctx, snapshot, parent ? { pages: parent.pages, files: previous.files } : previous);
-  const merged = mergeImported(previous, converted.tree, parentId, converted.adopt);
+  const merged = await mergeImportedInSlices(previous, converted.tree, parentId, converted.adopt);
   return { tree: merged.tree, imported: merged.added + merged.updated, total: merged.total, warnings: converted.warnings, pages: importedPages(converted.tree) };
 }
 

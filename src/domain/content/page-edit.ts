@@ -19,6 +19,16 @@
  * An edit writes the edited page objects and the trie path above them (`applyPatch`):
  * editing one page of a 5,000-page space reads and writes a few objects, not the tree.
  * The batch is atomic: any invalid change rejects it all.
+ *
+ * Page metadata edits
+ *
+ * `updateChangeRequestContent` (the newest real API's page editing; not in the 0.143.2 spec, so it
+ * is listed as a newer-API operation in the route and contract tests) applies `update_page` changes
+ * of page metadata (`title`, `linkTitle`, `description`, `hidden`, `noIndex`, `noRobotsIndex`) to a
+ * change request in one new revision: `src/domain/content/page-edit.ts` writes the edited page
+ * objects and the trie path above them (`applyPatch`), never the tree. Other operations and
+ * `update_page`'s `document`/`into`/`at` answer 501 by name. `linkTitle` lives in the page's
+ * `extra.linkTitle`, where the Git Sync converter reads and writes the SUMMARY.md link title.
  */
 import { ApiError, badRequest, conflict, notFound } from '../../api/errors.js';
 import type { RouteInput } from '../../api/route.js';

@@ -127,6 +127,10 @@ export const revisionHandlers: Record<string, Handler> = {
     const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
     return filesAnswer(ctx.tx, ctx, revisionById(ctx.tx, space, params.revisionId), query);
   }),
+  ...on('getFileInRevisionById', (ctx, { params, query }) => {
+    const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
+    return fileAnswer(ctx.tx, ctx, revisionById(ctx.tx, space, params.revisionId), scopeOf(ctx, space), params.fileId, query);
+  }),
   ...on('listPages', (ctx, { params, query }) => {
     const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
     return pagesAnswer(ctx.tx, primaryRevision(ctx.tx, space), scopeOf(ctx, space), query);

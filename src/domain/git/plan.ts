@@ -83,10 +83,10 @@ export async function refChecks() {
 }
 
 /** The converter's errors (a symlink leaving the repository, a bad config…) are the caller's: 400; content beyond the import limits 413. */
-export async function converting<T>(what: string, url: string, fn: () => T): Promise<T> {
+export async function converting<T>(what: string, url: string, fn: () => T | Promise<T>): Promise<T> {
   const { GitSyncError } = await import('../../gitsync/errors.js');
   try {
-    return fn();
+    return await fn();
   } catch (error) {
     if (error instanceof GitSyncError) throw new ApiError(error.tooLarge ? 413 : 400, `Cannot ${what} ${url}: ${error.message}`);
     throw error;
@@ -165,10 +165,10 @@ export async function planImport(ctx: PrepareContext, { params, body }: { params
   ctx.progress?.({ stage: 'reading', processed: snapshot.size, total: snapshot.size, bytes: snapshotBytes(snapshot) });
   const revision = primaryRevision(ctx.reader, space);
   const previous = openContent(ctx.reader, revision).tree();
-  const { importRepository } = await import('../../gitsync/import.js');
+  const { importRepositoryInSlices } = await import('../../gitsync/import.js');
   ctx.progress?.({ stage: 'converting' });
   const result = await converting('import', target.url, () =>
-    importRepository(snapshot, { projectDirectory: target.projectDirectory, ids: ctx.ids, previous }),
+    importRepositoryInSlices(snapshot, { projectDirectory: target.projectDirectory, ids: ctx.ids, previous }),
   );
   ctx.progress?.({ stage: 'converted', processed: result.stats.pages, total: result.stats.pages });
   return { skipped: false, target, oid, message, tree: result.tree, previous, previousRevision: revision.id, warnings: result.warnings, layout: result.layout };

@@ -5,6 +5,24 @@
  * with the same role and the same refusals (a moved branch is 409 as for the
  * export itself). Nothing is committed, pushed or written to the store: the
  * routes are `safe` and run on a snapshot.
+ *
+ * docsctl extensions: the Git Sync previews
+ *
+ * A route whose `source` is `'docsctl'` is docsctl's own, not GitBook's (path segment `x-docsctl`,
+ * see *Sites* for `getSiteTree`): only `serve` and the local mode answer it (`api --list` marks it;
+ * `test/api/routes.test.ts` lists them and checks none is in the spec). The two so far are `previewGitImport` and
+ * `previewGitExport` (`POST /v1/spaces/{spaceId}/x-docsctl/git/import-preview|export-preview`, `src/domain/git/preview.ts`), behind
+ * `git import|export --dry-run`. They take the sync's body and run the sync's planning step
+ * (`src/domain/git/plan.ts`, shared with `handlers.ts`: the target, the fetch, the moved-branch
+ * 409, the conversion) without the commit, push or store write; their routes give them the
+ * sync's role. A route declared `safe: true` changes nothing although it is a POST:
+ * `executeOperation` runs it on a snapshot like a GET (no lock, no transaction, a write would
+ * throw), the manifest carries `safe`, and the `--dry-run` observer sends it instead of stopping
+ * at it. The CLI (`src/cli/commands/git-dry-run.ts`) only calls the transport; when a server
+ * answers 404/405/501, it asks again with an empty body (a server with the route refuses it as
+ * invalid, 400) and looks the space up, so a missing space or repository stays a 404 and only a
+ * server without the route is "not supported" (export: exit 2; import: a client-side comparison
+ * with the space as the API shows it).
  */
 import type * as routes from '../../api/routes/git.js';
 import type { Change } from '../../content-model/tree-merge.js';

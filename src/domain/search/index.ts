@@ -30,6 +30,7 @@ import { hamtDiff } from '../../store/hamt.js';
 import type { ContentTree } from '../../content-model/model.js';
 import { openContent, type RevisionContent, savedPages, type StoredPage } from '../content/storage.js';
 import type { RevisionRecord } from '../core-records.js';
+import { yieldIfDue } from '../../util/slices.js';
 
 export const SearchTables = {
   postings: 'searchIndex',
@@ -327,13 +328,6 @@ export interface IndexPlan {
   pages: number;
 }
 
-/** Lets other work run every few milliseconds of a long loop. */
-async function breathe(started: number): Promise<number> {
-  if (performance.now() - started < 8) return started;
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  return performance.now();
-}
-
 /**
  * Plans the index update of a commit that moves `spaceId`'s primary revision from
  * `previous` (revision id and its tree) to `next` (a tree saved here, whose content
@@ -361,13 +355,13 @@ export async function planIndex(
     if (after.get(id)?.hash === page.hash) continue;
     rows.page(spaceId, id, pageText(page.page, page.markdown), true);
     pages -= 1;
-    slice = await breathe(slice);
+    slice = await yieldIfDue(slice);
   }
   for (const [id, page] of after) {
     if (before?.get(id)?.hash === page.hash) continue;
     rows.page(spaceId, id, pageText(page.page, page.markdown), false);
     pages += 1;
-    slice = await breathe(slice);
+    slice = await yieldIfDue(slice);
   }
   return { from: incremental ? previous.revision : undefined, content, rows, pages };
 }

@@ -1,0 +1,13 @@
+// Writes the files the build derives from the source (not committed): the route catalog
+// (src/api/manifest.ts) and the commands derived from the route table (src/cli/generated/).
+// Run before type-checking (`npm run build`, `npm test`, `npm run lint` need them).
+import { pathToFileURL } from 'node:url';
+import { writeCommands } from './gen-commands.mjs';
+import { writeManifest } from './gen-manifest.mjs';
+
+export async function generate() {
+  await writeManifest();
+  await writeCommands();
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) await generate();
