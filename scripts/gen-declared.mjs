@@ -64,7 +64,9 @@ export function declaredOperations(spec, known) {
   };
   const successOf = (operation) => {
     const codes = Object.keys(operation.responses).filter((code) => code.startsWith('2')).sort().join(',');
-    const kind = { 200: 200, 201: 201, 204: 204, 205: 205, '204,205': 'delete', '200,201': 'upsert' }[codes];
+    // '200,204' / '201,204': 204 only when the client sends `Prefer: return=minimal`.
+    // '202,204,205': 202 when the removal waits for an administrator, else a delete.
+    const kind = { 200: 200, 201: 201, 202: 202, 204: 204, 205: 205, '204,205': 'delete', '200,201': 'upsert', '200,204': 200, '201,204': 201, '202,204,205': 'delete' }[codes];
     if (kind === undefined) throw new Error(`${operation.operationId}: no success kind for ${codes}`);
     return kind;
   };

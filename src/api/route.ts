@@ -13,11 +13,11 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * How the operation answers on success:
- * - 200 / 201 / 204 / 205: that status (204 and 205 have no body);
+ * - 200 / 201 / 202 / 204 / 205: that status (204 and 205 have no body);
  * - 'delete': 205 when something was deleted, 204 when it did not exist (real API);
  * - 'upsert': 201 when created, 200 when updated (PUT create-or-update).
  */
-export type SuccessKind = 200 | 201 | 204 | 205 | 'delete' | 'upsert';
+export type SuccessKind = 200 | 201 | 202 | 204 | 205 | 'delete' | 'upsert';
 
 /**
  * Where the operation comes from: a section of the API doc, the real API only, or

@@ -28,7 +28,6 @@ export const NOT_IN_TODAYS_API: Partial<Record<RouteId, string>> = {
   listPageLinksInSpace: LINKS,
   listPageLinksInChangeRequest: LINKS,
   listSpacePageBacklinks: LINKS,
-  listChangeRequestPageBacklinks: LINKS,
   listSpaceFileBacklinks: LINKS,
   listChangeRequestFileBacklinks: LINKS,
   getSpaceCustomFields: CUSTOM_FIELDS,

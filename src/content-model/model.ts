@@ -12,13 +12,17 @@ export type PageType = 'document' | 'group' | 'link';
 export interface PageLayout {
   width?: 'default' | 'wide';
   cover?: boolean;
-  coverSize?: 'hero' | 'full';
+  coverSize?: 'hero' | 'full' | 'background';
+  coverMask?: 'none' | 'radial';
   title?: boolean;
   description?: boolean;
   tableOfContents?: boolean;
   outline?: boolean;
   pagination?: boolean;
   metadata?: boolean;
+  tags?: boolean;
+  actions?: boolean;
+  anchors?: boolean;
 }
 
 /** A reference to content (API `ContentRef`), used by link pages and covers. */

@@ -189,6 +189,28 @@ export interface GitSyncState {
   updatedAt?: string;
 }
 
+/**
+ * The space's `GitSyncState` as 0.202 answers it (`installationId`, `installationProvider`,
+ * `installationStatus` required). A space syncs either through a Git Sync installation
+ * (its id, provider and status, given by the caller who knows it) or, set up by
+ * `importGitRepository`/`exportToGitRepository` alone, through the space's own sync
+ * configuration: the space id stands for the installation, the provider is the one the
+ * sync named (else `github`, the format docsctl reads and writes), and it is `active`
+ * (docsctl reaches the repository by its URL, nothing to authorize).
+ */
+export function gitSyncStateView(
+  spaceId: string,
+  state: GitSyncState,
+  installation?: { id: string; provider: 'github' | 'gitlab'; status: 'active' | 'pending' | 'unauthenticated' },
+) {
+  return {
+    ...state,
+    installationId: installation?.id ?? spaceId,
+    installationProvider: installation?.provider ?? state.installationProvider ?? 'github',
+    installationStatus: installation?.status ?? 'active',
+  };
+}
+
 export interface SpaceRecord {
   id: string;
   organization: string;

@@ -125,6 +125,8 @@ function integrationView(ctx: { origin: string; tx: StoreReader; actor: { userId
       app: appUrl(ctx.origin, `integrations/${name}`),
       assets: apiUrl(ctx.origin, `integrations/${name}/assets`),
       publicEndpoint: apiUrl(ctx.origin, `integrations/${name}/public`),
+      // 0.202: "equals publicEndpoint when no separate content origin is configured" (docsctl has none).
+      publicContentEndpoint: apiUrl(ctx.origin, `integrations/${name}/public`),
     },
     ...(integration.contentSecurityPolicy !== undefined ? { contentSecurityPolicy: integration.contentSecurityPolicy } : {}),
   };
@@ -141,7 +143,7 @@ function installationView(origin: string, integration: string, inst: Installatio
     configuration: inst.configuration,
     createdAt: inst.createdAt,
     updatedAt: inst.updatedAt,
-    urls: { location: apiUrl(origin, path), app: appUrl(origin, path), publicEndpoint: apiUrl(origin, `${path}/public`) },
+    urls: { location: apiUrl(origin, path), app: appUrl(origin, path), publicEndpoint: apiUrl(origin, `${path}/public`), publicContentEndpoint: apiUrl(origin, `${path}/public`) },
     externalIds: inst.externalIds,
     target: { organization: inst.organization },
   };

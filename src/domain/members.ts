@@ -30,6 +30,7 @@ import {
   userOrgList,
 } from './core-records.js';
 import { getTeam, leaveAllTeams, memberTeams, memberTeamsOwner, refreshTeamRows, teamMembers, teamView } from './teams-records.js';
+import { orgSites } from './sites/site-records.js';
 import { type UserView, type ViewContext, shownUserView, spaceView } from './views.js';
 
 const on = implementer<typeof routes>();
@@ -45,6 +46,8 @@ export interface MemberView {
   sso: boolean;
   spaces: number;
   teams: number;
+  /** 0.202: the sites the member sees (members see every site of the organization; guests none). */
+  sites: number;
 }
 
 export function memberView(ctx: ViewContext & { tx: StoreReader }, orgId: string, userId: string, member: MemberRecord): MemberView {
@@ -52,16 +55,17 @@ export function memberView(ctx: ViewContext & { tx: StoreReader }, orgId: string
   if (!user) throw notFound(`User ${userId} not found`);
   return shownMemberView(userId, member, shownUserView(ctx, userId, user), {
     orgSpaces: orgSpaceList.count(ctx.tx, orgId),
+    orgSites: orgSites.count(ctx.tx, orgId),
     teams: memberTeams.count(ctx.tx, memberTeamsOwner(orgId, userId)),
   });
 }
 
 /**
  * A member view from what is at hand: the member record, the user's view, the number
- * of the organization's spaces (read once per listing, not once per member) and of the
+ * of the organization's spaces and sites (read once per listing, not once per member) and of the
  * member's teams (a team row keeps a copy: teams-records.ts).
  */
-export function shownMemberView(userId: string, member: MemberRecord, user: UserView, counts: { orgSpaces: number; teams: number }): MemberView {
+export function shownMemberView(userId: string, member: MemberRecord, user: UserView, counts: { orgSpaces: number; orgSites: number; teams: number }): MemberView {
   return {
     object: 'member',
     id: userId,
@@ -73,6 +77,7 @@ export function shownMemberView(userId: string, member: MemberRecord, user: User
     sso: member.sso,
     spaces: member.role === null ? 0 : counts.orgSpaces,
     teams: counts.teams,
+    sites: member.role === null ? 0 : counts.orgSites,
   };
 }
 

@@ -12,7 +12,7 @@ import { parse as parseYaml } from 'yaml';
 
 export type OpenApiCheck =
   | { ok: true; title: string; version: string; specification: string }
-  | { ok: false; code: 'PARSE_ERROR'; errors: OpenApiProblem[] };
+  | { ok: false; code: 'PARSE_ERROR'; errors: OpenApiProblem[]; /** Problems found, before `errors` was cut to MAX_ERRORS (and a "… more" line). */ total?: number };
 
 /** One problem: what is wrong and where (a JSON pointer into the document, when known). */
 export interface OpenApiProblem {
@@ -47,10 +47,9 @@ export async function checkOpenApiText(text: string): Promise<OpenApiCheck> {
   if (!result.valid) {
     const lines = pointerLines(record);
     const errors: OpenApiProblem[] = result.errors.slice(0, MAX_ERRORS).map((e) => problem(e.message, lines));
-    if (result.errors.length > MAX_ERRORS || result.additionalErrors > 0) {
-      errors.push({ message: `… and ${result.errors.length - MAX_ERRORS + result.additionalErrors} more` });
-    }
-    return { ok: false, code: 'PARSE_ERROR', errors };
+    const total = result.errors.length + result.additionalErrors;
+    if (total > MAX_ERRORS) errors.push({ message: `… and ${total - MAX_ERRORS} more` });
+    return { ok: false, code: 'PARSE_ERROR', errors, total };
   }
   const info = (record.info ?? {}) as Record<string, unknown>;
   return {

@@ -66,6 +66,8 @@ export interface OpenApiSpecRecord {
   lastProcessedAt: string;
   lastProcessErrorCode?: ProcessErrorCode;
   lastProcessedErrors?: OpenApiProblem[];
+  /** Problems of the last processing, before `lastProcessedErrors` was cut (absent: as many as listed). */
+  lastProcessedErrorCount?: number;
   /** Absent until set: `private`. */
   visibility?: OpenApiSpecVisibility;
   createdAt: string;
@@ -89,7 +91,7 @@ export const openApiSpecVersions = new OrderedList<OpenApiVersionRecord>('openAp
 /** The outcome of processing one source, computed in `prepare`. */
 type Processed = { sourceURL?: string } & (
   | { ok: true; check: Extract<OpenApiCheck, { ok: true }>; text: string; format: 'json' | 'yaml' }
-  | { ok: false; code: ProcessErrorCode; errors: OpenApiProblem[] }
+  | { ok: false; code: ProcessErrorCode; errors: OpenApiProblem[]; total?: number }
 );
 
 type Source = { url: string } | { text: string };
@@ -97,14 +99,16 @@ type Source = { url: string } | { text: string };
 async function processSource(ctx: Pick<HandlerContext, 'policy'>, source: Source): Promise<Processed> {
   if ('text' in source) {
     const check = await checkOpenApiText(source.text);
-    return check.ok ? { ok: true, check, text: source.text, format: documentFormat(source.text) } : { ok: false, code: check.code, errors: check.errors };
+    return check.ok
+      ? { ok: true, check, text: source.text, format: documentFormat(source.text) }
+      : { ok: false, code: check.code, errors: check.errors, total: check.total };
   }
   const fetched = await fetchPolicyText(ctx.policy, source.url);
   if (!fetched.ok) return { sourceURL: source.url, ok: false, code: fetched.code, errors: [{ message: fetched.message }] };
   const check = await checkOpenApiText(fetched.text);
   return check.ok
     ? { sourceURL: source.url, ok: true, check, text: fetched.text, format: documentFormat(fetched.text) }
-    : { sourceURL: source.url, ok: false, code: check.code, errors: check.errors };
+    : { sourceURL: source.url, ok: false, code: check.code, errors: check.errors, total: check.total };
 }
 
 /** JSON when the whole text parses as JSON, else YAML (`{a: 1}` is a YAML flow mapping, not JSON). Run in `prepare`. */
@@ -136,7 +140,9 @@ function removeVersions(ctx: HandlerContext, specId: string): void {
 function applyProcessed(ctx: HandlerContext, previous: OpenApiSpecRecord | undefined, slug: string, processed: Processed): OpenApiSpecRecord {
   const now = ctx.clock().toISOString();
   const base = previous ?? { id: ctx.ids(), slug, createdAt: now };
-  const { lastProcessErrorCode: _code, lastProcessedErrors: _errors, sourceURL: _url, ...kept } = { ...base } as OpenApiSpecRecord;
+  const { lastProcessErrorCode: _code, lastProcessedErrors: _errors, lastProcessedErrorCount: _count, sourceURL: _url, ...kept } = {
+    ...base,
+  } as OpenApiSpecRecord;
   const record: OpenApiSpecRecord = {
     ...kept,
     ...(processed.sourceURL !== undefined ? { sourceURL: processed.sourceURL } : {}),
@@ -147,7 +153,12 @@ function applyProcessed(ctx: HandlerContext, previous: OpenApiSpecRecord | undef
     const lastVersion = addVersion(ctx, record.id, slug, processed, now);
     return { ...record, lastVersion, title: processed.check.title, apiVersion: processed.check.version };
   }
-  return { ...record, lastProcessErrorCode: processed.code, lastProcessedErrors: processed.errors };
+  return {
+    ...record,
+    lastProcessErrorCode: processed.code,
+    lastProcessedErrors: processed.errors,
+    ...(processed.total !== undefined ? { lastProcessedErrorCount: processed.total } : {}),
+  };
 }
 
 const specPath = (orgId: string, slug: string) => `orgs/${encodeURIComponent(orgId)}/openapi/${encodeURIComponent(slug)}`;
@@ -168,6 +179,7 @@ function specView(tx: StoreReader, origin: string, orgId: string, spec: OpenApiS
     lastProcessedAt: spec.lastProcessedAt,
     ...(spec.lastProcessErrorCode !== undefined ? { lastProcessErrorCode: spec.lastProcessErrorCode } : {}),
     ...(spec.lastProcessedErrors !== undefined ? { lastProcessedErrors: spec.lastProcessedErrors } : {}),
+    lastProcessedErrorCount: spec.lastProcessedErrorCount ?? spec.lastProcessedErrors?.length ?? 0,
     permissions: { view: true, edit: atLeast(role, 'create') },
     urls: {
       location: apiUrl(origin, specPath(orgId, spec.slug)),
@@ -190,11 +202,14 @@ function versionView(origin: string, orgId: string, slug: string, version: OpenA
 }
 
 /** The document of a version: its one file, parsed (it was valid when stored). */
-function contentView(tx: StoreReader, origin: string, version: OpenApiVersionRecord) {
+function contentView(tx: StoreReader, origin: string, spec: OpenApiSpecRecord, version: OpenApiVersionRecord) {
   const { base64 } = tx.getObject<{ base64: string }>(version.data);
   const text = Buffer.from(base64, 'base64').toString('utf8');
   const document: unknown = version.filename.endsWith('.json') ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 100 });
-  return { filesystem: { [version.filename]: document }, url: versionUrl(origin, version) };
+  const url = versionUrl(origin, version);
+  // 0.202 `urls`: where the document came from, and the URL anyone may fetch it from (public specs only).
+  const source = spec.sourceURL ?? url;
+  return { filesystem: { [version.filename]: document }, url, urls: { source, public: spec.visibility === 'public' ? source : null } };
 }
 
 function latestVersion(tx: StoreReader, spec: OpenApiSpecRecord): OpenApiVersionRecord | undefined {
@@ -311,11 +326,11 @@ export const openApiSpecHandlers: Record<string, Handler> = {
   }),
   ...on('getLatestOpenAPISpecVersionContent', (ctx, { params }) => {
     const { spec } = readSpec(ctx, params);
-    return contentView(ctx.tx, ctx.origin, requireLatestVersion(ctx.tx, spec));
+    return contentView(ctx.tx, ctx.origin, spec, requireLatestVersion(ctx.tx, spec));
   }),
   ...on('getOpenAPISpecVersionContentById', (ctx, { params }) => {
     const { spec } = readSpec(ctx, params);
-    return contentView(ctx.tx, ctx.origin, requireVersion(ctx.tx, spec, params.versionId));
+    return contentView(ctx.tx, ctx.origin, spec, requireVersion(ctx.tx, spec, params.versionId));
   }),
   createOrUpdateOpenAPISpecBySlug: upsertSpec,
   ...on('deleteOpenAPISpecBySlug', (ctx, { params }) => {

@@ -120,11 +120,12 @@ export function activeSpaceAccess(tx: StoreReader, id: string, userId: string, n
 
 export interface OrganizationPermissions {
   view: boolean;
+  /** Can open the organization in the application: members, not guests (0.202). */
+  access: boolean;
   admin: boolean;
   ownTeam: boolean;
   createContent: boolean;
   createOpenAPISpec: boolean;
-  ingestConversations: boolean;
   viewBilling: boolean;
   listMembers: boolean;
   listTeams: boolean;
@@ -138,11 +139,11 @@ export function organizationPermissions(role: Role): OrganizationPermissions {
   const member = atLeast(role, 'read'); // not a guest
   return {
     view: true,
+    access: member,
     admin,
     ownTeam: false, // teams come later; nobody owns one yet
     createContent: atLeast(role, 'create'),
     createOpenAPISpec: atLeast(role, 'create'),
-    ingestConversations: admin,
     viewBilling: admin,
     listMembers: member,
     listTeams: member,
@@ -165,6 +166,31 @@ export function collectionPermissions(role: Role): CollectionPermissions {
     admin: atLeast(role, 'create'),
     viewInviteLinks: atLeast(role, 'admin'),
     create: atLeast(role, 'create'),
+  };
+}
+
+/** A site's `permissions` (0.202): the organization role decides, as every site route checks it (sites/access.ts). */
+export interface SitePermissions {
+  view: boolean;
+  access: boolean;
+  edit: boolean;
+  create: boolean;
+  admin: boolean;
+  installIntegration: boolean;
+  viewAdaptiveSchema: boolean;
+  editAdaptiveSchema: boolean;
+}
+
+export function sitePermissions(role: Role): SitePermissions {
+  return {
+    view: atLeast(role, 'read'),
+    access: atLeast(role, 'read'),
+    edit: atLeast(role, 'edit'),
+    create: atLeast(role, 'create'),
+    admin: atLeast(role, 'admin'),
+    installIntegration: atLeast(role, 'admin'),
+    viewAdaptiveSchema: atLeast(role, 'read'),
+    editAdaptiveSchema: atLeast(role, 'admin'),
   };
 }
 

@@ -35,6 +35,7 @@ import { type MemberView, requireMember, shownMemberView } from './members.js';
 import { orgAccess } from './permissions.js';
 import { type OrgRecord, getMember, getUser, orgSpaceList, userIdByEmail } from './core-records.js';
 import { countRows, paginate, rowsOf } from './pagination.js';
+import { orgSites } from './sites/site-records.js';
 import { shownUserView } from './views.js';
 import {
   TEAMS,
@@ -157,6 +158,7 @@ export const teamHandlers = {
     // The rows carry copies of the member's records and team count (teams-records.ts); rows
     // written before the copies existed read them.
     const orgSpaces = orgSpaceList.count(ctx.tx, org.id);
+    const orgSiteCount = orgSites.count(ctx.tx, org.id);
     return new ExactJson(teamMembers.page(ctx.tx, team.id, query, ({ id, value }) => {
       const member = value.member ?? getMember(ctx.tx, org.id, id);
       if (!member) return undefined;
@@ -164,7 +166,7 @@ export const teamHandlers = {
       if (!user) throw notFound(`User ${id} not found`);
       const teams = value.teams ?? memberTeams.count(ctx.tx, memberTeamsOwner(org.id, id));
       const item: { organization: MemberView; team: { role: TeamRole }; permissions: { view: boolean } } = {
-        organization: shownMemberView(id, member, shownUserView(ctx, id, user), { orgSpaces, teams }),
+        organization: shownMemberView(id, member, shownUserView(ctx, id, user), { orgSpaces, orgSites: orgSiteCount, teams }),
         team: { role: value.role },
         permissions: { view: true },
       };

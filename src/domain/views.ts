@@ -27,6 +27,7 @@ import type {
   SpaceRecord,
   UserRecord,
 } from './core-records.js';
+import { gitSyncStateView } from './core-records.js';
 import { collectionUrls, organizationUrls, spaceUrls, userUrls } from './urls.js';
 
 /** What a view needs from the request. */
@@ -81,7 +82,8 @@ export interface OrganizationView {
   plan: BillingProduct;
   mergeRules: OrgMergeRules;
   urls: { location: string; app: string; logo?: string };
-  trial: { status: 'notapplicable' };
+  /** docsctl has no billing: no trial applies, and none was ever consumed. */
+  trial: { status: 'notapplicable'; count: 0 };
   permissions: OrganizationPermissions;
 }
 
@@ -103,7 +105,7 @@ export function organizationView(ctx: ViewContext, org: OrgRecord, role: Role): 
     plan: org.plan,
     mergeRules: org.mergeRules,
     urls: org.logo !== undefined ? { ...urls, logo: org.logo } : urls,
-    trial: { status: 'notapplicable' },
+    trial: { status: 'notapplicable', count: 0 },
     permissions: organizationPermissions(role),
   };
 }
@@ -177,7 +179,7 @@ export function spaceView(ctx: ViewContext, space: SpaceRecord, role: Role): Spa
     // A soft-deleted space keeps `parent`: where restore puts it back (when that collection still exists).
     ...(space.parent !== undefined ? { parent: space.parent } : {}),
     ...(space.language !== undefined ? { language: space.language } : {}),
-    ...(space.gitSync !== undefined ? { gitSync: space.gitSync } : {}),
+    ...(space.gitSync !== undefined ? { gitSync: gitSyncStateView(space.id, space.gitSync) } : {}),
     revision: space.revision,
     defaultLevel: space.defaultLevel,
     comments: space.counters.comments,

@@ -3,8 +3,8 @@
  * as written; when the page's fields change, only the changed keys are
  * patched (through the YAML document, so comments, unknown keys and their
  * order survive). Fields: `description`, `icon`, `hidden`, `noIndex`,
- * `noRobotsIndex`, `cover` + `coverY`, `layout` (nested `{visible}` keys,
- * flattened like the API's `RevisionPageLayoutOptions`).
+ * `noRobotsIndex`, `cover` + `coverY`, `layout` (nested `{visible}` keys and
+ * `cover.size`/`cover.mask`, flattened like the API's `RevisionPageLayoutOptions`).
  */
 import { Document, isMap, parseDocument, Scalar, YAMLMap } from 'yaml';
 import type { ContentRef, PageLayout, PageMeta } from '../content-model/model.js';
@@ -124,7 +124,8 @@ export function parseFrontMatter(yaml: string): { data: Record<string, unknown>;
   return { data: value as Record<string, unknown> };
 }
 
-const LAYOUT_FLAGS = ['title', 'description', 'tableOfContents', 'outline', 'pagination', 'metadata'] as const;
+// GitBook's order; `tags`, `actions` and `anchors` are the newer keys (0.202's RevisionPageLayoutOptions).
+const LAYOUT_FLAGS = ['title', 'description', 'tableOfContents', 'outline', 'pagination', 'metadata', 'tags', 'actions', 'anchors'] as const;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -137,7 +138,8 @@ function layoutFrom(value: unknown): PageLayout | undefined {
   const cover = value.cover;
   if (isRecord(cover)) {
     if (typeof cover.visible === 'boolean') layout.cover = cover.visible;
-    if (cover.size === 'hero' || cover.size === 'full') layout.coverSize = cover.size;
+    if (cover.size === 'hero' || cover.size === 'full' || cover.size === 'background') layout.coverSize = cover.size;
+    if (cover.mask === 'none' || cover.mask === 'radial') layout.coverMask = cover.mask;
   }
   for (const key of LAYOUT_FLAGS) {
     const entry = value[key];
@@ -292,6 +294,7 @@ function patch(doc: Document, current: PageFields, wanted: PageFields, cover: Co
       setOrDelete(doc, ['layout', 'width'], layout.width);
       setOrDelete(doc, ['layout', 'cover', 'visible'], layout.cover);
       setOrDelete(doc, ['layout', 'cover', 'size'], layout.coverSize);
+      setOrDelete(doc, ['layout', 'cover', 'mask'], layout.coverMask);
       for (const key of LAYOUT_FLAGS) setOrDelete(doc, ['layout', key, 'visible'], layout[key]);
     }
   }
@@ -327,6 +330,7 @@ function newFrontMatter(fields: PageFields, cover: CoverCodec, eol: Eol): string
     if (layout.width !== undefined) doc.setIn(['layout', 'width'], layout.width);
     if (layout.cover !== undefined) doc.setIn(['layout', 'cover', 'visible'], layout.cover);
     if (layout.coverSize !== undefined) doc.setIn(['layout', 'cover', 'size'], layout.coverSize);
+    if (layout.coverMask !== undefined) doc.setIn(['layout', 'cover', 'mask'], layout.coverMask);
     for (const key of LAYOUT_FLAGS) {
       if (layout[key] !== undefined) doc.setIn(['layout', key, 'visible'], layout[key]);
     }

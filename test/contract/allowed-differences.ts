@@ -1,12 +1,12 @@
 /**
  * The documented differences between what docsctl produces and the real API's
- * schemas (`@gitbook/api@0.143.2`, `spec/openapi.json`), applied by the contract
+ * schemas (`@gitbook/api@0.202.0`, `spec/openapi.json`), applied by the contract
  * harness (`openapi.ts`). Nothing else is loosened: every entry here names the
  * place in /work/shared/spec/gaps.md that documents it, and applies only to the
  * operations (and statuses) it lists.
  *
  * Kinds:
- * - `no-schema`: the operation is absent from v0.143.2; the harness only checks that
+ * - `no-schema`: the operation is absent from v0.202.0 with no shape to check; the harness only checks that
  *   the body is JSON and reports "no schema".
  * - `replace-schema`: the API doc's shape is validated instead of the spec's.
  *   Schemas here may `$ref` the spec as `openapi.json#/components/schemas/X`.
@@ -102,49 +102,138 @@ export const CUSTOM_FIELD_OPERATIONS = [
   'deleteOrganizationCustomField',
 ] as const;
 
-/** Operations of the newest real API, absent from v0.143.2 (gaps.md §2.2 "Page editing exists only in the newest spec"). */
-export const NEWER_API_OPERATIONS = ['updateChangeRequestContent'] as const;
-
 /**
- * Operations of @gitbook/api 0.202 implemented for issue 24 that the pinned v0.143.2 lacks, and
- * cancelImportRun, whose success 0.202 changed (201 → 200 with the run). The 0.202 client's
- * contract test (official-client-git-imports.test.ts) holds them to 0.202; this list goes when
- * 0.202 is pinned.
+ * Operations that @gitbook/api 0.202.0 no longer has, kept by docsctl (gaps.md's rule: where the API
+ * doc defines an operation it stays; the real-API ones stay because docsctl's own commands and older
+ * clients call them): the API doc's (`transferSpace`, `listSpaceLinks`, `addSectionToGroup`,
+ * `removeSectionFromGroup`, `importContentInChangeRequest`, `listChangeRequestFileBacklinks`,
+ * `listPageLinksInChangeRequest`) and the older real API's (0.143.2: the other imports, links and
+ * backlinks). Their answers are checked against the shapes 0.143.2 gave them (below), whose parts
+ * 0.202.0 still defines are taken from 0.202.0.
  */
-export const OPERATIONS_OF_0202 = [
-  'listImportRuns',
-  'getImportRun',
-  'cancelImportRun',
-  'installGitSyncProviderOnTarget',
-  'getGitSyncInstallationById',
-  'updateGitSyncInstallationById',
-  'uninstallGitSyncInstallation',
-  'listGitHubRepositoriesForGitSyncInstallation',
-  'listGitHubRepoBranchesForGitSyncInstallation',
-  'getGitHubRepoFileForGitSyncInstallation',
-  'listGitLabProjectsForGitSyncInstallation',
-  'listGitLabProjectBranchesForGitSyncInstallation',
-  'getGitLabProjectFileForGitSyncInstallation',
-  'listSiteGitSyncInstallations',
+export const REMOVED_IN_0_202 = [
+  'transferSpace',
+  'listSpaceLinks',
+  'addSectionToGroup',
+  'removeSectionFromGroup',
+  'importContent',
+  'importContentInPageById',
+  'importContentInChangeRequest',
+  'importContentInChangeRequestPageById',
+  'listChangeRequestLinks',
+  'listPageLinksInSpace',
+  'listPageLinksInChangeRequest',
+  'listSpaceFileBacklinks',
+  'listSpacePageBacklinks',
+  'listChangeRequestFileBacklinks',
 ] as const;
+
+/** 0.143.2's `ImportContentResult` (absent from 0.202.0). */
+const ImportContentResult = {
+  type: 'object',
+  required: ['revision', 'importedResources', 'totalResources'],
+  properties: { revision: { type: 'string' }, importedResources: { type: 'number' }, totalResources: { type: 'number' } },
+};
+
+/** 0.143.2's list of `ContentReferenceUsage` with `stats` (`ContentReferencesStats`), both absent from 0.202.0. */
+const ContentReferenceUsageList = {
+  allOf: [
+    spec('List'),
+    {
+      type: 'object',
+      required: ['items', 'stats'],
+      properties: {
+        stats: {
+          type: 'object',
+          required: ['total', 'broken'],
+          properties: {
+            total: { type: 'number' },
+            broken: { type: 'object', required: ['total'], properties: { total: { type: 'number' }, changeRequest: { type: 'number' } } },
+          },
+        },
+        items: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['relation', 'status', 'locationReferences'],
+            properties: {
+              status: { type: 'string', enum: ['ok', 'broken', 'in-app'] },
+              relation: { type: 'string', enum: ['reference', 'dependsOn'] },
+              targetReference: spec('ContentLocation'),
+              locationReferences: { type: 'array', items: spec('ContentLocation') },
+            },
+          },
+        },
+      },
+    },
+  ],
+};
+
+/** 0.143.2's request bodies of the removed operations. */
+const ImportContentBody = {
+  type: 'object',
+  required: ['url', 'source'],
+  properties: {
+    url: { type: 'string', format: 'uri' },
+    source: { type: 'string', enum: ['website', 'docx', 'markdown', 'html', 'zip', 'confluence', 'github-wiki', 'notion', 'google-docs'] },
+  },
+};
 
 export const allowedDifferences: readonly AllowedDifference[] = [
   {
-    id: 'newest-api-page-editing',
+    id: 'removed-in-0.202',
     kind: 'replace-schema',
-    gaps: 'gaps.md §2.2 ("Page editing exists only in the newest spec": response 200 ChangeRequest with compat=true)',
-    summary: 'updateChangeRequestContent is not in v0.143.2; with compat=true (the default) it answers the ChangeRequest.',
+    gaps: 'gaps.md §0 (introduction: where the API doc speaks it wins), issue 24 §1 (operations 0.202 removed stay)',
+    summary: 'Operations 0.202.0 removed that docsctl keeps are checked against the shapes 0.143.2 gave them.',
     direction: 'response',
-    operations: NEWER_API_OPERATIONS,
-    statuses: [200],
-    schemas: { updateChangeRequestContent: spec('ChangeRequest') },
+    operations: REMOVED_IN_0_202,
+    statuses: [200, 201],
+    schemas: {
+      transferSpace: spec('Space'),
+      addSectionToGroup: spec('SiteSectionGroup'),
+      importContent: ImportContentResult,
+      importContentInPageById: ImportContentResult,
+      importContentInChangeRequest: ImportContentResult,
+      importContentInChangeRequestPageById: ImportContentResult,
+      listSpaceLinks: ContentReferenceUsageList,
+      listChangeRequestLinks: ContentReferenceUsageList,
+      listPageLinksInSpace: ContentReferenceUsageList,
+      listPageLinksInChangeRequest: ContentReferenceUsageList,
+      listSpaceFileBacklinks: listOf(spec('ContentLocation')),
+      listSpacePageBacklinks: listOf(spec('ContentLocation')),
+      listChangeRequestFileBacklinks: listOf(spec('ContentLocation')),
+    },
+  },
+  {
+    id: 'removed-in-0.202-no-body',
+    kind: 'no-schema',
+    gaps: 'gaps.md §0 (the API doc wins), issue 24 §1 (operations 0.202 removed stay)',
+    summary: 'removeSectionFromGroup (removed in 0.202.0) answers 204/205 without a body, as in 0.143.2.',
+    direction: 'response',
+    operations: ['removeSectionFromGroup'],
+  },
+  {
+    id: 'removed-in-0.202-request',
+    kind: 'replace-schema',
+    gaps: 'gaps.md §0 (the API doc wins), issue 24 §1 (operations 0.202 removed stay)',
+    summary: 'The request bodies of the operations 0.202.0 removed, as 0.143.2 gave them.',
+    direction: 'request',
+    operations: REMOVED_IN_0_202,
+    schemas: {
+      transferSpace: { type: 'object', required: ['organization'], properties: { organization: { type: 'string' } } },
+      addSectionToGroup: { type: 'object', required: ['sectionId'], properties: { sectionId: { type: 'string' } } },
+      importContent: ImportContentBody,
+      importContentInPageById: ImportContentBody,
+      importContentInChangeRequest: ImportContentBody,
+      importContentInChangeRequestPageById: ImportContentBody,
+    },
   },
   {
     id: 'custom-fields-v0.91',
     kind: 'no-schema',
     gaps: 'gaps.md §0 (first bullet), §3 "API doc §4.2" and "API doc §4.12", §3 "API doc operations missing from the specs"',
     summary:
-      'Custom-field operations exist only in v0.25–v0.91 and are absent from v0.143.2: no schema to validate against (bodies are only checked to be JSON).',
+      'Custom-field operations exist only in v0.25–v0.91 and are absent from v0.202.0: no schema to validate against (bodies are only checked to be JSON).',
     direction: 'response',
     operations: CUSTOM_FIELD_OPERATIONS,
   },

@@ -3,12 +3,10 @@
  * runs, `applyTemplateToSpace` and Git Sync installations: the client's own URLs,
  * bodies and query strings, every 2xx answer checked against 0.202's response schema,
  * values asserted; a finished run's cancel and an unknown installation as
- * GitBookAPIError 400 and 404. It runs once the pinned client is 0.202 or later (issue 24's
- * anchor); with 0.143.2 the client has none of these operations.
+ * GitBookAPIError 400 and 404.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,10 +20,6 @@ import { sequentialIds } from '../../src/util/ids.js';
 import { GIT_ENV, isolateGit } from '../git/helpers.js';
 import { clientOperation } from './official-client.js';
 import { responseValidator } from './openapi.js';
-
-const specFile = createRequire(import.meta.url).resolve('@gitbook/api/spec/openapi.json');
-const clientMinor = Number((JSON.parse(readFileSync(join(specFile, '..', '..', 'package.json'), 'utf8')) as { version: string }).version.split('.')[1]);
-const pinned0202 = clientMinor >= 202;
 
 const root = realpathSync(mkdtempSync(join(os.tmpdir(), 'docsctl-contract-git-')));
 let gitEnv: ReturnType<typeof isolateGit>;
@@ -50,7 +44,6 @@ async function failure(promise: Promise<unknown>): Promise<GitBookAPIError> {
 }
 
 beforeAll(async () => {
-  if (!pinned0202) return;
   gitEnv = isolateGit();
   const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV } });
   const work = join(root, 'work');
@@ -79,7 +72,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-describe.runIf(pinned0202)('the official GitBook client 0.202: imports, templates, Git Sync installations', () => {
+describe('the official GitBook client 0.202: imports, templates, Git Sync installations', () => {
   it('starts an import run, reads and lists it; cancelling the finished run is a 400', async () => {
     const space = (await clientOperation(api, 'createSpace')(org, { title: 'Guide' })).data as { id: string };
     const url = pathToFileURL(join(root, 'guide.md')).href;

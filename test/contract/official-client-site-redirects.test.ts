@@ -32,7 +32,17 @@ describe('the official GitBook client: site redirects and MCP servers', () => {
 
     const created = await op('createSiteRedirect')(org, site.id, { source: '/old-api', destination: { kind: 'site-section', siteSectionId: section.id } });
     expect(created.status).toBe(201);
-    expect(created.data).toEqual({ object: 'site-redirect', id: expect.any(String), source: '/old-api', destination: { kind: 'site-section', siteSectionId: section.id } });
+    expect(created.data).toEqual({
+      object: 'site-redirect',
+      id: expect.any(String),
+      source: '/old-api',
+      // 0.202: live (not a draft), an exact source, temporary unless asked; updatedAt only once changed.
+      draft: false,
+      captureWildcard: false,
+      permanent: false,
+      destination: { kind: 'site-section', siteSectionId: section.id },
+      createdAt: '2026-03-01T10:00:00.000Z',
+    });
     await op('createSiteRedirect')(org, site.id, { source: '/start', destination: { kind: 'site-space', siteSpaceId: variant.id } });
 
     const duplicate = await op('createSiteRedirect')(org, site.id, { source: '/old-api', destination: { kind: 'site-space', siteSpaceId: variant.id } }).catch((error: unknown) => error);
@@ -55,7 +65,7 @@ describe('the official GitBook client: site redirects and MCP servers', () => {
     const site = (await op('createSite')(org, { title: 'Help' })).data;
     const created = await op('createSiteMcpServer')(org, site.id, { name: 'Tickets', url: 'https://mcp.acme.example/sse', headers: { Authorization: 'Bearer t0k3n' } });
     expect(created.status).toBe(201);
-    expect(created.data).toMatchObject({ object: 'site-mcp-server', name: 'Tickets', url: 'https://mcp.acme.example/sse', headers: { Authorization: 'Bearer t0k3n' } });
+    expect(created.data).toMatchObject({ object: 'site-mcp-server', name: 'Tickets', url: 'https://mcp.acme.example/sse', transport: 'sse', headers: { Authorization: 'Bearer t0k3n' } });
     const listed = (await op('listSiteMcpServers')(org, site.id)).data;
     expect(listed).toEqual({ items: [{ ...created.data, headers: { Authorization: '********' } }], count: 1 });
     expect((await op('getSiteMcpServerById')(org, site.id, created.data.id)).data).toEqual(created.data);

@@ -2,7 +2,7 @@
  * Contract tests of the OpenAPI specification operations (API doc §4.15 and the
  * real API's visibility and `openapi-versions` operations): each is called through
  * `executeOperation` with inputs the real API accepts, and every answer (errors
- * included) is validated against @gitbook/api 0.143.2, with its values checked.
+ * included) is validated against @gitbook/api 0.202.0, with its values checked.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeInfo } from '../../src/api/catalog.js';
@@ -22,7 +22,7 @@ beforeAll(async () => {
   h = await contractHarness('2026-03-01T09:00:00.000Z');
 });
 
-describe('OpenAPI specifications contract (@gitbook/api 0.143.2)', () => {
+describe('OpenAPI specifications contract (@gitbook/api 0.202.0)', () => {
   it('answers every OpenAPI specification operation with bodies the real schemas accept', async () => {
     const o = { organizationId: h.orgId };
     const p = { ...o, specSlug: 'pets' };

@@ -1,6 +1,6 @@
 /**
  * Contract-test harness: validates what docsctl produces (and sends) against the
- * real API's OpenAPI document, `@gitbook/api@0.143.2` `spec/openapi.json`
+ * real API's OpenAPI document, `@gitbook/api@0.202.0` `spec/openapi.json`
  * (paths without the `/v1` prefix), allowing only the documented differences of
  * `allowed-differences.ts` (each with its gaps.md reference).
  *
@@ -538,6 +538,17 @@ function buildResponseValidator(operationId: string, status: number): BodyValida
   }
 
   const op = findOperation(operationId);
+  const errorFallback = status >= 400 ? differencesFor('error-fallback', 'response', operationId, status)[0] : undefined;
+  if (!op && errorFallback) {
+    // An operation the document no longer has (REMOVED_IN_0_202) still errs with the generic Error (gaps.md §6.1).
+    return makeValidator(
+      operationId,
+      `${operationId} ${status} → #/components/schemas/Error (${errorFallback.id})`,
+      true,
+      [errorFallback.id],
+      schemaCheck(operationId, 'response', status, 'error', ERROR_SCHEMA_REF, [describeEntry(errorFallback)], codeCheck(status)),
+    );
+  }
   if (!op) {
     const noSchema = differencesFor('no-schema', 'response', operationId, status);
     if (noSchema.length > 0) return noSchemaValidator(operationId, 'response', noSchema);

@@ -1,7 +1,7 @@
 /**
  * Contract tests of invite links, custom fonts and getApiInformation: every operation
  * is called through `executeOperation` with inputs the real API accepts, and every
- * answer (errors included) is validated against @gitbook/api 0.143.2, with its values
+ * answer (errors included) is validated against @gitbook/api 0.202.0, with its values
  * asserted.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   joiner = { ...admin, actor: { userId: bob } };
 });
 
-describe('invite links, fonts and API information contract (@gitbook/api 0.143.2)', () => {
+describe('invite links, fonts and API information contract (@gitbook/api 0.202.0)', () => {
   it('invite links: create, list, read, change, join, delete', async () => {
     const o = { organizationId: orgId };
     await expectContract('createOrganizationInvite', { params: o, body: { role: 'edit' } }, 409);

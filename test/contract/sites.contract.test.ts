@@ -2,14 +2,13 @@
  * Contract tests of the sites area (API doc §4.3–4.7, publish/unpublish and the
  * structure routes): every operation is called through `executeOperation` with
  * inputs the real API accepts, and every answer (errors included) is validated
- * against @gitbook/api 0.143.2.
+ * against @gitbook/api 0.202.0.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeInfo } from '../../src/api/catalog.js';
 import type { RouteId } from '../../src/api/route-id.js';
 import { routes } from '../../src/api/table.js';
 import type { RawInput } from '../../src/api/validate.js';
-import { OPERATIONS_OF_0202 } from './allowed-differences.js';
 import { contractHarness } from './harness.js';
 
 let h: Awaited<ReturnType<typeof contractHarness>>;
@@ -21,7 +20,7 @@ beforeAll(async () => {
   orgId = h.orgId;
 });
 
-describe('sites contract (@gitbook/api 0.143.2)', () => {
+describe('sites contract (@gitbook/api 0.202.0)', () => {
   it('answers every site operation with bodies the real schemas accept', async () => {
     const space = async (title: string) => (await expectContract('createSpace', { params: { organizationId: orgId }, body: { title } }, 201)).id;
     const [guide, guide2, api, blog] = [await space('Guide'), await space('Guide v2'), await space('API'), await space('Blog')];
@@ -30,6 +29,8 @@ describe('sites contract (@gitbook/api 0.143.2)', () => {
     const p = { ...o, siteId: site.id };
     await expectContract('listSites', { params: o, query: { published: 'false', type: ['ultimate'] } }, 200);
     await expectContract('getSiteById', { params: p }, 200);
+    // No space of the site syncs with Git yet: an empty listing, valid against 0.202.
+    expect(await expectContract('listSiteGitSyncInstallations', { params: p }, 200)).toMatchObject({ items: [] });
     const apiSection = await expectContract('addSectionToSite', { params: p, body: { spaceId: api, title: 'API reference', icon: 'code' } }, 201);
     const sections = await expectContract<{ items: Array<{ id: string }> }>('listSiteSections', { params: p }, 200);
     const guideSection = sections.items[0]!.id;
@@ -57,7 +58,16 @@ describe('sites contract (@gitbook/api 0.143.2)', () => {
     await expectContract('updateSiteShareLinkById', { params: { ...p, shareLinkId: link.id }, body: { active: false } }, 200);
     // Redirects: the site is served under the proxy acme.com/docs now, and the API section's path is `api`.
     const redirect = await expectContract('createSiteRedirect', { params: p, body: { source: '/old-api', destination: { kind: 'site-section', siteSectionId: apiSection.id } } }, 201);
-    expect(redirect).toEqual({ object: 'site-redirect', id: redirect.id, source: '/old-api', destination: { kind: 'site-section', siteSectionId: apiSection.id } });
+    expect(redirect).toEqual({
+      object: 'site-redirect',
+      id: redirect.id,
+      source: '/old-api',
+      draft: false,
+      captureWildcard: false,
+      permanent: false,
+      destination: { kind: 'site-section', siteSectionId: apiSection.id },
+      createdAt: '2026-02-01T09:00:00.000Z',
+    });
     await expectContract('createSiteRedirect', { params: p, body: { source: '/old-api', destination: { kind: 'site-space', siteSpaceId: variant.id } } }, 409);
     const redirects = await expectContract<{ items: unknown[]; count: number }>('listSiteRedirects', { params: p, query: { search: 'API' } }, 200);
     expect(redirects).toEqual({ items: [redirect], count: 1 });
@@ -88,8 +98,8 @@ describe('sites contract (@gitbook/api 0.143.2)', () => {
     expect(await expectContract('updateSiteCustomizationById', { params: p, body: look }, 200)).toEqual(look);
     await expectContract('updateSiteCustomizationById', { params: p, body: { ...look, ai: { mode: 'genius' } } }, 400);
     const sp = { ...p, siteSpaceId: variant.id };
-    const overridden = await expectContract('overrideSiteSpaceCustomizationById', { params: sp, body: { title: 'Help v2', styling: { theme: 'bold' }, pdf: { enabled: false } } }, 200);
-    expect(overridden).toMatchObject({ hasOverrides: true, title: 'Help v2', styling: { theme: 'bold', corners: 'circular' }, pdf: { enabled: false } });
+    const overridden = await expectContract('overrideSiteSpaceCustomizationById', { params: sp, body: { title: 'Help v2', styling: { theme: 'bold' }, feedback: { enabled: true } } }, 200);
+    expect(overridden).toMatchObject({ hasOverrides: true, title: 'Help v2', styling: { theme: 'bold', corners: 'circular' }, feedback: { enabled: true } });
     expect(await expectContract('getSiteSpaceCustomizationById', { params: sp }, 200)).toEqual(overridden);
     await expectContract('deleteSiteSpaceCustomizationById', { params: sp }, 205);
     await expectContract('deleteSiteSpaceCustomizationById', { params: sp }, 204);
@@ -111,8 +121,6 @@ describe('sites contract (@gitbook/api 0.143.2)', () => {
     // docsctl's extensions (getSiteTree) have no schema in the real API: test/domain/site-tree.test.ts specifies them.
     const siteRoutes = routes
       .filter((route) => route.path.includes('/sites') && routeInfo(route.id).module !== 'declared' && route.source !== 'docsctl')
-      // Not in v0.143.2: held to 0.202 by official-client-git-imports.test.ts.
-      .filter((route) => !(OPERATIONS_OF_0202 as readonly string[]).includes(route.id))
       .map((route) => route.id);
     expect(siteRoutes.length).toBeGreaterThanOrEqual(33);
     expect(siteRoutes.filter((id) => !h.validated.has(id))).toEqual([]);

@@ -168,6 +168,27 @@ describe('space comments', () => {
     expect((await h.admin.ok<Comment>('getCommentInSpace', { params: p })).replies).toBe(2);
   });
 
+  it('repliers (0.202): who replied, how often and when last, most recent first; a deleted reply counts down', async () => {
+    const h = await contentSetup();
+    const spaceId = await spaceWithPages(h);
+    const bob = await h.member('bob@acme.test', 'comment');
+    const c = await h.admin.ok<Comment>('postCommentInSpace', { params: { spaceId }, body: md('Thread') });
+    const p = { spaceId, commentId: c.id };
+    expect(c.repliers).toEqual([]);
+    const first = await h.ok<Comment>(bob, 'postCommentReplyInSpace', { params: p, body: md('one') });
+    await h.admin.ok('postCommentReplyInSpace', { params: p, body: md('two') });
+    const last = await h.ok<Comment>(bob, 'postCommentReplyInSpace', { params: p, body: md('three') });
+    const thread = await h.admin.ok<Comment>('getCommentInSpace', { params: p });
+    const repliers = thread.repliers as Array<{ count: number; updatedAt: string; user: { id: string } }>;
+    expect(repliers.map((r) => [r.user.id, r.count])).toEqual([[bob, 2], [h.adminId, 1]]);
+    expect(repliers[0]?.updatedAt).toBe(last.postedAt);
+    expect((await h.call(bob, 'deleteCommentReplyInSpace', { params: { ...p, commentReplyId: first.id } })).status).toBe(205);
+    const after = await h.admin.ok<Comment>('getCommentInSpace', { params: p });
+    expect((after.repliers as Array<{ count: number; user: { id: string } }>).map((r) => [r.user.id, r.count])).toEqual([[bob, 1], [h.adminId, 1]]);
+    const listed = await h.admin.ok<List>('listCommentsInSpace', { params: { spaceId } });
+    expect(listed.items[0]?.repliers).toEqual(after.repliers);
+  });
+
   it('pages of a long thread: newest first, no overlap, filters by status and author', async () => {
     const h = await contentSetup();
     const spaceId = await spaceWithPages(h);

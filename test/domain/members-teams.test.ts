@@ -105,7 +105,11 @@ describe('members', () => {
     const s2 = await createSpace({ title: 'Two' });
     const spaces = await admin<ListOf<{ permission: string; space: Obj }>>('listSpacesForOrganizationMember', { params: { ...org, userId: ada } });
     expect(spaces.items.map((i) => [i.space.id, i.permission])).toEqual([[s2.id, 'edit'], [s1.id, 'edit']]);
-    expect(await admin('getMemberInOrganizationById', { params: { ...org, userId: ada } })).toMatchObject({ spaces: 2, teams: 0 });
+    expect(await admin('getMemberInOrganizationById', { params: { ...org, userId: ada } })).toMatchObject({ spaces: 2, teams: 0, sites: 0 });
+    // 0.202 `sites`: a member sees every site of the organization, a guest none.
+    await admin('createSite', { params: org, body: { title: 'Help' } });
+    expect(await admin('getMemberInOrganizationById', { params: { ...org, userId: ada } })).toMatchObject({ sites: 1 });
+    expect(await admin('getMemberInOrganizationById', { params: { ...org, userId: cy } })).toMatchObject({ sites: 0 });
     const guestSpaces = await admin<ListOf>('listSpacesForOrganizationMember', { params: { ...org, userId: cy } });
     expect(guestSpaces).toEqual({ count: 0, items: [] });
     const docs = await createTeam('Docs', [ada]);

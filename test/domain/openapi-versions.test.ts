@@ -71,7 +71,8 @@ describe('OpenAPI specification versions', () => {
 
     const content = await h.admin.ok<{ filesystem: Record<string, unknown>; url: string }>('getLatestOpenAPISpecVersionContent', { params: spec });
     expect(schemaErrors('OpenAPISpecContent', content)).toEqual([]);
-    expect(content).toEqual({ filesystem: { 'pets.json': JSON.parse(PETS_V2_JSON) }, url: latest.url });
+    // 0.202 urls: the stored document is its own source; a private spec has no public URL.
+    expect(content).toEqual({ filesystem: { 'pets.json': JSON.parse(PETS_V2_JSON) }, url: latest.url, urls: { source: latest.url, public: null } });
     const oldContent = await h.admin.ok<{ filesystem: Record<string, unknown>; url: string }>('getOpenAPISpecVersionContentById', {
       params: { ...spec, versionId: first.lastVersion as string },
     });

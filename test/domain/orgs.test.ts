@@ -32,8 +32,8 @@ describe('organizations', () => {
 
     const asAdmin = await h.admin.ok('getOrganizationById', params);
     expect(asAdmin.permissions).toEqual({
-      view: true, admin: true, ownTeam: false, createContent: true, createOpenAPISpec: true,
-      ingestConversations: true, viewBilling: true, listMembers: true, listTeams: true,
+      view: true, access: true, admin: true, ownTeam: false, createContent: true, createOpenAPISpec: true,
+      viewBilling: true, listMembers: true, listTeams: true,
       listIntegrations: true, listInstallations: true, installIntegration: true,
     });
     const asReader = await h.ok(reader, 'getOrganizationById', params);
@@ -41,7 +41,7 @@ describe('organizations', () => {
     const asCreator = await h.ok(creator, 'getOrganizationById', params);
     expect(asCreator.permissions).toMatchObject({ admin: false, createContent: true });
     const asGuest = await h.ok(guest, 'getOrganizationById', params);
-    expect(asGuest.permissions).toMatchObject({ view: true, listMembers: false, createContent: false });
+    expect(asGuest.permissions).toMatchObject({ view: true, access: false, listMembers: false, createContent: false });
 
     await h.fails(outsider, 'getOrganizationById', params, 404, new RegExp(`Organization ${h.orgId} not found`));
     await h.admin.fails('getOrganizationById', { params: { organizationId: 'nope' } }, 404, /Organization nope not found/);

@@ -5,7 +5,7 @@
  * and the changes of a change request.
  */
 import { describe, expect, it } from 'vitest';
-import { contentSetup, doc, type ContentHarness } from './content/helpers.js';
+import { ORIGIN, contentSetup, doc, type ContentHarness } from './content/helpers.js';
 
 type Obj = Record<string, unknown> & { id: string };
 type List<T = Obj> = { items: T[]; count?: number; next?: { page: string } };
@@ -38,6 +38,7 @@ describe('reviews', () => {
     const first = await h.ok<Review>(bob, 'submitChangeRequestReview', { params: p, body: { status: 'changes-requested', comment: { markdown: 'Please keep the old page' } } }, 201);
     expect(first).toMatchObject({ object: 'change-request-review', status: 'changes-requested', outdated: false, reviewer: { id: bob }, requestedBy: { id: h.adminId }, revision: cr.revision });
     expect(first.comment).toMatchObject({ body: { markdown: 'Please keep the old page' }, target: { changeRequest: cr.id, review: first.id } });
+    expect(first.urls).toEqual({ location: `${ORIGIN}/v1/spaces/${p.spaceId}/change-requests/${p.changeRequestId}/reviews/${first.id}` });
     expect((await h.admin.ok<{ comments: number }>('getChangeRequestById', { params: p })).comments).toBe(1);
     h.clock.advance(1000);
     const second = await h.ok<Review>(bob, 'submitChangeRequestReview', { params: p, body: { status: 'approved' } }, 201);

@@ -45,6 +45,13 @@ describe('searchSpaceContent', () => {
       ['p-config', 'guide/configuration'],
       ['p-guide', 'guide'],
     ]);
+    // 0.202: score (best first), one-based rank kept across pages, ancestors top-level first, sections scored.
+    const configuration = await search(h, spaceId, { query: 'configuration', limit: 1 });
+    expect(configuration.items[0]).toMatchObject({ id: 'p-config', rank: 1, description: '', ancestors: [{ title: 'Guide' }] });
+    const second = await search(h, spaceId, { query: 'configuration', limit: 1, page: configuration.next?.page });
+    expect(second.items[0]).toMatchObject({ id: 'p-guide', rank: 2, ancestors: [] });
+    expect(configuration.items[0]?.score as number).toBeGreaterThan(second.items[0]?.score as number);
+    expect(both.items[0]?.sections?.map((s) => (s as { score?: number }).score)).toEqual([1, 1]);
     expect((await search(h, spaceId, { query: 'kubernetes' })).items).toEqual([]);
   });
 

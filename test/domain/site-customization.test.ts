@@ -66,7 +66,7 @@ describe('site customization', () => {
     await h.admin.fails('updateSiteCustomizationById', bad((b) => ((b.styling as Record<string, unknown>).theme = 'neon')), 400, /styling\.theme must be equal to one of the allowed values \("clean", "muted", "bold", "gradient"\)/);
     await h.admin.fails('updateSiteCustomizationById', bad((b) => ((b.header as Record<string, unknown>).links = [{ title: 'x', to: { kind: 'url', url: 'javascript:alert(1)' }, links: [] }])), 400, /Invalid customization settings: header\.links\.0\.to\.url must be an absolute http\(s\) or mailto URL, or a path starting with \//);
     await h.admin.fails('updateSiteCustomizationById', bad((b) => (b.privacyPolicy = { url: 'javascript:alert(1)' })), 400, /privacyPolicy\.url must match format "uri" \(an absolute http\(s\) or mailto URL\)/);
-    await h.admin.fails('updateSiteCustomizationById', bad((b) => delete (b as Record<string, unknown>).pdf), 400, /pdf/);
+    await h.admin.fails('updateSiteCustomizationById', bad((b) => delete (b as Record<string, unknown>).socialAccounts), 400, /socialAccounts/);
     await h.admin.fails('updateSiteCustomizationById', bad((b) => (b.title = 'A')), 400, /title/);
     expect(h.store.read().gen).toBe(gen);
   });
@@ -75,10 +75,10 @@ describe('site customization', () => {
     await h.admin.ok('updateSiteCustomizationById', { params: site, body: look() });
     const first = await h.admin.ok<Record<string, any>>('overrideSiteSpaceCustomizationById', {
       params: variant,
-      body: { title: 'Help v2', styling: { theme: 'gradient', sidebar: { list: 'pill' } }, pdf: { enabled: false } },
+      body: { title: 'Help v2', styling: { theme: 'gradient', sidebar: { list: 'pill' } }, feedback: { enabled: true } },
     });
     expect(schemaErrors('SiteSpaceCustomizationSettings', first)).toEqual([]);
-    expect(first).toMatchObject({ hasOverrides: true, title: 'Help v2', pdf: { enabled: false } });
+    expect(first).toMatchObject({ hasOverrides: true, title: 'Help v2', feedback: { enabled: true } });
     expect(first.styling).toMatchObject({ theme: 'gradient', primaryColor: { light: '#ff0066', dark: '#ff3385' }, sidebar: { background: 'default', list: 'pill' } });
 
     // A second override adds to the first; null puts the site's value back.
@@ -92,7 +92,7 @@ describe('site customization', () => {
     expect(h.store.read().get(SiteTables.siteSpaceCustomizations, variant.siteSpaceId)).toEqual({
       title: 'Help v2',
       styling: { sidebar: { list: 'pill' }, primaryColor: { light: '#111111', dark: '#eeeeee' } },
-      pdf: { enabled: false },
+      feedback: { enabled: true },
     });
     expect(await h.admin.ok('getSiteSpaceCustomizationById', { params: variant })).toEqual(second);
     // The site's own settings are untouched.
@@ -101,7 +101,7 @@ describe('site customization', () => {
     // Resetting every override one by one leaves none.
     const cleared = await h.admin.ok('overrideSiteSpaceCustomizationById', {
       params: variant,
-      body: { title: null, styling: { primaryColor: null, sidebar: { list: null } }, pdf: { enabled: null } },
+      body: { title: null, styling: { primaryColor: null, sidebar: { list: null } }, feedback: { enabled: null } },
     });
     expect(cleared).toEqual({ ...look(), hasOverrides: false });
     expect(h.store.read().get(SiteTables.siteSpaceCustomizations, variant.siteSpaceId)).toBeUndefined();
@@ -121,7 +121,7 @@ describe('site customization', () => {
   it('names what is missing; DELETE of what is absent is 204', async () => {
     await h.admin.fails('getSiteCustomizationById', { params: { ...site, siteId: 'nope' } }, 404, /nope/);
     await h.admin.fails('getSiteSpaceCustomizationById', { params: { ...variant, siteSpaceId: 'nope' } }, 404, /Site space nope not found in site/);
-    await h.admin.fails('overrideSiteSpaceCustomizationById', { params: { ...variant, siteSpaceId: 'a/b' }, body: { pdf: { enabled: true } } }, 404, /Site space a\/b not found/);
+    await h.admin.fails('overrideSiteSpaceCustomizationById', { params: { ...variant, siteSpaceId: 'a/b' }, body: { feedback: { enabled: true } } }, 404, /Site space a\/b not found/);
     expect((await h.admin.call('deleteSiteSpaceCustomizationById', { params: { ...variant, siteSpaceId: 'nope' } })).status).toBe(204);
   });
 
@@ -129,7 +129,7 @@ describe('site customization', () => {
     const editor = await h.member('ed@acme.test', 'create');
     expect(await h.ok(editor, 'getSiteCustomizationById', { params: site })).toEqual(DEFAULT_CUSTOMIZATION);
     await h.fails(editor, 'updateSiteCustomizationById', { params: site, body: look() }, 403, /"admin" role/);
-    await h.fails(editor, 'overrideSiteSpaceCustomizationById', { params: variant, body: { pdf: { enabled: false } } }, 403, /"admin" role/);
+    await h.fails(editor, 'overrideSiteSpaceCustomizationById', { params: variant, body: { feedback: { enabled: true } } }, 403, /"admin" role/);
   });
 
   it('shows in the published view: the site\'s settings, and each site space with overrides', async () => {
@@ -147,7 +147,7 @@ describe('site customization', () => {
 
   it('goes with the site space and the site', async () => {
     await h.admin.ok('updateSiteCustomizationById', { params: site, body: look() });
-    await h.admin.ok('overrideSiteSpaceCustomizationById', { params: variant, body: { pdf: { enabled: false } } });
+    await h.admin.ok('overrideSiteSpaceCustomizationById', { params: variant, body: { feedback: { enabled: true } } });
     expect((await h.admin.call('deleteSiteSpaceById', { params: variant })).status).toBe(205);
     expect(h.store.read().get(SiteTables.siteSpaceCustomizations, variant.siteSpaceId)).toBeUndefined();
     expect((await h.admin.call('deleteSiteById', { params: site })).status).toBe(205);

@@ -1,6 +1,6 @@
 /**
  * MCP servers of a site (real API `site-mcp-servers`) through executeOperation: every
- * success answer is validated against @gitbook/api 0.143.2 by the harness (`ok`), and
+ * success answer is validated against @gitbook/api 0.202.0 by the harness (`ok`), and
  * the values are asserted: URLs checked (http(s), no credentials) and never fetched,
  * headers checked, their values hidden in listings, rows gone with the site.
  */
@@ -42,6 +42,7 @@ describe('site MCP servers', () => {
       id: server.id,
       name: 'Tickets',
       url: 'https://mcp.acme.example/sse',
+      transport: 'sse',
       headers: { Authorization: SECRET, 'X-Team': 'docs' },
       urls: { location },
     });

@@ -1,6 +1,6 @@
 /**
  * Site redirects (real API `site-redirects`) through executeOperation: every success
- * answer is validated against @gitbook/api 0.143.2 by the harness (`ok`), and the
+ * answer is validated against @gitbook/api 0.202.0 by the harness (`ok`), and the
  * values are asserted: sources in normal form, one redirect per source, destinations
  * checked when written, targets resolved to published URLs, and rows gone with the site.
  */
@@ -43,7 +43,16 @@ describe('site redirects', () => {
     const h = await contentSetup();
     const s = await siteOf(h);
     const toSection = await create(h, s, '/old-api', { kind: 'site-section', siteSectionId: s.apiSection });
-    expect(toSection).toEqual({ object: 'site-redirect', id: toSection.id, source: '/old-api', destination: { kind: 'site-section', siteSectionId: s.apiSection } });
+    expect(toSection).toEqual({
+      object: 'site-redirect',
+      id: toSection.id,
+      source: '/old-api',
+      draft: false,
+      captureWildcard: false,
+      permanent: false,
+      destination: { kind: 'site-section', siteSectionId: s.apiSection },
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
     const toDefault = await create(h, s, '/start', { kind: 'site-space', siteSpaceId: s.guideVariant });
     const toVariant = await create(h, s, '/guide/next', { kind: 'site-space', siteSpaceId: s.v2 });
     const toPage = await create(h, s, '/install/linux', { kind: 'site-page', siteSpaceId: s.guideVariant, pageId: 'p-linux' });

@@ -119,10 +119,13 @@ describe('Git Sync through the API (MemoryStore)', () => {
     for (const file of imported.tree.files) expect(file.git?.oid).toMatch(/^[0-9a-f]{40}$/);
 
     const info = await h.admin.ok<Record<string, unknown>>('getSpaceGitInfo', { params: { spaceId: space.id } }, 200);
+    // 0.202's required installation fields: no Git Sync installation here, so the space's own sync stands for it.
+    const installation = { installationId: space.id, installationProvider: 'github', installationStatus: 'active' };
     expect(info).toEqual({
       repoName: 'remote',
       url: r.url,
       updatedAt: expect.any(String),
+      ...installation,
       repository: r.url,
       ref: MAIN,
       projectDirectory: '',
@@ -132,7 +135,7 @@ describe('Git Sync through the API (MemoryStore)', () => {
       lastSync: 'import',
     });
     const spaceView = await h.admin.ok<{ gitSync?: unknown }>('getSpaceById', { params: { spaceId: space.id } }, 200);
-    expect(spaceView.gitSync).toEqual({ repoName: 'remote', url: r.url, updatedAt: info.updatedAt });
+    expect(spaceView.gitSync).toEqual({ repoName: 'remote', url: r.url, updatedAt: info.updatedAt, ...installation });
 
     // ─── Same commit again: skipped (no new revision) ───
     await h.admin.ok('importGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN } }, 204);

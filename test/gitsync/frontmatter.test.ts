@@ -55,8 +55,19 @@ describe('front matter', () => {
       noIndex: false,
       noRobotsIndex: true,
       cover: { ref: { kind: 'file', file: 'c1' }, yPos: 12.5 },
-      layout: { width: 'wide', cover: true, coverSize: 'full', title: false, metadata: true },
+      // 0.202's RevisionPageLayoutOptions: cover.mask is coverMask, and the newer tags/actions/anchors flags are read.
+      layout: { width: 'wide', cover: true, coverSize: 'full', coverMask: 'radial', title: false, metadata: true, tags: true },
     });
+  });
+
+  it("writes 0.202's layout keys back where GitBook puts them: cover.mask and the tags/actions/anchors flags", () => {
+    const raw = splitFrontMatter('---\nlayout:\n  cover:\n    visible: true\n    size: hero\n---\n').frontMatter;
+    const layout = { cover: true, coverSize: 'hero', coverMask: 'radial', actions: false, anchors: true } as const;
+    const text = renderFrontMatter(raw, { layout }, codec, '\n').text;
+    expect(text).toBe('---\nlayout:\n  cover:\n    visible: true\n    size: hero\n    mask: radial\n  actions:\n    visible: false\n  anchors:\n    visible: true\n---\n');
+    const back = splitFrontMatter(text ?? '').frontMatter;
+    expect(fieldsFromFrontMatter(parseFrontMatter(back?.yaml ?? '').data, codec.read)).toEqual({ layout });
+    expect(renderFrontMatter(back, { layout }, codec, '\n').text).toBe(text);
   });
 
   it('reports invalid YAML and non-mappings', () => {

@@ -17,7 +17,7 @@ const file = (name: string, value: unknown) => {
 };
 const look = { ...DEFAULT_CUSTOMIZATION, title: 'Acme Help', styling: { ...(DEFAULT_CUSTOMIZATION.styling as object), theme: 'muted', font: 'Lato' } };
 const lookFile = file('look.json', look);
-const badFile = file('bad.json', { ...look, footer: { groups: [], copyright: 'x'.repeat(301) } });
+const badFile = file('bad.json', { ...look, footer: { groups: [], copyright: 'x'.repeat(513) } });
 const darkFile = file('dark.json', { styling: { theme: 'bold' }, themes: { default: 'dark', toggeable: false } });
 
 const steps: Step[] = [
@@ -44,7 +44,7 @@ describe('site customization script, locally and through serve', () => {
     expect(at(3).stdout).toBe('clean\t#346DDB\tInter\tsearch\t\t\n');
     expect(at(4).stdout).toBe('muted\t#346DDB\tLato\tsearch\tAcme Help\t\n');
     expect(at(5).exitCode).toBe(2);
-    expect(at(5).stderr).toMatch(/footer\.copyright must NOT have more than 300 characters/);
+    expect(at(5).stderr).toMatch(/footer\.copyright must NOT have more than 512 characters/);
     expect(at(6).stdout).toBe('bold\t#346DDB\tLato\tsearch\tAcme Help\ttrue\n');
     expect(JSON.parse(at(7).stdout)).toEqual({ theme: 'bold', themes: { default: 'light', toggeable: true }, hasOverrides: true });
     expect(JSON.parse(at(8).stdout)).toEqual({ title: 'Acme Help', font: 'Lato', hasOverrides: true });

@@ -95,7 +95,16 @@ describe('site redirects and MCP servers in both modes', () => {
     expect(base).toBeDefined();
     expect(at('resolve page').stdout).toBe(`/setup/~install\tpage ${install} in ${gv}\t${base}/install\t${toPage[0]}\n`);
     expect(JSON.parse(at('resolve section').stdout)).toEqual({
-      redirect: { object: 'site-redirect', id: r1, source: '/old-api', destination: { kind: 'site-section', siteSectionId: secApi } },
+      redirect: {
+        object: 'site-redirect',
+        id: r1,
+        source: '/old-api',
+        draft: false,
+        captureWildcard: false,
+        permanent: false,
+        destination: { kind: 'site-section', siteSectionId: secApi },
+        createdAt: expect.any(String),
+      },
       target: `${base}/api-reference/`,
     });
   });
@@ -134,6 +143,7 @@ describe('site redirects and MCP servers in both modes', () => {
         id: m1,
         name: 'Tickets',
         url: 'https://mcp.acme.example/sse',
+        transport: 'sse',
         headers: { Authorization: '********', 'X-Team': '********' },
         urls: { location: expect.stringMatching(new RegExp(`/v1/orgs/\\w+/sites/\\w+/mcp-servers/${m1}$`)) },
       },

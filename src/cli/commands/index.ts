@@ -83,6 +83,7 @@ const commandModules = {
       },
     };
   },
+  // Loaded for `cr` only (its operation commands are derived): the conflict commands need the content model.
   'change-requests': async (): Promise<CommandModule> => {
     const [{ registerCrDiff }, { registerCrConflicts }, { registerCrResolve }] = await Promise.all([
       import('./change-requests.js'),
@@ -123,7 +124,7 @@ const commandModules = {
       },
     };
   },
-} satisfies Record<string, () => Promise<CommandModule>>;
+} satisfies Record<string, (group?: string) => Promise<CommandModule>>;
 
 export type CommandModuleName = keyof typeof commandModules;
 
@@ -159,6 +160,6 @@ export async function loadCommandModules(group?: string): Promise<CommandModule[
   const names = (Object.keys(moduleGroups) as CommandModuleName[]).filter((name) => group === undefined || moduleGroups[name].includes(group));
   const derived = Object.keys(derivedGroups).filter((name) => group === undefined || name === group);
   const specs = (await Promise.all(derived.map((name) => (derivedGroups[name] as () => Promise<readonly OperationCommandSpec[]>)()))).flat();
-  const modules = await Promise.all(names.map((name) => commandModules[name]()));
+  const modules = await Promise.all(names.map((name) => commandModules[name](group)));
   return specs.length ? [{ name: 'derived', specs }, ...modules] : modules;
 }

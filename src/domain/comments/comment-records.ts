@@ -78,6 +78,45 @@ export interface CommentRecord {
   resolvedBy?: string;
   reactions: ReactionRecord[];
   replies: number;
+  /**
+   * Who replied (0.202 `Comment.repliers`): one entry per user with their count of
+   * replies and when they last replied, most recent first. Kept up to date by posting and
+   * deleting replies; absent on comments written before (views count the reply rows).
+   */
+  repliers?: ReplierRecord[];
+}
+
+export interface ReplierRecord {
+  user: string;
+  count: number;
+  updatedAt: string;
+}
+
+/** The repliers of a comment: as stored, or for a comment written before they were kept, counted from its reply rows (newest first). */
+export function storedRepliers(tx: StoreReader, comment: CommentRecord): ReplierRecord[] {
+  if (comment.repliers) return comment.repliers;
+  const repliers: ReplierRecord[] = [];
+  if (comment.replies === 0) return repliers;
+  const byUser = new Map<string, ReplierRecord>();
+  for (const [, reply] of tx.scan<ReplyRecord>(CommentTables.replies, { prefix: `${comment.id}/` })) {
+    const entry = byUser.get(reply.postedBy);
+    if (entry) entry.count += 1;
+    else {
+      const fresh = { user: reply.postedBy, count: 1, updatedAt: reply.postedAt };
+      byUser.set(reply.postedBy, fresh);
+      repliers.push(fresh);
+    }
+  }
+  return repliers;
+}
+
+/** `repliers` after `user` replied at `at` (+1) or one of their replies went (-1). */
+export function withReplier(repliers: readonly ReplierRecord[], user: string, delta: 1 | -1, at?: string): ReplierRecord[] {
+  const current = repliers.find((entry) => entry.user === user);
+  const others = repliers.filter((entry) => entry.user !== user);
+  if (delta === 1) return [{ user, count: (current?.count ?? 0) + 1, updatedAt: at ?? current?.updatedAt ?? '' }, ...others];
+  if (!current || current.count <= 1) return others;
+  return repliers.map((entry) => (entry.user === user ? { ...entry, count: entry.count - 1 } : entry));
 }
 
 export interface ReplyRecord {

@@ -67,8 +67,10 @@ import {
   removeComment,
   removeReply,
   replaceComment,
+  storedRepliers,
   threadCount,
   threadOf,
+  withReplier,
 } from './comment-records.js';
 import { type CommentViewContext, commentView, commentViewContext, isEmptyBody, replyView } from './views.js';
 
@@ -334,7 +336,8 @@ function postReply(ctx: HandlerContext, thread: Thread, commentId: string, body:
     reactions: [],
   };
   putReply(ctx.tx, reply);
-  replaceComment(ctx.tx, thread.key, comment, { ...comment, replies: comment.replies + 1 });
+  const repliers = withReplier(storedRepliers(ctx.tx, comment), reply.postedBy, 1, reply.postedAt);
+  replaceComment(ctx.tx, thread.key, comment, { ...comment, replies: comment.replies + 1, repliers });
   return replyView(viewContext(ctx, thread), comment, reply, format);
 }
 
@@ -370,8 +373,9 @@ function deleteReply(ctx: HandlerContext, thread: Thread, commentId: string, rep
   const reply = findReply(ctx.tx, replyId);
   if (!reply || reply.comment !== comment.id) return nothingToDelete();
   requireAuthor(ctx, thread, reply.postedBy, `reply ${reply.id}`, 'delete');
+  const repliers = withReplier(storedRepliers(ctx.tx, comment), reply.postedBy, -1);
   removeReply(ctx.tx, reply);
-  replaceComment(ctx.tx, thread.key, comment, { ...comment, replies: Math.max(0, comment.replies - 1) });
+  replaceComment(ctx.tx, thread.key, comment, { ...comment, replies: Math.max(0, comment.replies - 1), repliers });
   return deleted();
 }
 

@@ -11,7 +11,7 @@ import { atLeast } from '../permissions.js';
 import { type Role, getRevision, getUser } from '../core-records.js';
 import { apiUrl } from '../urls.js';
 import { type UserView, userView } from '../views.js';
-import type { CommentRecord, ReactionRecord, ReplyRecord, StoredBody } from './comment-records.js';
+import { type CommentRecord, type ReactionRecord, type ReplyRecord, type StoredBody, storedRepliers } from './comment-records.js';
 
 const seg = (id: string) => encodeURIComponent(id);
 
@@ -152,6 +152,7 @@ export function commentView(view: CommentViewContext, comment: CommentRecord, fo
     ...(comment.editedAt !== undefined ? { editedAt: comment.editedAt } : {}),
     reactions: reactionsView(view, comment.reactions),
     replies: comment.replies,
+    repliers: storedRepliers(view.tx, comment).map((entry) => ({ updatedAt: entry.updatedAt, count: entry.count, user: user(view, entry.user) })),
     body: bodyView(comment.body, format),
     target: {
       space: comment.space,

@@ -1,7 +1,7 @@
 /**
  * Stored content → API objects, shaped after the real OpenAPI schemas
  * (`RevisionPage*`, `RevisionFile`, `Revision*`, `ChangeRequest`, `ContentLocation`
- * of @gitbook/api 0.143.2).
+ * of @gitbook/api 0.202.0).
  *
  * Notes on the schema:
  * - `RevisionPageDocument` is `allOf` with the `Document` oneOf (`{markdown}` |
@@ -10,8 +10,9 @@
  *   `markdown`; a single page read carries `document` with `format=document`.
  *   A listing with `bodies=false` (docsctl only) carries neither: the spec's
  *   answer minus the body, gaps.md §4's "nothing" variant.
- * - `layout` of document pages has all nine members required: the stored layout
- *   completes the defaults below.
+ * - `layout` of document pages has all thirteen members required: the stored layout
+ *   completes the defaults below. `tags` (0.202, required): docsctl keeps no page tags
+ *   yet, so every page answers an empty list.
  * - `metadata=false` leaves out `git` (the mutable Git Sync metadata).
  */
 import type { ContentRef, PageLayout } from '../../content-model/model.js';
@@ -44,12 +45,16 @@ export const DEFAULT_LAYOUT: Required<PageLayout> = {
   width: 'default',
   cover: true,
   coverSize: 'full',
+  coverMask: 'none',
   title: true,
   description: true,
   tableOfContents: true,
   outline: true,
   pagination: true,
   metadata: true,
+  tags: true,
+  actions: true,
+  anchors: true,
 };
 
 // ─── Documents ─────────────────────────────────────────────────────────────
@@ -242,6 +247,7 @@ function renderPage(content: RevisionContent, page: StoredPage, path: string, en
   view.pages = childViews();
   if (options.metadata && page.git) view.git = { oid: page.git.oid, path: page.git.path };
   view.layout = page.layout ? { ...DEFAULT_LAYOUT, ...definedLayout(page.layout) } : { ...DEFAULT_LAYOUT };
+  view.tags = [];
   if (page.cover) {
     const ref = coverRef(page.cover.ref);
     const refDark = coverRef(page.cover.refDark);
@@ -398,6 +404,8 @@ export function revisionView(
       return file ? [fileView(scope.origin, file, metadata)] : [];
     }),
     reusableContents: [],
+    // 0.202: the tags a revision defines; docsctl's content has none yet (pages answer `tags: []` too).
+    tags: [],
     urls: { app: revisionAppUrl(scope.origin, scope.organization, revision) },
     createdAt: revision.createdAt,
     type: revision.type,

@@ -32,7 +32,7 @@ import type { ContentTree } from '../../content-model/model.js';
 import type { AnyRoute, RouteInput } from '../../api/route.js';
 import { type Handler, type HandlerContext, type PrepareContext, Reply, type TwoPhaseHandler, implementer } from '../handler.js';
 import type { GitSyncState, RevisionGit, SpaceRecord } from '../core-records.js';
-import { getSpace, putSpace } from '../core-records.js';
+import { getSpace, gitSyncStateView, putSpace } from '../core-records.js';
 import { commitToSpace } from '../content/change-requests.js';
 import { spaceFor } from '../content/common.js';
 import { newRevisionRecord, requireRevisionRecord } from '../content/change-request-records.js';
@@ -267,7 +267,8 @@ async function getSpaceGitInfo(ctx: HandlerContext, { params }: { params: { spac
   const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
   if (space.gitSync === undefined) throw notFound(`Git Sync is not set up for space ${space.id}`);
   const record = getGitSync(ctx.tx, space.id);
-  if (record === undefined) return { ...space.gitSync };
+  const state = gitSyncStateView(space.id, space.gitSync, (await installations()).spaceInstallationState(ctx.tx, space.id));
+  if (record === undefined) return state;
   const extra: Record<string, unknown> = {
     repository: record.url,
     ref: record.ref,
@@ -280,7 +281,7 @@ async function getSpaceGitInfo(ctx: HandlerContext, { params }: { params: { spac
     repoTreeURL: record.repoTreeURL,
   };
   for (const key of Object.keys(extra)) if (extra[key] === undefined) delete extra[key];
-  return { ...space.gitSync, ...extra };
+  return { ...state, ...extra };
 }
 
 /** Where the remembered layout puts the space's content: `.gitbook.yaml`, the content root, README and SUMMARY (repository paths). */

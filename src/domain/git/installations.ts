@@ -90,6 +90,15 @@ const children = new KeyedSet<null>('gitInstallations.children');
 export const getInstallation = (tx: StoreReader, id: string) => (id.includes('/') ? undefined : tx.get<InstallationRecord>(TABLE, id));
 const targetKey = (target: InstallationTarget) => (target.type === 'site' ? `site:${target.siteId}` : `space:${target.spaceId}`);
 
+/** The installation of a space (its Git Sync state names it), if it has one: id, provider, status. */
+export function spaceInstallationState(tx: StoreReader, spaceId: string): { id: string; provider: Provider; status: 'active' | 'pending' } | undefined {
+  const id = tx.get<string>(TARGETS, `space:${spaceId}`);
+  const record = id === undefined ? undefined : getInstallation(tx, id);
+  if (!record) return undefined;
+  const status = installationView({ origin: '', tx }, record).status as 'active' | 'pending';
+  return { id: record.id, provider: record.provider, status };
+}
+
 /** The organization an installation belongs to (access.ts scopes). */
 export const organizationOfInstallation = (tx: StoreReader, id: string) => getInstallation(tx, id)?.organization;
 
@@ -194,7 +203,7 @@ function requireProvider(record: InstallationRecord, provider: Provider): void {
 
 // ─── Views ─────────────────────────────────────────────────────────────────
 
-export function installationView(ctx: Pick<HandlerContext, 'origin' | 'tx'>, record: InstallationRecord): Record<string, unknown> {
+export function installationView(ctx: { origin: string; tx: StoreReader }, record: InstallationRecord): Record<string, unknown> {
   const source = repositoriesOf(ctx.tx, record);
   const inherited = source !== record;
   const repositoryId = source.repositoryId;

@@ -73,6 +73,8 @@ function reviewView(ctx: Ctx, space: SpaceRecord, role: Role, cr: ChangeRequestR
     ...(comment ? { comment: commentView(commentViewContext(ctx.tx, ctx, role, space.id, cr.status === 'merged' ? space.revision : cr.revision), comment as CommentRecord, format) } : {}),
     createdAt: review.createdAt,
     updatedAt: review.createdAt,
+    // 0.202: where getChangeRequestReviewById reads it.
+    urls: { location: `${crLocation(ctx.origin, cr)}/reviews/${seg(review.id)}` },
   };
 }
 

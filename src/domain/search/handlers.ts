@@ -75,21 +75,45 @@ function slugify(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '');
 }
 
-/** The page as a `SearchPageResult`, with up to three sections (heading + the matching lines) that contain a query word. */
-function pageResult(space: SpaceRecord, origin: string, content: RevisionContent, pageId: string, words: string[]) {
-  const page = content.page(pageId);
+/** The titles of a page's ancestors, top-level first (0.202 `SearchPageResult.ancestors`). */
+function ancestorTitles(content: RevisionContent, parentId: string | undefined): Array<{ title: string }> {
+  const titles: Array<{ title: string }> = [];
+  const seen = new Set<string>();
+  for (let current = parentId === undefined ? undefined : content.page(parentId); current && !seen.has(current.id); current = current.parent === undefined ? undefined : content.page(current.parent)) {
+    seen.add(current.id);
+    titles.push({ title: current.title || 'Untitled' });
+  }
+  return titles.reverse();
+}
+
+interface SectionResult {
+  id: string;
+  title: string;
+  path: string;
+  score: number;
+  body: string;
+  urls: { app: string };
+}
+
+/**
+ * The page as a `SearchPageResult`, with up to three sections (heading + the matching lines) that contain a query word.
+ * `score` is the hit's (higher is better), `rank` its one-based place in the whole ranking; a section's score counts
+ * the query words its lines hold.
+ */
+function pageResult(space: SpaceRecord, origin: string, content: RevisionContent, hit: Hit, rankOf: number, words: string[]) {
+  const page = content.page(hit.pageId);
   if (!page) return undefined;
   const path = content.pathOf(page.id);
   const url = (anchor?: string) => appUrl(origin, `o/${seg(space.organization)}/s/${seg(space.id)}/${path}${anchor ? `#${anchor}` : ''}`);
-  const sections: Array<{ id: string; title: string; path: string; body: string; urls: { app: string } }> = [];
+  const sections: SectionResult[] = [];
   const markdown = page.type === 'document' ? (content.markdown(page) ?? '') : '';
   let heading = page.title || 'Untitled';
   let anchor = '';
   const wanted = new Set(words);
-  const mentions = (line: string): boolean => {
-    let found = false;
+  const mentions = (line: string): number => {
+    let found = 0;
     eachWord(line, (word) => {
-      found ||= wanted.has(word);
+      if (wanted.has(word)) found += 1;
     });
     return found;
   };
@@ -102,16 +126,28 @@ function pageResult(space: SpaceRecord, origin: string, content: RevisionContent
       anchor = slugify(heading);
       continue;
     }
-    if (line.trim() === '' || !mentions(line)) continue;
+    const found = line.trim() === '' ? 0 : mentions(line);
+    if (found === 0) continue;
     const id = `${page.id}${anchor ? `#${anchor}` : ''}`;
     const existing = sections.find((s) => s.id === id);
     if (existing) {
+      existing.score += found;
       if (existing.body.length < 300) existing.body = `${existing.body} ${line.trim()}`.slice(0, 300);
       continue;
     }
-    sections.push({ id, title: heading, path: anchor ? `${path}#${anchor}` : path, body: line.trim().slice(0, 300), urls: { app: url(anchor) } });
+    sections.push({ id, title: heading, path: anchor ? `${path}#${anchor}` : path, score: found, body: line.trim().slice(0, 300), urls: { app: url(anchor) } });
   }
-  return { id: page.id, title: page.title || 'Untitled', path, ...(sections.length > 0 ? { sections } : {}), urls: { app: url() } };
+  return {
+    id: page.id,
+    title: page.title || 'Untitled',
+    description: page.description ?? '',
+    path,
+    score: hit.score,
+    rank: rankOf,
+    ...(sections.length > 0 ? { sections } : {}),
+    ancestors: ancestorTitles(content, page.parent),
+    urls: { app: url() },
+  };
 }
 
 /** The ranked hits of a space for the query words. */
@@ -129,7 +165,12 @@ export const searchHandlers = {
     const words = queryWords(query.query);
     const found = searchSpace(ctx.tx, space, words);
     if (!found) return { items: [], count: 0 };
-    return paginate(itemsOf(found.hits), query, (hit) => pageResult(space, ctx.origin, found.content, hit.pageId, words) ?? { id: hit.pageId, title: 'Untitled', path: '', urls: { app: appUrl(ctx.origin, `o/${seg(space.organization)}/s/${seg(space.id)}`) } });
+    const rankOf = new Map(found.hits.map((hit, i) => [hit, i + 1]));
+    return paginate(itemsOf(found.hits), query, (hit) => {
+      const rankOfHit = rankOf.get(hit) ?? 1;
+      return pageResult(space, ctx.origin, found.content, hit, rankOfHit, words) ??
+        { id: hit.pageId, title: 'Untitled', description: '', path: '', score: hit.score, rank: rankOfHit, ancestors: [], urls: { app: appUrl(ctx.origin, `o/${seg(space.organization)}/s/${seg(space.id)}`) } };
+    });
   }),
 
   ...on('searchOrganizationContent', (ctx, { params, query }) => {
@@ -143,10 +184,13 @@ export const searchHandlers = {
       if (found && found.hits.length > 0) results.push({ space, best: found.hits[0] as Hit, hits: found.hits, content: found.content });
     }
     results.sort((a, b) => b.best.matched - a.best.matched || b.best.score - a.best.score || (a.space.id < b.space.id ? -1 : 1));
-    return paginate(itemsOf(results), query, ({ space, hits, content }) => ({
+    // A page's rank is its place in its space's ranking (the spaces come best first).
+    return paginate(itemsOf(results), query, ({ space, best, hits, content }) => ({
+      type: 'space' as const,
       id: space.id,
       title: space.title,
-      pages: hits.slice(0, 5).flatMap((hit) => pageResult(space, ctx.origin, content, hit.pageId, words) ?? []),
+      score: best.score,
+      pages: hits.slice(0, 5).flatMap((hit, i) => pageResult(space, ctx.origin, content, hit, i + 1, words) ?? []),
     }));
   }),
 };

@@ -100,6 +100,8 @@ export function customizationChecks(): Promise<CustomizationChecks> {
     const ajv: Ajv = new AjvClass({ allErrors: false, strict: false });
     ajv.addFormat('uri', isLinkUrl);
     ajv.addFormat('emoji', true);
+    // 0.202's settings carry `updatedAt` (a Timestamp): an ISO 8601 date-time, as docsctl writes them.
+    ajv.addFormat('date-time', (value: string) => !Number.isNaN(Date.parse(value)) && /^\d{4}-\d{2}-\d{2}T/.test(value));
     ajv.addSchema({ $id: 'docsctl:customization', definitions: CUSTOMIZATION_DEFINITIONS });
     const compiled = (name: string) => ajv.getSchema(`docsctl:customization#/definitions/${name}`) as ValidateFunction;
     return {

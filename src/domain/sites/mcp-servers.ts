@@ -82,6 +82,7 @@ export function mcpServerView(origin: string, site: SiteRecord, server: McpServe
     id: server.id,
     name: server.name,
     url: server.url,
+    transport: server.transport ?? 'sse',
     headers,
     urls: { location: location(origin, site, server.id) },
   };

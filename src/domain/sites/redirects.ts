@@ -72,7 +72,18 @@ function checkedSource(raw: string): string {
 const sourceKey = (siteId: string, source: string) => `${siteId}/${createHash('sha256').update(source).digest('hex')}`;
 
 export function redirectView(redirect: RedirectRecord) {
-  return { object: 'site-redirect' as const, id: redirect.id, source: redirect.source, destination: redirect.destination };
+  return {
+    object: 'site-redirect' as const,
+    id: redirect.id,
+    source: redirect.source,
+    draft: redirect.draft === true,
+    captureWildcard: redirect.captureWildcard === true,
+    permanent: redirect.permanent === true,
+    destination: redirect.destination,
+    createdAt: redirect.createdAt,
+    // Absent until the redirect is changed (0.202: "absent if never updated since creation").
+    ...(redirect.updatedAt !== redirect.createdAt ? { updatedAt: redirect.updatedAt } : {}),
+  };
 }
 
 /** The published URL of a site space: its section's (or the site's) URL, then its path unless it is the default. */

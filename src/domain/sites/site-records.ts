@@ -49,6 +49,8 @@ export interface SiteRecord {
 
 export interface SectionRecord {
   id: string;
+  /** 0.202: a draft is being prepared and is not published (absent: false). */
+  draft?: boolean;
   site: string;
   title: string;
   path: string;
@@ -62,6 +64,8 @@ export interface SectionRecord {
 
 export interface GroupRecord {
   id: string;
+  /** 0.202: a draft is being prepared and is not published (absent: false). */
+  draft?: boolean;
   site: string;
   title: string;
   icon?: string;
@@ -71,6 +75,8 @@ export interface GroupRecord {
 
 export interface SiteSpaceRecord {
   id: string;
+  /** 0.202: a draft is being prepared and is not published (absent: false). */
+  draft?: boolean;
   site: string;
   space: string;
   /** The section it is a variant of (absent: at the site's root). */
@@ -104,6 +110,12 @@ export interface RedirectRecord {
   /** The normalised source path (redirects.ts `normaliseSource`). */
   source: string;
   destination: RedirectDestination;
+  /** 0.202: a draft redirect is not live (absent: false). */
+  draft?: boolean;
+  /** 0.202: the source matches as a prefix, the rest appended to the destination (absent: false). */
+  captureWildcard?: boolean;
+  /** 0.202: served as a permanent redirect (absent: false, temporary). */
+  permanent?: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -115,6 +127,8 @@ export interface McpServerRecord {
   url: string;
   /** Sent to the server by the site's assistant: they may hold secrets, so listings hide the values. */
   headers: Record<string, string>;
+  /** 0.202 `transport` (absent: `sse`, the real API's default). */
+  transport?: 'sse' | 'http';
   createdAt: string;
   updatedAt: string;
 }

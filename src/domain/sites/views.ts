@@ -15,6 +15,7 @@ import { getOrg, getSpace } from '../core-records.js';
 import { apiUrl, appUrl } from '../urls.js';
 import { type SpaceView, spaceView } from '../views.js';
 import type { StoreReader } from '../../store/types.js';
+import { sitePermissions } from '../permissions.js';
 import { siteFeatures } from './features.js';
 import {
   type GroupRecord,
@@ -62,10 +63,15 @@ export function siteView(ctx: SiteViewContext, site: SiteRecord) {
     object: 'site' as const,
     id: site.id,
     type: site.type,
+    // docsctl never freezes a site (the real API applies Basic to frozen ones): the type it has applies.
+    appliedType: site.type,
     title: site.title,
     basename: site.basename,
     ...(site.proxy ? { proxy: site.proxy } : {}),
     visibility: site.visibility,
+    // Sites have no permissions of their own yet: every member's organization role applies.
+    defaultLevel: 'inherit' as const,
+    permissions: sitePermissions(ctx.role),
     published: site.published,
     siteSpaces: visibleSiteSpaceCount(ctx.tx, site.id),
     createdAt: site.createdAt,
@@ -75,6 +81,8 @@ export function siteView(ctx: SiteViewContext, site: SiteRecord) {
     urls: {
       location: siteLocation(ctx.origin, site),
       app: appUrl(ctx.origin, `o/${seg(site.organization)}/sites/${seg(site.id)}`),
+      // Where members see the site's current content, published or not (`site preview`).
+      preview: appUrl(ctx.origin, `o/${seg(site.organization)}/sites/${seg(site.id)}/preview`),
       ...(site.published ? { published: `${base}/` } : {}),
     },
   };
@@ -111,6 +119,7 @@ export interface SiteSpaceView {
   space: SpaceView;
   title: string;
   default: boolean;
+  draft: boolean;
   condition?: string;
   urls: { published?: string };
 }
@@ -133,6 +142,7 @@ export function siteSpaceView(
     space: spaceView(ctx, space, ctx.role),
     title: space.title,
     default: isDefault,
+    draft: siteSpace.draft === true,
     ...(siteSpace.condition !== undefined ? { condition: siteSpace.condition } : {}),
     urls: site.published ? { published: `${url}/` } : {},
   };
@@ -168,6 +178,7 @@ export function sectionView(ctx: SiteViewContext, site: SiteRecord, section: Sec
     title: section.title,
     ...(section.description !== undefined ? { description: section.description } : {}),
     default: site.defaultSection === section.id,
+    draft: section.draft === true,
     path: section.path,
     ...(section.condition !== undefined ? { condition: section.condition } : {}),
     ...(section.group !== undefined ? { sectionGroup: section.group } : {}),
@@ -183,6 +194,7 @@ export interface GroupView {
   object: 'site-section-group';
   id: string;
   title: string;
+  draft: boolean;
   sections: SectionView[];
   children: Array<SectionView | GroupView>;
   sectionGroup?: string;
@@ -198,6 +210,7 @@ export function groupView(ctx: SiteViewContext, site: SiteRecord, group: GroupRe
     object: 'site-section-group',
     id: group.id,
     title: group.title,
+    draft: group.draft === true,
     sections: children.filter((child): child is SectionView => child.object === 'site-section'),
     children,
     ...(group.parent !== undefined ? { sectionGroup: group.parent } : {}),

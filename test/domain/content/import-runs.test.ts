@@ -42,7 +42,7 @@ describe('import runs', () => {
   it('a run imports, records the revision, counts and pages; lists newest first with filters; a finished run is not cancelled', async () => {
     const h = await contentSetup();
     const org = { organizationId: h.orgId };
-    // Reads of operations @gitbook/api 0.143 does not have (the contract test checks them against 0.202).
+    // The run's reads (test/contract/official-client-git-imports.test.ts checks them against 0.202).
     const read = async <T>(routeId: 'listImportRuns' | 'getImportRun', raw: Parameters<typeof h.call>[2]) => (await h.call(h.adminId, routeId, raw)).body as T;
     const { id: spaceId } = await h.createSpace('Docs');
     const { id: otherId } = await h.createSpace('Other');
