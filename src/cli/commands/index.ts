@@ -124,7 +124,7 @@ const commandModules = {
       },
     };
   },
-} satisfies Record<string, (group?: string) => Promise<CommandModule>>;
+} satisfies Record<string, () => Promise<CommandModule>>;
 
 export type CommandModuleName = keyof typeof commandModules;
 
@@ -160,6 +160,6 @@ export async function loadCommandModules(group?: string): Promise<CommandModule[
   const names = (Object.keys(moduleGroups) as CommandModuleName[]).filter((name) => group === undefined || moduleGroups[name].includes(group));
   const derived = Object.keys(derivedGroups).filter((name) => group === undefined || name === group);
   const specs = (await Promise.all(derived.map((name) => (derivedGroups[name] as () => Promise<readonly OperationCommandSpec[]>)()))).flat();
-  const modules = await Promise.all(names.map((name) => commandModules[name](group)));
+  const modules = await Promise.all(names.map((name) => commandModules[name]()));
   return specs.length ? [{ name: 'derived', specs }, ...modules] : modules;
 }
