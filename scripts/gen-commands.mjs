@@ -89,6 +89,9 @@ function shapeOf(schema) {
 
 const PAGINATION = new Set(['page', 'limit']);
 
+/** Path parameters whose argument has another name: a change request is given by id or number. */
+const ARGUMENTS = { changeRequestId: { name: 'changeRequest', description: 'change request id or number' } };
+
 function fail(route, command, message) {
   throw new Error(`${route.id} (${command}): ${message}`);
 }
@@ -133,10 +136,10 @@ export function deriveCommand(route, decl, registry) {
   // Positional arguments: the path parameters in order, without organizationId (`--org`) or those given as flags.
   const argDecls = decl.args ?? pathNames.filter((n) => n !== 'organizationId' && !flagParams.has(n));
   const args = argDecls.map((a) => {
-    const arg = typeof a === 'string' ? { name: a } : a;
+    const arg = typeof a === 'string' ? (ARGUMENTS[a] ? { name: ARGUMENTS[a].name, param: a } : { name: a }) : a;
     const param = arg.param ?? arg.name;
     if (!arg.variadic && !arg.to && !arg.byHook && !pathNames.includes(param)) where(`argument ${arg.name} fills "${param}", which is not a parameter of ${route.path}`);
-    const text = arg.description ?? decl.argHelp?.[arg.name] ?? words(arg.name);
+    const text = arg.description ?? decl.argHelp?.[arg.name] ?? ARGUMENTS[param]?.description ?? words(arg.name);
     return {
       name: arg.name,
       ...(arg.param && arg.param !== arg.name ? { param: arg.param } : {}),

@@ -76,7 +76,8 @@ export interface RouteDef<
  * A command that calls a route, as plain data beside the route (the build derives the
  * rest: scripts/gen-commands.mjs). Only what the route cannot say is written here:
  * - positional arguments are the path parameters (in path order, `organizationId` left
- *   out: it is `--org`); `args` gives another order or other names;
+ *   out: it is `--org`; `changeRequestId` is the argument CHANGEREQUEST, an id or a
+ *   number); `args` gives another order or other names, or fills a body or query field;
  * - each query and body field of a scalar type (string, number, boolean, enum, list of
  *   strings) is a flag `--kebab-name`, its `choices` the enum's values, its help the
  *   field's `.describe()` or its name; `flags` renames, describes, hides (`false`) or

@@ -80,8 +80,6 @@ export const getChangeRequestById = defineRoute({
   cli: {
     command: 'cr get',
     summary: 'Show a change request (by id or number)',
-    args: ['spaceId', { name: 'changeRequest', param: 'changeRequestId' }],
-    argHelp: { changeRequest: 'change request id or number' },
     columns: 'changeRequest',
     examples: ['docsctl cr get sp4c3 12', 'docsctl cr get sp4c3 12 --json | jq .outdated'],
   },
@@ -109,8 +107,6 @@ export const updateChangeRequestById = defineRoute({
   cli: {
     command: 'cr edit',
     summary: 'Change the subject or status (draft, open, archived) of a change request',
-    args: ['spaceId', { name: 'changeRequest', param: 'changeRequestId' }],
-    argHelp: { changeRequest: 'change request id or number' },
     flags: { subject: 'new subject', status: 'draft, open or archived', description: false },
     nonEmptyBody: 'Nothing to change: pass --subject or --status',
     columns: 'changeRequest',
@@ -130,8 +126,6 @@ export const mergeChangeRequest = defineRoute({
   cli: {
     command: 'cr merge',
     summary: 'Merge a change request into the space (exit 5 and the conflicting pages on conflicts)',
-    args: ['spaceId', { name: 'changeRequest', param: 'changeRequestId' }],
-    argHelp: { changeRequest: 'change request id or number' },
     columns: 'mergeResult',
     examples: ['docsctl cr merge sp4c3 12', 'docsctl cr merge sp4c3 12 || docsctl cr conflicts sp4c3 12'],
   },
@@ -149,8 +143,6 @@ export const updateChangeRequest = defineRoute({
   cli: {
     command: 'cr update',
     summary: 'Bring the space\'s current content into a change request',
-    args: ['spaceId', { name: 'changeRequest', param: 'changeRequestId' }],
-    argHelp: { changeRequest: 'change request id or number' },
     columns: 'mergeResult',
     examples: ['docsctl cr update sp4c3 12'],
   },
@@ -168,8 +160,6 @@ export const getChangeRequestPDF = defineRoute({
   cli: {
     command: 'cr pdf',
     summary: 'Render a change request (or one page) as PDF and print its URL',
-    args: ['spaceId', { name: 'changeRequest', param: 'changeRequestId' }],
-    argHelp: { changeRequest: 'change request id or number' },
     flags: { page: 'only this page (id or path)', only: false },
     columns: 'url',
     examples: ['docsctl cr pdf sp4c3 12', 'docsctl cr pdf sp4c3 12 --page guides/setup --format ids'],

@@ -95,8 +95,8 @@ export const importContentInChangeRequestPageById = defineRoute({
     command: 'cr import',
     summary:
       'Import Markdown (a file, a Git Sync directory, or a .zip) into a change request: pages at the same path are updated, others added (at the end, or under --parent); nothing is deleted. To mirror a directory exactly (removing pages it does not have), use "docsctl git import SPACE DIR"',
-    args: ['spaceId', { name: 'changeRequest', param: 'changeRequestId' }, { name: 'path', to: 'body.url' }],
-    argHelp: { changeRequest: 'change request id or number', path: 'local file or directory (Markdown, Git Sync layout or .zip), file:// or http(s):// URL' },
+    args: ['spaceId', 'changeRequestId', { name: 'path', to: 'body.url' }],
+    argHelp: { path: 'local file or directory (Markdown, Git Sync layout or .zip), file:// or http(s):// URL' },
     flags: { source: { type: 'string' }, 'params.pageId': { flag: '--parent <pageId>', description: 'add the new pages under this page' } },
     columns: 'importResult',
     examples: [

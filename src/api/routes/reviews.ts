@@ -24,8 +24,6 @@ export const getChangeRequestChanges = defineRoute({
   cli: {
     command: 'cr changes',
     summary: 'List what a change request changes: pages and files added, edited, moved, removed',
-    args: ['spaceId', { name: 'changeRequest', param: 'changeRequestId' }],
-    argHelp: { changeRequest: 'change request id or number' },
     flags: { limit: { flag: '--limit <n>', description: 'at most this many changes (default 10)' } },
     columns: 'review',
     examples: ['docsctl cr changes sp4c3 12', 'docsctl cr changes sp4c3 12 --limit 100 --json | jq ".changes[].type"'],
@@ -71,8 +69,6 @@ export const submitChangeRequestReview = defineRoute({
   cli: {
     command: 'cr review',
     summary: 'Approve a change request or request changes (with --text as a comment); without a flag, list its reviews',
-    args: ['spaceId', { name: 'changeRequest', param: 'changeRequestId' }],
-    argHelp: { changeRequest: 'change request id or number' },
     // The flags are the hook's: with --approve or --request-changes it submits a review, without them it lists the reviews.
     onlyNamedFlags: true,
     rawBody: false,
@@ -98,8 +94,6 @@ export const getRequestedReviewersByChangeRequestId = defineRoute({
   cli: {
     command: 'cr reviewers',
     summary: 'Ask users to review a change request (--add), withdraw the request (--remove), and list the requested reviewers',
-    args: ['spaceId', { name: 'changeRequest', param: 'changeRequestId' }],
-    argHelp: { changeRequest: 'change request id or number' },
     columns: 'requestedReviewer',
     noun: 'requested reviewer',
     examples: [
