@@ -48,8 +48,6 @@ export interface CommandModule {
   name?: string;
   specs: readonly OperationCommandSpec[];
   register?: (program: Command, getSession: GetSession) => void;
-  /** The top-level groups `register` adds hand-written commands to (those of `specs` aside). */
-  registersIn?: readonly string[];
 }
 
 const subgroup = (program: Command, ...names: string[]): Command | undefined => {
@@ -63,7 +61,6 @@ const commandModules = {
     const { registerOrgCreate, registerUserCreate } = await import('./accounts.js');
     return {
       specs: [],
-      registersIn: ['org', 'user'],
       register(program, getSession) {
         const org = subgroup(program, 'org');
         if (org) registerOrgCreate(org, getSession);
@@ -76,7 +73,6 @@ const commandModules = {
     const { registerTeamSync } = await import('./team-sync.js');
     return {
       specs: [],
-      registersIn: ['team'],
       register(program, getSession) {
         const members = subgroup(program, 'team', 'members');
         if (members) registerTeamSync(members, getSession);
@@ -92,7 +88,6 @@ const commandModules = {
     ]);
     return {
       specs: [],
-      registersIn: ['cr'],
       register(program, getSession) {
         const cr = subgroup(program, 'cr');
         if (!cr) return;
@@ -106,7 +101,6 @@ const commandModules = {
     const { registerSiteInspect, registerSitePreview } = await import('./sites.js');
     return {
       specs: [],
-      registersIn: ['site'],
       register(program, getSession) {
         registerSiteInspect(program, getSession);
         registerSitePreview(program, getSession);
@@ -117,7 +111,6 @@ const commandModules = {
     const { registerOpenApiValidate } = await import('./openapi-validate.js');
     return {
       specs: [],
-      registersIn: ['openapi'],
       register(program, getSession) {
         const openapi = subgroup(program, 'openapi');
         if (openapi) registerOpenApiValidate(openapi, getSession);
