@@ -1,7 +1,9 @@
 /**
- * The data-declared commands (src/cli/operation.ts), loaded by group: the specs of
- * ~300 commands are most of the CLI's code, and a command needs only its own group's.
- * `groupDescriptions` names every group for help and suggestions without loading any.
+ * The commands of each group, loaded by group (a command needs only its own group's):
+ * the operation commands derived from the route table (src/cli/generated/<group>.ts,
+ * written by the build; run by src/cli/operation.ts) and the hand-written multi-step
+ * commands some groups add (`commandModules`, `moduleGroups`). `groupDescriptions`
+ * names every group for help and suggestions without loading any.
  */
 import type { Command } from 'commander';
 import { derivedGroups } from '../generated/groups.js';
