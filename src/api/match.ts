@@ -68,7 +68,7 @@ export class PathMatcher<T extends Matchable> {
 
   /** The item for a method and a path (without query string), or undefined. */
   match(method: string, pathname: string): Match<T> | undefined {
-    const root = this.roots.get(method.toUpperCase() as HttpMethod);
+    const root = this.roots.get(method as HttpMethod) ?? this.roots.get(method.toUpperCase() as HttpMethod);
     const segments = segmentsOf(pathname);
     if (!root || !segments) return undefined;
     const captured: Array<[string, string]> = [];
@@ -76,6 +76,11 @@ export class PathMatcher<T extends Matchable> {
     if (item === undefined) return undefined;
     const params: Record<string, string> = {};
     for (const [name, raw] of captured) {
+      // Only a '%' changes (or breaks) under decoding: most ids have none, and the decoder was most of a match's cost.
+      if (!raw.includes('%')) {
+        params[name] = raw;
+        continue;
+      }
       try {
         params[name] = decodeURIComponent(raw);
       } catch {

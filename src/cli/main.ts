@@ -32,7 +32,7 @@ Exit codes: 0 ok, 1 error, 2 usage/validation, 3 auth, 4 not found, 5 conflict,
 `;
 
 /** Global options that take a value (to find the command word in argv). */
-const VALUE_OPTIONS = new Set(['--store', '--endpoint', '--token', '--profile', '--format', '--query']);
+const VALUE_OPTIONS = new Set(['--store', '--endpoint', '--token', '--profile', '--format', '-o', '--query', '--columns']);
 
 /** The first command word of argv (`space` in `docsctl --json space list`), or the one after `help`. */
 export function commandWord(argv: readonly string[]): string | undefined {
@@ -100,7 +100,8 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
     .addOption(new Option('--profile <name>', 'configuration profile').env('DOCSCTL_PROFILE'))
     .option('--json [fields]', 'print JSON (same as --format json); --json id,title keeps only those fields')
     .option('--query <expr>', 'print the result of a JMESPath expression on the answer (JSON unless --format says otherwise)')
-    .addOption(new Option('--format <format>', 'output format').choices(['table', 'tsv', 'json', 'yaml', 'ids', 'markdown']))
+    .addOption(new Option('-o, --format <format>', 'output format (wide: a table with every column)').choices(['table', 'wide', 'tsv', 'json', 'yaml', 'ids', 'markdown']))
+    .option('--columns <names>', 'the table/TSV columns to print, in order (e.g. id,title,updated)')
     .option('--no-input', 'never prompt; fail when input is missing')
     .option('-y, --yes', 'confirm destructive actions without asking')
     .option('--debug', 'log requests and show stack traces')

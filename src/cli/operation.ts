@@ -419,6 +419,8 @@ export async function runOperationCommand(
   const transport = await session.transport({ manyRequests: options.all === true });
   const route = routeOf(spec, options);
   const cols = columns[spec.columns];
+  // --columns names columns of what is printed: checked before anything is sent.
+  if (!spec.after && !spec.printItems && (spec.output === 'list' || spec.output === 'object')) session.chosenColumns(cols);
   // What is there now: its title for the confirmation, and whether a delete whose route
   // answers 204 either way (no 205) finds something to delete.
   const asks = spec.confirm !== undefined && !options.dryRun && !session.flags.yes;

@@ -10,8 +10,9 @@ import type { PlannedRequest } from '../transport/observe.js';
 import type { Transport } from '../transport/types.js';
 import { cacheDir } from '../util/paths.js';
 import type { Column } from '../output/columns.js';
-import { OUTPUT_FORMATS, type OutputFormat, renderList, renderObject, toYaml } from '../output/render.js';
+import { OUTPUT_FORMATS, type OutputFormat, type RenderOptions, renderList, renderObject, toYaml } from '../output/render.js';
 import { forStderr, sanitizeText } from '../output/sanitize.js';
+import { selectColumns } from '../output/select-columns.js';
 import type { Styled } from '../output/styled.js';
 import { type OutputShape, applyShape, parseShape, shapedLines } from '../output/shape.js';
 import { type GlobalOptions, type Settings, readConfig, resolveSettings } from './config.js';
@@ -23,7 +24,10 @@ export interface GlobalFlags extends GlobalOptions {
   json?: boolean | string;
   /** `--query EXPR`: a JMESPath expression applied to the answer. */
   query?: string;
+  /** `--format`/`-o`: an output format, or `wide` (a table with every column). */
   format?: string;
+  /** `--columns a,b,c`: the table/TSV columns to print, in that order. */
+  columns?: string;
   /** --dry-run: print the first request that would change something, send nothing. */
   dryRun?: boolean;
   /** False with --no-input. */
@@ -146,21 +150,44 @@ export class Session {
 
   // ─── Output ────────────────────────────────────────────────────────────────
 
-  get format(): OutputFormat {
+  /** The format asked for (--json, --query, --format/-o, DOCSCTL_OUTPUT), checked; undefined when none is. */
+  private get requestedFormat(): string | undefined {
     if (this.flags.json) return 'json';
     if (this.flags.query !== undefined && this.flags.format === undefined) return 'json';
     const requested = this.flags.format ?? this.ctx.env.DOCSCTL_OUTPUT;
-    if (requested !== undefined) {
-      if (!OUTPUT_FORMATS.includes(requested as OutputFormat)) {
-        throw new UsageError(`Unknown output format "${requested}"`, { hint: `use one of ${OUTPUT_FORMATS.join(', ')}` });
-      }
-      return requested as OutputFormat;
+    if (requested !== undefined && requested !== 'wide' && !OUTPUT_FORMATS.includes(requested as OutputFormat)) {
+      throw new UsageError(`Unknown output format "${requested}"`, { hint: `use one of ${OUTPUT_FORMATS.join(', ')}, wide` });
     }
-    return this.ctx.io.isStdoutTTY ? 'table' : 'tsv';
+    return requested;
   }
 
-  private renderOptions(columns: Column[]) {
-    return { format: this.format, columns, color: this.ctx.io.colorEnabled, width: this.ctx.io.columns };
+  get format(): OutputFormat {
+    const requested = this.requestedFormat;
+    if (requested === 'wide') return 'table';
+    return (requested as OutputFormat | undefined) ?? (this.ctx.io.isStdoutTTY ? 'table' : 'tsv');
+  }
+
+  /**
+   * The columns to print of `columns`: those `--columns` names (an error for an unknown
+   * one, or with a format that has no columns), else all of them. Commands call it before
+   * they change anything, so a typo never follows a write.
+   */
+  chosenColumns(columns: Column[]): Column[] {
+    if (this.flags.columns === undefined) return columns;
+    const format = this.format;
+    if (format !== 'table' && format !== 'tsv') {
+      throw new UsageError(`--columns chooses the columns of tables and TSV, not of --format ${format}`, {
+        hint: format === 'json' || format === 'yaml' ? 'with JSON, --json a,b,c keeps those fields' : 'drop --columns',
+      });
+    }
+    return selectColumns(columns, this.flags.columns);
+  }
+
+  private renderOptions(columns: Column[]): RenderOptions {
+    const chosen = this.chosenColumns(columns);
+    // -o wide and --columns show their columns whatever the terminal's width.
+    const everyColumn = this.requestedFormat === 'wide' || this.flags.columns !== undefined;
+    return { format: this.format, columns: chosen, color: this.ctx.io.colorEnabled, width: everyColumn ? undefined : this.ctx.io.columns };
   }
 
   private shapeParsed: Promise<OutputShape | undefined> | undefined;

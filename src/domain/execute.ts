@@ -8,7 +8,7 @@ import type { RouteInfo } from '../api/catalog.js';
 import type { LightInput } from '../api/light-input.js';
 import type { AnyRoute, RouteInput } from '../api/route.js';
 import { type RawInput, validateInput } from '../api/validate.js';
-import type { ObjectStager, Store, StoreReader, StoreWriter } from '../store/types.js';
+import type { ObjectStager, ScanOptions, Store, StoreReader, StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
 import type { GitSettings } from '../git/settings.js';
@@ -58,27 +58,51 @@ export interface OperationResult {
 
 export { isImplemented } from './handler-registry.js';
 
-/** Wraps a snapshot so a GET handler that tries to write fails loudly instead of silently dropping it. */
-function readOnly(reader: StoreReader): StoreWriter {
-  const refuse = (): never => {
-    throw new Error('a read operation tried to write to the store');
-  };
-  return {
-    gen: reader.gen,
-    get: (table, key) => reader.get(table, key),
-    has: (table, key) => reader.has(table, key),
-    entries: (table) => reader.entries(table),
-    scan: (table, options) => reader.scan(table, options),
-    getObject: (hash) => reader.getObject(hash),
-    put: refuse,
-    delete: refuse,
-    putObject: refuse,
-    adopt: refuse,
-  };
+/**
+ * Wraps a snapshot so a GET handler that tries to write fails loudly instead of silently
+ * dropping it. A class, not an object of closures: one is made per served read.
+ */
+class ReadOnly implements StoreWriter {
+  constructor(private readonly reader: StoreReader) {}
+  get gen(): number {
+    return this.reader.gen;
+  }
+  get<T>(table: string, key: string): T | undefined {
+    return this.reader.get<T>(table, key);
+  }
+  has(table: string, key: string): boolean {
+    return this.reader.has(table, key);
+  }
+  entries<T>(table: string): Array<[string, T]> {
+    return this.reader.entries<T>(table);
+  }
+  scan<T>(table: string, options?: ScanOptions): Array<[string, T]> {
+    return this.reader.scan<T>(table, options);
+  }
+  getObject<T>(hash: string): T {
+    return this.reader.getObject<T>(hash);
+  }
+  put(): never {
+    return refuseWrite();
+  }
+  delete(): never {
+    return refuseWrite();
+  }
+  putObject(): never {
+    return refuseWrite();
+  }
+  adopt(): never {
+    return refuseWrite();
+  }
+}
+
+function refuseWrite(): never {
+  throw new Error('a read operation tried to write to the store');
 }
 
 export async function executeOperation(env: ExecuteEnv, route: AnyRoute, raw: RawInput): Promise<OperationResult> {
-  const handler = await findHandler(route.id);
+  const found = findHandler(route.id);
+  const handler = found instanceof Promise ? await found : found;
   if (!handler) throw new ApiError(501, `${route.id} is not implemented yet`);
   // Who may call it, before validation: a denied call learns nothing and changes nothing.
   const access = checkAccess(accessReader(env, route), route, raw.params ?? {}, env.actor.userId);
@@ -102,7 +126,8 @@ export async function executeLight(
   if (!described || Object.values(params).some((value) => typeof value !== 'string' || value === '')) {
     throw new Error(`executeLight cannot run ${info.id} with this input`);
   }
-  const handler = await findHandler(info.id);
+  const found = findHandler(info.id);
+  const handler = found instanceof Promise ? await found : found;
   if (!handler) throw new ApiError(501, `${info.id} is not implemented yet`);
   const access = checkAccess(accessReader(env, info), info, params, env.actor.userId);
   return run(env, info, handler, { params, query: input.query, body: input.body } as RouteInput<AnyRoute>, access);
@@ -122,10 +147,28 @@ function accessReader(env: ExecuteEnv, route: Runnable): StoreReader {
 
 async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: RouteInput<AnyRoute>, access: ResolvedAccess): Promise<OperationResult> {
   const snapshot = () => env.reader ?? env.store.read();
-  const base = { actor: env.actor, access, clock: env.clock, ids: env.ids, origin: env.origin, artifacts: env.artifacts ?? noArtifacts, policy: env.policy ?? LOCAL_POLICY, progress: env.progress, git: env.git };
-  const context = (tx: StoreWriter): HandlerContext => ({ tx, ...base });
   // A GET, or a route declared safe (a preview with a body), reads a snapshot and cannot write.
   const reads = route.method === 'GET' || route.safe === true;
+  if (reads && typeof handler === 'function') {
+    // The common served read, built without spreads (a few objects fewer per request).
+    // Kept answers are those of the snapshot the server took (`reader`), which only reads see.
+    const ctx: HandlerContext = {
+      tx: new ReadOnly(snapshot()),
+      actor: env.actor,
+      access,
+      clock: env.clock,
+      ids: env.ids,
+      origin: env.origin,
+      artifacts: env.artifacts ?? noArtifacts,
+      policy: env.policy ?? LOCAL_POLICY,
+      progress: env.progress,
+      git: env.git,
+      answers: env.reader ? env.answers : undefined,
+    };
+    return toResult(route, await handler(ctx, input));
+  }
+  const base = { actor: env.actor, access, clock: env.clock, ids: env.ids, origin: env.origin, artifacts: env.artifacts ?? noArtifacts, policy: env.policy ?? LOCAL_POLICY, progress: env.progress, git: env.git };
+  const context = (tx: StoreWriter): HandlerContext => ({ tx, ...base });
   if (typeof handler !== 'function') {
     const stagers: ObjectStager[] = [];
     const store = env.store;
@@ -133,17 +176,14 @@ async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: Ro
     try {
       const prepared = await handler.prepare({ reader: reads ? snapshot() : env.store.read(), ...base, stage }, input);
       const value = reads
-        ? await handler.run(context(readOnly(snapshot())), input, prepared)
+        ? await handler.run(context(new ReadOnly(snapshot())), input, prepared)
         : await env.store.transact((tx) => handler.run(context(tx), input, prepared), { command: route.id });
       return toResult(route, value);
     } finally {
       for (const stager of stagers) stager.release(); // what no commit adopted goes
     }
   }
-  // Kept answers are those of the snapshot the server took (`reader`), which only reads see.
-  const value = reads
-    ? await handler({ ...context(readOnly(snapshot())), answers: env.reader ? env.answers : undefined }, input)
-    : await env.store.transact((tx) => handler(context(tx), input), { command: route.id });
+  const value = await env.store.transact((tx) => handler(context(tx), input), { command: route.id });
   return toResult(route, value);
 }
 

@@ -78,10 +78,23 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
 /** Each area's handlers once loaded: `serve` looks a handler up on every request, and an area's map is built by spreading several modules' maps. */
 const loadedAreas = new Map<string, Promise<Handlers>>();
 
-export async function findHandler(routeId: string): Promise<Handler | undefined> {
+/** Each area's handlers once its load finished: found without awaiting anything (a served GET awaits little else). */
+const readyAreas = new Map<string, Handlers>();
+
+/**
+ * The handler of `routeId` when its area is already loaded (undefined: none), or a
+ * promise of it while the area loads: `serve` finds a loaded handler without a microtask.
+ */
+export function findHandler(routeId: string): Handler | undefined | Promise<Handler | undefined> {
   const id = asRouteId(routeId);
   if (id === undefined) return undefined;
   const area = routeInfo(id).module;
+  const ready = readyAreas.get(area);
+  if (ready !== undefined) return Object.hasOwn(ready, routeId) ? ready[routeId] : undefined;
+  return loadHandler(area, routeId);
+}
+
+async function loadHandler(area: RouteModuleName, routeId: string): Promise<Handler | undefined> {
   const load = areaLoaders[area];
   if (!load) return undefined;
   let loading = loadedAreas.get(area);
@@ -92,6 +105,7 @@ export async function findHandler(routeId: string): Promise<Handler | undefined>
     loading.catch(() => loadedAreas.delete(area));
   }
   const handlers = await loading;
+  readyAreas.set(area, handlers);
   return Object.hasOwn(handlers, routeId) ? handlers[routeId] : undefined;
 }
 

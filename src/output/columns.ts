@@ -17,6 +17,8 @@ export interface Column {
    * when that is not its `id`: a custom field's name, an OpenAPI specification's slug.
    */
   handle?: true;
+  /** An ISO 8601 date-time: tables on a terminal show it relative ("3 hours ago"), TSV and JSON as it is. */
+  time?: true;
 }
 
 const field =
@@ -30,7 +32,13 @@ const field =
     return value;
   };
 
-const col = (header: string, path: string, wide = false): Column => ({ header, get: field(...path.split('.')), wide });
+/** A column of the value at `path`; a field named `…At` (createdAt, lastSeenAt) holds a date-time. */
+const col = (header: string, path: string, wide = false): Column => ({
+  header,
+  get: field(...path.split('.')),
+  wide,
+  ...(/At$/.test(path) ? { time: true as const } : {}),
+});
 
 /** The column of the value other commands take to name the object (see Column.handle). */
 const handleCol = (header: string, path: string): Column => ({ ...col(header, path), handle: true });

@@ -1,7 +1,8 @@
 /**
  * The output layer: every result a command prints goes through here.
  *
- * - table (default on a terminal): aligned columns, headers, colour when enabled;
+ * - table (default on a terminal): aligned columns, headers, colour when enabled, times
+ *   relative ("3 hours ago"; a single object's with the date-time beside it);
  * - tsv (default when piped): tab-separated rows, no header, no colour;
  * - json: the full API objects (lists as an array of items), nothing else on stdout;
  * - yaml: the same as YAML;
@@ -10,6 +11,7 @@
  */
 import { UsageError } from '../api/errors.js';
 import type { Column } from './columns.js';
+import { relativeTime } from './relative-time.js';
 import { sanitizeLine, sanitizeText } from './sanitize.js';
 
 export type OutputFormat = 'table' | 'tsv' | 'json' | 'yaml' | 'ids' | 'markdown';
@@ -20,6 +22,8 @@ export interface RenderOptions {
   columns: Column[];
   color: boolean;
   width: number | undefined;
+  /** What "now" is for relative times in tables (ms since the epoch); Date.now() when absent. */
+  now?: number;
 }
 
 /** A table cell: its text with control characters made visible (a value from the store or the API is hostile). */
@@ -28,6 +32,15 @@ function cell(value: unknown): string {
   if (typeof value === 'string') return sanitizeLine(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return sanitizeLine(JSON.stringify(value));
+}
+
+/** A table cell of `column`: a date-time relative to `now` ("3 hours ago"), with the date-time beside it when `exact`. */
+function tableCell(column: Column, item: Record<string, unknown>, now: number, exact = false): string {
+  const value = column.get(item);
+  if (!column.time || typeof value !== 'string') return cell(value);
+  const relative = relativeTime(value, now);
+  if (relative === value) return cell(value);
+  return exact ? `${relative} (${cell(value)})` : relative;
 }
 
 /** TSV cells cannot hold tabs or newlines: a run of them becomes one space, other controls visible. */
@@ -59,7 +72,7 @@ function visibleColumns(columns: Column[], width: number | undefined): Column[] 
   return width !== undefined && width < 100 ? columns.filter((c) => !c.wide) : columns;
 }
 
-async function table(rows: Record<string, unknown>[], columns: Column[], color: boolean, width: number | undefined) {
+async function table(rows: Record<string, unknown>[], columns: Column[], color: boolean, width: number | undefined, now: number) {
   const { default: Table } = await import('cli-table3');
   const { Chalk } = await import('chalk');
   const chalk = new Chalk({ level: color ? 1 : 0 });
@@ -72,17 +85,17 @@ async function table(rows: Record<string, unknown>[], columns: Column[], color: 
       'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
     },
   });
-  for (const row of rows) t.push(shown.map((c) => cell(c.get(row))));
+  for (const row of rows) t.push(shown.map((c) => tableCell(c, row, now)));
   return `${t.toString().split('\n').map((line) => line.trimEnd()).join('\n')}\n`;
 }
 
 /** A single object on a terminal: one `FIELD  value` line per column. */
-async function details(item: Record<string, unknown>, columns: Column[], color: boolean): Promise<string> {
+async function details(item: Record<string, unknown>, columns: Column[], color: boolean, now: number): Promise<string> {
   const { Chalk } = await import('chalk');
   const chalk = new Chalk({ level: color ? 1 : 0 });
   const width = Math.max(...columns.map((c) => c.header.length));
   return columns
-    .map((c) => `${chalk.bold(c.header.padEnd(width))}  ${cell(c.get(item))}`.trimEnd())
+    .map((c) => `${chalk.bold(c.header.padEnd(width))}  ${tableCell(c, item, now, true)}`.trimEnd())
     .join('\n')
     .concat('\n');
 }
@@ -104,7 +117,7 @@ export async function renderList(items: unknown[], options: RenderOptions): Prom
         .join('');
     case 'table':
       if (items.length === 0) return '';
-      return table(items as Record<string, unknown>[], options.columns, options.color, options.width);
+      return table(items as Record<string, unknown>[], options.columns, options.color, options.width, options.now ?? Date.now());
   }
 }
 
@@ -131,6 +144,6 @@ export async function renderObject(item: unknown, options: RenderOptions): Promi
       return `${cells.join('\t')}\n`;
     }
     case 'table':
-      return details(item as Record<string, unknown>, options.columns, options.color);
+      return details(item as Record<string, unknown>, options.columns, options.color, options.now ?? Date.now());
   }
 }

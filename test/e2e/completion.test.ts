@@ -52,7 +52,7 @@ describe('docsctl completion', () => {
   });
 
   it('completes enum values of a flag', () => {
-    expect(complete(['docsctl', 'space', 'list', '--format', ''])).toEqual(['table', 'tsv', 'json', 'yaml', 'ids', 'markdown']);
+    expect(complete(['docsctl', 'space', 'list', '--format', ''])).toEqual(['table', 'wide', 'tsv', 'json', 'yaml', 'ids', 'markdown']);
     expect(complete(['docsctl', 'space', 'edit', 'S', '--edit-mode', ''])).toEqual(['live', 'locked']);
   });
 
@@ -106,6 +106,6 @@ describe('docsctl completion', () => {
     for (const [, words] of pathCases) expect(completeLine(words.join(' ')).sort(), words.join(' ')).toEqual(['./first.md', './fixtures/']);
     expect(completeLine('docsctl git import ./fi')).toEqual([]);
     expect(completeLine('docsctl space li').sort()).toEqual(['links', 'list']);
-    expect(completeLine('docsctl space list --format ').sort()).toEqual(['ids', 'json', 'markdown', 'table', 'tsv', 'yaml']);
+    expect(completeLine('docsctl space list --format ').sort()).toEqual(['ids', 'json', 'markdown', 'table', 'tsv', 'wide', 'yaml']);
   });
 });
