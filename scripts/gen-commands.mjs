@@ -179,6 +179,8 @@ export function deriveCommand(route, decl, registry) {
       ...(options.offer ? { offer: options.offer } : {}),
       ...(options.aliases ? { aliases: options.aliases } : {}),
     });
+    // A boolean that can also be turned off (`--no-draft`), described apart.
+    if (options.negate) flags.push({ flags: flag.replace(/^--/, '--no-'), description: options.negate, to: `${field.area}.${field.name}`, type: 'boolean' });
   }
   return {
     command: decl.command,

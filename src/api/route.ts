@@ -143,6 +143,8 @@ export interface CommandFlagDeclaration {
   readonly offer?: 'organization';
   /** Former spellings, accepted but hidden (naming rule: src/cli/commands/flags.ts). */
   readonly aliases?: readonly string[];
+  /** A boolean's `--no-` form too (an edit that turns it off), with this description. */
+  readonly negate?: string;
   /** The flag's type, when not the field's (e.g. `json` for an object field). */
   readonly type?: 'string' | 'number' | 'boolean' | 'json' | 'list';
 }

@@ -141,7 +141,7 @@ export const updateOrganizationById = defineRoute({
     flags: {
       title: 'title (2–255 characters)',
       defaultRole: { flag: '--default-role <role>', description: 'role of people invited without one', nullAs: 'guest' },
-      inviteLinks: 'let invite links work (docsctl invite-link …)',
+      inviteLinks: { description: 'let invite links work (docsctl invite-link …)', negate: 'stop every invite link from working' },
     },
     onlyNamedFlags: true,
     nonEmptyBody: 'Nothing to change: pass --title, --default-role or --invite-links/--no-invite-links',

@@ -295,6 +295,7 @@ export const addSectionToSite = defineRoute({
     /** API doc: max 64 at creation (stored titles are 2 to 128); null uses the space title. */
     title: z.string().min(2).max(64).nullable().optional(),
     icon: Icon.nullable().optional(),
+    draft: z.boolean().describe('a draft is not published (left out of the published site) until made live').optional(),
   }),
   bodyRequired: true,
   success: 201,
@@ -303,7 +304,7 @@ export const addSectionToSite = defineRoute({
     summary: 'Add a space to a site as a new section (the first section is the default)',
     args: ['siteId', { name: 'spaceId', to: 'body.spaceId' }],
     argHelp: { spaceId: 'space shown by the section' },
-    flags: { title: 'section title (default: the space title)', icon: 'icon name' },
+    flags: { title: 'section title (default: the space title)', icon: 'icon name', draft: 'add it as a draft: not published until made live (edit --no-draft)' },
     columns: 'siteSection',
     examples: ['docsctl site section add s1t3 sp4c3 --title "API reference"'],
   },
@@ -346,6 +347,7 @@ export const updateSiteSectionById = defineRoute({
       condition: Expression.nullable(),
       icon: Icon.nullable(),
       description: z.string().max(256).nullable(),
+      draft: z.boolean().describe('a draft is not published (left out of the published site) until made live'),
     })
     .partial(),
   bodyRequired: true,
@@ -359,8 +361,9 @@ export const updateSiteSectionById = defineRoute({
       condition: { flag: '--condition <expression>', description: 'visibility condition ("none" removes it)', noneIsNull: true },
       icon: { description: 'icon name ("none" removes it)', noneIsNull: true },
       description: { flag: '--description <text>', description: 'description ("none" removes it)', noneIsNull: true },
+      draft: { description: 'make it a draft: left out of the published site', negate: 'make a draft live: published with the site' },
     },
-    nonEmptyBody: 'Nothing to change: pass --title, --path, --default-site-space, --condition, --icon or --description',
+    nonEmptyBody: 'Nothing to change: pass --title, --path, --default-site-space, --condition, --icon, --description or --draft/--no-draft',
     columns: 'siteSection',
     examples: ['docsctl site section edit s1t3 s3ct --path api --icon code'],
   },
@@ -421,6 +424,7 @@ export const addSectionGroupToSite = defineRoute({
     sections: z.array(z.string().min(1)).optional(),
     /** Real API: id of a parent group to nest this group under. */
     parent: z.string().min(1).optional(),
+    draft: z.boolean().describe('a draft is not published (left out of the published site) until made live').optional(),
   }),
   bodyRequired: true,
   success: 201,
@@ -432,6 +436,7 @@ export const addSectionGroupToSite = defineRoute({
       sections: { flag: '--section <sectionId...>', description: 'sections to put in it, in order (repeatable)' },
       icon: 'icon name',
       parent: { flag: '--parent <groupId>', description: 'nest it in this group' },
+      draft: 'add it as a draft: not published until made live (edit --no-draft)',
     },
     columns: 'siteSectionGroup',
     examples: ['docsctl site section-group add s1t3 --title Products --section s3ct1 --section s3ct2'],
@@ -468,14 +473,14 @@ export const updateSiteSectionGroupById = defineRoute({
   access: 'admin',
   params: pathParams(...site, 'siteSectionGroupId'),
   query: noQuery(),
-  body: z.object({ title: z.string().min(1).max(100), icon: Icon.nullable() }).partial(),
+  body: z.object({ title: z.string().min(1).max(100), icon: Icon.nullable(), draft: z.boolean().describe('a draft is not published (left out of the published site) until made live') }).partial(),
   bodyRequired: true,
   cli: {
     command: 'site section-group edit',
     summary: 'Change the title or icon of a section group',
     argHelp: { siteSectionGroupId: 'section group id' },
-    flags: { title: 'new title', icon: { description: 'icon name ("none" removes it)', noneIsNull: true } },
-    nonEmptyBody: 'Nothing to change: pass --title or --icon',
+    flags: { title: 'new title', icon: { description: 'icon name ("none" removes it)', noneIsNull: true }, draft: { description: 'make it a draft: left out of the published site', negate: 'make a draft live: published with the site' } },
+    nonEmptyBody: 'Nothing to change: pass --title, --icon or --draft/--no-draft',
     columns: 'siteSectionGroup',
     examples: ['docsctl site section-group edit s1t3 gr0up --title Guides'],
   },
@@ -577,14 +582,17 @@ export const addSpaceToSite = defineRoute({
   access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
-  body: z.object({ spaceId: z.string().min(1), sectionId: z.string().min(1).optional() }),
+  body: z.object({ spaceId: z.string().min(1), sectionId: z.string().min(1).optional(), draft: z.boolean().describe('a draft is not published (left out of the published site) until made live').optional() }),
   bodyRequired: true,
   success: 201,
   cli: {
     command: 'site space add',
     summary: 'Add a space to a site (a variant of a section, or at the root)',
     args: ['siteId', { name: 'spaceId', to: 'body.spaceId' }],
-    flags: { sectionId: { flag: '--section <sectionId>', description: 'section to add it to (default: the default section)' } },
+    flags: {
+      sectionId: { flag: '--section <sectionId>', description: 'section to add it to (default: the default section)' },
+      draft: 'add it as a draft: not published until made live (edit --no-draft)',
+    },
     columns: 'siteSpace',
     examples: ['docsctl site space add s1t3 sp4c3 --section s3ct'],
   },
@@ -625,6 +633,7 @@ export const updateSiteSpaceById = defineRoute({
       condition: Expression.nullable(),
       /** Real API: swap the space the site space points to. */
       spaceId: z.string().min(1),
+      draft: z.boolean().describe('a draft is not published (left out of the published site) until made live'),
     })
     .partial(),
   bodyRequired: true,
@@ -635,8 +644,9 @@ export const updateSiteSpaceById = defineRoute({
       path: { flag: '--path <url-path>', description: 'URL path (unique in its section)' },
       condition: { flag: '--condition <expression>', description: 'visibility condition ("none" removes it)', noneIsNull: true },
       spaceId: { flag: '--space <spaceId>', description: 'show this space instead' },
+      draft: { description: 'make it a draft: left out of the published site', negate: 'make a draft live: published with the site' },
     },
-    nonEmptyBody: 'Nothing to change: pass --path, --condition or --space',
+    nonEmptyBody: 'Nothing to change: pass --path, --condition, --space or --draft/--no-draft',
     columns: 'siteSpace',
     examples: ['docsctl site space edit s1t3 v4r --path v2'],
   },
@@ -986,14 +996,25 @@ export const deleteSiteSpaceCustomizationById = defineRoute({
 
 // ─── Real API: site redirects ──────────────────────────────────────────────
 
-/** A redirect's source path (spec `SiteRedirectSourcePath`): `/` then non-empty segments of unreserved or percent-encoded characters. */
+/**
+ * A redirect's source path (spec `SiteRedirectSourcePath` of 0.202): `/` then non-empty segments of
+ * unreserved characters, `+` or percent-encodings, and optionally a final `*` or `/*` (a wildcard
+ * matching every path it is a prefix of; not `/*` alone).
+ */
 const SiteRedirectSourcePath = z
   .string()
   .max(512)
   .regex(
-    /^\/(?:[A-Za-z0-9\-._~]|%[0-9A-Fa-f]{2})+(?:\/(?:[A-Za-z0-9\-._~]|%[0-9A-Fa-f]{2})+)*$/,
-    'must be a path such as /old/page: a leading "/", no trailing "/", no query or fragment, other characters percent-encoded',
+    /^\/(?!\*)(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+(?:\/(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\/\*|\*)?$/,
+    'must be a path such as /old/page or /old/*: a leading "/", no trailing "/", no query or fragment, other characters percent-encoded, "*" only at the end',
   );
+
+/** 0.202's redirect flags: a draft is not live; a wildcard source can carry what it matched; permanent ones are served as 308. */
+const redirectFlags = {
+  captureWildcard: z.boolean().describe('append what the source\'s final * matched to the destination URL'),
+  draft: z.boolean().describe('a draft redirect is not live (listed with draft=true, never resolved)'),
+  permanent: z.boolean().describe('served as a permanent redirect (308) to public live traffic'),
+};
 
 /** Where a redirect leads (spec `SiteRedirectDestination`): a section, a site space, or a page of a site space. */
 const SiteRedirectDestination = z.discriminatedUnion('kind', [
@@ -1010,15 +1031,24 @@ export const listSiteRedirects = defineRoute({
   source: 'real-api',
   access: 'read',
   params: pathParams(...site),
-  query: z.object({ ...paginationQuery, search: z.string().max(512).optional() }),
+  query: z.object({
+    ...paginationQuery,
+    search: z.string().max(512).optional(),
+    draft: qBool().optional().describe('list the draft redirects instead of the live ones'),
+    orderBy: z.enum(['createdAt', 'updatedAt', 'source']).optional().describe('createdAt (default) and updatedAt: newest first; source: alphabetical'),
+  }),
   paginated: true,
   cli: {
     command: 'site redirect list',
     aliases: ['ls'],
-    flags: { search: { flag: '--search <text>', description: 'only redirects whose source contains this' } },
+    flags: {
+      search: { flag: '--search <text>', description: 'only redirects whose source contains this' },
+      draft: { flag: '--drafts', description: 'list the draft redirects (not live) instead of the live ones' },
+      orderBy: { flag: '--order-by <field>' },
+    },
     columns: 'siteRedirect',
     noun: 'redirect',
-    examples: ['docsctl site redirect list s1t3', 'docsctl site redirect list s1t3 --search /v1/'],
+    examples: ['docsctl site redirect list s1t3', 'docsctl site redirect list s1t3 --search /v1/', 'docsctl site redirect list s1t3 --drafts --order-by source'],
   },
 });
 
@@ -1031,20 +1061,32 @@ export const createSiteRedirect = defineRoute({
   access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
-  body: z.object({ source: SiteRedirectSourcePath, destination: SiteRedirectDestination }),
+  body: z.object({
+    source: SiteRedirectSourcePath,
+    destination: SiteRedirectDestination,
+    captureWildcard: redirectFlags.captureWildcard.optional(),
+    draft: redirectFlags.draft.optional(),
+    permanent: redirectFlags.permanent.optional(),
+  }),
   bodyRequired: true,
   success: 201,
   cli: {
     command: 'site redirect create',
     summary: 'Redirect a path of a site to a section, a site space or a page',
     args: ['siteId', { name: 'source', to: 'body.source' }],
-    argHelp: { source: 'path on the site, e.g. /old/page' },
-    flags: { destination: false },
+    argHelp: { source: 'path on the site, e.g. /old/page, or a prefix ending in * (/old/*)' },
+    flags: {
+      destination: false,
+      draft: 'a draft: not live until made live (site redirect edit --no-draft)',
+      captureWildcard: "append what the source's final * matched to the destination",
+      permanent: 'served as a permanent redirect (308) rather than a temporary one (307)',
+    },
     columns: 'siteRedirect',
     examples: [
       'docsctl site redirect create s1t3 /old-api --section s3ct',
       'docsctl site redirect create s1t3 /guide/v1 --site-space v4r',
       'docsctl site redirect create s1t3 /setup --site-space v4r --page guides/setup',
+      'docsctl site redirect create s1t3 "/v1/*" --section s3ct --capture-wildcard --permanent',
     ],
   },
 });
@@ -1062,7 +1104,7 @@ export const getSiteRedirectBySource = defineRoute({
     command: 'site redirect get',
     summary: 'Show the redirect from a path and the URL it leads to',
     args: ['siteId', { name: 'source', to: 'query.source' }],
-    argHelp: { source: 'path on the site, e.g. /old/page' },
+    argHelp: { source: 'path on the site, e.g. /old/page, or a prefix ending in * (/old/*)' },
     flags: { shareKey: { flag: '--share-key <key>', description: 'open a share-link site with this key' } },
     columns: 'siteRedirectTarget',
     examples: ['docsctl site redirect get s1t3 /old/page', 'docsctl site redirect get s1t3 /old/page --json | jq -r .target'],
@@ -1078,14 +1120,20 @@ export const updateSiteRedirectById = defineRoute({
   access: 'admin',
   params: pathParams(...site, 'siteRedirectId'),
   query: noQuery(),
-  body: z.object({ source: SiteRedirectSourcePath, destination: SiteRedirectDestination }).partial(),
+  body: z.object({ source: SiteRedirectSourcePath, destination: SiteRedirectDestination, ...redirectFlags }).partial(),
   bodyRequired: true,
   cli: {
     command: 'site redirect edit',
     summary: 'Change the source or destination of a redirect',
     argHelp: { siteRedirectId: 'redirect id' },
-    flags: { source: { flag: '--source <url-path>', description: 'new source path' }, destination: false },
-    nonEmptyBody: 'Nothing to change: pass --source, --section, or --site-space (with --page)',
+    flags: {
+      source: { flag: '--source <url-path>', description: 'new source path' },
+      destination: false,
+      draft: { description: 'a draft: not live until made live (site redirect edit --no-draft)', negate: 'make a draft redirect live' },
+      captureWildcard: { description: "append what the source's final * matched to the destination", negate: 'stop appending what the * matched' },
+      permanent: { description: 'served as a permanent redirect (308) rather than a temporary one (307)', negate: 'serve it as a temporary redirect (307)' },
+    },
+    nonEmptyBody: 'Nothing to change: pass --source, --section, --site-space (with --page), --draft/--no-draft, --capture-wildcard or --permanent (or their --no- forms)',
     columns: 'siteRedirect',
     examples: [
       'docsctl site redirect edit s1t3 r3d1 --source /older-api',

@@ -9,9 +9,6 @@ export const guestIsNull = (field: string) => (_options: Record<string, unknown>
 };
 
 export const hooks = {
-  'org edit': {
-    flags: [{ flags: '--no-invite-links', description: 'stop every invite link from working', to: 'body.inviteLinks', type: 'boolean' }],
-    build: guestIsNull('defaultRole'),
-  },
+  'org edit': { build: guestIsNull('defaultRole') },
   'member invite': { build: guestIsNull('role') },
 } satisfies Hooks;
