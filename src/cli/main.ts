@@ -13,8 +13,7 @@ import type { CliContext } from './context.js';
 import { OutputClosedError } from './io.js';
 import { normaliseJsonFlag } from './json-flag.js';
 import { parseShape } from '../output/shape.js';
-import { registerOperationCommands } from './operation.js';
-import { type GlobalFlags, Session } from './session.js';
+import type { GlobalFlags, Session } from './session.js';
 
 const ROOT_HELP = `
 Modes:
@@ -69,28 +68,35 @@ export async function commandModulesFor(argv: readonly string[]): Promise<Comman
   return loadCommandModules(group === EVERYTHING ? undefined : group);
 }
 
+/** What runs commands (src/cli/runtime.ts): loaded only when argv names a command. */
+type CommandRuntime = typeof import('./runtime.js');
+
 /** What `buildProgram` registers in full: the invoked group's command modules and tool command (src/cli/commands/tools.ts). */
 export interface LoadedCommands {
   modules: readonly CommandModule[];
   tools: ReadonlyMap<string, (program: Command, getSession: (command: Command) => Session) => void>;
+  /** Present when a module or tool is loaded: nothing else can run. */
+  runtime?: CommandRuntime;
 }
 
 /** The commands argv needs loaded: its group's modules, its tool command, or all of them for `completion`. */
 export async function commandsFor(argv: readonly string[]): Promise<LoadedCommands> {
   const word = commandWord(argv);
   const everything = invokedGroup(argv) === EVERYTHING;
-  const [modules, tools] = await Promise.all([
+  const tool = everything || toolCommands.some((tool) => tool.name === word);
+  const [modules, tools, runtime] = await Promise.all([
     commandModulesFor(argv),
-    everything || toolCommands.some((tool) => tool.name === word) ? loadToolCommands(everything ? undefined : new Set([word as string])) : new Map(),
+    tool ? loadToolCommands(everything ? undefined : new Set([word as string])) : new Map(),
+    tool || invokedGroup(argv) !== undefined ? import('./runtime.js') : undefined,
   ]);
-  return { modules, tools };
+  return { modules, tools, runtime };
 }
 
 /** Help terms of the stand-ins for tool commands that were not loaded (see registerTool). */
 const stubTerms = new WeakMap<Command, string>();
 
 export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonly string[], loaded: LoadedCommands): Command {
-  const { modules, tools } = loaded;
+  const { modules, tools, runtime } = loaded;
   const program = new Command('docsctl')
     .description('Administer a documentation platform (GitBook /v1 API): locally, remotely, or as an emulator.')
     .version(ctx.version, '-V, --version', 'print the version')
@@ -121,7 +127,9 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
     });
 
   const getSession = (command: Command): Session => {
-    const session = new Session(ctx, command.optsWithGlobals() as GlobalFlags);
+    // Only a loaded module or tool command has an action that asks for a session (commandsFor loads the runtime with it).
+    if (!runtime) throw new Error('no command runtime loaded');
+    const session = new runtime.Session(ctx, command.optsWithGlobals() as GlobalFlags);
     sessions.push(session);
     return session;
   };
@@ -142,7 +150,7 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
   // Only the invoked group gets its subcommands (loading and registering ~all commands costs
   // start-up time); the others are listed by name and description for help and suggestions.
   const invoked = invokedGroup(argv);
-  registerOperationCommands(
+  runtime?.registerOperationCommands(
     program,
     inGroupOrder(modules.flatMap((module) => module.specs).filter((spec) => invoked === EVERYTHING || spec.command.split(' ')[0] === invoked)),
     groupDescriptions,

@@ -82,11 +82,14 @@ const commandModules = {
       },
     };
   },
-  'change-requests': async (): Promise<CommandModule> => {
-    const [{ contentCommands, registerCrDiff }, { registerCrConflicts }, { registerCrResolve }] = await Promise.all([
+  'change-requests': async (group?: string): Promise<CommandModule> => {
+    // This module also declares `space`, `page` and `file` commands: the hand-written `cr`
+    // commands (conflicts, resolve: the content model and tree reads) load only for `cr`.
+    const crOnly = group === undefined || group === 'cr';
+    const [{ contentCommands, registerCrDiff }, crConflicts, crResolve] = await Promise.all([
       import('./change-requests.js'),
-      import('./cr-conflicts.js'),
-      import('./cr-resolve.js'),
+      crOnly ? import('./cr-conflicts.js') : undefined,
+      crOnly ? import('./cr-resolve.js') : undefined,
     ]);
     return {
       specs: contentCommands,
@@ -94,8 +97,8 @@ const commandModules = {
         const cr = subgroup(program, 'cr');
         if (!cr) return;
         registerCrDiff(cr, getSession);
-        registerCrConflicts(cr, getSession);
-        registerCrResolve(cr, getSession);
+        crConflicts?.registerCrConflicts(cr, getSession);
+        crResolve?.registerCrResolve(cr, getSession);
       },
     };
   },
@@ -126,7 +129,7 @@ const commandModules = {
     };
   },
   integrations: async (): Promise<CommandModule> => ({ specs: (await import('./integrations.js')).integrationCommands }),
-} satisfies Record<string, () => Promise<CommandModule>>;
+} satisfies Record<string, (group?: string) => Promise<CommandModule>>;
 
 export type CommandModuleName = keyof typeof commandModules;
 
@@ -172,6 +175,6 @@ export async function loadCommandModules(group?: string): Promise<CommandModule[
   const names = (Object.keys(moduleGroups) as CommandModuleName[]).filter((name) => group === undefined || moduleGroups[name].includes(group));
   const derived = Object.keys(derivedGroups).filter((name) => group === undefined || name === group);
   const specs = (await Promise.all(derived.map((name) => (derivedGroups[name] as () => Promise<readonly OperationCommandSpec[]>)()))).flat();
-  const modules = await Promise.all(names.map((name) => commandModules[name]()));
+  const modules = await Promise.all(names.map((name) => commandModules[name](group)));
   return specs.length ? [{ name: 'derived', specs }, ...modules] : modules;
 }

@@ -1,0 +1,91 @@
+/**
+ * What a command loads at start-up, through the built binary: every chunk of dist/ it
+ * loads, mapped back to src/ modules through the chunk's source map. Start-up time is
+ * mostly modules loaded (benchmarks measure the time; this guards what the time is made
+ * of): `--version` loads no chunk, top-level `--help` neither the route catalog nor the
+ * session, and `space get` none of the change-request conflict commands.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bin } from '../helpers/binary.js';
+import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
+
+const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+
+let work: string;
+let env: Record<string, string>;
+let spaceId: string;
+
+/** The src/ and node_modules/ modules `docsctl args` loads (through dist/'s source maps), and how many files of dist/. */
+function loaded(args: readonly string[]): { modules: Set<string>; chunks: number } {
+  const log = join(work, `loaded-${Math.random().toString(36).slice(2)}.txt`);
+  writeFileSync(log, '');
+  execFileSync('node', ['--import', pathToFileURL(join(work, 'register.mjs')).href, bin, ...args], {
+    env: { ...env, DOCSCTL_LOADED_LOG: log },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const modules = new Set<string>();
+  let chunks = 0;
+  for (const url of new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))) {
+    if (!url.startsWith('file:')) continue;
+    const file = fileURLToPath(url);
+    if (!file.startsWith(dist)) continue;
+    chunks++;
+    const { sources } = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
+    for (const source of sources) modules.add(source.replace(/^(\.\.\/)+/, ''));
+  }
+  return { modules, chunks };
+}
+
+beforeAll(() => {
+  work = tempDir('docsctl-startup-modules-');
+  // A load hook that writes each module's URL to DOCSCTL_LOADED_LOG (hooks run in their own thread).
+  writeFileSync(
+    join(work, 'hooks.mjs'),
+    "import { appendFileSync } from 'node:fs';\n" +
+      'export async function load(url, context, nextLoad) {\n' +
+      "  appendFileSync(process.env.DOCSCTL_LOADED_LOG, url + '\\n');\n" +
+      '  return nextLoad(url, context);\n' +
+      '}\n',
+  );
+  writeFileSync(join(work, 'register.mjs'), "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n");
+  env = { PATH: process.env.PATH ?? '', HOME: work, XDG_CONFIG_HOME: join(work, 'config'), DOCSCTL_STORE: join(work, 'store'), NO_COLOR: '1' };
+  execFileSync('node', [bin, 'init', '--org', 'Acme'], { env, stdio: 'ignore' });
+  spaceId = execFileSync('node', [bin, 'space', 'create', '--title', 'Start-up', '--format', 'ids'], { env, encoding: 'utf8' }).trim();
+});
+
+afterAll(() => cleanupTempDirs());
+
+describe('modules loaded at start-up (bin/docsctl.js)', () => {
+  it('--version is answered by the shim: no chunk of dist/ is loaded', () => {
+    expect(loaded(['--version']).chunks).toBe(0);
+  });
+
+  it('top-level --help lists groups and tools without the route catalog, the session or any command', () => {
+    const { modules } = loaded(['--help']);
+    expect(modules).toContain('src/cli/main.ts');
+    for (const heavy of ['src/api/manifest.ts', 'src/api/catalog.ts', 'src/cli/operation.ts', 'src/cli/session.ts', 'src/output/columns.ts', 'src/output/render.ts']) {
+      expect(modules, heavy).not.toContain(heavy);
+    }
+    expect([...modules].filter((m) => m.startsWith('src/cli/commands/') && m !== 'src/cli/commands/index.ts' && m !== 'src/cli/commands/tools.ts')).toEqual([]);
+  });
+
+  it('space get loads its group, not the conflict commands of cr (content model, tree reads), zod or route modules', () => {
+    const { modules } = loaded(['space', 'get', spaceId, '--json']);
+    expect(modules).toContain('src/cli/commands/spaces.ts');
+    expect(modules).toContain('src/domain/spaces.ts');
+    for (const unneeded of ['src/cli/commands/cr-conflicts.ts', 'src/cli/commands/cr-resolve.ts', 'src/cli/content-fetch.ts', 'src/content-model/model.ts']) {
+      expect(modules, unneeded).not.toContain(unneeded);
+    }
+    expect([...modules].filter((m) => m.includes('node_modules/zod/') || m.startsWith('src/api/routes/') || m.startsWith('src/api/schemas/'))).toEqual([]);
+  });
+
+  it('the cr group still registers its hand-written conflict commands', () => {
+    const { modules } = loaded(['cr', '--help']);
+    expect(modules).toContain('src/cli/commands/cr-conflicts.ts');
+    expect(modules).toContain('src/cli/commands/cr-resolve.ts');
+  });
+});
