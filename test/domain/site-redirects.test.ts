@@ -5,6 +5,7 @@
  * checked when written, targets resolved to published URLs, and rows gone with the site.
  */
 import { describe, expect, it } from 'vitest';
+import { redirectStatus } from '../../src/domain/sites/redirects.js';
 import { type ContentHarness, contentSetup, doc } from './content/helpers.js';
 
 type Redirect = { object: string; id: string; source: string; destination: Record<string, string> };
@@ -39,7 +40,7 @@ const resolve = (h: ContentHarness, s: Site, source: string) =>
 const list = (h: ContentHarness, s: Site, query: Record<string, unknown> = {}) => h.admin.ok<RedirectList>('listSiteRedirects', { params: s.p, query });
 
 describe('site redirects', () => {
-  it('creates a redirect of each kind, lists them in creation order and resolves each to its published URL', async () => {
+  it('creates a redirect of each kind, lists them newest first and resolves each to its published URL', async () => {
     const h = await contentSetup();
     const s = await siteOf(h);
     const toSection = await create(h, s, '/old-api', { kind: 'site-section', siteSectionId: s.apiSection });
@@ -60,7 +61,8 @@ describe('site redirects', () => {
 
     const all = await list(h, s);
     expect(all.count).toBe(4);
-    expect(all.items.map((r) => r.source)).toEqual(['/old-api', '/start', '/guide/next', '/install/linux']);
+    // 0.202's default order (orderBy=createdAt): the most recently created first.
+    expect(all.items.map((r) => r.source)).toEqual(['/install/linux', '/guide/next', '/start', '/old-api']);
     expect(all.next).toBeUndefined();
 
     // The default section and its default variant are the site's root; other items add their paths.
@@ -77,19 +79,98 @@ describe('site redirects', () => {
     const s = await siteOf(h);
     for (const source of ['/a', '/Legacy/b', '/c', '/legacy/d', '/e']) await create(h, s, source, { kind: 'site-section', siteSectionId: s.apiSection });
     const first = await list(h, s, { limit: '2' });
-    expect(first.items.map((r) => r.source)).toEqual(['/a', '/Legacy/b']);
+    expect(first.items.map((r) => r.source)).toEqual(['/e', '/legacy/d']);
     expect(first.count).toBe(5);
     const second = await list(h, s, { limit: '2', page: first.next?.page });
-    expect(second.items.map((r) => r.source)).toEqual(['/c', '/legacy/d']);
+    expect(second.items.map((r) => r.source)).toEqual(['/c', '/Legacy/b']);
     const third = await list(h, s, { limit: '2', page: second.next?.page });
-    expect(third.items.map((r) => r.source)).toEqual(['/e']);
+    expect(third.items.map((r) => r.source)).toEqual(['/a']);
     expect(third.next).toBeUndefined();
     const legacy = await list(h, s, { search: 'LEGACY', limit: '1' });
-    expect(legacy.items.map((r) => r.source)).toEqual(['/Legacy/b']);
+    expect(legacy.items.map((r) => r.source)).toEqual(['/legacy/d']);
     expect(legacy.count).toBe(2);
-    expect((await list(h, s, { search: 'LEGACY', limit: '1', page: legacy.next?.page })).items.map((r) => r.source)).toEqual(['/legacy/d']);
-    expect((await list(h, s, { search: 'LEGACY' })).items.map((r) => r.source)).toEqual(['/Legacy/b', '/legacy/d']);
+    expect((await list(h, s, { search: 'LEGACY', limit: '1', page: legacy.next?.page })).items.map((r) => r.source)).toEqual(['/Legacy/b']);
+    expect((await list(h, s, { search: 'LEGACY' })).items.map((r) => r.source)).toEqual(['/legacy/d', '/Legacy/b']);
+    // orderBy=source: alphabetical (code points: upper case first), pages with the same cursor kind.
+    const bySource = await list(h, s, { orderBy: 'source', limit: '3' });
+    expect(bySource.items.map((r) => r.source)).toEqual(['/Legacy/b', '/a', '/c']);
+    expect((await list(h, s, { orderBy: 'source', limit: '3', page: bySource.next?.page })).items.map((r) => r.source)).toEqual(['/e', '/legacy/d']);
+    expect((await list(h, s, { orderBy: 'source', search: 'legacy' })).items.map((r) => r.source)).toEqual(['/Legacy/b', '/legacy/d']);
+    // orderBy=updatedAt: the most recently changed first, then the newest created.
+    const c = first.items.length > 0 ? (await list(h, s, { search: '/c' })).items[0] : undefined;
+    h.clock.advance(1000);
+    await h.admin.ok('updateSiteRedirectById', { params: { ...s.p, siteRedirectId: c?.id as string }, body: { permanent: true } });
+    expect((await list(h, s, { orderBy: 'updatedAt' })).items.map((r) => r.source)).toEqual(['/c', '/e', '/legacy/d', '/Legacy/b', '/a']);
+    await h.admin.fails('listSiteRedirects', { params: s.p, query: { orderBy: 'title' } }, 400, /orderBy/);
     expect((await list(h, s, { search: 'nothing' })).items).toEqual([]);
+  });
+
+  it('0.202 drafts: listed apart (draft=true), never resolved, one per source beside a live one, made live once the live one is gone', async () => {
+    const h = await contentSetup();
+    const s = await siteOf(h);
+    const section = { kind: 'site-section', siteSectionId: s.apiSection };
+    const live = await create(h, s, '/old', { kind: 'site-space', siteSpaceId: s.v2 });
+    const draft = await h.admin.ok<Redirect & { draft: boolean }>('createSiteRedirect', { params: s.p, body: { source: '/old', destination: section, draft: true } }, 201);
+    expect(draft).toMatchObject({ source: '/old', draft: true, captureWildcard: false, permanent: false });
+    await h.admin.fails('createSiteRedirect', { params: s.p, body: { source: '/old', destination: section, draft: true } }, 409, new RegExp(`already has a draft redirect from /old \\(${draft.id}\\)`));
+    expect((await list(h, s)).items.map((r) => r.id)).toEqual([live.id]);
+    expect(await list(h, s, { draft: 'true' })).toEqual({ items: [draft], count: 1 });
+    // Resolving reads the live one only.
+    expect((await resolve(h, s, '/old')).redirect.id).toBe(live.id);
+    await h.admin.fails('updateSiteRedirectById', { params: { ...s.p, siteRedirectId: draft.id }, body: { draft: false } }, 409, new RegExp(`already has a redirect from /old \\(${live.id}\\)`));
+    expect((await h.admin.call('deleteSiteRedirectById', { params: { ...s.p, siteRedirectId: live.id } })).status).toBe(205);
+    await h.admin.fails('getSiteRedirectBySource', { params: s.p, query: { source: '/old' } }, 404, /No redirect from \/old/);
+    h.clock.advance(1000);
+    const promoted = await h.admin.ok<Redirect & { draft: boolean; updatedAt?: string }>('updateSiteRedirectById', { params: { ...s.p, siteRedirectId: draft.id }, body: { draft: false } });
+    expect(promoted).toMatchObject({ id: draft.id, draft: false, updatedAt: expect.any(String) });
+    expect(await resolve(h, s, '/old')).toEqual({ redirect: promoted, target: `${s.base}/api-reference/` });
+    expect(await list(h, s, { draft: 'true' })).toEqual({ items: [], count: 0 });
+    // Back to a draft: not resolved any more; deleting a draft frees its source.
+    await h.admin.ok('updateSiteRedirectById', { params: { ...s.p, siteRedirectId: draft.id }, body: { draft: true } });
+    await h.admin.fails('getSiteRedirectBySource', { params: s.p, query: { source: '/old' } }, 404, /No redirect/);
+    expect((await h.admin.call('deleteSiteRedirectById', { params: { ...s.p, siteRedirectId: draft.id } })).status).toBe(205);
+    expect((await h.admin.call('deleteSiteRedirectById', { params: { ...s.p, siteRedirectId: draft.id } })).status).toBe(204);
+    expect(h.store.read().scan('siteDraftRedirects', { prefix: `${s.p.siteId}/` })).toEqual([]);
+    expect(h.store.read().scan('siteRedirectSources', { prefix: `${s.p.siteId}/` })).toEqual([]);
+  });
+
+  it('0.202 wildcards: a source ending in * matches the paths it prefixes, the longest first; captureWildcard carries the rest', async () => {
+    const h = await contentSetup();
+    const s = await siteOf(h);
+    const section = { kind: 'site-section', siteSectionId: s.apiSection };
+    const docs = await h.admin.ok<Redirect>('createSiteRedirect', { params: s.p, body: { source: '/docs/*', destination: section, captureWildcard: true } }, 201);
+    const v1 = await h.admin.ok<Redirect>('createSiteRedirect', { params: s.p, body: { source: '/docs/v1*', destination: { kind: 'site-space', siteSpaceId: s.v2 } } }, 201);
+    const exact = await create(h, s, '/docs/v1/start', { kind: 'site-page', siteSpaceId: s.guideVariant, pageId: 'p-intro' });
+    expect(await resolve(h, s, '/docs/users/list')).toEqual({ redirect: docs, target: `${s.base}/api-reference/users/list` });
+    expect((await resolve(h, s, '/docs')).target).toBe(`${s.base}/api-reference/`);
+    expect((await resolve(h, s, '/docs/caf%c3%a9')).target).toBe(`${s.base}/api-reference/caf%C3%A9`);
+    // The longer prefix wins (no capture: its destination as it is); an exact source wins over both.
+    expect(await resolve(h, s, '/docs/v1/anything')).toEqual({ redirect: v1, target: `${s.base}/guide-v2/` });
+    expect((await resolve(h, s, '/docs/v1beta')).redirect.id).toBe(v1.id);
+    expect((await resolve(h, s, '/docs/v1/start')).redirect.id).toBe(exact.id);
+    // A wildcard is looked up as written, and only at the end of a source.
+    expect((await resolve(h, s, '/docs/*')).redirect.id).toBe(docs.id);
+    await h.admin.fails('getSiteRedirectBySource', { params: s.p, query: { source: '/doc' } }, 404, /No redirect/);
+    for (const source of ['/*', '/a*b', '/a/*/b', '/**']) {
+      await h.admin.fails('createSiteRedirect', { params: s.p, body: { source, destination: section } }, 400, /source/);
+    }
+    // Turning the capture off: the destination as it is.
+    await h.admin.ok('updateSiteRedirectById', { params: { ...s.p, siteRedirectId: docs.id }, body: { captureWildcard: false } });
+    expect((await resolve(h, s, '/docs/users/list')).target).toBe(`${s.base}/api-reference/`);
+  });
+
+  it('0.202 permanent: kept and answered; served as 308 only when permanent and live to public traffic, 307 otherwise', async () => {
+    const h = await contentSetup();
+    const s = await siteOf(h);
+    const made = await h.admin.ok<Redirect & { permanent: boolean }>('createSiteRedirect', { params: s.p, body: { source: '/moved', destination: { kind: 'site-section', siteSectionId: s.apiSection }, permanent: true } }, 201);
+    expect(made.permanent).toBe(true);
+    expect((await resolve(h, s, '/moved')).redirect).toMatchObject({ permanent: true });
+    expect(redirectStatus({ permanent: true }, true)).toBe(308);
+    expect(redirectStatus({ permanent: true }, false)).toBe(307);
+    expect(redirectStatus({ permanent: true, draft: true }, true)).toBe(307);
+    expect(redirectStatus({}, true)).toBe(307);
+    const edited = await h.admin.ok<Redirect & { permanent: boolean }>('updateSiteRedirectById', { params: { ...s.p, siteRedirectId: made.id }, body: { permanent: false } });
+    expect(edited.permanent).toBe(false);
   });
 
   it('keeps sources in normal form: one redirect per source, found in any spelling of it', async () => {
@@ -181,10 +262,10 @@ describe('site redirects', () => {
     await create(h, s, '/next', { kind: 'site-space', siteSpaceId: s.v2 });
     await h.admin.ok('deleteSiteSectionById', { params: { ...s.p, siteSectionId: s.apiSection } }, 205);
     await h.admin.fails('getSiteRedirectBySource', { params: s.p, query: { source: '/old-api' } }, 404, new RegExp(`Redirect ${a.id} from /old-api leads to site section ${s.apiSection}, which no longer exists`));
-    expect((await list(h, s)).items.map((r) => r.source)).toEqual(['/old-api', '/next']);
+    expect((await list(h, s)).items.map((r) => r.source)).toEqual(['/next', '/old-api']);
     const v2Space = (await h.admin.ok<{ items: Array<{ id: string; space: { id: string } }> }>('listSiteSpaces', { params: s.p })).items.find((ss) => ss.id === s.v2)?.space.id as string;
     await h.admin.ok('deleteSpaceById', { params: { spaceId: v2Space } }, 205);
-    await h.admin.fails('getSiteRedirectBySource', { params: s.p, query: { source: '/next' } }, 404, /no longer exists or is hidden/);
+    await h.admin.fails('getSiteRedirectBySource', { params: s.p, query: { source: '/next' } }, 404, /no longer exists, is hidden or is a draft/);
   });
 
   it('lets members read and resolve, admins change; an invalid share key is a 400', async () => {

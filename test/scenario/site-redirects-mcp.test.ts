@@ -89,7 +89,8 @@ describe('site redirects and MCP servers in both modes', () => {
     const toPage = at('to page').stdout.trim().split('\t');
     expect(toPage.slice(1)).toEqual(['/setup/~install', `page ${install} in ${gv}`]);
     const list = at('list').stdout.split('\n').map((line) => line.split('\t').slice(1).join('\t'));
-    expect(list).toEqual(['/old-api\tsection ' + secApi, `/start\tsite-space ${gv}`, `/setup/~install\tpage ${install} in ${gv}`, '']);
+    // Newest first (0.202's default orderBy=createdAt).
+    expect(list).toEqual([`/setup/~install\tpage ${install} in ${gv}`, `/start\tsite-space ${gv}`, '/old-api\tsection ' + secApi, '']);
     expect(at('search').stdout).toBe(`${toPage[0]}\t/setup/~install\tpage ${install} in ${gv}\n`);
     const base = /(https:\/\/\w+\.gitbook\.io\/help-center)\//.exec(at('resolve section').stdout)?.[1];
     expect(base).toBeDefined();
@@ -130,7 +131,7 @@ describe('site redirects and MCP servers in both modes', () => {
     expect(at('delete').stderr).toMatch(new RegExp(`Deleted redirect ${r1}`));
     expect(at('delete again').exitCode).toBe(0);
     expect(at('delete again').stderr).toMatch(/Nothing to delete/);
-    expect(at('list after').stdout.split('\n').map((line) => line.split('\t')[1])).toEqual(['/start', '/setup/~install', undefined]);
+    expect(at('list after').stdout.split('\n').map((line) => line.split('\t')[1])).toEqual(['/setup/~install', '/start', undefined]);
   });
 
   it('keeps MCP header values out of listings and tables, and refuses bad URLs and headers', () => {

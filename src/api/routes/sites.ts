@@ -200,6 +200,7 @@ export const addSectionToSite = defineRoute({
     /** API doc: max 64 at creation (stored titles are 2 to 128); null uses the space title. */
     title: z.string().min(2).max(64).nullable().optional(),
     icon: Icon.nullable().optional(),
+    draft: z.boolean().describe('a draft is not published (left out of the published site) until made live').optional(),
   }),
   bodyRequired: true,
   success: 201,
@@ -233,6 +234,7 @@ export const updateSiteSectionById = defineRoute({
       condition: Expression.nullable(),
       icon: Icon.nullable(),
       description: z.string().max(256).nullable(),
+      draft: z.boolean().describe('a draft is not published (left out of the published site) until made live'),
     })
     .partial(),
   bodyRequired: true,
@@ -279,6 +281,7 @@ export const addSectionGroupToSite = defineRoute({
     sections: z.array(z.string().min(1)).optional(),
     /** Real API: id of a parent group to nest this group under. */
     parent: z.string().min(1).optional(),
+    draft: z.boolean().describe('a draft is not published (left out of the published site) until made live').optional(),
   }),
   bodyRequired: true,
   success: 201,
@@ -304,7 +307,7 @@ export const updateSiteSectionGroupById = defineRoute({
   access: 'admin',
   params: pathParams(...site, 'siteSectionGroupId'),
   query: noQuery(),
-  body: z.object({ title: z.string().min(1).max(100), icon: Icon.nullable() }).partial(),
+  body: z.object({ title: z.string().min(1).max(100), icon: Icon.nullable(), draft: z.boolean().describe('a draft is not published (left out of the published site) until made live') }).partial(),
   bodyRequired: true,
 });
 
@@ -368,7 +371,7 @@ export const addSpaceToSite = defineRoute({
   access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
-  body: z.object({ spaceId: z.string().min(1), sectionId: z.string().min(1).optional() }),
+  body: z.object({ spaceId: z.string().min(1), sectionId: z.string().min(1).optional(), draft: z.boolean().describe('a draft is not published (left out of the published site) until made live').optional() }),
   bodyRequired: true,
   success: 201,
 });
@@ -399,6 +402,7 @@ export const updateSiteSpaceById = defineRoute({
       condition: Expression.nullable(),
       /** Real API: swap the space the site space points to. */
       spaceId: z.string().min(1),
+      draft: z.boolean().describe('a draft is not published (left out of the published site) until made live'),
     })
     .partial(),
   bodyRequired: true,
@@ -657,14 +661,25 @@ export const deleteSiteSpaceCustomizationById = defineRoute({
 
 // ─── Real API: site redirects ──────────────────────────────────────────────
 
-/** A redirect's source path (spec `SiteRedirectSourcePath`): `/` then non-empty segments of unreserved or percent-encoded characters. */
+/**
+ * A redirect's source path (spec `SiteRedirectSourcePath` of 0.202): `/` then non-empty segments of
+ * unreserved characters, `+` or percent-encodings, and optionally a final `*` or `/*` (a wildcard
+ * matching every path it is a prefix of; not `/*` alone).
+ */
 const SiteRedirectSourcePath = z
   .string()
   .max(512)
   .regex(
-    /^\/(?:[A-Za-z0-9\-._~]|%[0-9A-Fa-f]{2})+(?:\/(?:[A-Za-z0-9\-._~]|%[0-9A-Fa-f]{2})+)*$/,
-    'must be a path such as /old/page: a leading "/", no trailing "/", no query or fragment, other characters percent-encoded',
+    /^\/(?!\*)(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+(?:\/(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\/\*|\*)?$/,
+    'must be a path such as /old/page or /old/*: a leading "/", no trailing "/", no query or fragment, other characters percent-encoded, "*" only at the end',
   );
+
+/** 0.202's redirect flags: a draft is not live; a wildcard source can carry what it matched; permanent ones are served as 308. */
+const redirectFlags = {
+  captureWildcard: z.boolean().describe('append what the source\'s final * matched to the destination URL'),
+  draft: z.boolean().describe('a draft redirect is not live (listed with draft=true, never resolved)'),
+  permanent: z.boolean().describe('served as a permanent redirect (308) to public live traffic'),
+};
 
 /** Where a redirect leads (spec `SiteRedirectDestination`): a section, a site space, or a page of a site space. */
 const SiteRedirectDestination = z.discriminatedUnion('kind', [
@@ -681,7 +696,12 @@ export const listSiteRedirects = defineRoute({
   source: 'real-api',
   access: 'read',
   params: pathParams(...site),
-  query: z.object({ ...paginationQuery, search: z.string().max(512).optional() }),
+  query: z.object({
+    ...paginationQuery,
+    search: z.string().max(512).optional(),
+    draft: qBool().optional().describe('list the draft redirects instead of the live ones'),
+    orderBy: z.enum(['createdAt', 'updatedAt', 'source']).optional().describe('createdAt (default) and updatedAt: newest first; source: alphabetical'),
+  }),
   paginated: true,
 });
 
@@ -694,7 +714,13 @@ export const createSiteRedirect = defineRoute({
   access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
-  body: z.object({ source: SiteRedirectSourcePath, destination: SiteRedirectDestination }),
+  body: z.object({
+    source: SiteRedirectSourcePath,
+    destination: SiteRedirectDestination,
+    captureWildcard: redirectFlags.captureWildcard.optional(),
+    draft: redirectFlags.draft.optional(),
+    permanent: redirectFlags.permanent.optional(),
+  }),
   bodyRequired: true,
   success: 201,
 });
@@ -719,7 +745,7 @@ export const updateSiteRedirectById = defineRoute({
   access: 'admin',
   params: pathParams(...site, 'siteRedirectId'),
   query: noQuery(),
-  body: z.object({ source: SiteRedirectSourcePath, destination: SiteRedirectDestination }).partial(),
+  body: z.object({ source: SiteRedirectSourcePath, destination: SiteRedirectDestination, ...redirectFlags }).partial(),
   bodyRequired: true,
 });
 

@@ -65,7 +65,23 @@ function sourceArgument(input: RawInput, to: 'body' | 'query'): void {
   delete params.source;
 }
 
-const SOURCE = { name: 'source', description: 'path on the site, e.g. /old/page' };
+const SOURCE = { name: 'source', description: 'path on the site, e.g. /old/page, or a prefix ending in * (/old/*)' };
+
+/** 0.202's redirect flags; an edit also takes their --no- forms (`--no-draft` makes a draft live). */
+function redirectFlags(edit: boolean): FlagSpec[] {
+  const flags: FlagSpec[] = [
+    { flags: '--draft', description: 'a draft: not live until made live (site redirect edit --no-draft)', to: 'body.draft', type: 'boolean' },
+    { flags: '--capture-wildcard', description: 'append what the source\'s final * matched to the destination', to: 'body.captureWildcard', type: 'boolean' },
+    { flags: '--permanent', description: 'served as a permanent redirect (308) rather than a temporary one (307)', to: 'body.permanent', type: 'boolean' },
+  ];
+  if (!edit) return flags;
+  return [
+    ...flags,
+    { flags: '--no-draft', description: 'make a draft redirect live', to: 'body.draft', type: 'boolean' },
+    { flags: '--no-capture-wildcard', description: 'stop appending what the * matched', to: 'body.captureWildcard', type: 'boolean' },
+    { flags: '--no-permanent', description: 'serve it as a temporary redirect (307)', to: 'body.permanent', type: 'boolean' },
+  ];
+}
 
 export const siteRedirectCommands: OperationCommandSpec[] = [
   {
@@ -75,11 +91,15 @@ export const siteRedirectCommands: OperationCommandSpec[] = [
     aliases: ['ls'],
     args: [SITE],
     org: true,
-    flags: [{ flags: '--search <text>', description: 'only redirects whose source contains this', to: 'query.search' }],
+    flags: [
+      { flags: '--search <text>', description: 'only redirects whose source contains this', to: 'query.search' },
+      { flags: '--drafts', description: 'list the draft redirects (not live) instead of the live ones', to: 'query.draft', type: 'boolean' },
+      { flags: '--order-by <field>', description: 'createdAt (default) and updatedAt: newest first; source: alphabetical', to: 'query.orderBy', choices: ['createdAt', 'updatedAt', 'source'] },
+    ],
     output: 'list',
     columns: 'siteRedirect',
     noun: 'redirect',
-    examples: ['docsctl site redirect list s1t3', 'docsctl site redirect list s1t3 --search /v1/'],
+    examples: ['docsctl site redirect list s1t3', 'docsctl site redirect list s1t3 --search /v1/', 'docsctl site redirect list s1t3 --drafts --order-by source'],
   },
   {
     command: 'site redirect get',
@@ -99,7 +119,7 @@ export const siteRedirectCommands: OperationCommandSpec[] = [
     summary: 'Redirect a path of a site to a section, a site space or a page',
     args: [SITE, SOURCE],
     org: true,
-    flags: destinationFlags,
+    flags: [...destinationFlags, ...redirectFlags(false)],
     build: (options, input) => {
       sourceArgument(input, 'body');
       destination(options, input, true);
@@ -111,6 +131,7 @@ export const siteRedirectCommands: OperationCommandSpec[] = [
       'docsctl site redirect create s1t3 /old-api --section s3ct',
       'docsctl site redirect create s1t3 /guide/v1 --site-space v4r',
       'docsctl site redirect create s1t3 /setup --site-space v4r --page guides/setup',
+      'docsctl site redirect create s1t3 "/v1/*" --section s3ct --capture-wildcard --permanent',
     ],
   },
   {
@@ -119,10 +140,10 @@ export const siteRedirectCommands: OperationCommandSpec[] = [
     summary: 'Change the source or destination of a redirect',
     args: [SITE, REDIRECT],
     org: true,
-    flags: [{ flags: '--source <url-path>', description: 'new source path', to: 'body.source' }, ...destinationFlags],
+    flags: [{ flags: '--source <url-path>', description: 'new source path', to: 'body.source' }, ...destinationFlags, ...redirectFlags(true)],
     build: (options, input) => destination(options, input, false),
     resolve: pageOfSiteSpace,
-    nonEmptyBody: 'Nothing to change: pass --source, --section, or --site-space (with --page)',
+    nonEmptyBody: 'Nothing to change: pass --source, --section, --site-space (with --page), --draft/--no-draft, --capture-wildcard or --permanent (or their --no- forms)',
     output: 'object',
     columns: 'siteRedirect',
     examples: ['docsctl site redirect edit s1t3 r3d1 --source /older-api', 'docsctl site redirect edit s1t3 r3d1 --site-space v4r'],

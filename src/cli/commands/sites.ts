@@ -247,6 +247,7 @@ export const siteCommands: OperationCommandSpec[] = [
     flags: [
       { flags: '--title <title>', description: 'section title (default: the space title)', to: 'body.title' },
       { flags: '--icon <icon>', description: 'icon name', to: 'body.icon' },
+      { flags: '--draft', description: 'add it as a draft: not published until made live (edit --no-draft)', to: 'body.draft', type: 'boolean' },
     ],
     build: (_options, input) => {
       const params = input.params as Record<string, string>;
@@ -270,8 +271,10 @@ export const siteCommands: OperationCommandSpec[] = [
       { flags: '--condition <expression>', description: 'visibility condition ("none" removes it)', to: 'body.condition', noneIsNull: true },
       { flags: '--icon <icon>', description: 'icon name ("none" removes it)', to: 'body.icon', noneIsNull: true },
       { flags: '--description <text>', description: 'description ("none" removes it)', to: 'body.description', noneIsNull: true },
+      { flags: '--draft', description: 'make it a draft: left out of the published site', to: 'body.draft', type: 'boolean' },
+      { flags: '--no-draft', description: 'make a draft live: published with the site', to: 'body.draft', type: 'boolean' },
     ],
-    nonEmptyBody: 'Nothing to change: pass --title, --path, --default-site-space, --condition, --icon or --description',
+    nonEmptyBody: 'Nothing to change: pass --title, --path, --default-site-space, --condition, --icon, --description or --draft/--no-draft',
     output: 'object',
     columns: 'siteSection',
     examples: ['docsctl site section edit s1t3 s3ct --path api --icon code'],
@@ -326,6 +329,7 @@ export const siteCommands: OperationCommandSpec[] = [
       { flags: '--section <sectionId...>', description: 'sections to put in it, in order (repeatable)', to: 'body.sections' },
       { flags: '--icon <icon>', description: 'icon name', to: 'body.icon' },
       { flags: '--parent <groupId>', description: 'nest it in this group', to: 'body.parent' },
+      { flags: '--draft', description: 'add it as a draft: not published until made live (edit --no-draft)', to: 'body.draft', type: 'boolean' },
     ],
     output: 'object',
     columns: 'siteSectionGroup',
@@ -340,8 +344,10 @@ export const siteCommands: OperationCommandSpec[] = [
     flags: [
       { flags: '--title <title>', description: 'new title', to: 'body.title' },
       { flags: '--icon <icon>', description: 'icon name ("none" removes it)', to: 'body.icon', noneIsNull: true },
+      { flags: '--draft', description: 'make it a draft: left out of the published site', to: 'body.draft', type: 'boolean' },
+      { flags: '--no-draft', description: 'make a draft live: published with the site', to: 'body.draft', type: 'boolean' },
     ],
-    nonEmptyBody: 'Nothing to change: pass --title or --icon',
+    nonEmptyBody: 'Nothing to change: pass --title, --icon or --draft/--no-draft',
     output: 'object',
     columns: 'siteSectionGroup',
     examples: ['docsctl site section-group edit s1t3 gr0up --title Guides'],
@@ -421,7 +427,10 @@ export const siteCommands: OperationCommandSpec[] = [
     summary: 'Add a space to a site (a variant of a section, or at the root)',
     args: [SITE, { name: 'spaceId', description: 'space id' }],
     org: true,
-    flags: [{ flags: '--section <sectionId>', description: 'section to add it to (default: the default section)', to: 'body.sectionId' }],
+    flags: [
+      { flags: '--section <sectionId>', description: 'section to add it to (default: the default section)', to: 'body.sectionId' },
+      { flags: '--draft', description: 'add it as a draft: not published until made live (edit --no-draft)', to: 'body.draft', type: 'boolean' },
+    ],
     build: (_options, input) => {
       const params = input.params as Record<string, string>;
       body(input).spaceId = params.spaceId;
@@ -441,8 +450,10 @@ export const siteCommands: OperationCommandSpec[] = [
       { flags: '--path <url-path>', description: 'URL path (unique in its section)', to: 'body.path' },
       { flags: '--condition <expression>', description: 'visibility condition ("none" removes it)', to: 'body.condition', noneIsNull: true },
       { flags: '--space <spaceId>', description: 'show this space instead', to: 'body.spaceId' },
+      { flags: '--draft', description: 'make it a draft: left out of the published site', to: 'body.draft', type: 'boolean' },
+      { flags: '--no-draft', description: 'make a draft live: published with the site', to: 'body.draft', type: 'boolean' },
     ],
-    nonEmptyBody: 'Nothing to change: pass --path, --condition or --space',
+    nonEmptyBody: 'Nothing to change: pass --path, --condition, --space or --draft/--no-draft',
     output: 'object',
     columns: 'siteSpace',
     examples: ['docsctl site space edit s1t3 v4r --path v2'],

@@ -1,9 +1,10 @@
 /**
  * Site redirects (real API, `site-redirects`): a path of a site that leads to one of
- * its sections, site spaces or pages. One row per redirect (`redirects`, a KeyedSet
- * per site, listed in creation order) and one index row per source
- * (`siteRedirectSources`, `${siteId}/${sha256(source)}` → id), so a create checks its
- * source and a lookup by source reads one row, however many redirects the site has.
+ * its sections, site spaces or pages. One row per redirect (`redirects` for the live
+ * ones, `draftRedirects` for drafts: KeyedSets per site) and one index row per source
+ * (`siteRedirectSources`, `${siteId}/${sha256(source)}` → id, drafts under
+ * `${siteId}/draft:${sha256(source)}`), so a create checks its source and a lookup by
+ * source reads one row, however many redirects the site has.
  *
  * Rules decided here:
  * - A source is compared in its normal form (RFC 3986 §6.2.2): percent-encodings in
@@ -12,7 +13,21 @@
  *   segment, no query or fragment, other characters percent-encoded, 512 characters).
  *   Here "." and ".." segments (browsers resolve them before asking, so such a
  *   redirect would never apply) and encoded control characters are refused too.
- * - Two redirects of a site never share a source: 409 naming the one that has it.
+ * - Two live redirects of a site never share a source, nor two drafts: 409 naming the
+ *   one that has it. A draft may prepare a change of a live redirect's source (0.202's
+ *   "source + intent"): making it live (`draft: false`) needs the live one gone first.
+ * - Drafts are not live: listed only with `draft=true`, never resolved.
+ * - A source ending in `*` (`/old/*`, `/old*`; 0.202's pattern) matches every path it
+ *   is a prefix of (`/old/*` also matches `/old` itself); an exact source wins, then the
+ *   longest prefix. With `captureWildcard` the part the `*` matched is appended to the
+ *   destination's URL (`/old/*` → section API: `/old/a/b` → `…/api/a/b`).
+ * - `permanent` is stored and answered: whoever serves the site's traffic answers 308
+ *   for a permanent live redirect and 307 otherwise (0.202's SiteRedirect.permanent:
+ *   "308 for public live traffic and 307 in non-public contexts"; GitBook's renderer
+ *   uses 307 for temporary ones). `redirectStatus` says which.
+ * - Listing order (0.202 `orderBy`): `createdAt` (the default) newest first, read in
+ *   reverse key order; `updatedAt` (newest first) and `source` (alphabetical) sort the
+ *   site's redirects of the asked kind in memory (bounded by what the site holds).
  * - The destination must exist in the site when the redirect is written (404 naming
  *   it); a page is looked up in the current content of the site space's space. A
  *   redirect that would lead to its own source is a 400.
@@ -27,7 +42,7 @@ import type { StoreReader, StoreWriter } from '../../store/types.js';
 import { openContent } from '../content/storage.js';
 import { primaryRevision } from '../content/common.js';
 import { type Handler, Reply, deleted, implementer, nothingToDelete } from '../handler.js';
-import { countRows, paginate, rowsOf } from '../pagination.js';
+import { type PageQuery, countRows, itemsOf, paginate, rowsOf } from '../pagination.js';
 import { getSpace } from '../core-records.js';
 import { siteAccess } from './access.js';
 import {
@@ -36,8 +51,10 @@ import {
   type SiteRecord,
   type SiteSpaceRecord,
   SiteTables,
+  draftRedirects,
   getSection,
   getSiteSpace,
+  isLive,
   redirects,
   requireSection,
   requireSiteSpace,
@@ -69,7 +86,22 @@ function checkedSource(raw: string): string {
   return source;
 }
 
-const sourceKey = (siteId: string, source: string) => `${siteId}/${createHash('sha256').update(source).digest('hex')}`;
+const sourceKey = (siteId: string, source: string, draft = false) =>
+  `${siteId}/${draft ? 'draft:' : ''}${createHash('sha256').update(source).digest('hex')}`;
+
+/** The set a redirect's row lives in. */
+const setOf = (draft: boolean | undefined) => (draft === true ? draftRedirects : redirects);
+
+/** The HTTP status a redirect is served with (see the rules above): 308 when permanent and live, else 307. */
+export function redirectStatus(redirect: Pick<RedirectRecord, 'permanent' | 'draft'>, publicLive: boolean): 307 | 308 {
+  return redirect.permanent === true && redirect.draft !== true && publicLive ? 308 : 307;
+}
+
+/** The destination URL with what a wildcard matched appended (`suffix` empty: the URL as it is). */
+function withSuffix(target: string, suffix: string): string {
+  const rest = suffix.replace(/^\/+/, '');
+  return rest === '' ? target : `${target.replace(/\/+$/, '')}/${rest}`;
+}
 
 export function redirectView(redirect: RedirectRecord) {
   return {
@@ -117,10 +149,10 @@ function describe(destination: RedirectDestination): string {
 function targetOf(view: SiteViewContext, site: SiteRecord, destination: RedirectDestination): string | undefined {
   if (destination.kind === 'site-section') {
     const section = getSection(view.tx, destination.siteSectionId);
-    return section && section.site === site.id ? `${sectionUrl(view, site, section)}/` : undefined;
+    return section && section.site === site.id && isLive(view.tx, section) ? `${sectionUrl(view, site, section)}/` : undefined;
   }
   const siteSpace = getSiteSpace(view.tx, destination.siteSpaceId);
-  if (!siteSpace || siteSpace.site !== site.id || !visibleSpace(view.tx, siteSpace)) return undefined;
+  if (!siteSpace || siteSpace.site !== site.id || !visibleSpace(view.tx, siteSpace) || !isLive(view.tx, siteSpace)) return undefined;
   const url = siteSpaceUrl(view, site, siteSpace);
   if (url === undefined || destination.kind === 'site-space') return url === undefined ? undefined : `${url}/`;
   const path = pagePath(view.tx, siteSpace, destination.pageId);
@@ -146,39 +178,86 @@ function checkedDestination(view: SiteViewContext, site: SiteRecord, destination
   return destination;
 }
 
+/** A redirect of the site, live or draft. */
+function findRedirect(tx: StoreReader, siteId: string, id: string): RedirectRecord | undefined {
+  return redirects.get(tx, siteId, id) ?? draftRedirects.get(tx, siteId, id);
+}
+
 function requireRedirect(tx: StoreReader, site: SiteRecord, id: string): RedirectRecord {
-  const redirect = redirects.get(tx, site.id, id);
+  const redirect = findRedirect(tx, site.id, id);
   if (!redirect) throw notFound(`Site redirect ${id} not found in site ${site.id}`);
   return redirect;
 }
 
-/** 409 when another redirect of the site has this source. */
-function claimSource(tx: StoreWriter, site: SiteRecord, source: string, id: string): void {
-  const holder = tx.get<string>(SiteTables.redirectSources, sourceKey(site.id, source));
+/** 409 when another redirect of the site (live, or draft for a draft) has this source. */
+function claimSource(tx: StoreWriter, site: SiteRecord, source: string, id: string, draft: boolean): void {
+  const key = sourceKey(site.id, source, draft);
+  const holder = tx.get<string>(SiteTables.redirectSources, key);
   if (holder !== undefined && holder !== id) {
-    throw conflict(`Site ${site.id} already has a redirect from ${source} (${holder}); change or delete that one`);
+    const what = draft ? 'a draft redirect' : 'a redirect';
+    throw conflict(`Site ${site.id} already has ${what} from ${source} (${holder}); change or delete that one`);
   }
-  tx.put(SiteTables.redirectSources, sourceKey(site.id, source), id);
+  tx.put(SiteTables.redirectSources, key, id);
+}
+
+function removeRedirect(tx: StoreWriter, siteId: string, redirect: RedirectRecord): void {
+  tx.delete(SiteTables.redirectSources, sourceKey(siteId, redirect.source, redirect.draft === true));
+  setOf(redirect.draft).remove(tx, siteId, redirect.id);
 }
 
 /** Deletes every redirect of a site (the site is being deleted). */
 export function removeSiteRedirects(tx: StoreWriter, siteId: string): void {
-  for (const { id, value } of redirects.all(tx, siteId)) {
-    tx.delete(SiteTables.redirectSources, sourceKey(siteId, value.source));
-    redirects.remove(tx, siteId, id);
+  for (const set of [redirects, draftRedirects]) {
+    for (const { value } of set.all(tx, siteId)) removeRedirect(tx, siteId, value);
   }
+}
+
+/**
+ * The live redirect a request path leads through: the one of that exact source, else the
+ * wildcard source that is its longest prefix (`/a/b/c` tries `/a/b/c/*`, `/a/b/c*`, `/a/b/*`,
+ * `/a/b*`, … : one indexed read each, at most 2 per character of a 512-character path),
+ * with what its `*` matched.
+ */
+function liveRedirectFor(tx: StoreReader, siteId: string, source: string): { redirect: RedirectRecord; suffix: string } | undefined {
+  const lookup = (candidate: string) => {
+    const id = tx.get<string>(SiteTables.redirectSources, sourceKey(siteId, candidate));
+    return id === undefined ? undefined : redirects.get(tx, siteId, id);
+  };
+  const exact = lookup(source);
+  if (exact) return { redirect: exact, suffix: '' };
+  if (source.endsWith('*')) return undefined;
+  const under = lookup(`${source}/*`);
+  if (under) return { redirect: under, suffix: '' };
+  for (let end = source.length; end > 1; end -= 1) {
+    const found = lookup(`${source.slice(0, end)}*`);
+    if (found) return { redirect: found, suffix: source.slice(end) };
+  }
+  return undefined;
+}
+
+type RedirectOrder = 'createdAt' | 'updatedAt' | 'source';
+
+/** A page of the site's live or draft redirects in the asked order, filtered by `search` (a part of the source, any case). */
+function listRedirects(tx: StoreReader, siteId: string, query: PageQuery & { search?: string | undefined; draft?: boolean | undefined; orderBy?: RedirectOrder | undefined }) {
+  const set = setOf(query.draft);
+  const search = query.search?.toLowerCase();
+  const matches = (redirect: RedirectRecord) => search === undefined || redirect.source.toLowerCase().includes(search);
+  const order = query.orderBy ?? 'createdAt';
+  if (order === 'createdAt') {
+    const prefix = `${siteId}/`;
+    const count = search === undefined ? set.count(tx, siteId) : countRows<RedirectRecord>(tx, set.table, prefix, matches);
+    return paginate(rowsOf<RedirectRecord>(tx, set.table, prefix, { reverse: true }), query, (value) => (matches(value) ? redirectView(value) : undefined), count);
+  }
+  const sorted = set.all(tx, siteId).map((entry) => entry.value).filter(matches);
+  if (order === 'source') sorted.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+  else sorted.sort((a, b) => (a.updatedAt === b.updatedAt ? (a.id < b.id ? 1 : -1) : a.updatedAt < b.updatedAt ? 1 : -1));
+  return paginate(itemsOf(sorted), query, (value) => redirectView(value));
 }
 
 export const redirectHandlers: Record<string, Handler> = {
   ...on('listSiteRedirects', (ctx, { params, query }) => {
     const { site } = siteAccess(ctx, params);
-    if (query.search === undefined) return redirects.page(ctx.tx, site.id, query, ({ value }) => redirectView(value));
-    // A search counts its matches (`count` is the list's, filtered), then pages through the same rows.
-    const search = query.search.toLowerCase();
-    const matches = (redirect: RedirectRecord) => redirect.source.toLowerCase().includes(search);
-    const prefix = `${site.id}/`;
-    const count = countRows<RedirectRecord>(ctx.tx, redirects.table, prefix, matches);
-    return paginate(rowsOf<RedirectRecord>(ctx.tx, redirects.table, prefix), query, (value) => (matches(value) ? redirectView(value) : undefined), count);
+    return listRedirects(ctx.tx, site.id, query);
   }),
 
   ...on('createSiteRedirect', (ctx, { params, body }) => {
@@ -186,9 +265,18 @@ export const redirectHandlers: Record<string, Handler> = {
     const source = checkedSource(body.source);
     const destination = checkedDestination(view, site, body.destination, source);
     const now = ctx.clock().toISOString();
-    const redirect: RedirectRecord = { id: ctx.ids(), source, destination, createdAt: now, updatedAt: now };
-    claimSource(ctx.tx, site, source, redirect.id);
-    redirects.put(ctx.tx, site.id, redirect.id, redirect);
+    const redirect: RedirectRecord = {
+      id: ctx.ids(),
+      source,
+      destination,
+      ...(body.draft === true ? { draft: true } : {}),
+      ...(body.captureWildcard === true ? { captureWildcard: true } : {}),
+      ...(body.permanent === true ? { permanent: true } : {}),
+      createdAt: now,
+      updatedAt: now,
+    };
+    claimSource(ctx.tx, site, source, redirect.id, redirect.draft === true);
+    setOf(redirect.draft).put(ctx.tx, site.id, redirect.id, redirect);
     return new Reply(201, redirectView(redirect));
   }),
 
@@ -196,40 +284,55 @@ export const redirectHandlers: Record<string, Handler> = {
     const { site, view } = siteAccess(ctx, params);
     checkShareKey(ctx.tx, site, query.shareKey);
     const source = normaliseSource(query.source);
-    const id = ctx.tx.get<string>(SiteTables.redirectSources, sourceKey(site.id, source));
-    const redirect = id === undefined ? undefined : redirects.get(ctx.tx, site.id, id);
-    if (!redirect) throw notFound(`No redirect from ${source} in site ${site.id}`);
+    const found = liveRedirectFor(ctx.tx, site.id, source);
+    if (!found) throw notFound(`No redirect from ${source} in site ${site.id}`);
+    const { redirect } = found;
     const target = targetOf(view, site, redirect.destination);
     if (target === undefined) {
       throw notFound(
-        `Redirect ${redirect.id} from ${source} leads to ${describe(redirect.destination)}, which no longer exists or is hidden; ` +
+        `Redirect ${redirect.id} from ${redirect.source} leads to ${describe(redirect.destination)}, which no longer exists, is hidden or is a draft; ` +
           `point it elsewhere (docsctl site redirect edit ${site.id} ${redirect.id}) or delete it`,
       );
     }
-    return { redirect: redirectView(redirect), target };
+    return { redirect: redirectView(redirect), target: redirect.captureWildcard === true ? withSuffix(target, found.suffix) : target };
   }),
 
   ...on('updateSiteRedirectById', (ctx, { params, body }) => {
     const { site, view } = siteAccess(ctx, params);
     const redirect = requireRedirect(ctx.tx, site, params.siteRedirectId);
-    if (body.source === undefined && body.destination === undefined) throw badRequest('Nothing to update: pass source and/or destination');
+    if (Object.values(body).every((value) => value === undefined)) {
+      throw badRequest('Nothing to update: pass source, destination, draft, captureWildcard and/or permanent');
+    }
     const source = body.source === undefined ? redirect.source : checkedSource(body.source);
     const destination = checkedDestination(view, site, body.destination ?? redirect.destination, source);
-    if (source !== redirect.source) {
-      claimSource(ctx.tx, site, source, redirect.id);
-      ctx.tx.delete(SiteTables.redirectSources, sourceKey(site.id, redirect.source));
+    const wasDraft = redirect.draft === true;
+    const draft = body.draft ?? wasDraft;
+    if (source !== redirect.source || draft !== wasDraft) {
+      // Made live (or draft) or renamed: the source moves to the other index, or to its new key.
+      claimSource(ctx.tx, site, source, redirect.id, draft);
+      ctx.tx.delete(SiteTables.redirectSources, sourceKey(site.id, redirect.source, wasDraft));
     }
-    const next: RedirectRecord = { ...redirect, source, destination, updatedAt: ctx.clock().toISOString() };
-    redirects.put(ctx.tx, site.id, redirect.id, next);
+    const flag = (value: boolean | undefined, was: boolean | undefined) => ((value ?? was) === true ? true : undefined);
+    const next: RedirectRecord = {
+      id: redirect.id,
+      source,
+      destination,
+      ...(draft ? { draft: true } : {}),
+      ...(flag(body.captureWildcard, redirect.captureWildcard) ? { captureWildcard: true } : {}),
+      ...(flag(body.permanent, redirect.permanent) ? { permanent: true } : {}),
+      createdAt: redirect.createdAt,
+      updatedAt: ctx.clock().toISOString(),
+    };
+    if (draft !== wasDraft) setOf(wasDraft).remove(ctx.tx, site.id, redirect.id);
+    setOf(draft).put(ctx.tx, site.id, redirect.id, next);
     return redirectView(next);
   }),
 
   ...on('deleteSiteRedirectById', (ctx, { params }) => {
     const { site } = siteAccess(ctx, params);
-    const redirect = redirects.get(ctx.tx, site.id, params.siteRedirectId);
+    const redirect = findRedirect(ctx.tx, site.id, params.siteRedirectId);
     if (!redirect) return nothingToDelete();
-    ctx.tx.delete(SiteTables.redirectSources, sourceKey(site.id, redirect.source));
-    redirects.remove(ctx.tx, site.id, redirect.id);
+    removeRedirect(ctx.tx, site.id, redirect);
     return deleted();
   }),
 };

@@ -277,7 +277,7 @@ export const siteHandlers: Record<string, Handler> = {
   ...on('getPublishedContentSite', (ctx, { params, query }) => {
     const { site, view } = siteAccess(ctx, params);
     checkShareKey(ctx.tx, site, query.shareKey);
-    const structure = siteStructureView(view, site);
+    const structure = siteStructureView(view, site, { published: true });
     return {
       object: 'published-content-site',
       site: siteView(view, site),

@@ -16,8 +16,9 @@
  * | siteShareLinks (OrderedList) | siteId → linkId                       | ShareLinkRecord (key kept as SHA-256)  |
  * | siteShareKeys                | sha256(key)                           | `${siteId}/${linkId}`                  |
  * | siteAdaptiveSchemas          | siteId                                | AdaptiveSchemaRecord                   |
- * | siteRedirects (KeyedSet)     | siteId → redirectId                   | RedirectRecord                         |
- * | siteRedirectSources          | `${siteId}/${sha256(source)}`         | redirectId (one source, one redirect)  |
+ * | siteRedirects (KeyedSet)     | siteId → redirectId                   | RedirectRecord (live)                  |
+ * | siteDraftRedirects (KeyedSet)| siteId → redirectId                   | RedirectRecord (draft: true)           |
+ * | siteRedirectSources          | `${siteId}/${sha256(source)}`, drafts `${siteId}/draft:${sha256(source)}` | redirectId (one source, one redirect of each kind) |
  * | siteMcpServers (KeyedSet)    | siteId → mcpServerId                  | McpServerRecord (headers as given)     |
  */
 import { createHash } from 'node:crypto';
@@ -156,6 +157,7 @@ export const siteSpacesOfSite = new KeyedSet<null>('siteSpacesOfSite');
 export const siteSpacesOfSpace = new KeyedSet<string>('siteSpacesOfSpace');
 export const shareLinks = new OrderedList<ShareLinkRecord>('siteShareLinks');
 export const redirects = new KeyedSet<RedirectRecord>('siteRedirects');
+export const draftRedirects = new KeyedSet<RedirectRecord>('siteDraftRedirects');
 export const mcpServers = new KeyedSet<McpServerRecord>('siteMcpServers');
 
 export const hashShareKey = (key: string) => createHash('sha256').update(key).digest('hex');
@@ -164,6 +166,22 @@ export const getSite = (tx: StoreReader, id: string) => tx.get<SiteRecord>(SiteT
 export const getSection = (tx: StoreReader, id: string) => tx.get<SectionRecord>(SiteTables.sections, id);
 export const getGroup = (tx: StoreReader, id: string) => tx.get<GroupRecord>(SiteTables.groups, id);
 export const getSiteSpace = (tx: StoreReader, id: string) => tx.get<SiteSpaceRecord>(SiteTables.siteSpaces, id);
+
+/**
+ * Whether a section, group or site space is live (0.202 `draft`): neither it nor what holds
+ * it (a site space's section, a section's group, a group's parents) is a draft. Drafts are
+ * listed to the site's editors and left out of what is published.
+ */
+export function isLive(tx: StoreReader, item: SectionRecord | GroupRecord | SiteSpaceRecord): boolean {
+  let current: SectionRecord | GroupRecord | SiteSpaceRecord | undefined = item;
+  for (let depth = 0; current && depth < 64; depth += 1) {
+    if (current.draft === true) return false;
+    if ('space' in current) current = current.section === undefined ? undefined : getSection(tx, current.section);
+    else if ('path' in current) current = current.group === undefined ? undefined : getGroup(tx, current.group);
+    else current = current.parent === undefined ? undefined : getGroup(tx, current.parent);
+  }
+  return true;
+}
 
 export const putSite = (tx: StoreWriter, site: SiteRecord) => tx.put(SiteTables.sites, site.id, site);
 export const putSection = (tx: StoreWriter, section: SectionRecord) => tx.put(SiteTables.sections, section.id, section);

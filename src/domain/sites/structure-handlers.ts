@@ -62,6 +62,12 @@ import { type SiteViewContext, groupView, sectionUrl, sectionView, siteBaseUrl, 
 
 const on = implementer<typeof routes>();
 
+/** 0.202 `draft` of a PATCH: true makes the item a draft (not published), false makes it live (stored as absent). */
+function setDraft(record: Record<string, unknown>, draft: boolean | undefined): void {
+  if (draft === true) record.draft = true;
+  else if (draft === false) delete record.draft;
+}
+
 type Pointer = { type: StructureNode['type'] | 'site-space'; id: string };
 interface Position {
   before?: Pointer | undefined;
@@ -178,6 +184,7 @@ export const structureHandlers: Record<string, Handler> = {
       title,
       path: freePath(title, (p) => sectionPathTaken(ctx.tx, site.id, p)),
       ...(body.icon != null ? { icon: body.icon } : {}),
+      ...(body.draft === true ? { draft: true } : {}),
     };
     attachSection(ctx.tx, current, section);
     attachSiteSpace(ctx.tx, {
@@ -194,7 +201,7 @@ export const structureHandlers: Record<string, Handler> = {
     const { site, view } = siteAccess(ctx, params);
     const section = requireSection(ctx.tx, site, params.siteSectionId);
     if (Object.values(body).every((value) => value === undefined)) {
-      throw badRequest('Nothing to update: pass at least one of title, path, defaultSiteSpace, condition, icon, description');
+      throw badRequest('Nothing to update: pass at least one of title, path, defaultSiteSpace, condition, icon, description, draft');
     }
     if (body.path !== undefined && sectionPathTaken(ctx.tx, site.id, body.path, section.id)) {
       throw conflict(`Path "${body.path}" is already used by another section of site ${site.id}`);
@@ -208,6 +215,7 @@ export const structureHandlers: Record<string, Handler> = {
       if (value === null) delete next[key];
       else if (value !== undefined) next[key] = value;
     }
+    setDraft(next, body.draft);
     putSection(ctx.tx, next as unknown as SectionRecord);
     return sectionAnswer(view, site, section.id);
   }),
@@ -250,6 +258,7 @@ export const structureHandlers: Record<string, Handler> = {
       title: body.title,
       ...(body.icon != null ? { icon: body.icon } : {}),
       ...(parent ? { parent: parent.id } : {}),
+      ...(body.draft === true ? { draft: true } : {}),
     };
     putGroup(ctx.tx, group);
     structure.insert(ctx.tx, structureOwner(site.id, group.parent), group.id, { type: 'site-section-group' });
@@ -262,10 +271,12 @@ export const structureHandlers: Record<string, Handler> = {
   ...on('updateSiteSectionGroupById', (ctx, { params, body }) => {
     const { site, view } = siteAccess(ctx, params);
     const group = requireGroup(ctx.tx, site, params.siteSectionGroupId);
-    if (body.title === undefined && body.icon === undefined) throw badRequest('Nothing to update: pass title and/or icon');
+    if (body.title === undefined && body.icon === undefined && body.draft === undefined) throw badRequest('Nothing to update: pass title, icon and/or draft');
     const { icon: _icon, ...rest } = group;
     const icon = body.icon === undefined ? group.icon : (body.icon ?? undefined);
-    putGroup(ctx.tx, { ...rest, ...(body.title !== undefined ? { title: body.title } : {}), ...(icon !== undefined ? { icon } : {}) });
+    const next: Record<string, unknown> = { ...rest, ...(body.title !== undefined ? { title: body.title } : {}), ...(icon !== undefined ? { icon } : {}) };
+    setDraft(next, body.draft);
+    putGroup(ctx.tx, next as unknown as GroupRecord);
     return groupAnswer(view, site, group.id);
   }),
 
@@ -340,6 +351,7 @@ export const structureHandlers: Record<string, Handler> = {
       space: space.id,
       ...(section ? { section: section.id } : {}),
       path: freePath(space.title, (p) => siteSpacePathTaken(ctx.tx, owner, p)),
+      ...(body.draft === true ? { draft: true } : {}),
     });
     return new Reply(201, siteSpaceAnswer(view, site, id));
   }),
@@ -348,7 +360,7 @@ export const structureHandlers: Record<string, Handler> = {
     const { site, view } = siteAccess(ctx, params);
     const siteSpace = requireSiteSpace(ctx.tx, site, params.siteSpaceId);
     if (Object.values(body).every((value) => value === undefined)) {
-      throw badRequest('Nothing to update: pass at least one of path, condition, spaceId');
+      throw badRequest('Nothing to update: pass at least one of path, condition, spaceId, draft');
     }
     const owner = siteSpaceOwner(siteSpace);
     if (body.path !== undefined && siteSpacePathTaken(ctx.tx, owner, body.path, siteSpace.id)) {
@@ -369,6 +381,7 @@ export const structureHandlers: Record<string, Handler> = {
       siteSpacesOfSpace.put(ctx.tx, space.id, siteSpace.id, site.id);
       next.space = space.id;
     }
+    setDraft(next as unknown as Record<string, unknown>, body.draft);
     putSiteSpace(ctx.tx, next);
     return siteSpaceAnswer(view, site, siteSpace.id);
   }),

@@ -26,6 +26,7 @@ import {
   getGroup,
   getSection,
   getSiteSpace,
+  isLive,
   siteSpacesOfSite,
 } from './site-records.js';
 import { childrenOf, siteSpaceIdsOf } from './structure.js';
@@ -144,23 +145,25 @@ export function siteSpaceView(
     default: isDefault,
     draft: siteSpace.draft === true,
     ...(siteSpace.condition !== undefined ? { condition: siteSpace.condition } : {}),
-    urls: site.published ? { published: `${url}/` } : {},
+    // A draft (or a variant of a draft section) is not live: it has no published URL yet.
+    urls: site.published && isLive(ctx.tx, siteSpace) ? { published: `${url}/` } : {},
   };
 }
 
-/** The visible site spaces of a section (or of the root when `owner` is the site), in order. */
+/** The visible site spaces of a section (or of the root when `owner` is the site), in order; `published`: drafts left out. */
 export function siteSpaceViewsOf(
   ctx: SiteViewContext,
   site: SiteRecord,
   owner: string,
   defaultId: string | undefined,
   sectionUrl: string,
+  published = false,
 ): SiteSpaceView[] {
   const out: SiteSpaceView[] = [];
   for (const id of siteSpaceIdsOf(ctx.tx, owner)) {
     const siteSpace = getSiteSpace(ctx.tx, id);
     const space = siteSpace && visibleSpace(ctx.tx, siteSpace);
-    if (siteSpace && space) out.push(siteSpaceView(ctx, site, siteSpace, space, id === defaultId, sectionUrl));
+    if (siteSpace && space && !(published && siteSpace.draft === true)) out.push(siteSpaceView(ctx, site, siteSpace, space, id === defaultId, sectionUrl));
   }
   return out;
 }
@@ -170,7 +173,7 @@ export function sectionUrl(ctx: SiteViewContext, site: SiteRecord, section: Sect
   return site.defaultSection === section.id ? base : join(base, section.path);
 }
 
-export function sectionView(ctx: SiteViewContext, site: SiteRecord, section: SectionRecord) {
+export function sectionView(ctx: SiteViewContext, site: SiteRecord, section: SectionRecord, published = false) {
   const url = sectionUrl(ctx, site, section);
   return {
     object: 'site-section' as const,
@@ -182,8 +185,8 @@ export function sectionView(ctx: SiteViewContext, site: SiteRecord, section: Sec
     path: section.path,
     ...(section.condition !== undefined ? { condition: section.condition } : {}),
     ...(section.group !== undefined ? { sectionGroup: section.group } : {}),
-    siteSpaces: siteSpaceViewsOf(ctx, site, section.id, section.defaultSiteSpace, url),
-    urls: site.published ? { published: `${url}/` } : {},
+    siteSpaces: siteSpaceViewsOf(ctx, site, section.id, section.defaultSiteSpace, url, published),
+    urls: site.published && isLive(ctx.tx, section) ? { published: `${url}/` } : {},
     ...(section.icon !== undefined ? { icon: section.icon } : {}),
   };
 }
@@ -204,8 +207,8 @@ export interface GroupView {
 /** A section is shown when at least one of its site spaces is visible. */
 const shown = (section: SectionView) => section.siteSpaces.length > 0;
 
-export function groupView(ctx: SiteViewContext, site: SiteRecord, group: GroupRecord): GroupView {
-  const children = structureViews(ctx, site, group.id);
+export function groupView(ctx: SiteViewContext, site: SiteRecord, group: GroupRecord, published = false): GroupView {
+  const children = structureViews(ctx, site, group.id, published);
   return {
     object: 'site-section-group',
     id: group.id,
@@ -218,31 +221,35 @@ export function groupView(ctx: SiteViewContext, site: SiteRecord, group: GroupRe
   };
 }
 
-/** The visible children of the site root or of a group. */
-export function structureViews(ctx: SiteViewContext, site: SiteRecord, owner: string): Array<SectionView | GroupView> {
+/** The visible children of the site root or of a group; `published`: draft sections and groups (and what they hold) left out. */
+export function structureViews(ctx: SiteViewContext, site: SiteRecord, owner: string, published = false): Array<SectionView | GroupView> {
   const out: Array<SectionView | GroupView> = [];
   for (const node of childrenOf(ctx.tx, owner)) {
     if (node.type === 'site-section') {
       const section = getSection(ctx.tx, node.id);
-      if (!section) continue;
-      const view = sectionView(ctx, site, section);
+      if (!section || (published && section.draft === true)) continue;
+      const view = sectionView(ctx, site, section, published);
       if (shown(view)) out.push(view);
     } else {
       const group = getGroup(ctx.tx, node.id);
-      if (group) out.push(groupView(ctx, site, group));
+      if (group && !(published && group.draft === true)) out.push(groupView(ctx, site, group, published));
     }
   }
   return out;
 }
 
-/** `SiteStructure`: sections and groups when the site has sections, else its root site spaces. */
-export function siteStructureView(ctx: SiteViewContext, site: SiteRecord) {
+/**
+ * `SiteStructure`: sections and groups when the site has sections, else its root site spaces.
+ * `published` (what visitors get, `getPublishedContentSite`): drafts are not published (0.202).
+ */
+export function siteStructureView(ctx: SiteViewContext, site: SiteRecord, options: { published?: boolean } = {}) {
+  const published = options.published === true;
   if (childrenOf(ctx.tx, site.id).length > 0) {
-    return { type: 'sections' as const, structure: structureViews(ctx, site, site.id) };
+    return { type: 'sections' as const, structure: structureViews(ctx, site, site.id, published) };
   }
   return {
     type: 'siteSpaces' as const,
-    structure: siteSpaceViewsOf(ctx, site, site.id, site.defaultSiteSpace, siteBaseUrl(ctx.tx, site)),
+    structure: siteSpaceViewsOf(ctx, site, site.id, site.defaultSiteSpace, siteBaseUrl(ctx.tx, site), published),
   };
 }
 

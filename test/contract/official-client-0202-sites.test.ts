@@ -1,0 +1,90 @@
+/**
+ * The official GitBook client of 0.202 against `docsctl serve` for what 0.202 added to
+ * sites: drafts of sections, section groups and site spaces (left out of the published
+ * site until made live) and the redirect flags (draft, captureWildcard, permanent) with
+ * the `draft` and `orderBy` list parameters. Every 2xx answer is checked against 0.202's
+ * response schema for its operation, and its values asserted.
+ */
+import { type GitBookAPI, GitBookAPIError } from '@gitbook/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../src/server/server.js';
+import { clientOperation, servedOrganization } from './official-client.js';
+import { responseValidator } from './openapi.js';
+
+let server: RunningServer;
+let api: GitBookAPI;
+let org: string;
+
+/** Calls the client's operation, expects `status`, and checks the answer against 0.202's schema for it. */
+async function call(operationId: string, status: number, ...args: unknown[]) {
+  const response = await clientOperation(api, operationId)(...args);
+  expect(response.status, operationId).toBe(status);
+  const check = responseValidator(operationId, status)(response.data === '' ? undefined : response.data);
+  expect(check.errors, `${operationId} ${status} vs the 0.202 schema`).toEqual([]);
+  return response.data;
+}
+
+beforeAll(async () => {
+  const served = await servedOrganization();
+  ({ server, api } = served);
+  org = served.boot.organization.id;
+});
+
+afterAll(() => server?.close());
+
+describe('the official GitBook client 0.202: drafts and redirect flags', () => {
+  it('creates draft sections, groups and variants, which the published site leaves out until they are live', async () => {
+    const space = async (title: string) => (await call('createSpace', 201, org, { title })).id as string;
+    const [guide, api2, blog, v2] = [await space('Guide'), await space('API'), await space('Blog'), await space('Guide v2')];
+    const site = await call('createSite', 201, org, { title: 'Docs', type: 'ultimate', spaces: [guide] });
+    await call('publishSite', 200, org, site.id);
+    const section = await call('addSectionToSite', 201, org, site.id, { spaceId: api2, title: 'API', draft: true });
+    expect(section).toMatchObject({ draft: true, urls: {} });
+    const blogSection = await call('addSectionToSite', 201, org, site.id, { spaceId: blog, title: 'Blog' });
+    expect(blogSection).toMatchObject({ draft: false, urls: { published: expect.stringMatching(/\/blog\/$/) } });
+    const group = await call('addSectionGroupToSite', 201, org, site.id, { title: 'More', sections: [blogSection.id], draft: true });
+    expect(group.draft).toBe(true);
+    const guideSection = (await call('listSiteSections', 200, org, site.id)).items.find((s: { title: string }) => s.title === 'Guide');
+    const variant = await call('addSpaceToSite', 201, org, site.id, { spaceId: v2, sectionId: guideSection.id, draft: true });
+    expect(variant).toMatchObject({ draft: true, urls: {} });
+
+    let published = await call('getPublishedContentSite', 200, org, site.id);
+    expect(published.structure.structure.map((item: { id: string }) => item.id)).toEqual([guideSection.id]);
+    expect(published.structure.structure[0].siteSpaces.map((s: { id: string }) => s.id)).not.toContain(variant.id);
+    // The editors' structure still shows them, as drafts.
+    const structure = await call('getSiteStructure', 200, org, site.id);
+    expect(structure.structure.map((item: { id: string; draft: boolean }) => [item.id, item.draft])).toEqual([[guideSection.id, false], [section.id, true], [group.id, true]]);
+
+    expect(await call('updateSiteSectionById', 200, org, site.id, section.id, { draft: false })).toMatchObject({ draft: false, urls: { published: expect.any(String) } });
+    expect((await call('updateSiteSectionGroupById', 200, org, site.id, group.id, { draft: false })).draft).toBe(false);
+    expect((await call('updateSiteSpaceById', 200, org, site.id, variant.id, { draft: false })).draft).toBe(false);
+    published = await call('getPublishedContentSite', 200, org, site.id);
+    expect(published.structure.structure.map((item: { id: string }) => item.id)).toEqual([guideSection.id, section.id, group.id]);
+  });
+
+  it('keeps draft redirects apart, resolves a wildcard with what it matched, keeps permanent, orders by source', async () => {
+    const guide = (await call('createSpace', 201, org, { title: 'Manual' })).id;
+    const ref = (await call('createSpace', 201, org, { title: 'Reference' })).id;
+    const site = await call('createSite', 201, org, { title: 'Help', type: 'premium', spaces: [guide] });
+    const section = await call('addSectionToSite', 201, org, site.id, { spaceId: ref, title: 'API reference' });
+    const destination = { kind: 'site-section', siteSectionId: section.id };
+    const wildcard = await call('createSiteRedirect', 201, org, site.id, { source: '/v1/*', destination, captureWildcard: true, permanent: true });
+    expect(wildcard).toMatchObject({ source: '/v1/*', draft: false, captureWildcard: true, permanent: true });
+    const draft = await call('createSiteRedirect', 201, org, site.id, { source: '/beta', destination, draft: true });
+    const first = await call('createSiteRedirect', 201, org, site.id, { source: '/a-first', destination });
+
+    expect(await call('listSiteRedirects', 200, org, site.id)).toEqual({ items: [first, wildcard], count: 2 });
+    expect(await call('listSiteRedirects', 200, org, site.id, { draft: true })).toEqual({ items: [draft], count: 1 });
+    expect((await call('listSiteRedirects', 200, org, site.id, { orderBy: 'source' })).items.map((r: { source: string }) => r.source)).toEqual(['/a-first', '/v1/*']);
+
+    const resolved = await call('getSiteRedirectBySource', 200, org, site.id, { source: '/v1/users/list' });
+    expect(resolved).toEqual({ redirect: wildcard, target: `https://${org}.gitbook.io/help/api-reference/users/list` });
+    const notLive = await clientOperation(api, 'getSiteRedirectBySource')(org, site.id, { source: '/beta' }).catch((error: unknown) => error);
+    expect(notLive).toBeInstanceOf(GitBookAPIError);
+    expect((notLive as GitBookAPIError).code).toBe(404);
+
+    const live = await call('updateSiteRedirectById', 200, org, site.id, draft.id, { draft: false });
+    expect(live).toMatchObject({ id: draft.id, draft: false });
+    expect((await call('getSiteRedirectBySource', 200, org, site.id, { source: '/beta' })).redirect.id).toBe(draft.id);
+  });
+});
