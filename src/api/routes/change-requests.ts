@@ -75,6 +75,7 @@ export const updateChangeRequestById = defineRoute({
     })
     .partial(),
   bodyRequired: true,
+  preferMinimal: true,
 });
 
 export const mergeChangeRequest = defineRoute({

@@ -238,6 +238,7 @@ export const updateSiteSectionById = defineRoute({
     })
     .partial(),
   bodyRequired: true,
+  preferMinimal: true,
 });
 
 export const moveSiteSection = defineRoute({
@@ -309,6 +310,7 @@ export const updateSiteSectionGroupById = defineRoute({
   query: noQuery(),
   body: z.object({ title: z.string().min(1).max(100), icon: Icon.nullable(), draft: z.boolean().describe('a draft is not published (left out of the published site) until made live') }).partial(),
   bodyRequired: true,
+  preferMinimal: true,
 });
 
 export const addSectionToGroup = defineRoute({
@@ -374,6 +376,7 @@ export const addSpaceToSite = defineRoute({
   body: z.object({ spaceId: z.string().min(1), sectionId: z.string().min(1).optional(), draft: z.boolean().describe('a draft is not published (left out of the published site) until made live').optional() }),
   bodyRequired: true,
   success: 201,
+  preferMinimal: true,
 });
 
 export const deleteSiteSpaceById = defineRoute({
@@ -406,6 +409,7 @@ export const updateSiteSpaceById = defineRoute({
     })
     .partial(),
   bodyRequired: true,
+  preferMinimal: true,
 });
 
 export const moveSiteSpace = defineRoute({
@@ -549,6 +553,7 @@ export const sortSiteStructure = defineRoute({
     position: z.object({ before: SiteStructureItemPointer.optional(), after: SiteStructureItemPointer.optional() }),
   }),
   bodyRequired: true,
+  preferMinimal: true,
 });
 
 // ─── Real API: customization ───────────────────────────────────────────────
