@@ -2,7 +2,9 @@
 // bare node:http server measured in the same run (bench/bare-server.mjs answering the same
 // bytes), with wrk as the load generator (keep-alive, 10 connections; bench/load.mjs in its own
 // process where wrk is not installed); then creates/s and bytes written per create through serve (8 connections) on an
-// empty organization and at 3,000 spaces.
+// empty organization and at 3,000 spaces. Beside each throughput ratio, the CPU each process spent per request
+// (/proc/<pid>/stat, Linux): on a machine shared with other work req/s follows the scheduler, CPU per request
+// much less; the bare server is often limited by wrk, so its CPU ratio is lower than its req/s ratio.
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -107,8 +109,33 @@ function bytesUnder(dir) {
   return total;
 }
 
-/** Throughput of one request against serve and against the bare server, alternating; the median ratio. */
-async function ratioRow(label, serveUrl, request, token, rounds, target) {
+/**
+ * CPU seconds a process has used so far (Linux: /proc/<pid>/stat utime + stime), undefined
+ * elsewhere: CPU per request holds on a loaded machine, where req/s follows the scheduler.
+ */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `load` of `spec` against a server process, with the CPU it spent per request (µs; undefined where not measurable). */
+function measured(spec, pid) {
+  const before = cpuSeconds(pid);
+  const result = load(spec);
+  const after = cpuSeconds(pid);
+  return { ...result, cpuPerRequest: before === undefined || after === undefined || result.requests === 0 ? undefined : ((after - before) * 1e6) / result.requests };
+}
+
+/**
+ * Throughput of one request against serve and against the bare server, alternating; the
+ * median ratio, and the median ratio of CPU per request (bare / serve) where measurable.
+ */
+async function ratioRow(label, server, request, token, rounds, target) {
+  const serveUrl = server.url;
   const sample = await fetch(serveUrl + request.path, {
     method: request.method ?? 'GET',
     headers: { authorization: `Bearer ${token}`, ...(request.body ? { 'content-type': 'application/json' } : {}) },
@@ -117,12 +144,13 @@ async function ratioRow(label, serveUrl, request, token, rounds, target) {
   const bodyFile = join(request.work, `${label.replace(/\W+/g, '-')}.json`);
   writeFileSync(bodyFile, Buffer.from(await sample.arrayBuffer()));
   const bare = await startListening([join(here, 'bare-server.mjs'), bodyFile]);
-  const served = [], plain = [], ratios = [];
+  const served = [], plain = [], ratios = [], cpuRatios = [];
   try {
     for (let i = 0; i < rounds; i++) {
       const spec = { method: request.method ?? 'GET', body: request.body, connections: 10, durationMs: request.durationMs };
-      const a = load({ ...spec, url: serveUrl + request.path, token });
-      const b = load({ ...spec, url: bare.url + request.path });
+      const a = measured({ ...spec, url: serveUrl + request.path, token }, server.pid);
+      const b = measured({ ...spec, url: bare.url + request.path }, bare.pid);
+      if (a.cpuPerRequest !== undefined && b.cpuPerRequest !== undefined) cpuRatios.push({ ratio: b.cpuPerRequest / a.cpuPerRequest, serve: a.cpuPerRequest, bare: b.cpuPerRequest });
       if (a.failed > 0 || a.errors > 0) throw new Error(`${label}: serve answered ${a.failed} of ${a.requests} requests with an error status (${a.errors} socket errors)`);
       served.push(a.perSecond);
       plain.push(b.perSecond);
@@ -134,6 +162,11 @@ async function ratioRow(label, serveUrl, request, token, rounds, target) {
   const ratio = median(ratios);
   const verdict = target === undefined ? '' : ratio >= target ? `  ok (target ≥ ${target}×)` : `  UNDER target ≥ ${target}×`;
   console.log(`${label.padEnd(44)} ${median(served).toFixed(0).padStart(7)} req/s   bare ${median(plain).toFixed(0).padStart(6)} req/s   ${ratio.toFixed(2)}×${verdict}`);
+  if (cpuRatios.length > 0) {
+    const cpu = median(cpuRatios.map((r) => r.ratio));
+    const us = (key) => median(cpuRatios.map((r) => r[key])).toFixed(1);
+    console.log(`${'  CPU per request (serve, bare)'.padEnd(44)} ${us('serve').padStart(7)} µs     bare ${us('bare').padStart(6)} µs     ${cpu.toFixed(2)}× (bare / serve)`);
+  }
   return ratio;
 }
 
@@ -198,9 +231,9 @@ export async function serveBench({ bin, work, quick, generate, generator }) {
   const server = await startListening([bin, 'serve', '--port', '0'], { DOCSCTL_STORE: dir });
   try {
     const id = info.sample[Math.floor(info.sample.length / 2)];
-    await ratioRow('serve read (GET /v1/spaces/{id})', server.url, { path: `/v1/spaces/${id}`, work, durationMs }, info.token, rounds, 0.6);
-    await ratioRow('serve list (GET …/spaces?limit=20)', server.url, { path: `/v1/orgs/${info.organization}/spaces?limit=20`, work, durationMs }, info.token, rounds);
-    await ratioRow('serve write (PATCH /v1/spaces/{id})', server.url, { path: `/v1/spaces/${id}`, method: 'PATCH', body: '{"title":"Bench write"}', work, durationMs }, info.token, rounds);
+    await ratioRow('serve read (GET /v1/spaces/{id})', server, { path: `/v1/spaces/${id}`, work, durationMs }, info.token, rounds, 0.6);
+    await ratioRow('serve list (GET …/spaces?limit=20)', server, { path: `/v1/orgs/${info.organization}/spaces?limit=20`, work, durationMs }, info.token, rounds);
+    await ratioRow('serve write (PATCH /v1/spaces/{id})', server, { path: `/v1/spaces/${id}`, method: 'PATCH', body: '{"title":"Bench write"}', work, durationMs }, info.token, rounds);
   } finally {
     await server.stop();
   }

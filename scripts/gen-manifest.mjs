@@ -41,13 +41,13 @@ export async function renderManifest() {
         // A write is light when its query and its body both are (a route without a body schema has none to check).
         const lightBody = route.method !== 'GET' && plainParams && route.body ? describeBody(route.body) : undefined;
         const lightQuery = plainParams && (route.method === 'GET' || lightBody) ? describe(route.query) : undefined;
-        rows.push(
-          `  { id: ${JSON.stringify(route.id)}, method: ${JSON.stringify(route.method)}, path: ${JSON.stringify(route.path)}, ` +
-            `module: ${JSON.stringify(module)}, success: ${JSON.stringify(route.success)}, paginated: ${route.paginated}, plainGet: ${plainGet}` +
-            `${route.access === undefined ? '' : `, access: ${JSON.stringify(route.access)}`}` +
-            `${route.safe ? ', safe: true' : ''}${lightQuery ? `, lightQuery: ${JSON.stringify(lightQuery)}` : ''}` +
-            `${lightBody && lightQuery ? `, lightBody: ${JSON.stringify(lightBody)}` : ''} },`,
-        );
+        rows.push({
+          id: route.id, method: route.method, path: route.path, module, success: route.success, paginated: route.paginated, plainGet,
+          ...(route.access === undefined ? {} : { access: route.access }),
+          ...(route.safe ? { safe: true } : {}),
+          ...(lightQuery ? { lightQuery } : {}),
+          ...(lightBody && lightQuery ? { lightBody } : {}),
+        });
       }
     }
     const modules = Object.keys(routeModules).map((m) => JSON.stringify(m)).join(' | ');
@@ -78,9 +78,11 @@ export interface RouteInfo {
   readonly safe?: true;
 }
 
-export const manifest: readonly RouteInfo[] = [
-${rows.join('\n')}
-];
+// JSON, parsed at load: V8 reads a large JSON string faster than the same object literal in
+// JavaScript (~7 M instructions less on every command that loads the catalog).
+export const manifest: readonly RouteInfo[] = JSON.parse(
+  ${JSON.stringify(`[\n${rows.map((row) => JSON.stringify(row)).join(',\n')}\n]`)},
+);
 `;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -43,6 +43,8 @@ export type { GitResult } from './network.js';
 import { mirrorRefFor } from './refs.js';
 
 const ZERO_OID = '0000000000000000000000000000000000000000';
+/** Trees a mirror keeps listed (see Mirror.trees). */
+const KEPT_TREES = 2;
 
 export interface RunOptions {
   cwd?: string;
@@ -278,6 +280,12 @@ class CatFileBatchParser {
 export class Mirror {
   private readonly scrub: (text: string) => string;
   private readonly auth: Record<string, string>;
+  /**
+   * The last trees listed, by commit id (a commit's tree never changes): an export lists the
+   * branch's commit to convert it and again to commit on it (`git ls-tree -r` of every file,
+   * twice). A few only: a mirror may live as long as `serve`.
+   */
+  private readonly trees = new Map<string, Promise<TreeEntry[]>>();
 
   constructor(
     readonly dir: string,
@@ -368,7 +376,19 @@ export class Mirror {
   }
 
   /** Files of a commit's tree (recursive, full tree). Submodules (160000) are left out. */
-  async listTree(commit: string): Promise<TreeEntry[]> {
+  listTree(commit: string): Promise<TreeEntry[]> {
+    if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(commit)) return this.readTree(commit);
+    let listed = this.trees.get(commit);
+    if (listed === undefined) {
+      listed = this.readTree(commit);
+      this.trees.set(commit, listed);
+      for (const oldest of this.trees.keys()) if (this.trees.size > KEPT_TREES) this.trees.delete(oldest);
+      listed.catch(() => this.trees.delete(commit));
+    }
+    return listed.then((entries) => [...entries]);
+  }
+
+  private async readTree(commit: string): Promise<TreeEntry[]> {
     const out = await this.must(['ls-tree', '-r', '-z', '--full-tree', commit]);
     const entries: TreeEntry[] = [];
     let start = 0;
@@ -451,14 +471,9 @@ export class Mirror {
     const tmp = await mkdtemp(path.join(this.tmpRoot, 'index-'));
     try {
       const env = { GIT_INDEX_FILE: path.join(tmp, 'index') };
-      const modes = new Map<string, string>();
-      let parentTree: string | undefined;
+      const existing = new Map<string, TreeEntry>();
       if (input.parent !== undefined) {
-        for (const entry of await this.listTree(input.parent)) modes.set(entry.path, entry.mode);
-        parentTree = (await this.must(['rev-parse', `${input.parent}^{tree}`])).toString('utf8').trim();
-        await this.must(['read-tree', parentTree], { env });
-      } else {
-        await this.must(['read-tree', '--empty'], { env });
+        for (const entry of await this.listTree(input.parent)) existing.set(entry.path, entry);
       }
       const writes = [...input.writes];
       const blobDir = path.join(tmp, 'blobs');
@@ -479,15 +494,23 @@ export class Mirror {
       if (oids.length !== writes.length) throw new ApiError(500, `git hash-object answered ${oids.length} ids for ${writes.length} files`);
       const lines: string[] = [];
       const written = new Set<string>();
+      // The tree is the parent's exactly when every write leaves its file as it was and nothing is deleted.
+      let changed = input.parent === undefined;
       writes.forEach(([file], i) => {
-        const previous = modes.get(file);
-        const mode = previous === '100755' || previous === '120000' ? previous : '100644';
+        const previous = existing.get(file);
+        const mode = previous?.mode === '100755' || previous?.mode === '120000' ? previous.mode : '100644';
         written.add(file);
+        if (previous?.oid !== oids[i] || previous?.mode !== mode) changed = true;
         lines.push(`${mode} ${oids[i] as string}\t${file}`);
       });
       for (const file of input.deletes) {
-        if (!written.has(file) && modes.has(file)) lines.push(`0 ${ZERO_OID}\t${file}`);
+        if (!written.has(file) && existing.has(file)) {
+          changed = true;
+          lines.push(`0 ${ZERO_OID}\t${file}`);
+        }
       }
+      if (!changed) return undefined;
+      await this.must(input.parent === undefined ? ['read-tree', '--empty'] : ['read-tree', input.parent], { env });
       if (lines.length > 0) {
         await this.must(['update-index', '--add', '--remove', '--replace', '-z', '--index-info'], {
           env,
@@ -495,7 +518,6 @@ export class Mirror {
         });
       }
       const tree = (await this.must(['write-tree'], { env })).toString('utf8').trim();
-      if (tree === parentTree) return undefined;
       const args = ['commit-tree', tree, ...(input.parent !== undefined ? ['-p', input.parent] : []), '-F', '-'];
       const message = input.message.endsWith('\n') ? input.message : `${input.message}\n`;
       const identity = identityEnv(input.author ?? this.settings.author, this.settings.committer);

@@ -49,6 +49,9 @@ class Transaction extends Snapshot implements StoreWriter {
     rows.set(key, JSON.stringify(value));
     this.dirty = true;
   }
+  putJson(table: string, key: string, json: string): void {
+    this.put(table, key, JSON.parse(json));
+  }
   delete(table: string, key: string): boolean {
     const existed = this.tables.get(table)?.delete(key) ?? false;
     if (existed) this.dirty = true;

@@ -207,6 +207,13 @@ export class Transaction extends Snapshot implements StoreWriter {
     this.dirty = true;
   }
 
+  putJson(table: string, key: string, json: string): void {
+    this.writable();
+    if (typeof table !== 'string' || typeof key !== 'string' || typeof json !== 'string') throw new TypeError('table, key and json must be strings');
+    this.own.set(table, key, json);
+    this.dirty = true;
+  }
+
   delete(table: string, key: string): boolean {
     this.writable();
     if (!this.has(table, key)) return false;

@@ -57,6 +57,12 @@ export interface StoreReader {
 /** A transaction: reads see its own writes; nothing is visible to others until commit. */
 export interface StoreWriter extends StoreReader {
   put(table: string, key: string, value: unknown): void;
+  /**
+   * `put` of a value already serialized: `json` must be `JSON.stringify` of a JSON value
+   * (for rows computed outside the lock, such as a planned search index: the commit then
+   * copies no value and encodes nothing). Optional: without it, `put(JSON.parse(json))`.
+   */
+  putJson?(table: string, key: string, json: string): void;
   /** Removes a key; returns whether it existed. */
   delete(table: string, key: string): boolean;
   /**
