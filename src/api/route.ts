@@ -68,6 +68,11 @@ export interface RouteDef<
    * snapshot like a read, and the global `--dry-run` sends it instead of stopping at it.
    */
   readonly safe: boolean;
+  /**
+   * 0.202's `prefer` header (`returnPreference`): with `Prefer: return=minimal` the success
+   * is a 204 without the object (`serve` answers it; RFC 7240's Preference-Applied says so).
+   */
+  readonly preferMinimal: boolean;
   /** The command(s) that call it: what differs from the command derived from the route (src/cli/derive.ts). */
   readonly cli?: readonly CommandDeclaration[];
 }
@@ -187,6 +192,8 @@ export interface RouteDeclaration<P extends z.ZodType, Q extends z.ZodType, B ex
   success?: SuccessKind;
   paginated?: boolean;
   safe?: boolean;
+  /** Honours `Prefer: return=minimal` (204, no body), where the real API's operation takes the `prefer` header. */
+  preferMinimal?: boolean;
   /** The command(s) that call it (CommandDeclaration): one, or several (e.g. `--cr` twins named apart). */
   cli?: CommandDeclaration | readonly CommandDeclaration[];
 }
@@ -223,6 +230,7 @@ function build<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType | u
     success,
     paginated: route.paginated ?? false,
     safe: route.safe ?? false,
+    preferMinimal: route.preferMinimal ?? false,
     ...(route.cli === undefined ? {} : { cli: Array.isArray(route.cli) ? route.cli : [route.cli as CommandDeclaration] }),
   };
 }

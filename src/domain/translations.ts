@@ -1,12 +1,17 @@
 /**
- * API doc §4.16 translation settings of an organization (the API doc's shape:
- * `object: "translation-settings"`, `title`, `languages`; gaps.md §0 — the real
- * API's later `Translation` object differs, and remote mode reads it as it comes).
+ * Translations of an organization, in two shapes that share one list (`orgTranslations`):
+ * - API doc §4.16 translation settings (`object: "translation-settings"`, `title`,
+ *   `languages`; gaps.md §0), created with `{title, languages?}`;
+ * - the real API's `Translation` (0.202: `object: "translation"`, `source: {space,
+ *   language}`, `language`, `instructions`, `status`, `stats`), created with
+ *   `{source, language, instructions?}` as GitBook's client sends it. The source space
+ *   must be a space of the organization (404). docsctl runs no translation
+ *   (`runTranslation` answers 501), so a translation stays `pending` with zero stats.
  *
- * Rules decided here: creating, replacing and deleting settings needs `admin`;
- * any member may read them. `languages` are kept in the order given, without
- * duplicates (a duplicate is a 400). PUT replaces the title and, when given, the
- * languages.
+ * Rules decided here: creating, replacing and deleting needs `admin`; any member may
+ * read. `languages` are kept in the order given, without duplicates (a duplicate is a
+ * 400). PUT replaces the title and, when given, the languages of settings, and the
+ * instructions of a translation (each shape takes its own fields: 400 otherwise).
  */
 import { badRequest, notFound } from '../api/errors.js';
 import type * as routes from '../api/routes/translations.js';
@@ -14,7 +19,7 @@ import type { StoreReader } from '../store/types.js';
 import { type Handler, Reply, deleted, implementer, nothingToDelete } from './handler.js';
 import { KeyedSet, isKeyedId } from './ordered.js';
 import { atLeast, orgAccess } from './permissions.js';
-import type { Role } from './core-records.js';
+import { type Role, getSpace } from './core-records.js';
 import { apiUrl } from './urls.js';
 
 export interface TranslationSettingsRecord {
@@ -23,7 +28,14 @@ export interface TranslationSettingsRecord {
   languages: string[];
   createdAt: string;
   updatedAt: string;
+  /** Set for a translation of the real API's shape (`title` is then empty, `languages` the target language). */
+  translation?: { source: { space: string; language: string }; language: string; instructions: Record<string, unknown> };
 }
+
+const EMPTY_INSTRUCTIONS = { object: 'document', data: {}, nodes: [] };
+
+/** What the caller may do with translations (shown, not checked: the routes declare the roles). */
+const permissionsOf = (role: Role) => ({ view: true, edit: atLeast(role, 'admin') });
 
 export const orgTranslations = new KeyedSet<TranslationSettingsRecord>('orgTranslations');
 
@@ -36,7 +48,26 @@ function checkLanguages(languages: readonly string[]): string[] {
   return [...languages];
 }
 
+/** The real API's `Translation` of a record made from `{source, language}`. */
+function translationView(origin: string, orgId: string, record: TranslationSettingsRecord & Required<Pick<TranslationSettingsRecord, 'translation'>>, role: Role) {
+  const { source, language, instructions } = record.translation;
+  return {
+    object: 'translation' as const,
+    id: record.id,
+    status: 'pending' as const,
+    source,
+    language,
+    instructions,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    stats: { runs: 0, totalWords: 0, totalPages: 0, totalDuration: 0, latestRunDuration: 0, latestPages: 0, latestWords: 0 },
+    permissions: permissionsOf(role),
+    urls: { location: apiUrl(origin, `orgs/${encodeURIComponent(orgId)}/translations/${encodeURIComponent(record.id)}`) },
+  };
+}
+
 function settingsView(origin: string, orgId: string, record: TranslationSettingsRecord, role: Role) {
+  if (record.translation) return translationView(origin, orgId, { ...record, translation: record.translation }, role);
   return {
     object: 'translation-settings' as const,
     id: record.id,
@@ -44,7 +75,7 @@ function settingsView(origin: string, orgId: string, record: TranslationSettings
     languages: record.languages,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
-    permissions: { view: true, edit: atLeast(role, 'admin') },
+    permissions: permissionsOf(role),
     urls: { location: apiUrl(origin, `orgs/${encodeURIComponent(orgId)}/translations/${encodeURIComponent(record.id)}`) },
   };
 }
@@ -66,13 +97,25 @@ export const translationHandlers: Record<string, Handler> = {
   ...on('createTranslation', (ctx, { params, body }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     const now = ctx.clock().toISOString();
-    const record: TranslationSettingsRecord = {
-      id: ctx.ids(),
-      title: body.title,
-      languages: checkLanguages(body.languages ?? []),
-      createdAt: now,
-      updatedAt: now,
-    };
+    let record: TranslationSettingsRecord;
+    if (body.title !== undefined) {
+      record = { id: ctx.ids(), title: body.title, languages: checkLanguages(body.languages ?? []), createdAt: now, updatedAt: now };
+    } else {
+      // The route let only {source, language, instructions?} through without a title.
+      const source = body.source as { space: string; language: string };
+      const language = body.language as string;
+      const space = getSpace(ctx.tx, source.space);
+      if (!space || space.organization !== org.id || space.deletedAt !== undefined) throw notFound(`Space ${source.space} not found in organization ${org.id}`);
+      if (language === source.language) throw badRequest(`Invalid language "${language}": it is the source's language; pick the language to translate into`);
+      record = {
+        id: ctx.ids(),
+        title: '',
+        languages: [language],
+        createdAt: now,
+        updatedAt: now,
+        translation: { source: { space: space.id, language: source.language }, language, instructions: body.instructions ?? EMPTY_INSTRUCTIONS },
+      };
+    }
     orgTranslations.put(ctx.tx, org.id, record.id, record);
     const view = settingsView(ctx.origin, org.id, record, role);
     return new Reply(201, view, { Location: view.urls.location });
@@ -86,12 +129,19 @@ export const translationHandlers: Record<string, Handler> = {
   ...on('updateTranslation', (ctx, { params, body }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     const record = requireSettings(ctx.tx, org.id, params.translationSettingsId);
-    const updated: TranslationSettingsRecord = {
-      ...record,
-      title: body.title,
-      ...(body.languages !== undefined ? { languages: checkLanguages(body.languages) } : {}),
-      updatedAt: ctx.clock().toISOString(),
-    };
+    const updatedAt = ctx.clock().toISOString();
+    let updated: TranslationSettingsRecord;
+    if (record.translation) {
+      if (body.instructions === undefined || body.title !== undefined || body.languages !== undefined) {
+        throw badRequest(`Translation ${record.id} takes instructions (a JSON document), not title or languages: those are translation settings'`);
+      }
+      updated = { ...record, translation: { ...record.translation, instructions: body.instructions }, updatedAt };
+    } else {
+      if (body.title === undefined || body.instructions !== undefined) {
+        throw badRequest(`Translation settings ${record.id} take a title (and languages), not instructions: those are a translation's`);
+      }
+      updated = { ...record, title: body.title, ...(body.languages !== undefined ? { languages: checkLanguages(body.languages) } : {}), updatedAt };
+    }
     orgTranslations.put(ctx.tx, org.id, record.id, updated);
     return settingsView(ctx.origin, org.id, updated, role);
   }),

@@ -355,6 +355,11 @@ class ApiServer {
     const info = routeInfo(match.route.id);
     const light = lightInput(info, input);
     const result = light ? await executeLight(env, info, match.params, light) : await executeOperation(env, match.route, input);
+    if (match.route.preferMinimal && (result.status === 200 || result.status === 201) && prefersMinimal(req.headers.prefer)) {
+      // 0.202's returnPreference: the change is made, the object not sent back (RFC 7240).
+      this.sendEmpty(res, 204, { 'preference-applied': 'return=minimal' });
+      return;
+    }
     this.sendResult(res, result);
   }
 
@@ -594,4 +599,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 
   return { url, port, close };
+}
+
+/** True when a `Prefer` header (RFC 7240: comma-separated preferences, any case) asks for `return=minimal`. */
+export function prefersMinimal(header: string | string[] | undefined): boolean {
+  const values = Array.isArray(header) ? header : header === undefined ? [] : [header];
+  return values.some((value) => value.split(',').some((part) => part.split(';')[0]?.trim().toLowerCase().replace(/\s+/g, '') === 'return=minimal'));
 }

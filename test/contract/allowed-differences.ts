@@ -91,6 +91,16 @@ const TranslationSettingsBody = {
   required: ['title'],
 };
 
+/** 0.202's createTranslation body (`{source*, language*, instructions}`) and updateTranslation body (`{instructions*}`). */
+const TranslationBody = {
+  type: 'object',
+  properties: { source: spec('TranslationSource'), language: spec('TranslationLanguage'), instructions: spec('JSONDocument') },
+  required: ['language', 'source'],
+};
+const TranslationUpdateBody = { type: 'object', properties: { instructions: spec('JSONDocument') }, required: ['instructions'] };
+/** Either: settings (the API doc) or the spec's Translation, each answered in its own shape. */
+const settingsOrTranslation = { anyOf: [TranslationSettings, spec('Translation')] };
+
 /** The seven v0.91 custom-field operations (route ids = their v0.91 operationIds, api-ops.tsv). */
 export const CUSTOM_FIELD_OPERATIONS = [
   'getSpaceCustomFields',
@@ -250,27 +260,27 @@ export const allowedDifferences: readonly AllowedDifference[] = [
     kind: 'replace-schema',
     gaps: 'gaps.md §0 (fourth bullet), §3 "API doc §4.16 Translations", introduction ("follow the API doc")',
     summary:
-      'Translations follow the API doc\'s TranslationSettings (`object: "translation-settings"`, `title`, `languages[]`), which no published spec has; the spec\'s `Translation` is only accepted when reading the real API.',
+      'Translations made with the API doc\'s body are its TranslationSettings (`object: "translation-settings"`, `title`, `languages[]`), which no published spec has; those made with the spec\'s body are the spec\'s `Translation`.',
     direction: 'response',
     operations: ['listTranslations', 'createTranslation', 'getTranslation', 'updateTranslation'],
     statuses: [200, 201],
     schemas: {
-      listTranslations: listOf(TranslationSettings),
-      createTranslation: TranslationSettings,
-      getTranslation: TranslationSettings,
-      updateTranslation: TranslationSettings,
+      listTranslations: listOf(settingsOrTranslation),
+      createTranslation: settingsOrTranslation,
+      getTranslation: settingsOrTranslation,
+      updateTranslation: settingsOrTranslation,
     },
   },
   {
     id: 'translation-settings-request',
     kind: 'replace-schema',
     gaps: 'gaps.md §3 "API doc §4.16 Translations" ("Shape differs from API doc")',
-    summary: 'Create/update translation bodies follow the API doc (`{title*}`), not the spec (`{source*, language*, instructions}`).',
+    summary: 'Create/update translation bodies: the API doc\'s (`{title*}`) beside the spec\'s (`{source*, language*, instructions}`, `{instructions*}`).',
     direction: 'request',
     operations: ['createTranslation', 'updateTranslation'],
     schemas: {
-      createTranslation: TranslationSettingsBody,
-      updateTranslation: TranslationSettingsBody,
+      createTranslation: { anyOf: [TranslationSettingsBody, TranslationBody] },
+      updateTranslation: { anyOf: [TranslationSettingsBody, TranslationUpdateBody] },
     },
   },
   {

@@ -87,4 +87,23 @@ describe('the official GitBook client 0.202: drafts and redirect flags', () => {
     expect(live).toMatchObject({ id: draft.id, draft: false });
     expect((await call('getSiteRedirectBySource', 200, org, site.id, { source: '/beta' })).redirect.id).toBe(draft.id);
   });
+
+  it('answers Prefer: return=minimal with a 204 where 0.202 takes the prefer header; the change is made', async () => {
+    const guide = (await call('createSpace', 201, org, { title: 'Prefer' })).id;
+    const other = (await call('createSpace', 201, org, { title: 'Prefer too' })).id;
+    const site = await call('createSite', 201, org, { title: 'Minimal', type: 'ultimate', spaces: [guide] });
+    const section = await call('addSectionToSite', 201, org, site.id, { spaceId: other, title: 'Other' });
+    // The client parses every answer as JSON unless told not to: a 204 has no body to parse.
+    const minimal = { headers: { Prefer: 'return=minimal' }, format: undefined };
+    const updated = await clientOperation(api, 'updateSiteSectionById')(org, site.id, section.id, { title: 'Renamed' }, minimal);
+    expect(updated.status).toBe(204);
+    const added = await clientOperation(api, 'addSpaceToSite')(org, site.id, { spaceId: guide, sectionId: section.id, draft: true }, minimal);
+    expect(added.status).toBe(204);
+    const listed = await call('listSiteSections', 200, org, site.id);
+    const renamed = listed.items.find((s: { id: string }) => s.id === section.id);
+    expect(renamed).toMatchObject({ title: 'Renamed' });
+    expect(renamed.siteSpaces.map((s: { draft: boolean }) => s.draft)).toEqual([false, true]);
+    // return=representation, or no preference: the object, as before.
+    expect(await call('updateSiteSectionById', 200, org, site.id, section.id, { title: 'Again' }, { headers: { Prefer: 'return=representation' } })).toMatchObject({ title: 'Again' });
+  });
 });

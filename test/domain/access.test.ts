@@ -204,7 +204,7 @@ describe('handlers', () => {
         "comments/views.ts: return { view: true, edit: mine, reply: atLeast(view.role, 'comment'), delete: mine };",
         "fonts.ts: permissions: { edit: atLeast(role, 'admin') },",
         "openapi-specs.ts: permissions: { view: true, edit: atLeast(role, 'create') },",
-        "translations.ts: permissions: { view: true, edit: atLeast(role, 'admin') },",
+        "translations.ts: const permissionsOf = (role: Role) => ({ view: true, edit: atLeast(role, 'admin') });",
       ].sort(),
     );
   });

@@ -90,10 +90,43 @@ describe('translation settings', () => {
     expect(updated).toMatchObject({ title: 'Français', languages: ['fr', 'de'] });
     await h.admin.fails('createTranslation', withOrg({ body: { title: 'X', languages: ['fr', 'fr'] } }), 400, /listed twice/);
     await h.admin.fails('createTranslation', withOrg({ body: { title: 'X', languages: ['klingon'] } }), 400);
+    await h.admin.fails('createTranslation', withOrg({ body: {} }), 400, /Invalid body field "title": required: pass title \(translation settings\), or source and language/);
     expect((await h.admin.ok<{ count: number }>('listTranslations', org)).count).toBe(1);
     expect((await h.admin.call('deleteTranslation', params)).status).toBe(205);
     expect((await h.admin.call('deleteTranslation', params)).status).toBe(204);
     await h.admin.fails('getTranslation', params, 404);
+  });
+
+  it("takes the real API's shape too: {source, language} makes a Translation (pending, zero stats), PUT replaces its instructions", async () => {
+    const space = await h.admin.ok('createSpace', withOrg({ body: { title: 'Handbook' } }), 201);
+    const created = await h.admin.ok('createTranslation', withOrg({ body: { source: { space: space.id, language: 'en' }, language: 'zh-tw' } }), 201);
+    expect(created).toEqual({
+      object: 'translation',
+      id: created.id,
+      status: 'pending',
+      source: { space: space.id, language: 'en' },
+      language: 'zh-tw',
+      instructions: { object: 'document', data: {}, nodes: [] },
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      stats: { runs: 0, totalWords: 0, totalPages: 0, totalDuration: 0, latestRunDuration: 0, latestPages: 0, latestWords: 0 },
+      permissions: { view: true, edit: true },
+      urls: { location: expect.stringMatching(new RegExp(`/v1/orgs/${h.orgId}/translations/${created.id}$`)) },
+    });
+    const params = { params: { organizationId: h.orgId, translationSettingsId: created.id } };
+    const instructions = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Keep product names', marks: [] }] }] }] };
+    expect(await h.admin.ok('updateTranslation', { ...params, body: { instructions } })).toMatchObject({ object: 'translation', instructions });
+    expect(await h.admin.ok('getTranslation', params)).toMatchObject({ object: 'translation', language: 'zh-tw', instructions });
+    await h.admin.fails('updateTranslation', { ...params, body: { title: 'Chinese' } }, 400, /takes instructions/);
+    const settings = await h.admin.ok('createTranslation', withOrg({ body: { title: 'EU' } }), 201);
+    await h.admin.fails('updateTranslation', { params: { organizationId: h.orgId, translationSettingsId: settings.id }, body: { instructions } }, 400, /take a title/);
+    const listed = await h.admin.ok<{ items: Array<{ id: string; object: string }> }>('listTranslations', org);
+    expect(listed.items.map((item) => item.object)).toEqual(expect.arrayContaining(['translation', 'translation-settings']));
+    await h.admin.fails('createTranslation', withOrg({ body: { source: { space: 'nope', language: 'en' }, language: 'fr' } }), 404, /Space nope not found/);
+    await h.admin.fails('createTranslation', withOrg({ body: { source: { space: space.id, language: 'en' }, language: 'en' } }), 400, /source's language/);
+    await h.admin.fails('createTranslation', withOrg({ body: { source: { space: space.id, language: 'en' } } }), 400, /Invalid body field "language"/);
+    await h.admin.fails('createTranslation', withOrg({ body: { title: 'Both', source: { space: space.id, language: 'en' }, language: 'fr' } }), 400, /not both/);
+    for (const item of listed.items) await h.admin.call('deleteTranslation', { params: { organizationId: h.orgId, translationSettingsId: item.id } });
   });
 
   it('lets members read but only admins write', async () => {

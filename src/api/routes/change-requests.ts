@@ -104,6 +104,7 @@ export const updateChangeRequestById = defineRoute({
     })
     .partial(),
   bodyRequired: true,
+  preferMinimal: true,
   cli: {
     command: 'cr edit',
     summary: 'Change the subject or status (draft, open, archived) of a change request',

@@ -351,6 +351,7 @@ export const updateSiteSectionById = defineRoute({
     })
     .partial(),
   bodyRequired: true,
+  preferMinimal: true,
   cli: {
     command: 'site section edit',
     summary: 'Change the title, path, default variant, condition, icon or description of a section',
@@ -475,6 +476,7 @@ export const updateSiteSectionGroupById = defineRoute({
   query: noQuery(),
   body: z.object({ title: z.string().min(1).max(100), icon: Icon.nullable(), draft: z.boolean().describe('a draft is not published (left out of the published site) until made live') }).partial(),
   bodyRequired: true,
+  preferMinimal: true,
   cli: {
     command: 'site section-group edit',
     summary: 'Change the title or icon of a section group',
@@ -585,6 +587,7 @@ export const addSpaceToSite = defineRoute({
   body: z.object({ spaceId: z.string().min(1), sectionId: z.string().min(1).optional(), draft: z.boolean().describe('a draft is not published (left out of the published site) until made live').optional() }),
   bodyRequired: true,
   success: 201,
+  preferMinimal: true,
   cli: {
     command: 'site space add',
     summary: 'Add a space to a site (a variant of a section, or at the root)',
@@ -637,6 +640,7 @@ export const updateSiteSpaceById = defineRoute({
     })
     .partial(),
   bodyRequired: true,
+  preferMinimal: true,
   cli: {
     command: 'site space edit',
     summary: 'Change the path, condition or space of a site space',
@@ -852,6 +856,7 @@ export const sortSiteStructure = defineRoute({
     position: z.object({ before: SiteStructureItemPointer.optional(), after: SiteStructureItemPointer.optional() }),
   }),
   bodyRequired: true,
+  preferMinimal: true,
 });
 
 // ─── Real API: customization ───────────────────────────────────────────────

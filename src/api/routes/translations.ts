@@ -1,20 +1,48 @@
 /**
  * API doc §4.16 Translation settings of an organization.
  *
- * The API doc's shape wins here (gaps.md §0, §3): bodies carry `title` (required,
- * 1 to 100) and the path parameter is `{translationSettingsId}`. The real API
- * (v0.130+) has a different `Translation` object (`source`, `language`,
- * `instructions`, path `{translationId}`); remote mode reads its responses as they come.
+ * The API doc's shape stays (gaps.md §0, §3): bodies with `title` (1 to 100) make
+ * translation settings, and the path parameter is `{translationSettingsId}`. The real
+ * API (v0.130+, and 0.202) creates a `Translation` instead (`{source: {space, language},
+ * language, instructions?}`, path `{translationId}`); both request shapes are accepted
+ * (issue 24 §1), each answered in its own shape (domain/translations.ts).
  */
 import * as z from 'zod';
 import { defineRoute } from '../route.js';
-import { TranslationLanguage, listQuery, noQuery, pathParams } from '../schemas/common.js';
+import { JSONDocument, TranslationLanguage, listQuery, noQuery, pathParams } from '../schemas/common.js';
 
-const TranslationSettingsBody = z.object({
-  title: z.string().min(1).max(100),
+const settingsFields = {
+  title: z.string().min(1).max(100).optional().describe('title of translation settings (the API doc\'s shape)'),
   /** Languages of the settings (a field of the object; not listed in the API doc's request column). */
   languages: z.array(TranslationLanguage).optional(),
-});
+};
+
+/** The API doc's settings (`title`) or the real API's translation (`source` and `language`): one of the two. */
+const CreateTranslationBody = z
+  .object({
+    ...settingsFields,
+    source: z.object({ space: z.string().min(1), language: TranslationLanguage }).optional().describe('the space to translate and its language (the real API\'s shape)'),
+    language: TranslationLanguage.optional().describe('the language to translate into (the real API\'s shape)'),
+    instructions: JSONDocument.optional(),
+  })
+  .superRefine((body, ctx) => {
+    const real = body.source !== undefined || body.language !== undefined || body.instructions !== undefined;
+    if (body.title !== undefined && real) {
+      ctx.addIssue({ code: 'custom', path: ['title'], message: 'pass title (translation settings) or source and language (a translation), not both' });
+    } else if (body.title === undefined && (body.source === undefined || body.language === undefined)) {
+      const missing = body.source === undefined && real ? 'source' : body.language === undefined && real ? 'language' : 'title';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'required: pass title (translation settings), or source and language (a translation)' });
+    }
+  });
+
+/** Settings take a new `title` (and `languages`); a translation new `instructions` (the real API's PUT). */
+const UpdateTranslationBody = z
+  .object({ ...settingsFields, instructions: JSONDocument.optional() })
+  .superRefine((body, ctx) => {
+    if (body.title === undefined && body.instructions === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['title'], message: 'required: pass title (translation settings) or instructions (a translation)' });
+    }
+  });
 
 const settings = ['organizationId', 'translationSettingsId'] as const;
 
@@ -46,7 +74,7 @@ export const createTranslation = defineRoute({
   access: 'admin',
   params: pathParams('organizationId'),
   query: noQuery(),
-  body: TranslationSettingsBody,
+  body: CreateTranslationBody,
   bodyRequired: true,
   success: 201,
   cli: {
@@ -87,7 +115,7 @@ export const updateTranslation = defineRoute({
   access: 'admin',
   params: pathParams(...settings),
   query: noQuery(),
-  body: TranslationSettingsBody,
+  body: UpdateTranslationBody,
   bodyRequired: true,
   cli: {
     command: 'translation edit',

@@ -86,8 +86,9 @@ export const ListOrder = z.enum(['asc', 'desc']);
 export const DocumentFormat = z.enum(['document', 'markdown']);
 export const CommentStatusFilter = z.enum(['all', 'open', 'resolved']);
 export const ContentReferenceStatus = z.enum(['ok', 'broken', 'in-app']);
+/** 0.202's TranslationLanguage (zh-tw added since 0.143). */
 export const TranslationLanguage = z.enum([
-  'en', 'fr', 'de', 'es', 'it', 'pt', 'pt-br', 'ru', 'ja', 'zh', 'yue', 'ko', 'ar', 'hi', 'nl', 'pl', 'tr', 'sv',
+  'en', 'fr', 'de', 'es', 'it', 'pt', 'pt-br', 'ru', 'ja', 'zh', 'zh-tw', 'yue', 'ko', 'ar', 'hi', 'nl', 'pl', 'tr', 'sv',
   'no', 'da', 'fi', 'el', 'cs', 'hu', 'ro', 'th', 'vi', 'id', 'ms', 'he', 'uk', 'sk', 'bg', 'hr', 'lt', 'lv', 'et', 'sl',
 ]);
 export const ImportContentSource = z.enum([
