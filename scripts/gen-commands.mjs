@@ -182,6 +182,9 @@ export function deriveCommand(route, decl, registry) {
     // A boolean that can also be turned off (`--no-draft`), described apart.
     if (options.negate) flags.push({ flags: flag.replace(/^--/, '--no-'), description: options.negate, to: `${field.area}.${field.name}`, type: 'boolean' });
   }
+  const longs = flags.map((f) => /--[a-z0-9-]+/i.exec(f.flags)?.[0]);
+  const twice = longs.find((long, i) => longs.indexOf(long) !== i);
+  if (twice) where(`two flags are ${twice} (a renamed flag meets a field's own): hide one with false, or name the flags (onlyNamedFlags)`);
   return {
     command: decl.command,
     route: route.id,

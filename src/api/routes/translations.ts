@@ -84,6 +84,8 @@ export const createTranslation = defineRoute({
       title: { description: 'title (1 to 100)', required: true },
       languages: { flag: '--language <codes>', description: 'target languages, comma-separated (en, fr, de, pt-br, …)' },
     },
+    // The real API's shape (source, language, instructions) is taken through --body.
+    onlyNamedFlags: true,
     columns: 'translation',
     examples: ['docsctl translation create --title "EU languages" --language fr,de,es'],
   },
