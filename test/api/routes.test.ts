@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type AnyRoute, pathParamNames } from '../../src/api/route.js';
 import { matchRoute, routeModules, routes, routesById } from '../../src/api/table.js';
+import { REMOVED_IN_0_202 } from '../contract/allowed-differences.js';
 
 // ─── Inputs ────────────────────────────────────────────────────────────────
 
@@ -140,22 +141,9 @@ const NOT_IN_SPEC = new Set([
   'getOrganizationCustomFieldByName',
   'updateOrganizationCustomField',
   'deleteOrganizationCustomField',
-  // Removed by @gitbook/api 0.202.0, kept (test/contract/allowed-differences.ts REMOVED_IN_0_202): the API doc's
-  // operations stay (gaps.md's rule), the older real API's stay because docsctl's commands call them.
-  'transferSpace',
-  'listSpaceLinks',
-  'addSectionToGroup',
-  'removeSectionFromGroup',
-  'importContent',
-  'importContentInPageById',
-  'importContentInChangeRequest',
-  'importContentInChangeRequestPageById',
-  'listChangeRequestLinks',
-  'listPageLinksInSpace',
-  'listPageLinksInChangeRequest',
-  'listSpaceFileBacklinks',
-  'listSpacePageBacklinks',
-  'listChangeRequestFileBacklinks',
+  // Removed by @gitbook/api 0.202.0 and kept: the API doc's operations stay (gaps.md's rule), the older real API's
+  // stay because docsctl's commands call them.
+  ...REMOVED_IN_0_202,
 ]);
 
 /**

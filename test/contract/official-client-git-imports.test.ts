@@ -18,8 +18,7 @@ import { MemoryStore } from '../../src/store/memory-store.js';
 import { manualClock } from '../../src/util/clock.js';
 import { sequentialIds } from '../../src/util/ids.js';
 import { GIT_ENV, isolateGit } from '../git/helpers.js';
-import { clientOperation } from './official-client.js';
-import { responseValidator } from './openapi.js';
+import { checkedCall, clientOperation } from './official-client.js';
 
 const root = realpathSync(mkdtempSync(join(os.tmpdir(), 'docsctl-contract-git-')));
 let gitEnv: ReturnType<typeof isolateGit>;
@@ -29,13 +28,7 @@ let org: string;
 let repo: string;
 
 /** Calls the client's operation, expects `status`, and checks the answer against 0.202's schema for it. */
-async function call(operationId: string, status: number, ...args: unknown[]) {
-  const response = await clientOperation(api, operationId)(...args);
-  expect(response.status, operationId).toBe(status);
-  const check = responseValidator(operationId, status)(response.data === undefined || response.data === null || response.data === '' ? undefined : response.data);
-  expect(check.errors, `${operationId} ${status} vs the 0.202 schema`).toEqual([]);
-  return response.data;
-}
+const call = (operationId: string, status: number, ...args: unknown[]) => checkedCall(api, operationId, status, ...args);
 
 async function failure(promise: Promise<unknown>): Promise<GitBookAPIError> {
   const error = await promise.catch((e: unknown) => e);

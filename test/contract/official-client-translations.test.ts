@@ -7,21 +7,14 @@
 import type { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/server.js';
-import { clientOperation, servedOrganization } from './official-client.js';
-import { responseValidator } from './openapi.js';
+import { checkedCall, clientOperation, servedOrganization } from './official-client.js';
 
 let server: RunningServer;
 let api: GitBookAPI;
 let org: string;
 
 /** Calls the client's operation, expects `status`, and checks the answer against 0.202's schema for it. */
-async function call(operationId: string, status: number, ...args: unknown[]) {
-  const response = await clientOperation(api, operationId)(...args);
-  expect(response.status, operationId).toBe(status);
-  const check = responseValidator(operationId, status)(response.data);
-  expect(check.errors, `${operationId} ${status} vs the 0.202 schema`).toEqual([]);
-  return response.data;
-}
+const call = (operationId: string, status: number, ...args: unknown[]) => checkedCall(api, operationId, status, ...args);
 
 beforeAll(async () => {
   const served = await servedOrganization();

@@ -1,10 +1,12 @@
 /** Calling the official GitBook client (`GitBookAPI` of @gitbook/api) by operationId, in the contract tests. */
 import { GitBookAPI } from '@gitbook/api';
+import { expect } from 'vitest';
 import { bootstrap } from '../../src/domain/bootstrap.js';
 import { startServer } from '../../src/server/server.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { manualClock } from '../../src/util/clock.js';
 import { sequentialIds } from '../../src/util/ids.js';
+import { responseValidator } from './openapi.js';
 
 // The client's answers are typed per operation; tests read them loosely.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each test reads the fields of its own operation's answer
@@ -19,6 +21,19 @@ export function clientOperation(api: GitBookAPI, operationId: string): ClientCal
     if (typeof fn === 'function') return fn as ClientCall;
   }
   throw new Error(`the client has no operation ${operationId}`);
+}
+
+/**
+ * Calls the client's operation, expects `status`, and checks the answer against the pinned
+ * spec's schema for it (an empty body, as a 204 gives, is checked as no body).
+ */
+export async function checkedCall(api: GitBookAPI, operationId: string, status: number, ...args: unknown[]) {
+  const response = await clientOperation(api, operationId)(...args);
+  expect(response.status, operationId).toBe(status);
+  const body: unknown = response.data === undefined || response.data === null || response.data === '' ? undefined : response.data;
+  const check = responseValidator(operationId, status)(body);
+  expect(check.errors, `${operationId} ${status} vs the 0.202 schema`).toEqual([]);
+  return response.data;
 }
 
 /** `serve` of a MemoryStore with one organization (Acme) and its admin (Ada), and the client with her token. */
