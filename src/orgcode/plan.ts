@@ -240,6 +240,11 @@ class Planner {
   }
 
   async spaces(spaces: readonly FileSpace[]): Promise<void> {
+    // Custom-field values are read per space: those of the spaces the file gives values to, at once.
+    const withFields = spaces.filter((space) => space.customFields);
+    const titles = new Set(withFields.map((space) => space.title));
+    const pinnedIds = new Set(withFields.map((space) => space.id));
+    for (const space of this.state.spaces) if (titles.has(space.title) || pinnedIds.has(space.id)) this.state.spaceFields(space.id).catch(() => undefined);
     for (const [i, space] of spaces.entries()) {
       const here = ['spaces', i];
       const parentKey = space.parent ? `collection:${space.parent}` : undefined;
@@ -298,6 +303,10 @@ class Planner {
   }
 
   async teams(teams: NonNullable<OrgFile['teams']>): Promise<void> {
+    // The memberships of the teams the file names, read at once rather than one after another.
+    const titles = new Set(teams.filter((team) => team.members && !team.id).map((team) => team.title));
+    const pinnedIds = new Set(teams.filter((team) => team.members && team.id).map((team) => team.id));
+    for (const team of this.state.teams) if (titles.has(team.title) || pinnedIds.has(team.id)) this.state.teamMembers(team.id).catch(() => undefined);
     for (const [i, team] of teams.entries()) {
       const here = ['teams', i];
       const current = team.id ? this.pinned(this.state.teams, team.id, here, 'team') : this.byName(this.state.teams, (t) => t.title === team.title, [...here, 'title'], 'team', team.title);

@@ -111,6 +111,8 @@ export class OrgState {
   private readonly teamMembersCache = new Map<string, Promise<CurrentTeamMember[]>>();
   private readonly spaceFieldsCache = new Map<string, Promise<Record<string, unknown>>>();
   private readonly siteCache = new Map<string, Promise<SiteDetails>>();
+  private readonly paths = new Map<string, string>();
+  private byId: Map<string, CurrentCollection> | undefined;
 
   private constructor(
     readonly transport: Transport,
@@ -162,16 +164,21 @@ export class OrgState {
     );
   }
 
-  /** `Engineering/Handbook` for a collection id (its ancestors' titles and its own). */
+  /** `Engineering/Handbook` for a collection id (its ancestors' titles and its own), computed once per collection. */
   collectionPath(id: string): string {
-    const byId = new Map(this.collections.map((c) => [c.id, c]));
-    const titles: string[] = [];
-    const seen = new Set<string>();
-    for (let current = byId.get(id); current && !seen.has(current.id); current = current.parent ? byId.get(current.parent) : undefined) {
-      seen.add(current.id);
-      titles.unshift(current.title);
+    let path = this.paths.get(id);
+    if (path === undefined) {
+      this.byId ??= new Map(this.collections.map((c) => [c.id, c]));
+      const titles: string[] = [];
+      const seen = new Set<string>();
+      for (let current = this.byId.get(id); current && !seen.has(current.id); current = current.parent ? this.byId.get(current.parent) : undefined) {
+        seen.add(current.id);
+        titles.unshift(current.title);
+      }
+      path = titles.join('/');
+      this.paths.set(id, path);
     }
-    return titles.join('/');
+    return path;
   }
 
   spacePath(space: CurrentSpace): string {

@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { describeInBothModes } from '../helpers/binary.js';
+import { onTerminal } from '../helpers/terminal.js';
 import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
 
 afterAll(cleanupTempDirs);
@@ -259,6 +260,10 @@ sites:
     const refused = await context.cli.run(['apply', '-f', path, '--prune']);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toMatch(/confirmation needed \(pass --yes/);
+    // On a terminal it shows the plan and asks; declining changes nothing.
+    const declined = await onTerminal(['apply', '-f', path, '--prune'], { env: context.cli.env, keys: [{ when: /deleting 1 object\?/, send: 'n\r' }] });
+    expect(declined.output).toContain('- site Partner Docs');
+    expect(declined.exitCode).toBe(130);
     expect((await json<Listed[]>(['site', 'list'])).map((s) => s.title).sort()).toEqual(['Developer Portal', 'Handbook Site', 'Partner Docs']);
     const done = await context.cli.run(['apply', '-f', path, '--prune', '--yes']);
     expect(done.exitCode, done.stderr).toBe(0);
@@ -280,6 +285,9 @@ sites:
     const reference = await context.cli.run(['apply', '-f', file('ref.yaml', 'spaces:\n  - {title: New, parent: Nowhere/Else}\n')]);
     expect(reference.exitCode).toBe(2);
     expect(reference.stderr).toMatch(/ref\.yaml:2: spaces\[0\]\.parent: no collection "Nowhere\/Else" in the file or the organization/);
+    const jsonTypo = await context.cli.run(['diff', '-f', file('typo.json', '{\n  "spaces": [\n    {"title": "A", "emoji": 5}\n  ]\n}\n')]);
+    expect(jsonTypo.exitCode).toBe(2);
+    expect(jsonTypo.stderr).toMatch(/typo\.json:3: spaces\[0\]\.emoji: expected string, got 5/);
     const big = await context.cli.run(['apply', '-f', '-'], { input: `spaces: []\n${'#'.repeat(9 * 1024 * 1024)}\n` });
     expect(big.exitCode).toBe(2);
     expect(big.stderr).toMatch(/larger than 8 MiB/);
