@@ -8,6 +8,7 @@ import type * as routes from '../api/routes/users.js';
 import { badRequest, notFound } from '../api/errors.js';
 import type { StoreReader } from '../store/types.js';
 import { implementer } from './handler.js';
+import { refreshTeamRows } from './teams-records.js';
 import { roleIn } from './permissions.js';
 import { type UserRecord, getUser, putUser, userIdByEmail, userOrgList } from './core-records.js';
 import { userView } from './views.js';
@@ -36,6 +37,8 @@ export const userHandlers = {
     }
     if (body.photoURL !== undefined) updated.photoURL = body.photoURL;
     putUser(ctx.tx, updated);
+    // Team rows copy the user record (teams-records.ts): refreshed in each of their (few) organizations.
+    for (const { id: orgId } of userOrgList.all(ctx.tx, user.id)) refreshTeamRows(ctx.tx, orgId, user.id);
     return userView(ctx, updated);
   }),
 };

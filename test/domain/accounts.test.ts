@@ -99,6 +99,15 @@ describe('updateUserById', () => {
     await admin.fails('updateUserById', { params: { userId: bob.id }, body: {} }, 400, /Nothing to update/);
     await admin.fails('updateUserById', { params: { userId: 'nobody' }, body: { displayName: 'N' } }, 404, /nobody/);
   });
+
+  it("refreshes the copies of the user's record that team rows keep", async () => {
+    const { admin, ok, orgId, newUser } = await accounts();
+    const bob = await newUser('bob@acme.test', 'edit');
+    const team = await admin.ok('createOrganizationTeam', { params: { organizationId: orgId }, body: { title: 'Docs', members: [bob.id] } }, 201);
+    await ok(bob.id, 'updateUserById', { params: { userId: bob.id }, body: { displayName: 'Bob Renamed' } });
+    const members = await admin.ok<{ items: Array<{ organization: { user: Obj } }> }>('listTeamMembersInOrganizationById', { params: { organizationId: orgId, teamId: team.id } });
+    expect(members.items.map((m) => m.organization.user.displayName)).toEqual(['Bob Renamed']);
+  });
 });
 
 describe('users of the store (docsctl extension)', () => {
