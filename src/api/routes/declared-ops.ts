@@ -73,9 +73,6 @@ export type DeclaredRouteId =
   | "installIntegration"
   | "installIntegrationOnSite"
   | "installIntegrationOnSpace"
-  | "inviteToCollection"
-  | "inviteToSite"
-  | "inviteToSpace"
   | "joinOrganization"
   | "listChangeRequestConversations"
   | "listChangeRequestPageMetaLinks"
@@ -96,9 +93,6 @@ export type DeclaredRouteId =
   | "listOrganizationIntegrationsStatus"
   | "listOrganizationStyleguides"
   | "listPagesForSiteFinding"
-  | "listPermissionsAggregateInCollection"
-  | "listPermissionsAggregateInSite"
-  | "listPermissionsAggregateInSpace"
   | "listQuestionsForSiteFinding"
   | "listRecordsForSiteFinding"
   | "listRevisionPageMetaLinks"
@@ -121,23 +115,11 @@ export type DeclaredRouteId =
   | "listSpaceIntegrationsBlocks"
   | "listSpacePageMetaLinks"
   | "listStyleguideTemplates"
-  | "listTeamPermissionsInCollection"
-  | "listTeamPermissionsInSite"
-  | "listTeamPermissionsInSpace"
-  | "listUserPermissionsInCollection"
-  | "listUserPermissionsInSite"
-  | "listUserPermissionsInSpace"
   | "prewarmSiteSearch"
   | "provisionOrganizationAgentConversation"
   | "queueIntegrationTask"
   | "regenerateSitePublishingAuthById"
   | "removeCustomHostname"
-  | "removeTeamFromCollection"
-  | "removeTeamFromSite"
-  | "removeTeamFromSpace"
-  | "removeUserFromCollection"
-  | "removeUserFromSite"
-  | "removeUserFromSpace"
   | "renderIntegrationUIWithGet"
   | "renderIntegrationUIWithPost"
   | "resolvePublishedContentByUrl"
@@ -173,13 +155,7 @@ export type DeclaredRouteId =
   | "updateSiteFindingById"
   | "updateSitePublishingAuthById"
   | "updateSiteTopicById"
-  | "updateTeamPermissionInCollection"
-  | "updateTeamPermissionInSite"
-  | "updateTeamPermissionInSpace"
   | "updateUserById"
-  | "updateUserPermissionInCollection"
-  | "updateUserPermissionInSite"
-  | "updateUserPermissionInSpace"
   | "upsertSiteContextRecords";
 
 export const declaredOperations: readonly DeclaredOperation[] = [
@@ -252,9 +228,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"installIntegration","method":"POST","path":"/v1/integrations/{integrationName}/installations","summary":"Install an integration","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["organization"],"requiredFields":["organization"]}},
   {"id":"installIntegrationOnSite","method":"POST","path":"/v1/integrations/{integrationName}/installations/{installationId}/sites","summary":"Install an integration on a site","success":201,"paginated":false,"query":["extended"],"body":{"required":true,"fields":["siteId"],"requiredFields":["siteId"]}},
   {"id":"installIntegrationOnSpace","method":"POST","path":"/v1/integrations/{integrationName}/installations/{installationId}/spaces","summary":"Install an integration on a space","success":201,"paginated":false,"query":["extended"],"body":{"required":true,"fields":["space"],"requiredFields":["space"]}},
-  {"id":"inviteToCollection","method":"POST","path":"/v1/collections/{collectionId}/permissions","summary":"Invite to a collection","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role","teams","users"],"requiredFields":[]}},
-  {"id":"inviteToSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/permissions","summary":"Invite a user or a team to a site","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role","teams","users"],"requiredFields":[]}},
-  {"id":"inviteToSpace","method":"POST","path":"/v1/spaces/{spaceId}/permissions","summary":"Invite a user or a team to a space","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role","teams","users"],"requiredFields":[]}},
   {"id":"joinOrganization","method":"POST","path":"/v1/orgs/{organizationId}/join","summary":"Join an organization","success":204,"paginated":false,"query":[],"body":null},
   {"id":"listChangeRequestConversations","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations","summary":"List AI agent conversations associated with a change request","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listChangeRequestPageMetaLinks","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/meta-links","summary":"Get navigation meta-links (prev/next/parent) for a change request page","success":200,"paginated":false,"query":[],"body":null},
@@ -275,9 +248,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"listOrganizationIntegrationsStatus","method":"GET","path":"/v1/orgs/{organizationId}/integrations/installations-status","summary":"List all integration statuses","success":200,"paginated":true,"query":["page","limit","target","site","space"],"body":null},
   {"id":"listOrganizationStyleguides","method":"GET","path":"/v1/orgs/{organizationId}/styleguides","summary":"List all style guides in an organization","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listPagesForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/pages","summary":"List the pages affected by a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listPermissionsAggregateInCollection","method":"GET","path":"/v1/collections/{collectionId}/permissions/aggregate","summary":"List all collections users permissions","success":200,"paginated":true,"query":["page","limit","role"],"body":null},
-  {"id":"listPermissionsAggregateInSite","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/permissions/aggregate","summary":"List all sites users permissions","success":200,"paginated":true,"query":["page","limit","order","role","search","sort","team"],"body":null},
-  {"id":"listPermissionsAggregateInSpace","method":"GET","path":"/v1/spaces/{spaceId}/permissions/aggregate","summary":"List all space users permissions","success":200,"paginated":true,"query":["page","limit","role"],"body":null},
   {"id":"listQuestionsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/questions","summary":"List the Ask-AI questions evidencing a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listRecordsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/records","summary":"List the source content evidencing a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listRevisionPageMetaLinks","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/meta-links","summary":"List all meta links (prev/next navigation) for a page in a revision","success":200,"paginated":false,"query":[],"body":null},
@@ -300,23 +270,11 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"listSpaceIntegrationsBlocks","method":"GET","path":"/v1/spaces/{spaceId}/integration-blocks","summary":"List all custom content blocks provided by integrations in a space","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listSpacePageMetaLinks","method":"GET","path":"/v1/spaces/{spaceId}/content/page/{pageId}/meta-links","summary":"Get navigation metadata links for a page (previous, next, parent)","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listStyleguideTemplates","method":"GET","path":"/v1/orgs/{organizationId}/styleguide-templates","summary":"List all built-in style guide templates","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"listTeamPermissionsInCollection","method":"GET","path":"/v1/collections/{collectionId}/permissions/teams","summary":"List an org team's permission in collection","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listTeamPermissionsInSite","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/permissions/teams","summary":"List an org team's permission in a site","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listTeamPermissionsInSpace","method":"GET","path":"/v1/spaces/{spaceId}/permissions/teams","summary":"List an org team's permission in a space","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listUserPermissionsInCollection","method":"GET","path":"/v1/collections/{collectionId}/permissions/users","summary":"List collection user permissions","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listUserPermissionsInSite","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/permissions/users","summary":"List site user permissions","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listUserPermissionsInSpace","method":"GET","path":"/v1/spaces/{spaceId}/permissions/users","summary":"List space user permissions","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"prewarmSiteSearch","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/search/prewarm","summary":"Prewarm a site's search cache","success":204,"paginated":false,"query":[],"body":null},
   {"id":"provisionOrganizationAgentConversation","method":"PUT","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Provision an AI agent conversation in an organization","success":204,"paginated":false,"query":[],"body":null},
   {"id":"queueIntegrationTask","method":"POST","path":"/v1/integrations/{integrationName}/tasks","summary":"Queue an integration task","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["task","schedule"],"requiredFields":["task"]}},
   {"id":"regenerateSitePublishingAuthById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate","summary":"Regenerate the private key for a site's published content authentication","success":200,"paginated":false,"query":[],"body":null},
   {"id":"removeCustomHostname","method":"DELETE","path":"/v1/custom-hostnames/{hostname}","summary":"Remove a custom hostname","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"removeTeamFromCollection","method":"DELETE","path":"/v1/collections/{collectionId}/permissions/teams/{teamId}","summary":"Remove an org team from a collection","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"removeTeamFromSite","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/permissions/teams/{teamId}","summary":"Remove an org team from a site","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"removeTeamFromSpace","method":"DELETE","path":"/v1/spaces/{spaceId}/permissions/teams/{teamId}","summary":"Remove an org team from a space","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"removeUserFromCollection","method":"DELETE","path":"/v1/collections/{collectionId}/permissions/users/{userId}","summary":"Remove a user from a collection","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"removeUserFromSite","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/permissions/users/{userId}","summary":"Remove a site user","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"removeUserFromSpace","method":"DELETE","path":"/v1/spaces/{spaceId}/permissions/users/{userId}","summary":"Remove a space user","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"renderIntegrationUIWithGet","method":"GET","path":"/v1/integrations/{integrationName}/render","summary":"Render an integration UI with GET method","success":200,"paginated":false,"query":["request"],"body":null},
   {"id":"renderIntegrationUIWithPost","method":"POST","path":"/v1/integrations/{integrationName}/render","summary":"Render an integration UI with POST method","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["componentId","props","state","context","action"],"requiredFields":["componentId","props","context"]}},
   {"id":"resolvePublishedContentByUrl","method":"POST","path":"/v1/urls/published","summary":"Resolve a URL of a published content","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["url","redirectOnError","visitor"],"requiredFields":["url"]}},
@@ -352,12 +310,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"updateSiteFindingById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}","summary":"Resolve, dismiss, or reopen a documentation issue","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["status"],"requiredFields":["status"]}},
   {"id":"updateSitePublishingAuthById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth","summary":"Update the published content authentication configuration for a site","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["backend","fallbackURL","logoutURL"],"requiredFields":["backend"]}},
   {"id":"updateSiteTopicById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics/{siteTopicId}","summary":"Update a topic","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["usageSettings"],"requiredFields":["usageSettings"]}},
-  {"id":"updateTeamPermissionInCollection","method":"PATCH","path":"/v1/collections/{collectionId}/permissions/teams/{teamId}","summary":"Update an org team's permission in a collection","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role"],"requiredFields":[]}},
-  {"id":"updateTeamPermissionInSite","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/permissions/teams/{teamId}","summary":"Update an org team's permission in a site","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role"],"requiredFields":[]}},
-  {"id":"updateTeamPermissionInSpace","method":"PATCH","path":"/v1/spaces/{spaceId}/permissions/teams/{teamId}","summary":"Update an org team's permission in a space","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role"],"requiredFields":[]}},
   {"id":"updateUserById","method":"PATCH","path":"/v1/users/{userId}","summary":"Update a user by its ID","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["displayName","photoURL"],"requiredFields":[]}},
-  {"id":"updateUserPermissionInCollection","method":"PATCH","path":"/v1/collections/{collectionId}/permissions/users/{userId}","summary":"Update a collection user permission","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role"],"requiredFields":[]}},
-  {"id":"updateUserPermissionInSite","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/permissions/users/{userId}","summary":"Update site user permissions","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role"],"requiredFields":[]}},
-  {"id":"updateUserPermissionInSpace","method":"PATCH","path":"/v1/spaces/{spaceId}/permissions/users/{userId}","summary":"Update space user permissions","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role"],"requiredFields":[]}},
   {"id":"upsertSiteContextRecords","method":"PUT","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-records","summary":"Create or update context records","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":[],"requiredFields":[]}},
 ];
