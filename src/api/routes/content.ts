@@ -529,3 +529,27 @@ export const listFilesInRevisionById = defineRoute({
   query: z.object({ ...paginationQuery, ...contentQuery }),
   paginated: true,
 });
+
+// ─── URL resolution (real API) ─────────────────────────────────────────────
+
+export const getContentByUrl = defineRoute({
+  id: 'getContentByUrl',
+  method: 'GET',
+  path: '/v1/urls/content',
+  summary: 'Resolve an app URL to the collection, or the space (and change request and page) it shows',
+  source: 'real-api',
+  // The URL names the object: the handler finds it and answers 404 to whoever may not read it.
+  access: 'none',
+  params: z.object({}),
+  query: z.object({ url: z.string().min(1).max(2048).describe('an app URL: .../o/ORG/s/SPACE[/~/changes/CR][/PAGE/PATH] or .../o/ORG/c/COLLECTION') }),
+  cli: {
+    command: 'url resolve',
+    summary: 'Show what an app URL points to: a collection, or a space with its change request and page',
+    args: [{ name: 'url', to: 'query.url', description: 'the app URL (urls.app of a space, change request, page or collection)' }],
+    columns: 'urlContent',
+    examples: [
+      'docsctl url resolve https://app.gitbook.com/o/0rg/s/sp4c3/getting-started/install',
+      'docsctl url resolve "$(docsctl page get sp4c3 guide --json urls --query urls.app)" --json page.id',
+    ],
+  },
+});

@@ -62,7 +62,7 @@ function pageByIdAnswer(tx: StoreReader, revision: RevisionRecord, scope: Conten
   return pageView(content, page, content.pathOf(page.id), { scope, metadata: metadataOf(query), format: query.format });
 }
 
-function pageByPathAnswer(tx: StoreReader, revision: RevisionRecord, scope: ContentScope, pagePath: string, query: PageQuery) {
+export function pageByPathAnswer(tx: StoreReader, revision: RevisionRecord, scope: ContentScope, pagePath: string, query: PageQuery) {
   const content = openContent(tx, revision);
   const found = content.findByPath(pagePath);
   if (!found || found.page.type === 'link') {
