@@ -28,10 +28,8 @@ export type DeclaredRouteId =
   | "dnsRevalidateCustomHostname"
   | "duplicateSiteSpace"
   | "generateStorageUploadURL"
-  | "getChangeRequestReviewById"
   | "getComputedDocument"
   | "getComputedRevision"
-  | "getContentByUrl"
   | "getCustomHostname"
   | "getDocumentById"
   | "getEmbedByUrl"
@@ -77,8 +75,6 @@ export type DeclaredRouteId =
   | "listChangeRequestConversations"
   | "listChangeRequestPageMetaLinks"
   | "listChangeRequestsForSiteFinding"
-  | "listCommentersInChangeRequest"
-  | "listCommentersInSpace"
   | "listGlossaryEntries"
   | "listIntegrationEvents"
   | "listIntegrationInstallationSites"
@@ -183,10 +179,8 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"dnsRevalidateCustomHostname","method":"PATCH","path":"/v1/custom-hostnames/{hostname}","summary":"Revalidate a custom hostname DNS","success":204,"paginated":false,"query":[],"body":null},
   {"id":"duplicateSiteSpace","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/duplicate","summary":"Duplicate a space in a site","success":201,"paginated":false,"query":[],"body":{"required":false,"fields":["draft"],"requiredFields":[]}},
   {"id":"generateStorageUploadURL","method":"POST","path":"/v1/orgs/{organizationId}/storage/upload","summary":"Create a signed URL to upload a file","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["file","kind"],"requiredFields":["file","kind"]}},
-  {"id":"getChangeRequestReviewById","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/reviews/{reviewId}","summary":"Get a specific review on a change request by its ID","success":200,"paginated":false,"query":["format"],"body":null},
   {"id":"getComputedDocument","method":"POST","path":"/v1/spaces/{spaceId}/content/computed/document","summary":"Compute and render a document from a structured content source","success":200,"paginated":false,"query":["schema"],"body":{"required":true,"fields":["source","seed"],"requiredFields":["source","seed"]}},
   {"id":"getComputedRevision","method":"POST","path":"/v1/spaces/{spaceId}/content/computed/revision","summary":"Compute and render a full revision from a structured content source","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["source","seed"],"requiredFields":["source","seed"]}},
-  {"id":"getContentByUrl","method":"GET","path":"/v1/urls/content","summary":"Resolve a URL to a content (space, collection, page)","success":200,"paginated":false,"query":["url"],"body":null},
   {"id":"getCustomHostname","method":"GET","path":"/v1/custom-hostnames/{hostname}","summary":"Get a custom hostname","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getDocumentById","method":"GET","path":"/v1/spaces/{spaceId}/documents/{documentId}","summary":"Get a raw document from a space by its document ID","success":200,"paginated":false,"query":["schema"],"body":null},
   {"id":"getEmbedByUrl","method":"GET","path":"/v1/urls/embed","summary":"Resolve a URL to an embed","success":200,"paginated":false,"query":["url"],"body":null},
@@ -232,8 +226,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"listChangeRequestConversations","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations","summary":"List AI agent conversations associated with a change request","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listChangeRequestPageMetaLinks","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/meta-links","summary":"Get navigation meta-links (prev/next/parent) for a change request page","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listChangeRequestsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/change-requests","summary":"List content fixes already proposed for a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listCommentersInChangeRequest","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/commenters","summary":"List all users who have commented in a change request","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listCommentersInSpace","method":"GET","path":"/v1/spaces/{spaceId}/commenters","summary":"List all users who have posted comments in a space","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listGlossaryEntries","method":"GET","path":"/v1/orgs/{organizationId}/translations-glossary","summary":"List glossary entries","success":200,"paginated":true,"query":["page","limit","orderBy"],"body":null},
   {"id":"listIntegrationEvents","method":"GET","path":"/v1/integrations/{integrationName}/events","summary":"List all integration events","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listIntegrationInstallationSites","method":"GET","path":"/v1/integrations/{integrationName}/installations/{installationId}/sites","summary":"List all site integration installations","success":200,"paginated":true,"query":["page","limit","extended"],"body":null},

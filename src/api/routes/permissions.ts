@@ -51,42 +51,32 @@ interface Kind<K extends string, N extends string, Q extends z.ZodType, B extend
   example: string;
 }
 
-/** The eight operations of one kind of object. */
-function permissionRoutes<K extends string, N extends string, const P extends string, Q extends z.ZodType, B extends z.ZodType>(
+/** What the declarations of one kind of object share. */
+function kindOf<K extends string, N extends string, const P extends string, Q extends z.ZodType, B extends z.ZodType>(
   k: Kind<K, N, Q, B> & { /** Its path parameters, the object's last. */ params: readonly P[] },
 ) {
-  const { kind, noun, base, manage, example } = k;
-  const object = k.params[k.params.length - 1] as string;
-  const of = `a ${kind}`;
-  // Typed by hand: inferred inside this generic function, zod would widen the keys to \`string\`.
-  const params = <X extends string = never>(...more: X[]) => pathParams<string>(...k.params, ...more) as unknown as z.ZodObject<{ [Key in P | X]: z.ZodString }>;
-  const declare = <Id extends string>(id: Id) => ({ id, source: 'real-api' as const });
-  // A null role removes a space or collection grant; on a site it means "no access here".
-  const roleFlag = { description: 'role to grant', required: true as const, ...(kind === 'site' ? {} : { nullAs: 'none' }) };
-  const nullNote = kind === 'site' ? '' : ' (none: remove the grant)';
-  const cmd = (verb: string) => `${kind} permission ${verb}`;
-  const ex = (rest: string) => `docsctl ${kind} permission ${rest.replace('OBJ', example)}`;
+  const { kind, example } = k;
   return {
-    invite: defineRoute({
-      ...declare(`inviteTo${noun}`),
-      method: 'POST',
-      path: base,
-      summary: `Invite users or teams to ${of}`,
-      access: manage,
-      params: params(),
-      query: z.object({}),
-      body: invite,
-      bodyRequired: true,
-      success: 204,
-      cli: {
-        command: cmd('add'),
-        summary: `Grant a role on ${of} to users (ids or e-mails) and teams`,
-        args: [object, { name: 'users', variadic: { to: 'body.users', optional: true }, description: 'user ids or e-mails' }],
-        flags: { role: { ...roleFlag, nullAs: 'none' }, teams: { flag: '--teams <teams>', description: 'comma-separated team ids' } },
-        columns: 'userPermission',
-        examples: [ex('add OBJ ada@acme.io --role edit'), ex('add OBJ --teams t3am1d --role review')],
-      },
-    }),
+    ...k,
+    object: k.params[k.params.length - 1] as string,
+    of: `a ${kind}`,
+    // Typed by hand: inferred inside this generic function, zod would widen the keys to `string`.
+    params: <X extends string = never>(...more: X[]) => pathParams<string>(...k.params, ...more) as unknown as z.ZodObject<{ [Key in P | X]: z.ZodString }>,
+    declare: <Id extends string>(id: Id) => ({ id, source: 'real-api' as const }),
+    // A null role removes a space or collection grant; on a site it means "no access here".
+    roleFlag: { description: 'role to grant', required: true as const, ...(kind === 'site' ? {} : { nullAs: 'none' }) },
+    nullNote: kind === 'site' ? '' : ' (none: remove the grant)',
+    cmd: (verb: string) => `${kind} permission ${verb}`,
+    ex: (rest: string) => `docsctl ${kind} permission ${rest.replace('OBJ', example)}`,
+  };
+}
+
+type KindOf<K extends string, N extends string, P extends string, Q extends z.ZodType, B extends z.ZodType> = ReturnType<typeof kindOf<K, N, P, Q, B>>;
+
+/** Who is granted what, and who has access. */
+function listRoutes<K extends string, N extends string, P extends string, Q extends z.ZodType, B extends z.ZodType>(k: KindOf<K, N, P, Q, B>) {
+  const { declare, noun, base, of, params, cmd, ex } = k;
+  return {
     users: defineRoute({
       ...declare(`listUserPermissionsIn${noun}`),
       method: 'GET',
@@ -134,6 +124,33 @@ function permissionRoutes<K extends string, N extends string, const P extends st
         examples: [ex('who OBJ'), ex('who OBJ --role edit --format ids')],
       },
     }),
+  };
+}
+
+/** Granting and changing roles. */
+function grantRoutes<K extends string, N extends string, P extends string, Q extends z.ZodType, B extends z.ZodType>(k: KindOf<K, N, P, Q, B>) {
+  const { declare, noun, base, manage, object, of, params, roleFlag, nullNote, cmd, ex } = k;
+  return {
+    invite: defineRoute({
+      ...declare(`inviteTo${noun}`),
+      method: 'POST',
+      path: base,
+      summary: `Invite users or teams to ${of}`,
+      access: manage,
+      params: params(),
+      query: z.object({}),
+      body: invite,
+      bodyRequired: true,
+      success: 204,
+      cli: {
+        command: cmd('add'),
+        summary: `Grant a role on ${of} to users (ids or e-mails) and teams`,
+        args: [object, { name: 'users', variadic: { to: 'body.users', optional: true }, description: 'user ids or e-mails' }],
+        flags: { role: { ...roleFlag, nullAs: 'none' }, teams: { flag: '--teams <teams>', description: 'comma-separated team ids' } },
+        columns: 'userPermission',
+        examples: [ex('add OBJ ada@acme.io --role edit'), ex('add OBJ --teams t3am1d --role review')],
+      },
+    }),
     updateUser: defineRoute({
       ...declare(`updateUserPermissionIn${noun}`),
       method: 'PATCH',
@@ -172,6 +189,13 @@ function permissionRoutes<K extends string, N extends string, const P extends st
         examples: [ex('update-team OBJ t3am1d --role edit')],
       },
     }),
+  };
+}
+
+/** Taking grants away. */
+function removeRoutes<K extends string, N extends string, P extends string, Q extends z.ZodType, B extends z.ZodType>(k: KindOf<K, N, P, Q, B>) {
+  const { declare, kind, noun, base, manage, object, of, params, cmd, ex } = k;
+  return {
     removeUser: defineRoute({
       ...declare(`removeUserFrom${noun}`),
       method: 'DELETE',
@@ -207,6 +231,14 @@ function permissionRoutes<K extends string, N extends string, const P extends st
       },
     }),
   };
+}
+
+/** The eight operations of one kind of object. */
+function permissionRoutes<K extends string, N extends string, const P extends string, Q extends z.ZodType, B extends z.ZodType>(
+  k: Kind<K, N, Q, B> & { params: readonly P[] },
+) {
+  const shared = kindOf(k);
+  return { ...listRoutes<K, N, P, Q, B>(shared), ...grantRoutes<K, N, P, Q, B>(shared), ...removeRoutes<K, N, P, Q, B>(shared) };
 }
 
 const contentRole = z.object({ role: MemberRoleOrGuest });
