@@ -241,6 +241,7 @@ export const columns = {
     ['revision', 'importedResources', 'totalResources'],
   ),
   url: [col('URL', 'url')],
+  subdomain: [col('SUBDOMAIN', 'subdomain'), col('ORGANIZATION', 'target.organization'), col('ACTIVE', 'isActive')],
   // getContentByUrl: {collection} or {space, changeRequest?, page?}; one row naming the innermost object.
   urlContent: [
     { header: 'TYPE', get: (item) => (item.page ? 'page' : item.changeRequest ? 'change-request' : item.collection ? 'collection' : 'space') },

@@ -92,6 +92,7 @@ describe('getContentByUrl', () => {
     const at = (url: string) => ({ query: { url } });
     expect(await h.ok(h.adminId, 'getContentByUrl', at(`https://x/s/${s.id}/~/revisions/${first}/old`))).toMatchObject({ page: { id: 'p1' } });
     await h.fails(h.adminId, 'getContentByUrl', at(`https://x/s/${s.id}/old`), 404);
+    await h.fails(h.adminId, 'getContentByUrl', at(`https://x/s/${s.id}/~/revisions/nope`), 404, /Revision nope not found/);
     const stranger = await h.member('eve@other.test', 'admin', await h.createOrg('Other', { [h.adminId]: 'admin' }));
     await h.fails(stranger, 'getContentByUrl', at(`https://x/s/${s.id}`), 404);
     await h.fails(h.adminId, 'getContentByUrl', at(`https://x/${'a/'.repeat(1100)}`), 400);

@@ -183,3 +183,22 @@ export const listCommentersInSpace = defineRoute({
   query: z.object({ ...paginationQuery }),
   paginated: true,
 });
+
+export const getRevisionSemanticChanges = defineRoute({
+  id: 'getRevisionSemanticChanges',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/revisions/{revisionId}/changes',
+  summary: 'List what a revision changed against the revision before it (and the change request a merge came from)',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams('spaceId', 'revisionId'),
+  /** Default 10 (applied by the handler), as getChangeRequestChanges. `metadata` and `computed` change nothing in a change list. */
+  query: z.object({ limit: paginationQuery.limit, metadata: qBool().optional(), computed: qBool().optional() }),
+  cli: {
+    command: 'space changes',
+    summary: 'List what a revision of a space changed against the one before it: pages and files added, edited, moved, removed (a merge names its change request)',
+    flags: { limit: { flag: '--limit <n>', description: 'at most this many changes (default 10)' }, metadata: false, computed: false },
+    columns: 'review',
+    examples: ['docsctl space changes sp4c3 "$(docsctl space get sp4c3 --json revision --query revision)"', 'docsctl space changes sp4c3 r3v1s10n --limit 100 --json'],
+  },
+});

@@ -16,7 +16,7 @@ import { collectionAccess } from '../permissions.js';
 import { collectionView, spaceView } from '../views.js';
 import { changeRequestFor, primaryRevision, scopeOf, spaceFor } from './common.js';
 import { requireRevisionRecord } from './change-request-records.js';
-import { crView, pageByPathAnswer } from './revisions.js';
+import { crView, pageByPathAnswer, revisionById } from './revisions.js';
 
 const on = implementer<typeof routes>();
 
@@ -100,7 +100,7 @@ export const contentByUrlHandlers = {
       revision = requireRevisionRecord(ctx.tx, space.id, cr.revision);
       scope = scopeOf(ctx, space, cr);
     } else if (where.revision !== undefined) {
-      revision = requireRevisionRecord(ctx.tx, space.id, where.revision);
+      revision = revisionById(ctx.tx, space, where.revision);
     }
     if (where.pagePath !== '') answer.page = pageByPathAnswer(ctx.tx, revision, scope, where.pagePath, {});
     return answer;

@@ -93,7 +93,7 @@ function fileAnswer(tx: StoreReader, ctx: Ctx, revision: RevisionRecord, scope: 
 }
 
 /** Any revision of the space (primary, past, or a change request's). */
-function revisionById(tx: StoreReader, space: SpaceRecord, revisionId: string): RevisionRecord {
+export function revisionById(tx: StoreReader, space: SpaceRecord, revisionId: string): RevisionRecord {
   const revision = getRevision(tx, space.id, revisionId);
   if (!revision) throw notFound(`Revision ${revisionId} not found in space ${space.id}`);
   return revision;

@@ -19,6 +19,7 @@ import { commentView, commentViewContext } from '../comments/views.js';
 import { changeRequestFor, primaryRevision, spaceFor } from '../content/common.js';
 import { type ChangeRequestRecord, getChangeRequest, putChangeRequest, requireRevisionRecord } from '../content/change-request-records.js';
 import { loadTree } from '../content/storage.js';
+import { crView, revisionById } from '../content/revisions.js';
 import { type HandlerContext, Reply, deleted, implementer, nothingToDelete } from '../handler.js';
 import { type PageQuery, countRows, itemsOf, paginate, rowsOf } from '../pagination.js';
 import { roleIn } from '../permissions.js';
@@ -145,14 +146,19 @@ function changesOf(ctx: Ctx, space: SpaceRecord, cr: ChangeRequestRecord, limit:
   const base = cr.status === 'merged' && cr.revisionMerged !== undefined
     ? requireRevisionRecord(ctx.tx, space.id, (requireRevisionRecord(ctx.tx, space.id, cr.revisionMerged).parents ?? [])[0] ?? space.revision)
     : primaryRevision(ctx.tx, space);
-  const from = loadTree(ctx.tx, base);
-  const to = loadTree(ctx.tx, requireRevisionRecord(ctx.tx, space.id, cr.revision));
+  return semanticChanges(loadTree(ctx.tx, base), loadTree(ctx.tx, requireRevisionRecord(ctx.tx, space.id, cr.revision)), limit);
+}
+
+/** What `to` changes against `from`, the first `limit` changes as API `RevisionSemanticChange`s and how many more. */
+function semanticChanges(from: ContentTree, to: ContentTree, limit: number) {
   const changes = diffTrees(from, to);
   const before = indexPages(from);
   const after = indexPages(to);
   const shown = changes.slice(0, limit).map((change) => semanticChange(change, before, after, from.files, to.files));
   return { changes: shown, ...(changes.length > limit ? { more: changes.length - limit } : {}) };
 }
+
+const EMPTY_TREE: ContentTree = { pages: [], files: [] };
 
 // ─── Handlers ──────────────────────────────────────────────────────────────
 
@@ -247,6 +253,17 @@ export const reviewHandlers = {
     if (!ctx.tx.has(ReviewTables.reviewers, key)) return nothingToDelete();
     ctx.tx.delete(ReviewTables.reviewers, key);
     return deleted();
+  }),
+
+  ...on('getRevisionSemanticChanges', (ctx, { params, query }) => {
+    const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
+    const revision = revisionById(ctx.tx, space, params.revisionId);
+    // Against its first parent (the space's content before it); the first revision of a space, against nothing.
+    const parent = revision.parents[0];
+    const from = parent === undefined ? EMPTY_TREE : loadTree(ctx.tx, requireRevisionRecord(ctx.tx, space.id, parent));
+    const answer = semanticChanges(from, loadTree(ctx.tx, revision), query.limit ?? 10);
+    const merged = revision.mergedFrom === undefined ? undefined : getChangeRequest(ctx.tx, space.id, revision.mergedFrom);
+    return merged ? { mergedFrom: crView(ctx.tx, ctx, space, merged), ...answer } : answer;
   }),
 
   ...on('getChangeRequestReviewById', (ctx, { params, query }) => {
