@@ -52,7 +52,6 @@ export type DeclaredRouteId =
   | "getReusableContentDocumentInRevisionById"
   | "getReusableContentInChangeRequestById"
   | "getReusableContentInRevisionById"
-  | "getRevisionSemanticChanges"
   | "getSiteAgentSettingsById"
   | "getSiteChannelById"
   | "getSiteContextConnectionById"
@@ -67,7 +66,6 @@ export type DeclaredRouteId =
   | "getSiteQuestionStats"
   | "getSiteScanById"
   | "getSiteTopicById"
-  | "getSubdomain"
   | "installIntegration"
   | "installIntegrationOnSite"
   | "installIntegrationOnSpace"
@@ -203,7 +201,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"getReusableContentDocumentInRevisionById","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document","summary":"Get the document body of a reusable content block in a historical revision","success":200,"paginated":false,"query":["evaluated","dereferenced"],"body":null},
   {"id":"getReusableContentInChangeRequestById","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/reusable-contents/{reusableContentId}","summary":"Get a reusable content block in a change request by its ID","success":200,"paginated":false,"query":["metadata","computed"],"body":null},
   {"id":"getReusableContentInRevisionById","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}","summary":"Get a reusable content block from a historical revision by its ID","success":200,"paginated":false,"query":["metadata","computed"],"body":null},
-  {"id":"getRevisionSemanticChanges","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/changes","summary":"Get semantic content changes introduced by a revision","success":200,"paginated":false,"query":["metadata","computed","limit"],"body":null},
   {"id":"getSiteAgentSettingsById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/agent-settings","summary":"Get the AI agent configuration for a site","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteChannelById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/channels/{siteChannelId}","summary":"Get a GitBook Agent channel for a site by its ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteContextConnectionById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections/{siteContextConnectionId}","summary":"Get a context connection","success":200,"paginated":false,"query":[],"body":null},
@@ -218,7 +215,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"getSiteQuestionStats","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/question-stats","summary":"Get aggregate Ask AI question statistics for a site","success":200,"paginated":false,"query":["from","to","topic","relevance","channelType","answered"],"body":null},
   {"id":"getSiteScanById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/scans/{siteScanId}","summary":"Get a site scan by ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteTopicById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics/{siteTopicId}","summary":"Get a topic","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"getSubdomain","method":"GET","path":"/v1/subdomains/{subdomain}","summary":"Get a subdomain","success":200,"paginated":false,"query":[],"body":null},
   {"id":"installIntegration","method":"POST","path":"/v1/integrations/{integrationName}/installations","summary":"Install an integration","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["organization"],"requiredFields":["organization"]}},
   {"id":"installIntegrationOnSite","method":"POST","path":"/v1/integrations/{integrationName}/installations/{installationId}/sites","summary":"Install an integration on a site","success":201,"paginated":false,"query":["extended"],"body":{"required":true,"fields":["siteId"],"requiredFields":["siteId"]}},
   {"id":"installIntegrationOnSpace","method":"POST","path":"/v1/integrations/{integrationName}/installations/{installationId}/spaces","summary":"Install an integration on a space","success":201,"paginated":false,"query":["extended"],"body":{"required":true,"fields":["space"],"requiredFields":["space"]}},
