@@ -35,10 +35,18 @@ export type MemberRoleName = 'admin' | 'create' | 'edit' | 'review' | 'comment' 
  * - `none`: anyone with a token (the caller's own user and organizations, a secret link);
  * - `guest`: any member of the organization of the object the path names, guests included;
  * - a role: that role or higher there (admin > create > edit > review > comment > read);
+ * - `owner`: the store's owner only (the user `docsctl init` created: the local mode without
+ *   `--token`, or a token of theirs against `serve`), for what no organization's role covers
+ *   (local accounts: another user's tokens, a user outside any organization);
  * - `{ role, or }`: also below the role, the team's owner (`{teamId}`) or the user named by
- *   `{userId}` themselves.
+ *   `{userId}` (an id or, for docsctl's own routes, an e-mail) themselves.
  */
-export type RouteAccess = 'none' | 'guest' | MemberRoleName | { readonly role: 'guest' | MemberRoleName; readonly or: 'teamOwner' | 'self' };
+export type RouteAccess =
+  | 'none'
+  | 'guest'
+  | 'owner'
+  | MemberRoleName
+  | { readonly role: 'guest' | 'owner' | MemberRoleName; readonly or: 'teamOwner' | 'self' };
 
 export interface RouteDef<
   P extends z.ZodType = z.ZodType,
@@ -126,8 +134,8 @@ export interface CommandArgDeclaration {
   /** Path parameter it fills (defaults to `name`). */
   readonly param?: string;
   readonly description?: string;
-  /** Collects the remaining arguments into a list placed at `to` (`body.users`). */
-  readonly variadic?: { readonly to: string };
+  /** Collects the remaining arguments into a list placed at `to` (`body.users`); `optional`: none may be given (a flag fills the need instead). */
+  readonly variadic?: { readonly to: string; readonly optional?: true };
   /** A body or query field it fills instead of a path parameter (`body.spaceId`). */
   readonly to?: string;
   /** Read by the command's `build` hook (e.g. a page id that goes into a list of changes): no route field. */

@@ -45,6 +45,16 @@ const handleCol = (header: string, path: string): Column => ({ ...col(header, pa
 
 const labelled = (columns: Column[], labels: string[]): Column[] => columns.map((c, i) => ({ ...c, label: labels[i] as string }));
 
+/** Where an effective role comes from: `organization`, `space sp4c3 (team t3am)`, `collection c0ll (general access)`. */
+function describeOrigin(origin: unknown): string {
+  if (typeof origin !== 'object' || origin === null) return '';
+  const o = origin as Record<string, unknown>;
+  if (o.type === 'organization') return 'organization role';
+  const type = String(o.type ?? '');
+  const why = o.reason === 'team' ? `team ${String(o.team ?? '')}` : o.reason === 'default' ? 'general access' : 'grant';
+  return `${type} ${String(o[type] ?? '')} (${why})`;
+}
+
 /** A ContentLocation (link target or source) in a few words: `page guides/setup`, `url https://…`. */
 function describeLocation(location: unknown): string {
   if (typeof location !== 'object' || location === null) return '';
@@ -190,6 +200,12 @@ export const columns = {
   ],
   apiInformation: labelled([col('VERSION', 'version'), col('BUILD', 'build')], ['version', 'build']),
   user: [col('ID', 'id'), col('NAME', 'displayName'), col('EMAIL', 'email')],
+  /** `user create`: the user, and their role in the organization they were made a member of. */
+  accountUser: [col('ID', 'id'), col('NAME', 'displayName'), col('EMAIL', 'email'), { header: 'ROLE', get: (item) => (item.role === null ? 'guest' : (item.role ?? '')) }],
+  /** An API token of the store (docsctl's account routes): never the token itself… */
+  token: [col('ID', 'id'), col('LABEL', 'label'), col('USER', 'user'), col('CREATED', 'createdAt')],
+  /** …but in the answer that issues it. */
+  newToken: [col('ID', 'id'), col('LABEL', 'label'), col('USER', 'user'), col('CREATED', 'createdAt'), col('TOKEN', 'token')],
   collection: [
     col('ID', 'id'),
     col('TITLE', 'title'),
@@ -260,6 +276,16 @@ export const columns = {
     col('TEAMS', 'teams', true),
   ],
   memberSpace: [col('ID', 'space.id'), col('TITLE', 'space.title'), col('PERMISSION', 'permission')],
+  // Grants on a space, collection or site (`… permission list|teams`) and who has access (`… permission who`).
+  userPermission: [handleCol('ID', 'user.id'), col('NAME', 'user.displayName'), col('EMAIL', 'user.email'), { header: 'ROLE', get: (item) => item.permission ?? 'none' }],
+  teamPermission: [handleCol('ID', 'team.id'), col('TEAM', 'team.title'), col('MEMBERS', 'team.members'), { header: 'ROLE', get: (item) => item.permission ?? 'none' }],
+  accessAggregate: [
+    handleCol('ID', 'user.id'),
+    col('NAME', 'user.displayName'),
+    col('EMAIL', 'user.email', true),
+    { header: 'ROLE', get: (item) => item.permission ?? 'none' },
+    { header: 'FROM', get: (item) => describeOrigin(item.origin) },
+  ],
   memberTeam: [col('ID', 'team.id'), col('TITLE', 'team.title'), col('TEAM ROLE', 'member.role')],
   team: [col('ID', 'id'), col('TITLE', 'title'), col('MEMBERS', 'members'), col('CREATED', 'createdAt', true)],
   teamMember: [
