@@ -41,7 +41,10 @@ const users = async (): Promise<Handlers> => (await import('./users.js')).userHa
 const members = async (): Promise<Handlers> => (await import('./members.js')).memberHandlers;
 const teams = async (): Promise<Handlers> => (await import('./teams.js')).teamHandlers;
 const customFields = async (): Promise<Handlers> => (await import('./custom-fields.js')).customFieldHandlers;
-const integrations = async (): Promise<Handlers> => (await import('./integrations.js')).integrationHandlers;
+const integrations = async (): Promise<Handlers> => ({
+  ...(await import('./integrations.js')).integrationHandlers,
+  ...(await import('./integration-installations.js')).installationHandlers,
+});
 const sso = async (): Promise<Handlers> => (await import('./sso.js')).ssoHandlers;
 const openapi = async (): Promise<Handlers> => (await import('./openapi-specs.js')).openApiSpecHandlers;
 const translations = async (): Promise<Handlers> => (await import('./translations.js')).translationHandlers;

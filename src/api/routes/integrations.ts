@@ -9,6 +9,7 @@ import {
   Url,
   noQuery,
   paginationQuery,
+  pathParams,
   qBool,
 } from '../schemas/common.js';
 
@@ -212,5 +213,629 @@ export const listIntegrationInstallations = defineRoute({
     columns: 'installation',
     noun: 'installation',
     examples: ['docsctl integration installations slack'],
+  },
+});
+
+// ─── Installations (0.202) ─────────────────────────────────────────────────
+// Who may call these depends on data (the installation's organization, the integration's
+// owner), so they declare `none` and their handlers check it (src/domain/integration-installations.ts).
+
+/** `{integrationName}` checked as a name, then other path parameters. */
+const integrationAnd = <K extends string>(...names: K[]) => integrationParams().extend(pathParams(...names).shape);
+const installationParams = () => integrationAnd('installationId');
+const ExternalIds = z.array(z.string().min(1).max(256)).max(5);
+/** An installation's configuration: a JSON object, bounded (it is stored and sent with every event). */
+const InstallationConfiguration = z
+  .record(z.string(), z.unknown())
+  .refine((value) => JSON.stringify(value).length <= 16_384, 'configuration: at most 16 KiB of JSON');
+const extendedQuery = () => z.object({ extended: qBool().optional().describe('answer the whole space or site object instead of its id') });
+const extendedList = () => z.object({ ...paginationQuery, extended: qBool().optional().describe('answer the whole space or site object instead of its id') });
+
+export const installIntegration = defineRoute({
+  id: 'installIntegration',
+  method: 'POST',
+  path: '/v1/integrations/{integrationName}/installations',
+  summary: 'Install an integration on an organization',
+  source: 'real-api',
+  access: 'none',
+  params: integrationParams(),
+  query: noQuery(),
+  body: z.object({ organization: z.string().min(1).describe('the organization to install it on (admin there)') }),
+  bodyRequired: true,
+  success: 201,
+  cli: {
+    command: 'integration install',
+    summary: 'Install a published integration on an organization (admin there); then on spaces and sites',
+    flags: { organization: { flag: '--organization <orgId>', description: 'the organization to install it on', required: true, offer: 'organization' } },
+    columns: 'installation',
+    noun: 'installation',
+    examples: ['docsctl integration install slack --organization 0rg', 'docsctl integration install slack --organization 0rg --format ids'],
+  },
+});
+
+export const getIntegrationInstallationById = defineRoute({
+  id: 'getIntegrationInstallationById',
+  method: 'GET',
+  path: '/v1/integrations/{integrationName}/installations/{installationId}',
+  summary: 'Get an installation of an integration',
+  source: 'real-api',
+  access: 'none',
+  params: installationParams(),
+  query: noQuery(),
+  cli: {
+    command: 'integration installation get',
+    summary: 'Show an installation of an integration',
+    columns: 'installation',
+    examples: ['docsctl integration installation get slack 1nst'],
+  },
+});
+
+export const updateIntegrationInstallation = defineRoute({
+  id: 'updateIntegrationInstallation',
+  method: 'PATCH',
+  path: '/v1/integrations/{integrationName}/installations/{installationId}',
+  summary: 'Update an installation of an integration',
+  source: 'real-api',
+  access: 'none',
+  params: installationParams(),
+  query: noQuery(),
+  body: z.object({
+    externalIds: ExternalIds.optional(),
+    configuration: InstallationConfiguration.optional(),
+    space_selection: z.enum(['all', 'selected']).optional(),
+    site_selection: z.enum(['all', 'selected']).optional(),
+  }),
+  bodyRequired: true,
+  cli: {
+    command: 'integration installation edit',
+    summary: 'Change an installation: which spaces and sites it covers, its external ids, its configuration',
+    flags: {
+      externalIds: { flag: '--external-ids <ids>', description: 'external ids (comma-separated, at most 5)', type: 'list' },
+      configuration: { flag: '--configuration <json>', description: 'configuration (a JSON object)', type: 'json' },
+      space_selection: { flag: '--space-selection <selection>', description: 'all: every space of the organization; selected: the spaces it is installed on' },
+      site_selection: { flag: '--site-selection <selection>', description: 'all: every site of the organization; selected: the sites it is installed on' },
+    },
+    nonEmptyBody: 'Nothing to change: pass --space-selection, --site-selection, --external-ids or --configuration',
+    columns: 'installation',
+    examples: ['docsctl integration installation edit slack 1nst --space-selection all', 'docsctl integration installation edit slack 1nst --external-ids T024BE7LD'],
+  },
+});
+
+export const uninstallIntegration = defineRoute({
+  id: 'uninstallIntegration',
+  method: 'DELETE',
+  path: '/v1/integrations/{integrationName}/installations/{installationId}',
+  summary: 'Uninstall an integration from an organization',
+  source: 'real-api',
+  access: 'none',
+  params: installationParams(),
+  query: noQuery(),
+  cli: {
+    command: 'integration uninstall',
+    summary: 'Uninstall an integration from an organization (with its space and site installations; its tokens stop working)',
+    confirm: 'Uninstall integration {integrationName} (installation {installationId}) with its space and site installations?',
+    columns: 'installation',
+    noun: 'installation',
+    examples: ['docsctl integration uninstall slack 1nst --yes'],
+  },
+});
+
+export const createIntegrationInstallationToken = defineRoute({
+  id: 'createIntegrationInstallationToken',
+  method: 'POST',
+  path: '/v1/integrations/{integrationName}/installations/{installationId}/tokens',
+  summary: 'Create a temporary API token for an installation',
+  source: 'real-api',
+  access: 'none',
+  params: installationParams(),
+  query: noQuery(),
+  success: 200,
+  cli: {
+    command: 'integration installation token',
+    summary: "Create a temporary token (1 hour) acting for an installation: only on the spaces and sites it covers, within the integration's scopes",
+    columns: 'installationToken',
+    examples: ['TOKEN=$(docsctl integration installation token slack 1nst --json token --query token)'],
+  },
+});
+
+export const listIntegrationInstallationSpaces = defineRoute({
+  id: 'listIntegrationInstallationSpaces',
+  method: 'GET',
+  path: '/v1/integrations/{integrationName}/installations/{installationId}/spaces',
+  summary: 'List the spaces an installation is installed on',
+  source: 'real-api',
+  access: 'none',
+  params: installationParams(),
+  query: extendedList(),
+  paginated: true,
+  cli: {
+    command: 'integration space list',
+    summary: 'List the spaces an installation is installed on',
+    columns: 'spaceInstallation',
+    noun: 'space installation',
+    examples: ['docsctl integration space list slack 1nst'],
+  },
+});
+
+export const installIntegrationOnSpace = defineRoute({
+  id: 'installIntegrationOnSpace',
+  method: 'POST',
+  path: '/v1/integrations/{integrationName}/installations/{installationId}/spaces',
+  summary: 'Install an integration on a space',
+  source: 'real-api',
+  access: 'none',
+  params: installationParams(),
+  query: extendedQuery(),
+  body: z.object({ space: z.string().min(1).describe('the space to install it on') }),
+  bodyRequired: true,
+  success: 201,
+  cli: {
+    command: 'integration space install',
+    summary: "Install an integration on a space of its installation's organization",
+    args: ['integrationName', 'installationId', { name: 'space', to: 'body.space', description: 'the space to install it on' }],
+    columns: 'spaceInstallation',
+    examples: ['docsctl integration space install slack 1nst sp4c3'],
+  },
+});
+
+export const getIntegrationSpaceInstallation = defineRoute({
+  id: 'getIntegrationSpaceInstallation',
+  method: 'GET',
+  path: '/v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}',
+  summary: 'Get the installation of an integration on a space',
+  source: 'real-api',
+  access: 'none',
+  params: integrationAnd('installationId', 'spaceId'),
+  query: extendedQuery(),
+  cli: {
+    command: 'integration space get',
+    summary: 'Show the installation of an integration on a space',
+    columns: 'spaceInstallation',
+    examples: ['docsctl integration space get slack 1nst sp4c3'],
+  },
+});
+
+export const updateIntegrationSpaceInstallation = defineRoute({
+  id: 'updateIntegrationSpaceInstallation',
+  method: 'PATCH',
+  path: '/v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}',
+  summary: 'Update the installation of an integration on a space',
+  source: 'real-api',
+  access: 'none',
+  params: integrationAnd('installationId', 'spaceId'),
+  query: extendedQuery(),
+  body: z.object({ externalIds: ExternalIds.optional(), configuration: InstallationConfiguration.optional() }),
+  bodyRequired: true,
+  cli: {
+    command: 'integration space edit',
+    summary: 'Change the external ids or configuration of an integration on a space',
+    flags: {
+      externalIds: { flag: '--external-ids <ids>', description: 'external ids (comma-separated, at most 5)', type: 'list' },
+      configuration: { flag: '--configuration <json>', description: 'configuration (a JSON object)', type: 'json' },
+    },
+    nonEmptyBody: 'Nothing to change: pass --external-ids or --configuration',
+    columns: 'spaceInstallation',
+    examples: ['docsctl integration space edit slack 1nst sp4c3 --configuration \'{"channel":"#docs"}\''],
+  },
+});
+
+export const uninstallIntegrationFromSpace = defineRoute({
+  id: 'uninstallIntegrationFromSpace',
+  method: 'DELETE',
+  path: '/v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}',
+  summary: 'Uninstall an integration from a space',
+  source: 'real-api',
+  access: 'none',
+  params: integrationAnd('installationId', 'spaceId'),
+  query: noQuery(),
+  cli: {
+    command: 'integration space uninstall',
+    summary: 'Uninstall an integration from a space',
+    confirm: 'Uninstall integration {integrationName} from space {spaceId}?',
+    columns: 'spaceInstallation',
+    noun: 'space installation',
+    examples: ['docsctl integration space uninstall slack 1nst sp4c3 --yes'],
+  },
+});
+
+export const listIntegrationInstallationSites = defineRoute({
+  id: 'listIntegrationInstallationSites',
+  method: 'GET',
+  path: '/v1/integrations/{integrationName}/installations/{installationId}/sites',
+  summary: 'List the sites an installation is installed on',
+  source: 'real-api',
+  access: 'none',
+  params: installationParams(),
+  query: extendedList(),
+  paginated: true,
+  cli: {
+    command: 'integration site list',
+    summary: 'List the sites an installation is installed on',
+    columns: 'siteInstallation',
+    noun: 'site installation',
+    examples: ['docsctl integration site list slack 1nst'],
+  },
+});
+
+export const installIntegrationOnSite = defineRoute({
+  id: 'installIntegrationOnSite',
+  method: 'POST',
+  path: '/v1/integrations/{integrationName}/installations/{installationId}/sites',
+  summary: 'Install an integration on a site',
+  source: 'real-api',
+  access: 'none',
+  params: installationParams(),
+  query: extendedQuery(),
+  body: z.object({ siteId: z.string().min(1).describe('the site to install it on') }),
+  bodyRequired: true,
+  success: 201,
+  cli: {
+    command: 'integration site install',
+    summary: "Install an integration on a site of its installation's organization",
+    args: ['integrationName', 'installationId', { name: 'site', to: 'body.siteId', description: 'the site to install it on' }],
+    columns: 'siteInstallation',
+    examples: ['docsctl integration site install analytics 1nst s1t3'],
+  },
+});
+
+export const getIntegrationSiteInstallation = defineRoute({
+  id: 'getIntegrationSiteInstallation',
+  method: 'GET',
+  path: '/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}',
+  summary: 'Get the installation of an integration on a site',
+  source: 'real-api',
+  access: 'none',
+  params: integrationAnd('installationId', 'siteId'),
+  query: extendedQuery(),
+  cli: {
+    command: 'integration site get',
+    summary: 'Show the installation of an integration on a site',
+    columns: 'siteInstallation',
+    examples: ['docsctl integration site get analytics 1nst s1t3'],
+  },
+});
+
+export const updateIntegrationSiteInstallation = defineRoute({
+  id: 'updateIntegrationSiteInstallation',
+  method: 'PATCH',
+  path: '/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}',
+  summary: 'Update the installation of an integration on a site',
+  source: 'real-api',
+  access: 'none',
+  params: integrationAnd('installationId', 'siteId'),
+  query: extendedQuery(),
+  body: z.object({ externalIds: ExternalIds.optional(), configuration: InstallationConfiguration.optional() }),
+  bodyRequired: true,
+  cli: {
+    command: 'integration site edit',
+    summary: 'Change the external ids or configuration of an integration on a site',
+    flags: {
+      externalIds: { flag: '--external-ids <ids>', description: 'external ids (comma-separated, at most 5)', type: 'list' },
+      configuration: { flag: '--configuration <json>', description: 'configuration (a JSON object)', type: 'json' },
+    },
+    nonEmptyBody: 'Nothing to change: pass --external-ids or --configuration',
+    columns: 'siteInstallation',
+    examples: ['docsctl integration site edit analytics 1nst s1t3 --external-ids G-123'],
+  },
+});
+
+export const uninstallIntegrationFromSite = defineRoute({
+  id: 'uninstallIntegrationFromSite',
+  method: 'DELETE',
+  path: '/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}',
+  summary: 'Uninstall an integration from a site',
+  source: 'real-api',
+  access: 'none',
+  params: integrationAnd('installationId', 'siteId'),
+  query: noQuery(),
+  cli: {
+    command: 'integration site uninstall',
+    summary: 'Uninstall an integration from a site',
+    confirm: 'Uninstall integration {integrationName} from site {siteId}?',
+    columns: 'siteInstallation',
+    noun: 'site installation',
+    examples: ['docsctl integration site uninstall analytics 1nst s1t3 --yes'],
+  },
+});
+
+export const listIntegrationSpaceInstallations = defineRoute({
+  id: 'listIntegrationSpaceInstallations',
+  method: 'GET',
+  path: '/v1/integrations/{integrationName}/spaces',
+  summary: 'List the space installations of an integration, in every organization',
+  source: 'real-api',
+  access: 'none',
+  params: integrationParams(),
+  query: z.object({ ...extendedList().shape, externalId: z.string().optional() }),
+  paginated: true,
+  cli: {
+    command: 'integration spaces',
+    summary: 'List the spaces an integration is installed on, in every organization (admin of its organization)',
+    flags: { externalId: { flag: '--external-id <id>', description: 'only space installations with this external id' } },
+    columns: 'spaceInstallation',
+    noun: 'space installation',
+    examples: ['docsctl integration spaces slack'],
+  },
+});
+
+export const listIntegrationSiteInstallations = defineRoute({
+  id: 'listIntegrationSiteInstallations',
+  method: 'GET',
+  path: '/v1/integrations/{integrationName}/sites',
+  summary: 'List the site installations of an integration, in every organization',
+  source: 'real-api',
+  access: 'none',
+  params: integrationParams(),
+  query: z.object({ ...extendedList().shape, externalId: z.string().optional() }),
+  paginated: true,
+  cli: {
+    command: 'integration sites',
+    summary: 'List the sites an integration is installed on, in every organization (admin of its organization)',
+    flags: { externalId: { flag: '--external-id <id>', description: 'only site installations with this external id' } },
+    columns: 'siteInstallation',
+    noun: 'site installation',
+    examples: ['docsctl integration sites analytics'],
+  },
+});
+
+// ─── Events (0.202): what happened to an integration's installations, newest first ─────
+
+export const listIntegrationEvents = defineRoute({
+  id: 'listIntegrationEvents',
+  method: 'GET',
+  path: '/v1/integrations/{integrationName}/events',
+  summary: 'List the events of an integration, newest first',
+  source: 'real-api',
+  access: 'none',
+  params: integrationParams(),
+  query: z.object({ ...paginationQuery }),
+  paginated: true,
+  cli: {
+    command: 'integration events',
+    summary: 'List the events of an integration, newest first (admin of its organization; what `gitbook tail` reads)',
+    columns: 'integrationEvent',
+    noun: 'event',
+    examples: ['docsctl integration events slack --limit 10', 'docsctl integration events slack --json payload'],
+  },
+});
+
+export const getIntegrationEvent = defineRoute({
+  id: 'getIntegrationEvent',
+  method: 'GET',
+  path: '/v1/integrations/{integrationName}/events/{eventId}',
+  summary: 'Get an event of an integration',
+  source: 'real-api',
+  access: 'none',
+  params: integrationAnd('eventId'),
+  query: noQuery(),
+  cli: {
+    command: 'integration event',
+    summary: 'Show an event of an integration with its trace',
+    columns: 'integrationEventTrace',
+    examples: ['docsctl integration event slack 3v3nt --json'],
+  },
+});
+
+// ─── Development mode (0.202) ──────────────────────────────────────────────
+
+export const setIntegrationDevelopmentMode = defineRoute({
+  id: 'setIntegrationDevelopmentMode',
+  method: 'PUT',
+  path: '/v1/integrations/{integrationName}/dev',
+  summary: 'Turn on development mode for an integration',
+  source: 'real-api',
+  access: 'none',
+  params: integrationParams(),
+  query: noQuery(),
+  body: z.object({
+    tunnelUrl: z.string().min(1).max(256).pipe(Url).describe('URL of the tunnel its events go to'),
+    all: z.boolean().optional().describe("forward every organization's requests, not only the owner's"),
+  }),
+  bodyRequired: true,
+  success: 204,
+  cli: {
+    command: 'integration dev on',
+    summary: 'Turn on development mode: record the tunnel its events go to (admin of its organization)',
+    flags: { tunnelUrl: { flag: '--tunnel-url <url>', description: 'URL of the tunnel (http or https)', required: true } },
+    output: 'empty',
+    columns: 'integration',
+    examples: ['docsctl integration dev on slack --tunnel-url https://slack-dev.trycloudflare.com'],
+  },
+});
+
+export const disableIntegrationDevelopmentMode = defineRoute({
+  id: 'disableIntegrationDevelopmentMode',
+  method: 'DELETE',
+  path: '/v1/integrations/{integrationName}/dev',
+  summary: 'Turn off development mode for an integration',
+  source: 'real-api',
+  access: 'none',
+  params: integrationParams(),
+  query: noQuery(),
+  success: 205,
+  cli: {
+    command: 'integration dev off',
+    summary: 'Turn off development mode',
+    output: 'empty',
+    columns: 'integration',
+    examples: ['docsctl integration dev off slack'],
+  },
+});
+
+// ─── Listings by organization, space and site (0.202) ──────────────────────
+
+export const listOrganizationIntegrations = defineRoute({
+  id: 'listOrganizationIntegrations',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/integrations',
+  summary: 'List the integrations an organization can install (public ones, and its own)',
+  source: 'real-api',
+  access: 'guest',
+  params: pathParams('organizationId'),
+  query: listIntegrations.query,
+  paginated: true,
+  cli: {
+    command: 'integration available',
+    summary: 'List the integrations an organization can install: public ones and its own',
+    flags: {
+      search: { flag: '--search <text>', description: 'name or title contains' },
+      owner: { flag: '--owner <orgId>', description: 'published by this organization' },
+      scope: 'requests this scope',
+      target: 'installable on this target',
+      blockDomain: false,
+      blocks: false,
+      contentSources: false,
+    },
+    columns: 'integration',
+    noun: 'integration',
+    examples: ['docsctl integration available --target space'],
+  },
+});
+
+export const listOrganizationInstallations = defineRoute({
+  id: 'listOrganizationInstallations',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/installations',
+  summary: "List an organization's integration installations",
+  source: 'real-api',
+  access: 'guest',
+  params: pathParams('organizationId'),
+  query: z.object({ ...paginationQuery, search: z.string().max(256).optional().describe('integration name or title contains') }),
+  paginated: true,
+  cli: {
+    command: 'integration installed',
+    summary: 'List the integrations installed on an organization',
+    flags: { search: { flag: '--search <text>', description: 'integration name or title contains' } },
+    columns: 'organizationInstallation',
+    noun: 'installation',
+    examples: ['docsctl integration installed', 'docsctl integration installed --org 0rg --json'],
+  },
+});
+
+export const getOrganizationIntegrationStatus = defineRoute({
+  id: 'getOrganizationIntegrationStatus',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/integrations/{integrationName}/installation_status',
+  summary: 'Get the status of an integration in an organization',
+  source: 'real-api',
+  access: 'guest',
+  params: integrationAnd('organizationId'),
+  query: noQuery(),
+  cli: {
+    command: 'integration status',
+    summary: 'Show whether an integration is installed on an organization, and its status',
+    args: ['integrationName'],
+    columns: 'integrationStatus',
+    examples: ['docsctl integration status slack'],
+  },
+});
+
+export const listOrganizationIntegrationsStatus = defineRoute({
+  id: 'listOrganizationIntegrationsStatus',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/integrations/installations-status',
+  summary: 'List the installed integrations of an organization with their status and target',
+  source: 'real-api',
+  access: 'guest',
+  params: pathParams('organizationId'),
+  query: z.object({
+    ...paginationQuery,
+    target: z.enum(['organization', 'site', 'space']).optional().describe('only installations on this kind of target'),
+    site: z.string().min(1).optional().describe('only installations on this site'),
+    space: z.string().min(1).optional().describe('only installations on this space'),
+  }),
+  paginated: true,
+  cli: {
+    command: 'integration statuses',
+    summary: 'List what is installed where in an organization: the organization, its spaces and sites',
+    columns: 'installedIntegration',
+    noun: 'installation',
+    examples: ['docsctl integration statuses --target space', 'docsctl integration statuses --space sp4c3'],
+  },
+});
+
+export const listSpaceIntegrations = defineRoute({
+  id: 'listSpaceIntegrations',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/integrations',
+  summary: 'List the integrations installed on a space',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams('spaceId'),
+  query: z.object({ ...paginationQuery, search: z.string().max(256).optional().describe('name or title contains') }),
+  paginated: true,
+  cli: {
+    command: 'space integrations',
+    summary: 'List the integrations installed on a space (directly or on all spaces of its organization)',
+    flags: { search: { flag: '--search <text>', description: 'name or title contains' } },
+    columns: 'integration',
+    noun: 'integration',
+    examples: ['docsctl space integrations sp4c3'],
+  },
+});
+
+export const listSiteIntegrations = defineRoute({
+  id: 'listSiteIntegrations',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/integrations',
+  summary: 'List the integrations installed on a site',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams('organizationId', 'siteId'),
+  query: z.object({ ...paginationQuery, search: z.string().max(256).optional().describe('name or title contains') }),
+  paginated: true,
+  cli: {
+    command: 'site integrations',
+    summary: 'List the integrations installed on a site (directly or on all sites of its organization)',
+    flags: { search: { flag: '--search <text>', description: 'name or title contains' } },
+    columns: 'integration',
+    noun: 'integration',
+    examples: ['docsctl site integrations s1t3'],
+  },
+});
+
+export const listSiteIntegrationScripts = defineRoute({
+  id: 'listSiteIntegrationScripts',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/integration-scripts',
+  summary: "List the scripts the site's integrations inject into its published pages",
+  source: 'real-api',
+  access: 'read',
+  params: pathParams('organizationId', 'siteId'),
+  query: noQuery(),
+  cli: {
+    command: 'site integration-scripts',
+    summary: "List the scripts the site's integrations inject into its published pages (scope site:script:inject)",
+    output: 'list',
+    columns: 'siteIntegrationScript',
+    examples: ['docsctl site integration-scripts s1t3'],
+  },
+});
+
+export const queueIntegrationTask = defineRoute({
+  id: 'queueIntegrationTask',
+  method: 'POST',
+  path: '/v1/integrations/{integrationName}/tasks',
+  summary: 'Queue a task for an integration',
+  source: 'real-api',
+  access: 'none',
+  params: integrationParams(),
+  query: noQuery(),
+  body: z.object({
+    task: z.record(z.string(), z.unknown()).refine((value) => JSON.stringify(value).length <= 16_384, 'task: at most 16 KiB of JSON'),
+    schedule: z.number().min(0).max(86_400).optional(),
+  }),
+  bodyRequired: true,
+  success: 204,
+  cli: {
+    command: 'integration task',
+    summary: 'Queue a task for an integration: recorded as a `task` event (docsctl runs no integration code)',
+    flags: {
+      task: { flag: '--task <json>', description: 'the task payload (a JSON object)', type: 'json', required: true },
+      schedule: { flag: '--schedule <seconds>', description: 'seconds to wait before it runs (0 to 86400)' },
+    },
+    output: 'empty',
+    columns: 'integrationEvent',
+    examples: ['docsctl integration task slack --task \'{"type":"sync"}\''],
   },
 });
