@@ -719,7 +719,7 @@ export const getOrganizationIntegrationStatus = defineRoute({
   summary: 'Get the status of an integration in an organization',
   source: 'real-api',
   access: 'guest',
-  params: integrationAnd('organizationId'),
+  params: pathParams('organizationId').extend(integrationParams().shape),
   query: noQuery(),
   cli: {
     command: 'integration status',
