@@ -6,9 +6,10 @@
  *
  * Rules decided here:
  * - Installing needs `admin` in the organization it goes to; an integration is
- *   installed once per organization (installing again changes nothing: 409 "would not
- *   result in any update", which the CLI reports as nothing to change). A `private`
- *   integration installs only in the organization that publishes it.
+ *   installed once per organization, a space or site once per installation: installing
+ *   again answers the installation there is (200 instead of 201, nothing written), so a
+ *   script can re-run it. A `private` integration installs only in the organization
+ *   that publishes it.
  * - An installation is read, listed, configured (`externalIds`, `configuration`,
  *   selections) and given tokens by admins of its organization or of the integration's
  *   publisher (the developer: the real API lets the integration itself do it, and
@@ -23,7 +24,7 @@
  * - Development mode is recorded (tunnel URL, `all`, who, when); docsctl dispatches no
  *   events to it.
  */
-import { type ApiError, badRequest, forbidden, noUpdate, notFound } from '../api/errors.js';
+import { type ApiError, badRequest, forbidden, notFound } from '../api/errors.js';
 import type * as routes from '../api/routes/integrations.js';
 import type { StoreReader } from '../store/types.js';
 import { newToken } from '../util/ids.js';
@@ -165,9 +166,8 @@ function installOn(ctx: HandlerContext, kind: ContentKind, name: string, install
     throw badRequest(`Integration ${name} is installed on ${integration.target === 'organization' ? 'organizations' : `${integration.target}s`} only (its target), not on a ${kind}`);
   }
   const target = requireTarget(ctx.tx, kind, installation.organization, targetId);
-  if (getContentInstallation(ctx.tx, kind, name, installation.id, target.id)) {
-    throw noUpdate(`Installing integration ${name} on ${kind} ${target.id}`);
-  }
+  const existing = getContentInstallation(ctx.tx, kind, name, installation.id, target.id);
+  if (existing) return new Reply(200, contentView(ctx, kind, existing, extended)); // already there: re-runnable
   const record: ContentInstallationRecord = {
     integration: name,
     installation: installation.id,
@@ -283,8 +283,10 @@ export const installationHandlers: Record<string, Handler> = {
     if (integration.visibility === 'private' && integration.owner !== org.id) {
       throw forbidden(`Integration ${integration.name} is private to organization ${integration.owner}: it cannot be installed on ${org.id}`);
     }
-    const existing = orgInstallationId(ctx.tx, org.id, integration.name);
-    if (existing !== undefined) throw noUpdate(`Installing integration ${integration.name} on organization ${org.id} (installation ${existing})`);
+    // Installed already: the same installation again (200, nothing written), so a script can re-run the command.
+    const existingId = orgInstallationId(ctx.tx, org.id, integration.name);
+    const existing = existingId === undefined ? undefined : integrationInstallations.get(ctx.tx, integration.name, existingId);
+    if (existing) return new Reply(200, installationView(ctx, integration.name, existing));
     const record: InstallationRecord = {
       id: ctx.ids(),
       organization: org.id,
