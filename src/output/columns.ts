@@ -148,22 +148,19 @@ const idOf = (key: string) => (item: Record<string, unknown>) => {
   return typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : value;
 };
 
+/** An installation on a space or a site. */
+const contentInstallationColumns = (kind: 'space' | 'site'): Column[] => [
+  { header: kind.toUpperCase(), get: idOf(kind), handle: true },
+  col('INTEGRATION', 'integration'),
+  col('INSTALLATION', 'installation'),
+  col('STATUS', 'status'),
+  { header: 'EXTERNAL IDS', get: (item) => (Array.isArray(item.externalIds) ? item.externalIds.join(',') : undefined), wide: true },
+];
+
 const integrationColumns = {
   installationToken: [handleCol('TOKEN', 'token')],
-  spaceInstallation: [
-    { header: 'SPACE', get: idOf('space'), handle: true },
-    col('INTEGRATION', 'integration'),
-    col('INSTALLATION', 'installation'),
-    col('STATUS', 'status'),
-    { header: 'EXTERNAL IDS', get: (item) => (Array.isArray(item.externalIds) ? item.externalIds.join(',') : undefined), wide: true },
-  ],
-  siteInstallation: [
-    { header: 'SITE', get: idOf('site'), handle: true },
-    col('INTEGRATION', 'integration'),
-    col('INSTALLATION', 'installation'),
-    col('STATUS', 'status'),
-    { header: 'EXTERNAL IDS', get: (item) => (Array.isArray(item.externalIds) ? item.externalIds.join(',') : undefined), wide: true },
-  ],
+  spaceInstallation: contentInstallationColumns('space'),
+  siteInstallation: contentInstallationColumns('site'),
   integrationEvent: [
     col('ID', 'id'),
     col('TYPE', 'payload.type'),

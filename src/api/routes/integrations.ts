@@ -68,6 +68,18 @@ const Base64 = z.string().regex(/^[A-Za-z0-9+/=_\-\s]*$/, 'must be base64');
 
 // ─── Routes ────────────────────────────────────────────────────────────────
 
+/** The catalog's filters as flags (`integration list`, `integration available`). */
+const catalogFlags = {
+  search: { flag: '--search <text>', description: 'name or title contains' },
+  category: {},
+  owner: { flag: '--owner <orgId>', description: 'published by this organization' },
+  scope: 'requests this scope',
+  target: 'installable on this target',
+  blockDomain: false,
+  blocks: false,
+  contentSources: false,
+} as const;
+
 export const listIntegrations = defineRoute({
   id: 'listIntegrations',
   method: 'GET',
@@ -93,16 +105,7 @@ export const listIntegrations = defineRoute({
     command: 'integration list',
     summary: 'List published integrations',
     aliases: ['ls'],
-    flags: {
-      search: { flag: '--search <text>', description: 'name or title contains' },
-      category: {  },
-      owner: { flag: '--owner <orgId>', description: 'published by this organization' },
-      scope: 'requests this scope',
-      target: 'installable on this target',
-      blockDomain: false,
-      blocks: false,
-      contentSources: false,
-    },
+    flags: catalogFlags,
     columns: 'integration',
     noun: 'integration',
     examples: ['docsctl integration list --category analytics', 'docsctl integration list --owner 0rg --format ids'],
@@ -338,25 +341,6 @@ export const createIntegrationInstallationToken = defineRoute({
   },
 });
 
-export const listIntegrationInstallationSpaces = defineRoute({
-  id: 'listIntegrationInstallationSpaces',
-  method: 'GET',
-  path: '/v1/integrations/{integrationName}/installations/{installationId}/spaces',
-  summary: 'List the spaces an installation is installed on',
-  source: 'real-api',
-  access: 'none',
-  params: installationParams(),
-  query: extendedList(),
-  paginated: true,
-  cli: {
-    command: 'integration space list',
-    summary: 'List the spaces an installation is installed on',
-    columns: 'spaceInstallation',
-    noun: 'space installation',
-    examples: ['docsctl integration space list slack 1nst'],
-  },
-});
-
 export const installIntegrationOnSpace = defineRoute({
   id: 'installIntegrationOnSpace',
   method: 'POST',
@@ -375,85 +359,6 @@ export const installIntegrationOnSpace = defineRoute({
     args: ['integrationName', 'installationId', { name: 'space', to: 'body.space', description: 'the space to install it on' }],
     columns: 'spaceInstallation',
     examples: ['docsctl integration space install slack 1nst sp4c3'],
-  },
-});
-
-export const getIntegrationSpaceInstallation = defineRoute({
-  id: 'getIntegrationSpaceInstallation',
-  method: 'GET',
-  path: '/v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}',
-  summary: 'Get the installation of an integration on a space',
-  source: 'real-api',
-  access: 'none',
-  params: integrationAnd('installationId', 'spaceId'),
-  query: extendedQuery(),
-  cli: {
-    command: 'integration space get',
-    summary: 'Show the installation of an integration on a space',
-    columns: 'spaceInstallation',
-    examples: ['docsctl integration space get slack 1nst sp4c3'],
-  },
-});
-
-export const updateIntegrationSpaceInstallation = defineRoute({
-  id: 'updateIntegrationSpaceInstallation',
-  method: 'PATCH',
-  path: '/v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}',
-  summary: 'Update the installation of an integration on a space',
-  source: 'real-api',
-  access: 'none',
-  params: integrationAnd('installationId', 'spaceId'),
-  query: extendedQuery(),
-  body: z.object({ externalIds: ExternalIds.optional(), configuration: InstallationConfiguration.optional() }),
-  bodyRequired: true,
-  cli: {
-    command: 'integration space edit',
-    summary: 'Change the external ids or configuration of an integration on a space',
-    flags: {
-      externalIds: { flag: '--external-ids <ids>', description: 'external ids (comma-separated, at most 5)', type: 'list' },
-      configuration: { flag: '--configuration <json>', description: 'configuration (a JSON object)', type: 'json' },
-    },
-    nonEmptyBody: 'Nothing to change: pass --external-ids or --configuration',
-    columns: 'spaceInstallation',
-    examples: ['docsctl integration space edit slack 1nst sp4c3 --configuration \'{"channel":"#docs"}\''],
-  },
-});
-
-export const uninstallIntegrationFromSpace = defineRoute({
-  id: 'uninstallIntegrationFromSpace',
-  method: 'DELETE',
-  path: '/v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}',
-  summary: 'Uninstall an integration from a space',
-  source: 'real-api',
-  access: 'none',
-  params: integrationAnd('installationId', 'spaceId'),
-  query: noQuery(),
-  cli: {
-    command: 'integration space uninstall',
-    summary: 'Uninstall an integration from a space',
-    confirm: 'Uninstall integration {integrationName} from space {spaceId}?',
-    columns: 'spaceInstallation',
-    noun: 'space installation',
-    examples: ['docsctl integration space uninstall slack 1nst sp4c3 --yes'],
-  },
-});
-
-export const listIntegrationInstallationSites = defineRoute({
-  id: 'listIntegrationInstallationSites',
-  method: 'GET',
-  path: '/v1/integrations/{integrationName}/installations/{installationId}/sites',
-  summary: 'List the sites an installation is installed on',
-  source: 'real-api',
-  access: 'none',
-  params: installationParams(),
-  query: extendedList(),
-  paginated: true,
-  cli: {
-    command: 'integration site list',
-    summary: 'List the sites an installation is installed on',
-    columns: 'siteInstallation',
-    noun: 'site installation',
-    examples: ['docsctl integration site list slack 1nst'],
   },
 });
 
@@ -478,105 +383,117 @@ export const installIntegrationOnSite = defineRoute({
   },
 });
 
-export const getIntegrationSiteInstallation = defineRoute({
-  id: 'getIntegrationSiteInstallation',
-  method: 'GET',
-  path: '/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}',
-  summary: 'Get the installation of an integration on a site',
-  source: 'real-api',
-  access: 'none',
-  params: integrationAnd('installationId', 'siteId'),
-  query: extendedQuery(),
-  cli: {
-    command: 'integration site get',
-    summary: 'Show the installation of an integration on a site',
-    columns: 'siteInstallation',
-    examples: ['docsctl integration site get analytics 1nst s1t3'],
-  },
-});
+/**
+ * The routes of an installation's spaces or sites (the two kinds are alike): its list, one
+ * by id, its change, its removal, and the integration-wide list (all organizations).
+ */
+function contentInstallationRoutes<P extends 'spaceId' | 'siteId'>(kind: 'space' | 'site', param: P, example: { integration: string; id: string; edit: string }) {
+  const Kind = kind === 'space' ? 'Space' : 'Site';
+  const one = `/v1/integrations/{integrationName}/installations/{installationId}/${kind}s/{${param}}`;
+  const ex = (words: string, rest = '') => `docsctl integration ${kind} ${words} ${example.integration} 1nst${rest}`;
+  const columns = `${kind}Installation`;
+  const oneParams = () => integrationAnd<'installationId' | P>('installationId', param);
+  const changeFlags = {
+    externalIds: { flag: '--external-ids <ids>', description: 'external ids (comma-separated, at most 5)', type: 'list' },
+    configuration: { flag: '--configuration <json>', description: 'configuration (a JSON object)', type: 'json' },
+  } as const;
+  return {
+    list: defineRoute({
+      id: `listIntegrationInstallation${Kind}s`,
+      method: 'GET',
+      path: `/v1/integrations/{integrationName}/installations/{installationId}/${kind}s`,
+      summary: `List the ${kind}s an installation is installed on`,
+      source: 'real-api',
+      access: 'none',
+      params: installationParams(),
+      query: extendedList(),
+      paginated: true,
+      cli: { command: `integration ${kind} list`, summary: `List the ${kind}s an installation is installed on`, columns, noun: `${kind} installation`, examples: [ex('list')] },
+    }),
+    get: defineRoute({
+      id: `getIntegration${Kind}Installation`,
+      method: 'GET',
+      path: one,
+      summary: `Get the installation of an integration on a ${kind}`,
+      source: 'real-api',
+      access: 'none',
+      params: oneParams(),
+      query: extendedQuery(),
+      cli: { command: `integration ${kind} get`, summary: `Show the installation of an integration on a ${kind}`, columns, examples: [ex('get', ` ${example.id}`)] },
+    }),
+    update: defineRoute({
+      id: `updateIntegration${Kind}Installation`,
+      method: 'PATCH',
+      path: one,
+      summary: `Update the installation of an integration on a ${kind}`,
+      source: 'real-api',
+      access: 'none',
+      params: oneParams(),
+      query: extendedQuery(),
+      body: z.object({ externalIds: ExternalIds.optional(), configuration: InstallationConfiguration.optional() }),
+      bodyRequired: true,
+      cli: {
+        command: `integration ${kind} edit`,
+        summary: `Change the external ids or configuration of an integration on a ${kind}`,
+        flags: changeFlags,
+        nonEmptyBody: 'Nothing to change: pass --external-ids or --configuration',
+        columns,
+        examples: [ex('edit', ` ${example.id} ${example.edit}`)],
+      },
+    }),
+    uninstall: defineRoute({
+      id: `uninstallIntegrationFrom${Kind}`,
+      method: 'DELETE',
+      path: one,
+      summary: `Uninstall an integration from a ${kind}`,
+      source: 'real-api',
+      access: 'none',
+      params: oneParams(),
+      query: noQuery(),
+      cli: {
+        command: `integration ${kind} uninstall`,
+        summary: `Uninstall an integration from a ${kind}`,
+        confirm: `Uninstall integration {integrationName} from ${kind} {${param}}?`,
+        columns,
+        noun: `${kind} installation`,
+        examples: [ex('uninstall', ` ${example.id} --yes`)],
+      },
+    }),
+    ofIntegration: defineRoute({
+      id: `listIntegration${Kind}Installations`,
+      method: 'GET',
+      path: `/v1/integrations/{integrationName}/${kind}s`,
+      summary: `List the ${kind} installations of an integration, in every organization`,
+      source: 'real-api',
+      access: 'none',
+      params: integrationParams(),
+      query: z.object({ ...extendedList().shape, externalId: z.string().optional() }),
+      paginated: true,
+      cli: {
+        command: `integration ${kind}s`,
+        summary: `List the ${kind}s an integration is installed on, in every organization (admin of its organization)`,
+        flags: { externalId: { flag: '--external-id <id>', description: `only ${kind} installations with this external id` } },
+        columns,
+        noun: `${kind} installation`,
+        examples: [`docsctl integration ${kind}s ${example.integration}`],
+      },
+    }),
+  };
+}
 
-export const updateIntegrationSiteInstallation = defineRoute({
-  id: 'updateIntegrationSiteInstallation',
-  method: 'PATCH',
-  path: '/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}',
-  summary: 'Update the installation of an integration on a site',
-  source: 'real-api',
-  access: 'none',
-  params: integrationAnd('installationId', 'siteId'),
-  query: extendedQuery(),
-  body: z.object({ externalIds: ExternalIds.optional(), configuration: InstallationConfiguration.optional() }),
-  bodyRequired: true,
-  cli: {
-    command: 'integration site edit',
-    summary: 'Change the external ids or configuration of an integration on a site',
-    flags: {
-      externalIds: { flag: '--external-ids <ids>', description: 'external ids (comma-separated, at most 5)', type: 'list' },
-      configuration: { flag: '--configuration <json>', description: 'configuration (a JSON object)', type: 'json' },
-    },
-    nonEmptyBody: 'Nothing to change: pass --external-ids or --configuration',
-    columns: 'siteInstallation',
-    examples: ['docsctl integration site edit analytics 1nst s1t3 --external-ids G-123'],
-  },
-});
+const onSpaces = contentInstallationRoutes('space', 'spaceId', { integration: 'slack', id: 'sp4c3', edit: '--configuration \'{"channel":"#docs"}\'' });
+const onSites = contentInstallationRoutes('site', 'siteId', { integration: 'analytics', id: 's1t3', edit: '--external-ids G-123' });
 
-export const uninstallIntegrationFromSite = defineRoute({
-  id: 'uninstallIntegrationFromSite',
-  method: 'DELETE',
-  path: '/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}',
-  summary: 'Uninstall an integration from a site',
-  source: 'real-api',
-  access: 'none',
-  params: integrationAnd('installationId', 'siteId'),
-  query: noQuery(),
-  cli: {
-    command: 'integration site uninstall',
-    summary: 'Uninstall an integration from a site',
-    confirm: 'Uninstall integration {integrationName} from site {siteId}?',
-    columns: 'siteInstallation',
-    noun: 'site installation',
-    examples: ['docsctl integration site uninstall analytics 1nst s1t3 --yes'],
-  },
-});
-
-export const listIntegrationSpaceInstallations = defineRoute({
-  id: 'listIntegrationSpaceInstallations',
-  method: 'GET',
-  path: '/v1/integrations/{integrationName}/spaces',
-  summary: 'List the space installations of an integration, in every organization',
-  source: 'real-api',
-  access: 'none',
-  params: integrationParams(),
-  query: z.object({ ...extendedList().shape, externalId: z.string().optional() }),
-  paginated: true,
-  cli: {
-    command: 'integration spaces',
-    summary: 'List the spaces an integration is installed on, in every organization (admin of its organization)',
-    flags: { externalId: { flag: '--external-id <id>', description: 'only space installations with this external id' } },
-    columns: 'spaceInstallation',
-    noun: 'space installation',
-    examples: ['docsctl integration spaces slack'],
-  },
-});
-
-export const listIntegrationSiteInstallations = defineRoute({
-  id: 'listIntegrationSiteInstallations',
-  method: 'GET',
-  path: '/v1/integrations/{integrationName}/sites',
-  summary: 'List the site installations of an integration, in every organization',
-  source: 'real-api',
-  access: 'none',
-  params: integrationParams(),
-  query: z.object({ ...extendedList().shape, externalId: z.string().optional() }),
-  paginated: true,
-  cli: {
-    command: 'integration sites',
-    summary: 'List the sites an integration is installed on, in every organization (admin of its organization)',
-    flags: { externalId: { flag: '--external-id <id>', description: 'only site installations with this external id' } },
-    columns: 'siteInstallation',
-    noun: 'site installation',
-    examples: ['docsctl integration sites analytics'],
-  },
-});
+export const listIntegrationInstallationSpaces = onSpaces.list;
+export const getIntegrationSpaceInstallation = onSpaces.get;
+export const updateIntegrationSpaceInstallation = onSpaces.update;
+export const uninstallIntegrationFromSpace = onSpaces.uninstall;
+export const listIntegrationSpaceInstallations = onSpaces.ofIntegration;
+export const listIntegrationInstallationSites = onSites.list;
+export const getIntegrationSiteInstallation = onSites.get;
+export const updateIntegrationSiteInstallation = onSites.update;
+export const uninstallIntegrationFromSite = onSites.uninstall;
+export const listIntegrationSiteInstallations = onSites.ofIntegration;
 
 // ─── Events (0.202): what happened to an integration's installations, newest first ─────
 
@@ -677,15 +594,7 @@ export const listOrganizationIntegrations = defineRoute({
   cli: {
     command: 'integration available',
     summary: 'List the integrations an organization can install: public ones and its own',
-    flags: {
-      search: { flag: '--search <text>', description: 'name or title contains' },
-      owner: { flag: '--owner <orgId>', description: 'published by this organization' },
-      scope: 'requests this scope',
-      target: 'installable on this target',
-      blockDomain: false,
-      blocks: false,
-      contentSources: false,
-    },
+    flags: catalogFlags,
     columns: 'integration',
     noun: 'integration',
     examples: ['docsctl integration available --target space'],
@@ -754,45 +663,31 @@ export const listOrganizationIntegrationsStatus = defineRoute({
   },
 });
 
-export const listSpaceIntegrations = defineRoute({
-  id: 'listSpaceIntegrations',
-  method: 'GET',
-  path: '/v1/spaces/{spaceId}/integrations',
-  summary: 'List the integrations installed on a space',
-  source: 'real-api',
-  access: 'read',
-  params: pathParams('spaceId'),
-  query: z.object({ ...paginationQuery, search: z.string().max(256).optional().describe('name or title contains') }),
-  paginated: true,
-  cli: {
-    command: 'space integrations',
-    summary: 'List the integrations installed on a space (directly or on all spaces of its organization)',
-    flags: { search: { flag: '--search <text>', description: 'name or title contains' } },
-    columns: 'integration',
-    noun: 'integration',
-    examples: ['docsctl space integrations sp4c3'],
-  },
-});
+/** The integrations installed on a space or site (directly, or on all of its organization's). */
+function integrationsOnRoute<S extends z.ZodObject<Record<string, z.ZodString>>>(kind: 'space' | 'site', path: string, params: S, example: string) {
+  return defineRoute({
+    id: kind === 'space' ? 'listSpaceIntegrations' : 'listSiteIntegrations',
+    method: 'GET',
+    path,
+    summary: `List the integrations installed on a ${kind}`,
+    source: 'real-api',
+    access: 'read',
+    params,
+    query: z.object({ ...paginationQuery, search: z.string().max(256).optional().describe('name or title contains') }),
+    paginated: true,
+    cli: {
+      command: `${kind} integrations`,
+      summary: `List the integrations installed on a ${kind} (directly or on all ${kind}s of its organization)`,
+      flags: { search: { flag: '--search <text>', description: 'name or title contains' } },
+      columns: 'integration',
+      noun: 'integration',
+      examples: [`docsctl ${kind} integrations ${example}`],
+    },
+  });
+}
 
-export const listSiteIntegrations = defineRoute({
-  id: 'listSiteIntegrations',
-  method: 'GET',
-  path: '/v1/orgs/{organizationId}/sites/{siteId}/integrations',
-  summary: 'List the integrations installed on a site',
-  source: 'real-api',
-  access: 'read',
-  params: pathParams('organizationId', 'siteId'),
-  query: z.object({ ...paginationQuery, search: z.string().max(256).optional().describe('name or title contains') }),
-  paginated: true,
-  cli: {
-    command: 'site integrations',
-    summary: 'List the integrations installed on a site (directly or on all sites of its organization)',
-    flags: { search: { flag: '--search <text>', description: 'name or title contains' } },
-    columns: 'integration',
-    noun: 'integration',
-    examples: ['docsctl site integrations s1t3'],
-  },
-});
+export const listSpaceIntegrations = integrationsOnRoute('space', '/v1/spaces/{spaceId}/integrations', pathParams('spaceId'), 'sp4c3');
+export const listSiteIntegrations = integrationsOnRoute('site', '/v1/orgs/{organizationId}/sites/{siteId}/integrations', pathParams('organizationId', 'siteId'), 's1t3');
 
 export const listSiteIntegrationScripts = defineRoute({
   id: 'listSiteIntegrationScripts',
