@@ -18,6 +18,19 @@ export class OutputClosedError extends DocsctlError {
   }
 }
 
+/**
+ * The command has said what it had to and ends with `code` without an error line:
+ * `docsctl diff` exits 1 when something would change (CI gates on it).
+ */
+export class SilentExit extends DocsctlError {
+  constructor(readonly code: ExitCode) {
+    super(`exit ${code}`);
+  }
+  override get exitCode(): ExitCode {
+    return this.code;
+  }
+}
+
 function isClosedPipe(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END';

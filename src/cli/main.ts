@@ -10,7 +10,7 @@ import { forStderr } from '../output/sanitize.js';
 import { type CommandModule, commandGroups, groupDescriptions, inGroupOrder, loadCommandModules } from './commands/index.js';
 import { loadToolCommands, toolCommands } from './commands/tools.js';
 import type { CliContext } from './context.js';
-import { OutputClosedError } from './io.js';
+import { OutputClosedError, SilentExit } from './io.js';
 import { normaliseJsonFlag } from './json-flag.js';
 import { parseShape } from '../output/shape.js';
 import type { GlobalFlags, Session } from './session.js';
@@ -198,8 +198,14 @@ export function helpToFlag(argv: readonly string[]): readonly string[] {
   return [...words, '--help'];
 }
 
+/** `docsctl export org -o FILE`: after `export`, -o names the output file (elsewhere it is --format). */
+export function exportOutputFlag(argv: readonly string[]): readonly string[] {
+  if (argv[0] !== 'export') return argv;
+  return argv.map((arg) => (arg === '-o' ? '--output' : /^-o[^=]/.test(arg) ? `--output=${arg.slice(2)}` : arg));
+}
+
 export async function main(rawArgv: readonly string[], ctx: CliContext): Promise<number> {
-  const argv = helpToFlag(rawArgv);
+  const argv = exportOutputFlag(helpToFlag(rawArgv));
   const sessions: Session[] = [];
   const program = buildProgram(ctx, sessions, argv, await commandsFor(argv));
   const debug = argv.includes('--debug');
@@ -220,6 +226,7 @@ export async function main(rawArgv: readonly string[], ctx: CliContext): Promise
     }
     // A closed stdout, or --dry-run stopping before its first change: nothing to report.
     if (error instanceof OutputClosedError || (error instanceof DocsctlError && error.exitCode === ExitCode.ok)) return ExitCode.ok;
+    if (error instanceof SilentExit) return error.exitCode;
     ctx.io.err.write(formatError(error, debug));
     return exitCodeFor(error);
   } finally {

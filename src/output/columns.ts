@@ -282,6 +282,15 @@ export const columns = {
     ['revision', 'importedResources', 'totalResources'],
   ),
   url: [col('URL', 'url')],
+  // getContentByUrl: {collection} or {space, changeRequest?, page?}; one row naming the innermost object.
+  urlContent: [
+    { header: 'TYPE', get: (item) => (item.page ? 'page' : item.changeRequest ? 'change-request' : item.collection ? 'collection' : 'space') },
+    { header: 'ID', get: (item) => innermost(item)?.id },
+    { header: 'TITLE', get: (item) => innermost(item)?.title ?? innermost(item)?.subject },
+    col('SPACE', 'space.id'),
+    { header: 'CR', get: (item) => (item.changeRequest as { number?: number } | undefined)?.number },
+    col('PATH', 'page.path'),
+  ],
   gitInfo: [
     col('REPOSITORY', 'repoName'),
     col('URL', 'url'),
@@ -341,3 +350,8 @@ export const columns = {
 } satisfies Record<string, Column[]>;
 
 export type ColumnSet = keyof typeof columns;
+
+/** The object a resolved URL points at most precisely (page, then change request, space, collection). */
+function innermost(item: Record<string, unknown>): Record<string, unknown> | undefined {
+  return (item.page ?? item.changeRequest ?? item.space ?? item.collection) as Record<string, unknown> | undefined;
+}

@@ -80,6 +80,35 @@ const TranslationSettings = {
   required: ['object', 'id', 'title', 'languages', 'createdAt', 'updatedAt', 'permissions', 'urls'],
 };
 
+/** `RevisionSemanticChanges` with `page_edited.attributes` checked as anyOf (entry 'semantic-page-edit-attributes'). */
+const SEMANTIC_CHANGES = {
+  type: 'object',
+  properties: {
+    mergedFrom: spec('ChangeRequest'),
+    more: { type: 'number' },
+    changes: {
+      type: 'array',
+      items: {
+        anyOf: [
+          {
+            type: 'object',
+            properties: {
+              type: { type: 'string', enum: ['page_edited'] },
+              page: spec('ChangedRevisionPage'),
+              attributes: {
+                anyOf: [spec('RevisionPageDocumentChangeAttributes'), spec('RevisionPageGroupChangeAttributes'), spec('RevisionPageLinkChangeAttributes')],
+              },
+            },
+            required: ['type', 'page', 'attributes'],
+          },
+          { allOf: [spec('RevisionSemanticChange'), { not: { properties: { type: { enum: ['page_edited'] } }, required: ['type'] } }] },
+        ],
+      },
+    },
+  },
+  required: ['changes'],
+};
+
 const listOf = (item: object) => ({
   allOf: [spec('List'), { type: 'object', required: ['items'], properties: { items: { type: 'array', items: item } } }],
 });
@@ -313,40 +342,15 @@ export const allowedDifferences: readonly AllowedDifference[] = [
   {
     id: 'semantic-page-edit-attributes',
     kind: 'replace-schema',
-    gaps: 'gaps.md §2.2 (change-request operations: `getChangeRequestChanges` → RevisionSemanticChanges)',
+    gaps: 'gaps.md §2.2 (change-request operations: `getChangeRequestChanges` → RevisionSemanticChanges; 0.202 `getRevisionSemanticChanges`, the same schema)',
     summary:
       'The spec makes `page_edited.attributes` a oneOf of three open schemas (document, group, link attributes, no additionalProperties: false) that any attribute object matches together, so no answer can be valid; it is checked as anyOf (at least one) instead, everything else as the spec says.',
     direction: 'response',
-    operations: ['getChangeRequestChanges'],
+    operations: ['getChangeRequestChanges', 'getRevisionSemanticChanges'],
     statuses: [200],
     schemas: {
-      getChangeRequestChanges: {
-        type: 'object',
-        properties: {
-          mergedFrom: spec('ChangeRequest'),
-          more: { type: 'number' },
-          changes: {
-            type: 'array',
-            items: {
-              anyOf: [
-                {
-                  type: 'object',
-                  properties: {
-                    type: { type: 'string', enum: ['page_edited'] },
-                    page: spec('ChangedRevisionPage'),
-                    attributes: {
-                      anyOf: [spec('RevisionPageDocumentChangeAttributes'), spec('RevisionPageGroupChangeAttributes'), spec('RevisionPageLinkChangeAttributes')],
-                    },
-                  },
-                  required: ['type', 'page', 'attributes'],
-                },
-                { allOf: [spec('RevisionSemanticChange'), { not: { properties: { type: { enum: ['page_edited'] } }, required: ['type'] } }] },
-              ],
-            },
-          },
-        },
-        required: ['changes'],
-      },
+      getChangeRequestChanges: SEMANTIC_CHANGES,
+      getRevisionSemanticChanges: SEMANTIC_CHANGES,
     },
   },
 ];

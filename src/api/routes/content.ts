@@ -111,8 +111,9 @@ export const importContentInChangeRequestPageById = defineRoute({
 
 /**
  * One change of `updateChangeRequestContent` (the newest real API's page editing,
- * gaps.md §2.2). docsctl implements `update_page` with page metadata; the other
- * operations are declared so that they answer 501 (not implemented) by name, not a 400.
+ * gaps.md §2.2). docsctl implements `update_page` (metadata, a Markdown document, a move
+ * with `into`/`at`), `insert_page`, `delete_page` and `revert_page`; `insert_files` is
+ * declared so that it answers 501 (not implemented) by name, not a 400.
  * `linkTitle` is GitBook's page link title (the quoted title of the page's
  * SUMMARY.md link in Git Sync); `null` removes it.
  */
@@ -125,13 +126,19 @@ const ChangeRequestContentChange = z.object({
   hidden: z.boolean().optional(),
   noIndex: z.boolean().optional(),
   noRobotsIndex: z.boolean().optional(),
+  /** update_page: the new parent (null: the root); insert_page: the parent (absent: the root). */
+  into: z.string().min(1).nullable().optional(),
+  /** Zero-based position among the new siblings (absent: the end, or unchanged when the parent does not change). */
+  at: z.number().int().min(0).optional(),
+  /** insert_page: a name for the new page within this batch, echoed in the answer (compat=false). */
+  ref: z.string().min(1).max(100).optional(),
 }).passthrough();
 
 export const updateChangeRequestContent = defineRoute({
   id: 'updateChangeRequestContent',
   method: 'POST',
   path: `${crBase}/content`,
-  summary: 'Apply a batch of content changes (page metadata) to a change request',
+  summary: 'Apply a batch of content changes (insert, update, move, delete and revert pages) to a change request',
   source: 'real-api',
   access: 'edit',
   params: pathParams(...cr),
@@ -140,7 +147,7 @@ export const updateChangeRequestContent = defineRoute({
   bodyRequired: true,
   cli: {
     command: 'page edit',
-    summary: 'Change the title, link title or description of a page in a change request (merge it to publish)',
+    summary: 'Change the title, link title or description of a page in a change request, or move it (merge it to publish)',
     args: ['spaceId', { name: 'pageId', byHook: true }],
     argHelp: { pageId: 'page id or path (guides/setup)' },
     flags: {
@@ -152,6 +159,7 @@ export const updateChangeRequestContent = defineRoute({
     examples: [
       'docsctl page edit sp4c3 p4g3 --cr 12 --link-title "Install"',
       'docsctl page edit sp4c3 p4g3 --cr 12 --link-title none      # remove it',
+      'docsctl page edit sp4c3 guides/setup --cr 12 --parent root --position 0',
       'docsctl cr merge sp4c3 12 && docsctl git export sp4c3 https://github.com/acme/docs.git -m "Link titles"',
     ],
   },
@@ -528,4 +536,28 @@ export const listFilesInRevisionById = defineRoute({
   params: pathParams(...space, 'revisionId'),
   query: z.object({ ...paginationQuery, ...contentQuery }),
   paginated: true,
+});
+
+// ─── URL resolution (real API) ─────────────────────────────────────────────
+
+export const getContentByUrl = defineRoute({
+  id: 'getContentByUrl',
+  method: 'GET',
+  path: '/v1/urls/content',
+  summary: 'Resolve an app URL to the collection, or the space (and change request and page) it shows',
+  source: 'real-api',
+  // The URL names the object: the handler finds it and answers 404 to whoever may not read it.
+  access: 'none',
+  params: z.object({}),
+  query: z.object({ url: z.string().min(1).max(2048).describe('an app URL: .../o/ORG/s/SPACE[/~/changes/CR][/PAGE/PATH] or .../o/ORG/c/COLLECTION') }),
+  cli: {
+    command: 'url resolve',
+    summary: 'Show what an app URL points to: a collection, or a space with its change request and page',
+    args: [{ name: 'url', to: 'query.url', description: 'the app URL (urls.app of a space, change request, page or collection)' }],
+    columns: 'urlContent',
+    examples: [
+      'docsctl url resolve https://app.gitbook.com/o/0rg/s/sp4c3/getting-started/install',
+      'docsctl url resolve "$(docsctl page get sp4c3 guide --json urls --query urls.app)" --json page.id',
+    ],
+  },
 });

@@ -131,3 +131,74 @@ export const removeRequestedReviewerFromChangeRequest = defineRoute({
   params: pathParams(...cr, 'userId'),
   query: z.object({}),
 });
+
+export const getChangeRequestReviewById = defineRoute({
+  id: 'getChangeRequestReviewById',
+  method: 'GET',
+  path: `${base}/reviews/{reviewId}`,
+  summary: 'Get a review of a change request by its id',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams(...cr, 'reviewId'),
+  query: z.object({ format: DocumentFormat.optional() }),
+  cli: {
+    command: 'cr review-show',
+    summary: "Show one review of a change request (its id is in `cr review`'s list and in the answer to a submitted review)",
+    flags: { format: false },
+    columns: 'review',
+    examples: ['docsctl cr review-show sp4c3 12 r3v13w', 'docsctl cr review-show sp4c3 12 r3v13w --json status,outdated'],
+  },
+});
+
+export const listCommentersInChangeRequest = defineRoute({
+  id: 'listCommentersInChangeRequest',
+  method: 'GET',
+  path: `${base}/commenters`,
+  summary: 'List the members who commented in a change request',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams(...cr),
+  query: z.object({ ...paginationQuery }),
+  paginated: true,
+  cli: {
+    command: 'comment commenters',
+    summary: 'List the members who commented in a space (or, with --cr, in a change request)',
+    flags: {
+      'params.changeRequestId': { flag: '--cr <changeRequest>', description: 'the commenters of this change request (id or number) instead of the space' },
+    },
+    columns: 'member',
+    noun: 'commenter',
+    examples: ['docsctl comment commenters sp4c3', 'docsctl comment commenters sp4c3 --cr 12 --json id,role'],
+  },
+});
+
+export const listCommentersInSpace = defineRoute({
+  id: 'listCommentersInSpace',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/commenters',
+  summary: 'List the members who commented in a space (in its change requests too)',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams('spaceId'),
+  query: z.object({ ...paginationQuery }),
+  paginated: true,
+});
+
+export const getRevisionSemanticChanges = defineRoute({
+  id: 'getRevisionSemanticChanges',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/revisions/{revisionId}/changes',
+  summary: 'List what a revision changed against the revision before it (and the change request a merge came from)',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams('spaceId', 'revisionId'),
+  /** Default 10 (applied by the handler), as getChangeRequestChanges. `metadata` and `computed` change nothing in a change list. */
+  query: z.object({ limit: paginationQuery.limit, metadata: qBool().optional(), computed: qBool().optional() }),
+  cli: {
+    command: 'space changes',
+    summary: 'List what a revision of a space changed against the one before it: pages and files added, edited, moved, removed (a merge names its change request)',
+    flags: { limit: { flag: '--limit <n>', description: 'at most this many changes (default 10)' }, metadata: false, computed: false },
+    columns: 'review',
+    examples: ['docsctl space changes sp4c3 "$(docsctl space get sp4c3 --json revision --query revision)"', 'docsctl space changes sp4c3 r3v1s10n --limit 100 --json'],
+  },
+});

@@ -104,15 +104,25 @@ export const hooks = {
       { flags: '--title <title>', description: 'new page title' },
       { flags: '--link-title <title>', description: 'new link title: the short label of the SUMMARY.md link in Git Sync ("" or none removes it)' },
       { flags: '--description <text>', description: 'new description ("" or none removes it)' },
+      { flags: '--parent <page>', description: 'move the page under this page (id or path), or "root" for the top level' },
+      { flags: '--position <n>', description: 'move the page to this zero-based position among its siblings (default with --parent: the end)' },
     ],
-    build: (options, input) => {
+    build: async (options, input, session) => {
       const params = input.params as Record<string, string>;
       const clearable = (value: unknown) => (value === '' || value === 'none' ? null : value);
       const change: Record<string, unknown> = { operation: 'update_page', page: params.pageId };
       if (options.title !== undefined) change.title = options.title;
       if (options.linkTitle !== undefined) change.linkTitle = clearable(options.linkTitle);
       if (options.description !== undefined) change.description = clearable(options.description);
-      if (Object.keys(change).length === 2) throw new UsageError('Nothing to change: pass --title, --link-title or --description');
+      if (typeof options.parent === 'string') {
+        change.into = options.parent === 'root' ? null : await resolvePage(await session.transport(), params, options.parent);
+      }
+      if (options.position !== undefined) {
+        const position = Number(options.position);
+        if (!/^\d+$/.test(String(options.position)) || !Number.isSafeInteger(position)) throw new UsageError(`--position: expected a zero-based position (0, 1, 2…), not "${String(options.position)}"`);
+        change.at = position;
+      }
+      if (Object.keys(change).length === 2) throw new UsageError('Nothing to change: pass --title, --link-title, --description, --parent or --position');
       delete params.pageId;
       input.body = { changes: [change] };
     },

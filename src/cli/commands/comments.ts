@@ -104,6 +104,7 @@ export const hooks = {
     },
     printItems: printThreads,
   },
+  'comment commenters': { route: pick('listCommentersInSpace', 'listCommentersInChangeRequest') },
   'comment get': {
     route: pick('getCommentInSpace', 'getCommentInChangeRequest', 'getCommentReplyInSpace', 'getCommentReplyInChangeRequest'),
     build: markdownBodies,

@@ -27,6 +27,7 @@ export const groupDescriptions: Record<string, string> = {
   file: 'Files (assets) of a space or change request',
   comment: 'Comments and replies on a space or change request',
   search: 'Search page titles and text',
+  url: 'What a URL points to (app URLs of spaces, change requests, pages, collections)',
   site: 'Sites: publish spaces as documentation sites (sections, variants, share links)',
   'site section': 'Sections of a site (each shows one or more spaces as variants)',
   'site section-group': 'Groups of sections in a site',

@@ -34,7 +34,8 @@ async function printChanges(session: Session, body: unknown): Promise<void> {
     await session.printObject(body, []);
     return;
   }
-  const { changes = [], more } = body as { changes?: SemanticChange[]; more?: number };
+  const { changes = [], more, mergedFrom } = body as { changes?: SemanticChange[]; more?: number; mergedFrom?: { number?: number; subject?: string } };
+  if (mergedFrom) await session.info(`merge of change request #${mergedFrom.number ?? '?'}${mergedFrom.subject ? `: ${mergedFrom.subject}` : ''}`);
   const words: Record<string, string> = {
     page_created: 'added', page_edited: 'edited', page_deleted: 'removed', page_moved: 'moved',
     file_created: 'added', file_edited: 'changed', file_deleted: 'removed',
@@ -81,4 +82,5 @@ export const hooks = {
     build: changeReviewers,
   },
   'cr changes': { after: printChanges },
+  'space changes': { after: printChanges },
 } satisfies Hooks;

@@ -1,6 +1,6 @@
 /**
  * The hand-written top-level commands (init, auth, token, api, serve, config, store, git,
- * completion), loaded like the data-declared groups (index.ts): a command loads and
+ * apply, diff, export, completion), loaded like the data-declared groups (index.ts): a command loads and
  * registers only the one it names. The others are registered as stubs that carry the
  * real command's help term and description, so `docsctl --help` and "did you mean"
  * suggestions are unchanged (test/cli/command-groups.test.ts compares each stub with
@@ -71,6 +71,24 @@ export const toolCommands: readonly ToolCommand[] = [
     term: 'git',
     description: 'Sync spaces with Git repositories (GitBook Git Sync layout)',
     load: async () => (await import('./git.js')).registerGitCommands,
+  },
+  {
+    name: 'apply',
+    term: 'apply [options]',
+    description: 'Make an organization what a file says: members, collections, spaces, teams, custom fields, sites',
+    load: async () => (await import('./apply.js')).registerApplyCommand,
+  },
+  {
+    name: 'diff',
+    term: 'diff [options]',
+    description: 'Print what apply -f would change (exit 0: nothing, 1: something)',
+    load: async () => (await import('./apply.js')).registerDiffCommand,
+  },
+  {
+    name: 'export',
+    term: 'export',
+    description: 'Write an organization as a file for apply -f',
+    load: async () => (await import('./apply.js')).registerExportCommand,
   },
   {
     name: 'completion',

@@ -258,7 +258,7 @@ function postComment(ctx: HandlerContext, thread: Thread, body: PostBody, extra:
   };
   insertComment(ctx.tx, thread.key, comment);
   syncOpenCounter(ctx.tx, thread);
-  if (thread.cr) countCommenter(ctx.tx, thread.key, ctx.actor.userId, comment.postedAt);
+  countCommenter(ctx.tx, thread.space.id, thread.cr ? thread.key : undefined, ctx.actor.userId, comment.postedAt);
   return { comment, view: commentView(viewContext(ctx, thread), comment) };
 }
 
@@ -336,6 +336,7 @@ function postReply(ctx: HandlerContext, thread: Thread, commentId: string, body:
     reactions: [],
   };
   putReply(ctx.tx, reply);
+  countCommenter(ctx.tx, thread.space.id, thread.cr ? thread.key : undefined, ctx.actor.userId, reply.postedAt);
   const repliers = withReplier(storedRepliers(ctx.tx, comment), reply.postedBy, 1, reply.postedAt);
   replaceComment(ctx.tx, thread.key, comment, { ...comment, replies: comment.replies + 1, repliers });
   return replyView(viewContext(ctx, thread), comment, reply, format);

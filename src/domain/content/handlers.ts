@@ -6,6 +6,7 @@
  * them, when they run.
  */
 import type { Handler } from '../handler.js';
+import { contentByUrlHandlers } from './by-url.js';
 import { changeRequestHandlers } from './change-requests.js';
 import { importHandlers } from './import.js';
 import { linkHandlers } from './links.js';
@@ -17,6 +18,7 @@ const BORROWED = new Set(['listSpaceLinks']);
 
 const all: Record<string, Handler> = {
   ...revisionHandlers,
+  ...contentByUrlHandlers,
   ...changeRequestHandlers,
   ...importHandlers,
   ...linkHandlers,

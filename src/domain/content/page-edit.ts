@@ -4,17 +4,25 @@
  *
  * - `update_page` with page metadata — `title`, `linkTitle` (the page link title Git
  *   Sync writes as `[Title](page.md "Short")`), `description`, `hidden`, `noIndex`,
- *   `noRobotsIndex` — and a new body, `document: {markdown}` (its front matter, when
+ *   `noRobotsIndex` — a new body, `document: {markdown}` (its front matter, when
  *   it has one, sets the page's description, icon, flags and layout, as the real API
- *   reads it);
+ *   reads it), and a move: `into` (a page id, or null for the root) and `at` (the
+ *   position among the new siblings; absent: the end, or unchanged when the parent is);
+ * - `insert_page`: a new document page from `document: {markdown}`, titled by its front
+ *   matter's or leading heading's text (as Git Sync does), else `title`, else "Untitled",
+ *   with a slug unique among its siblings, under `into` at `at`; `ref` names it for the
+ *   answer (`compat=false`);
+ * - `delete_page`: the page and its subpages;
  * - `revert_page`: the page as it is in `revision` (default: the change request's
  *   base), whole: its content, its place (parent and position among its siblings), or
  *   its absence (a page the revision does not have is removed with its subpages; one
  *   the change request does not have is restored, without subpages, under its parent).
  *   `cr resolve` resolves conflicts with these two.
  *
- * The other operations (insert, delete, files), `update_page`'s `into`/`at`, a JSON
- * `document` and `revert_page`'s `block` answer 501 by name, never a fake success.
+ * `insert_files`, a JSON `document`, `revert_page`'s `block` and links to a `ref` inside
+ * a document answer 501 by name, never a fake success. With `compat=false` the answer is
+ * the real API's `ChangeRequestContentUpdate` (the change request and one outcome per page
+ * touched, in the order first touched); by default, the change request.
  *
  * An edit writes the edited page objects and the trie path above them (`applyPatch`):
  * editing one page of a 5,000-page space reads and writes a few objects, not the tree.
@@ -43,13 +51,23 @@ import { type ChangeRequestRecord, requireChangeRequest, requireRevisionRecord }
 import { crView } from './revisions.js';
 import { getRevision } from '../core-records.js';
 import { type RevisionContent, type StoredPage, openContent } from './storage.js';
+import { splitLeadingHeading } from '../../content-model/markdown.js';
+import { slugify, uniqueName } from '../../gitsync/slug.js';
+import { apiUrl } from '../urls.js';
 
 const on = implementer<typeof routes>();
 
 /** Fields of `update_page` that docsctl applies. */
 const METADATA = ['title', 'linkTitle', 'description', 'hidden', 'noIndex', 'noRobotsIndex'] as const;
-const KNOWN_UPDATE = new Set<string>(['operation', 'page', 'document', ...METADATA]);
-const KNOWN_REVERT = new Set<string>(['operation', 'page', 'revision']);
+const KNOWN: Record<string, Set<string>> = {
+  update_page: new Set<string>(['operation', 'page', 'document', 'into', 'at', ...METADATA]),
+  insert_page: new Set<string>(['operation', 'document', 'into', 'at', 'ref', ...METADATA]),
+  delete_page: new Set<string>(['operation', 'page']),
+  revert_page: new Set<string>(['operation', 'page', 'revision']),
+};
+
+/** What the batch did to one page (`ChangeRequestContentUpdateChange`), in the order pages were first touched. */
+type Outcome = { kind: 'created_page'; ref?: string } | { kind: 'updated_page' } | { kind: 'deleted_page' };
 
 type Change = RouteInput<typeof routes.updateChangeRequestContent>['body']['changes'][number];
 
@@ -82,17 +100,20 @@ class Draft {
     else this.set({ ...(this.page(parent) as StoredPage), children: ids });
   }
 
-  /** Removes a page and its subpages from the tree. */
-  remove(id: string): void {
+  /** Removes a page and its subpages from the tree; the ids removed, the page first. */
+  remove(id: string): string[] {
     const page = this.page(id);
-    if (!page) return;
+    if (!page) return [];
     this.setChildren(page.parent, this.childrenOf(page.parent).filter((child) => child !== id));
+    const removed: string[] = [];
     const stack = [id];
     while (stack.length > 0) {
       const current = stack.pop() as string;
       for (const child of this.page(current)?.children ?? []) stack.push(child);
       this.changed.set(current, null);
+      removed.push(current);
     }
+    return removed;
   }
 
   /** Whether `id` is `ancestor` or below it. */
@@ -213,25 +234,46 @@ export const pageEditHandlers: Record<string, Handler> = {
     if (cr.status === 'merged' || cr.status === 'archived') {
       throw conflict(`Change request #${cr.number} is ${cr.status}: its content cannot change`);
     }
-    if (query.compat === false) throw new ApiError(501, 'compat=false is not implemented yet: the answer is the change request (compat=true)');
     const content = openContent(ctx.tx, requireRevisionRecord(ctx.tx, space.id, cr.revision));
     const draft = new Draft(content);
+    const outcomes = new Map<string, Outcome>();
+    const touch = (id: string, outcome: Outcome) => {
+      const before = outcomes.get(id);
+      // A page created then edited stays created; created then deleted, or deleted, is deleted.
+      if (before?.kind === 'created_page' && outcome.kind === 'updated_page') return;
+      outcomes.set(id, outcome);
+    };
+    const refs = new Set<string>();
     for (const [index, change] of body.changes.entries()) {
       const where = `changes[${index}]`;
-      if (change.operation !== 'update_page' && change.operation !== 'revert_page') {
-        throw new ApiError(501, `${where}: operation ${change.operation} is not implemented yet (docsctl applies update_page and revert_page)`);
-      }
-      const known = change.operation === 'update_page' ? KNOWN_UPDATE : KNOWN_REVERT;
+      const known = KNOWN[change.operation];
+      if (!known) throw new ApiError(501, `${where}: operation ${change.operation} is not implemented yet (docsctl applies update_page, insert_page, delete_page and revert_page)`);
       const unsupported = Object.keys(change).filter((key) => !known.has(key));
       if (unsupported.length > 0) {
         throw new ApiError(501, `${where}: ${unsupported.join(', ')} of ${change.operation} ${unsupported.length > 1 ? 'are' : 'is'} not implemented yet`);
       }
-      if (!change.page) throw badRequest(`${where}.page: required (the id of the page to ${change.operation === 'update_page' ? 'update' : 'revert'})`);
+      if (change.operation === 'insert_page') {
+        if (change.ref !== undefined) {
+          if (refs.has(change.ref)) throw badRequest(`${where}.ref: "${change.ref}" is already the ref of another page of this batch`);
+          refs.add(change.ref);
+        }
+        const page = await inserted(ctx.tx, draft, change, where, ctx.ids());
+        touch(page.id, { kind: 'created_page', ...(change.ref !== undefined ? { ref: change.ref } : {}) });
+        continue;
+      }
+      if (!change.page) throw badRequest(`${where}.page: required (the id of the page to ${change.operation.replace('_page', '')})`);
+      if (change.operation === 'delete_page') {
+        const page = draft.page(change.page);
+        if (!page) throw notFound(`${where}: page ${change.page} not found in change request #${cr.number}`);
+        for (const id of draft.remove(change.page)) touch(id, { kind: 'deleted_page' });
+        continue;
+      }
       if (change.operation === 'revert_page') {
         const revisionId = typeof change.revision === 'string' ? change.revision : (cr.revisionMergedAncestor ?? cr.revisionInitial);
         const revision = getRevision(ctx.tx, space.id, revisionId);
         if (!revision) throw notFound(`${where}.revision: no revision ${revisionId} in space ${space.id}`);
         reverted(draft, openContent(ctx.tx, revision), change.page, where, cr);
+        touch(change.page, draft.page(change.page) ? { kind: 'updated_page' } : { kind: 'deleted_page' });
         continue;
       }
       const page = draft.page(change.page);
@@ -239,9 +281,89 @@ export const pageEditHandlers: Record<string, Handler> = {
       let next = edited(page, change, where);
       if (change.document !== undefined) next = await withDocument(ctx.tx, next, change.document, where);
       draft.set(next);
+      if (change.into !== undefined || change.at !== undefined) moved(draft, next.id, change.into, change.at, where);
+      touch(next.id, { kind: 'updated_page' });
     }
+    if (refs.size > 0) refuseLinksToRefs(body.changes, refs);
     const hash = draft.write(ctx.tx);
     if (hash !== content.hash) commitToChangeRequest(ctx, ctx.tx, cr, hash);
-    return crView(ctx.tx, ctx, space, requireChangeRequest(ctx.tx, space.id, cr.id));
+    const view = crView(ctx.tx, ctx, space, requireChangeRequest(ctx.tx, space.id, cr.id));
+    if (query.compat !== false) return view;
+    const location = (id: string) => apiUrl(ctx.origin, `spaces/${seg(space.id)}/change-requests/${seg(cr.id)}/content/page/${seg(id)}`);
+    const changes = [...outcomes].map(([id, outcome]) => {
+      if (outcome.kind === 'deleted_page') return { object: 'deleted_page' as const, page: id };
+      const ref = { object: 'page' as const, id, urls: { location: location(id) } };
+      return outcome.kind === 'created_page'
+        ? { object: 'created_page' as const, ...(outcome.ref !== undefined ? { ref: outcome.ref } : {}), page: ref }
+        : { object: 'updated_page' as const, page: ref };
+    });
+    return { changeRequest: view, changes };
   }),
 };
+
+const seg = encodeURIComponent;
+
+/** `insert_page`: a new document page from its Markdown, placed under `into` at `at`. */
+async function inserted(tx: StoreWriter, draft: Draft, change: Change, where: string, id: string): Promise<StoredPage> {
+  if (change.document === undefined) throw badRequest(`${where}.document: required (the new page's {"markdown": "…"})`);
+  const parent = change.into ?? undefined;
+  if (parent !== undefined) {
+    const into = draft.page(parent);
+    if (!into) throw notFound(`${where}.into: page ${parent} not found in the change request`);
+    if (into.type === 'link') throw badRequest(`${where}.into: page ${parent} is a link: it cannot hold pages`);
+  }
+  let page: StoredPage = { id, type: 'document', title: change.title ?? 'Untitled', children: [], ...(parent !== undefined ? { parent } : {}) };
+  page = edited(page, { ...change, title: undefined }, where);
+  page = await withDocument(tx, page, change.document, where);
+  // Git Sync's rule: the leading `# Heading` is the title (kept raw in extra.heading, so export writes it back as it was).
+  const markdown = (change.document as { markdown: string }).markdown;
+  const { splitFrontMatter } = await import('../../gitsync/frontmatter.js');
+  const heading = splitLeadingHeading(splitFrontMatter(markdown).body);
+  if (heading && heading.text.trim() !== '') {
+    page = { ...page, title: heading.text.trim().slice(0, 200), body: tx.putObject({ markdown: heading.rest }), extra: { ...(page.extra ?? {}), heading: heading.raw } };
+  }
+  const taken = new Set(draft.childrenOf(parent).map((sibling) => draft.page(sibling)?.slug));
+  page.slug = uniqueName(slugify(page.title) || 'untitled', (candidate) => taken.has(candidate));
+  draft.set(page);
+  const siblings = draft.childrenOf(parent);
+  const at = change.at ?? siblings.length;
+  draft.place(id, parent, at === 0 ? null : (siblings[Math.min(at, siblings.length) - 1] as string), at);
+  return page;
+}
+
+/** `update_page`'s `into`/`at`: the page under `into` (null: the root; absent: where it is) at `at` (absent: the end, or unchanged). */
+function moved(draft: Draft, id: string, into: string | null | undefined, at: number | undefined, where: string): void {
+  const page = draft.page(id) as StoredPage;
+  const parent = into === undefined ? page.parent : (into ?? undefined);
+  if (parent !== undefined) {
+    const target = draft.page(parent);
+    if (!target) throw notFound(`${where}.into: page ${parent} not found in the change request`);
+    if (target.type === 'link') throw badRequest(`${where}.into: page ${parent} is a link: it cannot hold pages`);
+    if (draft.within(parent, id)) throw badRequest(`${where}.into: page ${parent} is ${parent === id ? 'the page itself' : 'inside the page'}: a page cannot move under itself`);
+  }
+  if (parent === page.parent && at === undefined) return;
+  const siblings = draft.childrenOf(parent).filter((child) => child !== id);
+  const index = at === undefined ? siblings.length : Math.min(at, siblings.length);
+  if (parent !== page.parent) {
+    draft.setChildren(page.parent, draft.childrenOf(page.parent).filter((child) => child !== id));
+    const { parent: _old, ...rest } = draft.page(id) as StoredPage;
+    // Its slug stays unless a new sibling has it (two pages at one path): then the next free one.
+    const taken = new Set(siblings.map((sibling) => draft.page(sibling)?.slug));
+    const slug = rest.slug !== undefined && taken.has(rest.slug) ? uniqueName(rest.slug, (candidate) => taken.has(candidate)) : rest.slug;
+    draft.set({ ...rest, ...(slug !== undefined ? { slug } : {}), ...(parent !== undefined ? { parent } : {}) });
+  }
+  draft.place(id, parent, index === 0 ? null : (siblings[index - 1] as string), index);
+}
+
+/** Links to a batch `ref` inside a document would need rewriting to the new page's id: refused by name rather than left dangling. */
+function refuseLinksToRefs(changes: readonly Change[], refs: Set<string>): void {
+  for (const [index, change] of changes.entries()) {
+    const markdown = (change.document as { markdown?: unknown } | undefined)?.markdown;
+    if (typeof markdown !== 'string') continue;
+    for (const ref of refs) {
+      if (markdown.includes(`${ref}.md)`) || markdown.includes(`${ref}.md#`)) {
+        throw new ApiError(501, `changes[${index}].document: links to the batch ref "${ref}" are not implemented yet; link to the page by its path after this batch`);
+      }
+    }
+  }
+}

@@ -62,7 +62,7 @@ function pageByIdAnswer(tx: StoreReader, revision: RevisionRecord, scope: Conten
   return pageView(content, page, content.pathOf(page.id), { scope, metadata: metadataOf(query), format: query.format });
 }
 
-function pageByPathAnswer(tx: StoreReader, revision: RevisionRecord, scope: ContentScope, pagePath: string, query: PageQuery) {
+export function pageByPathAnswer(tx: StoreReader, revision: RevisionRecord, scope: ContentScope, pagePath: string, query: PageQuery) {
   const content = openContent(tx, revision);
   const found = content.findByPath(pagePath);
   if (!found || found.page.type === 'link') {
@@ -93,7 +93,7 @@ function fileAnswer(tx: StoreReader, ctx: Ctx, revision: RevisionRecord, scope: 
 }
 
 /** Any revision of the space (primary, past, or a change request's). */
-function revisionById(tx: StoreReader, space: SpaceRecord, revisionId: string): RevisionRecord {
+export function revisionById(tx: StoreReader, space: SpaceRecord, revisionId: string): RevisionRecord {
   const revision = getRevision(tx, space.id, revisionId);
   if (!revision) throw notFound(`Revision ${revisionId} not found in space ${space.id}`);
   return revision;

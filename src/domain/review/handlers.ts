@@ -9,20 +9,21 @@
  * merge rules, e.g. `require_specific_reviewers`).
  */
 import type * as routes from '../../api/routes/reviews.js';
-import { badRequest, conflict } from '../../api/errors.js';
+import { badRequest, conflict, notFound } from '../../api/errors.js';
 import type { StoreReader } from '../../store/types.js';
 import type { ContentPage, ContentTree } from '../../content-model/model.js';
 import { type Change, diffTrees } from '../../content-model/tree-merge.js';
 import { postReviewComment } from '../comments/handlers.js';
 import { type CommentRecord, findComment, threadOf } from '../comments/comment-records.js';
 import { commentView, commentViewContext } from '../comments/views.js';
-import { changeRequestFor, primaryRevision } from '../content/common.js';
+import { changeRequestFor, primaryRevision, spaceFor } from '../content/common.js';
 import { type ChangeRequestRecord, getChangeRequest, putChangeRequest, requireRevisionRecord } from '../content/change-request-records.js';
 import { loadTree } from '../content/storage.js';
+import { crView, revisionById } from '../content/revisions.js';
 import { type HandlerContext, Reply, deleted, implementer, nothingToDelete } from '../handler.js';
-import { countRows, itemsOf, paginate, rowsOf } from '../pagination.js';
+import { type PageQuery, countRows, itemsOf, paginate, rowsOf } from '../pagination.js';
 import { roleIn } from '../permissions.js';
-import { type SpaceRecord, type Role, getUser } from '../core-records.js';
+import { type SpaceRecord, type Role, getMember, getUser } from '../core-records.js';
 import { apiUrl } from '../urls.js';
 import { type UserView, userView } from '../views.js';
 import {
@@ -32,7 +33,9 @@ import {
   ReviewTables,
   addReview,
   currentReviews,
+  reviewById,
 } from './review-records.js';
+import { memberView } from '../members.js';
 
 const on = implementer<typeof routes>();
 const seg = (id: string) => encodeURIComponent(id);
@@ -143,14 +146,19 @@ function changesOf(ctx: Ctx, space: SpaceRecord, cr: ChangeRequestRecord, limit:
   const base = cr.status === 'merged' && cr.revisionMerged !== undefined
     ? requireRevisionRecord(ctx.tx, space.id, (requireRevisionRecord(ctx.tx, space.id, cr.revisionMerged).parents ?? [])[0] ?? space.revision)
     : primaryRevision(ctx.tx, space);
-  const from = loadTree(ctx.tx, base);
-  const to = loadTree(ctx.tx, requireRevisionRecord(ctx.tx, space.id, cr.revision));
+  return semanticChanges(loadTree(ctx.tx, base), loadTree(ctx.tx, requireRevisionRecord(ctx.tx, space.id, cr.revision)), limit);
+}
+
+/** What `to` changes against `from`, the first `limit` changes as API `RevisionSemanticChange`s and how many more. */
+function semanticChanges(from: ContentTree, to: ContentTree, limit: number) {
   const changes = diffTrees(from, to);
   const before = indexPages(from);
   const after = indexPages(to);
   const shown = changes.slice(0, limit).map((change) => semanticChange(change, before, after, from.files, to.files));
   return { changes: shown, ...(changes.length > limit ? { more: changes.length - limit } : {}) };
 }
+
+const EMPTY_TREE: ContentTree = { pages: [], files: [] };
 
 // ─── Handlers ──────────────────────────────────────────────────────────────
 
@@ -246,4 +254,40 @@ export const reviewHandlers = {
     ctx.tx.delete(ReviewTables.reviewers, key);
     return deleted();
   }),
+
+  ...on('getRevisionSemanticChanges', (ctx, { params, query }) => {
+    const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
+    const revision = revisionById(ctx.tx, space, params.revisionId);
+    // Against its first parent (the space's content before it); the first revision of a space, against nothing.
+    const parent = revision.parents[0];
+    const from = parent === undefined ? EMPTY_TREE : loadTree(ctx.tx, requireRevisionRecord(ctx.tx, space.id, parent));
+    const answer = semanticChanges(from, loadTree(ctx.tx, revision), query.limit ?? 10);
+    const merged = revision.mergedFrom === undefined ? undefined : getChangeRequest(ctx.tx, space.id, revision.mergedFrom);
+    return merged ? { mergedFrom: crView(ctx.tx, ctx, space, merged), ...answer } : answer;
+  }),
+
+  ...on('getChangeRequestReviewById', (ctx, { params, query }) => {
+    const { space, role, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId);
+    const review = reviewById(ctx.tx, threadOf(space.id, cr.id), params.reviewId);
+    if (!review) throw notFound(`Review ${params.reviewId} not found in change request #${cr.number}: list its reviews with "docsctl cr review ${space.id} ${cr.number}"`);
+    return reviewView(ctx, space, role, cr, review, query.format);
+  }),
+
+  ...on('listCommentersInChangeRequest', (ctx, { params, query }) => {
+    const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId);
+    return commenters(ctx, space, ReviewTables.commenters, `${threadOf(space.id, cr.id)}/`, query);
+  }),
+
+  ...on('listCommentersInSpace', (ctx, { params, query }) => {
+    const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
+    return commenters(ctx, space, ReviewTables.spaceCommenters, `${space.id}/`, query);
+  }),
 };
+
+/** The members of the space's organization among the commenters under `prefix` (one row each; those who left are skipped), in user id order. */
+function commenters(ctx: HandlerContext, space: SpaceRecord, table: string, prefix: string, query: PageQuery) {
+  return paginate(rowsOf<CommenterRecord>(ctx.tx, table, prefix), query, (_row, userId) => {
+    const member = getMember(ctx.tx, space.organization, userId);
+    return member ? memberView(ctx, space.organization, userId, member) : undefined;
+  });
+}

@@ -80,7 +80,7 @@ describe('updateChangeRequestContent: update_page', () => {
     const { cr, params, page } = await seeded(h);
     await h.admin.fails('updateChangeRequestContent', { params, body: edit({ page: 'p-setup', linkTitle: 'A' }, { page: 'p-group', linkTitle: 'G' }) }, 400, /changes\[1\]\.linkTitle: a page group has no link title/);
     await h.admin.fails('updateChangeRequestContent', { params, body: edit({ page: 'p-setup', linkTitle: 'A' }, { page: 'nope', title: 'x' }) }, 404, /changes\[1\]: page nope not found/);
-    await h.admin.fails('updateChangeRequestContent', { params, body: { changes: [{ operation: 'delete_page', page: 'p-setup' }] } }, 501, /operation delete_page is not implemented yet/);
+    await h.admin.fails('updateChangeRequestContent', { params, body: { changes: [{ operation: 'insert_files', files: [{ name: 'a.png', base64: 'AA==', contentType: 'image/png' }] }] } }, 501, /operation insert_files is not implemented yet/);
     await h.admin.fails('updateChangeRequestContent', { params, body: edit({ page: 'p-setup', document: { nodes: [] } }) }, 501, /changes\[0\]\.document: only \{"markdown": "…"\} is implemented yet/);
     await h.admin.fails('updateChangeRequestContent', { params, body: edit({ title: 'x' }) }, 400, /changes\[0\]\.page: required/);
     await h.admin.fails('updateChangeRequestContent', { params, body: { changes: [] } }, 400, /changes/);
@@ -183,5 +183,71 @@ describe('updateChangeRequestContent: revert_page', () => {
     await h.admin.fails('updateChangeRequestContent', { params, body: revert('nope', primary) }, 404, /page nope is neither in change request #1 nor in the revision/);
     await h.admin.fails('updateChangeRequestContent', { params, body: revert('p-intro', 'no-such-revision') }, 404, /changes\[0\]\.revision: no revision no-such-revision in space/);
     await h.admin.fails('updateChangeRequestContent', { params, body: { changes: [{ operation: 'revert_page', page: 'p-intro', block: ['b1'] }] } }, 501, /block of revert_page is not implemented yet/);
+  });
+});
+
+describe('updateChangeRequestContent: insert_page, delete_page, moves, and the compat=false answer', () => {
+  type Outcome = { object: string; ref?: string; page: string | { id: string; urls: { location: string } } };
+  async function applyFull(h: ContentHarness, params: Record<string, string>, changes: Array<Record<string, unknown>>) {
+    const res = await h.admin.call('updateChangeRequestContent', { params, query: { compat: 'false' }, body: { changes } });
+    expect(res.status).toBe(200);
+    expect(componentValidator('ChangeRequestContentUpdate')(res.body).errors).toEqual([]);
+    return res.body as { changeRequest: { id: string; revision: string }; changes: Outcome[] };
+  }
+  const pages = async (h: ContentHarness, spaceId: string, changeRequestId: string) =>
+    (await h.admin.ok<{ pages: Array<{ id: string; title: string; slug: string; pages: Array<{ id: string; title: string; slug: string }> }> }>('listPagesInChangeRequest', { params: { spaceId, changeRequestId } })).pages;
+
+  it('inserts pages titled by their heading (else title), with unique slugs, at a place, and answers one outcome per page', async () => {
+    const h = await contentSetup();
+    const { spaceId, cr, params, page } = await seeded(h);
+    const answer = await applyFull(h, params, [
+      { operation: 'insert_page', ref: 'faq', document: { markdown: '# FAQ\n\nAsk away.\n' }, title: 'Ignored' },
+      { operation: 'insert_page', document: { markdown: 'No heading.\n' }, title: 'Setup', into: 'p-group', at: 0 },
+      { operation: 'update_page', page: 'p-intro', title: 'Welcome' },
+    ]);
+    expect(answer.changeRequest.id).toBe(cr.id);
+    const [faq, setup2, intro] = answer.changes;
+    expect(faq).toMatchObject({ object: 'created_page', ref: 'faq' });
+    expect(setup2).toMatchObject({ object: 'created_page' });
+    expect(intro).toMatchObject({ object: 'updated_page', page: { id: 'p-intro' } });
+    const faqId = (faq?.page as { id: string }).id;
+    expect((faq?.page as { urls: { location: string } }).urls.location).toMatch(new RegExp(`/change-requests/${cr.id}/content/page/${faqId}$`));
+    const tree = await pages(h, spaceId, cr.id);
+    expect(tree.map((p) => p.title)).toEqual(['Welcome', 'Guides', 'FAQ']);
+    expect(tree[1]?.pages.map((p) => [p.title, p.slug])).toEqual([['Setup', 'setup-1'], ['Setup', 'setup']]);
+    expect(await page(faqId, cr.id)).toMatchObject({ title: 'FAQ', slug: 'faq', markdown: 'Ask away.\n' });
+    // The primary content does not change until the change request is merged.
+    expect((await h.admin.ok<{ pages: unknown[] }>('listPages', { params: { spaceId } })).pages).toHaveLength(2);
+  });
+
+  it('deletes a page with its subpages, and moves a page under another or to the root', async () => {
+    const h = await contentSetup();
+    const { spaceId, cr, params } = await seeded(h);
+    const moved = await applyFull(h, params, [{ operation: 'update_page', page: 'p-intro', into: 'p-group', at: 1 }]);
+    expect(moved.changes).toEqual([expect.objectContaining({ object: 'updated_page' })]);
+    let tree = await pages(h, spaceId, cr.id);
+    expect(tree.map((p) => p.id)).toEqual(['p-group']);
+    expect(tree[0]?.pages.map((p) => p.id)).toEqual(['p-setup', 'p-intro']);
+    await applyFull(h, params, [{ operation: 'update_page', page: 'p-setup', into: null, at: 0 }]);
+    tree = await pages(h, spaceId, cr.id);
+    expect(tree.map((p) => p.id)).toEqual(['p-setup', 'p-group']);
+    const removed = await applyFull(h, params, [{ operation: 'delete_page', page: 'p-group' }]);
+    expect(removed.changes.map((c) => [c.object, c.page])).toEqual([['deleted_page', 'p-group'], ['deleted_page', 'p-intro']]);
+    expect((await pages(h, spaceId, cr.id)).map((p) => p.id)).toEqual(['p-setup']);
+  });
+
+  it('refuses a move under itself, an unknown parent, a repeated ref and links to a ref, applying nothing', async () => {
+    const h = await contentSetup();
+    const { cr, params } = await seeded(h);
+    const fails = (changes: Array<Record<string, unknown>>, status: number, message: RegExp) =>
+      h.admin.fails('updateChangeRequestContent', { params, body: { changes } }, status, message);
+    await fails([{ operation: 'update_page', page: 'p-group', into: 'p-setup' }], 400, /changes\[0\]\.into: page p-setup is inside the page/);
+    await fails([{ operation: 'update_page', page: 'p-group', into: 'p-group' }], 400, /is the page itself/);
+    await fails([{ operation: 'insert_page', document: { markdown: 'x' }, into: 'nope' }], 404, /changes\[0\]\.into: page nope not found/);
+    await fails([{ operation: 'insert_page', title: 'No body' }], 400, /changes\[0\]\.document: required/);
+    await fails([{ operation: 'delete_page', page: 'nope' }], 404, /changes\[0\]: page nope not found/);
+    await fails([{ operation: 'insert_page', ref: 'a', document: { markdown: 'x' } }, { operation: 'insert_page', ref: 'a', document: { markdown: 'y' } }], 400, /changes\[1\]\.ref: "a" is already the ref/);
+    await fails([{ operation: 'insert_page', ref: 'a', document: { markdown: 'x' } }, { operation: 'insert_page', document: { markdown: 'See [A](./a.md)' } }], 501, /links to the batch ref "a"/);
+    expect(h.cr(params.spaceId, cr.id).revision).toBe(cr.revision);
   });
 });

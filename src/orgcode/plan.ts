@@ -1,0 +1,615 @@
+/**
+ * The plan: what makes the organization (state.ts) what the file (schema.ts) says, as steps
+ * (`+` create, `~` change, `-` delete with --prune), each with the fields it changes and the
+ * API requests that carry it out (apply.ts sends them). Steps are in dependency order: custom
+ * fields, members, collections (parents first), spaces, teams, sites and what they hold; then
+ * the deletions in reverse (what holds others last).
+ *
+ * Objects are matched by `id:` when pinned, else by name: a member by e-mail, a collection or
+ * a space by its title path, a team, site or section by title, a share link by name, a
+ * redirect by source. A request that needs the id of an object created earlier in the same
+ * run holds a reference (`{ $ref: 'collection:Engineering' }`) that apply.ts resolves.
+ * Everything the file names is checked here, before anything changes: a reference to nothing
+ * is a usage error naming the file's line.
+ */
+import type { RouteId } from '../api/route-id.js';
+import { type Current as SyncCurrent, type Wanted as SyncWanted, batchBody, planSync } from '../cli/commands/team-sync-plan.js';
+import { type FieldPath, type Located, fileError } from './parse.js';
+import type { FileCollection, FileSite, FileSpace, OrgFile } from './schema.js';
+import type { CurrentRedirect, OrgState } from './state.js';
+
+/** The id of an object created earlier in the run (or found when planning). */
+export interface Ref {
+  $ref: string;
+}
+
+export interface PlannedRequest {
+  route: RouteId;
+  params: Record<string, string | Ref>;
+  body?: unknown;
+  /** Answer fields naming objects later requests refer to: ref key → dotted path in the answer (`id`). */
+  bind?: Record<string, string>;
+  /** The body is merged into what this read answers (same params) and the result sent: a full replace (PUT) of settings the file gives part of. */
+  mergeWith?: RouteId;
+}
+
+export interface FieldChange {
+  field: string;
+  from?: unknown;
+  to?: unknown;
+}
+
+export type StepOp = '+' | '~' | '-';
+
+export interface Step {
+  op: StepOp;
+  kind: string;
+  /** How the file names it: `Engineering/Handbook`, `ada@acme.io`, `Developer Portal/Guides`. */
+  name: string;
+  changes: FieldChange[];
+  requests: PlannedRequest[];
+}
+
+export interface Plan {
+  steps: Step[];
+  /** Things left alone and why (printed as notes). */
+  notes: string[];
+}
+
+export interface PlanOptions {
+  prune: boolean;
+  /** The user the token acts as: --prune never removes it from the organization. */
+  selfId?: string | undefined;
+}
+
+const ref = (key: string): Ref => ({ $ref: key });
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** The changes of the fields the file gives (undefined: not managed). */
+function diffFields(wanted: Record<string, unknown>, current: Record<string, unknown>): FieldChange[] {
+  const changes: FieldChange[] = [];
+  for (const [field, to] of Object.entries(wanted)) {
+    if (to === undefined) continue;
+    if (!same(to, current[field])) changes.push({ field, from: current[field], to });
+  }
+  return changes;
+}
+
+const bodyOf = (changes: readonly FieldChange[]) => Object.fromEntries(changes.map((c) => [c.field, c.to]));
+const defined = (record: Record<string, unknown>) => Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+
+class Planner {
+  readonly steps: Step[] = [];
+  readonly deletions: Step[] = [];
+  readonly notes: string[] = [];
+  /** Ref key → id of an object that exists now. */
+  private readonly known = new Map<string, string>();
+  /** Ref keys of objects the plan creates. */
+  private readonly created = new Set<string>();
+  /** Ids of the current objects the file names (--prune keeps them). */
+  private readonly matched = new Set<string>();
+  private readonly matchedKeys = new Map<string, string>();
+  /** Names two objects of the file share (each pinned by id). */
+  private readonly ambiguous = new Set<string>();
+  private readonly org: { organizationId: string };
+
+  constructor(
+    private readonly located: Located,
+    private readonly state: OrgState,
+    private readonly options: PlanOptions,
+  ) {
+    this.org = { organizationId: state.organizationId };
+  }
+
+  /** The file names the current object `id` as `key`. */
+  private match(key: string, id: string): void {
+    const earlier = this.matchedKeys.get(key);
+    if (earlier !== undefined && earlier !== id) {
+      // Two pinned objects share a name: nothing may refer to them by it.
+      this.ambiguous.add(key);
+      this.known.delete(key);
+    } else if (!this.ambiguous.has(key)) this.known.set(key, id);
+    this.matchedKeys.set(key, id);
+    this.matched.add(id);
+  }
+
+  /** Every current collection and space by its title path (a file may refer to ones it does not list), custom fields by name. */
+  seed(): void {
+    const count = new Map<string, number>();
+    const paths: Array<[string, string]> = [
+      ...this.state.collections.map((c): [string, string] => [`collection:${this.state.collectionPath(c.id)}`, c.id]),
+      ...this.state.spaces.map((s): [string, string] => [`space:${this.state.spacePath(s)}`, s.id]),
+      ...this.state.customFields.map((f): [string, string] => [`customField:${f.name}`, f.name]),
+    ];
+    for (const [key] of paths) count.set(key, (count.get(key) ?? 0) + 1);
+    // Two objects with one path are ambiguous: a reference to it must name one the file pins.
+    for (const [key, id] of paths) if (count.get(key) === 1) this.known.set(key, id);
+  }
+
+  private where(path: FieldPath) {
+    return this.located.where(path);
+  }
+
+  private step(op: StepOp, kind: string, name: string, changes: FieldChange[], requests: PlannedRequest[]): void {
+    (op === '-' ? this.deletions : this.steps).push({ op, kind, name, changes, requests });
+  }
+
+  /** The id (or a reference to the object created earlier) that `key` names; undefined when nothing does. */
+  private resolve(key: string): string | Ref | undefined {
+    if (this.created.has(key)) return ref(key);
+    return this.known.get(key);
+  }
+
+  private need(key: string, path: FieldPath, what: string, hint: string): string | Ref {
+    const found = this.resolve(key);
+    if (this.ambiguous.has(key)) throw fileError(this.where(path), path, `${what} names several objects`, 'rename one of them');
+    if (found === undefined) throw fileError(this.where(path), path, `no ${what} in the file or the organization`, hint);
+    return found;
+  }
+
+  /** The current object pinned by `id`, or an error naming the line. */
+  private pinned<T extends { id: string }>(list: readonly T[], id: string, path: FieldPath, kind: string): T {
+    const found = list.find((item) => item.id === id);
+    if (!found) throw fileError(this.where([...path, 'id']), [...path, 'id'], `no ${kind} with id ${id} in the organization`, 'remove the id to create it, or fix it');
+    return found;
+  }
+
+  /** The one current object `matches` picks (two are ambiguous: pin one with id). */
+  private byName<T extends { id: string }>(list: readonly T[], matches: (item: T) => boolean, path: FieldPath, kind: string, name: string): T | undefined {
+    const found = list.filter(matches);
+    if (found.length > 1) {
+      throw fileError(this.where(path), path, `${found.length} ${kind}s are named "${name}" (${found.map((item) => item.id).join(', ')})`, 'pin the one you mean with id:');
+    }
+    return found[0];
+  }
+
+  customFields(fields: NonNullable<OrgFile['customFields']>): void {
+    fields.forEach((field, i) => {
+      const current = this.state.customFields.find((c) => c.name === field.name);
+      const editable = { title: field.title, description: field.description, placeholder: field.placeholder, options: field.options };
+      this.known.set(`customField:${field.name}`, field.name);
+      if (!current) {
+        this.step('+', 'custom field', field.name, diffFields({ type: field.type, ...editable }, {}), [
+          { route: 'createOrganizationCustomField', params: this.org, body: defined({ name: field.name, type: field.type, ...editable }) },
+        ]);
+        return;
+      }
+      if (current.type !== field.type) {
+        throw fileError(this.where(['customFields', i, 'type']), ['customFields', i, 'type'], `the API cannot change the type of custom field ${field.name} (${current.type} → ${field.type})`, 'give the field a new name, or delete it first');
+      }
+      const changes = diffFields(editable, current as unknown as Record<string, unknown>);
+      if (changes.length) {
+        this.step('~', 'custom field', field.name, changes, [{ route: 'updateOrganizationCustomField', params: { ...this.org, fieldName: field.name }, body: bodyOf(changes) }]);
+      }
+    });
+  }
+
+  members(members: NonNullable<OrgFile['members']>): void {
+    const byEmail = new Map(this.state.members.map((m) => [m.email.toLowerCase(), m]));
+    for (const m of this.state.members) this.known.set(`member:${m.email.toLowerCase()}`, m.id);
+    for (const member of members) {
+      const key = member.email.toLowerCase();
+      const current = byEmail.get(key);
+      const role = member.role === undefined ? undefined : member.role === 'guest' ? null : member.role;
+      if (!current) {
+        this.created.add(`member:${key}`);
+        this.step('+', 'member', member.email, role === undefined ? [] : [{ field: 'role', to: member.role }], [
+          { route: 'inviteUsersToOrganization', params: this.org, body: { emails: [role === undefined ? member.email : { email: member.email, role }] } },
+        ]);
+      } else if (role !== undefined && role !== current.role) {
+        this.step('~', 'member', member.email, [{ field: 'role', from: current.role ?? 'guest', to: member.role }], [
+          { route: 'updateMemberInOrganizationById', params: { ...this.org, userId: current.id }, body: { role } },
+        ]);
+      }
+    }
+  }
+
+  collections(list: readonly FileCollection[], parentKey: string | undefined, path: FieldPath): void {
+    const parentId = parentKey === undefined ? undefined : this.resolve(parentKey);
+    list.forEach((collection, i) => {
+      const here = [...path, i];
+      const name = parentKey === undefined ? collection.title : `${parentKey.slice('collection:'.length)}/${collection.title}`;
+      const key = `collection:${name}`;
+      const current = collection.id
+        ? this.pinned(this.state.collections, collection.id, here, 'collection')
+        : typeof parentId === 'object'
+          ? undefined
+          : this.byName(this.state.collections, (c) => c.title === collection.title && c.parent === parentId, [...here, 'title'], 'collection', name);
+      const settings = { description: collection.description, defaultLevel: collection.defaultLevel };
+      if (!current) {
+        this.created.add(key);
+        const requests: PlannedRequest[] = [
+          { route: 'createCollection', params: this.org, body: defined({ title: collection.title, parent: parentId }), bind: { [key]: 'id' } },
+        ];
+        const changes = diffFields(settings, {});
+        if (changes.length) requests.push({ route: 'updateCollectionById', params: { collectionId: ref(key) }, body: bodyOf(changes) });
+        this.step('+', 'collection', name, changes, requests);
+      } else {
+        this.match(key, current.id);
+        const changes = diffFields({ title: collection.title, ...settings }, current as unknown as Record<string, unknown>);
+        const requests: PlannedRequest[] = [];
+        if (changes.length) requests.push({ route: 'updateCollectionById', params: { collectionId: current.id }, body: bodyOf(changes) });
+        if (!same(typeof parentId === 'object' ? parentKey : parentId, current.parent)) {
+          changes.push({ field: 'parent', from: current.parent ? this.state.collectionPath(current.parent) : null, to: parentKey?.slice('collection:'.length) ?? null });
+          requests.push({ route: 'moveCollection', params: { collectionId: current.id }, body: { parent: parentId ?? null } });
+        }
+        if (requests.length) this.step('~', 'collection', name, changes, requests);
+      }
+      this.collections(collection.collections ?? [], key, [...here, 'collections']);
+    });
+  }
+
+  async spaces(spaces: readonly FileSpace[]): Promise<void> {
+    for (const [i, space] of spaces.entries()) {
+      const here = ['spaces', i];
+      const parentKey = space.parent ? `collection:${space.parent}` : undefined;
+      const parentId = parentKey ? this.need(parentKey, [...here, 'parent'], `collection "${space.parent}"`, 'add it to collections, or fix the title path') : undefined;
+      const name = space.parent ? `${space.parent}/${space.title}` : space.title;
+      const key = `space:${name}`;
+      const current = space.id
+        ? this.pinned(this.state.spaces, space.id, here, 'space')
+        : typeof parentId === 'object'
+          ? undefined
+          : this.byName(this.state.spaces, (s) => s.title === space.title && s.parent === parentId, [...here, 'title'], 'space', name);
+      const moved = current !== undefined && !same(typeof parentId === 'object' ? parentKey : parentId, current.parent);
+      const visibilityAfter = !current || moved ? (parentId ? 'in-collection' : 'private') : current.visibility;
+      if (space.visibility !== undefined && space.visibility !== visibilityAfter) {
+        throw fileError(this.where([...here, 'visibility']), [...here, 'visibility'], `the API cannot make this space ${space.visibility}: it would be ${visibilityAfter}`, 'a space is in-collection inside a collection and private at the top; publish it through a site');
+      }
+      const fields = await this.spaceFieldChanges(space, current?.id, here);
+      const settings = { emoji: space.emoji, editMode: space.editMode, language: space.language, defaultLevel: space.defaultLevel };
+      const fieldsRequest = (spaceId: string | Ref): PlannedRequest => ({
+        route: 'updateSpaceCustomFields',
+        params: { spaceId },
+        body: { values: Object.fromEntries(fields.map((c) => [c.field.slice('customFields.'.length), { value: c.to }])) },
+      });
+      if (!current) {
+        this.created.add(key);
+        const { defaultLevel, ...createFields } = settings;
+        const requests: PlannedRequest[] = [
+          { route: 'createSpace', params: this.org, body: defined({ title: space.title, ...createFields, parent: parentId }), bind: { [key]: 'id' } },
+        ];
+        if (defaultLevel !== undefined) requests.push({ route: 'updateSpaceById', params: { spaceId: ref(key) }, body: { defaultLevel } });
+        if (fields.length) requests.push(fieldsRequest(ref(key)));
+        this.step('+', 'space', name, [...diffFields(settings, {}), ...fields], requests);
+        continue;
+      }
+      this.match(key, current.id);
+      const changes = diffFields({ title: space.title, ...settings }, { ...current, emoji: current.emoji || undefined } as unknown as Record<string, unknown>);
+      const requests: PlannedRequest[] = [];
+      if (changes.length) requests.push({ route: 'updateSpaceById', params: { spaceId: current.id }, body: bodyOf(changes) });
+      if (moved) {
+        changes.push({ field: 'parent', from: current.parent ? this.state.collectionPath(current.parent) : null, to: space.parent ?? null });
+        requests.push({ route: 'moveSpace', params: { spaceId: current.id }, body: { parent: parentId ?? null } });
+      }
+      if (fields.length) requests.push(fieldsRequest(current.id));
+      changes.push(...fields);
+      if (requests.length) this.step('~', 'space', name, changes, requests);
+    }
+  }
+
+  private async spaceFieldChanges(space: FileSpace, spaceId: string | undefined, here: FieldPath): Promise<FieldChange[]> {
+    if (!space.customFields) return [];
+    for (const fieldName of Object.keys(space.customFields)) {
+      this.need(`customField:${fieldName}`, [...here, 'customFields', fieldName], `custom field "${fieldName}"`, 'add it to customFields');
+    }
+    const current = spaceId ? await this.state.spaceFields(spaceId) : {};
+    return diffFields(space.customFields, current).map((change) => ({ ...change, field: `customFields.${change.field}` }));
+  }
+
+  async teams(teams: NonNullable<OrgFile['teams']>): Promise<void> {
+    for (const [i, team] of teams.entries()) {
+      const here = ['teams', i];
+      const current = team.id ? this.pinned(this.state.teams, team.id, here, 'team') : this.byName(this.state.teams, (t) => t.title === team.title, [...here, 'title'], 'team', team.title);
+      const key = `team:${team.title}`;
+      const wanted: SyncWanted[] | undefined = team.members?.map((member, m) => {
+        const email = typeof member === 'string' ? member : member.email;
+        this.need(`member:${email.toLowerCase()}`, [...here, 'members', m], `member ${email}`, 'add them to members first');
+        return { ref: email, role: typeof member === 'string' ? 'member' : member.role, line: m + 1 };
+      });
+      const teamId: string | Ref = current ? current.id : ref(key);
+      const requests: PlannedRequest[] = [];
+      const changes: FieldChange[] = [];
+      if (!current) {
+        this.created.add(key);
+        requests.push({ route: 'createOrganizationTeam', params: this.org, body: { title: team.title }, bind: { [key]: 'id' } });
+      } else {
+        this.match(key, current.id);
+        if (current.title !== team.title) {
+          changes.push({ field: 'title', from: current.title, to: team.title });
+          requests.push({ route: 'updateTeamInOrganizationById', params: { ...this.org, teamId: current.id }, body: { title: team.title } });
+        }
+      }
+      if (wanted) {
+        const members: SyncCurrent[] = current ? await this.state.teamMembers(current.id) : [];
+        const sync = planSync(wanted, members);
+        for (const change of sync.steps) {
+          changes.push({ field: `members.${change.user}`, ...(change.op === '+' ? {} : { from: change.from ?? change.role }), ...(change.op === '-' ? {} : { to: change.role }) });
+        }
+        if (sync.steps.length) requests.push({ route: 'updateMembersInOrganizationTeam', params: { ...this.org, teamId }, body: batchBody(sync) });
+      }
+      if (requests.length) this.step(current ? '~' : '+', 'team', team.title, changes, requests);
+    }
+  }
+
+  async sites(sites: readonly FileSite[]): Promise<void> {
+    for (const [i, site] of sites.entries()) {
+      const here = ['sites', i];
+      const current = site.id ? this.pinned(this.state.sites, site.id, here, 'site') : this.byName(this.state.sites, (s) => s.title === site.title, [...here, 'title'], 'site', site.title);
+      const key = `site:${site.title}`;
+      const settings = { type: site.type, visibility: site.visibility };
+      if (!current) {
+        this.created.add(key);
+        this.step('+', 'site', site.title, diffFields(settings, {}), [{ route: 'createSite', params: this.org, body: defined({ title: site.title, ...settings }), bind: { [key]: 'id' } }]);
+      } else {
+        this.match(key, current.id);
+        if (site.type !== undefined && site.type !== current.type) {
+          throw fileError(this.where([...here, 'type']), [...here, 'type'], `the API cannot change the type of site "${site.title}" (${current.type} → ${site.type})`, 'change it in the GitBook app, or leave type out');
+        }
+        const changes = diffFields({ title: site.title, visibility: site.visibility }, current as unknown as Record<string, unknown>);
+        if (changes.length) this.step('~', 'site', site.title, changes, [{ route: 'updateSiteById', params: { ...this.org, siteId: current.id }, body: bodyOf(changes) }]);
+      }
+      await new SitePlanner(this, site, here, current ? await this.state.site(current.id) : undefined, current ? current.id : ref(key)).plan();
+    }
+  }
+
+  /** For the site planner: resolution and steps. */
+  siteContext() {
+    return {
+      org: this.org,
+      state: this.state,
+      prune: this.options.prune,
+      where: (path: FieldPath) => this.where(path),
+      resolve: (key: string) => this.resolve(key),
+      need: (key: string, path: FieldPath, what: string, hint: string) => this.need(key, path, what, hint),
+      know: (key: string, id: string) => this.known.set(key, id),
+      create: (key: string) => this.created.add(key),
+      step: (op: StepOp, kind: string, name: string, changes: FieldChange[], requests: PlannedRequest[]) => this.step(op, kind, name, changes, requests),
+    };
+  }
+
+  /** --prune: every object of a kind the file lists that the file does not name. */
+  async prune(file: OrgFile): Promise<void> {
+    const kept = this.matched;
+    if (file.sites) {
+      for (const site of this.state.sites.filter((s) => !kept.has(s.id))) {
+        this.step('-', 'site', site.title, [], [{ route: 'deleteSiteById', params: { ...this.org, siteId: site.id } }]);
+      }
+    }
+    if (file.teams) {
+      for (const team of this.state.teams.filter((t) => !kept.has(t.id))) {
+        this.step('-', 'team', team.title, [], [{ route: 'removeTeamFromOrganizationById', params: { ...this.org, teamId: team.id } }]);
+      }
+    }
+    if (file.spaces) {
+      for (const space of this.state.spaces.filter((s) => !kept.has(s.id))) {
+        this.step('-', 'space', this.state.spacePath(space), [], [{ route: 'deleteSpaceById', params: { spaceId: space.id } }]);
+      }
+    }
+    if (file.collections) {
+      const depth = (id: string) => this.state.collectionPath(id).split('/').length;
+      const gone = this.state.collections.filter((c) => !kept.has(c.id)).sort((a, b) => depth(b.id) - depth(a.id));
+      for (const collection of gone) {
+        this.step('-', 'collection', this.state.collectionPath(collection.id), [], [{ route: 'deleteCollectionById', params: { collectionId: collection.id } }]);
+      }
+    }
+    if (file.members) {
+      const kept = new Set(file.members.map((m) => m.email.toLowerCase()));
+      for (const member of this.state.members.filter((m) => !kept.has(m.email.toLowerCase()))) {
+        if (member.id === this.options.selfId) {
+          this.notes.push(`kept member ${member.email}: the token acts as them (--prune never removes you)`);
+          continue;
+        }
+        this.step('-', 'member', member.email, [], [{ route: 'removeMemberFromOrganizationById', params: { ...this.org, userId: member.id } }]);
+      }
+    }
+    if (file.customFields) {
+      const kept = new Set(file.customFields.map((f) => f.name));
+      for (const field of this.state.customFields.filter((f) => !kept.has(f.name))) {
+        this.step('-', 'custom field', field.name, [], [{ route: 'deleteOrganizationCustomField', params: { ...this.org, fieldName: field.name } }]);
+      }
+    }
+  }
+}
+
+type SiteContext = ReturnType<Planner['siteContext']>;
+
+/** A site's sections, root site spaces, share links, redirects and customization. */
+class SitePlanner {
+  private readonly ctx: SiteContext;
+
+  constructor(
+    planner: Planner,
+    private readonly site: FileSite,
+    private readonly here: FieldPath,
+    private readonly current: Awaited<ReturnType<OrgState['site']>> | undefined,
+    private readonly siteId: string | Ref,
+  ) {
+    this.ctx = planner.siteContext();
+  }
+
+  private get params() {
+    return { ...this.ctx.org, siteId: this.siteId };
+  }
+
+  async plan(): Promise<void> {
+    this.sections();
+    this.rootSpaces();
+    this.shareLinks();
+    this.redirects();
+    await this.customization();
+    if (this.ctx.prune) this.pruneParts();
+  }
+
+  private spaceRef(path: FieldPath, spacePath: string): string | Ref {
+    return this.ctx.need(`space:${spacePath}`, path, `space "${spacePath}"`, 'add it to spaces, or fix the title path');
+  }
+
+  private sections(): void {
+    const title = this.site.title;
+    (this.site.sections ?? []).forEach((section, i) => {
+      const here = [...this.here, 'sections', i];
+      const spaceId = this.spaceRef([...here, 'space'], section.space);
+      const key = `section:${title}/${section.title}`;
+      const name = `${title}/${section.title}`;
+      const list = this.current?.sections ?? [];
+      const current = section.id ? list.find((s) => s.id === section.id) : list.find((s) => s.title === section.title);
+      if (section.id && !current) throw fileError(this.ctx.where([...here, 'id']), [...here, 'id'], `no section with id ${section.id} in site "${title}"`, 'remove the id to create it');
+      const siteSpaceKey = `siteSpace:${title}/${section.space}`;
+      if (!current) {
+        this.ctx.create(key);
+        this.ctx.create(siteSpaceKey);
+        const requests: PlannedRequest[] = [
+          { route: 'addSectionToSite', params: this.params, body: defined({ spaceId, title: section.title, draft: section.draft }), bind: { [key]: 'id', [siteSpaceKey]: 'siteSpaces.0.id' } },
+        ];
+        if (section.path) requests.push({ route: 'updateSiteSectionById', params: { ...this.params, siteSectionId: ref(key) }, body: { path: section.path } });
+        this.ctx.step('+', 'site section', name, diffFields({ space: section.space, path: section.path, draft: section.draft }, {}), requests);
+        return;
+      }
+      this.ctx.know(key, current.id);
+      if (current.siteSpaceId) this.ctx.know(siteSpaceKey, current.siteSpaceId);
+      if (typeof spaceId === 'object' || spaceId !== current.spaceId) {
+        throw fileError(this.ctx.where([...here, 'space']), [...here, 'space'], `section "${section.title}" shows another space now; the API cannot swap it`, 'give the section a new title (and --prune the old one)');
+      }
+      const changes = diffFields({ title: section.title, path: section.path, draft: section.draft }, current as unknown as Record<string, unknown>);
+      if (changes.length) this.ctx.step('~', 'site section', name, changes, [{ route: 'updateSiteSectionById', params: { ...this.params, siteSectionId: current.id }, body: bodyOf(changes) }]);
+    });
+  }
+
+  private rootSpaces(): void {
+    const title = this.site.title;
+    (this.site.spaces ?? []).forEach((entry, i) => {
+      const here = [...this.here, 'spaces', i];
+      const spaceId = this.spaceRef([...here, 'space'], entry.space);
+      const key = `siteSpace:${title}/${entry.space}`;
+      const name = `${title}/${entry.space}`;
+      const current = typeof spaceId === 'string' ? this.current?.siteSpaces.find((s) => s.spaceId === spaceId && !s.sectionId) : undefined;
+      if (!current) {
+        this.ctx.create(key);
+        const requests: PlannedRequest[] = [{ route: 'addSpaceToSite', params: this.params, body: { spaceId }, bind: { [key]: 'id' } }];
+        if (entry.path) requests.push({ route: 'updateSiteSpaceById', params: { ...this.params, siteSpaceId: ref(key) }, body: { path: entry.path } });
+        this.ctx.step('+', 'site space', name, diffFields({ path: entry.path }, {}), requests);
+        return;
+      }
+      this.ctx.know(key, current.id);
+      const changes = diffFields({ path: entry.path }, current as unknown as Record<string, unknown>);
+      if (changes.length) this.ctx.step('~', 'site space', name, changes, [{ route: 'updateSiteSpaceById', params: { ...this.params, siteSpaceId: current.id }, body: bodyOf(changes) }]);
+    });
+  }
+
+  private shareLinks(): void {
+    for (const link of this.site.shareLinks ?? []) {
+      if (this.current?.shareLinks.some((l) => l.name === link.name)) continue;
+      this.ctx.step('+', 'share link', `${this.site.title}/${link.name}`, [], [{ route: 'createSiteShareLink', params: this.params, body: { name: link.name } }]);
+    }
+  }
+
+  private redirects(): void {
+    (this.site.redirects ?? []).forEach((redirect, i) => {
+      const here = [...this.here, 'redirects', i];
+      const destination =
+        'section' in redirect.destination
+          ? {
+              kind: 'site-section',
+              siteSectionId: this.ctx.need(`section:${this.site.title}/${redirect.destination.section}`, [...here, 'destination', 'section'], `section "${redirect.destination.section}" in this site`, 'add it to the sections'),
+            }
+          : {
+              kind: 'site-space',
+              siteSpaceId: this.ctx.need(`siteSpace:${this.site.title}/${redirect.destination.space}`, [...here, 'destination', 'space'], `site space of "${redirect.destination.space}" in this site`, 'add the space to the site'),
+            };
+      const flags = { permanent: redirect.permanent, captureWildcard: redirect.captureWildcard, draft: redirect.draft };
+      const name = `${this.site.title}${redirect.source}`;
+      const current = this.current?.redirects.find((r) => r.source === redirect.source);
+      if (!current) {
+        this.ctx.step('+', 'redirect', name, diffFields({ destination: describe(redirect.destination), ...flags }, {}), [
+          { route: 'createSiteRedirect', params: this.params, body: defined({ source: redirect.source, destination, ...flags }) },
+        ]);
+        return;
+      }
+      const changes = diffFields(flags, current as unknown as Record<string, unknown>);
+      if (!sameDestination(destination, current.destination)) changes.push({ field: 'destination', to: describe(redirect.destination) });
+      if (changes.length) {
+        const body = { ...bodyOf(changes.filter((c) => c.field !== 'destination')), ...(changes.some((c) => c.field === 'destination') ? { destination } : {}) };
+        this.ctx.step('~', 'redirect', name, changes, [{ route: 'updateSiteRedirectById', params: { ...this.params, siteRedirectId: current.id }, body }]);
+      }
+    });
+  }
+
+  private async customization(): Promise<void> {
+    const wanted = this.site.customization;
+    if (!wanted) return;
+    const changes = this.current ? leafChanges(wanted, this.current.customization, 'customization') : leafChanges(wanted, {}, 'customization');
+    if (!changes.length) return;
+    this.ctx.step(this.current ? '~' : '+', 'site customization', this.site.title, changes, [
+      { route: 'updateSiteCustomizationById', params: this.params, body: wanted, mergeWith: 'getSiteCustomizationById' },
+    ]);
+  }
+
+  private pruneParts(): void {
+    if (!this.current) return;
+    const title = this.site.title;
+    if (this.site.redirects) {
+      const kept = new Set(this.site.redirects.map((r) => r.source));
+      for (const redirect of this.current.redirects.filter((r) => !kept.has(r.source))) {
+        this.ctx.step('-', 'redirect', `${title}${redirect.source}`, [], [{ route: 'deleteSiteRedirectById', params: { ...this.params, siteRedirectId: redirect.id } }]);
+      }
+    }
+    if (this.site.shareLinks) {
+      const kept = new Set(this.site.shareLinks.map((l) => l.name));
+      for (const link of this.current.shareLinks.filter((l) => !kept.has(l.name))) {
+        this.ctx.step('-', 'share link', `${title}/${link.name}`, [], [{ route: 'deleteSiteShareLinkById', params: { ...this.params, shareLinkId: link.id } }]);
+      }
+    }
+    if (this.site.sections) {
+      const kept = new Set(this.site.sections.map((s) => s.title));
+      for (const section of this.current.sections.filter((s) => !kept.has(s.title))) {
+        this.ctx.step('-', 'site section', `${title}/${section.title}`, [], [{ route: 'deleteSiteSectionById', params: { ...this.params, siteSectionId: section.id } }]);
+      }
+    }
+    if (this.site.spaces) {
+      const kept = new Set(this.site.spaces.map((s) => this.ctx.resolve(`space:${s.space}`)));
+      for (const siteSpace of this.current.siteSpaces.filter((s) => !s.sectionId && !kept.has(s.spaceId))) {
+        const space = this.ctx.state.spaces.find((s) => s.id === siteSpace.spaceId);
+        this.ctx.step('-', 'site space', `${title}/${space ? this.ctx.state.spacePath(space) : siteSpace.spaceId}`, [], [
+          { route: 'deleteSiteSpaceById', params: { ...this.params, siteSpaceId: siteSpace.id } },
+        ]);
+      }
+    }
+  }
+}
+
+const describe = (destination: { section: string } | { space: string }) => ('section' in destination ? `section ${destination.section}` : `space ${destination.space}`);
+
+function sameDestination(wanted: { kind: string; siteSectionId?: string | Ref; siteSpaceId?: string | Ref }, current: CurrentRedirect['destination']): boolean {
+  if (wanted.kind !== current.kind) return false;
+  return wanted.kind === 'site-section' ? wanted.siteSectionId === current.siteSectionId : wanted.siteSpaceId === current.siteSpaceId;
+}
+
+/** The leaves of `wanted` that differ from `current` (objects compared key by key, anything else as a whole). */
+export function leafChanges(wanted: unknown, current: unknown, path: string): FieldChange[] {
+  if (wanted && typeof wanted === 'object' && !Array.isArray(wanted)) {
+    const base = current && typeof current === 'object' && !Array.isArray(current) ? (current as Record<string, unknown>) : {};
+    return Object.entries(wanted).flatMap(([key, value]) => leafChanges(value, base[key], `${path}.${key}`));
+  }
+  return same(wanted, current) ? [] : [{ field: path, from: current, to: wanted }];
+}
+
+export async function planOrganization(located: Located, state: OrgState, options: PlanOptions): Promise<Plan> {
+  const planner = new Planner(located, state, options);
+  const file = located.file;
+  planner.seed();
+  planner.customFields(file.customFields ?? []);
+  planner.members(file.members ?? []);
+  // Every collection and space is known by its path, so a file may refer to ones it does not list.
+  planner.collections(file.collections ?? [], undefined, ['collections']);
+  await planner.spaces(file.spaces ?? []);
+  await planner.teams(file.teams ?? []);
+  await planner.sites(file.sites ?? []);
+  if (options.prune) await planner.prune(file);
+  return { steps: [...planner.steps, ...planner.deletions], notes: planner.notes };
+}
+
+export function summarize(plan: Plan): { create: number; change: number; delete: number } {
+  const count = (op: StepOp) => plan.steps.filter((step) => step.op === op).length;
+  return { create: count('+'), change: count('~'), delete: count('-') };
+}

@@ -1,0 +1,144 @@
+/**
+ * The organization file of `docsctl apply -f` / `diff -f` / `export org`: one list per kind,
+ * the API's own field names, objects named by title (collections nested; a space's `parent`
+ * and a site section's `space` are title paths such as `Engineering/Handbook`), `id:` pinning
+ * one object. Every object is strict: an unknown key is an error naming it (parse.ts adds the
+ * line and a "did you mean"). `apply --schema` prints this as JSON Schema for editors.
+ *
+ * The enums come from the route declarations (src/api/schemas/common.ts), so the file accepts
+ * exactly what the API does.
+ */
+import * as z from 'zod';
+import { ContentVisibility, CustomFieldType, DefaultLevel, Emoji, MemberRole, SiteType, SiteVisibility, SpaceEditMode, TeamMemberRole } from '../api/schemas/common.js';
+
+const Title = z.string().min(1).max(128);
+const Id = z.string().min(1).max(100).describe('pins the object: matched by id, so a changed title is a rename');
+/** A title path: titles joined by `/` (`Engineering/Handbook/Onboarding`). */
+const TitlePath = z.string().min(1).max(1000).describe('title path: collection titles and the title, joined by /');
+
+/** An organization role, or `guest` (the API's null). */
+export const FileMemberRole = z.enum([...MemberRole.options, 'guest']);
+
+const Member = z.strictObject({
+  email: z.email().max(320),
+  role: FileMemberRole.optional().describe('omitted: a new member gets the API default, an existing one keeps theirs'),
+});
+
+export interface FileCollection {
+  id?: string | undefined;
+  title: string;
+  description?: string | undefined;
+  defaultLevel?: z.infer<typeof DefaultLevel> | undefined;
+  collections?: FileCollection[] | undefined;
+}
+
+const Collection: z.ZodType<FileCollection> = z.lazy(() =>
+  z.strictObject({
+    id: Id.optional(),
+    title: z.string().min(1).max(50),
+    description: z.string().max(100).optional(),
+    defaultLevel: DefaultLevel.optional(),
+    collections: z.array(Collection).optional(),
+  }),
+);
+
+const CustomFieldValue = z.union([z.string().max(256), z.number(), z.boolean(), z.array(z.string().max(256))]).nullable();
+
+const Space = z.strictObject({
+  id: Id.optional(),
+  title: z.string().min(1).max(50),
+  emoji: Emoji.optional(),
+  visibility: ContentVisibility.optional().describe('follows the parent: in-collection inside a collection, private at the top'),
+  defaultLevel: DefaultLevel.optional(),
+  editMode: SpaceEditMode.optional(),
+  language: z.string().min(2).max(10).optional(),
+  parent: TitlePath.nullable().optional(),
+  customFields: z.record(z.string(), CustomFieldValue).optional(),
+});
+
+const TeamMember = z.union([z.email().max(320), z.strictObject({ email: z.email().max(320), role: TeamMemberRole.default('member') })]);
+
+const Team = z.strictObject({
+  id: Id.optional(),
+  title: z.string().min(1).max(100),
+  members: z.array(TeamMember).optional(),
+});
+
+const CustomField = z.strictObject({
+  name: z
+    .string()
+    .min(1)
+    .max(50)
+    .regex(/^[a-z_\-0-9]+$/, 'must contain only lowercase letters, digits, "_" and "-"'),
+  type: CustomFieldType,
+  title: z.string().max(100).optional(),
+  description: z.string().max(200).optional(),
+  placeholder: z.string().max(100).optional(),
+  options: z.array(z.string().min(1).max(40)).min(1).max(50).optional(),
+});
+
+const SiteSection = z.strictObject({
+  id: Id.optional(),
+  title: z.string().min(1).max(100),
+  space: TitlePath,
+  path: z.string().min(1).max(100).optional(),
+  draft: z.boolean().optional(),
+});
+
+const SiteSpace = z.strictObject({
+  space: TitlePath,
+  path: z.string().min(1).max(100).optional(),
+});
+
+const ShareLink = z.strictObject({ name: z.string().min(1).max(50) });
+
+/** Where a redirect leads, named as the rest of the file names things. */
+const RedirectDestination = z.union([
+  z.strictObject({ section: z.string().min(1).describe('a section title of the site') }),
+  z.strictObject({ space: TitlePath.describe('the title path of a space the site shows') }),
+]);
+
+const Redirect = z.strictObject({
+  source: z.string().min(1).max(512),
+  destination: RedirectDestination,
+  permanent: z.boolean().optional(),
+  captureWildcard: z.boolean().optional(),
+  draft: z.boolean().optional(),
+});
+
+const Site = z.strictObject({
+  id: Id.optional(),
+  title: Title,
+  type: SiteType.optional(),
+  visibility: SiteVisibility.optional(),
+  sections: z.array(SiteSection).optional(),
+  spaces: z.array(SiteSpace).optional().describe('site spaces at the root (a site without sections)'),
+  shareLinks: z.array(ShareLink).optional(),
+  redirects: z.array(Redirect).optional(),
+  customization: z.record(z.string(), z.unknown()).optional().describe('the customization settings to hold (merged into the current ones)'),
+});
+
+export const OrgFileSchema = z.strictObject({
+  members: z.array(Member).optional(),
+  customFields: z.array(CustomField).optional(),
+  collections: z.array(Collection).optional(),
+  spaces: z.array(Space).optional(),
+  teams: z.array(Team).optional(),
+  sites: z.array(Site).optional(),
+});
+
+export type OrgFile = z.infer<typeof OrgFileSchema>;
+export type FileMember = z.infer<typeof Member>;
+export type FileSpace = z.infer<typeof Space>;
+export type FileTeam = z.infer<typeof Team>;
+export type FileCustomField = z.infer<typeof CustomField>;
+export type FileSite = z.infer<typeof Site>;
+export type FileRedirect = z.infer<typeof Redirect>;
+
+/** The JSON Schema of the file (`apply --schema`), for editors' YAML language servers. */
+export function orgFileJsonSchema(): unknown {
+  return {
+    ...z.toJSONSchema(OrgFileSchema, { io: 'input', unrepresentable: 'any' }),
+    title: 'docsctl organization file (docsctl apply -f)',
+  };
+}

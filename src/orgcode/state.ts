@@ -1,0 +1,249 @@
+/**
+ * The organization as it is now, read through the transport with the public API's list
+ * operations (the requests remote mode sends, so `--remote` against `serve` or GitBook plans the
+ * same): one read per list, 1,000 items a page. What only a per-object read gives (a team's
+ * members, a space's custom-field values, a site's sections, site spaces, share links,
+ * redirects and customization) is read on demand, once, for the objects the file names
+ * (everything, for `export`).
+ */
+import type { RouteId } from '../api/route-id.js';
+import type { Transport } from '../transport/types.js';
+
+export interface CurrentMember {
+  id: string;
+  email: string;
+  /** null: guest. */
+  role: string | null;
+}
+export interface CurrentCollection {
+  id: string;
+  title: string;
+  parent?: string | undefined;
+  description?: string | undefined;
+  defaultLevel?: string | null | undefined;
+}
+export interface CurrentSpace {
+  id: string;
+  title: string;
+  emoji?: string | undefined;
+  parent?: string | undefined;
+  visibility: string;
+  defaultLevel?: string | null | undefined;
+  editMode?: string | undefined;
+  language?: string | undefined;
+}
+export interface CurrentCustomField {
+  name: string;
+  type: string;
+  title?: string | undefined;
+  description?: string | undefined;
+  placeholder?: string | undefined;
+  options?: string[] | undefined;
+}
+export interface CurrentTeam {
+  id: string;
+  title: string;
+}
+export interface CurrentTeamMember {
+  id: string;
+  email?: string | undefined;
+  role: 'owner' | 'member';
+}
+export interface CurrentSite {
+  id: string;
+  title: string;
+  type: string;
+  visibility: string;
+}
+export interface CurrentSection {
+  id: string;
+  title: string;
+  path: string;
+  draft?: boolean | undefined;
+  /** The space of its default variant. */
+  spaceId?: string | undefined;
+  siteSpaceId?: string | undefined;
+}
+export interface CurrentSiteSpace {
+  id: string;
+  spaceId: string;
+  path: string;
+  sectionId?: string | undefined;
+}
+export interface CurrentShareLink {
+  id: string;
+  name: string;
+}
+export interface CurrentRedirect {
+  id: string;
+  source: string;
+  destination: { kind: string; siteSectionId?: string; siteSpaceId?: string; pageId?: string };
+  permanent?: boolean | undefined;
+  captureWildcard?: boolean | undefined;
+  draft?: boolean | undefined;
+}
+export interface SiteDetails {
+  sections: CurrentSection[];
+  siteSpaces: CurrentSiteSpace[];
+  shareLinks: CurrentShareLink[];
+  redirects: CurrentRedirect[];
+  customization: Record<string, unknown>;
+}
+
+type Item = Record<string, unknown>;
+
+/** Every item of a paginated list. */
+export async function listAll(transport: Transport, route: RouteId, params: Record<string, string>): Promise<Item[]> {
+  const items: Item[] = [];
+  let page: string | undefined;
+  do {
+    const { body } = await transport.request(route, { params, query: { limit: 1000, ...(page ? { page } : {}) } });
+    const list = body as { items?: Item[]; next?: { page?: string } | null };
+    items.push(...(list.items ?? []));
+    page = list.next?.page;
+  } while (page);
+  return items;
+}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+export class OrgState {
+  private readonly teamMembersCache = new Map<string, Promise<CurrentTeamMember[]>>();
+  private readonly spaceFieldsCache = new Map<string, Promise<Record<string, unknown>>>();
+  private readonly siteCache = new Map<string, Promise<SiteDetails>>();
+
+  private constructor(
+    readonly transport: Transport,
+    readonly organizationId: string,
+    readonly members: CurrentMember[],
+    readonly customFields: CurrentCustomField[],
+    readonly collections: CurrentCollection[],
+    readonly spaces: CurrentSpace[],
+    readonly teams: CurrentTeam[],
+    readonly sites: CurrentSite[],
+  ) {}
+
+  /** The organization's lists, read in parallel. */
+  static async read(transport: Transport, organizationId: string): Promise<OrgState> {
+    const params = { organizationId };
+    const [members, fields, collections, spaces, teams, sites] = await Promise.all([
+      listAll(transport, 'listMembersInOrganizationById', params),
+      listAll(transport, 'listOrganizationCustomFields', params),
+      listAll(transport, 'listCollectionsInOrganizationById', params),
+      listAll(transport, 'listSpacesInOrganizationById', params),
+      listAll(transport, 'listTeamsInOrganizationById', params),
+      listAll(transport, 'listSites', params),
+    ]);
+    return new OrgState(
+      transport,
+      organizationId,
+      members.map((m) => ({ id: m.id as string, email: str((m.user as Item | undefined)?.email) ?? '', role: (m.role as string | null | undefined) ?? null })),
+      fields.map((f) => ({
+        name: f.name as string,
+        type: f.type as string,
+        title: str(f.title),
+        description: str(f.description),
+        placeholder: str(f.placeholder),
+        options: Array.isArray(f.options) ? (f.options as string[]) : undefined,
+      })),
+      collections.map((c) => ({ id: c.id as string, title: c.title as string, parent: str(c.parent), description: str(c.description), defaultLevel: c.defaultLevel as string | null | undefined })),
+      spaces.map((s) => ({
+        id: s.id as string,
+        title: s.title as string,
+        emoji: str(s.emoji),
+        parent: str(s.parent),
+        visibility: s.visibility as string,
+        defaultLevel: s.defaultLevel as string | null | undefined,
+        editMode: str(s.editMode),
+        language: str(s.language),
+      })),
+      teams.map((t) => ({ id: t.id as string, title: t.title as string })),
+      sites.map((s) => ({ id: s.id as string, title: s.title as string, type: s.type as string, visibility: s.visibility as string })),
+    );
+  }
+
+  /** `Engineering/Handbook` for a collection id (its ancestors' titles and its own). */
+  collectionPath(id: string): string {
+    const byId = new Map(this.collections.map((c) => [c.id, c]));
+    const titles: string[] = [];
+    const seen = new Set<string>();
+    for (let current = byId.get(id); current && !seen.has(current.id); current = current.parent ? byId.get(current.parent) : undefined) {
+      seen.add(current.id);
+      titles.unshift(current.title);
+    }
+    return titles.join('/');
+  }
+
+  spacePath(space: CurrentSpace): string {
+    return space.parent ? `${this.collectionPath(space.parent)}/${space.title}` : space.title;
+  }
+
+  teamMembers(teamId: string): Promise<CurrentTeamMember[]> {
+    return cached(this.teamMembersCache, teamId, async () =>
+      (await listAll(this.transport, 'listTeamMembersInOrganizationById', { organizationId: this.organizationId, teamId })).map((item) => {
+        const organization = item.organization as Item;
+        return { id: organization.id as string, email: str((organization.user as Item | undefined)?.email), role: (item.team as { role: 'owner' | 'member' }).role };
+      }),
+    );
+  }
+
+  /** A space's custom-field values by field name (fields without a value left out). */
+  spaceFields(spaceId: string): Promise<Record<string, unknown>> {
+    return cached(this.spaceFieldsCache, spaceId, async () => {
+      const { body } = await this.transport.request('getSpaceCustomFields', { params: { spaceId } });
+      const items = (Array.isArray(body) ? body : ((body as { items?: Item[] }).items ?? [])) as Item[];
+      const values: Record<string, unknown> = {};
+      for (const item of items) {
+        if (item.value !== undefined && item.value !== null) values[(item.customField as Item).name as string] = item.value;
+      }
+      return values;
+    });
+  }
+
+  site(siteId: string): Promise<SiteDetails> {
+    return cached(this.siteCache, siteId, async () => {
+      const params = { organizationId: this.organizationId, siteId };
+      const [sections, siteSpaces, shareLinks, redirects, customization] = await Promise.all([
+        listAll(this.transport, 'listSiteSections', params),
+        listAll(this.transport, 'listSiteSpaces', params),
+        listAll(this.transport, 'listSiteShareLinks', params),
+        listAll(this.transport, 'listSiteRedirects', params),
+        this.transport.request('getSiteCustomizationById', { params }).then((answer) => answer.body as Record<string, unknown>),
+      ]);
+      return {
+        sections: sections.map((s) => {
+          const variants = (s.siteSpaces as Item[] | undefined) ?? [];
+          const first = variants.find((v) => v.default === true) ?? variants[0];
+          return {
+            id: s.id as string,
+            title: s.title as string,
+            path: s.path as string,
+            draft: s.draft as boolean | undefined,
+            spaceId: str((first?.space as Item | undefined)?.id),
+            siteSpaceId: str(first?.id),
+          };
+        }),
+        siteSpaces: siteSpaces.map((s) => ({ id: s.id as string, spaceId: (s.space as Item).id as string, path: s.path as string, sectionId: str(s.section) })),
+        shareLinks: shareLinks.map((l) => ({ id: l.id as string, name: l.name as string })),
+        redirects: redirects.map((r) => ({
+          id: r.id as string,
+          source: r.source as string,
+          destination: r.destination as CurrentRedirect['destination'],
+          permanent: r.permanent as boolean | undefined,
+          captureWildcard: r.captureWildcard as boolean | undefined,
+          draft: r.draft as boolean | undefined,
+        })),
+        customization,
+      };
+    });
+  }
+}
+
+function cached<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  let value = cache.get(key);
+  if (!value) {
+    value = load();
+    cache.set(key, value);
+  }
+  return value;
+}
