@@ -385,7 +385,7 @@ export const installIntegrationOnSite = defineRoute({
 
 /**
  * The routes of an installation's spaces or sites (the two kinds are alike): its list, one
- * by id, its change, its removal, and the integration-wide list (all organizations).
+ * by id, its change, its removal.
  */
 function contentInstallationRoutes<P extends 'spaceId' | 'siteId'>(kind: 'space' | 'site', param: P, example: { integration: string; id: string; edit: string }) {
   const Kind = kind === 'space' ? 'Space' : 'Site';
@@ -459,26 +459,33 @@ function contentInstallationRoutes<P extends 'spaceId' | 'siteId'>(kind: 'space'
         examples: [ex('uninstall', ` ${example.id} --yes`)],
       },
     }),
-    ofIntegration: defineRoute({
-      id: `listIntegration${Kind}Installations`,
-      method: 'GET',
-      path: `/v1/integrations/{integrationName}/${kind}s`,
-      summary: `List the ${kind} installations of an integration, in every organization`,
-      source: 'real-api',
-      access: 'none',
-      params: integrationParams(),
-      query: z.object({ ...extendedList().shape, externalId: z.string().optional() }),
-      paginated: true,
-      cli: {
-        command: `integration ${kind}s`,
-        summary: `List the ${kind}s an integration is installed on, in every organization (admin of its organization)`,
-        flags: { externalId: { flag: '--external-id <id>', description: `only ${kind} installations with this external id` } },
-        columns,
-        noun: `${kind} installation`,
-        examples: [`docsctl integration ${kind}s ${example.integration}`],
-      },
-    }),
   };
+}
+
+
+/** The space (site) installations of an integration, in every organization. */
+function installationsOfIntegrationRoute(kind: 'space' | 'site', example: { integration: string }) {
+  const Kind = kind === 'space' ? 'Space' : 'Site';
+  const columns = `${kind}Installation`;
+  return defineRoute({
+    id: `listIntegration${Kind}Installations`,
+    method: 'GET',
+    path: `/v1/integrations/{integrationName}/${kind}s`,
+    summary: `List the ${kind} installations of an integration, in every organization`,
+    source: 'real-api',
+    access: 'none',
+    params: integrationParams(),
+    query: z.object({ ...extendedList().shape, externalId: z.string().optional() }),
+    paginated: true,
+    cli: {
+      command: `integration ${kind}s`,
+      summary: `List the ${kind}s an integration is installed on, in every organization (admin of its organization)`,
+      flags: { externalId: { flag: '--external-id <id>', description: `only ${kind} installations with this external id` } },
+      columns,
+      noun: `${kind} installation`,
+      examples: [`docsctl integration ${kind}s ${example.integration}`],
+    },
+  });
 }
 
 const onSpaces = contentInstallationRoutes('space', 'spaceId', { integration: 'slack', id: 'sp4c3', edit: '--configuration \'{"channel":"#docs"}\'' });
@@ -488,12 +495,12 @@ export const listIntegrationInstallationSpaces = onSpaces.list;
 export const getIntegrationSpaceInstallation = onSpaces.get;
 export const updateIntegrationSpaceInstallation = onSpaces.update;
 export const uninstallIntegrationFromSpace = onSpaces.uninstall;
-export const listIntegrationSpaceInstallations = onSpaces.ofIntegration;
+export const listIntegrationSpaceInstallations = installationsOfIntegrationRoute('space', { integration: 'slack' });
 export const listIntegrationInstallationSites = onSites.list;
 export const getIntegrationSiteInstallation = onSites.get;
 export const updateIntegrationSiteInstallation = onSites.update;
 export const uninstallIntegrationFromSite = onSites.uninstall;
-export const listIntegrationSiteInstallations = onSites.ofIntegration;
+export const listIntegrationSiteInstallations = installationsOfIntegrationRoute('site', { integration: 'analytics' });
 
 // ─── Events (0.202): what happened to an integration's installations, newest first ─────
 
