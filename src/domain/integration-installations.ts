@@ -64,7 +64,7 @@ import {
   visibleIntegration,
 } from './integrations.js';
 import { countRows, itemsOf, paginate, rowsOf } from './pagination.js';
-import { atLeast, roleIn } from './permissions.js';
+import { atLeast, orgAccess, roleIn } from './permissions.js';
 import { getSite } from './sites/site-records.js';
 import { siteAccess } from './sites/access.js';
 import { siteView } from './sites/views.js';
@@ -406,12 +406,14 @@ export const installationHandlers: Record<string, Handler> = {
     return new Reply(204);
   }),
 
-  ...on('listOrganizationIntegrations', (ctx, { params, query }) =>
+  ...on('listOrganizationIntegrations', (ctx, { params, query }) => {
+    const { org } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     // Public integrations, and the organization's own whatever their visibility ("trusted by the organization").
-    catalogPage(ctx, query, (i) => i.visibility === 'public' || i.owner === params.organizationId),
-  ),
+    return catalogPage(ctx, query, (i) => i.visibility === 'public' || i.owner === org.id);
+  }),
 
   ...on('listOrganizationInstallations', (ctx, { params, query }) => {
+    orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     const search = query.search?.toLowerCase();
     const prefix = targetPrefix(params.organizationId, 'organization', params.organizationId);
     const item = (installationId: string, key: string) => {
@@ -426,6 +428,7 @@ export const installationHandlers: Record<string, Handler> = {
   }),
 
   ...on('getOrganizationIntegrationStatus', (ctx, { params }) => {
+    orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     const integration = visibleIntegration(ctx.tx, params.integrationName, ctx.actor.userId);
     const installationId = orgInstallationId(ctx.tx, params.organizationId, integration.name);
     const installation = installationId === undefined ? undefined : integrationInstallations.get(ctx.tx, integration.name, installationId);
@@ -436,7 +439,7 @@ export const installationHandlers: Record<string, Handler> = {
   }),
 
   ...on('listOrganizationIntegrationsStatus', (ctx, { params, query }) => {
-    const orgId = params.organizationId;
+    const orgId = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId).org.id;
     if (query.site !== undefined && query.space !== undefined) throw badRequest('Pass site or space, not both');
     const type = query.space !== undefined ? 'space' : query.site !== undefined ? 'site' : query.target;
     if (query.target !== undefined && type !== query.target) throw badRequest(`target=${query.target} does not match the ${type} filter: pass one of them`);

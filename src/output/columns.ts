@@ -190,7 +190,6 @@ const integrationColumns = {
     col('TARGET', 'target.type'),
     { header: 'ON', get: (item) => field('target', 'spaceId')(item) ?? field('target', 'siteId')(item) ?? field('target', 'organizationId')(item) },
   ],
-  siteIntegrationScript: [col('SCRIPT', 'script'), col('COOKIES', 'cookies'), col('CSP', 'contentSecurityPolicy', true)],
 } satisfies Record<string, Column[]>;
 
 export const columns = {

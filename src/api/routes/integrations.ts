@@ -696,24 +696,6 @@ function integrationsOnRoute<S extends z.ZodObject<Record<string, z.ZodString>>>
 export const listSpaceIntegrations = integrationsOnRoute('space', '/v1/spaces/{spaceId}/integrations', pathParams('spaceId'), 'sp4c3');
 export const listSiteIntegrations = integrationsOnRoute('site', '/v1/orgs/{organizationId}/sites/{siteId}/integrations', pathParams('organizationId', 'siteId'), 's1t3');
 
-export const listSiteIntegrationScripts = defineRoute({
-  id: 'listSiteIntegrationScripts',
-  method: 'GET',
-  path: '/v1/orgs/{organizationId}/sites/{siteId}/integration-scripts',
-  summary: "List the scripts the site's integrations inject into its published pages",
-  source: 'real-api',
-  access: 'read',
-  params: pathParams('organizationId', 'siteId'),
-  query: noQuery(),
-  cli: {
-    command: 'site integration-scripts',
-    summary: "List the scripts the site's integrations inject into its published pages (scope site:script:inject)",
-    output: 'list',
-    columns: 'siteIntegrationScript',
-    examples: ['docsctl site integration-scripts s1t3'],
-  },
-});
-
 export const queueIntegrationTask = defineRoute({
   id: 'queueIntegrationTask',
   method: 'POST',
