@@ -33,6 +33,7 @@ const moduleLoaders: Record<RouteModuleName, () => Promise<Record<string, unknow
   translations: () => import('./routes/translations.js'),
   members: () => import('./routes/members.js'),
   teams: () => import('./routes/teams.js'),
+  permissions: () => import('./routes/permissions.js'),
   git: () => import('./routes/git.js'),
   imports: () => import('./routes/imports.js'),
   reviews: () => import('./routes/reviews.js'),

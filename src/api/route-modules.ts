@@ -19,6 +19,7 @@ import * as inviteLinks from './routes/invite-links.js';
 import * as members from './routes/members.js';
 import * as openapi from './routes/openapi.js';
 import * as orgs from './routes/orgs.js';
+import * as permissions from './routes/permissions.js';
 import * as sites from './routes/sites.js';
 import * as spaces from './routes/spaces.js';
 import * as sso from './routes/sso.js';
@@ -45,6 +46,7 @@ export const handWrittenModules = {
   translations,
   members,
   teams,
+  permissions,
   git,
   imports,
   reviews,

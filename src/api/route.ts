@@ -126,8 +126,8 @@ export interface CommandArgDeclaration {
   /** Path parameter it fills (defaults to `name`). */
   readonly param?: string;
   readonly description?: string;
-  /** Collects the remaining arguments into a list placed at `to` (`body.users`). */
-  readonly variadic?: { readonly to: string };
+  /** Collects the remaining arguments into a list placed at `to` (`body.users`); `optional`: none may be given (a flag fills the need instead). */
+  readonly variadic?: { readonly to: string; readonly optional?: true };
   /** A body or query field it fills instead of a path parameter (`body.spaceId`). */
   readonly to?: string;
   /** Read by the command's `build` hook (e.g. a page id that goes into a list of changes): no route field. */

@@ -23,8 +23,8 @@ export interface ArgSpec {
   /** Path parameter it fills (defaults to `name`). */
   param?: string;
   description: string;
-  /** Collects the remaining arguments into a list placed at `to`. */
-  variadic?: { to: string };
+  /** Collects the remaining arguments into a list placed at `to` (`optional`: none may be given, another flag filling the need). */
+  variadic?: { to: string; optional?: true };
   /** A body or query field it fills instead of a path parameter (`body.spaceId`). */
   to?: string;
   /** The object has another name the argument may give (an id for a name, a path for an id): how to find the handle (lookups.ts). */
@@ -132,7 +132,7 @@ export function registerOperationCommands(
     const command = parent.command(verb).description(spec.summary);
     if (spec.aliases) command.aliases(spec.aliases);
     for (const arg of spec.args ?? []) {
-      command.argument(arg.variadic ? `<${arg.name}...>` : `<${arg.name}>`, arg.description);
+      command.argument(arg.variadic ? (arg.variadic.optional ? `[${arg.name}...]` : `<${arg.name}...>`) : `<${arg.name}>`, arg.description);
     }
     if (spec.org) command.addOption(new Option('--org <organizationId>', 'organization (default: DOCSCTL_ORG, the profile, or your only one)'));
     for (const flag of spec.flags ?? []) {
@@ -310,8 +310,9 @@ export async function buildInput(
   if (typeof options.body === 'string' && spec.rawBody !== false) input.body = await readBodyOption(options.body);
   (spec.args ?? []).forEach((arg, index) => {
     const value = positional[index];
-    if (arg.variadic) setPath(input, arg.variadic.to, value);
-    else if (arg.to) setPath(input, arg.to, value);
+    if (arg.variadic) {
+      if (!arg.variadic.optional || (Array.isArray(value) && value.length > 0)) setPath(input, arg.variadic.to, value);
+    } else if (arg.to) setPath(input, arg.to, value);
     else (input.params as Record<string, string>)[arg.param ?? arg.name] = value as string;
   });
   for (const flag of spec.flags ?? []) {

@@ -5,8 +5,10 @@
  * runs (so a denied call changes nothing and learns nothing from validation errors).
  *
  * - The object a route acts on is found from its path parameters, most specific
- *   first (`scopes`): a space, a collection, else the organization. Its
- *   organization is where the caller's role is read.
+ *   first (`scopes`): a space, a collection, else the organization (and its site,
+ *   `{siteId}`). The caller's role is their effective role on that object: grants on
+ *   it and its parent collections, its `defaultLevel`, else their organization role
+ *   (src/domain/grants.ts).
  * - A caller who is not an (enabled) member of that organization gets 404 for the
  *   object, as if it did not exist (ids of other organizations do not leak); a
  *   DELETE is left to its handler, which answers 204 "nothing to delete".
@@ -24,7 +26,7 @@
 import { forbidden, notFound } from '../api/errors.js';
 import type { RouteAccess } from '../api/route.js';
 import type { StoreReader } from '../store/types.js';
-import { atLeast, requireRole, roleIn } from './permissions.js';
+import { atLeast, collectionRoleOf, requireRole, roleIn, siteRoleOf, spaceRoleOf } from './permissions.js';
 import { type MemberRole, type Role, getCollection, getOrg, getSpace } from './core-records.js';
 import { getTeam, teamMembers } from './teams-records.js';
 
@@ -89,7 +91,7 @@ export function checkAccess(
     if (typeof id !== 'string') continue;
     const orgId = scope.organizationOf(reader, id);
     if (orgId === undefined) return { userId }; // unknown object: the handler's 404
-    const role = roleIn(reader, orgId, userId);
+    const role = effectiveRole(reader, scope.param, id, orgId, params, userId);
     if (role === undefined) {
       // Deleting what one cannot see is "nothing to delete" (204), as the real API answers: the handler says so.
       if (route.method === 'DELETE') return { userId };
@@ -102,10 +104,32 @@ export function checkAccess(
         `You need the "${access.role}" role or higher in organization ${orgId}, or the "owner" role in team ${String(params.teamId)}, to call ${routeId} (your role: ${role ?? 'guest'})`,
       );
     }
+    if (scope.param !== 'organizationId' || typeof params.siteId === 'string') {
+      // The role on the object itself (grants, general access): say where it was read.
+      const where = scope.param === 'organizationId' ? `site ${String(params.siteId)}` : `${scope.noun.toLowerCase()} ${id}`;
+      if (!atLeast(role, access.role)) throw forbidden(`You need the "${access.role}" role or higher on ${where} to call ${routeId} (your role there: ${role ?? 'none'})`);
+    }
     requireRole(role, access.role, orgId, `call ${routeId}${access.or === 'self' ? ' for another member' : ''}`);
     return resolved;
   }
   return { userId };
+}
+
+/** The caller's role on the object the scope names: effective on a space, collection or site, else their organization role. */
+function effectiveRole(reader: StoreReader, param: string, id: string, orgId: string, params: Readonly<Record<string, unknown>>, userId: string): Role | undefined {
+  if (param === 'spaceId') {
+    const space = getSpace(reader, id);
+    return space ? spaceRoleOf(reader, space, userId) : undefined;
+  }
+  if (param === 'collectionId') {
+    const collection = getCollection(reader, id);
+    return collection ? collectionRoleOf(reader, collection, userId) : undefined;
+  }
+  const siteId = params.siteId;
+  if (param === 'organizationId' && typeof siteId === 'string' && reader.get<{ organization: string }>('sites', siteId)?.organization === orgId) {
+    return siteRoleOf(reader, orgId, siteId, userId);
+  }
+  return roleIn(reader, orgId, userId);
 }
 
 /** Allowed below the declared role: the user named by `{userId}` themselves, or an owner of the team `{teamId}` who is not a guest. */

@@ -20,7 +20,7 @@ import type { StoreReader, StoreWriter } from '../store/types.js';
 import type { Entry } from './ordered.js';
 import { paginate, rowsOf } from './pagination.js';
 import { type Handler, Reply, deleted, implementer, nothingToDelete } from './handler.js';
-import { collectionAccess, findCollection, orgAccess, requireRole } from './permissions.js';
+import { ListedRoles, collectionAccess, findCollection, orgAccess, requireRole, roleIn } from './permissions.js';
 import {
   type ChildRef,
   type CollectionRecord,
@@ -138,12 +138,13 @@ export const collectionHandlers: Record<string, Handler> = {
   }),
 
   ...on('listSpacesInCollectionById', (ctx, { params, query }) => {
-    const { collection, role } = collectionAccess(ctx.tx, params.collectionId, ctx.actor.userId);
+    const { collection } = collectionAccess(ctx.tx, params.collectionId, ctx.actor.userId);
+    const roles = new ListedRoles(ctx.tx, collection.organization, ctx.actor.userId, roleIn(ctx.tx, collection.organization, ctx.actor.userId) ?? null);
     // A collection's list holds its active spaces only (deleting a space takes it out).
     return pageChildren(ctx.tx, containerKey(collection.organization, collection.id), 'space', query, ({ id }) => {
       const space = getSpace(ctx.tx, id);
       if (!space) throw new Error(`store inconsistency: collection ${collection.id} lists missing space ${id}`);
-      return spaceView(ctx, space, role);
+      return spaceView(ctx, space, roles.space(space));
     });
   }),
 
@@ -221,7 +222,8 @@ export const collectionHandlers: Record<string, Handler> = {
   }),
 
   ...on('listCollectionsInOrganizationById', (ctx, { params, query }) => {
-    const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    const { org, role: orgRole } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    const roles = new ListedRoles(ctx.tx, org.id, ctx.actor.userId, orgRole);
     if (query.nested === false) {
       // Root collections, in creation order: the org's list read past nested ones, counted by the root's count row.
       const rootCount = countChildren(ctx.tx, containerKey(org.id, undefined), 'collection');
@@ -230,11 +232,14 @@ export const collectionHandlers: Record<string, Handler> = {
         query,
         ({ id }) => {
           const collection = loadListed(ctx.tx, org.id, id);
-          return collection.parent === undefined ? collectionView(ctx, collection, role) : undefined;
+          return collection.parent === undefined ? collectionView(ctx, collection, roles.collection(collection)) : undefined;
         },
         rootCount,
       );
     }
-    return orgCollectionList.page(ctx.tx, org.id, query, ({ id }) => collectionView(ctx, loadListed(ctx.tx, org.id, id), role));
+    return orgCollectionList.page(ctx.tx, org.id, query, ({ id }) => {
+      const collection = loadListed(ctx.tx, org.id, id);
+      return collectionView(ctx, collection, roles.collection(collection));
+    });
   }),
 };

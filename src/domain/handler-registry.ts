@@ -40,6 +40,7 @@ const search = async (): Promise<Handlers> => (await import('./search/handlers.j
 const users = async (): Promise<Handlers> => (await import('./users.js')).userHandlers;
 const members = async (): Promise<Handlers> => (await import('./members.js')).memberHandlers;
 const teams = async (): Promise<Handlers> => (await import('./teams.js')).teamHandlers;
+const permissions = async (): Promise<Handlers> => (await import('./object-permissions.js')).objectPermissionHandlers;
 const customFields = async (): Promise<Handlers> => (await import('./custom-fields.js')).customFieldHandlers;
 const integrations = async (): Promise<Handlers> => ({
   ...(await import('./integrations.js')).integrationHandlers,
@@ -70,6 +71,7 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   users,
   members,
   teams,
+  permissions,
   sites: async (): Promise<Handlers> => (await import('./sites/handlers.js')).sitesAreaHandlers,
   'custom-fields': customFields,
   integrations,

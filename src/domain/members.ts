@@ -11,6 +11,7 @@
  * - A member's `spaces` counts the spaces their role opens (all the organization's
  *   active spaces for a role, none for a guest: there are no per-space grants yet).
  */
+import { dropPrincipalGrants } from './grants.js';
 import { conflict, notFound } from '../api/errors.js';
 import type * as routes from '../api/routes/members.js';
 import type { StoreReader, StoreWriter } from '../store/types.js';
@@ -112,6 +113,7 @@ export function putMember(tx: StoreWriter, orgId: string, userId: string, member
 /** Removes a member from the organization, its indexes and its teams. */
 export function removeMember(tx: StoreWriter, orgId: string, userId: string): void {
   leaveAllTeams(tx, orgId, userId);
+  dropPrincipalGrants(tx, orgId, 'user', userId); // their grants on spaces, collections and sites
   tx.delete(Tables.members, memberKey(orgId, userId));
   orgMemberList.remove(tx, orgId, userId);
   userOrgList.remove(tx, userId, orgId);

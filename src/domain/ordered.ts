@@ -100,9 +100,9 @@ export class OrderedList<V> {
     return tx.scan<Entry<V>>(this.table, { prefix: `${owner}/` }).map(([, entry]) => entry);
   }
 
-  /** One page of the list (`map` returning undefined drops an item from the page). */
-  page<T>(tx: StoreReader, owner: string, query: PageQuery, map: (entry: Entry<V>) => T | undefined): ListEnvelope<T> {
-    return paginate(rowsOf<Entry<V>>(tx, this.table, `${owner}/`), query, (entry) => map(entry), this.count(tx, owner));
+  /** One page of the list (`map` returning undefined drops an item from the page; `count`: the filtered list's, when it filters). */
+  page<T>(tx: StoreReader, owner: string, query: PageQuery, map: (entry: Entry<V>) => T | undefined, count = this.count(tx, owner)): ListEnvelope<T> {
+    return paginate(rowsOf<Entry<V>>(tx, this.table, `${owner}/`), query, (entry) => map(entry), count);
   }
 
   /** The neighbours' order keys around an anchor: [key before the slot, key after the slot]. */

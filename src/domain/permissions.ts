@@ -8,9 +8,10 @@
  *   API hides what a user cannot see.
  * - A member whose role is too low gets 403 naming the role needed.
  * - Roles rank admin > create > edit > review > comment > read > guest (null).
- *   The member's organization role applies to all the organization's content;
- *   `defaultLevel` of collections/spaces is stored and returned but does not
- *   (yet) change anyone's access.
+ * - A member's role on a space, collection or site is their effective role
+ *   (src/domain/grants.ts): grants to them or their teams on the object or a
+ *   parent collection, the content's `defaultLevel`, else their organization role.
+ *   Organization admins are admins everywhere.
  */
 import { forbidden, notFound } from '../api/errors.js';
 import type { StoreReader } from '../store/types.js';
@@ -26,6 +27,7 @@ import {
   getSpace,
   isExpired,
 } from './core-records.js';
+import { GrantReader, contentRole, siteRole } from './grants.js';
 
 const RANK: Record<MemberRole, number> = { admin: 6, create: 5, edit: 4, review: 3, comment: 2, read: 1 };
 
@@ -76,8 +78,29 @@ export interface CollectionAccess {
 export function findCollection(tx: StoreReader, id: string, userId: string): CollectionAccess | undefined {
   const collection = getCollection(tx, id);
   if (!collection) return undefined;
-  const role = roleIn(tx, collection.organization, userId);
+  const role = collectionRoleOf(tx, collection, userId);
   return role === undefined ? undefined : { collection, role };
+}
+
+/** The user's effective role on a space; undefined when they are not an (enabled) member of its organization. */
+export function spaceRoleOf(tx: StoreReader, space: SpaceRecord, userId: string, grants?: GrantReader): Role | undefined {
+  const orgRole = roleIn(tx, space.organization, userId);
+  if (orgRole === undefined) return undefined;
+  return contentRole(tx, grants ?? new GrantReader(tx, space.organization, userId), orgRole, { kind: 'space', ...space }).role;
+}
+
+/** The user's effective role on a collection; undefined when they are not an (enabled) member of its organization. */
+export function collectionRoleOf(tx: StoreReader, collection: CollectionRecord, userId: string, grants?: GrantReader): Role | undefined {
+  const orgRole = roleIn(tx, collection.organization, userId);
+  if (orgRole === undefined) return undefined;
+  return contentRole(tx, grants ?? new GrantReader(tx, collection.organization, userId), orgRole, { kind: 'collection', ...collection }).role;
+}
+
+/** The user's effective role on a site of organization `orgId`; undefined when they are not an (enabled) member. */
+export function siteRoleOf(tx: StoreReader, orgId: string, siteId: string, userId: string, grants?: GrantReader): Role | undefined {
+  const orgRole = roleIn(tx, orgId, userId);
+  if (orgRole === undefined) return undefined;
+  return siteRole(grants ?? new GrantReader(tx, orgId, userId), orgRole, siteId).role;
 }
 
 /** The collection and the actor's role in its organization; 404 when absent or hidden. */
@@ -96,7 +119,7 @@ export interface SpaceAccess {
 export function findSpace(tx: StoreReader, id: string, userId: string, now: Date): SpaceAccess | undefined {
   const space = getSpace(tx, id);
   if (!space || isExpired(space, now)) return undefined;
-  const role = roleIn(tx, space.organization, userId);
+  const role = spaceRoleOf(tx, space, userId);
   return role === undefined ? undefined : { space, role };
 }
 
@@ -220,4 +243,33 @@ export function spacePermissions(role: Role): SpacePermissions {
     review: atLeast(role, 'review'),
     installIntegration: atLeast(role, 'admin'),
   };
+}
+
+/**
+ * The caller's effective role on each item of a listing of one organization's
+ * content (their grants are read once for the whole page).
+ */
+export class ListedRoles {
+  private readonly grants: GrantReader;
+
+  constructor(
+    private readonly tx: StoreReader,
+    orgId: string,
+    userId: string,
+    private readonly orgRole: Role,
+  ) {
+    this.grants = new GrantReader(tx, orgId, userId);
+  }
+
+  space(space: SpaceRecord): Role {
+    return contentRole(this.tx, this.grants, this.orgRole, { kind: 'space', ...space }).role;
+  }
+
+  collection(collection: CollectionRecord): Role {
+    return contentRole(this.tx, this.grants, this.orgRole, { kind: 'collection', ...collection }).role;
+  }
+
+  site(siteId: string): Role {
+    return siteRole(this.grants, this.orgRole, siteId).role;
+  }
 }

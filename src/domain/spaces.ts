@@ -22,7 +22,7 @@ import type * as routes from '../api/routes/spaces.js';
 import type { StoreWriter } from '../store/types.js';
 import { requireParentCollection } from './collections.js';
 import { type Handler, type HandlerContext, Reply, deleted, implementer, nothingToDelete } from './handler.js';
-import { activeSpaceAccess, orgAccess, requireRole, roleIn, spaceAccess } from './permissions.js';
+import { ListedRoles, activeSpaceAccess, orgAccess, requireRole, roleIn, spaceAccess } from './permissions.js';
 import {
   type ChildRef,
   type ContentVisibility,
@@ -101,10 +101,11 @@ export const spaceHandlers: Record<string, Handler> = {
 
   ...on('listSpacesInOrganizationById', (ctx, { params, query }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    const roles = new ListedRoles(ctx.tx, org.id, ctx.actor.userId, role);
     return orgSpaceList.page(ctx.tx, org.id, query, ({ id }) => {
       const space = getSpace(ctx.tx, id);
       if (!space) throw new Error(`store inconsistency: organization ${org.id} lists missing space ${id}`);
-      return spaceView(ctx, space, role);
+      return spaceView(ctx, space, roles.space(space));
     });
   }),
 

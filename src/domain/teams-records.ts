@@ -21,6 +21,10 @@
  */
 import type { StoreReader, StoreWriter } from '../store/types.js';
 import { KeyedSet, OrderedList } from './ordered.js';
+import { teamSpaceCount } from './grants.js';
+import { memberTeams, memberTeamsOwner } from './team-sets.js';
+
+export { memberTeams, memberTeamsOwner };
 import { atLeast } from './permissions.js';
 import { type MemberRecord, type Role, getMember, getUser } from './core-records.js';
 import { type ShownUser, type ViewContext, shownUser } from './views.js';
@@ -47,9 +51,7 @@ export interface TeamMemberRow {
 export const TEAMS = 'teams';
 export const orgTeams = new OrderedList<null>('orgTeams');
 export const teamMembers = new KeyedSet<TeamMemberRow>('teamMembers');
-export const memberTeams = new KeyedSet<null>('memberTeams');
 
-export const memberTeamsOwner = (orgId: string, userId: string) => `${orgId}:${userId}`;
 
 export const getTeam = (tx: StoreReader, id: string) => tx.get<TeamRecord>(TEAMS, id);
 
@@ -123,8 +125,7 @@ export function teamView(ctx: ViewContext & { tx: StoreReader }, team: TeamRecor
     id: team.id,
     title: team.title,
     members: teamMembers.count(ctx.tx, team.id),
-    // Teams are not granted spaces yet (no content-permission operations): none.
-    spaces: 0,
+    spaces: teamSpaceCount(ctx.tx, team.id),
     createdAt: team.createdAt,
     permissions: { admin: canManageTeam(ctx.tx, team, role, userId), view: true },
   };

@@ -30,6 +30,7 @@
 import { badRequest, notFound } from '../api/errors.js';
 import type * as routes from '../api/routes/teams.js';
 import type { StoreReader } from '../store/types.js';
+import { dropPrincipalGrants } from './grants.js';
 import { ExactJson, deleted, implementer, nothingToDelete } from './handler.js';
 import { type MemberView, requireMember, shownMemberView } from './members.js';
 import { orgAccess } from './permissions.js';
@@ -145,6 +146,7 @@ export const teamHandlers = {
     const team = getTeam(ctx.tx, params.teamId);
     if (!team || team.organization !== org.id) return nothingToDelete();
     for (const { id } of teamMembers.all(ctx.tx, team.id)) removeTeamMember(ctx.tx, team, id);
+    dropPrincipalGrants(ctx.tx, org.id, 'team', team.id); // its grants on spaces, collections and sites
     orgTeams.remove(ctx.tx, org.id, team.id);
     ctx.tx.delete(TEAMS, team.id);
     return deleted();

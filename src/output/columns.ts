@@ -45,6 +45,16 @@ const handleCol = (header: string, path: string): Column => ({ ...col(header, pa
 
 const labelled = (columns: Column[], labels: string[]): Column[] => columns.map((c, i) => ({ ...c, label: labels[i] as string }));
 
+/** Where an effective role comes from: `organization`, `space sp4c3 (team t3am)`, `collection c0ll (general access)`. */
+function describeOrigin(origin: unknown): string {
+  if (typeof origin !== 'object' || origin === null) return '';
+  const o = origin as Record<string, unknown>;
+  if (o.type === 'organization') return 'organization role';
+  const type = String(o.type ?? '');
+  const why = o.reason === 'team' ? `team ${String(o.team ?? '')}` : o.reason === 'default' ? 'general access' : 'grant';
+  return `${type} ${String(o[type] ?? '')} (${why})`;
+}
+
 /** A ContentLocation (link target or source) in a few words: `page guides/setup`, `url https://…`. */
 function describeLocation(location: unknown): string {
   if (typeof location !== 'object' || location === null) return '';
@@ -281,6 +291,7 @@ export const columns = {
     ['revision', 'importedResources', 'totalResources'],
   ),
   url: [col('URL', 'url')],
+  subdomain: [col('SUBDOMAIN', 'subdomain'), col('ORGANIZATION', 'target.organization'), col('ACTIVE', 'isActive')],
   // getContentByUrl: {collection} or {space, changeRequest?, page?}; one row naming the innermost object.
   urlContent: [
     { header: 'TYPE', get: (item) => (item.page ? 'page' : item.changeRequest ? 'change-request' : item.collection ? 'collection' : 'space') },
@@ -309,6 +320,16 @@ export const columns = {
     col('TEAMS', 'teams', true),
   ],
   memberSpace: [col('ID', 'space.id'), col('TITLE', 'space.title'), col('PERMISSION', 'permission')],
+  // Grants on a space, collection or site (`… permission list|teams`) and who has access (`… permission who`).
+  userPermission: [handleCol('ID', 'user.id'), col('NAME', 'user.displayName'), col('EMAIL', 'user.email'), { header: 'ROLE', get: (item) => item.permission ?? 'none' }],
+  teamPermission: [handleCol('ID', 'team.id'), col('TEAM', 'team.title'), col('MEMBERS', 'team.members'), { header: 'ROLE', get: (item) => item.permission ?? 'none' }],
+  accessAggregate: [
+    handleCol('ID', 'user.id'),
+    col('NAME', 'user.displayName'),
+    col('EMAIL', 'user.email', true),
+    { header: 'ROLE', get: (item) => item.permission ?? 'none' },
+    { header: 'FROM', get: (item) => describeOrigin(item.origin) },
+  ],
   memberTeam: [col('ID', 'team.id'), col('TITLE', 'team.title'), col('TEAM ROLE', 'member.role')],
   team: [col('ID', 'id'), col('TITLE', 'title'), col('MEMBERS', 'members'), col('CREATED', 'createdAt', true)],
   teamMember: [

@@ -1,5 +1,5 @@
 /**
- * Contract tests of invite links, custom fonts and getApiInformation: every operation
+ * Contract tests of invite links, custom fonts, getApiInformation and getSubdomain: every operation
  * is called through `executeOperation` with inputs the real API accepts, and every
  * answer (errors included) is validated against @gitbook/api 0.202.0, with its values
  * asserted.
@@ -84,9 +84,20 @@ describe('invite links, fonts and API information contract (@gitbook/api 0.202.0
     expect(await expectContract('getApiInformation', {}, 200, joiner)).toEqual({ version: '0.0.0-dev', build: 'development' });
   });
 
+  it('getSubdomain: the organization of a hostname', async () => {
+    await expectContract('updateOrganizationById', { params: { organizationId: orgId }, body: { hostname: 'acme-docs' } }, 200);
+    expect(await expectContract('getSubdomain', { params: { subdomain: 'acme-docs' } }, 200, joiner)).toEqual({
+      object: 'subdomain',
+      subdomain: 'acme-docs',
+      target: { type: 'organization', organization: orgId },
+      isActive: true,
+    });
+    await expectContract('getSubdomain', { params: { subdomain: 'nobody' } }, 404);
+  });
+
   it('validated a success answer of every operation of these modules', () => {
     const ids = routes.filter((route) => ['invite-links', 'fonts', 'system'].includes(routeInfo(route.id).module)).map((route) => route.id);
-    expect(ids).toHaveLength(12);
+    expect(ids).toHaveLength(13);
     expect(ids.filter((id) => !validated.has(id))).toEqual([]);
   });
 });

@@ -111,6 +111,18 @@ describe('sites contract (@gitbook/api 0.202.0)', () => {
     await expectContract('deleteSiteSpaceById', { params: { ...p, siteSpaceId: variant.id } }, 205);
     await expectContract('deleteSiteSectionById', { params: { ...p, siteSectionId: blogSection.id } }, 205);
     await expectContract('deleteSiteShareLinkById', { params: { ...p, shareLinkId: link.id } }, 205);
+    // Grants on the site (routes/permissions.ts; their effect: test/domain/object-permissions.test.ts).
+    const member = (await expectContract<{ users: string[] }>('inviteUsersToOrganization', { params: o, body: { emails: [{ email: 'sam@example.com', role: 'read' }] } }, 200)).users[0]!;
+    const team = await expectContract('createOrganizationTeam', { params: o, body: { title: 'Support', members: [member] } }, 201);
+    await expectContract('inviteToSite', { params: p, body: { role: 'edit', users: [member], teams: [team.id] } }, 204);
+    await expectContract('listUserPermissionsInSite', { params: p }, 200);
+    await expectContract('listTeamPermissionsInSite', { params: p }, 200);
+    expect(await expectContract('listPermissionsAggregateInSite', { params: p, query: { role: 'edit' } }, 200)).toMatchObject({ items: [{ permission: 'edit', origin: { type: 'site', reason: 'member' } }] });
+    await expectContract('updateUserPermissionInSite', { params: { ...p, userId: member }, body: { role: 'read' } }, 204);
+    await expectContract('updateTeamPermissionInSite', { params: { ...p, teamId: team.id }, body: { role: 'admin' } }, 204);
+    await expectContract('removeUserFromSite', { params: { ...p, userId: member } }, 205);
+    await expectContract('removeTeamFromSite', { params: { ...p, teamId: team.id } }, 205);
+    await expectContract('removeTeamFromSite', { params: { ...p, teamId: team.id } }, 204);
     await expectContract('unpublishSite', { params: p }, 200);
     await expectContract('deleteSiteById', { params: p }, 205);
     await expectContract('deleteSiteById', { params: p }, 204);

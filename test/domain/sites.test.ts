@@ -183,6 +183,10 @@ describe('sites', () => {
     const list = await h.admin.ok<List>('listSiteShareLinks', { params: p });
     expect(list.items).toEqual([{ object: 'share-link', id: link.id, createdAt: link.createdAt, name: 'Partners', active: true, urls: {} }]);
     expect(JSON.stringify(h.store.read().scan('siteShareLinks'))).not.toContain(key);
+    // search (0.202): by the whole secret key as well as by a part of the name; the count is the filtered list's.
+    const byKey = await h.admin.ok<List>('listSiteShareLinks', { params: p, query: { search: key } });
+    expect([byKey.count, byKey.items.map((item) => item.id)]).toEqual([1, [link.id]]);
+    expect((await h.admin.ok<List>('listSiteShareLinks', { params: p, query: { search: key.slice(0, 8) } })).count).toBe(0);
     expect((await h.admin.ok<List>('listSites', { params: { organizationId: h.orgId }, query: { shareKey: key } })).count).toBe(1);
     await h.admin.ok('updateSiteShareLinkById', { params: { ...p, shareLinkId: link.id }, body: { active: false } });
     expect((await h.admin.ok<List>('listSites', { params: { organizationId: h.orgId }, query: { shareKey: key } })).count).toBe(0);

@@ -1,7 +1,7 @@
 /**
  * Who commented (listCommentersInSpace, listCommentersInChangeRequest: `comment commenters SPACE
- * [--cr CR]`) and one review by its id (getChangeRequestReviewById: `cr review-show`), real API
- * operations of 0.202. Through the built binary, locally and against `docsctl serve`; the rules
+ * [--cr CR]`), one review by its id (getChangeRequestReviewById: `cr review-show`) and `cr list
+ * --requested-reviewer`, real API operations and parameters of 0.202. Through the built binary, locally and against `docsctl serve`; the rules
  * (members only, those who left skipped, replies count, reviews stored before the id index) through
  * executeOperation, each answer checked against the 0.202 schema.
  */
@@ -48,6 +48,11 @@ describeInBothModes('comment commenters, cr review-show', (context) => {
     expect(shown.urls.location).toMatch(new RegExp(`/v1/spaces/${space}/change-requests/[^/]+/reviews/${submitted.id}$`));
     await cli.ok(['cr', 'review', space, '1', '--request-changes', '--text', 'One more thing']);
     expect(JSON.parse(await cli.ok(['cr', 'review-show', space, '1', submitted.id, '--json', 'outdated']))).toEqual({ outdated: true });
+    // cr list --requested-reviewer (0.202's requestedReviewer): the change requests a user is asked to review.
+    expect(await cli.ok(['cr', 'list', space, '--requested-reviewer', me.id, '--format', 'ids'])).toBe('');
+    await cli.ok(['cr', 'reviewers', space, '1', '--add', me.id]);
+    const asked = JSON.parse(await cli.ok(['cr', 'list', space, '--requested-reviewer', me.id, '--json', 'number']));
+    expect(asked).toEqual([{ number: 1 }]);
     const missing = await cli.run(['cr', 'review-show', space, '1', 'noreview']);
     expect(missing.exitCode).toBe(4);
     expect(missing.stderr).toMatch(/^error: Review noreview not found in change request #1/);

@@ -52,6 +52,10 @@ const labelled = (): Array<[string, Step]> => [
   ['visibility', { argv: ['site', 'edit', '{site}', '--visibility', 'share-link', '--format', 'tsv'] }],
   ['share link', { argv: ['site', 'share-link', 'create', '{site}', '--name', 'Partners', '--format', 'ids'], capture: 'link' }],
   ['share link list', { argv: ['site', 'share-link', 'list', '{site}', '--format', 'tsv'] }],
+  ['share link 2', { argv: ['site', 'share-link', 'create', '{site}', '--name', 'Internal team', '--format', 'ids'], capture: 'link2' }],
+  ['share link search', { argv: ['site', 'share-link', 'list', '{site}', '--search', 'PART', '--json', 'id,name'] }],
+  ['share link search team', { argv: ['site', 'share-link', 'list', '{site}', '--search', 'team', '--json', 'id,name'] }],
+  ['share link search none', { argv: ['site', 'share-link', 'list', '{site}', '--search', 'nobody', '--json'] }],
   ['share link off', { argv: ['site', 'share-link', 'edit', '{site}', '{link}', '--inactive', '--format', 'tsv'] }],
   ['schema', { argv: ['site', 'adaptive-schema', 'set', '{site}', '--file', 'SCHEMA', '--format', 'tsv'] }],
   ['bad schema', { argv: ['site', 'adaptive-schema', 'set', '{site}', '--file', 'BAD'] }],
@@ -142,6 +146,12 @@ describe('sites in both modes', () => {
     expect(at('share link').exitCode).toBe(0);
     expect(at('share link list').stdout).toBe(`${ids().link}\tPartners\ttrue\t2026-03-01T10:00:00.000Z\t\n`);
     expect(at('share link off').stdout).toBe(`${ids().link}\tPartners\tfalse\t2026-03-01T10:00:00.000Z\t\n`);
+  });
+
+  it('finds share links by a part of their name, in any letter case (--search)', () => {
+    expect(JSON.parse(at('share link search').stdout)).toEqual([{ id: ids().link, name: 'Partners' }]);
+    expect(JSON.parse(at('share link search team').stdout)).toEqual([{ id: ids().link2, name: 'Internal team' }]);
+    expect(JSON.parse(at('share link search none').stdout)).toEqual([]);
   });
 
   it('sets a valid adaptive schema and refuses an invalid one naming the problem', () => {

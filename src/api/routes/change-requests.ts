@@ -23,6 +23,8 @@ export const listChangeRequestsForSpace = defineRoute({
     /** Real API: only change requests created by this user. */
     creator: z.string().optional(),
     contributor: z.string().optional(),
+    /** 0.202: only change requests this user is asked to review. */
+    requestedReviewer: z.string().min(1).optional(),
   }),
   paginated: true,
   cli: {
@@ -33,6 +35,7 @@ export const listChangeRequestsForSpace = defineRoute({
       status: 'draft, open, archived or merged',
       creator: { flag: '--creator <userId>', description: 'only those created by this user' },
       contributor: { flag: '--contributor <userId>', description: 'only those this user contributed to' },
+      requestedReviewer: { flag: '--requested-reviewer <userId>', description: 'only those this user is asked to review' },
     },
     columns: 'changeRequest',
     noun: 'change request',
@@ -180,6 +183,12 @@ export const listChangeRequestsForOrganization = defineRoute({
     status: ChangeRequestStatus.optional(),
     creator: z.string().optional(),
     contributor: z.string().optional(),
+    /** 0.202: only change requests this user is asked to review. */
+    requestedReviewer: z.string().min(1).optional(),
+    /** 0.202: only the change requests of this space. */
+    space: z.string().min(1).optional(),
+    /** 0.202: newest first by last update (the default) or by creation. */
+    orderBy: z.enum(['updatedAt', 'createdAt']).optional(),
   }),
   paginated: true,
 });

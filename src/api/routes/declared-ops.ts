@@ -28,10 +28,8 @@ export type DeclaredRouteId =
   | "dnsRevalidateCustomHostname"
   | "duplicateSiteSpace"
   | "generateStorageUploadURL"
-  | "getChangeRequestReviewById"
   | "getComputedDocument"
   | "getComputedRevision"
-  | "getContentByUrl"
   | "getCustomHostname"
   | "getDocumentById"
   | "getEmbedByUrl"
@@ -54,7 +52,6 @@ export type DeclaredRouteId =
   | "getReusableContentDocumentInRevisionById"
   | "getReusableContentInChangeRequestById"
   | "getReusableContentInRevisionById"
-  | "getRevisionSemanticChanges"
   | "getSiteAgentSettingsById"
   | "getSiteChannelById"
   | "getSiteContextConnectionById"
@@ -69,19 +66,13 @@ export type DeclaredRouteId =
   | "getSiteQuestionStats"
   | "getSiteScanById"
   | "getSiteTopicById"
-  | "getSubdomain"
   | "installIntegration"
   | "installIntegrationOnSite"
   | "installIntegrationOnSpace"
-  | "inviteToCollection"
-  | "inviteToSite"
-  | "inviteToSpace"
   | "joinOrganization"
   | "listChangeRequestConversations"
   | "listChangeRequestPageMetaLinks"
   | "listChangeRequestsForSiteFinding"
-  | "listCommentersInChangeRequest"
-  | "listCommentersInSpace"
   | "listGlossaryEntries"
   | "listIntegrationEvents"
   | "listIntegrationInstallationSites"
@@ -96,9 +87,6 @@ export type DeclaredRouteId =
   | "listOrganizationIntegrationsStatus"
   | "listOrganizationStyleguides"
   | "listPagesForSiteFinding"
-  | "listPermissionsAggregateInCollection"
-  | "listPermissionsAggregateInSite"
-  | "listPermissionsAggregateInSpace"
   | "listQuestionsForSiteFinding"
   | "listRecordsForSiteFinding"
   | "listRevisionPageMetaLinks"
@@ -121,23 +109,11 @@ export type DeclaredRouteId =
   | "listSpaceIntegrationsBlocks"
   | "listSpacePageMetaLinks"
   | "listStyleguideTemplates"
-  | "listTeamPermissionsInCollection"
-  | "listTeamPermissionsInSite"
-  | "listTeamPermissionsInSpace"
-  | "listUserPermissionsInCollection"
-  | "listUserPermissionsInSite"
-  | "listUserPermissionsInSpace"
   | "prewarmSiteSearch"
   | "provisionOrganizationAgentConversation"
   | "queueIntegrationTask"
   | "regenerateSitePublishingAuthById"
   | "removeCustomHostname"
-  | "removeTeamFromCollection"
-  | "removeTeamFromSite"
-  | "removeTeamFromSpace"
-  | "removeUserFromCollection"
-  | "removeUserFromSite"
-  | "removeUserFromSpace"
   | "renderIntegrationUIWithGet"
   | "renderIntegrationUIWithPost"
   | "resolvePublishedContentByUrl"
@@ -173,13 +149,7 @@ export type DeclaredRouteId =
   | "updateSiteFindingById"
   | "updateSitePublishingAuthById"
   | "updateSiteTopicById"
-  | "updateTeamPermissionInCollection"
-  | "updateTeamPermissionInSite"
-  | "updateTeamPermissionInSpace"
   | "updateUserById"
-  | "updateUserPermissionInCollection"
-  | "updateUserPermissionInSite"
-  | "updateUserPermissionInSpace"
   | "upsertSiteContextRecords";
 
 export const declaredOperations: readonly DeclaredOperation[] = [
@@ -207,10 +177,8 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"dnsRevalidateCustomHostname","method":"PATCH","path":"/v1/custom-hostnames/{hostname}","summary":"Revalidate a custom hostname DNS","success":204,"paginated":false,"query":[],"body":null},
   {"id":"duplicateSiteSpace","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/duplicate","summary":"Duplicate a space in a site","success":201,"paginated":false,"query":[],"body":{"required":false,"fields":["draft"],"requiredFields":[]}},
   {"id":"generateStorageUploadURL","method":"POST","path":"/v1/orgs/{organizationId}/storage/upload","summary":"Create a signed URL to upload a file","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["file","kind"],"requiredFields":["file","kind"]}},
-  {"id":"getChangeRequestReviewById","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/reviews/{reviewId}","summary":"Get a specific review on a change request by its ID","success":200,"paginated":false,"query":["format"],"body":null},
   {"id":"getComputedDocument","method":"POST","path":"/v1/spaces/{spaceId}/content/computed/document","summary":"Compute and render a document from a structured content source","success":200,"paginated":false,"query":["schema"],"body":{"required":true,"fields":["source","seed"],"requiredFields":["source","seed"]}},
   {"id":"getComputedRevision","method":"POST","path":"/v1/spaces/{spaceId}/content/computed/revision","summary":"Compute and render a full revision from a structured content source","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["source","seed"],"requiredFields":["source","seed"]}},
-  {"id":"getContentByUrl","method":"GET","path":"/v1/urls/content","summary":"Resolve a URL to a content (space, collection, page)","success":200,"paginated":false,"query":["url"],"body":null},
   {"id":"getCustomHostname","method":"GET","path":"/v1/custom-hostnames/{hostname}","summary":"Get a custom hostname","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getDocumentById","method":"GET","path":"/v1/spaces/{spaceId}/documents/{documentId}","summary":"Get a raw document from a space by its document ID","success":200,"paginated":false,"query":["schema"],"body":null},
   {"id":"getEmbedByUrl","method":"GET","path":"/v1/urls/embed","summary":"Resolve a URL to an embed","success":200,"paginated":false,"query":["url"],"body":null},
@@ -233,7 +201,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"getReusableContentDocumentInRevisionById","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document","summary":"Get the document body of a reusable content block in a historical revision","success":200,"paginated":false,"query":["evaluated","dereferenced"],"body":null},
   {"id":"getReusableContentInChangeRequestById","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/reusable-contents/{reusableContentId}","summary":"Get a reusable content block in a change request by its ID","success":200,"paginated":false,"query":["metadata","computed"],"body":null},
   {"id":"getReusableContentInRevisionById","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}","summary":"Get a reusable content block from a historical revision by its ID","success":200,"paginated":false,"query":["metadata","computed"],"body":null},
-  {"id":"getRevisionSemanticChanges","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/changes","summary":"Get semantic content changes introduced by a revision","success":200,"paginated":false,"query":["metadata","computed","limit"],"body":null},
   {"id":"getSiteAgentSettingsById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/agent-settings","summary":"Get the AI agent configuration for a site","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteChannelById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/channels/{siteChannelId}","summary":"Get a GitBook Agent channel for a site by its ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteContextConnectionById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections/{siteContextConnectionId}","summary":"Get a context connection","success":200,"paginated":false,"query":[],"body":null},
@@ -248,19 +215,13 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"getSiteQuestionStats","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/question-stats","summary":"Get aggregate Ask AI question statistics for a site","success":200,"paginated":false,"query":["from","to","topic","relevance","channelType","answered"],"body":null},
   {"id":"getSiteScanById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/scans/{siteScanId}","summary":"Get a site scan by ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteTopicById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics/{siteTopicId}","summary":"Get a topic","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"getSubdomain","method":"GET","path":"/v1/subdomains/{subdomain}","summary":"Get a subdomain","success":200,"paginated":false,"query":[],"body":null},
   {"id":"installIntegration","method":"POST","path":"/v1/integrations/{integrationName}/installations","summary":"Install an integration","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["organization"],"requiredFields":["organization"]}},
   {"id":"installIntegrationOnSite","method":"POST","path":"/v1/integrations/{integrationName}/installations/{installationId}/sites","summary":"Install an integration on a site","success":201,"paginated":false,"query":["extended"],"body":{"required":true,"fields":["siteId"],"requiredFields":["siteId"]}},
   {"id":"installIntegrationOnSpace","method":"POST","path":"/v1/integrations/{integrationName}/installations/{installationId}/spaces","summary":"Install an integration on a space","success":201,"paginated":false,"query":["extended"],"body":{"required":true,"fields":["space"],"requiredFields":["space"]}},
-  {"id":"inviteToCollection","method":"POST","path":"/v1/collections/{collectionId}/permissions","summary":"Invite to a collection","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role","teams","users"],"requiredFields":[]}},
-  {"id":"inviteToSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/permissions","summary":"Invite a user or a team to a site","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role","teams","users"],"requiredFields":[]}},
-  {"id":"inviteToSpace","method":"POST","path":"/v1/spaces/{spaceId}/permissions","summary":"Invite a user or a team to a space","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role","teams","users"],"requiredFields":[]}},
   {"id":"joinOrganization","method":"POST","path":"/v1/orgs/{organizationId}/join","summary":"Join an organization","success":204,"paginated":false,"query":[],"body":null},
   {"id":"listChangeRequestConversations","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations","summary":"List AI agent conversations associated with a change request","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listChangeRequestPageMetaLinks","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/meta-links","summary":"Get navigation meta-links (prev/next/parent) for a change request page","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listChangeRequestsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/change-requests","summary":"List content fixes already proposed for a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listCommentersInChangeRequest","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/commenters","summary":"List all users who have commented in a change request","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listCommentersInSpace","method":"GET","path":"/v1/spaces/{spaceId}/commenters","summary":"List all users who have posted comments in a space","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listGlossaryEntries","method":"GET","path":"/v1/orgs/{organizationId}/translations-glossary","summary":"List glossary entries","success":200,"paginated":true,"query":["page","limit","orderBy"],"body":null},
   {"id":"listIntegrationEvents","method":"GET","path":"/v1/integrations/{integrationName}/events","summary":"List all integration events","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listIntegrationInstallationSites","method":"GET","path":"/v1/integrations/{integrationName}/installations/{installationId}/sites","summary":"List all site integration installations","success":200,"paginated":true,"query":["page","limit","extended"],"body":null},
@@ -275,9 +236,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"listOrganizationIntegrationsStatus","method":"GET","path":"/v1/orgs/{organizationId}/integrations/installations-status","summary":"List all integration statuses","success":200,"paginated":true,"query":["page","limit","target","site","space"],"body":null},
   {"id":"listOrganizationStyleguides","method":"GET","path":"/v1/orgs/{organizationId}/styleguides","summary":"List all style guides in an organization","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listPagesForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/pages","summary":"List the pages affected by a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listPermissionsAggregateInCollection","method":"GET","path":"/v1/collections/{collectionId}/permissions/aggregate","summary":"List all collections users permissions","success":200,"paginated":true,"query":["page","limit","role"],"body":null},
-  {"id":"listPermissionsAggregateInSite","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/permissions/aggregate","summary":"List all sites users permissions","success":200,"paginated":true,"query":["page","limit","order","role","search","sort","team"],"body":null},
-  {"id":"listPermissionsAggregateInSpace","method":"GET","path":"/v1/spaces/{spaceId}/permissions/aggregate","summary":"List all space users permissions","success":200,"paginated":true,"query":["page","limit","role"],"body":null},
   {"id":"listQuestionsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/questions","summary":"List the Ask-AI questions evidencing a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listRecordsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/records","summary":"List the source content evidencing a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listRevisionPageMetaLinks","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/meta-links","summary":"List all meta links (prev/next navigation) for a page in a revision","success":200,"paginated":false,"query":[],"body":null},
@@ -300,23 +258,11 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"listSpaceIntegrationsBlocks","method":"GET","path":"/v1/spaces/{spaceId}/integration-blocks","summary":"List all custom content blocks provided by integrations in a space","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listSpacePageMetaLinks","method":"GET","path":"/v1/spaces/{spaceId}/content/page/{pageId}/meta-links","summary":"Get navigation metadata links for a page (previous, next, parent)","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listStyleguideTemplates","method":"GET","path":"/v1/orgs/{organizationId}/styleguide-templates","summary":"List all built-in style guide templates","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"listTeamPermissionsInCollection","method":"GET","path":"/v1/collections/{collectionId}/permissions/teams","summary":"List an org team's permission in collection","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listTeamPermissionsInSite","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/permissions/teams","summary":"List an org team's permission in a site","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listTeamPermissionsInSpace","method":"GET","path":"/v1/spaces/{spaceId}/permissions/teams","summary":"List an org team's permission in a space","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listUserPermissionsInCollection","method":"GET","path":"/v1/collections/{collectionId}/permissions/users","summary":"List collection user permissions","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listUserPermissionsInSite","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/permissions/users","summary":"List site user permissions","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listUserPermissionsInSpace","method":"GET","path":"/v1/spaces/{spaceId}/permissions/users","summary":"List space user permissions","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"prewarmSiteSearch","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/search/prewarm","summary":"Prewarm a site's search cache","success":204,"paginated":false,"query":[],"body":null},
   {"id":"provisionOrganizationAgentConversation","method":"PUT","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Provision an AI agent conversation in an organization","success":204,"paginated":false,"query":[],"body":null},
   {"id":"queueIntegrationTask","method":"POST","path":"/v1/integrations/{integrationName}/tasks","summary":"Queue an integration task","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["task","schedule"],"requiredFields":["task"]}},
   {"id":"regenerateSitePublishingAuthById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate","summary":"Regenerate the private key for a site's published content authentication","success":200,"paginated":false,"query":[],"body":null},
   {"id":"removeCustomHostname","method":"DELETE","path":"/v1/custom-hostnames/{hostname}","summary":"Remove a custom hostname","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"removeTeamFromCollection","method":"DELETE","path":"/v1/collections/{collectionId}/permissions/teams/{teamId}","summary":"Remove an org team from a collection","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"removeTeamFromSite","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/permissions/teams/{teamId}","summary":"Remove an org team from a site","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"removeTeamFromSpace","method":"DELETE","path":"/v1/spaces/{spaceId}/permissions/teams/{teamId}","summary":"Remove an org team from a space","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"removeUserFromCollection","method":"DELETE","path":"/v1/collections/{collectionId}/permissions/users/{userId}","summary":"Remove a user from a collection","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"removeUserFromSite","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/permissions/users/{userId}","summary":"Remove a site user","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"removeUserFromSpace","method":"DELETE","path":"/v1/spaces/{spaceId}/permissions/users/{userId}","summary":"Remove a space user","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"renderIntegrationUIWithGet","method":"GET","path":"/v1/integrations/{integrationName}/render","summary":"Render an integration UI with GET method","success":200,"paginated":false,"query":["request"],"body":null},
   {"id":"renderIntegrationUIWithPost","method":"POST","path":"/v1/integrations/{integrationName}/render","summary":"Render an integration UI with POST method","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["componentId","props","state","context","action"],"requiredFields":["componentId","props","context"]}},
   {"id":"resolvePublishedContentByUrl","method":"POST","path":"/v1/urls/published","summary":"Resolve a URL of a published content","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["url","redirectOnError","visitor"],"requiredFields":["url"]}},
@@ -352,12 +298,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"updateSiteFindingById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}","summary":"Resolve, dismiss, or reopen a documentation issue","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["status"],"requiredFields":["status"]}},
   {"id":"updateSitePublishingAuthById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth","summary":"Update the published content authentication configuration for a site","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["backend","fallbackURL","logoutURL"],"requiredFields":["backend"]}},
   {"id":"updateSiteTopicById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics/{siteTopicId}","summary":"Update a topic","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["usageSettings"],"requiredFields":["usageSettings"]}},
-  {"id":"updateTeamPermissionInCollection","method":"PATCH","path":"/v1/collections/{collectionId}/permissions/teams/{teamId}","summary":"Update an org team's permission in a collection","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role"],"requiredFields":[]}},
-  {"id":"updateTeamPermissionInSite","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/permissions/teams/{teamId}","summary":"Update an org team's permission in a site","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role"],"requiredFields":[]}},
-  {"id":"updateTeamPermissionInSpace","method":"PATCH","path":"/v1/spaces/{spaceId}/permissions/teams/{teamId}","summary":"Update an org team's permission in a space","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role"],"requiredFields":[]}},
   {"id":"updateUserById","method":"PATCH","path":"/v1/users/{userId}","summary":"Update a user by its ID","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["displayName","photoURL"],"requiredFields":[]}},
-  {"id":"updateUserPermissionInCollection","method":"PATCH","path":"/v1/collections/{collectionId}/permissions/users/{userId}","summary":"Update a collection user permission","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role"],"requiredFields":[]}},
-  {"id":"updateUserPermissionInSite","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/permissions/users/{userId}","summary":"Update site user permissions","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role"],"requiredFields":[]}},
-  {"id":"updateUserPermissionInSpace","method":"PATCH","path":"/v1/spaces/{spaceId}/permissions/users/{userId}","summary":"Update space user permissions","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["role"],"requiredFields":[]}},
   {"id":"upsertSiteContextRecords","method":"PUT","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-records","summary":"Create or update context records","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":[],"requiredFields":[]}},
 ];

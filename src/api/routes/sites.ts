@@ -685,7 +685,8 @@ export const listSiteShareLinks = defineRoute({
   source: 'doc 4.7',
   access: 'admin',
   params: pathParams(...site),
-  query: listQuery(),
+  /** 0.202: `search` matches a share link by a part of its name (any letter case) or by its whole secret key. */
+  query: listQuery().extend({ search: z.string().min(1).max(200).optional().describe('only the share links whose name contains this text, or whose secret key it is') }),
   paginated: true,
   cli: {
     command: 'site share-link list',
@@ -693,7 +694,7 @@ export const listSiteShareLinks = defineRoute({
     aliases: ['ls'],
     columns: 'shareLink',
     noun: 'share link',
-    examples: ['docsctl site share-link list s1t3'],
+    examples: ['docsctl site share-link list s1t3', 'docsctl site share-link list s1t3 --search partners'],
   },
 });
 

@@ -56,6 +56,8 @@ import type { StoreReader, StoreWriter } from '../../store/types.js';
 import { type Handler, type HandlerContext, type PrepareContext, Reply, type TwoPhaseHandler, implementer } from '../handler.js';
 import { type ListEnvelope, type PageQuery, itemsOf, paginate, rowsOf } from '../pagination.js';
 import { orgAccess } from '../permissions.js';
+import { ReviewTables } from '../review/review-records.js';
+import { threadOf } from '../comments/comment-records.js';
 import { type RevisionRecord, type SpaceRecord, crStatusIndex, getRevision, getSpace, orgSpaceList, putSpace } from '../core-records.js';
 import { changeRequestFor, primaryRevision, spaceFor } from './common.js';
 import {
@@ -231,12 +233,15 @@ interface ListFilters {
   status?: ChangeRequestStatus | undefined;
   creator?: string | undefined;
   contributor?: string | undefined;
+  requestedReviewer?: string | undefined;
 }
 
-function matches(cr: ChangeRequestRecord, filters: ListFilters): boolean {
+function matches(tx: StoreReader, cr: ChangeRequestRecord, filters: ListFilters): boolean {
   if (cr.status !== (filters.status ?? 'open')) return false;
   if (filters.creator !== undefined && cr.createdBy !== filters.creator) return false;
   if (filters.contributor !== undefined && !cr.contributors.includes(filters.contributor)) return false;
+  // One row per requested reviewer of a change request (review/review-records.ts): a lookup, not a scan.
+  if (filters.requestedReviewer !== undefined && !tx.has(ReviewTables.reviewers, `${threadOf(cr.space, cr.id)}/${filters.requestedReviewer}`)) return false;
   return true;
 }
 
@@ -266,16 +271,16 @@ function pageChangeRequests<T>(
   map: (cr: ChangeRequestRecord) => T,
 ): ListEnvelope<T> {
   const owner = statusOwner(space.id, filters.status ?? 'open');
-  const narrowed = filters.creator !== undefined || filters.contributor !== undefined;
+  const narrowed = filters.creator !== undefined || filters.contributor !== undefined || filters.requestedReviewer !== undefined;
   const count = narrowed
-    ? changeRequestsWithStatus(tx, space, filters.status ?? 'open').filter((cr) => matches(cr, filters)).length
+    ? changeRequestsWithStatus(tx, space, filters.status ?? 'open').filter((cr) => matches(tx, cr, filters)).length
     : crStatusIndex.count(tx, owner);
   return paginate(
     rowsOf<string>(tx, crStatusIndex.table, `${owner}/`, { reverse: true }),
     filters,
     (id) => {
       const cr = loadListedCr(tx, space, id);
-      return matches(cr, filters) ? map(cr) : undefined;
+      return matches(tx, cr, filters) ? map(cr) : undefined;
     },
     count,
   );
@@ -361,14 +366,18 @@ export const changeRequestHandlers: Record<string, Handler> = {
     const { org } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     // Reads each active space's index for the asked status (not every change request).
     const found: Array<{ space: SpaceRecord; cr: ChangeRequestRecord }> = [];
-    for (const { id: spaceId } of orgSpaceList.all(ctx.tx, org.id)) {
+    const spaceIds = query.space !== undefined ? [query.space] : orgSpaceList.all(ctx.tx, org.id).map((entry) => entry.id);
+    for (const spaceId of spaceIds) {
       const space = getSpace(ctx.tx, spaceId);
-      if (!space) continue;
+      // A space of another organization (or none) has no change requests here.
+      if (!space || space.organization !== org.id) continue;
       for (const cr of changeRequestsWithStatus(ctx.tx, space, query.status ?? 'open')) {
-        if (matches(cr, query)) found.push({ space, cr });
+        if (matches(ctx.tx, cr, query)) found.push({ space, cr });
       }
     }
-    found.sort((a, b) => (a.cr.createdAt < b.cr.createdAt ? 1 : a.cr.createdAt > b.cr.createdAt ? -1 : b.cr.number - a.cr.number));
+    // Newest first, by last update (the real API's default) or by creation; ties by number.
+    const field = query.orderBy ?? 'updatedAt';
+    found.sort((a, b) => (a.cr[field] < b.cr[field] ? 1 : a.cr[field] > b.cr[field] ? -1 : b.cr.number - a.cr.number));
     return paginate(itemsOf(found), query, ({ space, cr }) => crView(ctx.tx, ctx, space, cr));
   }),
 };

@@ -7,7 +7,7 @@
  */
 import { notFound } from '../../api/errors.js';
 import type { HandlerContext } from '../handler.js';
-import { orgAccess } from '../permissions.js';
+import { orgAccess, siteRoleOf } from '../permissions.js';
 import type { OrgRecord, Role, SpaceRecord } from '../core-records.js';
 import { getSpace } from '../core-records.js';
 import { type SiteRecord, requireSiteIn } from './site-records.js';
@@ -21,8 +21,10 @@ export interface SiteAccess {
 }
 
 export function siteAccess(ctx: HandlerContext, params: { organizationId: string; siteId: string }): SiteAccess {
-  const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+  const { org, role: orgRole } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
   const site = requireSiteIn(ctx.tx, org.id, params.siteId);
+  // Grants on the site (src/domain/grants.ts) may raise or lower the organization role here.
+  const role = orgRole === 'admin' ? orgRole : (siteRoleOf(ctx.tx, org.id, site.id, ctx.actor.userId) ?? orgRole);
   return { org, role, site, view: { tx: ctx.tx, origin: ctx.origin, role } };
 }
 

@@ -38,7 +38,13 @@ export function checkShareKey(tx: StoreReader, site: SiteRecord, key: string | u
 export const shareLinkHandlers: Record<string, Handler> = {
   ...on('listSiteShareLinks', (ctx, { params, query }) => {
     const { site } = siteAccess(ctx, params);
-    return shareLinks.page(ctx.tx, site.id, query, (entry) => shareLinkView(entry.value));
+    if (query.search === undefined) return shareLinks.page(ctx.tx, site.id, query, (entry) => shareLinkView(entry.value));
+    // A site has a handful of share links: the filtered count reads them all, a page only its own.
+    const text = query.search.toLowerCase();
+    const keyHash = hashShareKey(query.search);
+    const matches = (link: ShareLinkRecord) => link.keyHash === keyHash || (link.name ?? '').toLowerCase().includes(text);
+    const count = shareLinks.all(ctx.tx, site.id).filter((entry) => matches(entry.value)).length;
+    return shareLinks.page(ctx.tx, site.id, query, (entry) => (matches(entry.value) ? shareLinkView(entry.value) : undefined), count);
   }),
 
   ...on('createSiteShareLink', (ctx, { params, body }) => {

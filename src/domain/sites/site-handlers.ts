@@ -19,7 +19,7 @@ import type * as routes from '../../api/routes/sites.js';
 import { slugify, uniqueName } from '../../gitsync/slug.js';
 import { ExactJson, type Handler, Reply, deleted, implementer, nothingToDelete } from '../handler.js';
 import { itemsOf, paginate } from '../pagination.js';
-import { orgAccess, roleIn } from '../permissions.js';
+import { ListedRoles, orgAccess, roleIn } from '../permissions.js';
 import { getOrg, putOrg } from '../core-records.js';
 import { siteAccess, requireSiteSpaceSource } from './access.js';
 import { EMPTY_ADAPTIVE_SCHEMA, adaptiveSchemaCheck } from './adaptive.js';
@@ -96,7 +96,9 @@ export const siteHandlers: Record<string, Handler> = {
 
   ...on('listSites', (ctx, { params, query }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
-    const view = { tx: ctx.tx, origin: ctx.origin, role };
+    const roles = new ListedRoles(ctx.tx, org.id, ctx.actor.userId, role);
+    // Each site's `permissions` say the caller's role there (grants on the site may differ from the organization role).
+    const view = { tx: ctx.tx, origin: ctx.origin, role, roleOf: (siteId: string) => roles.site(siteId) };
     const filtered =
       query.space !== undefined ||
       query.title !== undefined ||

@@ -35,6 +35,8 @@ export interface SiteViewContext {
   tx: StoreReader;
   origin: string;
   role: Role;
+  /** In a listing of several sites: the caller's role on each (grants on a site differ from `role`, the organization's). */
+  roleOf?: (siteId: string) => Role;
 }
 
 const seg = encodeURIComponent;
@@ -70,9 +72,9 @@ export function siteView(ctx: SiteViewContext, site: SiteRecord) {
     basename: site.basename,
     ...(site.proxy ? { proxy: site.proxy } : {}),
     visibility: site.visibility,
-    // Sites have no permissions of their own yet: every member's organization role applies.
+    // A site's general access is its organization's; grants to users and teams differ (src/domain/grants.ts).
     defaultLevel: 'inherit' as const,
-    permissions: sitePermissions(ctx.role),
+    permissions: sitePermissions(ctx.roleOf ? ctx.roleOf(site.id) : ctx.role),
     published: site.published,
     siteSpaces: visibleSiteSpaceCount(ctx.tx, site.id),
     createdAt: site.createdAt,

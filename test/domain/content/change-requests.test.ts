@@ -112,6 +112,32 @@ describe('createChangeRequest / get / list', () => {
     await h.fails('stranger', 'listChangeRequestsForOrganization', { params: { organizationId: h.orgId } }, 404);
   });
 
+  it('lists by last update (0.202 orderBy, the default) or by creation, one space, or those a user is asked to review', async () => {
+    const h = await contentSetup();
+    const s1 = await h.createSpace('One');
+    const s2 = await h.createSpace('Two');
+    const a = await h.createCR(s1.id, 'A');
+    h.clock.advance(1000);
+    const b = await h.createCR(s2.id, 'B');
+    h.clock.advance(1000);
+    await h.admin.ok('updateChangeRequestById', { ...crp(s1.id, a.id), body: { subject: 'A, edited' } });
+    const org = { organizationId: h.orgId };
+    const ids = async (query: Record<string, string>) =>
+      (await h.admin.ok<{ items: CR[]; count?: number }>('listChangeRequestsForOrganization', { params: org, query })).items.map((x) => x.id);
+    expect(await ids({})).toEqual([a.id, b.id]);
+    expect(await ids({ orderBy: 'updatedAt' })).toEqual([a.id, b.id]);
+    expect(await ids({ orderBy: 'createdAt' })).toEqual([b.id, a.id]);
+    expect(await ids({ space: s2.id })).toEqual([b.id]);
+    expect(await ids({ space: 'elsewhere' })).toEqual([]);
+
+    const reviewer = await h.member('rev@acme.test', 'review');
+    await h.admin.ok('requestReviewersForChangeRequest', { ...crp(s2.id, b.id), body: { users: [reviewer] } });
+    expect(await ids({ requestedReviewer: reviewer })).toEqual([b.id]);
+    const inSpace = await h.admin.ok<{ items: CR[]; count: number }>('listChangeRequestsForSpace', { params: { spaceId: s2.id }, query: { requestedReviewer: reviewer } });
+    expect([inSpace.count, inSpace.items.map((x) => x.id)]).toEqual([1, [b.id]]);
+    expect((await h.admin.ok<{ items: CR[] }>('listChangeRequestsForSpace', { params: { spaceId: s1.id }, query: { requestedReviewer: reviewer } })).items).toEqual([]);
+  });
+
   it('permissions: read members read, edit members create; strangers get 404', async () => {
     const h = await contentSetup();
     const { id: spaceId } = await h.createSpace();
