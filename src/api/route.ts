@@ -35,10 +35,18 @@ export type MemberRoleName = 'admin' | 'create' | 'edit' | 'review' | 'comment' 
  * - `none`: anyone with a token (the caller's own user and organizations, a secret link);
  * - `guest`: any member of the organization of the object the path names, guests included;
  * - a role: that role or higher there (admin > create > edit > review > comment > read);
+ * - `owner`: the store's owner only (the user `docsctl init` created: the local mode without
+ *   `--token`, or a token of theirs against `serve`), for what no organization's role covers
+ *   (local accounts: another user's tokens, a user outside any organization);
  * - `{ role, or }`: also below the role, the team's owner (`{teamId}`) or the user named by
- *   `{userId}` themselves.
+ *   `{userId}` (an id or, for docsctl's own routes, an e-mail) themselves.
  */
-export type RouteAccess = 'none' | 'guest' | MemberRoleName | { readonly role: 'guest' | MemberRoleName; readonly or: 'teamOwner' | 'self' };
+export type RouteAccess =
+  | 'none'
+  | 'guest'
+  | 'owner'
+  | MemberRoleName
+  | { readonly role: 'guest' | 'owner' | MemberRoleName; readonly or: 'teamOwner' | 'self' };
 
 export interface RouteDef<
   P extends z.ZodType = z.ZodType,

@@ -20,6 +20,7 @@ import type { ApiResponse, RequestOptions, Transport } from '../transport/types.
 const LOCALLY = 'the command works locally (--store DIR) and against docsctl serve';
 const CUSTOM_FIELDS = `GitBook's API of today has no custom fields; ${LOCALLY}`;
 const LINKS = `GitBook's API of today lists no links, its page meta-links are only prev/next/parent; ${LOCALLY}`;
+const ACCOUNTS = `GitBook makes users and API tokens in its app, its API has no such operation; ${LOCALLY}`;
 
 /** Each operation today's API lacks, with what to use instead. */
 export const NOT_IN_TODAYS_API: Partial<Record<RouteId, string>> = {
@@ -37,7 +38,21 @@ export const NOT_IN_TODAYS_API: Partial<Record<RouteId, string>> = {
   createOrganizationCustomField: CUSTOM_FIELDS,
   updateOrganizationCustomField: CUSTOM_FIELDS,
   deleteOrganizationCustomField: CUSTOM_FIELDS,
+  createUser: ACCOUNTS,
+  createUserInOrganization: ACCOUNTS,
+  createTokenForAuthenticatedUser: ACCOUNTS,
+  createTokenForUser: ACCOUNTS,
+  listTokensForAuthenticatedUser: ACCOUNTS,
+  listTokensForUser: ACCOUNTS,
+  revokeToken: ACCOUNTS,
 };
+
+/**
+ * A read every server with docsctl's account routes answers for any valid token: a 404
+ * of one of them, where no read above the path tells, means the object is missing when
+ * this answers, and the operation when it does not.
+ */
+const DOCSCTL_ACCOUNTS_READ = '/v1/x-docsctl/user/tokens?limit=1';
 
 /** This server's API has no such operation (exit 1, as an operation a server does not implement). */
 export class MissingOperationError extends DocsctlError {}
@@ -74,6 +89,7 @@ async function operationMissing(inner: Transport, concretePath: string): Promise
     }
     return answers(read.path);
   }
+  if (concretePath.startsWith('/v1/x-docsctl/')) return !(await answers(DOCSCTL_ACCOUNTS_READ));
   return false;
 }
 

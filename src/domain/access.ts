@@ -13,6 +13,8 @@
  *   object, as if it did not exist (ids of other organizations do not leak); a
  *   DELETE is left to its handler, which answers 204 "nothing to delete".
  * - A member whose role is below the route's gets 403 naming the role needed.
+ * - `owner` (the store's owner: `meta.store.owner`) is about no organization: anyone else
+ *   gets 403, or with `or: 'self'` passes when the `{userId}` the path names is the caller.
  * - When the object does not exist, the handler answers its own 404.
  *
  * The handler receives what was resolved (`ctx.access`: caller, organization, role)
@@ -27,7 +29,7 @@ import { forbidden, notFound } from '../api/errors.js';
 import type { RouteAccess } from '../api/route.js';
 import type { StoreReader } from '../store/types.js';
 import { atLeast, collectionRoleOf, requireRole, roleIn, siteRoleOf, spaceRoleOf } from './permissions.js';
-import { type MemberRole, type Role, getCollection, getOrg, getSpace } from './core-records.js';
+import { type MemberRole, type Role, getCollection, getMeta, getOrg, getSpace, userIdByEmail } from './core-records.js';
 import { getTeam, teamMembers } from './teams-records.js';
 
 /**
@@ -35,7 +37,7 @@ import { getTeam, teamMembers } from './teams-records.js';
  * `guest`: any member of the object's organization, guests included.
  * A role: that role or higher (admin > create > edit > review > comment > read).
  */
-export type Need = 'none' | 'guest' | MemberRole;
+export type Need = 'none' | 'guest' | 'owner' | MemberRole;
 
 export interface Access {
   role: Need;
@@ -86,6 +88,12 @@ export function checkAccess(
   if (route.access === undefined) return { userId };
   const access = accessOf(route.access);
   if (access.role === 'none') return { userId };
+  if (access.role === 'owner') {
+    if (getMeta(reader)?.owner === userId || (access.or === 'self' && namesCaller(reader, params.userId, userId))) return { userId };
+    throw forbidden(
+      `Only the store's owner may call ${routeId}${access.or === 'self' ? ' for another user' : ''} (the user "docsctl init" created, or a token of theirs)`,
+    );
+  }
   for (const scope of scopes) {
     const id = params[scope.param];
     if (typeof id !== 'string') continue;
@@ -115,6 +123,12 @@ export function checkAccess(
   return { userId };
 }
 
+/** The `{userId}` of a path names the caller: their id, or (docsctl's account routes take one) their e-mail. */
+function namesCaller(reader: StoreReader, named: unknown, userId: string): boolean {
+  if (typeof named !== 'string') return false;
+  return named === userId || (named.includes('@') && userIdByEmail(reader, named) === userId);
+}
+
 /** The caller's role on the object the scope names: effective on a space, collection or site, else their organization role. */
 function effectiveRole(reader: StoreReader, param: string, id: string, orgId: string, params: Readonly<Record<string, unknown>>, userId: string): Role | undefined {
   if (param === 'spaceId') {
@@ -134,7 +148,7 @@ function effectiveRole(reader: StoreReader, param: string, id: string, orgId: st
 
 /** Allowed below the declared role: the user named by `{userId}` themselves, or an owner of the team `{teamId}` who is not a guest. */
 function allowedBelow(reader: StoreReader, access: Access, params: Readonly<Record<string, unknown>>, userId: string, role: Role): boolean {
-  if (access.or === 'self') return params.userId === userId;
+  if (access.or === 'self') return namesCaller(reader, params.userId, userId);
   if (access.or === 'teamOwner' && typeof params.teamId === 'string' && role !== null) {
     const team = getTeam(reader, params.teamId);
     return team !== undefined && teamMembers.get(reader, team.id, userId)?.role === 'owner';

@@ -1,59 +1,32 @@
 /**
- * Local accounts: organizations, users and API tokens created on a local store
- * (the store `serve` serves included). These are not /v1 operations — the real
- * API has no route for them — so the CLI calls these functions directly inside
- * a store transaction (`docsctl org create`, `user create`, `token …`).
+ * Local accounts: users and API tokens of a store (the store `serve` serves included),
+ * as docsctl's own routes (`src/api/routes/users.ts`, paths under `/v1/x-docsctl/`):
+ * `user create` and `token create|list|revoke` go through the transport like every
+ * command, so `serve` can seed users and tokens for CI over HTTP. Organizations are
+ * created by the real API's `createOrganization` (src/domain/orgs.ts).
  *
- * Who may do what (the actor is the `--token` user, or the store's owner):
- * - anyone may create an organization; they become its admin;
- * - creating a user as a member of an organization needs the `admin` role there
- *   (another organization's id answers 404, as everywhere);
- * - a user manages their own tokens; the store's owner (who holds the store's
- *   files anyway) may issue, list and revoke tokens of any user.
+ * Who may call what is declared with each route (src/domain/access.ts checks it): one's
+ * own tokens, anyone; another user's tokens and a user outside any organization, the
+ * store's owner (who holds the store's files anyway); a user made a member of an
+ * organization, its admins. What depends on data stays here: revoking a token by id
+ * finds it among the caller's own (every token, for the store's owner).
  *
- * A token is printed once; the store keeps its SHA-256 (`tokens`) and, per user,
- * a row per token (`userTokens`, a KeyedSet) holding its public id, label and
- * date, so listing a user's tokens reads only their rows.
- *
- * Local accounts
- *
- * `src/domain/accounts.ts` creates organizations, users and tokens of a local store. The real API
- * has no such operations, so they are not routes: `src/cli/commands/accounts.ts` (`org create`,
- * `user create`, `token …`) runs them in one store transaction as the `--token` user or the store's
- * owner. A token's SHA-256 keys `tokens` (what `serve` and `--token` check); a `userTokens`
- * KeyedSet row per token (`${userId}/${tokenId}`, id = the hash's first 16 hex characters) lets
- * `token list` read only that user's rows and `token revoke` find the token by id.
+ * A token is printed once; the store keeps its SHA-256 (`tokens`, what `serve` and
+ * `--token` check) and, per user, a row per token (`userTokens`, a KeyedSet keyed
+ * `${userId}/${tokenId}`, id = the hash's first 16 hex characters) holding its public id,
+ * label and date, so listing a user's tokens reads only their rows and a page of them.
  */
-import { badRequest, conflict, forbidden, notFound } from '../api/errors.js';
+import { badRequest, conflict, notFound } from '../api/errors.js';
+import type * as routes from '../api/routes/users.js';
 import type { StoreReader, StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
-import { type IdGenerator, newToken } from '../util/ids.js';
+import { newToken } from '../util/ids.js';
 import { hashToken, storeOwner } from './auth.js';
+import { type Handler, type HandlerContext, implementer } from './handler.js';
 import { KeyedSet } from './ordered.js';
-import { orgAccess, requireRole } from './permissions.js';
-import {
-  MEMBER_ROLES,
-  type OrgRecord,
-  type Role,
-  Tables,
-  type TokenRecord,
-  type UserRecord,
-  addMember,
-  ensureUser,
-  getUser,
-  putOrg,
-  userIdByEmail,
-} from './core-records.js';
-import { type OrganizationView, type UserView, organizationView, userView } from './views.js';
-
-export interface AccountContext {
-  tx: StoreWriter;
-  /** The acting user. */
-  actor: string;
-  clock: Clock;
-  ids: IdGenerator;
-  origin: string;
-}
+import { type Role, Tables, type TokenRecord, type UserRecord, addMember, ensureUser, getUser, userIdByEmail } from './core-records.js';
+import { findUser } from './users.js';
+import { userView } from './views.js';
 
 /** One row per token of a user: `${userId}/${tokenId}`. */
 export interface UserTokenRow {
@@ -62,6 +35,7 @@ export interface UserTokenRow {
   createdAt: string;
 }
 
+/** A token as answers show it: never the token itself, but in the answer that issues it. */
 export interface TokenInfo extends UserTokenRow {
   user: string;
 }
@@ -78,100 +52,19 @@ export function checkEmail(email: string): string {
   return trimmed;
 }
 
-export function checkOrganizationTitle(title: string): string {
-  const trimmed = title.trim();
-  if (trimmed.length < 2 || trimmed.length > 255) {
-    throw badRequest('Invalid organization title: it must be 2 to 255 characters long');
-  }
-  return trimmed;
-}
+// ─── Users ────────────────────────────────────────────────────────────────
 
-/** A role name as typed on the command line: one of MEMBER_ROLES, or `guest` (null). */
-export function parseRole(value: string): Role {
-  if (value === 'guest') return null;
-  if ((MEMBER_ROLES as readonly string[]).includes(value)) return value as Role;
-  throw badRequest(`Invalid role "${value}": use one of ${[...MEMBER_ROLES, 'guest'].join(', ')}`);
-}
-
-/** A user by id or e-mail; 404 naming what was looked for. */
-export function findUser(tx: StoreReader, idOrEmail: string): UserRecord {
-  const byId = idOrEmail.includes('@') ? undefined : getUser(tx, idOrEmail);
-  const id = byId ? byId.id : userIdByEmail(tx, idOrEmail);
-  const user = id === undefined ? undefined : getUser(tx, id);
-  if (!user) throw notFound(`User ${idOrEmail} not found in this store`);
-  return user;
-}
-
-// ─── Organizations and users ──────────────────────────────────────────────
-
-export function createOrganization(ctx: AccountContext, input: { title: string }): OrganizationView {
-  const title = checkOrganizationTitle(input.title);
-  getUserOrThrow(ctx.tx, ctx.actor);
-  const now = ctx.clock().toISOString();
-  const org: OrgRecord = {
-    id: ctx.ids(),
-    title,
-    createdAt: now,
-    type: 'business',
-    plan: 'free',
-    emailDomains: [],
-    inviteLinks: false,
-    mergeRules: { type: 'none' },
-  };
-  putOrg(ctx.tx, org);
-  addMember(ctx.tx, org.id, ctx.actor, { role: 'admin', joinedAt: now, sso: false, disabled: false });
-  return organizationView(ctx, org, 'admin');
-}
-
-export interface CreateUserInput {
-  email: string;
-  name?: string | undefined;
-  /** Make the user a member of this organization… */
-  organization?: string | undefined;
-  /** …with this role (default `read`). */
-  role?: Role | undefined;
-}
-
-export function createUser(ctx: AccountContext, input: CreateUserInput): UserView & { organization?: string; role?: Role } {
+/** A new user of the store (`createUser`), and as a member of an organization (`createUserInOrganization`). */
+function newUser(ctx: HandlerContext, input: { email: string; displayName?: string | undefined }): UserRecord {
   const email = checkEmail(input.email);
-  if (input.role !== undefined && input.organization === undefined) {
-    throw badRequest('A role needs an organization: pass --org ORG with --role');
-  }
   const existing = userIdByEmail(ctx.tx, email);
   if (existing !== undefined) {
     throw conflict(`A user with the e-mail ${email} already exists (${existing}); use "member invite" to add them to an organization`);
   }
-  let org: OrgRecord | undefined;
-  if (input.organization !== undefined) {
-    const access = orgAccess(ctx.tx, input.organization, ctx.actor);
-    requireRole(access.role, 'admin', access.org.id, 'add users to it');
-    org = access.org;
-  }
-  const now = ctx.clock().toISOString();
-  const { user } = ensureUser(ctx.tx, { email, displayName: input.name }, ctx.ids, now);
-  const view = userView(ctx, user);
-  if (!org) return view;
-  const role: Role = input.role === undefined ? 'read' : input.role;
-  addMember(ctx.tx, org.id, user.id, { role, joinedAt: now, sso: false, disabled: false });
-  return { ...view, organization: org.id, role };
-}
-
-function getUserOrThrow(tx: StoreReader, id: string): UserRecord {
-  const user = getUser(tx, id);
-  if (!user) throw notFound(`User ${id} not found in this store`);
-  return user;
+  return ensureUser(ctx.tx, { email, displayName: input.displayName }, ctx.ids, ctx.clock().toISOString()).user;
 }
 
 // ─── Tokens ───────────────────────────────────────────────────────────────
-
-/** The user whose tokens the actor manages: themselves, or anyone when the actor owns the store. */
-function tokenSubject(ctx: Pick<AccountContext, 'tx' | 'actor'>, user: string | undefined): UserRecord {
-  const subject = user === undefined ? getUserOrThrow(ctx.tx, ctx.actor) : findUser(ctx.tx, user);
-  if (subject.id !== ctx.actor && storeOwner(ctx.tx) !== ctx.actor) {
-    throw forbidden(`Only ${subject.email === undefined ? 'the user' : subject.email} or the store's owner can manage these tokens`);
-  }
-  return subject;
-}
 
 /** Stores a new token for `userId` and returns it with its public id (the plain token exists only in the answer). */
 export function issueToken(tx: StoreWriter, userId: string, label: string, clock: Clock): { token: string; row: UserTokenRow } {
@@ -185,35 +78,63 @@ export function issueToken(tx: StoreWriter, userId: string, label: string, clock
   return { token, row };
 }
 
-export function createTokenFor(
-  ctx: AccountContext,
-  input: { user?: string | undefined; label?: string | undefined },
-): TokenInfo & { token: string } {
-  const subject = tokenSubject(ctx, input.user);
-  const label = (input.label ?? 'cli').trim();
-  if (label.length === 0 || label.length > 100) throw badRequest('Invalid token label: it must be 1 to 100 characters long');
-  const { token, row } = issueToken(ctx.tx, subject.id, label, ctx.clock);
+function checkLabel(label: string | undefined): string {
+  const trimmed = (label ?? 'cli').trim();
+  if (trimmed.length === 0 || trimmed.length > 100) throw badRequest('Invalid token label: it must be 1 to 100 characters long');
+  return trimmed;
+}
+
+const on = implementer<typeof routes>();
+
+export const accountHandlers: Record<string, Handler> = {
+  ...on('createUser', (ctx, { body }) => userView(ctx, newUser(ctx, body))),
+
+  ...on('createUserInOrganization', (ctx, { params, body }) => {
+    const organization = ctx.access.organizationId;
+    if (organization === undefined) throw notFound(`Organization ${params.organizationId} not found`);
+    const user = newUser(ctx, body);
+    const role: Role = body.role === undefined ? 'read' : body.role;
+    addMember(ctx.tx, organization, user.id, { role, joinedAt: ctx.clock().toISOString(), sso: false, disabled: false });
+    return { ...userView(ctx, user), organization, role };
+  }),
+
+  ...on('createTokenForAuthenticatedUser', (ctx, { body }) => newTokenAnswer(ctx, requireUserById(ctx.tx, ctx.actor.userId), body.label)),
+  // The caller is the user named, or the store's owner (the route's access).
+  ...on('createTokenForUser', (ctx, { params, body }) => newTokenAnswer(ctx, findUser(ctx.tx, params.userId), body.label)),
+
+  ...on('listTokensForAuthenticatedUser', (ctx, { query }) => tokenPage(ctx.tx, ctx.actor.userId, query)),
+  ...on('listTokensForUser', (ctx, { params, query }) => tokenPage(ctx.tx, findUser(ctx.tx, params.userId).id, query)),
+
+  ...on('revokeToken', (ctx, { params }) => {
+    const tokenId = params.tokenId;
+    if (!/^[0-9a-f]{16}$/.test(tokenId)) {
+      throw badRequest(`Invalid token id "${tokenId}": pass the ID column of "docsctl token list" (16 hex characters)`);
+    }
+    const found = ctx.tx.scan<TokenRecord>(Tables.tokens, { prefix: tokenId, limit: 2 });
+    // Data-dependent: one's own token, or any as the store's owner.
+    const isOwner = storeOwner(ctx.tx) === ctx.actor.userId;
+    const match = found.find(([, record]) => isOwner || record.userId === ctx.actor.userId);
+    // Someone else's token is "not found" too: ids of other users' tokens do not leak.
+    if (!match) throw notFound(`Token ${tokenId} not found (see "docsctl token list")`);
+    const [hash, record] = match;
+    ctx.tx.delete(Tables.tokens, hash);
+    const row = userTokens.get(ctx.tx, record.userId, tokenId);
+    userTokens.remove(ctx.tx, record.userId, tokenId);
+    return { id: tokenId, label: row?.label ?? record.label, createdAt: record.createdAt, user: record.userId } satisfies TokenInfo;
+  }),
+};
+
+function requireUserById(tx: StoreReader, id: string): UserRecord {
+  const user = getUser(tx, id);
+  if (!user) throw notFound(`User ${id} not found in this store`);
+  return user;
+}
+
+function newTokenAnswer(ctx: HandlerContext, subject: UserRecord, label: string | undefined): TokenInfo & { token: string } {
+  const { token, row } = issueToken(ctx.tx, subject.id, checkLabel(label), ctx.clock);
   return { ...row, user: subject.id, token };
 }
 
-export function listTokens(ctx: Pick<AccountContext, 'tx' | 'actor'>, input: { user?: string | undefined }): TokenInfo[] {
-  const subject = tokenSubject(ctx, input.user);
-  return userTokens.all(ctx.tx, subject.id).map(({ value }) => ({ ...value, user: subject.id }));
-}
-
-/** Revokes a token by its public id (a token's own user, or the store's owner). */
-export function revokeToken(ctx: Pick<AccountContext, 'tx' | 'actor'>, tokenId: string): TokenInfo {
-  if (!/^[0-9a-f]{16}$/.test(tokenId)) {
-    throw badRequest(`Invalid token id "${tokenId}": pass the ID column of "docsctl token list" (16 hex characters)`);
-  }
-  const found = ctx.tx.scan<TokenRecord>(Tables.tokens, { prefix: tokenId, limit: 2 });
-  const isOwner = storeOwner(ctx.tx) === ctx.actor;
-  const match = found.find(([, record]) => isOwner || record.userId === ctx.actor);
-  // Someone else's token is "not found" too: ids of other users' tokens do not leak.
-  if (!match) throw notFound(`Token ${tokenId} not found (see "docsctl token list")`);
-  const [hash, record] = match;
-  ctx.tx.delete(Tables.tokens, hash);
-  const row = userTokens.get(ctx.tx, record.userId, tokenId);
-  userTokens.remove(ctx.tx, record.userId, tokenId);
-  return { id: tokenId, label: row?.label ?? record.label, createdAt: record.createdAt, user: record.userId };
+function tokenPage(tx: StoreReader, userId: string, query: { page?: string | undefined; limit?: number | undefined }) {
+  return userTokens.page(tx, userId, query, ({ value }): TokenInfo => ({ ...value, user: userId }));
 }

@@ -10,16 +10,9 @@ import { markLayout } from './layout.js';
 import type { StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
-import { checkEmail, checkOrganizationTitle, issueToken } from './accounts.js';
-import {
-  type OrgRecord,
-  type StoreMeta,
-  Tables,
-  addMember,
-  ensureUser,
-  getMeta,
-  putOrg,
-} from './core-records.js';
+import { checkEmail, issueToken } from './accounts.js';
+import { checkOrganizationTitle, newOrganization } from './orgs.js';
+import { type StoreMeta, Tables, ensureUser, getMeta } from './core-records.js';
 import { type OrganizationView, type UserView, organizationView, userView } from './views.js';
 
 export interface BootstrapOptions {
@@ -42,23 +35,13 @@ export function bootstrap(tx: StoreWriter, opts: BootstrapOptions): BootstrapRes
   if (meta) {
     throw conflict(`This store is already initialized (created ${meta.createdAt}); nothing was changed`);
   }
-  const title = checkOrganizationTitle(opts.organizationTitle);
+  checkOrganizationTitle(opts.organizationTitle);
   const email = checkEmail(opts.email);
 
   const now = opts.clock().toISOString();
-  const org: OrgRecord = {
-    id: opts.ids(),
-    title,
-    createdAt: now,
-    type: 'business',
-    plan: 'free',
-    emailDomains: [],
-    inviteLinks: false,
-    mergeRules: { type: 'none' },
-  };
-  putOrg(tx, org);
+  const orgId = opts.ids();
   const { user } = ensureUser(tx, { email, displayName: opts.userName }, opts.ids, now);
-  addMember(tx, org.id, user.id, { role: 'admin', joinedAt: now, sso: false, disabled: false });
+  const org = newOrganization(tx, { id: orgId, title: opts.organizationTitle, emailDomains: [], admin: user.id, now });
   const token = createToken(tx, user.id, 'init', opts.clock);
   const storeMeta: StoreMeta = { createdAt: now, owner: user.id };
   tx.put(Tables.meta, 'store', storeMeta);

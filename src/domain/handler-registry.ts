@@ -37,7 +37,7 @@ const imports = async (): Promise<Handlers> => (await import('./imports.js')).im
 const comments = async (): Promise<Handlers> => (await import('./comments/handlers.js')).commentHandlers;
 const reviews = async (): Promise<Handlers> => (await import('./review/handlers.js')).reviewHandlers;
 const search = async (): Promise<Handlers> => (await import('./search/handlers.js')).searchHandlers;
-const users = async (): Promise<Handlers> => (await import('./users.js')).userHandlers;
+const users = async (): Promise<Handlers> => ({ ...(await import('./users.js')).userHandlers, ...(await import('./accounts.js')).accountHandlers });
 const members = async (): Promise<Handlers> => (await import('./members.js')).memberHandlers;
 const teams = async (): Promise<Handlers> => (await import('./teams.js')).teamHandlers;
 const permissions = async (): Promise<Handlers> => (await import('./object-permissions.js')).objectPermissionHandlers;

@@ -7,9 +7,10 @@
  * Invites have local semantics: there is no e-mail to send, so inviting an
  * address makes its user (created when unknown) a member at once.
  */
-import { badRequest, conflict } from '../api/errors.js';
+import { ApiError, badRequest, conflict, notFound } from '../api/errors.js';
 import type * as routes from '../api/routes/orgs.js';
-import { type Handler, implementer } from './handler.js';
+import type { StoreWriter } from '../store/types.js';
+import { type Handler, Reply, implementer } from './handler.js';
 import { itemsOf, paginate } from './pagination.js';
 import { orgAccess, roleIn } from './permissions.js';
 import {
@@ -19,6 +20,7 @@ import {
   addMember,
   ensureUser,
   getOrg,
+  getUser,
   putOrg,
   requireUser,
   userOrgList,
@@ -42,6 +44,34 @@ export const orgHandlers: Record<string, Handler> = {
       const { org, role } = orgAccess(ctx.tx, orgId, ctx.actor.userId);
       return organizationView(ctx, org, role);
     });
+  }),
+
+  // Anyone may create one (its route's access): the caller becomes its admin.
+  ...on('createOrganization', async (ctx, { query, body }) => {
+    if (query.openapiUrl !== undefined) {
+      throw new ApiError(501, 'openapiUrl is not supported yet', { hint: 'create the organization, then publish the specification with "docsctl openapi publish"' });
+    }
+    const now = ctx.clock().toISOString();
+    const admin = requireUser(ctx.tx, ctx.actor.userId).id;
+    const org = newOrganization(ctx.tx, { id: ctx.ids(), title: body.title, emailDomains: body.emailDomains ?? [], admin, now });
+    if (query.withDefaultSite === true) (await import('./sites/default-site.js')).createDefaultSite(ctx.tx, org, ctx.ids(), now);
+    const view = organizationView(ctx, org, 'admin');
+    return new Reply(201, view, { Location: view.urls.location });
+  }),
+
+  // The caller is not a member yet (the route needs no role): their e-mail's domain must be one of the organization's.
+  ...on('joinOrganization', (ctx, { params }) => {
+    const org = getOrg(ctx.tx, params.organizationId);
+    if (!org) throw notFound(`Organization ${params.organizationId} not found`);
+    if (roleIn(ctx.tx, org.id, ctx.actor.userId) !== undefined) return new Reply(204); // already a member: nothing to do
+    const email = getUser(ctx.tx, ctx.actor.userId)?.email ?? '';
+    const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+    if (!org.emailDomains.includes(domain)) {
+      throw badRequest(`Your e-mail domain "${domain}" is not one of organization ${org.id}'s e-mail domains: ask one of its admins for an invite`);
+    }
+    const role: Role = org.defaultRole !== undefined ? org.defaultRole : 'read';
+    addMember(ctx.tx, org.id, ctx.actor.userId, { role, joinedAt: ctx.clock().toISOString(), sso: false, disabled: false });
+    return new Reply(204);
   }),
 
   ...on('getOrganizationById', (ctx, { params }) => {
@@ -81,7 +111,7 @@ export const orgHandlers: Record<string, Handler> = {
     if (body.title !== undefined) updated.title = body.title.trim();
     if (updated.title.length < 2) throw badRequest('Invalid title: it must be 2 to 255 characters long');
     if (body.emailDomains !== undefined) {
-      updated.emailDomains = [...new Set(body.emailDomains.map((domain) => domain.trim().toLowerCase()).filter(Boolean))];
+      updated.emailDomains = emailDomainsOf(body.emailDomains);
     }
     if (body.hostname !== undefined && body.hostname !== org.hostname) {
       const hostname = body.hostname.toLowerCase();
@@ -113,3 +143,35 @@ export const orgHandlers: Record<string, Handler> = {
     return organizationView(ctx, updated, role);
   }),
 };
+
+/** E-mail domains as stored: trimmed, lowercase, each once. */
+function emailDomainsOf(domains: readonly string[]): string[] {
+  return [...new Set(domains.map((domain) => domain.trim().toLowerCase()).filter(Boolean))];
+}
+
+/** An organization's title as stored (trimmed), or 400 naming the rule. */
+export function checkOrganizationTitle(title: string): string {
+  const trimmed = title.trim();
+  if (trimmed.length < 2 || trimmed.length > 255) throw badRequest('Invalid organization title: it must be 2 to 255 characters long');
+  return trimmed;
+}
+
+/** Writes a new organization (a free business plan, nothing shared yet) with `admin` as its admin; the title is checked. */
+export function newOrganization(
+  tx: StoreWriter,
+  input: { id: string; title: string; emailDomains: readonly string[]; admin: string; now: string },
+): OrgRecord {
+  const org: OrgRecord = {
+    id: input.id,
+    title: checkOrganizationTitle(input.title),
+    createdAt: input.now,
+    type: 'business',
+    plan: 'free',
+    emailDomains: emailDomainsOf(input.emailDomains),
+    inviteLinks: false,
+    mergeRules: { type: 'none' },
+  };
+  putOrg(tx, org);
+  addMember(tx, org.id, input.admin, { role: 'admin', joinedAt: input.now, sso: false, disabled: false });
+  return org;
+}

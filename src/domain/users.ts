@@ -1,12 +1,16 @@
 /**
  * `getUserById`: a user you share an organization with (or yourself). Anyone
  * else is "not found", as the real API hides users a caller cannot see.
+ * `updateUserById`: one's own name and picture (the store's owner: anyone's; the
+ * route's access). The store's local accounts (users, tokens): accounts.ts.
  */
 import type * as routes from '../api/routes/users.js';
-import { notFound } from '../api/errors.js';
+import { badRequest, notFound } from '../api/errors.js';
+import type { StoreReader } from '../store/types.js';
 import { implementer } from './handler.js';
+import { refreshTeamRows } from './teams-records.js';
 import { roleIn } from './permissions.js';
-import { getUser, userOrgList } from './core-records.js';
+import { type UserRecord, getUser, putUser, userIdByEmail, userOrgList } from './core-records.js';
 import { userView } from './views.js';
 
 const on = implementer<typeof routes>();
@@ -21,4 +25,29 @@ export const userHandlers = {
     if (!user || !visible) throw notFound(`User ${params.userId} not found`);
     return userView(ctx, user);
   }),
+
+  ...on('updateUserById', (ctx, { params, body }) => {
+    if (body.displayName === undefined && body.photoURL === undefined) throw badRequest('Nothing to update: pass displayName or photoURL');
+    const user = findUser(ctx.tx, params.userId);
+    const updated: UserRecord = { ...user };
+    if (body.displayName !== undefined) {
+      const name = body.displayName.trim();
+      if (name.length === 0) throw badRequest('Invalid displayName: it must be 1 to 64 characters long');
+      updated.displayName = name;
+    }
+    if (body.photoURL !== undefined) updated.photoURL = body.photoURL;
+    putUser(ctx.tx, updated);
+    // Team rows copy the user record (teams-records.ts): refreshed in each of their (few) organizations.
+    for (const { id: orgId } of userOrgList.all(ctx.tx, user.id)) refreshTeamRows(ctx.tx, orgId, user.id);
+    return userView(ctx, updated);
+  }),
 };
+
+/** A user of the store by id or e-mail (docsctl's account routes take either); 404 naming what was looked for. */
+export function findUser(tx: StoreReader, idOrEmail: string): UserRecord {
+  const byId = idOrEmail.includes('@') ? undefined : getUser(tx, idOrEmail);
+  const id = byId ? byId.id : userIdByEmail(tx, idOrEmail);
+  const user = id === undefined ? undefined : getUser(tx, id);
+  if (!user) throw notFound(`User ${idOrEmail} not found in this store`);
+  return user;
+}

@@ -250,6 +250,12 @@ export const columns = {
   ],
   apiInformation: labelled([col('VERSION', 'version'), col('BUILD', 'build')], ['version', 'build']),
   user: [col('ID', 'id'), col('NAME', 'displayName'), col('EMAIL', 'email')],
+  /** `user create`: the user, and their role in the organization they were made a member of. */
+  accountUser: [col('ID', 'id'), col('NAME', 'displayName'), col('EMAIL', 'email'), { header: 'ROLE', get: (item) => (item.role === null ? 'guest' : (item.role ?? '')) }],
+  /** An API token of the store (docsctl's account routes): never the token itself… */
+  token: [col('ID', 'id'), col('LABEL', 'label'), col('USER', 'user'), col('CREATED', 'createdAt')],
+  /** …but in the answer that issues it. */
+  newToken: [col('ID', 'id'), col('LABEL', 'label'), col('USER', 'user'), col('CREATED', 'createdAt'), col('TOKEN', 'token')],
   collection: [
     col('ID', 'id'),
     col('TITLE', 'title'),

@@ -37,6 +37,20 @@ function below(role: MemberRole): Level {
   return LEVELS[LEVELS.indexOf(role) + 1] as Level;
 }
 
+/**
+ * Who is refused a route: one role below it, naming the role; for `owner` (the store's
+ * owner: organization A's admin, who ran init), a member who is neither the owner nor the
+ * `{userId}` the fixture names (`read`).
+ */
+function refused(access: Access): { caller: Level; message: string } {
+  return access.role === 'owner' ? { caller: 'create', message: "store's owner" } : { caller: below(access.role as MemberRole), message: `"${access.role}" role` };
+}
+
+/** Who exactly has the route's role. */
+function holder(access: Access): Level {
+  return access.role === 'owner' ? 'admin' : (access.role as Level);
+}
+
 interface Fixture {
   store: Store;
   /** User id per role in organization A, and an admin of organization B only. */
@@ -53,7 +67,7 @@ async function buildFixture(store: Store): Promise<Fixture> {
     bootstrap(tx, { organizationTitle: 'Acme', userName: 'Admin', email: 'admin@a.test', clock, ids, origin: ORIGIN }),
   );
   const orgA = boot.organization.id;
-  const users = { admin: boot.user.id } as Fixture['users'];
+  const users = { admin: boot.user.id } as Fixture['users']; // the store's owner too (init made them)
   const tokens = { admin: boot.token } as Fixture['tokens'];
   const orgB = ids();
   await store.transact((tx) => {
@@ -105,8 +119,12 @@ async function statusOf(promise: Promise<{ status: number }>): Promise<{ status:
   }
 }
 
-/** What another organization's caller may get: 404, or for a DELETE also "nothing to delete" (204, as the real API). */
+/**
+ * What another organization's caller may get: 404, or for a DELETE also "nothing to
+ * delete" (204, as the real API); a route for the store's owner is about no organization: 403.
+ */
 function hiddenStatus(routeId: RouteId): number[] {
+  if (declared(routeId)?.role === 'owner') return [403];
   return getRoute(routeId).method === 'DELETE' ? [204, 404] : [404];
 }
 
@@ -144,8 +162,9 @@ describe('the access declared with each route', () => {
       if (!access || access.role === 'none') continue;
       const gen = fx.store.read().gen;
       if (access.role !== 'guest') {
-        const denied = await statusOf(call(fx.users[below(access.role)], routeId));
-        expect(denied, routeId).toEqual({ status: 403, message: expect.stringContaining(`"${access.role}" role`) });
+        const { caller, message } = refused(access);
+        const denied = await statusOf(call(fx.users[caller], routeId));
+        expect(denied, routeId).toEqual({ status: 403, message: expect.stringContaining(message) });
         expect(fx.store.read().gen, `${routeId} changed the store`).toBe(gen);
       }
       const hidden = await statusOf(call(fx.users.outsider, routeId));
@@ -162,7 +181,7 @@ describe('the access declared with each route', () => {
       const clock = manualClock('2026-02-02T00:00:00.000Z');
       const result = await statusOf(
         executeOperation(
-          { store: fx.store, actor: { userId: fx.users[access.role] }, clock, ids: sequentialIds('c'), origin: ORIGIN },
+          { store: fx.store, actor: { userId: fx.users[holder(access)] }, clock, ids: sequentialIds('c'), origin: ORIGIN },
           getRoute(routeId),
           { params: paramsFor(routeId, fx.params) },
         ),
@@ -190,8 +209,6 @@ describe('handlers', () => {
         "spaces.ts: requireRole(target.role, 'admin', targetOrg, 'transfer spaces into it');",
         // Git Sync is installed on the space or site its body names.
         "git/installations.ts: requireRole(role, min, organization, 'install Git Sync on it');",
-        // `user create --org`: the organization is named by the command's option (a local account command).
-        "accounts.ts: requireRole(access.role, 'admin', access.org.id, 'add users to it');",
         // Only the author of a comment or an admin edits or deletes it.
         "comments/handlers.ts: if (author === ctx.actor.userId || atLeast(thread.role, 'admin')) return;",
         // An integration's organization is its owner, not a path parameter.
@@ -239,10 +256,11 @@ describe('roles with tokens, locally and against serve', () => {
         const gen = reader.read().gen;
         const input = { params: paramsFor(routeId, fx.params) };
         if (access.role !== 'guest') {
-          const transport = transportFor(fx.tokens[below(access.role)]);
+          const { caller, message } = refused(access);
+          const transport = transportFor(fx.tokens[caller]);
           const denied = await statusOf(transport.request(routeId, input));
           await transport.close();
-          expect(denied, `${mode} ${routeId}`).toEqual({ status: 403, message: expect.stringContaining(`"${access.role}" role`) });
+          expect(denied, `${mode} ${routeId}`).toEqual({ status: 403, message: expect.stringContaining(message) });
         }
         const transport = transportFor(fx.tokens.outsider);
         const hidden = await statusOf(transport.request(routeId, input));

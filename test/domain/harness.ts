@@ -30,6 +30,8 @@ export interface List {
 /** Response schema of each operation's body (for the checks in `ok`). */
 const RESPONSE_SCHEMA: Record<string, string> = {
   getAuthenticatedUser: 'User',
+  updateUserById: 'User',
+  createOrganization: 'Organization',
   getOrganizationById: 'Organization',
   updateOrganizationById: 'Organization',
   listOrganizationsForAuthenticatedUser: 'Organization',

@@ -294,6 +294,7 @@ describe('team member rows copy what a team listing shows', () => {
     expect(writers(/\bputUser\(|\.put\(\s*Tables\.users\b/)).toEqual([
       'domain/core-records.ts:export const putUser = (tx: StoreWriter, user: UserRecord) => tx.put(Tables.users, user.id, user);',
       'domain/core-records.ts:putUser(tx, user);', // ensureUser: a new user is in no team
+      'domain/users.ts:putUser(ctx.tx, updated);', // updateUserById: refreshes
     ]);
   });
 });

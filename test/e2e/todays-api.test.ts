@@ -110,6 +110,21 @@ describe("commands whose operation today's API does not have", { timeout: 300_00
     expect(result.stderr).toMatch(new RegExp(`^error: This server's API has no ${operation} operation \\(GET /v1/[^)]+\\) \\(.*works locally \\(--store DIR\\) and against docsctl serve\\)$`));
   });
 
+  it.each([
+    [['token', 'list'], 'listTokensForAuthenticatedUser', 'GET /v1/x-docsctl/user/tokens'],
+    [['token', 'list', '--user', 'ci@acme.io'], 'listTokensForUser', 'GET /v1/x-docsctl/users/{userId}/tokens'],
+    [['token', 'create', '--label', 'ci'], 'createTokenForAuthenticatedUser', 'POST /v1/x-docsctl/user/tokens'],
+    [['token', 'revoke', '0123456789abcdef'], 'revokeToken', 'DELETE /v1/x-docsctl/tokens/{tokenId}'],
+    [['user', 'create', '--email', 'ci@acme.io'], 'createUser', 'POST /v1/x-docsctl/users'],
+  ])("%j: docsctl's account routes, which GitBook's API has not, say so in one line (exit 1)", async (argv, operation, route) => {
+    const result = await docsctl(argv);
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `error: This server's API has no ${operation} operation (${route}) (GitBook makes users and API tokens in its app, its API has no such operation; the command works locally (--store DIR) and against docsctl serve)`,
+    );
+  });
+
   it('a space that does not exist is still "not found" (exit 4)', async () => {
     const result = await docsctl(['space', 'links', 'gone']);
     expect(result.exitCode).toBe(4);

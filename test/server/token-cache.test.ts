@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { bootstrap } from '../../src/domain/bootstrap.js';
-import { issueToken, revokeToken } from '../../src/domain/accounts.js';
+import { issueToken } from '../../src/domain/accounts.js';
 import { Tables } from '../../src/domain/core-records.js';
 import { type RunningServer, startServer } from '../../src/server/server.js';
 import { createStore } from '../../src/store/index.js';
@@ -68,8 +68,8 @@ describe('serve: token lookups cached by hash', () => {
     expect(lookups()).toBe(2);
     expect(await call('GET', '/v1/user', second.token)).toBe(200);
 
-    // Revoked (as `docsctl token revoke` does, from another process or this one): refused at once.
-    await inner.transact((tx) => revokeToken({ tx, actor: seed.user.id }, second.row.id));
+    // Revoked through this server (`docsctl token revoke` against it): refused at once.
+    expect(await call('DELETE', `/v1/x-docsctl/tokens/${second.row.id}`, seed.token)).toBe(200);
     expect(await call('GET', '/v1/user', second.token)).toBe(401);
     expect(await call('GET', '/v1/user', seed.token)).toBe(200);
 

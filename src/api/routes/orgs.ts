@@ -41,6 +41,56 @@ export const listOrganizationsForAuthenticatedUser = defineRoute({
   },
 });
 
+export const createOrganization = defineRoute({
+  id: 'createOrganization',
+  method: 'POST',
+  path: '/v1/orgs',
+  summary: 'Create an organization',
+  source: 'real-api',
+  // Anyone may create an organization; they become its admin.
+  access: 'none',
+  params: z.object({}),
+  query: z.object({
+    withDefaultSite: z.boolean().optional().describe('also create its default documentation site'),
+    // Refused (501) rather than ignored: docsctl does not import a specification into the default site yet.
+    openapiUrl: z.string().optional(),
+  }),
+  body: z.object({
+    // Checked by the handler, which names the rule (2 to 255 characters, trimmed).
+    title: z.string().describe('organization title (2 to 255 characters)'),
+    emailDomains: z.array(z.string()).optional().describe('e-mail domains whose users may join it (docsctl org join)'),
+  }),
+  bodyRequired: true,
+  success: 201,
+  cli: {
+    command: 'org create',
+    summary: 'Create an organization in the local store; you become its admin',
+    flags: { title: { required: true }, openapiUrl: false, emailDomains: { description: 'e-mail domains whose users may join it (comma-separated; docsctl org join)' } },
+    columns: 'organization',
+    examples: ['docsctl org create --title "Acme Partners"', 'docsctl org create --title Lab --format ids'],
+  },
+});
+
+export const joinOrganization = defineRoute({
+  id: 'joinOrganization',
+  method: 'POST',
+  path: '/v1/orgs/{organizationId}/join',
+  summary: 'Join an organization',
+  source: 'real-api',
+  // Not a member yet: the handler checks the caller's e-mail domain against the organization's.
+  access: 'none',
+  params: pathParams('organizationId'),
+  query: noQuery(),
+  success: 204,
+  cli: {
+    command: 'org join',
+    summary: "Join an organization whose e-mail domains include yours (as its default role, else read)",
+    args: ['organizationId'],
+    columns: 'organization',
+    examples: ['docsctl org join 9fXk2hQ'],
+  },
+});
+
 export const getOrganizationById = defineRoute({
   id: 'getOrganizationById',
   method: 'GET',

@@ -15,6 +15,7 @@ export const groupDescriptions: Record<string, string> = {
   org: 'Organizations you belong to',
   system: 'The API server: version and build',
   user: 'Users',
+  token: 'API tokens of the local store (printed once, stored as a hash)',
   member: 'Members of an organization',
   'invite-link': 'Invite links: secret links to join an organization with a role',
   font: 'Custom fonts of an organization',
@@ -60,18 +61,6 @@ const subgroup = (program: Command, ...names: string[]): Command | undefined => 
 };
 
 const commandModules = {
-  orgs: async (): Promise<CommandModule> => {
-    const { registerOrgCreate, registerUserCreate } = await import('./accounts.js');
-    return {
-      specs: [],
-      register(program, getSession) {
-        const org = subgroup(program, 'org');
-        if (org) registerOrgCreate(org, getSession);
-        const user = subgroup(program, 'user');
-        if (user) registerUserCreate(user, getSession);
-      },
-    };
-  },
   teams: async (): Promise<CommandModule> => {
     const { registerTeamSync } = await import('./team-sync.js');
     return {
@@ -129,7 +118,6 @@ export type CommandModuleName = keyof typeof commandModules;
  * (test/cli/command-groups.test.ts checks them against the modules' specs).
  */
 export const moduleGroups: Record<CommandModuleName, readonly string[]> = {
-  orgs: ['org', 'user'],
   teams: ['team'],
   'change-requests': ['cr'],
   sites: ['site'],

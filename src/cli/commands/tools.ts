@@ -1,5 +1,5 @@
 /**
- * The hand-written top-level commands (init, auth, token, api, serve, config, store, git,
+ * The hand-written top-level commands (init, auth, api, serve, config, store, git,
  * apply, diff, export, completion), loaded like the data-declared groups (index.ts): a command loads and
  * registers only the one it names. The others are registered as stubs that carry the
  * real command's help term and description, so `docsctl --help` and "did you mean"
@@ -35,12 +35,6 @@ export const toolCommands: readonly ToolCommand[] = [
     term: 'auth',
     description: 'Log in to an endpoint (or a local store) and see who commands act as',
     load: async () => (await import('./auth.js')).registerAuthCommands,
-  },
-  {
-    name: 'token',
-    term: 'token',
-    description: 'API tokens of the local store (printed once, stored as a hash)',
-    load: async () => (await import('./accounts.js')).registerTokenCommands,
   },
   {
     name: 'api',
