@@ -13,7 +13,7 @@
 //   serve:    read/list/write throughput as ratios to a bare node:http server, creates/s and bytes/create at 0 and 3,000 spaces
 //   store-engine (--store-engine): creates/s and bytes per create at 0 and 3,000 spaces in-process, the fairness wait
 //   serve-import: slowest GET through serve while a 5,000-page zip imports on a file store (target ≤ 250 ms)
-// Options: --quick (fewer runs, no 10x store), --startup, --content, --git, --git-real, --serve, --serve-creates, --serve-import, --teams, --comments or --store-engine (only that part).
+// Options: --quick (fewer runs, no 10x store), --startup, --content, --git, --git-real, --serve, --serve-creates, --serve-import, --teams, --integration-events, --comments or --store-engine (only that part).
 // --git-real takes --shapes reference,manual,images,server, --rounds N (default 3, 1 with --quick) and --repo PATH[:DIR] (a repository of your own, repeatable).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -235,6 +235,7 @@ try {
   else if (process.argv.includes('--git-real')) await gitRealBench();
   else if (process.argv.includes('--git')) await gitBench();
   else if (process.argv.includes('--teams')) await (await import('./teams.mjs')).teamsBench({ bin, work, runs, generator, time, median });
+  else if (process.argv.includes('--integration-events')) await (await import('./integration-events.mjs')).integrationEventsBench({ bin, work, runs, generator, time, median });
   else if (process.argv.includes('--serve-creates')) await runServeBench('serveCreatesBench');
   else if (process.argv.includes('--serve-import')) await (await import('./serve-import.mjs')).serveImportBench({ bin, work, quick, generator });
   else if (process.argv.includes('--serve')) await runServeBench();
@@ -321,6 +322,7 @@ async function startAndStoreBenches() {
   await gitBench();
   await gitRealBench();
   await (await import('./teams.mjs')).teamsBench({ bin, work, runs, generator, time, median });
+  await (await import('./integration-events.mjs')).integrationEventsBench({ bin, work, runs, generator, time, median });
   await runServeBench();
   if (!quick) {
     console.log('\nstore 10x larger: 10,000 spaces in 1,000 collections after 100,000 writes:');

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { StoreReader } from '../store/types.js';
+import type { Actor } from './handler.js';
 import { Tables, type TokenRecord, getMeta, getUser } from './core-records.js';
 
 /** The key of a token in the `tokens` table. */
@@ -12,11 +13,21 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
-/** The user a token belongs to, or undefined when the token is unknown (or its user is gone). */
+/**
+ * The user a token belongs to, or undefined when the token is unknown (or its user is
+ * gone), or is an installation token: those act only through `actorForToken`, so a
+ * caller that does not narrow what a token may reach refuses them.
+ */
 export function userIdForToken(reader: StoreReader, token: string): string | undefined {
+  const actor = actorForToken(reader, token);
+  return actor && !actor.installation ? actor.userId : undefined;
+}
+
+/** Who calls with this token: a user, or a user narrowed to an integration installation (installation-scope.ts). */
+export function actorForToken(reader: StoreReader, token: string): Actor | undefined {
   const record = reader.get<TokenRecord>(Tables.tokens, hashToken(token));
   if (!record || !getUser(reader, record.userId)) return undefined;
-  return record.userId;
+  return record.installation ? { userId: record.userId, installation: record.installation } : { userId: record.userId };
 }
 
 /** The user created by `docsctl init` (`meta.store.owner`), or undefined on an uninitialized store. */

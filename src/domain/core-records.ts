@@ -132,6 +132,15 @@ export interface TokenRecord {
   userId: string;
   createdAt: string;
   label: string;
+  /** An integration installation's temporary token: it acts as `userId` only where the installation reaches (installation-scope.ts). */
+  installation?: InstallationTokenScope;
+}
+
+/** What an installation token is for (createIntegrationInstallationToken). */
+export interface InstallationTokenScope {
+  integration: string;
+  installationId: string;
+  expiresAt: string;
 }
 
 export interface OrgRecord {

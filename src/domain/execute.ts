@@ -12,6 +12,7 @@ import type { ObjectStager, ScanOptions, Store, StoreReader, StoreWriter } from 
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
 import type { GitSettings } from '../git/settings.js';
+import type { InstallationTokenScope } from './core-records.js';
 import type { Actor, AnswerCache, ArtifactSink, Handler, HandlerContext, ProgressListener } from './handler.js';
 import { ExactJson, Reply } from './handler.js';
 import { type ResolvedAccess, checkAccess } from './access.js';
@@ -105,6 +106,7 @@ export async function executeOperation(env: ExecuteEnv, route: AnyRoute, raw: Ra
   const handler = found instanceof Promise ? await found : found;
   if (!handler) throw new ApiError(501, `${route.id} is not implemented yet`);
   // Who may call it, before validation: a denied call learns nothing and changes nothing.
+  if (env.actor.installation) await checkTokenScope(env, route, raw.params ?? {});
   const access = checkAccess(accessReader(env, route), route, raw.params ?? {}, env.actor.userId);
   return run(env, route, handler, validateInput(route, raw), access);
 }
@@ -129,11 +131,18 @@ export async function executeLight(
   const found = findHandler(info.id);
   const handler = found instanceof Promise ? await found : found;
   if (!handler) throw new ApiError(501, `${info.id} is not implemented yet`);
+  if (env.actor.installation) await checkTokenScope(env, info, params);
   const access = checkAccess(accessReader(env, info), info, params, env.actor.userId);
   return run(env, info, handler, { params, query: input.query, body: input.body } as RouteInput<AnyRoute>, access);
 }
 
 type Runnable = Pick<AnyRoute, 'id' | 'method' | 'success'> & { readonly safe?: boolean };
+
+/** An integration installation's token reaches only what its installation covers (loaded only for such tokens). */
+async function checkTokenScope(env: ExecuteEnv, route: Runnable, params: Readonly<Record<string, unknown>>): Promise<void> {
+  const { checkInstallationScope } = await import('./installation-scope.js');
+  checkInstallationScope(accessReader(env, route), route, params, env.actor.installation as InstallationTokenScope, env.clock());
+}
 
 /**
  * The snapshot the access check reads: a read checks on the request's own snapshot (the

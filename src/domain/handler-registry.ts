@@ -42,7 +42,10 @@ const members = async (): Promise<Handlers> => (await import('./members.js')).me
 const teams = async (): Promise<Handlers> => (await import('./teams.js')).teamHandlers;
 const permissions = async (): Promise<Handlers> => (await import('./object-permissions.js')).objectPermissionHandlers;
 const customFields = async (): Promise<Handlers> => (await import('./custom-fields.js')).customFieldHandlers;
-const integrations = async (): Promise<Handlers> => (await import('./integrations.js')).integrationHandlers;
+const integrations = async (): Promise<Handlers> => ({
+  ...(await import('./integrations.js')).integrationHandlers,
+  ...(await import('./integration-installations.js')).installationHandlers,
+});
 const sso = async (): Promise<Handlers> => (await import('./sso.js')).ssoHandlers;
 const openapi = async (): Promise<Handlers> => (await import('./openapi-specs.js')).openApiSpecHandlers;
 const translations = async (): Promise<Handlers> => (await import('./translations.js')).translationHandlers;

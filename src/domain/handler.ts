@@ -12,11 +12,14 @@ import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
 import type { GitSettings } from '../git/settings.js';
 import type { ResolvedAccess } from './access.js';
+import type { InstallationTokenScope } from './core-records.js';
 import type { InputPolicy } from './policy.js';
 
 /** Who is calling. */
 export interface Actor {
   userId: string;
+  /** Set for an integration installation's token: the calls it may make are narrowed (installation-scope.ts). */
+  installation?: InstallationTokenScope | undefined;
 }
 
 /**

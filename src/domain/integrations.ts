@@ -22,11 +22,13 @@ import { createHash } from 'node:crypto';
 import { conflict, forbidden, notFound } from '../api/errors.js';
 import type * as routes from '../api/routes/integrations.js';
 import type { StoreReader } from '../store/types.js';
-import { type Handler, deleted, implementer, nothingToDelete } from './handler.js';
-import { KeyedSet } from './ordered.js';
-import { itemsOf, paginate } from './pagination.js';
+import type { RouteInput } from '../api/route.js';
+import { type Handler, type HandlerContext, deleted, implementer, nothingToDelete } from './handler.js';
+import { type InstallationRecord, integrationInstallations, removeInstallation } from './integration-records.js';
+import { dropEvents } from './integration-events.js';
+import { countRows, itemsOf, paginate, rowsOf } from './pagination.js';
 import { atLeast, roleIn } from './permissions.js';
-import { type OrgRecord, Tables, getOrg } from './core-records.js';
+import { type OrgRecord, Tables, getOrg, orgSpaceList } from './core-records.js';
 import { apiUrl, appUrl } from './urls.js';
 import { organizationView } from './views.js';
 
@@ -58,37 +60,21 @@ export interface IntegrationRecord {
   updatedAt: string;
 }
 
-export interface InstallationRecord {
-  id: string;
-  organization: string;
-  status: 'active' | 'pending' | 'paused';
-  space_selection: 'all' | 'selected';
-  site_selection: 'all' | 'selected';
-  spaces: number;
-  configuration: Record<string, unknown>;
-  externalIds: string[];
-  createdAt: string;
-  updatedAt: string;
-}
-
 const INTEGRATIONS = 'integrations';
-/** The installations of an integration, by installation id. */
-export const integrationInstallations = new KeyedSet<InstallationRecord>('integrationInstallations');
-
-const getIntegration = (tx: StoreReader, name: string) => tx.get<IntegrationRecord>(INTEGRATIONS, name);
+export const getIntegration = (tx: StoreReader, name: string) => tx.get<IntegrationRecord>(INTEGRATIONS, name);
 
 /** The organization named by id or hostname, if the actor is a member. */
-function resolveOrg(tx: StoreReader, ref: string, userId: string): OrgRecord | undefined {
+export function resolveOrg(tx: StoreReader, ref: string, userId: string): OrgRecord | undefined {
   const org = getOrg(tx, ref) ?? getOrg(tx, tx.get<string>(Tables.orgsByHostname, ref) ?? '');
   return org && roleIn(tx, org.id, userId) !== undefined ? org : undefined;
 }
 
-const isOwnerMember = (tx: StoreReader, integration: IntegrationRecord, userId: string) =>
+export const isOwnerMember = (tx: StoreReader, integration: IntegrationRecord, userId: string) =>
   roleIn(tx, integration.owner, userId) !== undefined;
-const isOwnerAdmin = (tx: StoreReader, integration: IntegrationRecord, userId: string) =>
+export const isOwnerAdmin = (tx: StoreReader, integration: IntegrationRecord, userId: string) =>
   atLeast(roleIn(tx, integration.owner, userId) ?? null, 'admin');
 
-function visibleIntegration(tx: StoreReader, name: string, userId: string): IntegrationRecord {
+export function visibleIntegration(tx: StoreReader, name: string, userId: string): IntegrationRecord {
   const integration = getIntegration(tx, name);
   if (!integration || (integration.visibility === 'private' && !isOwnerMember(tx, integration, userId))) {
     throw notFound(`Integration "${name}" not found`);
@@ -96,7 +82,7 @@ function visibleIntegration(tx: StoreReader, name: string, userId: string): Inte
   return integration;
 }
 
-function integrationView(ctx: { origin: string; tx: StoreReader; actor: { userId: string } }, integration: IntegrationRecord) {
+export function integrationView(ctx: { origin: string; tx: StoreReader; actor: { userId: string } }, integration: IntegrationRecord) {
   const owner = getOrg(ctx.tx, integration.owner);
   if (!owner) throw new Error(`store inconsistency: integration ${integration.name} has no owner ${integration.owner}`);
   const name = encodeURIComponent(integration.name);
@@ -132,14 +118,16 @@ function integrationView(ctx: { origin: string; tx: StoreReader; actor: { userId
   };
 }
 
-function installationView(origin: string, integration: string, inst: InstallationRecord) {
+export function installationView(ctx: { origin: string; tx: StoreReader }, integration: string, inst: InstallationRecord) {
+  const origin = ctx.origin;
   const path = `integrations/${encodeURIComponent(integration)}/installations/${encodeURIComponent(inst.id)}`;
   return {
     id: inst.id,
     status: inst.status,
     space_selection: inst.space_selection,
     site_selection: inst.site_selection,
-    spaces: inst.spaces,
+    // "Count of spaces the installation is managing": with all selected, every live space of its organization.
+    spaces: inst.space_selection === 'all' ? orgSpaceList.count(ctx.tx, inst.organization) : inst.spaces,
     configuration: inst.configuration,
     createdAt: inst.createdAt,
     updatedAt: inst.updatedAt,
@@ -149,27 +137,36 @@ function installationView(origin: string, integration: string, inst: Installatio
   };
 }
 
+/** The catalog's query filters (listIntegrations, listOrganizationIntegrations). */
+export type CatalogQuery = RouteInput<typeof routes.listIntegrations>['query'];
+
+/**
+ * A page of the published integrations `visible` keeps, filtered by the query. The catalog
+ * is small (one row per published integration, not per installation): filtered whole.
+ */
+export function catalogPage(ctx: HandlerContext, query: CatalogQuery, visible: (integration: IntegrationRecord) => boolean) {
+  const search = query.search?.toLowerCase();
+  const matches = ctx.tx
+    .scan<IntegrationRecord>(INTEGRATIONS, {})
+    .map(([, integration]) => integration)
+    .filter(visible)
+    .filter((i) => !search || i.name.toLowerCase().includes(search) || i.title.toLowerCase().includes(search))
+    .filter((i) => !query.category || i.categories.includes(query.category))
+    .filter((i) => query.blocks === undefined || i.blocks.length > 0 === query.blocks)
+    .filter((i) => query.contentSources === undefined || i.contentSources.length > 0 === query.contentSources)
+    .filter((i) => !query.owner || i.owner === query.owner)
+    .filter((i) => !query.scope || i.scopes.includes(query.scope))
+    .filter((i) => !query.target || i.target === query.target || i.target === 'all')
+    .filter((i) => !query.blockDomain || i.blocks.some((b) => blockUnfurls(b, query.blockDomain as string)));
+  return paginate(itemsOf(matches), query, (integration) => integrationView(ctx, integration));
+}
+
 const on = implementer<typeof routes>();
 
 export const integrationHandlers: Record<string, Handler> = {
-  ...on('listIntegrations', (ctx, { query }) => {
-    const userId = ctx.actor.userId;
-    const search = query.search?.toLowerCase();
-    // The catalog is small (one row per published integration): filter it whole, page the result.
-    const matches = ctx.tx
-      .scan<IntegrationRecord>(INTEGRATIONS, {})
-      .map(([, integration]) => integration)
-      .filter((i) => (i.visibility === 'public' ? true : isOwnerMember(ctx.tx, i, userId)))
-      .filter((i) => !search || i.name.toLowerCase().includes(search) || i.title.toLowerCase().includes(search))
-      .filter((i) => !query.category || i.categories.includes(query.category))
-      .filter((i) => query.blocks === undefined || i.blocks.length > 0 === query.blocks)
-      .filter((i) => query.contentSources === undefined || i.contentSources.length > 0 === query.contentSources)
-      .filter((i) => !query.owner || i.owner === query.owner)
-      .filter((i) => !query.scope || i.scopes.includes(query.scope))
-      .filter((i) => !query.target || i.target === query.target || i.target === 'all')
-      .filter((i) => !query.blockDomain || i.blocks.some((b) => blockUnfurls(b, query.blockDomain as string)));
-    return paginate(itemsOf(matches), query, (integration) => integrationView(ctx, integration));
-  }),
+  ...on('listIntegrations', (ctx, { query }) =>
+    catalogPage(ctx, query, (i) => i.visibility === 'public' || isOwnerMember(ctx.tx, i, ctx.actor.userId)),
+  ),
 
   ...on('getIntegrationByName', (ctx, { params }) =>
     integrationView(ctx, visibleIntegration(ctx.tx, params.integrationName, ctx.actor.userId)),
@@ -220,9 +217,8 @@ export const integrationHandlers: Record<string, Handler> = {
     const integration = getIntegration(ctx.tx, params.integrationName);
     if (!integration || !isOwnerMember(ctx.tx, integration, ctx.actor.userId)) return nothingToDelete();
     if (!isOwnerAdmin(ctx.tx, integration, ctx.actor.userId)) throw adminNeeded(integration.owner);
-    for (const { id } of integrationInstallations.all(ctx.tx, integration.name)) {
-      integrationInstallations.remove(ctx.tx, integration.name, id);
-    }
+    for (const { value } of integrationInstallations.all(ctx.tx, integration.name)) removeInstallation(ctx.tx, integration.name, value);
+    dropEvents(ctx.tx, integration.name);
     ctx.tx.delete(INTEGRATIONS, integration.name);
     return deleted();
   }),
@@ -231,10 +227,13 @@ export const integrationHandlers: Record<string, Handler> = {
     const integration = visibleIntegration(ctx.tx, params.integrationName, ctx.actor.userId);
     if (!isOwnerAdmin(ctx.tx, integration, ctx.actor.userId)) throw adminNeeded(integration.owner);
     const externalId = query.externalId;
-    const items = integrationInstallations
-      .all(ctx.tx, integration.name)
-      .filter(({ value }) => externalId === undefined || value.externalIds.includes(externalId));
-    return paginate(itemsOf(items), query, ({ value }) => installationView(ctx.origin, integration.name, value));
+    const view = (value: InstallationRecord) => installationView(ctx, integration.name, value);
+    if (externalId === undefined) return integrationInstallations.page(ctx.tx, integration.name, query, ({ value }) => view(value));
+    // Filtered by external id: the page reads past the rows it drops; the count reads the list.
+    const prefix = `${integration.name}/`;
+    const matches = (value: InstallationRecord) => value.externalIds.includes(externalId);
+    const count = countRows<InstallationRecord>(ctx.tx, integrationInstallations.table, prefix, matches);
+    return paginate(rowsOf<InstallationRecord>(ctx.tx, integrationInstallations.table, prefix), query, (value) => (matches(value) ? view(value) : undefined), count);
   }),
 };
 
@@ -243,7 +242,7 @@ function blockUnfurls(block: unknown, domain: string): boolean {
   return Array.isArray(unfurl) && unfurl.some((pattern) => typeof pattern === 'string' && pattern.includes(domain));
 }
 
-function adminNeeded(orgId: string) {
+export function adminNeeded(orgId: string) {
   return forbidden(
     `You need the "admin" role in organization ${orgId} to publish, unpublish or list the installations of its integrations`,
   );

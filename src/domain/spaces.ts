@@ -21,7 +21,7 @@ import { badRequest, noUpdate, notFound } from '../api/errors.js';
 import type * as routes from '../api/routes/spaces.js';
 import type { StoreWriter } from '../store/types.js';
 import { requireParentCollection } from './collections.js';
-import { type Handler, Reply, deleted, implementer, nothingToDelete } from './handler.js';
+import { type Handler, type HandlerContext, Reply, deleted, implementer, nothingToDelete } from './handler.js';
 import { ListedRoles, activeSpaceAccess, orgAccess, requireRole, roleIn, spaceAccess } from './permissions.js';
 import {
   type ChildRef,
@@ -41,6 +41,7 @@ import {
 import { detachSpaceFromSites } from './sites/integrity.js';
 import { appendChild, containerKey, insertAfter, relocate, softDeleteSpace } from './tree.js';
 import { spaceView } from './views.js';
+import { recordSpaceEvent } from './integration-events.js';
 
 const MAX_TITLE = 50;
 const spaceRef = (id: string): ChildRef => ({ type: 'space', id });
@@ -248,6 +249,7 @@ export const spaceHandlers: Record<string, Handler> = {
       updatedAt: ctx.clock().toISOString(),
     };
     putSpace(ctx.tx, moved);
+    recordVisibilityChange(ctx, space, moved);
     return spaceView(ctx, moved, role);
   }),
 
@@ -278,6 +280,13 @@ export const spaceHandlers: Record<string, Handler> = {
       updatedAt: ctx.clock().toISOString(),
     };
     putSpace(ctx.tx, moved);
+    recordVisibilityChange(ctx, space, moved);
     return spaceView(ctx, moved, target.role);
   }),
 };
+
+/** `space_visibility_updated` for the integrations installed on a space whose visibility a move changed. */
+function recordVisibilityChange(ctx: HandlerContext, before: SpaceRecord, after: SpaceRecord): void {
+  if (after.visibility === before.visibility) return;
+  recordSpaceEvent(ctx, ctx.tx, after, { type: 'space_visibility_updated', previousVisibility: before.visibility, visibility: after.visibility });
+}

@@ -152,6 +152,56 @@ function fontName(font: unknown): unknown {
   return typeof font === 'string' ? font : (font as { fontFamily?: unknown } | undefined)?.fontFamily;
 }
 
+/** The id of an installation's space or site: an object with `extended`, its id otherwise. */
+const idOf = (key: string) => (item: Record<string, unknown>) => {
+  const value = item[key];
+  return typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : value;
+};
+
+/** An installation on a space or a site. */
+const contentInstallationColumns = (kind: 'space' | 'site'): Column[] => [
+  { header: kind.toUpperCase(), get: idOf(kind), handle: true },
+  col('INTEGRATION', 'integration'),
+  col('INSTALLATION', 'installation'),
+  col('STATUS', 'status'),
+  { header: 'EXTERNAL IDS', get: (item) => (Array.isArray(item.externalIds) ? item.externalIds.join(',') : undefined), wide: true },
+];
+
+const integrationColumns = {
+  installationToken: [handleCol('TOKEN', 'token')],
+  spaceInstallation: contentInstallationColumns('space'),
+  siteInstallation: contentInstallationColumns('site'),
+  integrationEvent: [
+    col('ID', 'id'),
+    col('TYPE', 'payload.type'),
+    col('INSTALLATION', 'installationId'),
+    { header: 'ON', get: (item) => field('payload', 'spaceId')(item) ?? field('payload', 'siteId')(item) },
+    col('STATUS', 'status'),
+    col('CREATED', 'createdAt'),
+  ],
+  integrationEventTrace: [
+    handleCol('ID', 'event.id'),
+    col('TYPE', 'event.payload.type'),
+    col('STATUS', 'event.status'),
+    { header: 'LOGS', get: (item) => (field('trace', 'logs')(item) as unknown[] | undefined)?.length ?? 0 },
+    { ...col('CREATED', 'event.createdAt'), time: true },
+  ],
+  organizationInstallation: [
+    col('INTEGRATION', 'integration.name'),
+    handleCol('INSTALLATION', 'installation.id'),
+    col('STATUS', 'installation.status'),
+    col('SPACES', 'installation.space_selection'),
+    col('SITES', 'installation.site_selection'),
+  ],
+  integrationStatus: [col('STATUS', 'status')],
+  installedIntegration: [
+    handleCol('INTEGRATION', 'integration.name'),
+    col('STATUS', 'status'),
+    col('TARGET', 'target.type'),
+    { header: 'ON', get: (item) => field('target', 'spaceId')(item) ?? field('target', 'siteId')(item) ?? field('target', 'organizationId')(item) },
+  ],
+} satisfies Record<string, Column[]>;
+
 export const columns = {
   comment: [
     col('ID', 'id'),
@@ -322,6 +372,7 @@ export const columns = {
   openApiSpecContent: [{ header: 'FILES', get: (item) => Object.keys((item.filesystem as object | undefined) ?? {}).join(',') }, col('URL', 'url')],
   integration: [col('NAME', 'name'), col('TITLE', 'title'), col('VERSION', 'version'), col('VISIBILITY', 'visibility'), col('OWNER', 'owner.id', true)],
   installation: [col('ID', 'id'), col('STATUS', 'status'), col('ORGANIZATION', 'target.organization'), col('SPACES', 'spaces')],
+  ...integrationColumns,
 } satisfies Record<string, Column[]>;
 
 export type ColumnSet = keyof typeof columns;

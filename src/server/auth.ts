@@ -4,15 +4,16 @@
  * the `tokens` table, and the user must still exist), so `serve` and
  * `LocalTransport --token` accept exactly the same tokens.
  */
-import { userIdForToken } from '../domain/auth.js';
+import { actorForToken } from '../domain/auth.js';
+import type { Actor } from '../domain/handler.js';
 import { Tables } from '../domain/core-records.js';
 import type { StoreReader } from '../store/types.js';
 
 export { hashToken } from '../domain/auth.js';
 
-/** The server's default `resolveActor`. */
-export function resolveTokenUser(token: string, reader: StoreReader): string | undefined {
-  return userIdForToken(reader, token);
+/** The server's default `resolveActor`: a user, or an installation token's narrowed user. */
+export function resolveTokenUser(token: string, reader: StoreReader): Actor | undefined {
+  return actorForToken(reader, token);
 }
 
 /**

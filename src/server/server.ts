@@ -47,6 +47,7 @@ import { StoreBusyError, StoreFullError } from '../store/errors.js';
 import { routeInfo } from '../api/catalog.js';
 import { matchRoute, methodsForPath } from '../api/table.js';
 import { type OperationResult, executeLight, executeOperation } from '../domain/execute.js';
+import type { Actor } from '../domain/handler.js';
 import { lightInput } from '../api/light-input.js';
 import { type InputPolicy, SERVE_POLICY } from '../domain/policy.js';
 import type { Store, StoreReader } from '../store/types.js';
@@ -85,7 +86,7 @@ export interface ServerOptions {
   /** Where unexpected errors (with their stack) are reported. */
   log?: ((line: string) => void) | undefined;
   /** Token → user id (default: sha256 of the token looked up in the `tokens` table). */
-  resolveActor?: ((token: string, reader: StoreReader) => string | undefined) | undefined;
+  resolveActor?: ((token: string, reader: StoreReader) => string | Actor | undefined) | undefined;
   /** Largest accepted request body (default 10 MB). */
   maxBodyBytes?: number | undefined;
   /** How long a request body may take to arrive in full (default 30 s); beyond, 408 and the connection closes. */
@@ -210,7 +211,7 @@ class ApiServer {
   private readonly clock: Clock;
   private readonly ids: IdGenerator;
   private readonly log: ((line: string) => void) | undefined;
-  private readonly resolveActor: (token: string, reader: StoreReader) => string | undefined;
+  private readonly resolveActor: (token: string, reader: StoreReader) => string | Actor | undefined;
   private readonly maxBodyBytes: number;
   private readonly bodyTimeoutMs: number;
   private readonly policy: InputPolicy;
@@ -223,7 +224,7 @@ class ApiServer {
    * removed user (a change to those tables) is looked up again at once. A custom
    * `resolveActor`, or a store that cannot tell table versions, caches per generation.
    */
-  private readonly actors = new Map<string, { version: string; userId: string }>();
+  private readonly actors = new Map<string, { version: string; actor: Actor }>();
   private readonly limiter: RateLimiter | undefined;
   /** Request ids of logged failures: `<start time>-<n>`, unique per server. */
   private readonly requestIdPrefix = Date.now().toString(36);
@@ -306,8 +307,8 @@ class ApiServer {
     if (token === undefined) throw new ApiError(401, 'Missing Authorization: Bearer token');
     // One snapshot per request: the token lookup and a read operation see the same generation.
     const reader = this.store.read();
-    const userId = this.actorFor(token, reader);
-    if (userId === undefined) throw new ApiError(401, 'Invalid API token');
+    const actor = this.actorFor(token, reader);
+    if (actor === undefined) throw new ApiError(401, 'Invalid API token');
 
     let body: unknown;
     if (match.route.body !== undefined && hasBody(req)) {
@@ -341,7 +342,7 @@ class ApiServer {
     const env = {
       store: this.store,
       reader,
-      actor: { userId },
+      actor,
       clock: this.clock,
       ids: this.ids,
       origin: this.origin,
@@ -394,18 +395,19 @@ class ApiServer {
     res.end(method === 'HEAD' ? undefined : found.data);
   }
 
-  private actorFor(token: string, reader: StoreReader): string | undefined {
+  private actorFor(token: string, reader: StoreReader): Actor | undefined {
     const version = this.actorVersion(reader);
     const cached = this.actors.get(token);
-    if (cached !== undefined && cached.version === version) return cached.userId;
-    const userId = this.resolveActor(token, reader);
-    if (userId === undefined) {
+    if (cached !== undefined && cached.version === version) return cached.actor;
+    const resolved = this.resolveActor(token, reader);
+    if (resolved === undefined) {
       this.actors.delete(token);
       return undefined;
     }
+    const actor = typeof resolved === 'string' ? { userId: resolved } : resolved;
     if (this.actors.size >= 1024) this.actors.clear();
-    this.actors.set(token, { version, userId });
-    return userId;
+    this.actors.set(token, { version, actor });
+    return actor;
   }
 
   /** What a cached token → user answer depends on (see `actors`). */

@@ -9,7 +9,8 @@ import { lightInput } from '../api/light-input.js';
 import { loadRoute, matchRouteInfo, methodsForPathInfo, routeInfo } from '../api/catalog.js';
 import type { RouteId } from '../api/route-id.js';
 import type { RawInput } from '../api/validate.js';
-import { storeOwner, userIdForToken } from '../domain/auth.js';
+import { actorForToken, storeOwner } from '../domain/auth.js';
+import type { Actor } from '../domain/handler.js';
 import { executeLight, executeOperation } from '../domain/execute.js';
 import type { ArtifactSink } from '../domain/handler.js';
 import type { GitSettings } from '../git/settings.js';
@@ -38,11 +39,11 @@ export class LocalTransport implements Transport {
     this.artifacts = options.artifacts ?? directoryArtifacts();
   }
 
-  private actor(reader: StoreReader): { userId: string } {
+  private actor(reader: StoreReader): Actor {
     if (this.options.token !== undefined) {
-      const userId = userIdForToken(reader, this.options.token);
-      if (!userId) throw new ApiError(401, 'Invalid API token for this store', { hint: 'Check --token / DOCSCTL_TOKEN.' });
-      return { userId };
+      const actor = actorForToken(reader, this.options.token);
+      if (!actor) throw new ApiError(401, 'Invalid API token for this store', { hint: 'Check --token / DOCSCTL_TOKEN.' });
+      return actor;
     }
     const owner = storeOwner(reader);
     if (!owner) {

@@ -214,6 +214,9 @@ describe('handlers', () => {
         // An integration's organization is its owner, not a path parameter.
         "integrations.ts: atLeast(roleIn(tx, integration.owner, userId) ?? null, 'admin');",
         "integrations.ts: if (!atLeast(roleIn(ctx.tx, org.id, ctx.actor.userId) ?? null, 'admin')) {",
+        // An installation's organization is on its record; installing names the organization in the body.
+        "integration-installations.ts: const orgAdmin = atLeast(role ?? null, 'admin');",
+        "integration-installations.ts: if (!atLeast(role, 'admin')) {",
         // Who may manage a team (an admin or one of its owners), for `permissions` and the `owner` filter.
         "teams-records.ts: return atLeast(role, 'admin') || teamMembers.get(tx, team.id, userId)?.role === 'owner';",
         // The `permissions` objects of answers.

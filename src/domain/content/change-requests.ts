@@ -77,6 +77,7 @@ import { crView } from './revisions.js';
 import { contentOf, openContent, saveTree } from './storage.js';
 import { requireMergeRules } from '../review/merge-rules.js';
 import { type IndexPlan, indexCommit } from '../search/index.js';
+import { recordContentUpdated } from '../integration-events.js';
 
 const crOn = implementer<typeof crRoutes>();
 
@@ -194,6 +195,7 @@ function mergeHandler(direction: Direction): TwoPhaseHandler<MergeRoute, MergePl
           content,
         });
         putSpace(ctx.tx, { ...space, revision: id, updatedAt: now, counters: countersAfter(space, cr.status, 'merged') });
+        recordContentUpdated(ctx, ctx.tx, space, id);
         indexCommit(ctx.tx, space.id, getRevision(ctx.tx, space.id, space.revision), requireRevisionRecord(ctx.tx, space.id, id));
         putChangeRequest(ctx.tx, {
           ...cr,
@@ -427,6 +429,7 @@ export function commitToSpace(
 ): RevisionRecord {
   const revision = newEditsRevision(ctx, tx, space.id, space.revision, content, extra);
   putSpace(tx, { ...space, revision: revision.id, updatedAt: revision.createdAt });
+  recordContentUpdated(ctx, tx, space, revision.id);
   indexCommit(tx, space.id, getRevision(tx, space.id, space.revision), revision, index);
   return revision;
 }

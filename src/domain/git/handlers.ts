@@ -42,6 +42,7 @@ import type { SyncLayout } from '../../gitsync/layout.js';
 import { type ImportPrepared, type SyncBody, type Target, addedPaths, alreadyImported, planExport, planImport } from './plan.js';
 import { previewHandlers } from './preview.js';
 import { type GitSyncRecord, getGitSync, isStale, laterTimestamp, putGitSync, rememberLayout, rememberedLayout } from './state.js';
+import { recordSpaceEvent } from '../integration-events.js';
 
 const on = implementer<typeof routes>();
 
@@ -123,6 +124,7 @@ const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, Im
     const revision = commitToSpace(ctx, ctx.tx, space, content, git ? { git } : {}, prepared.index);
     const updated = getSpace(ctx.tx, space.id) as SpaceRecord;
     putSpace(ctx.tx, { ...updated, gitSync: publicState(ctx, target, body) });
+    recordGitSync(ctx, updated, revision.id, oid);
     putGitSync(ctx.tx, {
       ...(record ?? { space: space.id }),
       url: target.url,
@@ -230,6 +232,7 @@ const exportToGitRepository: TwoPhaseHandler<typeof routes.exportToGitRepository
     }
     const updated = getSpace(ctx.tx, space.id) as SpaceRecord;
     putSpace(ctx.tx, { ...updated, gitSync: publicState(ctx, target, body) });
+    recordGitSync(ctx, updated, exportRevision ?? updated.revision, oid);
     const next: GitSyncRecord = {
       ...(record ?? { space: space.id }),
       url: target.url,
@@ -365,3 +368,13 @@ export const gitHandlers: Record<string, Handler> = {
   ...previewHandlers,
 };
 
+/**
+ * `space_gitsync_started` and `space_gitsync_completed` for the integrations installed on
+ * the space: a sync runs within one operation here, so both are recorded when it is done
+ * (a sync without a commit, as a failed one, records nothing).
+ */
+function recordGitSync(ctx: HandlerContext, space: SpaceRecord, revisionId: string, commitId: string | undefined): void {
+  if (commitId === undefined) return;
+  recordSpaceEvent(ctx, ctx.tx, space, { type: 'space_gitsync_started', revisionId, commitId });
+  recordSpaceEvent(ctx, ctx.tx, space, { type: 'space_gitsync_completed', state: 'success', revisionId, commitId });
+}
