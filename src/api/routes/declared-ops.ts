@@ -11,8 +11,6 @@ export type DeclaredRouteId =
   | "applyTemplateToSite"
   | "askInOrganization"
   | "bulkUpsertSiteRedirects"
-  | "createIntegrationInstallationToken"
-  | "createOrganization"
   | "createSiteChannel"
   | "createSiteContextConnection"
   | "createSiteStyleguideById"
@@ -24,7 +22,6 @@ export type DeclaredRouteId =
   | "deleteSiteContextConnectionById"
   | "deleteSiteExternalLinkById"
   | "deleteSiteTopicFindings"
-  | "disableIntegrationDevelopmentMode"
   | "dnsRevalidateCustomHostname"
   | "duplicateSiteSpace"
   | "generateStorageUploadURL"
@@ -35,15 +32,10 @@ export type DeclaredRouteId =
   | "getEmbedByUrl"
   | "getEmbedByUrlInSpace"
   | "getGlossaryEntry"
-  | "getIntegrationEvent"
-  | "getIntegrationInstallationById"
-  | "getIntegrationSiteInstallation"
-  | "getIntegrationSpaceInstallation"
   | "getLatestOpenAPISpecVersionContentRaw"
   | "getOrganizationAgentInstructions"
   | "getOrganizationAIUsage"
   | "getOrganizationAuditEvent"
-  | "getOrganizationIntegrationStatus"
   | "getOrganizationsForEmailDomain"
   | "getPageDocumentInRevisionById"
   | "getPublishedContentByUrl"
@@ -66,25 +58,13 @@ export type DeclaredRouteId =
   | "getSiteQuestionStats"
   | "getSiteScanById"
   | "getSiteTopicById"
-  | "installIntegration"
-  | "installIntegrationOnSite"
-  | "installIntegrationOnSpace"
-  | "joinOrganization"
   | "listChangeRequestConversations"
   | "listChangeRequestPageMetaLinks"
   | "listChangeRequestsForSiteFinding"
   | "listGlossaryEntries"
-  | "listIntegrationEvents"
-  | "listIntegrationInstallationSites"
-  | "listIntegrationInstallationSpaces"
-  | "listIntegrationSiteInstallations"
-  | "listIntegrationSpaceInstallations"
   | "listOrganizationAgentConversations"
   | "listOrganizationAuditEventActions"
   | "listOrganizationAuditEvents"
-  | "listOrganizationInstallations"
-  | "listOrganizationIntegrations"
-  | "listOrganizationIntegrationsStatus"
   | "listOrganizationStyleguides"
   | "listPagesForSiteFinding"
   | "listQuestionsForSiteFinding"
@@ -95,7 +75,6 @@ export type DeclaredRouteId =
   | "listSiteContextConnections"
   | "listSiteContextRecords"
   | "listSiteFindings"
-  | "listSiteIntegrations"
   | "listSiteIntegrationScripts"
   | "listSiteQuestionAnswers"
   | "listSiteQuestionAnswerSources"
@@ -105,13 +84,11 @@ export type DeclaredRouteId =
   | "listSiteStyleguideRuns"
   | "listSiteTopics"
   | "listSiteVisitorSegments"
-  | "listSpaceIntegrations"
   | "listSpaceIntegrationsBlocks"
   | "listSpacePageMetaLinks"
   | "listStyleguideTemplates"
   | "prewarmSiteSearch"
   | "provisionOrganizationAgentConversation"
-  | "queueIntegrationTask"
   | "regenerateSitePublishingAuthById"
   | "removeCustomHostname"
   | "renderIntegrationUIWithGet"
@@ -119,7 +96,6 @@ export type DeclaredRouteId =
   | "resolvePublishedContentByUrl"
   | "runTranslation"
   | "searchSiteContent"
-  | "setIntegrationDevelopmentMode"
   | "streamAIResponseInSite"
   | "streamAskInOrganization"
   | "streamAskInSite"
@@ -131,14 +107,8 @@ export type DeclaredRouteId =
   | "testSiteContextConnection"
   | "trackEventsInSiteById"
   | "triggerChangeRequestsForSiteFinding"
-  | "uninstallIntegration"
-  | "uninstallIntegrationFromSite"
-  | "uninstallIntegrationFromSpace"
   | "updateChangeRequestConversation"
   | "updateGlossaryEntries"
-  | "updateIntegrationInstallation"
-  | "updateIntegrationSiteInstallation"
-  | "updateIntegrationSpaceInstallation"
   | "updateOrganizationAgentConversation"
   | "updateOrganizationAgentInstructions"
   | "updateSiteAdsById"
@@ -149,7 +119,6 @@ export type DeclaredRouteId =
   | "updateSiteFindingById"
   | "updateSitePublishingAuthById"
   | "updateSiteTopicById"
-  | "updateUserById"
   | "upsertSiteContextRecords";
 
 export const declaredOperations: readonly DeclaredOperation[] = [
@@ -160,8 +129,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"applyTemplateToSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/template","summary":"Apply the default documentation template to a site","success":200,"paginated":false,"query":[],"body":null},
   {"id":"askInOrganization","method":"POST","path":"/v1/orgs/{organizationId}/ask","summary":"Ask a question in an organization","success":200,"paginated":false,"query":["format","details"],"body":{"required":true,"fields":["query","previousQueries"],"requiredFields":["query"]}},
   {"id":"bulkUpsertSiteRedirects","method":"PUT","path":"/v1/orgs/{organizationId}/sites/{siteId}/redirects","summary":"Create, update, delete, or publish site redirect rules in bulk","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["redirects"],"requiredFields":["redirects"]}},
-  {"id":"createIntegrationInstallationToken","method":"POST","path":"/v1/integrations/{integrationName}/installations/{installationId}/tokens","summary":"Create an integration installation API token","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"createOrganization","method":"POST","path":"/v1/orgs","summary":"Create an organization","success":201,"paginated":false,"query":["withDefaultSite","openapiUrl"],"body":{"required":true,"fields":["title","emailDomains","onboardingPreferences"],"requiredFields":["title"]}},
   {"id":"createSiteChannel","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/channels","summary":"Create a new GitBook Agent channel for a site","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["type","setupSettings","role"],"requiredFields":["type","setupSettings"]}},
   {"id":"createSiteContextConnection","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections","summary":"Create a context connection","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["connector","setupSettings","usageSettings","filter"],"requiredFields":["connector"]}},
   {"id":"createSiteStyleguideById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/styleguide","summary":"Create or retrieve the style guide space for a site","success":200,"paginated":false,"query":[],"body":{"required":false,"fields":["template"],"requiredFields":[]}},
@@ -173,7 +140,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"deleteSiteContextConnectionById","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections/{siteContextConnectionId}","summary":"Delete a context connection","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"deleteSiteExternalLinkById","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/external-links/{siteExternalLinkId}","summary":"Delete an external link from a site's navigation","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"deleteSiteTopicFindings","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics/{siteTopicId}/findings","summary":"Delete all documentation issues found under a topic","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"disableIntegrationDevelopmentMode","method":"DELETE","path":"/v1/integrations/{integrationName}/dev","summary":"Disable integration dev mode","success":205,"paginated":false,"query":[],"body":null},
   {"id":"dnsRevalidateCustomHostname","method":"PATCH","path":"/v1/custom-hostnames/{hostname}","summary":"Revalidate a custom hostname DNS","success":204,"paginated":false,"query":[],"body":null},
   {"id":"duplicateSiteSpace","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/duplicate","summary":"Duplicate a space in a site","success":201,"paginated":false,"query":[],"body":{"required":false,"fields":["draft"],"requiredFields":[]}},
   {"id":"generateStorageUploadURL","method":"POST","path":"/v1/orgs/{organizationId}/storage/upload","summary":"Create a signed URL to upload a file","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["file","kind"],"requiredFields":["file","kind"]}},
@@ -184,15 +150,10 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"getEmbedByUrl","method":"GET","path":"/v1/urls/embed","summary":"Resolve a URL to an embed","success":200,"paginated":false,"query":["url"],"body":null},
   {"id":"getEmbedByUrlInSpace","method":"GET","path":"/v1/spaces/{spaceId}/embed","summary":"Resolve a URL to an oEmbed object within a space","success":200,"paginated":false,"query":["url"],"body":null},
   {"id":"getGlossaryEntry","method":"GET","path":"/v1/orgs/{organizationId}/translations-glossary/{glossaryEntryId}","summary":"Get a glossary entry by its ID","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"getIntegrationEvent","method":"GET","path":"/v1/integrations/{integrationName}/events/{eventId}","summary":"Get an integration event by its ID","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"getIntegrationInstallationById","method":"GET","path":"/v1/integrations/{integrationName}/installations/{installationId}","summary":"Get an integration installation by its ID","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"getIntegrationSiteInstallation","method":"GET","path":"/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}","summary":"Get an integration site installation","success":200,"paginated":false,"query":["extended"],"body":null},
-  {"id":"getIntegrationSpaceInstallation","method":"GET","path":"/v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}","summary":"Get an integration space installation","success":200,"paginated":false,"query":["extended"],"body":null},
   {"id":"getLatestOpenAPISpecVersionContentRaw","method":"GET","path":"/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content/raw","summary":"Get the raw content of the latest OpenAPI spec version","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getOrganizationAgentInstructions","method":"GET","path":"/v1/orgs/{organizationId}/agent-instructions","summary":"Get Docs agent instructions for an organization","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getOrganizationAIUsage","method":"GET","path":"/v1/orgs/{organizationId}/billing/ai-usage","summary":"Get AI credit usage by AI feature and time period","success":200,"paginated":false,"query":["from","to","interval"],"body":null},
   {"id":"getOrganizationAuditEvent","method":"GET","path":"/v1/orgs/{organizationId}/audit-events/{auditEventId}","summary":"Get an organization audit event","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"getOrganizationIntegrationStatus","method":"GET","path":"/v1/orgs/{organizationId}/integrations/{integrationName}/installation_status","summary":"Get the status of an integration","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getOrganizationsForEmailDomain","method":"GET","path":"/v1/email-domains/{emailDomain}/orgs","summary":"Get all organizations by email domain","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getPageDocumentInRevisionById","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document","summary":"Get the raw document body of a page in a historical revision","success":200,"paginated":false,"query":["evaluated","dereferenced"],"body":null},
   {"id":"getPublishedContentByUrl","method":"GET","path":"/v1/urls/published","summary":"Resolve a URL of a published content","success":200,"paginated":false,"query":["url","visitorAuthToken","redirectOnError"],"body":null},
@@ -215,25 +176,13 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"getSiteQuestionStats","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/question-stats","summary":"Get aggregate Ask AI question statistics for a site","success":200,"paginated":false,"query":["from","to","topic","relevance","channelType","answered"],"body":null},
   {"id":"getSiteScanById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/scans/{siteScanId}","summary":"Get a site scan by ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteTopicById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics/{siteTopicId}","summary":"Get a topic","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"installIntegration","method":"POST","path":"/v1/integrations/{integrationName}/installations","summary":"Install an integration","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["organization"],"requiredFields":["organization"]}},
-  {"id":"installIntegrationOnSite","method":"POST","path":"/v1/integrations/{integrationName}/installations/{installationId}/sites","summary":"Install an integration on a site","success":201,"paginated":false,"query":["extended"],"body":{"required":true,"fields":["siteId"],"requiredFields":["siteId"]}},
-  {"id":"installIntegrationOnSpace","method":"POST","path":"/v1/integrations/{integrationName}/installations/{installationId}/spaces","summary":"Install an integration on a space","success":201,"paginated":false,"query":["extended"],"body":{"required":true,"fields":["space"],"requiredFields":["space"]}},
-  {"id":"joinOrganization","method":"POST","path":"/v1/orgs/{organizationId}/join","summary":"Join an organization","success":204,"paginated":false,"query":[],"body":null},
   {"id":"listChangeRequestConversations","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations","summary":"List AI agent conversations associated with a change request","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listChangeRequestPageMetaLinks","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/meta-links","summary":"Get navigation meta-links (prev/next/parent) for a change request page","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listChangeRequestsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/change-requests","summary":"List content fixes already proposed for a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listGlossaryEntries","method":"GET","path":"/v1/orgs/{organizationId}/translations-glossary","summary":"List glossary entries","success":200,"paginated":true,"query":["page","limit","orderBy"],"body":null},
-  {"id":"listIntegrationEvents","method":"GET","path":"/v1/integrations/{integrationName}/events","summary":"List all integration events","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listIntegrationInstallationSites","method":"GET","path":"/v1/integrations/{integrationName}/installations/{installationId}/sites","summary":"List all site integration installations","success":200,"paginated":true,"query":["page","limit","extended"],"body":null},
-  {"id":"listIntegrationInstallationSpaces","method":"GET","path":"/v1/integrations/{integrationName}/installations/{installationId}/spaces","summary":"List all space integration installations","success":200,"paginated":true,"query":["page","limit","extended"],"body":null},
-  {"id":"listIntegrationSiteInstallations","method":"GET","path":"/v1/integrations/{integrationName}/sites","summary":"List all integration site installations","success":200,"paginated":true,"query":["page","limit","externalId","extended"],"body":null},
-  {"id":"listIntegrationSpaceInstallations","method":"GET","path":"/v1/integrations/{integrationName}/spaces","summary":"List all integration space installations","success":200,"paginated":true,"query":["page","limit","externalId","extended"],"body":null},
   {"id":"listOrganizationAgentConversations","method":"GET","path":"/v1/orgs/{organizationId}/agent/conversations","summary":"List AI agent conversations in an organization","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listOrganizationAuditEventActions","method":"GET","path":"/v1/orgs/{organizationId}/audit-event-actions","summary":"List organization audit event actions","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listOrganizationAuditEvents","method":"GET","path":"/v1/orgs/{organizationId}/audit-events","summary":"List organization audit events","success":200,"paginated":true,"query":["page","limit","from","to","action","actor","target"],"body":null},
-  {"id":"listOrganizationInstallations","method":"GET","path":"/v1/orgs/{organizationId}/installations","summary":"List all integration installations","success":200,"paginated":true,"query":["page","limit","search"],"body":null},
-  {"id":"listOrganizationIntegrations","method":"GET","path":"/v1/orgs/{organizationId}/integrations","summary":"List all public integrations along with private ones trusted by the specific org","success":200,"paginated":true,"query":["page","limit","search","category","blockDomain","blocks","contentSources","owner","scope","target"],"body":null},
-  {"id":"listOrganizationIntegrationsStatus","method":"GET","path":"/v1/orgs/{organizationId}/integrations/installations-status","summary":"List all integration statuses","success":200,"paginated":true,"query":["page","limit","target","site","space"],"body":null},
   {"id":"listOrganizationStyleguides","method":"GET","path":"/v1/orgs/{organizationId}/styleguides","summary":"List all style guides in an organization","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listPagesForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/pages","summary":"List the pages affected by a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listQuestionsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/questions","summary":"List the Ask-AI questions evidencing a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
@@ -244,7 +193,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"listSiteContextConnections","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections","summary":"List all context connections","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listSiteContextRecords","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-records","summary":"List all context records","success":200,"paginated":true,"query":["page","limit","type","connector","connection","topic"],"body":null},
   {"id":"listSiteFindings","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings","summary":"List documentation issues GitBook has found on a site","success":200,"paginated":true,"query":["page","limit","topic","question","status","type","severity","hasChangeRequests","source","updatedAfter","updatedBefore","orderBy"],"body":null},
-  {"id":"listSiteIntegrations","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/integrations","summary":"List third-party integrations enabled on a site","success":200,"paginated":true,"query":["search"],"body":null},
   {"id":"listSiteIntegrationScripts","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/integration-scripts","summary":"List custom scripts injected into a site's published pages","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listSiteQuestionAnswers","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/answers","summary":"List the answers a site's Ask AI assistant generated","success":200,"paginated":true,"query":["question","from","to","language","answered","helpfulness","relevance","channelType","question.type","topic","thread","page","limit"],"body":null},
   {"id":"listSiteQuestionAnswerSources","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/answers/{siteQuestionAnswerId}/sources","summary":"List the documentation sources cited for an answer","success":200,"paginated":true,"query":["page","limit"],"body":null},
@@ -254,13 +202,11 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"listSiteStyleguideRuns","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/styleguide/runs","summary":"List the style guide check runs of a site","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listSiteTopics","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics","summary":"List all topics","success":200,"paginated":false,"query":["from","to"],"body":null},
   {"id":"listSiteVisitorSegments","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/insights/visitor-segments","summary":"List a site visitor segments","success":200,"paginated":true,"query":[],"body":null},
-  {"id":"listSpaceIntegrations","method":"GET","path":"/v1/spaces/{spaceId}/integrations","summary":"List all third-party integrations enabled on a space","success":200,"paginated":true,"query":["search"],"body":null},
   {"id":"listSpaceIntegrationsBlocks","method":"GET","path":"/v1/spaces/{spaceId}/integration-blocks","summary":"List all custom content blocks provided by integrations in a space","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listSpacePageMetaLinks","method":"GET","path":"/v1/spaces/{spaceId}/content/page/{pageId}/meta-links","summary":"Get navigation metadata links for a page (previous, next, parent)","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listStyleguideTemplates","method":"GET","path":"/v1/orgs/{organizationId}/styleguide-templates","summary":"List all built-in style guide templates","success":200,"paginated":false,"query":[],"body":null},
   {"id":"prewarmSiteSearch","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/search/prewarm","summary":"Prewarm a site's search cache","success":204,"paginated":false,"query":[],"body":null},
   {"id":"provisionOrganizationAgentConversation","method":"PUT","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Provision an AI agent conversation in an organization","success":204,"paginated":false,"query":[],"body":null},
-  {"id":"queueIntegrationTask","method":"POST","path":"/v1/integrations/{integrationName}/tasks","summary":"Queue an integration task","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["task","schedule"],"requiredFields":["task"]}},
   {"id":"regenerateSitePublishingAuthById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate","summary":"Regenerate the private key for a site's published content authentication","success":200,"paginated":false,"query":[],"body":null},
   {"id":"removeCustomHostname","method":"DELETE","path":"/v1/custom-hostnames/{hostname}","summary":"Remove a custom hostname","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"renderIntegrationUIWithGet","method":"GET","path":"/v1/integrations/{integrationName}/render","summary":"Render an integration UI with GET method","success":200,"paginated":false,"query":["request"],"body":null},
@@ -268,7 +214,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"resolvePublishedContentByUrl","method":"POST","path":"/v1/urls/published","summary":"Resolve a URL of a published content","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["url","redirectOnError","visitor"],"requiredFields":["url"]}},
   {"id":"runTranslation","method":"POST","path":"/v1/orgs/{organizationId}/translations/{translationId}/run","summary":"Run a translation again","success":204,"paginated":false,"query":[],"body":null},
   {"id":"searchSiteContent","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/search","summary":"Full-text search across all content in a site","success":200,"paginated":true,"query":["page","limit"],"body":{"required":true,"fields":["query","scope","mode","siteSpaceIds","siteSpaceId"],"requiredFields":["query"]}},
-  {"id":"setIntegrationDevelopmentMode","method":"PUT","path":"/v1/integrations/{integrationName}/dev","summary":"Enable integration dev mode","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["tunnelUrl","all"],"requiredFields":["tunnelUrl"]}},
   {"id":"streamAIResponseInSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ai/response","summary":"Generate an AI response in a site","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["previousResponseId","input","model","tools","toolCall","session","channel"],"requiredFields":["input"]}},
   {"id":"streamAskInOrganization","method":"GET","path":"/v1/orgs/{organizationId}/ask/stream","summary":"Ask a question in an organization (streamed)","success":200,"paginated":false,"query":["query","format","details"],"body":null},
   {"id":"streamAskInSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ask","summary":"Ask a question in a site","success":200,"paginated":false,"query":["format"],"body":{"required":true,"fields":["question","context","scope","session"],"requiredFields":["question","scope"]}},
@@ -280,14 +225,8 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"testSiteContextConnection","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections/{siteContextConnectionId}/test","summary":"Test a context connection's stored credentials","success":200,"paginated":false,"query":[],"body":null},
   {"id":"trackEventsInSiteById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/insights/events","summary":"Track site events","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["events"],"requiredFields":["events"]}},
   {"id":"triggerChangeRequestsForSiteFinding","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/change-requests","summary":"Fix a documentation issue by generating a change request","success":202,"paginated":false,"query":[],"body":null},
-  {"id":"uninstallIntegration","method":"DELETE","path":"/v1/integrations/{integrationName}/installations/{installationId}","summary":"Uninstall an integration","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"uninstallIntegrationFromSite","method":"DELETE","path":"/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}","summary":"Uninstall an integration from a site","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"uninstallIntegrationFromSpace","method":"DELETE","path":"/v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}","summary":"Uninstall an integration from a space","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"updateChangeRequestConversation","method":"PATCH","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations/{conversationId}","summary":"Update an AI agent conversation on a change request","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["title"],"requiredFields":["title"]}},
   {"id":"updateGlossaryEntries","method":"PUT","path":"/v1/orgs/{organizationId}/translations-glossary","summary":"Update glossary entries","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["operations"],"requiredFields":["operations"]}},
-  {"id":"updateIntegrationInstallation","method":"PATCH","path":"/v1/integrations/{integrationName}/installations/{installationId}","summary":"Update an integration installation","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["externalIds","configuration","space_selection","site_selection"],"requiredFields":[]}},
-  {"id":"updateIntegrationSiteInstallation","method":"PATCH","path":"/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}","summary":"Update an integration site installation","success":200,"paginated":false,"query":["extended"],"body":{"required":true,"fields":["externalIds","configuration"],"requiredFields":[]}},
-  {"id":"updateIntegrationSpaceInstallation","method":"PATCH","path":"/v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}","summary":"Update an integration space installation","success":200,"paginated":false,"query":["extended"],"body":{"required":true,"fields":["externalIds","configuration"],"requiredFields":[]}},
   {"id":"updateOrganizationAgentConversation","method":"PATCH","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Update an AI agent conversation in an organization","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["title"],"requiredFields":["title"]}},
   {"id":"updateOrganizationAgentInstructions","method":"PUT","path":"/v1/orgs/{organizationId}/agent-instructions","summary":"Update Docs agent instructions for an organization","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["instructions"],"requiredFields":["instructions"]}},
   {"id":"updateSiteAdsById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ads","summary":"Update the advertising settings for a site","success":204,"paginated":false,"query":[],"body":{"required":false,"fields":["status","topic"],"requiredFields":[]}},
@@ -298,6 +237,5 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"updateSiteFindingById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}","summary":"Resolve, dismiss, or reopen a documentation issue","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["status"],"requiredFields":["status"]}},
   {"id":"updateSitePublishingAuthById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth","summary":"Update the published content authentication configuration for a site","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["backend","fallbackURL","logoutURL"],"requiredFields":["backend"]}},
   {"id":"updateSiteTopicById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics/{siteTopicId}","summary":"Update a topic","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["usageSettings"],"requiredFields":["usageSettings"]}},
-  {"id":"updateUserById","method":"PATCH","path":"/v1/users/{userId}","summary":"Update a user by its ID","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["displayName","photoURL"],"requiredFields":[]}},
   {"id":"upsertSiteContextRecords","method":"PUT","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-records","summary":"Create or update context records","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":[],"requiredFields":[]}},
 ];
