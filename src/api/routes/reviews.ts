@@ -11,6 +11,9 @@ const cr = ['spaceId', 'changeRequestId'] as const;
 
 export const ReviewStatus = z.enum(['approved', 'changes-requested']);
 
+/** `limit` of the two semantic-change lists (cr changes, space changes): default 10, applied by the handler. */
+const changesLimitFlag = { flag: '--limit <n>', description: 'at most this many changes (default 10)' };
+
 export const getChangeRequestChanges = defineRoute({
   id: 'getChangeRequestChanges',
   method: 'GET',
@@ -19,12 +22,11 @@ export const getChangeRequestChanges = defineRoute({
   source: 'real-api',
   access: 'read',
   params: pathParams(...cr),
-  /** Default 10 (applied by the handler). */
   query: z.object({ limit: paginationQuery.limit }),
   cli: {
     command: 'cr changes',
     summary: 'List what a change request changes: pages and files added, edited, moved, removed',
-    flags: { limit: { flag: '--limit <n>', description: 'at most this many changes (default 10)' } },
+    flags: { limit: changesLimitFlag },
     columns: 'review',
     examples: ['docsctl cr changes sp4c3 12', 'docsctl cr changes sp4c3 12 --limit 100 --json | jq ".changes[].type"'],
   },
@@ -192,12 +194,12 @@ export const getRevisionSemanticChanges = defineRoute({
   source: 'real-api',
   access: 'read',
   params: pathParams('spaceId', 'revisionId'),
-  /** Default 10 (applied by the handler), as getChangeRequestChanges. `metadata` and `computed` change nothing in a change list. */
+  /** `metadata` and `computed` change nothing in a change list. */
   query: z.object({ limit: paginationQuery.limit, metadata: qBool().optional(), computed: qBool().optional() }),
   cli: {
     command: 'space changes',
     summary: 'List what a revision of a space changed against the one before it: pages and files added, edited, moved, removed (a merge names its change request)',
-    flags: { limit: { flag: '--limit <n>', description: 'at most this many changes (default 10)' }, metadata: false, computed: false },
+    flags: { limit: changesLimitFlag, metadata: false, computed: false },
     columns: 'review',
     examples: ['docsctl space changes sp4c3 "$(docsctl space get sp4c3 --json revision --query revision)"', 'docsctl space changes sp4c3 r3v1s10n --limit 100 --json'],
   },
