@@ -89,8 +89,21 @@ function shapeOf(schema) {
 
 const PAGINATION = new Set(['page', 'limit']);
 
-/** Path parameters whose argument has another name: a change request is given by id or number. */
-const ARGUMENTS = { changeRequestId: { name: 'changeRequest', description: 'change request id or number' } };
+/**
+ * Path parameters whose argument has another name: a change request is given by id or
+ * number; the objects src/cli/operation.ts resolves by name (NAMED_PARAMS) say which names they take.
+ */
+const ARGUMENTS = {
+  changeRequestId: { name: 'changeRequest', description: 'change request id or number' },
+  spaceId: { description: 'space id, title or collection path (Collection/Space)' },
+  collectionId: { description: 'collection id, title or title path (Parent/Child)' },
+  siteId: { description: 'site id, title or hostname' },
+  siteSectionId: { description: 'site section id, title or path' },
+  siteSpaceId: { description: 'site variant (site space) id, title or path' },
+  siteSectionGroupId: { description: 'section group id or title' },
+  teamId: { description: 'team id or title' },
+  userId: { description: 'user id or e-mail' },
+};
 
 function fail(route, command, message) {
   throw new Error(`${route.id} (${command}): ${message}`);
@@ -136,7 +149,7 @@ export function deriveCommand(route, decl, registry) {
   // Positional arguments: the path parameters in order, without organizationId (`--org`) or those given as flags.
   const argDecls = decl.args ?? pathNames.filter((n) => n !== 'organizationId' && !flagParams.has(n));
   const args = argDecls.map((a) => {
-    const arg = typeof a === 'string' ? (ARGUMENTS[a] ? { name: ARGUMENTS[a].name, param: a } : { name: a }) : a;
+    const arg = typeof a === 'string' ? (ARGUMENTS[a]?.name ? { name: ARGUMENTS[a].name, param: a } : { name: a }) : a;
     const param = arg.param ?? arg.name;
     if (!arg.variadic && !arg.to && !arg.byHook && !pathNames.includes(param)) where(`argument ${arg.name} fills "${param}", which is not a parameter of ${route.path}`);
     const text = arg.description ?? decl.argHelp?.[arg.name] ?? ARGUMENTS[param]?.description ?? words(arg.name);

@@ -177,11 +177,22 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
   return program;
 }
 
+/** The session prints JSON (an unknown --format is not JSON). */
+function wantsJson(session: Session): boolean {
+  try {
+    return session.format === 'json';
+  } catch {
+    return false;
+  }
+}
+
 /** The one-line error on stderr: credentials in URLs redacted and control characters made visible (it may quote input). */
 function formatError(error: unknown, debug: boolean): string {
   if (error instanceof DocsctlError) {
     const hint = error.hint ? ` (${error.hint})` : '';
-    return forStderr(`error: ${error.message}${hint}\n${debug && error.stack ? `${error.stack}\n` : ''}`);
+    // The objects an ambiguous or unknown name could mean, one a line below the error (cli/names.ts).
+    const details = (error as { detailLines?: () => string[] }).detailLines?.().map((line) => `${line}\n`).join('') ?? '';
+    return forStderr(`error: ${error.message}${hint}\n${details}${debug && error.stack ? `${error.stack}\n` : ''}`);
   }
   const message = error instanceof Error ? error.message : String(error);
   const stack = debug && error instanceof Error && error.stack ? `${error.stack}\n` : '';
@@ -228,6 +239,9 @@ export async function main(rawArgv: readonly string[], ctx: CliContext): Promise
     if (error instanceof OutputClosedError || (error instanceof DocsctlError && error.exitCode === ExitCode.ok)) return ExitCode.ok;
     if (error instanceof SilentExit) return error.exitCode;
     ctx.io.err.write(formatError(error, debug));
+    // With --json an error that carries data (a name's candidates) prints it on stdout too.
+    const data = error instanceof DocsctlError ? (error as { toJSON?: () => unknown }).toJSON?.() : undefined;
+    if (data !== undefined && sessions.some(wantsJson)) ctx.io.out.write(`${JSON.stringify(data)}\n`);
     return exitCodeFor(error);
   } finally {
     await Promise.all(sessions.map((session) => session.close().catch(() => undefined)));

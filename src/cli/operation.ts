@@ -16,6 +16,7 @@ import { sanitizeLine } from '../output/sanitize.js';
 import type { Session } from './session.js';
 import type { ApiResponse, Transport } from '../transport/types.js';
 import type { Lookup } from './lookups.js';
+import type { NameKind } from './names.js';
 
 export interface ArgSpec {
   /** Name shown in usage, e.g. `spaceId`. */
@@ -331,6 +332,9 @@ export async function buildInput(
     setPath(input, flag.to, convert(flag, raw));
   }
   if (spec.org) (input.params as Record<string, string>).organizationId = await resolveOrganization(session, options.org);
+  // Objects given by name (a space's title, a team's, a member's e-mail) become their ids.
+  await resolveNamedParams(session, input.params as Record<string, string>, options, needsLookup);
+  await resolveNamedFields(session, spec, input);
   // A change names its object by the handle its route takes before it is sent (a delete by
   // id must not answer "nothing to delete"); a read tries the argument as given first.
   if (lookupsFirst(spec, options)) await lookUpArgs(session, spec, positional, input);
@@ -355,6 +359,109 @@ export async function buildInput(
     throw new UsageError(spec.nonEmptyBody);
   }
   return input;
+}
+
+// ─── Names wherever an id is expected (the lookups themselves: names.ts, loaded on demand) ───
+/** Path parameter → the kind of object a name in it means. */
+export const NAMED_PARAMS: Readonly<Record<string, NameKind>> = {
+  spaceId: 'space',
+  collectionId: 'collection',
+  siteId: 'site',
+  siteSectionId: 'section',
+  siteSpaceId: 'variant',
+  siteSectionGroupId: 'sectionGroup',
+  teamId: 'team',
+  userId: 'member',
+};
+
+/**
+ * An id as docsctl and GitBook make them: one word of 16 to 64 url-safe characters with a
+ * digit or a capital past its first character (`0VcAbX3…`, `site_p4Xo…`). A title such as
+ * `Handbook` or `engineering-handbook` is not; an id-looking title still works, after its
+ * lookup as an id answers 404 (operation.ts).
+ */
+export function looksLikeId(value: string): boolean {
+  return /^[A-Za-z0-9_-]{16,64}$/.test(value) && /[0-9A-Z]/.test(value.slice(1));
+}
+
+/** A value of `kind` that must be looked up before it is sent (a member: only an e-mail). */
+export function needsLookup(kind: NameKind, value: string): boolean {
+  if (value === '') return false;
+  return kind === 'member' ? value.includes('@') : !looksLikeId(value);
+}
+
+/** The named parameters of `params` whose value `pick` selects, as [parameter, kind]. */
+export function namedParams(params: Readonly<Record<string, unknown>>, pick: (kind: NameKind, value: string) => boolean): Array<[string, NameKind]> {
+  const found: Array<[string, NameKind]> = [];
+  for (const [key, value] of Object.entries(params)) {
+    const kind = NAMED_PARAMS[key];
+    if (kind !== undefined && typeof value === 'string' && pick(kind, value)) found.push([key, kind]);
+  }
+  return found;
+}
+
+/**
+ * Replaces the path parameters `pick` selects that name their object by the ids they name;
+ * names.ts loads only when there is one. True when one changed.
+ */
+export async function resolveNamedParams(
+  session: Session,
+  params: Record<string, string>,
+  options: Record<string, unknown>,
+  pick: (kind: NameKind, value: string) => boolean,
+): Promise<boolean> {
+  const named = namedParams(params, pick);
+  if (named.length === 0) return false;
+  const before = { ...params };
+  const { resolveParams } = await import('./names.js');
+  const organization = () => (params.organizationId ? Promise.resolve(params.organizationId) : resolveOrganization(session, options.org));
+  await resolveParams(await session.transport(), organization, params, named);
+  for (const [key] of named) if (params[key] !== before[key]) session.debug(`${key} ${String(before[key])} is ${String(params[key])}`);
+  return named.some(([key]) => params[key] !== before[key]);
+}
+
+/**
+ * The id of what a hand-written command's argument names (`param`: `spaceId`, `siteId`,
+ * `teamId`…), given by id or by name; `scope` holds the parameters it depends on.
+ */
+export async function idOf(session: Session, param: string, value: string, scope: Record<string, string> = {}, options: Record<string, unknown> = {}): Promise<string> {
+  const params = { ...scope, [param]: value };
+  await resolveNamedParams(session, params, options, needsLookup);
+  return params[param] as string;
+}
+
+/**
+ * Body and query fields named as a path parameter (`body.spaceId` of `site space add SITE
+ * SPACE`) take names too; the path parameters (already ids) are their scope.
+ */
+async function resolveNamedFields(session: Session, spec: OperationCommandSpec, input: RawInput): Promise<void> {
+  for (const { to } of [...(spec.args ?? []), ...(spec.flags ?? [])]) {
+    const key = to?.split('.').pop();
+    if (!to || to.startsWith('params.') || key === undefined || NAMED_PARAMS[key] === undefined) continue;
+    const [area, ...path] = to.split('.');
+    let holder = (input as Record<string, unknown>)[area as string] as Record<string, unknown> | undefined;
+    for (const part of path.slice(0, -1)) holder = holder?.[part] as Record<string, unknown> | undefined;
+    const value = holder?.[key];
+    if (holder && typeof value === 'string' && needsLookup(NAMED_PARAMS[key], value)) holder[key] = await idOf(session, key, value, input.params as Record<string, string>);
+  }
+}
+
+/**
+ * An id-looking argument that was not found (the 404 names it) may be a name after all
+ * (a space titled `Release2024Handbook`): its object's id, or undefined (the 404 stands).
+ */
+async function paramsByName(session: Session, error: unknown, input: RawInput, options: Record<string, unknown>): Promise<Record<string, string> | undefined> {
+  const { ApiError } = await import('../api/errors.js');
+  if (!(error instanceof ApiError) || error.status !== 404) return undefined;
+  const params = { ...(input.params as Record<string, string>) };
+  const pick = (kind: NameKind, value: string) => kind !== 'member' && looksLikeId(value) && error.message.includes(value);
+  try {
+    return (await resolveNamedParams(session, params, options, pick)) ? params : undefined;
+  } catch (lookupError) {
+    const { NameError } = await import('./names.js');
+    if (lookupError instanceof NameError && lookupError.problem === 'ambiguous') throw lookupError;
+    return undefined;
+  }
 }
 
 function routeOf(spec: OperationCommandSpec, options: Record<string, unknown>): RouteId {
@@ -402,6 +509,8 @@ async function send(
   try {
     return await request(input);
   } catch (error) {
+    const byName = await paramsByName(session, error, input, options);
+    if (byName) return request({ ...input, params: byName });
     const { ApiError } = await import('../api/errors.js');
     const notFound = error instanceof ApiError && (error.status === 404 || error.status === 400);
     if (!notFound || lookupsFirst(spec, options) || !(spec.args ?? []).some((arg) => arg.lookup)) throw error;

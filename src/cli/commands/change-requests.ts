@@ -147,13 +147,13 @@ export function registerCrDiff(group: import('commander').Command, getSession: (
   group
     .command('diff')
     .description('Show what a change request changes: pages added, removed, moved, edited, and a unified diff')
-    .argument('<spaceId>', 'space id')
+    .argument('<spaceId>', 'space id, title or collection path (Collection/Space)')
     .argument('<changeRequest>', 'change request id or number')
     .addHelpText('after', '\nExamples:\n  $ docsctl cr diff sp4c3 12\n  $ docsctl cr diff sp4c3 12 --json | jq ".[].kind"\n')
     .action(async (spaceId: string, changeRequest: string, _options: unknown, command: import('commander').Command) => {
       const session = getSession(command);
       const { renderDiff } = await import('./cr-conflicts.js');
-      const { text, changes } = await renderDiff(session, spaceId, changeRequest);
+      const { text, changes } = await renderDiff(session, await (await import('../operation.js')).idOf(session, 'spaceId', spaceId), changeRequest);
       if (session.format === 'json' || session.format === 'yaml') await session.printObject(changes, []);
       else if (text) await session.printText(text);
       else await session.hint('No changes.');

@@ -190,7 +190,7 @@ export function registerCrConflicts(group: import('commander').Command, getSessi
   group
     .command('conflicts')
     .description("Show the pages where a change request and the space changed the same thing: each with its base, change request and space versions, as diffs")
-    .argument('<spaceId>', 'space id')
+    .argument('<spaceId>', 'space id, title or collection path (Collection/Space)')
     .argument('<changeRequest>', 'change request id or number')
     .option('--page <page>', 'only this page (id or path)')
     .option('--merged', "with --page: print the page's Markdown merged, with conflict markers where the sides differ (edit it, then \"cr resolve --page PAGE --file FILE\")")
@@ -201,7 +201,7 @@ export function registerCrConflicts(group: import('commander').Command, getSessi
     .action(async (spaceId: string, changeRequest: string, options: { page?: string; merged?: boolean }, command: import('commander').Command) => {
       const session = getSession(command);
       if (options.merged && options.page === undefined) throw new UsageError('--merged needs --page: the page whose merged Markdown to print');
-      const { conflicts } = await conflictViews(session, spaceId, changeRequest);
+      const { conflicts } = await conflictViews(session, await (await import('../operation.js')).idOf(session, 'spaceId', spaceId), changeRequest);
       let shown = conflicts;
       if (options.page !== undefined) {
         const found = conflictAbout(conflicts, options.page);

@@ -157,7 +157,7 @@ export function registerCrResolve(group: Command, getSession: (command: Command)
   group
     .command('resolve')
     .description("Resolve a change request's conflicts with the space, page by page: keep the change request's version, take the space's, or give the merged Markdown; then \"cr merge\" succeeds")
-    .argument('<spaceId>', 'space id')
+    .argument('<spaceId>', 'space id, title or collection path (Collection/Space)')
     .argument('<changeRequest>', 'change request id or number')
     .option('--page <page>', 'a conflicting page (id or path, as "cr conflicts" prints it); the side after it applies to it (repeatable)')
     .option('--ours', "keep the change request's version (of the --page before, or of every page not named)")
@@ -186,6 +186,6 @@ export function registerCrResolve(group: Command, getSession: (command: Command)
       if (plan.pages.length === 0 && plan.rest === undefined) {
         throw new UsageError('Say how to resolve: --page PAGE --ours|--theirs|--file FILE (repeatable), or --ours/--theirs for every page');
       }
-      await resolveConflicts(session, spaceId, changeRequest, plan);
+      await resolveConflicts(session, await (await import('../operation.js')).idOf(session, 'spaceId', spaceId), changeRequest, plan);
     });
 }

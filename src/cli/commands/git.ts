@@ -121,7 +121,7 @@ function registerImport(git: Command, getSession: SessionOf): void {
   git
     .command('import')
     .description('Import a repository (or a local directory) into a space')
-    .argument('<spaceId>', 'space id')
+    .argument('<spaceId>', 'space id, title or collection path (Collection/Space)')
     .argument('<repository>', 'URL (https://, ssh://, file://) or local path of the repository')
     .option('--ref <ref>', 'branch, tag, HEAD or full commit id to import (default: HEAD for a local path, main otherwise)')
     .option('--dir <path>', 'project directory inside the repository (holds .gitbook.yaml); remembered for later imports and exports')
@@ -145,8 +145,9 @@ Examples:
   $ docsctl git import sp4c3 https://user:token@git.example.com/docs.git --force
 `,
     )
-    .action(async (spaceId: string, repository: string, options: Omit<SyncOptions, 'ref'> & { ref?: string }, command: Command) => {
+    .action(async (space: string, repository: string, options: Omit<SyncOptions, 'ref'> & { ref?: string }, command: Command) => {
       const session = getSession(command);
+      const spaceId = await spaceIdOf(session, space);
       const url = repositoryUrl(repository);
       const refs = importRefs(options.ref, isLocalPath(repository));
       if (options.dryRun) {
@@ -200,7 +201,7 @@ function registerExport(git: Command, getSession: SessionOf): void {
   git
     .command('export')
     .description('Export a space to a repository branch (commit and push); nothing is committed when nothing changed')
-    .argument('<spaceId>', 'space id')
+    .argument('<spaceId>', 'space id, title or collection path (Collection/Space)')
     .argument('<repository>', 'URL (https://, ssh://, file://) or local path of the repository')
     .option('-m, --message <message>', 'commit message (required, except with --dry-run)')
     .option('--ref <branch>', 'branch to push to (refs/heads/<branch> or <branch>)', 'main')
@@ -227,8 +228,9 @@ Examples:
   $ docsctl git export sp4c3 ../docs-repo --dry-run
 `,
     )
-    .action(async (spaceId: string, repository: string, options: SyncOptions, command: Command) => {
+    .action(async (space: string, repository: string, options: SyncOptions, command: Command) => {
       const session = getSession(command);
+      const spaceId = await spaceIdOf(session, space);
       const url = repositoryUrl(repository);
       const ref = refOf(options.ref);
       const author = authorOption(options.author);
@@ -252,15 +254,20 @@ function registerInfo(git: Command, getSession: SessionOf): void {
   git
     .command('info')
     .description('Show the Git sync state of a space')
-    .argument('<spaceId>', 'space id')
+    .argument('<spaceId>', 'space id, title or collection path (Collection/Space)')
     .addHelpText('after', '\nExamples:\n  $ docsctl git info sp4c3\n  $ docsctl git info sp4c3 --json | jq -r .url\n')
-    .action(async (spaceId: string, _options: unknown, command: Command) => {
+    .action(async (space: string, _options: unknown, command: Command) => {
       const session = getSession(command);
       const transport = await session.transport();
-      const { body } = await transport.request('getSpaceGitInfo', { params: { spaceId } });
+      const { body } = await transport.request('getSpaceGitInfo', { params: { spaceId: await spaceIdOf(session, space) } });
       const { columns } = await import('../../output/columns.js');
       await session.printObject(body, columns.gitInfo);
     });
+}
+
+/** The id of the space SPACE names (an id, a title or a collection path). */
+async function spaceIdOf(session: Session, space: string): Promise<string> {
+  return (await import('../operation.js')).idOf(session, 'spaceId', space);
 }
 
 async function gitInfo(session: Session, spaceId: string): Promise<Record<string, unknown> | undefined> {

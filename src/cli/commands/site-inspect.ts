@@ -11,7 +11,7 @@ import { UsageError } from '../../api/errors.js';
 import { write } from '../io.js';
 import { sanitizeLine } from '../../output/sanitize.js';
 import { styler } from '../../output/styled.js';
-import { resolveOrganization } from '../operation.js';
+import { idOf, resolveOrganization } from '../operation.js';
 import type { Session } from '../session.js';
 import { renderMarkdownForTerminal } from '../terminal-markdown.js';
 import type { ApiSiteSpace } from '../../domain/sites/tree-shape.js';
@@ -58,8 +58,9 @@ const controls = [
 ];
 
 // eslint-disable-next-line max-lines-per-function -- the interactive loop: each level (site, section, variant, page) is one state of it
-export async function runSiteInspect(session: Session, siteArg: string | undefined, options: Record<string, unknown>): Promise<void> {
+export async function runSiteInspect(session: Session, siteGiven: string | undefined, options: Record<string, unknown>): Promise<void> {
   const orgId = await resolveOrganization(session, options.org);
+  const siteArg = siteGiven === undefined ? undefined : await idOf(session, 'siteId', siteGiven, { organizationId: orgId });
   const transport = await session.transport();
   const get = async <T>(route: RouteId, params: Record<string, string>, query: Record<string, unknown> = {}): Promise<T> =>
     (await transport.request(route, { params: { organizationId: orgId, ...params }, query })).body as T;

@@ -140,7 +140,7 @@ export function registerSiteInspect(program: Command, getSession: (command: Comm
   group
     .command('inspect')
     .description('Browse a site interactively: sections, variants, page trees, pages (prints `site tree` without a terminal)')
-    .argument('[siteId]', 'site to open (picked from a list when absent)')
+    .argument('[siteId]', 'site to open: id, title or hostname (picked from a list when absent)')
     .addOption(new Option('--org <organizationId>', 'organization (default: DOCSCTL_ORG, the profile, or your only one)'))
     .addHelpText(
       'after',
@@ -159,7 +159,7 @@ export function registerSitePreview(program: Command, getSession: (command: Comm
   site
     .command('preview')
     .description('Preview a site in a browser: served on 127.0.0.1 with live reload, or written as static files (--out)')
-    .argument('<siteId>', 'site to preview')
+    .argument('<siteId>', 'site to preview: id, title or hostname')
     .addOption(new Option('--org <organizationId>', 'organization (default: DOCSCTL_ORG, the profile, or your only one)'))
     .option('--port <port>', 'port on 127.0.0.1 (0 = any free port)', '4001')
     .option('--change-request <changeRequest>', "show this change request's content (id or number) in its space, before it is merged")
@@ -186,6 +186,7 @@ Examples:
       const [{ runPreview }, { resolveOrganization }] = await Promise.all([import('./site-preview.js'), import('../operation.js')]);
       const session = getSession(command);
       const organizationId = await resolveOrganization(session, options.org);
-      await runPreview(session, { kind: 'site', organizationId, siteId }, options);
+      const { idOf } = await import('../operation.js');
+      await runPreview(session, { kind: 'site', organizationId, siteId: await idOf(session, 'siteId', siteId, { organizationId }) }, options);
     });
 }

@@ -9,7 +9,7 @@
  */
 import type { Command } from 'commander';
 import { ApiError, UsageError } from '../../api/errors.js';
-import { resolveOrganization } from '../operation.js';
+import { idOf, resolveOrganization } from '../operation.js';
 import { readTextInput } from '../io.js';
 import type { Session } from '../session.js';
 import { memberId } from './members.js';
@@ -89,7 +89,7 @@ export function registerTeamSync(membersGroup: Command, getSession: (command: Co
   membersGroup
     .command('sync')
     .description("Make a team's members exactly the people listed in a file, in one batch update")
-    .argument('<teamId>', 'team id')
+    .argument('<teamId>', 'team id or title')
     .requiredOption('--file <file>', 'one e-mail or user id per line, optionally with a team role; or a JSON array; - for stdin')
     .option('--dry-run', 'print the plan and change nothing')
     .option('--role <role>', 'team role of lines that name none: member or owner', 'member')
@@ -111,7 +111,7 @@ Examples:
   $ ldap-export engineering | docsctl team members sync t3am1d --file - --invite
 `,
     )
-    .action(async (teamId: string, options: SyncOptions, command: Command) => {
+    .action(async (team: string, options: SyncOptions, command: Command) => {
       const session = getSession(command);
       if (options.role !== 'member' && options.role !== 'owner') {
         throw new UsageError(`--role expects member or owner, got "${options.role}"`);
@@ -119,6 +119,7 @@ Examples:
       const source = options.file === '-' ? 'stdin' : options.file;
       const wanted = parseSyncFile(await readTextInput(session.ctx.io.in, options.file, '--file'), source, options.role);
       const organizationId = await resolveOrganization(session, options.org);
+      const teamId = await idOf(session, 'teamId', team, { organizationId });
       const plan = planSync(wanted, await currentMembers(session, organizationId, teamId));
       const dryRun = Boolean(options.dryRun);
       const adds = plan.steps.filter((step) => step.op === '+').map((step) => step.user);
