@@ -336,3 +336,29 @@ export async function resolveParams(
 }
 
 const ORDER: readonly NameKind[] = ['space', 'collection', 'site', 'sectionGroup', 'section', 'variant', 'team', 'member'];
+
+/** What a shell completion offers: the list a kind is read from (one request) and the words each item gives. */
+const COMPLETIONS: Record<'space' | 'collection' | 'site' | 'team' | 'member', { route: RouteId; filter?: string; words: (item: Item) => Array<string | undefined> }> = {
+  space: { route: 'listSpacesInOrganizationById', words: (i) => [str(i.title), str(i.id)] },
+  collection: { route: 'listCollectionsInOrganizationById', words: (i) => [str(i.title), str(i.id)] },
+  site: { route: 'listSites', filter: 'title', words: (i) => [str(i.title), str(i.hostname), str(i.id)] },
+  team: { route: 'listTeamsInOrganizationById', filter: 'title', words: (i) => [str(i.title), str(i.id)] },
+  member: { route: 'listMembersInOrganizationById', filter: 'search', words: (i) => [str((i.user as Item | undefined)?.email), str(i.id)] },
+};
+
+/**
+ * Titles (or e-mails, hostnames) and ids of `kind` starting with `prefix` (ignoring case),
+ * from ONE list request of at most 1,000 items (filtered by the prefix where the API can).
+ */
+export async function nameCompletions(kind: NameKind, prefix: string, scope: NameScope): Promise<string[]> {
+  if (!(kind in COMPLETIONS)) return [];
+  const { route, filter, words } = COMPLETIONS[kind as keyof typeof COMPLETIONS];
+  const query: Record<string, unknown> = { limit: 1000, ...(filter && prefix ? { [filter]: prefix } : {}) };
+  const { body } = await scope.transport.request(route, { params: { organizationId: await scope.organization() }, query });
+  const wanted = fold(prefix);
+  const found = new Set<string>();
+  for (const item of (body as { items?: Item[] }).items ?? []) {
+    for (const word of words(item)) if (word && fold(word).startsWith(wanted)) found.add(word);
+  }
+  return [...found].sort();
+}

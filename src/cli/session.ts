@@ -65,8 +65,8 @@ export class Session {
    * `manyRequests` (--paginate, --all): remotely, use undici, whose import cost is paid
    * back over many requests; one-shot commands use node:http, which costs nothing to load.
    */
-  transport(options: { manyRequests?: boolean } = {}): Promise<Transport> {
-    this.cachedTransport ??= this.openTransport(options.manyRequests === true).then(async (inner) => {
+  transport(options: { manyRequests?: boolean; quick?: boolean } = {}): Promise<Transport> {
+    this.cachedTransport ??= this.openTransport(options.manyRequests === true, options.quick === true).then(async (inner) => {
       const { observeWrites, DryRunStop } = await import('../transport/observe.js');
       return observeWrites(inner, async (request) => {
         this.changed = true;
@@ -91,7 +91,8 @@ export class Session {
     await this.info('dry run: nothing was sent or changed');
   }
 
-  private async openTransport(manyRequests: boolean): Promise<Transport> {
+  /** `quick`: a shell completion is waiting: no retry, a short timeout. */
+  private async openTransport(manyRequests: boolean, quick = false): Promise<Transport> {
     const settings = this.settings;
     if (settings.mode === 'remote') {
       const [{ HttpTransport }, { explainMissingOperations }] = await Promise.all([import('../transport/http.js'), import('./missing-operation.js')]);
@@ -102,6 +103,7 @@ export class Session {
         ...(settings.token !== undefined ? { token: settings.token } : {}),
         userAgent: `docsctl/${this.ctx.version}`,
         client: manyRequests ? 'undici' : 'node',
+        ...(quick ? { retries: 0, timeoutMs: 1500 } : {}),
         ...(this.flags.debug ? { debug: (line: string) => this.debug(line) } : {}),
       }));
     }

@@ -5,11 +5,14 @@
  * exit 2 listing the candidates, an unknown one exit 4 with the closest names (as data with
  * --json). Remote mode: a loopback proxy in front of `serve` counts the requests a name costs.
  */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BinaryMode, binaryMode, describeInBothModes } from '../helpers/binary.js';
-import { cleanupTempDirs } from '../helpers/stores.js';
+import { execa } from 'execa';
+import { type BinaryMode, bin, binaryMode, describeInBothModes } from '../helpers/binary.js';
+import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
 
 afterAll(cleanupTempDirs);
 
@@ -185,5 +188,75 @@ describe('what a name costs in remote mode (requests counted by a loopback proxy
     const sent = await requests(['space', 'get', 'Engineering/Handbook']);
     expect(sent.sort()).toEqual([`GET /v1/orgs/${cli.orgId}/collections`, `GET /v1/orgs/${cli.orgId}/spaces`, `GET /v1/spaces/${w.engHandbook}`].sort());
     expect(await requests(['space', 'get', 'Roadmap'], {})).toEqual(['GET /v1/orgs', `GET /v1/orgs/${cli.orgId}/spaces`, `GET /v1/spaces/${w.roadmap}`]);
+  });
+});
+
+describe('shell completion of names (bash and fish ask the binary: one list request, a short timeout)', { timeout: 300_000 }, () => {
+  let cli: BinaryMode;
+  let w: World;
+  /** A directory holding a `docsctl` that runs the built binary in this mode's environment. */
+  let path: string;
+  beforeAll(async () => {
+    cli = await binaryMode('local');
+    w = await build(cli);
+    const dir = tempDir('docsctl-names-completion-');
+    const exports = Object.entries(cli.env).map(([key, value]) => `export ${key}='${value}'`).join('\n');
+    writeFileSync(`${dir}/docsctl`, `#!/bin/sh\n${exports}\nexec node ${bin} "$@"\n`);
+    chmodSync(`${dir}/docsctl`, 0o755);
+    path = `${dir}:${process.env.PATH ?? ''}`;
+  });
+  afterAll(() => cli?.close());
+
+  async function bash(words: string[]): Promise<string[]> {
+    const script = await cli.ok(['completion', 'bash']);
+    const array = words.map((word) => `'${word}'`).join(' ');
+    const out = execFileSync('bash', ['-c', `${script}\nCOMP_WORDS=(${array}); COMP_CWORD=${words.length - 1}; _docsctl; printf '%s\\n' "\${COMPREPLY[@]}"`], {
+      encoding: 'utf8',
+      env: { PATH: path, HOME: cli.home },
+    });
+    return out.split('\n').filter(Boolean);
+  }
+
+  it('completes spaces, sites, teams and members by name and id where an argument names one', async () => {
+    expect(await bash(['docsctl', 'space', 'get', 'Ro'])).toEqual(['Roadmap']);
+    expect(await bash(['docsctl', 'space', 'get', w.roadmap.slice(0, 12)])).toEqual([w.roadmap]);
+    expect(await bash(['docsctl', 'site', 'get', 'Help'])).toEqual(['Help\\ Center']);
+    expect(await bash(['docsctl', 'team', 'get', 'wri'])).toEqual(['Writers']);
+    expect(await bash(['docsctl', 'member', 'get', 'adm'])).toEqual(['admin@example.com']);
+    // A hand-written command: the space of git import, then file names for the repository.
+    expect(await bash(['docsctl', 'git', 'import', 'Hand'])).toEqual(['Handbook']);
+    expect(await cli.ok(['completion', 'bash', '--names', 'c', '--prefix', 'eng'])).toBe('Engineering');
+  });
+
+  it.skipIf(spawnSync('fish', ['-c', 'exit 0']).status !== 0)('fish completes them too', async () => {
+    const dir = tempDir('docsctl-names-fish-');
+    writeFileSync(`${dir}/docsctl.fish`, await cli.ok(['completion', 'fish']));
+    const out = execFileSync('fish', ['--no-config', '-c', `source ${dir}/docsctl.fish; complete -C 'docsctl space get Ro'`], { encoding: 'utf8', env: { PATH: path, HOME: dir } });
+    expect(out.split('\n').filter(Boolean)).toEqual(['Roadmap']);
+  });
+
+  it('offers nothing, quickly, when the endpoint does not answer or the store cannot be read', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const endpoint = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const started = Date.now();
+      const result = await execa('node', [bin, 'completion', 'bash', '--names', 's', '--prefix', 'R'], {
+        env: { PATH: process.env.PATH ?? '', HOME: cli.home, DOCSCTL_ENDPOINT: endpoint, DOCSCTL_TOKEN: 'gb_api_x', DOCSCTL_ORG: 'o' },
+        extendEnv: false,
+        reject: false,
+      });
+      expect(result).toMatchObject({ exitCode: 0, stdout: '' });
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+    const broken = await execa('node', [bin, 'completion', 'bash', '--names', 's', '--prefix', ''], {
+      env: { PATH: process.env.PATH ?? '', HOME: cli.home, DOCSCTL_STORE: `${cli.home}/no-store-here` },
+      extendEnv: false,
+      reject: false,
+    });
+    expect(broken).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
   });
 });

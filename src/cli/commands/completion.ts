@@ -7,9 +7,12 @@
  * which argument is being typed. Where an argument or a flag takes a local path
  * (its value is named `<file>`, `<dir>`, `<path>`, `<repository>`, or ends in
  * `-file`/`-dir`: the naming rule of flags.ts) the shell completes file names;
- * where docsctl has nothing to offer, the shell's own default completion applies.
+ * where an argument names a space, collection, site, team or member, the script asks
+ * `docsctl completion SHELL --names KIND --prefix TEXT` for names and ids (one list
+ * request, a short timeout, nothing on error); where docsctl has nothing to offer, the
+ * shell's own default completion applies.
  */
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { UsageError } from '../../api/errors.js';
 import type { Session } from '../session.js';
 
@@ -21,7 +24,7 @@ interface Node {
   choices: Map<string, string[]>;
   /** Flags whose value is a local path. */
   pathFlags: string[];
-  /** One letter per positional argument: `p` takes a local path, `-` does not; a final `*` repeats the last (variadic). */
+  /** One letter per positional argument: `p` takes a local path, a NAME_ARGS letter names an object, `-` neither; a final `*` repeats the last (variadic). */
   args: string;
 }
 
@@ -49,9 +52,18 @@ function flagsOf(command: Command): { flags: string[]; choices: Map<string, stri
 /** The flags whose value is a local path, wherever they appear (one name, one meaning: flags.ts). */
 const pathFlagsOf = (nodes: Node[]): string[] => [...new Set(nodes.flatMap((n) => n.pathFlags))].sort();
 
+/** Arguments that name an object (operation.ts resolves them): the letter the script passes to `--names`. */
+const NAME_ARGS: Readonly<Record<string, string>> = { spaceId: 's', collectionId: 'c', siteId: 'S', teamId: 't', userId: 'u' };
+const NAME_KINDS = { s: 'space', c: 'collection', S: 'site', t: 'team', u: 'member' } as const;
+/** The letters of NAME_ARGS, for the scripts' patterns. */
+const NAME_LETTERS = Object.values(NAME_ARGS).join('');
+
 const argsOf = (command: Command): string =>
-  command.registeredArguments.map((arg) => (takesPath(arg.name()) ? 'p' : '-')).join('') +
+  command.registeredArguments.map((arg) => (takesPath(arg.name()) ? 'p' : (NAME_ARGS[arg.name()] ?? '-'))).join('') +
   (command.registeredArguments.at(-1)?.variadic ? '*' : '');
+
+/** The node's arguments say something to the shell (a path or a name). */
+const argsMatter = (node: Node) => /[^-*]/.test(node.args);
 
 /** Every flag of the tree that takes a value (one name, one meaning: flags.ts), so the shell skips its value when counting arguments. */
 function valueFlags(program: Command): string[] {
@@ -97,7 +109,7 @@ function bashScript(nodes: Node[], valueFlagList: string[]): string {
   const choices = nodes
     .flatMap((n) => [...n.choices].map(([flag, values]) => `    ${quote(`${n.path}|${flag}`)}) words=${quote(values.join(' '))};;`))
     .join('\n');
-  const args = nodes.filter((n) => n.args.includes('p')).map((n) => `    ${quote(n.path)}) args=${quote(n.args)};;`).join('\n');
+  const args = nodes.filter(argsMatter).map((n) => `    ${quote(n.path)}) args=${quote(n.args)};;`).join('\n');
   const pathFlags = pathFlagsOf(nodes).map(quote).join('|');
   return `# docsctl completion for bash: source <(docsctl completion bash)
 _docsctl_is_path() {
@@ -109,6 +121,13 @@ ${paths}
 _docsctl_files() {
   type compopt >/dev/null 2>&1 && compopt -o filenames
   COMPREPLY=($(compgen -f -- "$1"))
+}
+_docsctl_names() {
+  local line
+  COMPREPLY=()
+  while IFS= read -r line; do
+    [ -n "$line" ] && COMPREPLY+=("$(printf '%q' "$line")")
+  done < <("\${COMP_WORDS[0]}" completion bash --names "$1" --prefix "\${2//\\/}" 2>/dev/null)
 }
 _docsctl() {
   local cur prev path="" next w words="" args="" kind i n=0 skip=""
@@ -143,7 +162,10 @@ ${args}
         kind="\${args:$n:1}"
         [ "$kind" = "*" ] && kind="\${args: -2:1}"
         if [ -z "$kind" ] && [ "\${args: -1}" = "*" ]; then kind="\${args: -2:1}"; fi
-        if [ "$kind" = p ]; then _docsctl_files "$cur"; return 0; fi;;
+        if [ "$kind" = p ]; then _docsctl_files "$cur"; return 0; fi
+        case "$kind" in
+          [${NAME_LETTERS}]) _docsctl_names "$kind" "$cur"; return 0;;
+        esac;;
     esac
   fi
   COMPREPLY=($(compgen -W "$words" -- "$cur"))
@@ -172,14 +194,18 @@ function fishScript(nodes: Node[], valueFlagList: string[]): string {
   lines.push('    set -l next $w', '    test -n "$__docsctl_path"; and set next "$__docsctl_path $w"');
   lines.push('    if test $__docsctl_n = 0; and __docsctl_is_path $next', '      set -g __docsctl_path $next', '    else', '      set -g __docsctl_n (math $__docsctl_n + 1)', '    end', '  end', 'end');
   // True where a flag's value or an argument is a local path: fish completes file names there.
-  lines.push('function __docsctl_wants_files', '  __docsctl_walk', '  set -l prev (commandline -opc)[-1]', '  switch "$prev"');
+  // The kind of the argument being typed (p: a path, a NAME_ARGS letter: a name; empty: a flag or nothing).
+  lines.push('function __docsctl_arg_kind', '  __docsctl_walk', "  string match -q -- '-*' (commandline -ct); and return", '  set -l args ""', '  switch "$__docsctl_path"');
+  for (const node of nodes) if (argsMatter(node)) lines.push(`    case ${quote(node.path)}`, `      set args ${quote(node.args)}`);
+  lines.push('  end', '  set -l kind (string sub -s (math $__docsctl_n + 1) -l 1 -- "$args")', '  set -l last (string sub -s -1 -- "$args")');
+  lines.push("  if test \"$kind\" = '*'; or begin; test -z \"$kind\"; and test \"$last\" = '*'; end", '    set kind (string sub -s -2 -l 1 -- "$args")', '  end', '  echo $kind', 'end');
+  lines.push('function __docsctl_wants_files', '  set -l prev (commandline -opc)[-1]', '  switch "$prev"');
   const pathFlags = pathFlagsOf(nodes);
   if (pathFlags.length > 0) lines.push(`    case ${pathFlags.map(quote).join(' ')}`, '      return 0');
-  lines.push('  end', "  string match -q -- '-*' (commandline -ct); and return 1", '  set -l args ""', '  switch "$__docsctl_path"');
-  for (const node of nodes) if (node.args.includes('p')) lines.push(`    case ${quote(node.path)}`, `      set args ${quote(node.args)}`);
-  lines.push('  end', '  set -l kind (string sub -s (math $__docsctl_n + 1) -l 1 -- "$args")', '  set -l last (string sub -s -1 -- "$args")');
-  lines.push("  if test \"$kind\" = '*'; or begin; test -z \"$kind\"; and test \"$last\" = '*'; end", '    set kind (string sub -s -2 -l 1 -- "$args")', '  end', '  test "$kind" = p', 'end');
-  lines.push('function __docsctl_words', '  __docsctl_walk', '  set -l path $__docsctl_path', '  set -l prev (commandline -opc)[-1]', '  switch "$path|$prev"');
+  lines.push('  end', '  set -l kind (__docsctl_arg_kind)', '  test "$kind" = p', 'end');
+  lines.push('function __docsctl_words', '  set -l kind (__docsctl_arg_kind)', `  if string match -q -r -- '^[${NAME_LETTERS}]$' "$kind"`);
+  lines.push('    set -l program (commandline -opc)[1]', '    command $program completion fish --names $kind --prefix (commandline -ct) 2>/dev/null', '    return', '  end');
+  lines.push('  set -l path $__docsctl_path', '  set -l prev (commandline -opc)[-1]', '  switch "$path|$prev"');
   for (const node of nodes) {
     for (const [flag, values] of node.choices) lines.push(`    case ${quote(`${node.path}|${flag}`)}`, `      printf '%s\\n' ${values.map(quote).join(' ')}`, '      return');
   }
@@ -207,8 +233,42 @@ export function registerCompletionCommand(program: Command, getSession: (command
     .description('Print a shell completion script (commands, flags, enum values)')
     .argument('<shell>', `shell: ${SHELLS.join(', ')}`)
     .addHelpText('after', '\nExamples:\n  $ source <(docsctl completion bash)          # in ~/.bashrc\n  $ docsctl completion fish | source\n')
-    .action(async (shell: string, _options: unknown, command: Command) => {
+    .addOption(new Option('--names <kind>', 'print the names and ids of objects of this kind (the scripts ask it)').hideHelp())
+    .addOption(new Option('--prefix <text>', 'only those starting with TEXT').hideHelp())
+    .action(async (shell: string, options: { names?: string; prefix?: string }, command: Command) => {
       const session = getSession(command);
+      if (options.names !== undefined) {
+        const words = await completeNames(session, options.names, options.prefix ?? '');
+        if (words.length > 0) await session.printText(`${words.join('\n')}\n`);
+        return;
+      }
       await session.printText(completionScript(shell, program));
     });
+}
+
+/** How long a completion waits for names before offering none. */
+const NAMES_TIMEOUT_MS = 1500;
+
+/**
+ * The names and ids of objects of `letter`'s kind starting with `prefix`: one list request
+ * (with the organization configured; its discovery costs one more otherwise), bounded by
+ * NAMES_TIMEOUT_MS; nothing on any error.
+ */
+async function completeNames(session: Session, letter: string, prefix: string): Promise<string[]> {
+  const kind = NAME_KINDS[letter as keyof typeof NAME_KINDS];
+  if (kind === undefined) return [];
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<string[]>((resolve) => {
+    timer = setTimeout(() => resolve([]), NAMES_TIMEOUT_MS);
+  });
+  const work = (async () => {
+    const [{ nameCompletions }, { resolveOrganization }] = await Promise.all([import('../names.js'), import('../operation.js')]);
+    const transport = await session.transport({ quick: true });
+    return nameCompletions(kind, prefix, { transport, organization: () => resolveOrganization(session, undefined), params: {} });
+  })().catch(() => []);
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
