@@ -60,6 +60,12 @@ export const customFieldLookup = byId('custom field', 'listOrganizationCustomFie
 /** An OpenAPI specification: by slug or by id. */
 export const openApiSpecLookup = byId('OpenAPI specification', 'listOpenAPISpecs', 'slug', /^[a-z0-9]+(?:-[a-z0-9]+)*$/);
 
+/** Where a page is looked for: its space, or the change request in `params.changeRequestId`. */
+function pageScope(params: Readonly<Record<string, string>>): { inCr: boolean; scope: Record<string, string> } {
+  const inCr = params.changeRequestId !== undefined;
+  return { inCr, scope: { spaceId: params.spaceId as string, ...(inCr ? { changeRequestId: params.changeRequestId as string } : {}) } };
+}
+
 /**
  * A page of a space (or of the change request in `params.changeRequestId`): by id, or
  * by path (`guides/setup`). A value that is the id of a page stays; one that is the path
@@ -68,23 +74,28 @@ export const openApiSpecLookup = byId('OpenAPI specification', 'listOpenAPISpecs
 export const pageLookup: Lookup = {
   noun: 'page',
   async find(transport, params, value) {
-    const inCr = params.changeRequestId !== undefined;
-    const scope = { spaceId: params.spaceId as string, ...(inCr ? { changeRequestId: params.changeRequestId as string } : {}) };
+    const { inCr, scope } = pageScope(params);
     try {
       await transport.request(inCr ? 'getPageInChangeRequestById' : 'getPageById', { params: { ...scope, pageId: value }, query: {} });
       return value;
     } catch (error) {
       if (!missing(error)) throw error;
     }
-    try {
-      const { body } = await transport.request(inCr ? 'getPageInChangeRequestByPath' : 'getPageByPath', { params: { ...scope, pagePath: value }, query: {} });
-      return (body as { id: string }).id;
-    } catch (error) {
-      if (!missing(error)) throw error;
-      return undefined;
-    }
+    return pageIdByPath(transport, params, value);
   },
 };
+
+/** The id of the page at `path` in the space (or change request) of `params`; undefined when none is there. */
+export async function pageIdByPath(transport: Transport, params: Readonly<Record<string, string>>, path: string): Promise<string | undefined> {
+  const { inCr, scope } = pageScope(params);
+  try {
+    const { body } = await transport.request(inCr ? 'getPageInChangeRequestByPath' : 'getPageByPath', { params: { ...scope, pagePath: path }, query: {} });
+    return (body as { id: string }).id;
+  } catch (error) {
+    if (!missing(error)) throw error;
+    return undefined;
+  }
+}
 
 /**
  * A page id for `value` (an id or a path) in the scope of `params`; the value as given

@@ -55,7 +55,8 @@ export function commandWord(argv: readonly string[]): string | undefined {
  */
 export function invokedGroup(argv: readonly string[]): string | undefined {
   const word = commandWord(argv);
-  if (word === 'completion') return EVERYTHING;
+  // A script's question for names (`completion bash --names s`) needs no command tree.
+  if (word === 'completion') return argv.includes('--names') ? undefined : EVERYTHING;
   return word !== undefined && commandGroups.has(word) ? word : undefined;
 }
 

@@ -328,10 +328,23 @@ export async function resolveParams(
     const cacheKey = `${kind}\u0000${params.organizationId ?? ''}\u0000${params.siteId ?? ''}\u0000${value}`;
     let id = cache.get(cacheKey);
     if (id === undefined) {
-      id = await resolveName(kind, value, { transport, organization, params });
+      id = kind === 'member' ? await memberOrAsGiven(value, { transport, organization, params }) : await resolveName(kind, value, { transport, organization, params });
       cache.set(cacheKey, id);
     }
     params[key] = id;
+  }
+}
+
+/**
+ * A member's id for an e-mail, else the e-mail as given: a docsctl server knows users outside
+ * any organization by e-mail (`token create --user`), and answers its own 404 otherwise.
+ */
+async function memberOrAsGiven(value: string, scope: NameScope): Promise<string> {
+  try {
+    return await resolveName('member', value, scope);
+  } catch (error) {
+    if (error instanceof DocsctlError) return value;
+    throw error;
   }
 }
 

@@ -332,9 +332,13 @@ export async function buildInput(
     setPath(input, flag.to, convert(flag, raw));
   }
   if (spec.org) (input.params as Record<string, string>).organizationId = await resolveOrganization(session, options.org);
-  // Objects given by name (a space's title, a team's, a member's e-mail) become their ids.
-  await resolveNamedParams(session, input.params as Record<string, string>, options, needsLookup);
-  await resolveNamedFields(session, spec, input);
+  // Objects given by name (a space's title, a team's, a member's e-mail) become their ids;
+  // not when the command will stop for want of --yes (exit 2, whatever the name names).
+  if (!(spec.confirm && !options.dryRun && !session.flags.yes && !session.canPrompt)) {
+    await resolveNamedParams(session, input.params as Record<string, string>, options, needsLookup);
+    await resolveNamedFields(session, spec, input);
+    await resolvePagePath(session, spec, input.params as Record<string, string>);
+  }
   // A change names its object by the handle its route takes before it is sent (a delete by
   // id must not answer "nothing to delete"); a read tries the argument as given first.
   if (lookupsFirst(spec, options)) await lookUpArgs(session, spec, positional, input);
@@ -375,13 +379,14 @@ export const NAMED_PARAMS: Readonly<Record<string, NameKind>> = {
 };
 
 /**
- * An id as docsctl and GitBook make them: one word of 16 to 64 url-safe characters with a
- * digit or a capital past its first character (`0VcAbX3…`, `site_p4Xo…`). A title such as
- * `Handbook` or `engineering-handbook` is not; an id-looking title still works, after its
- * lookup as an id answers 404 (operation.ts).
+ * An id as docsctl and GitBook make them: one word of url-safe characters with a digit, or of
+ * 16 or more with a capital past its first character (`0VcAbX3…`, `site_p4Xo…`, a test's
+ * `x000011`). A title such as `Handbook` or `engineering-handbook` is not; an id-looking
+ * title (`Roadmap2`) still works, after its lookup as an id answers 404 (paramsByName).
  */
 export function looksLikeId(value: string): boolean {
-  return /^[A-Za-z0-9_-]{16,64}$/.test(value) && /[0-9A-Z]/.test(value.slice(1));
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(value)) return false;
+  return /[0-9]/.test(value) || (value.length >= 16 && /[A-Z]/.test(value.slice(1)));
 }
 
 /** A value of `kind` that must be looked up before it is sent (a member: only an e-mail). */
@@ -431,19 +436,39 @@ export async function idOf(session: Session, param: string, value: string, scope
 }
 
 /**
- * Body and query fields named as a path parameter (`body.spaceId` of `site space add SITE
- * SPACE`) take names too; the path parameters (already ids) are their scope.
+ * Body and query fields that name an object take names too: those named as a path parameter
+ * (`body.spaceId` of `site space add SITE SPACE`) and flags whose value is named so
+ * (`--parent <collectionId>`, `--space <spaceId...>`); the path parameters (already ids) are
+ * their scope.
  */
 async function resolveNamedFields(session: Session, spec: OperationCommandSpec, input: RawInput): Promise<void> {
-  for (const { to } of [...(spec.args ?? []), ...(spec.flags ?? [])]) {
-    const key = to?.split('.').pop();
-    if (!to || to.startsWith('params.') || key === undefined || NAMED_PARAMS[key] === undefined) continue;
+  const fields = [...(spec.args ?? []).map((arg) => ({ to: arg.to, value: undefined })), ...(spec.flags ?? []).map((flag) => ({ to: flag.to, value: /<(\w+)(?:\.\.\.)?>/.exec(flag.flags)?.[1] }))];
+  for (const { to, value: valueName } of fields) {
+    if (!to || to.startsWith('params.')) continue;
     const [area, ...path] = to.split('.');
+    const key = [path.at(-1), valueName].find((name) => name !== undefined && NAMED_PARAMS[name] !== undefined);
+    if (key === undefined) continue;
     let holder = (input as Record<string, unknown>)[area as string] as Record<string, unknown> | undefined;
     for (const part of path.slice(0, -1)) holder = holder?.[part] as Record<string, unknown> | undefined;
-    const value = holder?.[key];
-    if (holder && typeof value === 'string' && needsLookup(NAMED_PARAMS[key], value)) holder[key] = await idOf(session, key, value, input.params as Record<string, string>);
+    const field = path.at(-1) as string;
+    const named = async (value: unknown) =>
+      typeof value === 'string' && needsLookup(NAMED_PARAMS[key] as NameKind, value) ? idOf(session, key, value, input.params as Record<string, string>) : value;
+    const value = holder?.[field];
+    if (holder && value !== undefined) holder[field] = Array.isArray(value) ? await Promise.all(value.map(named)) : await named(value);
   }
+}
+
+/**
+ * A page given by path (`guides/setup`) where the route takes its id, in a command whose
+ * argument does not look pages up itself (lookups.ts): one request by path. A path that
+ * names no page is sent as it is (the route answers 404).
+ */
+async function resolvePagePath(session: Session, spec: OperationCommandSpec, params: Record<string, string>): Promise<void> {
+  const value = params.pageId;
+  if (typeof value !== 'string' || params.spaceId === undefined || looksLikeId(value)) return;
+  if ((spec.args ?? []).some((arg) => arg.lookup && (arg.param ?? arg.name) === 'pageId')) return;
+  const { pageIdByPath } = await import('./lookups.js');
+  params.pageId = (await pageIdByPath(await session.transport(), params, value)) ?? value;
 }
 
 /**

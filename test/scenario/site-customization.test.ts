@@ -50,6 +50,7 @@ describe('site customization script, locally and through serve', () => {
     expect(JSON.parse(at(8).stdout)).toEqual({ title: 'Acme Help', font: 'Lato', hasOverrides: true });
     expect(JSON.parse(at(11).stdout)).toEqual({ ...look, hasOverrides: false });
     expect(at(12).exitCode).toBe(4);
-    expect(at(12).stderr).toMatch(/Site space nope not found/);
+    // `nope` is not an id: looked up as a variant's title or path first (names, issue 23).
+    expect(at(12).stderr).toMatch(/Site space nope not found|Site variant "nope" not found/);
   });
 });

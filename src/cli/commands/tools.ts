@@ -86,7 +86,7 @@ export const toolCommands: readonly ToolCommand[] = [
   },
   {
     name: 'completion',
-    term: 'completion <shell>',
+    term: 'completion [options] <shell>',
     description: 'Print a shell completion script (commands, flags, enum values)',
     load: async () => (await import('./completion.js')).registerCompletionCommand,
   },
