@@ -52,6 +52,7 @@ const translations = async (): Promise<Handlers> => (await import('./translation
 const inviteLinks = async (): Promise<Handlers> => (await import('./invite-links.js')).inviteLinkHandlers;
 const fonts = async (): Promise<Handlers> => (await import('./fonts.js')).fontHandlers;
 const system = async (): Promise<Handlers> => (await import('./system.js')).systemHandlers;
+const emulator = async (): Promise<Handlers> => (await import('./emulator.js')).emulatorHandlers;
 
 /** Which domain module implements the routes of each route module. */
 export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers>>> = {
@@ -59,6 +60,7 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   'invite-links': inviteLinks,
   fonts,
   system,
+  emulator,
   collections,
   spaces,
   'change-requests': content,
