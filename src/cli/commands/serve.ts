@@ -198,8 +198,12 @@ export async function runServe(session: Session, options: ServeOptions, command:
         await session.printText(JSON.stringify(printedEnv(server.url, place.dir, seeded, access.token)));
         await session.info(`Listening on ${server.url}`);
       } else await session.printText(`Listening on ${server.url}`);
-      const code = options.exec ? await execute(session, command, server.url, access.token, seeded?.organizationId) : await stopSignal(session);
-      await access.release();
+      let code: number;
+      try {
+        code = options.exec ? await execute(session, command, server.url, access.token, seeded?.organizationId) : await stopSignal(session);
+      } finally {
+        await access.release();
+      }
       if (code !== 0) throw new SilentExit(code as SilentExit['code']);
     } finally {
       await server.close();
