@@ -8,6 +8,7 @@ import * as collections from './routes/collections.js';
 import * as comments from './routes/comments.js';
 import * as content from './routes/content.js';
 import * as customFields from './routes/custom-fields.js';
+import * as emulator from './routes/emulator.js';
 import * as fonts from './routes/fonts.js';
 import * as git from './routes/git.js';
 import * as imports from './routes/imports.js';
@@ -21,6 +22,8 @@ import * as openapi from './routes/openapi.js';
 import * as orgs from './routes/orgs.js';
 import * as permissions from './routes/permissions.js';
 import * as sites from './routes/sites.js';
+import * as siteStructure from './routes/site-structure.js';
+import * as sitePublishing from './routes/site-publishing.js';
 import * as spaces from './routes/spaces.js';
 import * as sso from './routes/sso.js';
 import * as system from './routes/system.js';
@@ -36,6 +39,8 @@ export const handWrittenModules = {
   collections,
   spaces,
   sites,
+  'site-structure': siteStructure,
+  'site-publishing': sitePublishing,
   'change-requests': changeRequests,
   content,
   comments,
@@ -52,5 +57,6 @@ export const handWrittenModules = {
   reviews,
   search,
   users,
+  emulator,
 } as const;
 
