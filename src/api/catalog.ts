@@ -39,6 +39,7 @@ const moduleLoaders: Record<RouteModuleName, () => Promise<Record<string, unknow
   reviews: () => import('./routes/reviews.js'),
   search: () => import('./routes/search.js'),
   users: () => import('./routes/users.js'),
+  audit: () => import('./routes/audit.js'),
   declared: async () => (await import('./routes/declared.js')).declaredRouteModule,
 };
 

@@ -52,6 +52,7 @@ const translations = async (): Promise<Handlers> => (await import('./translation
 const inviteLinks = async (): Promise<Handlers> => (await import('./invite-links.js')).inviteLinkHandlers;
 const fonts = async (): Promise<Handlers> => (await import('./fonts.js')).fontHandlers;
 const system = async (): Promise<Handlers> => (await import('./system.js')).systemHandlers;
+const audit = async (): Promise<Handlers> => (await import('./audit.js')).auditHandlers;
 
 /** Which domain module implements the routes of each route module. */
 export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers>>> = {
@@ -78,6 +79,7 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   sso,
   openapi,
   translations,
+  audit,
 };
 
 /** Each area's handlers once loaded: `serve` looks a handler up on every request, and an area's map is built by spreading several modules' maps. */

@@ -35,7 +35,6 @@ export type DeclaredRouteId =
   | "getLatestOpenAPISpecVersionContentRaw"
   | "getOrganizationAgentInstructions"
   | "getOrganizationAIUsage"
-  | "getOrganizationAuditEvent"
   | "getOrganizationsForEmailDomain"
   | "getPageDocumentInRevisionById"
   | "getPublishedContentByUrl"
@@ -63,8 +62,6 @@ export type DeclaredRouteId =
   | "listChangeRequestsForSiteFinding"
   | "listGlossaryEntries"
   | "listOrganizationAgentConversations"
-  | "listOrganizationAuditEventActions"
-  | "listOrganizationAuditEvents"
   | "listOrganizationStyleguides"
   | "listPagesForSiteFinding"
   | "listQuestionsForSiteFinding"
@@ -153,7 +150,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"getLatestOpenAPISpecVersionContentRaw","method":"GET","path":"/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content/raw","summary":"Get the raw content of the latest OpenAPI spec version","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getOrganizationAgentInstructions","method":"GET","path":"/v1/orgs/{organizationId}/agent-instructions","summary":"Get Docs agent instructions for an organization","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getOrganizationAIUsage","method":"GET","path":"/v1/orgs/{organizationId}/billing/ai-usage","summary":"Get AI credit usage by AI feature and time period","success":200,"paginated":false,"query":["from","to","interval"],"body":null},
-  {"id":"getOrganizationAuditEvent","method":"GET","path":"/v1/orgs/{organizationId}/audit-events/{auditEventId}","summary":"Get an organization audit event","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getOrganizationsForEmailDomain","method":"GET","path":"/v1/email-domains/{emailDomain}/orgs","summary":"Get all organizations by email domain","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getPageDocumentInRevisionById","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document","summary":"Get the raw document body of a page in a historical revision","success":200,"paginated":false,"query":["evaluated","dereferenced"],"body":null},
   {"id":"getPublishedContentByUrl","method":"GET","path":"/v1/urls/published","summary":"Resolve a URL of a published content","success":200,"paginated":false,"query":["url","visitorAuthToken","redirectOnError"],"body":null},
@@ -181,8 +177,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"listChangeRequestsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/change-requests","summary":"List content fixes already proposed for a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listGlossaryEntries","method":"GET","path":"/v1/orgs/{organizationId}/translations-glossary","summary":"List glossary entries","success":200,"paginated":true,"query":["page","limit","orderBy"],"body":null},
   {"id":"listOrganizationAgentConversations","method":"GET","path":"/v1/orgs/{organizationId}/agent/conversations","summary":"List AI agent conversations in an organization","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listOrganizationAuditEventActions","method":"GET","path":"/v1/orgs/{organizationId}/audit-event-actions","summary":"List organization audit event actions","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"listOrganizationAuditEvents","method":"GET","path":"/v1/orgs/{organizationId}/audit-events","summary":"List organization audit events","success":200,"paginated":true,"query":["page","limit","from","to","action","actor","target"],"body":null},
   {"id":"listOrganizationStyleguides","method":"GET","path":"/v1/orgs/{organizationId}/styleguides","summary":"List all style guides in an organization","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listPagesForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/pages","summary":"List the pages affected by a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listQuestionsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/questions","summary":"List the Ask-AI questions evidencing a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},

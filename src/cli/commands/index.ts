@@ -42,6 +42,7 @@ export const groupDescriptions: Record<string, string> = {
   sso: 'SAML single sign-on providers of an organization',
   openapi: 'OpenAPI specifications of an organization (and offline validation)',
   integration: 'Integrations: publish from a manifest, list, installations',
+  audit: 'The audit log of an organization: who changed what, and when (admins)',
 };
 
 type GetSession = (command: Command) => Session;
