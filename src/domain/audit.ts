@@ -11,9 +11,9 @@ import { manifest } from '../api/manifest.js';
 import type * as routes from '../api/routes/audit.js';
 import type { StoreReader } from '../store/types.js';
 import {
-  AUDIT_EVENTS,
-  AUDIT_INDEX,
+  AUDIT,
   type AuditRecord,
+  LAST,
   MAX_AUDIT_EVENTS,
   actionKey,
   actorKey,
@@ -21,6 +21,7 @@ import {
   eventsKey,
   getAuditEvent,
   objectKey,
+  objectsOf,
   timePrefix,
 } from './audit-records.js';
 import { type Handler, type HandlerContext, implementer } from './handler.js';
@@ -69,17 +70,17 @@ interface AuditFilter {
   target?: string | undefined;
 }
 
-const matches = (event: AuditRecord, filter: AuditFilter) =>
+const matches = (event: AuditRecord, org: string, filter: AuditFilter) =>
   (filter.action === undefined || event.action === filter.action) &&
   (filter.actor === undefined || event.actor.id === filter.actor) &&
-  (filter.target === undefined || event.objects.includes(filter.target));
+  (filter.target === undefined || objectsOf(event, org).includes(filter.target));
 
-/** The index that answers `filter` (the most specific one it names), or the log itself. */
-function indexOf(org: string, filter: AuditFilter): { table: string; prefix: string } {
-  if (filter.target !== undefined) return { table: AUDIT_INDEX, prefix: objectKey(org, filter.target) };
-  if (filter.actor !== undefined) return { table: AUDIT_INDEX, prefix: actorKey(org, filter.actor) };
-  if (filter.action !== undefined) return { table: AUDIT_INDEX, prefix: actionKey(org, filter.action) };
-  return { table: AUDIT_EVENTS, prefix: eventsKey(org) };
+/** The index rows that answer `filter` (the most specific one it names), or the events themselves. */
+function indexOf(org: string, filter: AuditFilter): string | undefined {
+  if (filter.target !== undefined) return objectKey(org, filter.target);
+  if (filter.actor !== undefined) return actorKey(org, filter.actor);
+  if (filter.action !== undefined) return actionKey(org, filter.action);
+  return undefined;
 }
 
 /** `createSpace` → `Create space`. */
@@ -100,14 +101,15 @@ export const auditHandlers: Record<string, Handler> = {
   ...on('listOrganizationAuditEvents', (ctx, { params, query }) => {
     const org = organizationOf(ctx, params.organizationId);
     const filter: AuditFilter = { action: query.action, actor: query.actor, target: query.target };
-    const { table, prefix } = indexOf(org, filter);
+    const index = indexOf(org, filter);
     const lower = query.from === undefined ? undefined : timePrefix(Date.parse(query.from));
-    const upper = query.to === undefined ? undefined : timePrefix(Date.parse(query.to) + 1);
-    const filtered = table === AUDIT_INDEX || lower !== undefined || upper !== undefined;
-    const source = timeRange<AuditRecord | 0>(ctx.tx, table, prefix, lower, upper);
+    // Events end with the sequence row (LAST): a scan starts below it.
+    const upper = query.to === undefined ? LAST : timePrefix(Date.parse(query.to) + 1);
+    const filtered = index !== undefined || query.from !== undefined || query.to !== undefined;
+    const source = timeRange<AuditRecord | 0>(ctx.tx, AUDIT, index ?? eventsKey(org), lower, upper);
     const view = (row: AuditRecord | 0, id: string) => {
       const event = row === 0 ? getAuditEvent(ctx.tx, org, id) : row;
-      return event && matches(event, filter) ? eventView(ctx.origin, org, event) : undefined;
+      return event && matches(event, org, filter) ? eventView(ctx.origin, org, event) : undefined;
     };
     const page = { page: query.page, limit: query.limit ?? DEFAULT_AUDIT_LIMIT };
     // The count of the whole log is a row; a filtered list's would read every match, so it has none.
@@ -120,7 +122,7 @@ export const auditHandlers: Record<string, Handler> = {
     if (!event) {
       throw notFound(`Audit event ${params.auditEventId} not found in organization ${org} (an organization keeps its newest ${MAX_AUDIT_EVENTS} events; see docsctl audit list)`);
     }
-    return { ...eventView(ctx.origin, org, event), schemaVersion: 1, payload: event.payload };
+    return { ...eventView(ctx.origin, org, event), schemaVersion: 1, payload: { operation: event.action, ...event.payload } };
   }),
 
   ...on('listOrganizationAuditEventActions', (ctx, { params }) => {

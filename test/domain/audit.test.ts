@@ -6,7 +6,7 @@
  * against 0.202's schemas (contentSetup).
  */
 import { describe, expect, it } from 'vitest';
-import { AUDIT_EVENTS, AUDIT_INDEX, MAX_AUDIT_EVENTS } from '../../src/domain/audit-records.js';
+import { AUDIT, MAX_AUDIT_EVENTS } from '../../src/domain/audit-records.js';
 import { executeOperation } from '../../src/domain/execute.js';
 import { getRoute } from '../../src/api/table.js';
 import { contentSetup, ORIGIN } from './content/helpers.js';
@@ -161,16 +161,16 @@ describe('audit events: filters, pages, access, bounds', () => {
     await h.createSpace('Middle');
     expect((await list()).count).toBe(2);
     // As if the organization had recorded MAX_AUDIT_EVENTS events by now.
-    await h.store.transact((tx) => tx.put('auditSeq', h.orgId, MAX_AUDIT_EVENTS));
+    await h.store.transact((tx) => tx.put(AUDIT, `e/${h.orgId}/~`, MAX_AUDIT_EVENTS));
     h.clock.advance(1000);
     await h.createSpace('Newest');
     const after = await list();
     expect(after.count).toBe(MAX_AUDIT_EVENTS);
     expect(after.items.map((e) => e.target.label)).toEqual(['Newest', 'Middle']);
     const reader = h.store.read();
-    expect(reader.scan(AUDIT_EVENTS, { prefix: `${h.orgId}/` })).toHaveLength(2);
-    expect(reader.scan(AUDIT_INDEX, { prefix: `t/${h.orgId}/${oldest.id}/` })).toHaveLength(0);
-    expect(reader.scan(AUDIT_INDEX, { prefix: `a/${h.orgId}/createSpace/` })).toHaveLength(2);
+    expect(reader.scan(AUDIT, { prefix: `e/${h.orgId}/` })).toHaveLength(3); // two events and the sequence row
+    expect(reader.scan(AUDIT, { prefix: `t/${h.orgId}/${oldest.id}/` })).toHaveLength(0);
+    expect(reader.scan(AUDIT, { prefix: `a/${h.orgId}/createSpace/` })).toHaveLength(2);
     expect((await list({ target: oldest.id })).items).toEqual([]);
   });
 });
@@ -207,7 +207,7 @@ describe('audit events: an append costs the same at 1× and 1,000× the log', ()
         return fn(tx);
       }, options)) as typeof h.store.transact;
     await h.createSpace('New');
-    const audit = puts.filter((p) => p.table.startsWith('audit'));
+    const audit = puts.filter((p) => p.table === AUDIT);
     return { rows: puts.length, auditRows: audit.length, auditBytes: audit.reduce((sum, p) => sum + p.bytes, 0) };
   }
 
