@@ -218,6 +218,8 @@ function auditHook(env: ExecuteEnv, route: Runnable, input: RouteInput<AnyRoute>
   const actor = env.actor;
   const source: AuditSource = actor.installation ? 'integration' : (env.source ?? 'script');
   return (tx, answer) => {
+    // A write that changed nothing (a re-run, "nothing to change") records nothing and still commits nothing.
+    if ((tx as { dirty?: boolean }).dirty === false) return answer;
     const reply = answer instanceof Reply ? answer : undefined;
     const value = reply ? reply.body : answer instanceof ExactJson ? answer.value : answer;
     const status = reply ? reply.status : successStatus(route);

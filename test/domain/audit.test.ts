@@ -220,3 +220,16 @@ describe('audit events: an append costs the same at 1× and 1,000× the log', ()
     expect(empty.auditBytes).toBeLessThan(1024);
   });
 });
+
+describe('audit events: a write that changes nothing', () => {
+  it('records nothing and commits nothing (no new store generation)', async () => {
+    const { h, actions } = await audited();
+    const space = await h.createSpace('Handbook');
+    const collection = await h.createCollection({ title: 'Guides' });
+    await h.admin.ok('moveSpace', { params: { spaceId: space.id }, body: { parent: collection.id } });
+    const gen = h.store.read().gen;
+    await h.admin.call('moveSpace', { params: { spaceId: space.id }, body: { parent: collection.id } }).catch(() => undefined);
+    expect(h.store.read().gen).toBe(gen);
+    expect(await actions()).toEqual(['moveSpace', 'createCollection', 'createSpace']);
+  });
+});
