@@ -22,6 +22,8 @@ import * as openapi from './routes/openapi.js';
 import * as orgs from './routes/orgs.js';
 import * as permissions from './routes/permissions.js';
 import * as sites from './routes/sites.js';
+import * as siteStructure from './routes/site-structure.js';
+import * as sitePublishing from './routes/site-publishing.js';
 import * as spaces from './routes/spaces.js';
 import * as sso from './routes/sso.js';
 import * as system from './routes/system.js';
@@ -37,6 +39,8 @@ export const handWrittenModules = {
   collections,
   spaces,
   sites,
+  'site-structure': siteStructure,
+  'site-publishing': sitePublishing,
   'change-requests': changeRequests,
   content,
   comments,

@@ -51,6 +51,7 @@ const openapi = async (): Promise<Handlers> => (await import('./openapi-specs.js
 const translations = async (): Promise<Handlers> => (await import('./translations.js')).translationHandlers;
 const inviteLinks = async (): Promise<Handlers> => (await import('./invite-links.js')).inviteLinkHandlers;
 const fonts = async (): Promise<Handlers> => (await import('./fonts.js')).fontHandlers;
+const sites = async (): Promise<Handlers> => (await import('./sites/handlers.js')).sitesAreaHandlers;
 const system = async (): Promise<Handlers> => (await import('./system.js')).systemHandlers;
 const audit = async (): Promise<Handlers> => (await import('./audit.js')).auditHandlers;
 
@@ -73,7 +74,9 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   members,
   teams,
   permissions,
-  sites: async (): Promise<Handlers> => (await import('./sites/handlers.js')).sitesAreaHandlers,
+  sites,
+  'site-structure': sites,
+  'site-publishing': sites,
   'custom-fields': customFields,
   integrations,
   sso,
