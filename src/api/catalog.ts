@@ -42,6 +42,7 @@ const moduleLoaders: Record<RouteModuleName, () => Promise<Record<string, unknow
   search: () => import('./routes/search.js'),
   users: () => import('./routes/users.js'),
   audit: () => import('./routes/audit.js'),
+  emulator: () => import('./routes/emulator.js'),
   declared: async () => (await import('./routes/declared.js')).declaredRouteModule,
 };
 

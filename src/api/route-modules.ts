@@ -9,6 +9,7 @@ import * as collections from './routes/collections.js';
 import * as comments from './routes/comments.js';
 import * as content from './routes/content.js';
 import * as customFields from './routes/custom-fields.js';
+import * as emulator from './routes/emulator.js';
 import * as fonts from './routes/fonts.js';
 import * as git from './routes/git.js';
 import * as imports from './routes/imports.js';
@@ -58,5 +59,6 @@ export const handWrittenModules = {
   search,
   users,
   audit,
+  emulator,
 } as const;
 

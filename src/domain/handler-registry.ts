@@ -54,6 +54,7 @@ const fonts = async (): Promise<Handlers> => (await import('./fonts.js')).fontHa
 const sites = async (): Promise<Handlers> => (await import('./sites/handlers.js')).sitesAreaHandlers;
 const system = async (): Promise<Handlers> => (await import('./system.js')).systemHandlers;
 const audit = async (): Promise<Handlers> => (await import('./audit.js')).auditHandlers;
+const emulator = async (): Promise<Handlers> => (await import('./emulator.js')).emulatorHandlers;
 
 /** Which domain module implements the routes of each route module. */
 export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers>>> = {
@@ -61,6 +62,7 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   'invite-links': inviteLinks,
   fonts,
   system,
+  emulator,
   collections,
   spaces,
   'change-requests': content,
