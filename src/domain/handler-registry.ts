@@ -48,7 +48,7 @@ const integrations = async (): Promise<Handlers> => ({
 });
 const sso = async (): Promise<Handlers> => (await import('./sso.js')).ssoHandlers;
 const openapi = async (): Promise<Handlers> => (await import('./openapi-specs.js')).openApiSpecHandlers;
-const translations = async (): Promise<Handlers> => (await import('./translations.js')).translationHandlers;
+const translations = async (): Promise<Handlers> => ({ ...(await import('./translations.js')).translationHandlers, ...(await import('./glossary.js')).glossaryHandlers });
 const inviteLinks = async (): Promise<Handlers> => (await import('./invite-links.js')).inviteLinkHandlers;
 const fonts = async (): Promise<Handlers> => (await import('./fonts.js')).fontHandlers;
 const sites = async (): Promise<Handlers> => (await import('./sites/handlers.js')).sitesAreaHandlers;

@@ -209,6 +209,14 @@ const auditColumns = {
     col('TOKEN', 'payload.tokenId', true),
   ],
   auditEventAction: [col('ACTION', 'id'), col('LABEL', 'label')],
+  glossaryEntry: [
+    col('ID', 'id'),
+    {
+      header: 'TERMS',
+      get: (item) => Object.entries((item.translations as Record<string, string> | undefined) ?? {}).map(([language, term]) => `${language}=${term}`).join(', '),
+    },
+    col('UPDATED', 'updatedAt'),
+  ],
 } satisfies Record<string, Column[]>;
 
 const integrationColumns = {

@@ -47,3 +47,21 @@ describe('the official GitBook client 0.202: audit events', () => {
     await expect(clientOperation(api, 'getOrganizationAuditEvent')(org, '00000000-0000-7000-8000-000000000000')).rejects.toMatchObject({ code: 404 });
   });
 });
+
+describe('the official GitBook client 0.202: glossary and translation runs', () => {
+  it('updates the glossary in a batch, lists and reads entries, runs a translation', async () => {
+    await call('updateGlossaryEntries', 204, org, { operations: [{ type: 'insert', translations: { en: 'Space', fr: 'Espace' } }] });
+    const listed = await call('listGlossaryEntries', 200, org, { orderBy: 'fr' });
+    expect(listed.items.map((entry: { translations: unknown }) => entry.translations)).toEqual([{ en: 'Space', fr: 'Espace' }]);
+    const entry = listed.items[0] as { id: string };
+    expect(await call('getGlossaryEntry', 200, org, entry.id)).toMatchObject({ object: 'glossary-entry', id: entry.id, translations: { en: 'Space', fr: 'Espace' } });
+    const space = await call('createSpace', 201, org, { title: 'Space guide' });
+    const translation = await call('createTranslation', 201, org, { source: { space: space.id, language: 'en' }, language: 'fr' });
+    await call('runTranslation', 204, org, translation.id);
+    const ran = await call('getTranslation', 200, org, translation.id);
+    expect(ran).toMatchObject({ status: 'completed', result: { language: 'fr' }, stats: { runs: 1 } });
+    expect(await call('getSpaceById', 200, ran.result.space)).toMatchObject({ title: 'Space guide (fr)', language: 'fr' });
+    await call('updateGlossaryEntries', 204, org, { operations: [{ type: 'delete', id: entry.id }] });
+    expect((await call('listGlossaryEntries', 200, org)).items).toEqual([]);
+  });
+});
