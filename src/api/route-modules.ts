@@ -7,7 +7,9 @@ import * as changeRequests from './routes/change-requests.js';
 import * as collections from './routes/collections.js';
 import * as comments from './routes/comments.js';
 import * as content from './routes/content.js';
+import * as conversations from './routes/conversations.js';
 import * as customFields from './routes/custom-fields.js';
+import * as documents from './routes/documents.js';
 import * as fonts from './routes/fonts.js';
 import * as git from './routes/git.js';
 import * as imports from './routes/imports.js';
@@ -38,6 +40,8 @@ export const handWrittenModules = {
   sites,
   'change-requests': changeRequests,
   content,
+  documents,
+  conversations,
   comments,
   'custom-fields': customFields,
   integrations,

@@ -254,9 +254,19 @@ function renderPage(content: RevisionContent, page: StoredPage, path: string, en
     view.cover = { ...(ref ? { ref } : {}), ...(refDark ? { refDark } : {}), yPos: page.cover.yPos ?? 0 };
   }
   addFlags(view, page);
+  const documentId = documentIdOf(page);
+  if (documentId !== undefined) view.documentId = documentId;
   if (!options.omitBodies) Object.assign(view, bodyOf(content, page, options));
   return view;
 }
+
+/**
+ * The documentId of a page with a body (undefined for groups and links): `<pageId>.<hash of
+ * its body object>`, so it changes exactly when the body does; getDocumentById reads it back
+ * (documents.ts).
+ */
+export const documentIdOf = (page: Pick<StoredPage, 'id' | 'body'>): string | undefined =>
+  page.body === undefined ? undefined : `${page.id}.${page.body}`;
 
 function addFlags(view: Record<string, unknown>, page: StoredPage): void {
   if (page.hidden) view.hidden = true;

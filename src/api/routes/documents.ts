@@ -1,0 +1,152 @@
+/**
+ * Content read as GitBook holds it beside pages (real API, 0.202): documents (a
+ * page's body as a JSON document, by its `documentId` or by page and revision),
+ * page meta links (a page's canonical and alternate links) and embeds by URL.
+ * Implemented in src/domain/content/documents.ts.
+ */
+import * as z from 'zod';
+import { defineRoute } from '../route.js';
+import { pathParams, qBoolOr } from '../schemas/common.js';
+
+/** `schema` of document reads: the version of the document schema (docsctl answers the one it has for both). */
+const documentSchema = z.enum(['current', 'next']).describe('document schema version (current or next)');
+
+/** Query of a document read: evaluate expressions, expand references (reusable contents). */
+export const documentReadQuery = () =>
+  z.object({
+    evaluated: qBoolOr('deterministic-only').optional(),
+    dereferenced: qBoolOr('reusable-contents').optional(),
+  });
+
+const space = ['spaceId'] as const;
+const crBase = '/v1/spaces/{spaceId}/change-requests/{changeRequestId}';
+
+// ─── Documents ─────────────────────────────────────────────────────────────
+
+export const getDocumentById = defineRoute({
+  id: 'getDocumentById',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/documents/{documentId}',
+  summary: 'Get a document of a space by its id (the documentId of a page)',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams(...space, 'documentId'),
+  query: z.object({ schema: documentSchema.optional() }),
+  cli: {
+    command: 'document get',
+    summary: "Show a document (a page's body as GitBook's JSON document) by its id: the documentId of a page",
+    flags: { schema: false },
+    columns: 'documentBlock',
+    examples: [
+      'docsctl document get sp4c3 "$(docsctl page get sp4c3 guides/setup --json documentId --query documentId)"',
+      'docsctl document get sp4c3 p4g3.0123abcd… --json nodes',
+    ],
+  },
+});
+
+export const getPageDocumentInRevisionById = defineRoute({
+  id: 'getPageDocumentInRevisionById',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document',
+  summary: 'Get the document of a page in a revision',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams(...space, 'revisionId', 'pageId'),
+  query: documentReadQuery(),
+  cli: {
+    command: 'document page',
+    summary: 'Show the document of a page as it is in a revision (--dereferenced expands its reusable contents)',
+    flags: {
+      evaluated: false,
+      dereferenced: { flag: '--dereferenced', type: 'boolean', description: 'expand the reusable contents the page includes into the document' },
+    },
+    columns: 'documentBlock',
+    examples: ['docsctl document page sp4c3 r3v1s10n p4g3', 'docsctl document page sp4c3 r3v1s10n p4g3 --dereferenced --json nodes'],
+  },
+});
+
+// ─── Page meta links ───────────────────────────────────────────────────────
+
+export const listChangeRequestPageMetaLinks = defineRoute({
+  id: 'listChangeRequestPageMetaLinks',
+  method: 'GET',
+  path: `${crBase}/content/page/{pageId}/meta-links`,
+  summary: 'Get the meta links (canonical and alternates) of a page in a change request',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams(...space, 'changeRequestId', 'pageId'),
+  query: z.object({}),
+  cli: {
+    command: 'page meta-links',
+    summary: "Show a page's meta links: its canonical URL and its alternates (front matter metaLinks)",
+    argHelp: { pageId: 'page id or path (guides/setup)' },
+    flags: {
+      'params.changeRequestId': { flag: '--cr <changeRequest>', description: 'read the content of this change request (id or number) instead of the space' },
+    },
+    columns: 'metaLink',
+    examples: ['docsctl page meta-links sp4c3 guides/setup', 'docsctl page meta-links sp4c3 p4g3 --cr 12 --json'],
+  },
+});
+
+export const listSpacePageMetaLinks = defineRoute({
+  id: 'listSpacePageMetaLinks',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/content/page/{pageId}/meta-links',
+  summary: 'Get the meta links (canonical and alternates) of a page of a space',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams(...space, 'pageId'),
+  query: z.object({}),
+});
+
+export const listRevisionPageMetaLinks = defineRoute({
+  id: 'listRevisionPageMetaLinks',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/meta-links',
+  summary: 'Get the meta links (canonical and alternates) of a page in a revision',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams(...space, 'revisionId', 'pageId'),
+  query: z.object({}),
+  cli: {
+    command: 'page meta-links-at',
+    summary: "Show a page's meta links as they are in a revision of the space",
+    columns: 'metaLink',
+    examples: ['docsctl page meta-links-at sp4c3 r3v1s10n p4g3'],
+  },
+});
+
+// ─── Embeds ────────────────────────────────────────────────────────────────
+
+const embedUrl = z.string().min(1).max(2048).describe('the URL to embed');
+
+export const getEmbedByUrlInSpace = defineRoute({
+  id: 'getEmbedByUrlInSpace',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/embed',
+  summary: 'Resolve a URL to an embed, as seen from a space',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams(...space),
+  query: z.object({ url: embedUrl }),
+  cli: {
+    command: 'url embed',
+    summary: 'Show how a URL embeds: content docsctl serves as its title and site, any other URL as a link (never fetched)',
+    args: [{ name: 'url', to: 'query.url', description: 'the URL to embed' }],
+    flags: { 'params.spaceId': { flag: '--space <space>', description: 'resolve it as seen from this space' } },
+    columns: 'embed',
+    examples: ['docsctl url embed https://example.com/guide', 'docsctl url embed "$(docsctl page get sp4c3 p4g3 --json urls --query urls.app)" --space sp4c3'],
+  },
+});
+
+export const getEmbedByUrl = defineRoute({
+  id: 'getEmbedByUrl',
+  method: 'GET',
+  path: '/v1/urls/embed',
+  summary: 'Resolve a URL to an embed',
+  source: 'real-api',
+  // The URL names the content: the handler answers a plain link for what the caller may not read.
+  access: 'none',
+  params: z.object({}),
+  query: z.object({ url: embedUrl }),
+});

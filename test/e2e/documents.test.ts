@@ -1,0 +1,90 @@
+/**
+ * `document get|page`, `page meta-links[-at]`, `url embed`, `space integration-blocks`: through
+ * the built binary, locally and against `docsctl serve`, on a Git Sync directory whose home
+ * page sets front matter metaLinks. Expected values, not only equal output in both modes.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type BinaryMode, describeInBothModes } from '../helpers/binary.js';
+import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
+
+const root = tempDir('docsctl-documents-');
+
+function handbook(): string {
+  const dir = mkdtempSync(join(root, 'handbook-'));
+  mkdirSync(join(dir, 'guides'));
+  const front = '---\nmetaLinks:\n  canonical: https://docs.example.com/\n  alternates:\n    - guides/setup.md\n---\n';
+  writeFileSync(join(dir, 'README.md'), `${front}\n# Home\n\nWelcome.\n\n## Next\n\n\`\`\`sh\nnpm i\nnpm test\n\`\`\`\n`);
+  writeFileSync(join(dir, 'guides', 'setup.md'), '# Setup\n\nInstall it.\n');
+  writeFileSync(join(dir, 'SUMMARY.md'), '# Summary\n\n* [Home](README.md)\n* [Setup](guides/setup.md)\n');
+  return dir;
+}
+
+afterAll(cleanupTempDirs);
+
+describeInBothModes('documents, meta links, embeds', (context) => {
+  let cli: BinaryMode;
+  let space: string;
+  let revision: string;
+  let home: { id: string; documentId: string; urls: { app: string } };
+  let setup: { id: string };
+  beforeAll(async () => {
+    ({ cli } = context);
+    space = await cli.ok(['space', 'create', '--title', 'Handbook', '--format', 'ids']);
+    await cli.ok(['git', 'import', space, handbook()]);
+    revision = JSON.parse(await cli.ok(['space', 'get', space, '--json', 'revision'])).revision;
+    home = JSON.parse(await cli.ok(['page', 'get', space, 'readme', '--json', 'id,documentId,urls']));
+    setup = JSON.parse(await cli.ok(['page', 'get', space, 'setup', '--json', 'id']));
+  });
+
+  it('document get prints a document one block per row, or the whole JSON document', async () => {
+    expect(home.documentId).toMatch(new RegExp(`^${home.id}\\.[0-9a-f]{64}$`));
+    expect((await cli.ok(['document', 'get', space, home.documentId, '--format', 'tsv'])).split('\n')).toEqual([
+      'paragraph\tWelcome.',
+      'heading-2\tNext',
+      'code\tnpm i ⏎ npm test',
+    ]);
+    const json = JSON.parse(await cli.ok(['document', 'get', space, home.documentId, '--json']));
+    expect(json).toMatchObject({ object: 'document', data: {} });
+    expect(json.nodes).toHaveLength(3);
+    const missing = await cli.run(['document', 'get', space, `${home.id}.${'0'.repeat(64)}`]);
+    expect(missing.exitCode).toBe(4);
+    expect(missing.stderr).toMatch(/^error: Document \S+ not found in space/);
+  });
+
+  it('document page reads a page of a revision', async () => {
+    expect(await cli.ok(['document', 'page', space, revision, setup.id, '--format', 'tsv'])).toBe('paragraph\tInstall it.');
+    expect((await cli.run(['document', 'page', space, revision, 'nope'])).exitCode).toBe(4);
+  });
+
+  it('page meta-links shows the canonical link and the alternates, by page path too', async () => {
+    const rows = ['canonical\turl https://docs.example.com/', `alternate\tpage ${setup.id}`];
+    expect((await cli.ok(['page', 'meta-links', space, 'readme', '--format', 'tsv'])).split('\n')).toEqual(rows);
+    expect((await cli.ok(['page', 'meta-links-at', space, revision, home.id, '--format', 'tsv'])).split('\n')).toEqual(rows);
+    expect(JSON.parse(await cli.ok(['page', 'meta-links', space, home.id, '--json']))).toEqual({
+      canonical: { kind: 'url', url: 'https://docs.example.com/' },
+      alternates: [{ kind: 'page', page: setup.id }],
+    });
+    expect(await cli.ok(['page', 'meta-links', space, 'setup', '--format', 'tsv'])).toBe('');
+    const cr = await cli.ok(['cr', 'create', space, '--subject', 'Later', '--format', 'ids']);
+    expect((await cli.ok(['page', 'meta-links', space, 'readme', '--cr', cr, '--format', 'tsv'])).split('\n')).toEqual(rows);
+  });
+
+  it('url embed: a page of the space by its title and site, another URL as a link; bad URLs exit 2', async () => {
+    expect(await cli.ok(['url', 'embed', home.urls.app, '--format', 'tsv'])).toBe('link\tHome\tHandbook');
+    expect(JSON.parse(await cli.ok(['url', 'embed', 'https://www.example.com/a/', '--space', space, '--json']))).toEqual({
+      type: 'link',
+      title: 'example.com/a',
+      site: 'example.com',
+    });
+    const bad = await cli.run(['url', 'embed', 'file:///etc/passwd']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/^error: Invalid query field "url": only http and https URLs embed/);
+  });
+
+  it('space integration-blocks lists nothing on a space without integrations', async () => {
+    expect(await cli.ok(['space', 'integration-blocks', space, '--format', 'tsv'])).toBe('');
+    expect(JSON.parse(await cli.ok(['space', 'integration-blocks', space, '--json']))).toEqual([]);
+  });
+}, { serveFlags: ['--allow-local', root] });
