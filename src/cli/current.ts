@@ -25,7 +25,9 @@ export function readRouteOf(routeId: RouteId): RouteInfo | undefined {
   const route = routeInfo(routeId);
   if (route.method === 'GET') return route;
   const same = gets.get(route.path);
-  if (same && !same.paginated) return same;
+  // A write to a list's path adds to the list (a create, an install): it acts on no existing object,
+  // and its parent's read (the next rule) would answer a different object.
+  if (same) return same.paginated ? undefined : same;
   // An action on an object: the path of the object is the route's path up to its last parameter.
   const object = /^(.*\})\/[^{}]+$/.exec(route.path)?.[1];
   const read = object === undefined ? undefined : gets.get(object);

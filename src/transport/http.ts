@@ -155,6 +155,7 @@ function headerValue(headers: Record<string, string | string[] | undefined>, nam
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+const ROLE_NEEDED = /\bYou need the "[a-z]+" role\b/;
 const SERVER_POLICY = /\bstart(?:ed)?(?: it| the server)? with --allow-(?:local|http|private-network)\b/;
 
 export class HttpTransport implements Transport {
@@ -330,6 +331,10 @@ export class HttpTransport implements Transport {
     // A server's input policy (docsctl serve --allow-local/--allow-http/--allow-private-network) is not the token's doing: its message says which flag opens it.
     if (status === 403 && SERVER_POLICY.test(message)) {
       return "The server's operator sets what requests may read: no token changes it.";
+    }
+    // A 403 that names the role it needs is about the user's role on one object, not a wrong token.
+    if (status === 403 && ROLE_NEEDED.test(message)) {
+      return 'The token works, but its user lacks that role there: ask an administrator, or use the token of a user who has it ("docsctl auth status" shows whose token this is).';
     }
     if (status === 403) {
       return 'The token does not allow this operation: check --token / DOCSCTL_TOKEN or run "docsctl config".';

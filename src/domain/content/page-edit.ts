@@ -185,7 +185,12 @@ async function withDocument(tx: StoreWriter, page: StoredPage, document: unknown
     throw new ApiError(413, `${where}.document: more than the ${MAX_PAGE_BYTES / 1024 / 1024} MiB of Markdown a page may hold`);
   }
   const split = splitFrontMatter(markdown);
-  const next: StoredPage = { ...page, body: tx.putObject({ markdown: split.body }) };
+  // Git Sync's rule: a leading `# Heading` is the page's title, kept raw in extra.heading so export writes
+  // it back as it was. Left in the body, export would write the title's heading and then this one.
+  const heading = splitLeadingHeading(split.body);
+  const titled = heading !== null && heading.text.trim() !== '';
+  const next: StoredPage = { ...page, body: tx.putObject({ markdown: titled ? heading.rest : split.body }) };
+  if (titled) next.title = heading.text.trim().slice(0, 200);
   if (split.frontMatter) {
     const parsed = parseFrontMatter(split.frontMatter.yaml);
     if (parsed.error !== undefined) throw badRequest(`${where}.document: front matter: ${parsed.error}`);
@@ -198,6 +203,7 @@ async function withDocument(tx: StoreWriter, page: StoredPage, document: unknown
     }
     next.extra = { ...(next.extra ?? {}), frontMatter: split.frontMatter.raw };
   }
+  if (titled) next.extra = { ...(next.extra ?? {}), heading: heading.raw };
   return next;
 }
 
@@ -315,13 +321,6 @@ async function inserted(tx: StoreWriter, draft: Draft, change: Change, where: st
   let page: StoredPage = { id, type: 'document', title: change.title ?? 'Untitled', children: [], ...(parent !== undefined ? { parent } : {}) };
   page = edited(page, { ...change, title: undefined }, where);
   page = await withDocument(tx, page, change.document, where);
-  // Git Sync's rule: the leading `# Heading` is the title (kept raw in extra.heading, so export writes it back as it was).
-  const markdown = (change.document as { markdown: string }).markdown;
-  const { splitFrontMatter } = await import('../../gitsync/frontmatter.js');
-  const heading = splitLeadingHeading(splitFrontMatter(markdown).body);
-  if (heading && heading.text.trim() !== '') {
-    page = { ...page, title: heading.text.trim().slice(0, 200), body: tx.putObject({ markdown: heading.rest }), extra: { ...(page.extra ?? {}), heading: heading.raw } };
-  }
   const taken = new Set(draft.childrenOf(parent).map((sibling) => draft.page(sibling)?.slug));
   page.slug = uniqueName(slugify(page.title) || 'untitled', (candidate) => taken.has(candidate));
   draft.set(page);

@@ -115,6 +115,17 @@ describe('updateChangeRequestContent: update_page with a document', () => {
     expect((await h.admin.ok<Page>('getPageById', { params: { spaceId: params.spaceId, pageId: 'p-setup' }, query: { format: 'markdown' } })).markdown).toBe('Steps.\n');
   });
 
+  it('takes a leading `# Heading` as the title, as insert_page and Git Sync do (export then writes one heading, not two)', async () => {
+    const h = await contentSetup();
+    const { cr, params, page } = await seeded(h);
+    await apply(h, params, edit({ page: 'p-intro', document: { markdown: '# Welcome\n\nNew body.\n' } }, { page: 'p-setup', document: { markdown: 'No heading here.\n' } }));
+    expect(await page('p-intro', cr.id)).toMatchObject({ title: 'Welcome' });
+    expect(await markdownOf(h, params.spaceId, cr.id, 'p-intro')).toBe('New body.\n');
+    // Without a heading the title stays.
+    expect(await page('p-setup', cr.id)).toMatchObject({ title: 'Setup' });
+    expect(await markdownOf(h, params.spaceId, cr.id, 'p-setup')).toBe('No heading here.\n');
+  });
+
   it('refuses a document for a group, invalid front matter, and a body beyond 8 MiB (413)', async () => {
     const h = await contentSetup();
     const { params } = await seeded(h);
