@@ -314,6 +314,7 @@ export const columns = {
   documentBlock: [col('TYPE', 'type'), { header: 'TEXT', get: nodeText }],
   metaLink: [col('REL', 'rel'), { header: 'TARGET', get: describeMetaTarget }],
   integrationBlock: [col('INTEGRATION', 'name'), col('BLOCK', 'block.id'), col('TITLE', 'block.title'), { header: 'UNFURLS', get: (item) => ((item.block as { urlUnfurl?: string[] } | undefined)?.urlUnfurl ?? []).join(',') }],
+  reusableContent: [col('ID', 'id'), col('TITLE', 'title'), col('GIT PATH', 'git.path', true)],
   conversation: [col('ID', 'id'), col('TITLE', 'title'), col('SHARED', 'shared'), col('UPDATED', 'updatedAt')],
   embed: [col('TYPE', 'type'), col('TITLE', 'title'), col('SITE', 'site'), col('ICON', 'icon', true)],
   subdomain: [col('SUBDOMAIN', 'subdomain'), col('ORGANIZATION', 'target.organization'), col('ACTIVE', 'isActive')],

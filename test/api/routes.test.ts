@@ -319,7 +319,9 @@ const DOCSCTL_ACCOUNTS = [
   'listTokensForUser',
   'revokeToken',
 ];
-const DOCSCTL_EXTENSIONS = [...DOCSCTL_PREVIEWS, ...DOCSCTL_ACCOUNTS];
+/** Agent conversations of a change request are created by GitBook's AI in its app; docsctl records them (src/api/routes/conversations.ts). */
+const DOCSCTL_CONVERSATIONS = ['openChangeRequestConversation'];
+const DOCSCTL_EXTENSIONS = [...DOCSCTL_PREVIEWS, ...DOCSCTL_ACCOUNTS, ...DOCSCTL_CONVERSATIONS];
 
 const inSpec = routes.filter((route) => !NOT_IN_SPEC.has(route.id) && !DOCSCTL_EXTENSIONS.includes(route.id));
 

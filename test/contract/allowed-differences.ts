@@ -353,16 +353,6 @@ export const allowedDifferences: readonly AllowedDifference[] = [
       getRevisionSemanticChanges: SEMANTIC_CHANGES,
     },
   },
-  {
-    id: 'docsctl-conversation-open',
-    kind: 'replace-schema',
-    gaps: 'issue 24 §2 (change-request conversations: GitBook creates them in its app; docsctl records them through an extension)',
-    summary: 'openChangeRequestConversation (a docsctl extension under /v1/x-docsctl/) answers the AgentConversation the real API lists.',
-    direction: 'response',
-    operations: ['openChangeRequestConversation'],
-    statuses: [200, 201],
-    schemas: { openChangeRequestConversation: spec('AgentConversation') },
-  },
 ];
 
 /** The entries of a kind that apply to an operation (and status, for responses). */

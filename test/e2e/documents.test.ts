@@ -16,7 +16,9 @@ function handbook(): string {
   mkdirSync(join(dir, 'guides'));
   const front = '---\nmetaLinks:\n  canonical: https://docs.example.com/\n  alternates:\n    - guides/setup.md\n---\n';
   writeFileSync(join(dir, 'README.md'), `${front}\n# Home\n\nWelcome.\n\n## Next\n\n\`\`\`sh\nnpm i\nnpm test\n\`\`\`\n`);
-  writeFileSync(join(dir, 'guides', 'setup.md'), '# Setup\n\nInstall it.\n');
+  writeFileSync(join(dir, 'guides', 'setup.md'), '# Setup\n\nInstall it.\n\n{% include "../.gitbook/includes/backup.md" %}\n');
+  mkdirSync(join(dir, '.gitbook', 'includes'), { recursive: true });
+  writeFileSync(join(dir, '.gitbook', 'includes', 'backup.md'), '---\ntitle: Back up first\n---\n\nBack up your data.\n');
   writeFileSync(join(dir, 'SUMMARY.md'), '# Summary\n\n* [Home](README.md)\n* [Setup](guides/setup.md)\n');
   return dir;
 }
@@ -54,7 +56,14 @@ describeInBothModes('documents, meta links, embeds', (context) => {
   });
 
   it('document page reads a page of a revision', async () => {
-    expect(await cli.ok(['document', 'page', space, revision, setup.id, '--format', 'tsv'])).toBe('paragraph\tInstall it.');
+    expect((await cli.ok(['document', 'page', space, revision, setup.id, '--format', 'tsv'])).split('\n')).toEqual([
+      'paragraph\tInstall it.',
+      'paragraph\t{% include "../.gitbook/includes/backup.md" %}',
+    ]);
+    expect((await cli.ok(['document', 'page', space, revision, setup.id, '--dereferenced', '--format', 'tsv'])).split('\n')).toEqual([
+      'paragraph\tInstall it.',
+      'paragraph\tBack up your data.',
+    ]);
     expect((await cli.run(['document', 'page', space, revision, 'nope'])).exitCode).toBe(4);
   });
 
@@ -81,6 +90,19 @@ describeInBothModes('documents, meta links, embeds', (context) => {
     const bad = await cli.run(['url', 'embed', 'file:///etc/passwd']);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/^error: Invalid query field "url": only http and https URLs embed/);
+  });
+
+  it('reusable get|at and document reusable read the includes of the space; file list leaves them out', async () => {
+    const [rc] = JSON.parse(await cli.ok(['api', 'GET', `/v1/spaces/${space}/content`])).reusableContents as Array<{ id: string; document: string }>;
+    expect(rc?.id).toMatch(/^rc_/);
+    expect(await cli.ok(['reusable', 'get', space, rc?.id ?? '', '--format', 'tsv', '--columns', 'id,title,git path'])).toBe(`${rc?.id}\tBack up first\t.gitbook/includes/backup.md`);
+    expect(JSON.parse(await cli.ok(['reusable', 'at', space, revision, rc?.id ?? '', '--no-metadata', '--json']))).toEqual({ id: rc?.id, title: 'Back up first', document: rc?.document });
+    expect(await cli.ok(['document', 'reusable', space, revision, rc?.id ?? '', '--format', 'tsv'])).toBe('paragraph\tBack up your data.');
+    expect(await cli.ok(['document', 'get', space, rc?.document ?? '', '--format', 'tsv'])).toBe('paragraph\tBack up your data.');
+    expect(await cli.ok(['file', 'list', space, '--format', 'ids'])).toBe('');
+    const missing = await cli.run(['reusable', 'get', space, 'rc_nope']);
+    expect(missing.exitCode).toBe(4);
+    expect(missing.stderr).toMatch(/^error: Reusable content rc_nope not found in this space/);
   });
 
   it('space integration-blocks lists nothing on a space without integrations', async () => {

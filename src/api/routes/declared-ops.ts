@@ -35,10 +35,6 @@ export type DeclaredRouteId =
   | "getOrganizationsForEmailDomain"
   | "getPublishedContentByUrl"
   | "getRecommendedQuestionsInOrganization"
-  | "getReusableContentById"
-  | "getReusableContentDocumentInRevisionById"
-  | "getReusableContentInChangeRequestById"
-  | "getReusableContentInRevisionById"
   | "getSiteAgentSettingsById"
   | "getSiteChannelById"
   | "getSiteContextConnectionById"
@@ -142,10 +138,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"getOrganizationsForEmailDomain","method":"GET","path":"/v1/email-domains/{emailDomain}/orgs","summary":"Get all organizations by email domain","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getPublishedContentByUrl","method":"GET","path":"/v1/urls/published","summary":"Resolve a URL of a published content","success":200,"paginated":false,"query":["url","visitorAuthToken","redirectOnError"],"body":null},
   {"id":"getRecommendedQuestionsInOrganization","method":"GET","path":"/v1/orgs/{organizationId}/ask/questions","summary":"List recommended questions to ask in an organization","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"getReusableContentById","method":"GET","path":"/v1/spaces/{spaceId}/content/reusable-contents/{reusableContentId}","summary":"Get a reusable content block from a space by its ID","success":200,"paginated":false,"query":["metadata","computed"],"body":null},
-  {"id":"getReusableContentDocumentInRevisionById","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document","summary":"Get the document body of a reusable content block in a historical revision","success":200,"paginated":false,"query":["evaluated","dereferenced"],"body":null},
-  {"id":"getReusableContentInChangeRequestById","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/reusable-contents/{reusableContentId}","summary":"Get a reusable content block in a change request by its ID","success":200,"paginated":false,"query":["metadata","computed"],"body":null},
-  {"id":"getReusableContentInRevisionById","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}","summary":"Get a reusable content block from a historical revision by its ID","success":200,"paginated":false,"query":["metadata","computed"],"body":null},
   {"id":"getSiteAgentSettingsById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/agent-settings","summary":"Get the AI agent configuration for a site","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteChannelById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/channels/{siteChannelId}","summary":"Get a GitBook Agent channel for a site by its ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteContextConnectionById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections/{siteContextConnectionId}","summary":"Get a context connection","success":200,"paginated":false,"query":[],"body":null},

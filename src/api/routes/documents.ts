@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import { defineRoute } from '../route.js';
-import { pathParams, qBoolOr } from '../schemas/common.js';
+import { pathParams, qBool, qBoolOr } from '../schemas/common.js';
 
 /** `schema` of document reads: the version of the document schema (docsctl answers the one it has for both). */
 const documentSchema = z.enum(['current', 'next']).describe('document schema version (current or next)');
@@ -62,6 +62,83 @@ export const getPageDocumentInRevisionById = defineRoute({
     },
     columns: 'documentBlock',
     examples: ['docsctl document page sp4c3 r3v1s10n p4g3', 'docsctl document page sp4c3 r3v1s10n p4g3 --dereferenced --json nodes'],
+  },
+});
+
+// ─── Reusable contents ─────────────────────────────────────────────────────
+
+/** `metadata` (default true: false leaves `git` out) and `computed` (default true) of content reads. */
+const reusableQuery = () => z.object({ metadata: qBool().optional(), computed: qBool().optional() });
+const reusableFlags = {
+  metadata: { flag: '--no-metadata', description: 'leave out its Git metadata (git.oid, git.path)' },
+  computed: false,
+} as const;
+
+export const getReusableContentInChangeRequestById = defineRoute({
+  id: 'getReusableContentInChangeRequestById',
+  method: 'GET',
+  path: `${crBase}/content/reusable-contents/{reusableContentId}`,
+  summary: 'Get a reusable content of a change request',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams(...space, 'changeRequestId', 'reusableContentId'),
+  query: reusableQuery(),
+  cli: {
+    command: 'reusable get',
+    summary: 'Show a reusable content (Git Sync: a file of .gitbook/includes) of a space, or of a change request with --cr',
+    flags: {
+      'params.changeRequestId': { flag: '--cr <changeRequest>', description: 'read the content of this change request (id or number) instead of the space' },
+      ...reusableFlags,
+    },
+    columns: 'reusableContent',
+    examples: ['docsctl reusable get sp4c3 rc_0VcD…', 'docsctl reusable get sp4c3 rc_0VcD… --cr 12 --json document'],
+  },
+});
+
+export const getReusableContentById = defineRoute({
+  id: 'getReusableContentById',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/content/reusable-contents/{reusableContentId}',
+  summary: 'Get a reusable content of a space',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams(...space, 'reusableContentId'),
+  query: reusableQuery(),
+});
+
+export const getReusableContentInRevisionById = defineRoute({
+  id: 'getReusableContentInRevisionById',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}',
+  summary: 'Get a reusable content as it is in a revision',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams(...space, 'revisionId', 'reusableContentId'),
+  query: reusableQuery(),
+  cli: {
+    command: 'reusable at',
+    summary: 'Show a reusable content as it is in a revision of the space',
+    flags: reusableFlags,
+    columns: 'reusableContent',
+    examples: ['docsctl reusable at sp4c3 r3v1s10n rc_0VcD…'],
+  },
+});
+
+export const getReusableContentDocumentInRevisionById = defineRoute({
+  id: 'getReusableContentDocumentInRevisionById',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document',
+  summary: 'Get the document of a reusable content in a revision',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams(...space, 'revisionId', 'reusableContentId'),
+  query: documentReadQuery(),
+  cli: {
+    command: 'document reusable',
+    summary: 'Show the document of a reusable content as it is in a revision',
+    flags: { evaluated: false, dereferenced: false },
+    columns: 'documentBlock',
+    examples: ['docsctl document reusable sp4c3 r3v1s10n rc_0VcD…'],
   },
 });
 

@@ -35,6 +35,8 @@ async function printMetaLinks(session: Session, body: unknown): Promise<void> {
 export const hooks = {
   'document get': { after: printDocument },
   'document page': { after: printDocument },
+  'document reusable': { after: printDocument },
+  'reusable get': { route: (options) => (options.cr !== undefined ? 'getReusableContentInChangeRequestById' : 'getReusableContentById') },
   'page meta-links': {
     route: (options) => (options.cr !== undefined ? 'listChangeRequestPageMetaLinks' : 'listSpacePageMetaLinks'),
     lookups: { pageId: pageLookup },

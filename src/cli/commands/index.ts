@@ -30,6 +30,7 @@ export const groupDescriptions: Record<string, string> = {
   search: 'Search page titles and text',
   url: 'What a URL points to (app URLs of spaces, change requests, pages, collections), and how it embeds',
   document: "Documents: a page's body as GitBook's JSON document",
+  reusable: 'Reusable contents: blocks pages include (Git Sync: .gitbook/includes/*.md)',
   site: 'Sites: publish spaces as documentation sites (sections, variants, share links)',
   'site section': 'Sections of a site (each shows one or more spaces as variants)',
   'site section-group': 'Groups of sections in a site',

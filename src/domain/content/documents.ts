@@ -8,6 +8,10 @@
  *   MAX_DOCUMENT_REVISIONS of them. A body hash alone would be global to the store: the
  *   page id and the space's own revisions are what keep one space from reading another's
  *   document by its hash.
+ * - Reusable contents are the tree's files with `rc_` ids (Git Sync's `.gitbook/includes/*.md`,
+ *   content-model/model.ts): title from their front matter, body after it, documentId
+ *   `<id>.<hash of the file's data>`. `dereferenced` page documents expand the page's
+ *   `{% include %}` tags with those bodies (one level, at most MAX_EXPANDED_INCLUDES).
  * - Meta links are the page's front matter `metaLinks` (Git Sync keeps it verbatim):
  *   `canonical` (one target) and `alternates` (a list); a target is an absolute http(s)
  *   URL (`{kind: url}`) or a path to another page's file relative to this one
@@ -29,12 +33,13 @@ import { type RevisionRecord, type SpaceRecord, Tables, getOrg } from '../core-r
 import { coveringInstallations } from '../integration-records.js';
 import { getIntegration } from '../integrations.js';
 import { collectionAccess } from '../permissions.js';
-import { changeRequestFor, primaryRevision, spaceFor } from './common.js';
+import { changeRequestFor, metadataOf, primaryRevision, spaceFor } from './common.js';
 import { requireRevisionRecord } from './change-request-records.js';
 import { parseAppUrl } from './by-url.js';
 import { revisionById } from './revisions.js';
-import { type RevisionContent, type StoredPage, openContent } from './storage.js';
-import { type JsonDocument, MAX_DOCUMENT_NODES, markdownToDocument } from './views.js';
+import { type RevisionContent, type StoredFile, type StoredPage, openContent } from './storage.js';
+import { type JsonDocument, MAX_DOCUMENT_NODES, markdownToDocument, reusableContentView, reusableParts } from './views.js';
+import { REUSABLE_ID_PREFIX } from '../../content-model/model.js';
 
 const on = implementer<typeof routes>();
 
@@ -52,11 +57,15 @@ export function documentOfMarkdown(markdown: string, what: string): JsonDocument
   return document;
 }
 
-/** The page of `revision` whose body is `hash`, or undefined. */
-function pageWithBody(tx: StoreReader, revision: Pick<RevisionRecord, 'content'>, pageId: string, hash: string): { content: RevisionContent; page: StoredPage } | undefined {
+/** The Markdown of the page (or reusable content) `id` of `revision` whose body (data) object is `hash`, or undefined. */
+function bodyWithHash(tx: StoreReader, revision: Pick<RevisionRecord, 'content'>, id: string, hash: string): string | undefined {
   const content = openContent(tx, revision);
-  const page = content.page(pageId);
-  return page?.body === hash ? { content, page } : undefined;
+  if (id.startsWith(REUSABLE_ID_PREFIX)) {
+    const file = content.file(id);
+    return file?.data === hash ? reusableText(content, file).body : undefined;
+  }
+  const page = content.page(id);
+  return page?.body === hash ? (content.markdown(page) ?? '') : undefined;
 }
 
 function documentById(tx: StoreReader, space: SpaceRecord, documentId: string): JsonDocument {
@@ -64,24 +73,97 @@ function documentById(tx: StoreReader, space: SpaceRecord, documentId: string): 
     new ApiError(404, `Document ${documentId} not found in space ${space.id}`, { hint: 'a document id is the documentId of a page: docsctl page get SPACE PAGE --json documentId' });
   const match = DOCUMENT_ID.exec(documentId);
   if (!match) throw missing();
-  const [, pageId, hash] = match as unknown as [string, string, string];
-  let found = pageWithBody(tx, primaryRevision(tx, space), pageId, hash);
-  if (!found) {
+  const [, id, hash] = match as unknown as [string, string, string];
+  let found = bodyWithHash(tx, primaryRevision(tx, space), id, hash);
+  if (found === undefined) {
     for (const [, revision] of tx.scan<RevisionRecord>(Tables.revisions, { prefix: `${space.id}/`, reverse: true, limit: MAX_DOCUMENT_REVISIONS })) {
-      found = pageWithBody(tx, revision, pageId, hash);
-      if (found) break;
+      found = bodyWithHash(tx, revision, id, hash);
+      if (found !== undefined) break;
     }
   }
-  if (!found) throw missing();
-  return documentOfMarkdown(found.content.markdown(found.page) ?? '', `Document ${documentId}`);
+  if (found === undefined) throw missing();
+  return documentOfMarkdown(found, `Document ${documentId}`);
 }
 
-function pageDocument(tx: StoreReader, revision: RevisionRecord, pageId: string): JsonDocument {
+// ─── Reusable contents ─────────────────────────────────────────────────────
+
+/** A reusable content's title and body (after its front matter). */
+function reusableText(content: RevisionContent, file: StoredFile): { title: string; body: string } {
+  return reusableParts(file.name, textDecoder.decode(content.fileData(file)));
+}
+
+const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+function reusableFile(content: RevisionContent, id: string, where: string): StoredFile {
+  const file = id.startsWith(REUSABLE_ID_PREFIX) ? content.file(id) : undefined;
+  if (!file) throw notFound(`Reusable content ${id} not found in this ${where}`);
+  return file;
+}
+
+function reusableAnswer(tx: StoreReader, revision: RevisionRecord, id: string, where: string, query: { metadata?: boolean | undefined }) {
+  const content = openContent(tx, revision);
+  const file = reusableFile(content, id, where);
+  return reusableContentView(file, textDecoder.decode(content.fileData(file)), metadataOf(query));
+}
+
+/** `{% include "…" %}` tags: a path relative to the page, or an app URL of a space's reusable content. */
+const INCLUDE_TAG = /\{%\s*include\s+"([^"\n]{1,2048})"\s*%\}/g;
+
+/** How many include tags one document expands: past it, the rest stay tags. */
+const MAX_EXPANDED_INCLUDES = 1000;
+
+/**
+ * The page's Markdown with its `{% include %}` tags replaced by the bodies of the reusable
+ * contents they name (this space's: by path from the page's file, or by an app URL
+ * `…/s/<this space>/~/reusable/<id>`). One level: an include's own tags stay as written.
+ * The revision's includes are read once, by Git path, only when the page has a tag.
+ */
+function expandIncludes(content: RevisionContent, spaceId: string, page: StoredPage, markdown: string): string {
+  if (!markdown.includes('{%')) return markdown;
+  let byPath: Map<string, StoredFile> | undefined;
+  const bodies = new Map<string, string>();
+  const bodyOf = (file: StoredFile): string => {
+    let body = bodies.get(file.id);
+    if (body === undefined) {
+      body = reusableText(content, file).body;
+      bodies.set(file.id, body);
+    }
+    return body;
+  };
+  let expanded = 0;
+  return markdown.replace(INCLUDE_TAG, (tag, target: string) => {
+    if (expanded >= MAX_EXPANDED_INCLUDES) return tag;
+    let file: StoredFile | undefined;
+    const byUrl = /\/s\/([^/]+)\/~\/reusable\/([^/?#]+)/.exec(target);
+    if (byUrl) {
+      if (byUrl[1] === spaceId && (byUrl[2] as string).startsWith(REUSABLE_ID_PREFIX)) file = content.file(byUrl[2] as string);
+    } else if (page.git && !target.startsWith('/') && !/^[a-z][a-z0-9+.-]*:/i.test(target)) {
+      const path = normalizePath(joinPath(dirname(page.git.path), target));
+      if (byPath === undefined) {
+        byPath = new Map();
+        for (const id of content.reusableIds()) {
+          const candidate = content.file(id);
+          if (candidate?.git) byPath.set(candidate.git.path, candidate);
+        }
+      }
+      if (path) file = byPath.get(path);
+    }
+    if (!file) return tag;
+    expanded++;
+    return bodyOf(file).replace(/\n+$/, '');
+  });
+}
+
+/** `dereferenced`: true and `reusable-contents` both expand includes (the only references docsctl's documents hold). */
+type Dereferenced = boolean | 'reusable-contents' | undefined;
+
+function pageDocument(tx: StoreReader, space: SpaceRecord, revision: RevisionRecord, pageId: string, dereferenced: Dereferenced): JsonDocument {
   const content = openContent(tx, revision);
   const page = content.page(pageId);
   if (!page) throw notFound(`Page ${pageId} not found in revision ${revision.id}`);
   if (page.type !== 'document') throw notFound(`Page ${pageId} is a ${page.type === 'group' ? 'page group' : 'link'}: it has no document`);
-  return documentOfMarkdown(content.markdown(page) ?? '', `Page "${page.title}" (${page.id})`);
+  const markdown = content.markdown(page) ?? '';
+  return documentOfMarkdown(dereferenced ? expandIncludes(content, space.id, page, markdown) : markdown, `Page "${page.title}" (${page.id})`);
 }
 
 // ─── Meta links ────────────────────────────────────────────────────────────
@@ -248,9 +330,27 @@ export const documentHandlers: Record<string, Handler> = {
     const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
     return documentById(ctx.tx, space, params.documentId);
   }),
-  ...on('getPageDocumentInRevisionById', (ctx, { params }) => {
+  ...on('getPageDocumentInRevisionById', (ctx, { params, query }) => {
     const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
-    return pageDocument(ctx.tx, revisionById(ctx.tx, space, params.revisionId), params.pageId);
+    return pageDocument(ctx.tx, space, revisionById(ctx.tx, space, params.revisionId), params.pageId, query.dereferenced);
+  }),
+  ...on('getReusableContentById', (ctx, { params, query }) => {
+    const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
+    return reusableAnswer(ctx.tx, primaryRevision(ctx.tx, space), params.reusableContentId, 'space', query);
+  }),
+  ...on('getReusableContentInRevisionById', (ctx, { params, query }) => {
+    const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
+    return reusableAnswer(ctx.tx, revisionById(ctx.tx, space, params.revisionId), params.reusableContentId, 'revision', query);
+  }),
+  ...on('getReusableContentInChangeRequestById', (ctx, { params, query }) => {
+    const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId);
+    return reusableAnswer(ctx.tx, requireRevisionRecord(ctx.tx, space.id, cr.revision), params.reusableContentId, 'change request', query);
+  }),
+  ...on('getReusableContentDocumentInRevisionById', (ctx, { params }) => {
+    const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
+    const content = openContent(ctx.tx, revisionById(ctx.tx, space, params.revisionId));
+    const file = reusableFile(content, params.reusableContentId, 'revision');
+    return documentOfMarkdown(reusableText(content, file).body, `Reusable content ${file.id}`);
   }),
   ...on('listSpacePageMetaLinks', (ctx, { params }) => {
     const { space } = spaceFor(ctx.tx, ctx, params.spaceId);

@@ -130,3 +130,58 @@ describe('embeds', () => {
     expect(JSON.stringify(embed)).not.toContain('Setup');
   });
 });
+
+describe('reusable contents', () => {
+  const encode = (text: string) => new TextEncoder().encode(text);
+  const INCLUDE = '---\ntitle: "Shared: warning"\n---\n\nBack up first.\n';
+
+  async function withInclude() {
+    const h = await contentSetup();
+    const s = await h.createSpace('Handbook');
+    const page = doc('setup', 'Setup', 'Before.\n\n{% include "../.gitbook/includes/warning.md" %}\n\nAfter.\n', [], { git: { oid: 'o2', path: 'guides/setup.md' } });
+    const byUrl = doc('other', 'Other', `{% include "https://app.gitbook.com/s/${s.id}/~/reusable/rc_1/" %}\n`, [], { git: { oid: 'o3', path: 'other.md' } });
+    const data = encode(INCLUDE);
+    const revision = await h.seedSpace(s.id, {
+      pages: [page, byUrl],
+      files: [
+        { id: 'rc_1', name: 'warning.md', contentType: 'text/markdown', size: data.length, git: { oid: 'g1', path: '.gitbook/includes/warning.md' }, data },
+        { id: 'f1', name: 'a.png', contentType: 'image/png', size: 3, git: { oid: 'g2', path: '.gitbook/assets/a.png' }, data: new Uint8Array([1, 2, 3]) },
+      ],
+    });
+    return { h, s, revision };
+  }
+
+  it('answers reusable contents in the revision, by id in the space, a revision and a change request; they are not files', async () => {
+    const { h, s, revision } = await withInclude();
+    const current = await h.admin.ok<{ reusableContents: Array<{ id: string; document: string }>; files: Array<{ id: string }> }>('getCurrentRevision', { params: { spaceId: s.id } });
+    expect(current.files.map((file) => file.id)).toEqual(['f1']);
+    expect(current.reusableContents).toEqual([
+      { id: 'rc_1', title: 'Shared: warning', git: { oid: 'g1', path: '.gitbook/includes/warning.md' }, document: expect.stringMatching(/^rc_1\.[0-9a-f]{64}$/) },
+    ]);
+    const expected = current.reusableContents[0];
+    expect(await h.admin.ok('getReusableContentById', { params: { spaceId: s.id, reusableContentId: 'rc_1' } })).toEqual(expected);
+    expect(await h.admin.ok('getReusableContentInRevisionById', { params: { spaceId: s.id, revisionId: revision, reusableContentId: 'rc_1' }, query: { metadata: 'false' } })).toEqual({
+      id: 'rc_1',
+      title: 'Shared: warning',
+      document: expected?.document,
+    });
+    const cr = await h.createCR(s.id);
+    expect(await h.admin.ok('getReusableContentInChangeRequestById', { params: { spaceId: s.id, changeRequestId: cr.id, reusableContentId: 'rc_1' } })).toEqual(expected);
+    const files = await h.admin.ok<{ items: Array<{ id: string }>; count: number }>('listFiles', { params: { spaceId: s.id } });
+    expect([files.items.map((file) => file.id), files.count]).toEqual([['f1'], 1]);
+    await h.fails(h.adminId, 'getFileById', { params: { spaceId: s.id, fileId: 'rc_1' } }, 404);
+    await h.fails(h.adminId, 'getReusableContentById', { params: { spaceId: s.id, reusableContentId: 'f1' } }, 404, /Reusable content f1 not found in this space/);
+  });
+
+  it('reads its document by documentId and by revision, and expands includes in dereferenced page documents', async () => {
+    const { h, s, revision } = await withInclude();
+    const rc = await h.admin.ok<{ document: string }>('getReusableContentById', { params: { spaceId: s.id, reusableContentId: 'rc_1' } });
+    const text = (document: { nodes: Array<{ nodes: Array<{ leaves: Array<{ text: string }> }> }> }) => document.nodes.map((node) => node.nodes[0]?.leaves[0]?.text);
+    expect(text(await h.admin.ok('getDocumentById', { params: { spaceId: s.id, documentId: rc.document } }))).toEqual(['Back up first.']);
+    expect(text(await h.admin.ok('getReusableContentDocumentInRevisionById', { params: { spaceId: s.id, revisionId: revision, reusableContentId: 'rc_1' } }))).toEqual(['Back up first.']);
+    const params = { spaceId: s.id, revisionId: revision, pageId: 'setup' };
+    expect(text(await h.admin.ok('getPageDocumentInRevisionById', { params }))).toEqual(['Before.', '{% include "../.gitbook/includes/warning.md" %}', 'After.']);
+    expect(text(await h.admin.ok('getPageDocumentInRevisionById', { params, query: { dereferenced: 'true' } }))).toEqual(['Before.', 'Back up first.', 'After.']);
+    expect(text(await h.admin.ok('getPageDocumentInRevisionById', { params: { ...params, pageId: 'other' }, query: { dereferenced: 'reusable-contents' } }))).toEqual(['Back up first.']);
+  });
+});
