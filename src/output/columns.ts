@@ -89,8 +89,11 @@ function commentPage(item: Record<string, unknown>): string {
 /** The text of a document node (a block, its inline nodes, their leaves), lines joined by spaces. */
 function nodeText(node: unknown): string {
   if (typeof node !== 'object' || node === null) return '';
-  const n = node as { leaves?: Array<{ text?: unknown }>; nodes?: unknown[]; type?: unknown };
+  const n = node as { leaves?: Array<{ text?: unknown }>; nodes?: unknown[]; type?: unknown; data?: { method?: unknown; path?: unknown; schemas?: unknown } };
   if (Array.isArray(n.leaves)) return n.leaves.map((leaf) => String(leaf.text ?? '')).join('');
+  // OpenAPI blocks are void: what they point to.
+  if (typeof n.data?.method === 'string' && typeof n.data.path === 'string') return `${n.data.method.toUpperCase()} ${n.data.path}`;
+  if (Array.isArray(n.data?.schemas)) return n.data.schemas.join(', ');
   const separator = n.type === 'code' ? ' ⏎ ' : '';
   return Array.isArray(n.nodes) ? n.nodes.map(nodeText).join(separator).replace(/\r?\n/g, ' ') : '';
 }

@@ -105,6 +105,20 @@ describeInBothModes('documents, meta links, embeds', (context) => {
     expect(missing.stderr).toMatch(/^error: Reusable content rc_nope not found in this space/);
   });
 
+  it('document compute and page compute compute builtin:openapi content from a published specification', async () => {
+    const file = join(root, 'petstore.yaml');
+    writeFileSync(file, 'openapi: 3.0.0\ninfo: {title: Petstore, version: 1.0.0}\ntags: [{name: pets, description: About pets.}]\npaths:\n  /pets:\n    get: {summary: List pets, tags: [pets], responses: {"200": {description: ok}}}\n');
+    await cli.ok(['openapi', 'publish', 'petstore', '--file', file]);
+    const dependencies = { spec: { ref: { kind: 'openapi', spec: 'petstore' } } };
+    const operations = JSON.stringify({ type: 'builtin:openapi', props: { doc: 'operations', page: 'pets' }, dependencies });
+    expect((await cli.ok(['document', 'compute', space, '--seed', 's1', '--source', operations, '--format', 'tsv'])).split('\n')).toEqual(['paragraph\tAbout pets.', 'openapi-operation\tGET /pets']);
+    const pages = JSON.parse(await cli.ok(['page', 'compute', space, '--seed', 's1', '--source', JSON.stringify({ type: 'builtin:openapi', props: { models: true }, dependencies }), '--json']));
+    expect(pages.map((page: { title: string }) => page.title)).toEqual(['pets', 'Models']);
+    const refused = await cli.run(['document', 'compute', space, '--seed', 's1', '--source', '{"type":"builtin:translation","props":{}}']);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/docsctl computes builtin:openapi sources only, not translation sources/);
+  });
+
   it('space integration-blocks lists nothing on a space without integrations', async () => {
     expect(await cli.ok(['space', 'integration-blocks', space, '--format', 'tsv'])).toBe('');
     expect(JSON.parse(await cli.ok(['space', 'integration-blocks', space, '--json']))).toEqual([]);

@@ -24,8 +24,6 @@ export type DeclaredRouteId =
   | "dnsRevalidateCustomHostname"
   | "duplicateSiteSpace"
   | "generateStorageUploadURL"
-  | "getComputedDocument"
-  | "getComputedRevision"
   | "getCustomHostname"
   | "getGlossaryEntry"
   | "getLatestOpenAPISpecVersionContentRaw"
@@ -127,8 +125,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"dnsRevalidateCustomHostname","method":"PATCH","path":"/v1/custom-hostnames/{hostname}","summary":"Revalidate a custom hostname DNS","success":204,"paginated":false,"query":[],"body":null},
   {"id":"duplicateSiteSpace","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/duplicate","summary":"Duplicate a space in a site","success":201,"paginated":false,"query":[],"body":{"required":false,"fields":["draft"],"requiredFields":[]}},
   {"id":"generateStorageUploadURL","method":"POST","path":"/v1/orgs/{organizationId}/storage/upload","summary":"Create a signed URL to upload a file","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["file","kind"],"requiredFields":["file","kind"]}},
-  {"id":"getComputedDocument","method":"POST","path":"/v1/spaces/{spaceId}/content/computed/document","summary":"Compute and render a document from a structured content source","success":200,"paginated":false,"query":["schema"],"body":{"required":true,"fields":["source","seed"],"requiredFields":["source","seed"]}},
-  {"id":"getComputedRevision","method":"POST","path":"/v1/spaces/{spaceId}/content/computed/revision","summary":"Compute and render a full revision from a structured content source","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["source","seed"],"requiredFields":["source","seed"]}},
   {"id":"getCustomHostname","method":"GET","path":"/v1/custom-hostnames/{hostname}","summary":"Get a custom hostname","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getGlossaryEntry","method":"GET","path":"/v1/orgs/{organizationId}/translations-glossary/{glossaryEntryId}","summary":"Get a glossary entry by its ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getLatestOpenAPISpecVersionContentRaw","method":"GET","path":"/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content/raw","summary":"Get the raw content of the latest OpenAPI spec version","success":200,"paginated":false,"query":[],"body":null},

@@ -142,6 +142,69 @@ export const getReusableContentDocumentInRevisionById = defineRoute({
   },
 });
 
+// ─── Computed content ──────────────────────────────────────────────────────
+
+/**
+ * A computed content source (0.202 ComputedContentSourceDocument / …Revision): `type`
+ * (`builtin:openapi`, `builtin:translation`, `integration:<name>:<source>`), `props` and
+ * `dependencies` as the spec shapes them; which kinds docsctl computes is the handler's
+ * business (src/domain/content/computed.ts), which answers 400 naming any other.
+ */
+const ComputedSource = z
+  .object({
+    type: z.string().min(1).max(200),
+    props: z.record(z.string(), z.unknown()).optional(),
+    dependencies: z.record(z.string(), z.unknown()).optional(),
+  })
+  .passthrough();
+const computedBody = () => z.object({ source: ComputedSource, seed: z.string().min(1).max(200).describe('seed of the ids the computation generates') });
+
+export const getComputedDocument = defineRoute({
+  id: 'getComputedDocument',
+  method: 'POST',
+  path: '/v1/spaces/{spaceId}/content/computed/document',
+  summary: 'Compute a document from a computed content source (builtin:openapi)',
+  source: 'real-api',
+  access: 'read',
+  safe: true,
+  params: pathParams(...space),
+  query: z.object({ schema: documentSchema.optional() }),
+  body: computedBody(),
+  bodyRequired: true,
+  cli: {
+    command: 'document compute',
+    summary: 'Compute the document a computed source gives (builtin:openapi from an OpenAPI specification of the organization)',
+    flags: { schema: false, source: { flag: '--source <json>', type: 'json', description: 'the source: {"type":"builtin:openapi","props":{…},"dependencies":{"spec":{"ref":{"kind":"openapi","spec":"SLUG"}}}}', required: true } },
+    columns: 'documentBlock',
+    examples: [
+      'docsctl document compute sp4c3 --seed s1 --source \'{"type":"builtin:openapi","props":{"doc":"operation","page":"/pets","method":"get"},"dependencies":{"spec":{"ref":{"kind":"openapi","spec":"petstore"}}}}\'',
+    ],
+  },
+});
+
+export const getComputedRevision = defineRoute({
+  id: 'getComputedRevision',
+  method: 'POST',
+  path: '/v1/spaces/{spaceId}/content/computed/revision',
+  summary: 'Compute the pages, files and reusable contents a computed content source gives (builtin:openapi)',
+  source: 'real-api',
+  access: 'read',
+  safe: true,
+  params: pathParams(...space),
+  query: z.object({}),
+  body: computedBody(),
+  bodyRequired: true,
+  cli: {
+    command: 'page compute',
+    summary: 'Compute the pages a computed source gives (builtin:openapi: a page per tag or per operation, and the models)',
+    flags: { source: { flag: '--source <json>', type: 'json', description: 'the source: {"type":"builtin:openapi","props":{"models":true},"dependencies":{"spec":{"ref":{"kind":"openapi","spec":"SLUG"}}}}', required: true } },
+    columns: 'page',
+    examples: [
+      'docsctl page compute sp4c3 --seed s1 --source \'{"type":"builtin:openapi","props":{"models":true,"grouping":"by-operation"},"dependencies":{"spec":{"ref":{"kind":"openapi","spec":"petstore"}}}}\'',
+    ],
+  },
+});
+
 // ─── Page meta links ───────────────────────────────────────────────────────
 
 export const listChangeRequestPageMetaLinks = defineRoute({

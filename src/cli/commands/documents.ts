@@ -36,6 +36,9 @@ export const hooks = {
   'document get': { after: printDocument },
   'document page': { after: printDocument },
   'document reusable': { after: printDocument },
+  'document compute': { after: printDocument },
+  // The answer is a revision's {pages, files, reusableContents}: printed as `page list` prints a tree.
+  'page compute': { after: async (session, body) => (await import('./page-tree.js')).printPageTree(session, body) },
   'reusable get': { route: (options) => (options.cr !== undefined ? 'getReusableContentInChangeRequestById' : 'getReusableContentById') },
   'page meta-links': {
     route: (options) => (options.cr !== undefined ? 'listChangeRequestPageMetaLinks' : 'listSpacePageMetaLinks'),

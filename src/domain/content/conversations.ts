@@ -6,7 +6,8 @@
  *
  * Rules decided here:
  * - The id is the client's (GitBook's clients generate it; `default` is a change request's
- *   default conversation): 1–100 characters of letters, digits, `-` and `_`.
+ *   default conversation): 1–100 letters, digits, `-` and `_`, the first a letter or digit
+ *   (`-rf` is no id).
  * - Opening an existing conversation changes nothing and answers it (200), so a client may
  *   open it on every connection; a new one answers 201.
  * - A private conversation (`shared: false`, for good) is seen, renamed and deleted by its
@@ -27,7 +28,7 @@ const on = implementer<typeof routes>();
 
 const TABLE = 'crConversations';
 export const MAX_CONVERSATIONS = 1000;
-const ID = /^[A-Za-z0-9_-]{1,100}$/;
+const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 
 interface ConversationRecord {
   id: string;
@@ -76,7 +77,7 @@ export const conversationHandlers: Record<string, Handler> = {
 
   ...on('openChangeRequestConversation', (ctx, { params, body }) => {
     if (!ID.test(params.conversationId)) {
-      throw badRequest(`Invalid conversation id "${params.conversationId.slice(0, 100)}": use 1–100 letters, digits, "-" or "_"`);
+      throw badRequest(`Invalid conversation id "${params.conversationId.slice(0, 100)}": use 1–100 letters, digits, "-" or "_", starting with a letter or digit`);
     }
     const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId);
     const prefix = prefixOf(space.id, cr.id);
