@@ -3,7 +3,8 @@
 // prompts, tables, the store and domain). See notes/perf.md: bundling removes
 // most of the module-loading cost of a large CLI.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { build } from 'esbuild';
 import { generate } from './generate.mjs';
 
@@ -46,7 +47,7 @@ const lazyChildProcessForCommander = {
 
 await generate();
 rmSync(new URL('dist', root), { recursive: true, force: true });
-await build({
+const result = await build({
   absWorkingDir: root.pathname,
   entryPoints: { cli: 'src/cli/entry.ts' },
   outdir: 'dist',
@@ -68,4 +69,27 @@ await build({
   sourcesContent: false,
   minify: process.env.DOCSCTL_MINIFY !== '0',
   logLevel: 'warning',
+  write: false,
+  metafile: true,
 });
+
+// Then the chunks nearly every command loads are merged into two files (see merge-chunks.mjs);
+// DOCSCTL_MERGE_CHUNKS=0 writes esbuild's chunks as they are (scripts/profile-startup.mjs needs them).
+const tiersFile = new URL('scripts/startup-modules.json', root);
+let files = result.outputFiles.map((file) => ({ path: file.path, text: file.text }));
+if (process.env.DOCSCTL_MERGE_CHUNKS !== '0' && existsSync(tiersFile)) {
+  const { mergeStartupChunks } = await import('./merge-chunks.mjs');
+  files = await mergeStartupChunks({
+    outputFiles: files,
+    metafile: result.metafile,
+    root: root.pathname,
+    outdir: new URL('dist', root).pathname,
+    entry: { name: 'cli', path: new URL('dist/cli.js', root).pathname },
+    tiers: JSON.parse(readFileSync(tiersFile, 'utf8')),
+  });
+}
+if (process.env.DOCSCTL_METAFILE) writeFileSync(process.env.DOCSCTL_METAFILE, JSON.stringify(result.metafile));
+for (const file of files) {
+  mkdirSync(dirname(file.path), { recursive: true });
+  writeFileSync(file.path, file.text);
+}

@@ -146,7 +146,7 @@ export class JsonFileStore implements Store, SnapshotSource {
     }
     const bytes = this.packs.read(hash, Math.max(this.latest?.gen ?? 0, this.newestSeen));
     if (bytes === undefined) throw missingObject(this.dir, hash);
-    const value = parseObject(bytes, objectPath(this.dir, hash));
+    const value = parseObject(bytes, () => objectPath(this.dir, hash));
     this.cache.set(hash, value, bytes.length);
     return value;
   }

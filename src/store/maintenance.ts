@@ -120,7 +120,7 @@ export class Verifier {
   /** An intact object's value. Throws StoreError when damaged; undefined when missing. */
   read(hash: string): unknown {
     const bytes = this.bytes(hash);
-    return bytes === undefined ? undefined : parseObject(bytes, objectPath(this.dir, hash));
+    return bytes === undefined ? undefined : parseObject(bytes, () => objectPath(this.dir, hash));
   }
 
   get reached(): Iterable<string> {

@@ -81,3 +81,28 @@ describe('reading objects from a pack', () => {
     expect(read).toBeLessThanOrEqual(pack.bytes * 1.1);
   });
 });
+
+describe('finding an object in a pack index', () => {
+  it('finds each hash, also among hashes that share their first 12 digits, and nothing else', async () => {
+    const dir = storePath();
+    fs.mkdirSync(packsDir(dir), { recursive: true });
+    const name = newPackName(1, 'k');
+    const writer = new PackWriter(dir, name, { durable: false });
+    // The index is searched by a 12-digit numeric prefix, then byte by byte: same-prefix neighbours must not be confused.
+    const shared = 'abcdef012345';
+    const hashes = [
+      ...['0', '7', 'f'].map((d) => shared + d.repeat(52)),
+      ...Array.from({ length: 300 }, (_, i) => sha256(Buffer.from(`object ${i}`))),
+      'ab'.padEnd(64, '0'),
+      'ab'.padEnd(64, 'f'),
+    ];
+    for (const hash of hashes) writer.add(hash, Buffer.from(JSON.stringify({ hash })), false);
+    await writer.finish();
+    const pack = PackFile.open(dir, name) as PackFile;
+    for (const hash of hashes) expect(pack.find(hash)?.hash).toBe(hash);
+    for (const absent of [shared + '3'.repeat(52), shared + 'f'.repeat(51) + 'e', 'ab'.padEnd(63, '0') + '1', '00'.padEnd(64, '0'), 'ff'.padEnd(64, 'f')]) {
+      expect(pack.find(absent)).toBeUndefined();
+    }
+    pack.close();
+  });
+});

@@ -305,14 +305,35 @@ class RowChanges {
     if (stored === undefined && offsets.every((i) => (changes[i + 2] as number) >= 0)) {
       for (const i of offsets) flat.push(pages[changes[i + 1] as number] as string, changes[i + 2] as number, changes[i + 3] as number);
     } else {
-      const byPage = new Map<string, Posting>();
-      if (stored !== undefined) eachPosting(stored, (pageId, text, title) => byPage.set(pageId, [text, title]));
+      // As if the stored row were a Map by page with the changes applied in order (a set
+      // updates in place, a removal then a set moves the page to the end), without a Map
+      // entry per stored posting: a common word's row holds most pages of its group, and
+      // a merge of 10 pages re-reads a thousand such rows.
+      const changed = new Set<string>();
+      for (const i of offsets) changed.add(pages[changes[i + 1] as number] as string);
+      const inPlace = new Map<string, number>(); // a stored page still where it was → its change (-1: none yet)
+      if (stored !== undefined) eachPosting(stored, (pageId) => {
+        if (changed.has(pageId)) inPlace.set(pageId, -1);
+      });
+      const moved = new Map<string, number>(); // pages (re)added after the stored ones, in order → their change
       for (const i of offsets) {
         const pageId = pages[changes[i + 1] as number] as string;
-        if ((changes[i + 2] as number) < 0) byPage.delete(pageId);
-        else byPage.set(pageId, [changes[i + 2] as number, changes[i + 3] as number]);
+        if ((changes[i + 2] as number) < 0) {
+          inPlace.delete(pageId);
+          moved.delete(pageId);
+        } else if (inPlace.has(pageId)) inPlace.set(pageId, i);
+        else moved.set(pageId, i);
       }
-      for (const [pageId, [text, title]] of byPage) flat.push(pageId, text, title);
+      if (stored !== undefined) eachPosting(stored, (pageId, text, title) => {
+        if (!changed.has(pageId)) flat.push(pageId, text, title);
+        else {
+          const i = inPlace.get(pageId);
+          if (i === undefined) return;
+          if (i < 0) flat.push(pageId, text, title);
+          else flat.push(pageId, changes[i + 2] as number, changes[i + 3] as number);
+        }
+      });
+      for (const [pageId, i] of moved) flat.push(pageId, changes[i + 2] as number, changes[i + 3] as number);
     }
     return flat;
   }

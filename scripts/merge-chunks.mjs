@@ -1,0 +1,84 @@
+// Merges the small chunks nearly every command loads into two files, after esbuild.
+//
+// esbuild splits by reachability: a module goes to a chunk with every module reached
+// from the same set of dynamic imports, so a command that loads the store, the domain
+// and a command module loads some 50 chunks, most under 2 KB. Each ES module file costs
+// Node a read, a compile and a link; measured with farm-bench, merging those of
+// `space get` into one file cut its CPU by a fifth. esbuild cannot merge chunks by hand
+// (it has no manualChunks); Rollup can, and keeps the source maps chained, so esbuild
+// still compiles TypeScript and Rollup only regroups its output.
+//
+// Which chunks to merge comes from scripts/startup-modules.json (written by
+// scripts/profile-startup.mjs from the files real commands load): a chunk holding a
+// module of its `help` list (what `docsctl --help` loads) goes to the `base` file, one
+// holding a module of its `command` list to the `core` file, the rest stay as esbuild
+// made them. A stale list costs speed, never correctness: Rollup rewrites every import.
+import { dirname, resolve } from 'node:path';
+import { rollup } from 'rollup';
+
+const MAP_COMMENT = /\n?\/\/# sourceMappingURL=[^\n]*\s*$/;
+
+/**
+ * Regroups esbuild's output files (`write: false`, with its metafile) and returns the
+ * files to write: [{ path, text }], paths absolute.
+ */
+export async function mergeStartupChunks({ outputFiles, metafile, root, outdir, entry, tiers }) {
+  const files = new Map(outputFiles.map((file) => [file.path, file.text]));
+  const tierOf = new Map();
+  const help = new Set(tiers.help ?? []);
+  const command = new Set(tiers.command ?? []);
+  for (const [output, info] of Object.entries(metafile.outputs)) {
+    // The entry stays the entry (a chunk of its own would add a file, not remove one).
+    if (!output.endsWith('.js') || resolve(root, output) === entry.path) continue;
+    const inputs = Object.keys(info.inputs);
+    const tier = inputs.some((input) => help.has(input)) ? 'base' : inputs.some((input) => command.has(input)) ? 'core' : undefined;
+    if (tier) tierOf.set(resolve(root, output), tier);
+  }
+  const inMemory = {
+    name: 'esbuild-output',
+    resolveId(source, importer) {
+      if (importer === undefined) return source;
+      if (!source.startsWith('.')) return { id: source, external: true };
+      const path = resolve(dirname(importer), source);
+      return files.has(path) ? path : { id: source, external: true };
+    },
+    load(id) {
+      const code = files.get(id);
+      if (code === undefined) return null;
+      const map = files.get(`${id}.map`);
+      return { code: code.replace(MAP_COMMENT, '\n'), map: map === undefined ? null : JSON.parse(map) };
+    },
+  };
+  const bundle = await rollup({
+    input: { [entry.name]: entry.path },
+    plugins: [inMemory],
+    treeshake: false,
+    // Chunks of esbuild import each other in cycles at times; their order is already right.
+    onwarn: (warning, warn) => {
+      // (and a builtin's name esbuild imported but the chunk no longer calls is harmless).
+      if (!['CIRCULAR_DEPENDENCY', 'EMPTY_BUNDLE', 'UNUSED_EXTERNAL_IMPORT'].includes(warning.code)) warn(warning);
+    },
+  });
+  try {
+    const { output } = await bundle.generate({
+      dir: outdir,
+      format: 'es',
+      entryFileNames: '[name].js',
+      chunkFileNames: 'chunks/[name]-[hash].js',
+      manualChunks: (id) => tierOf.get(id),
+      sourcemap: true,
+      sourcemapExcludeSources: true,
+      // The banner esbuild gives each chunk declares `require`: one per merged module, renamed apart.
+      hoistTransitiveImports: false,
+    });
+    const written = [];
+    for (const item of output) {
+      const path = resolve(outdir, item.fileName);
+      if (item.type === 'asset') written.push({ path, text: String(item.source) });
+      else written.push({ path, text: item.code });
+    }
+    return written;
+  } finally {
+    await bundle.close();
+  }
+}
