@@ -7,6 +7,7 @@
 import type { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/server.js';
+import { responseValidator } from './openapi.js';
 import { checkedCall, clientOperation, servedOrganization } from './official-client.js';
 
 let server: RunningServer;
@@ -16,7 +17,19 @@ let token: string;
 
 const call = (operationId: string, status: number, ...args: unknown[]) => checkedCall(api, operationId, status, ...args);
 
+/** Every answer this file checks, by operation and status. */
+const CHECKED: Array<[string, number]> = [
+  ['createSpace', 201], ['createChangeRequest', 201], ['updateChangeRequestContent', 200], ['mergeChangeRequest', 200], ['getCurrentRevision', 200],
+  ['getDocumentById', 200], ['getPageDocumentInRevisionById', 200], ['listSpacePageMetaLinks', 200], ['listRevisionPageMetaLinks', 200],
+  ['listChangeRequestPageMetaLinks', 200], ['getPageById', 200], ['getEmbedByUrl', 200], ['getEmbedByUrlInSpace', 200],
+  ['listSpaceIntegrationsBlocks', 200], ['listChangeRequestConversations', 200], ['updateChangeRequestConversation', 200], ['deleteChangeRequestConversation', 205],
+];
+
 beforeAll(async () => {
+  // The validators compile before the server starts: compiling one between two requests can take longer than the
+  // server's keep-alive on a loaded machine (the test and `serve` share one thread), and the client's next request
+  // on that socket then meets ECONNRESET ("fetch failed").
+  for (const [operationId, status] of CHECKED) responseValidator(operationId, status);
   const served = await servedOrganization();
   ({ server, api } = served);
   org = served.boot.organization.id;

@@ -19,6 +19,8 @@ export const documentReadQuery = () =>
   });
 
 const space = ['spaceId'] as const;
+/** `--cr`: the twin route reading a change request's content instead of the space's. */
+const crFlag = { flag: '--cr <changeRequest>', description: 'read the content of this change request (id or number) instead of the space' } as const;
 const crBase = '/v1/spaces/{spaceId}/change-requests/{changeRequestId}';
 
 // ─── Documents ─────────────────────────────────────────────────────────────
@@ -87,7 +89,7 @@ export const getReusableContentInChangeRequestById = defineRoute({
     command: 'reusable get',
     summary: 'Show a reusable content (Git Sync: a file of .gitbook/includes) of a space, or of a change request with --cr',
     flags: {
-      'params.changeRequestId': { flag: '--cr <changeRequest>', description: 'read the content of this change request (id or number) instead of the space' },
+      'params.changeRequestId': crFlag,
       ...reusableFlags,
     },
     columns: 'reusableContent',
@@ -221,7 +223,7 @@ export const listChangeRequestPageMetaLinks = defineRoute({
     summary: "Show a page's meta links: its canonical URL and its alternates (front matter metaLinks)",
     argHelp: { pageId: 'page id or path (guides/setup)' },
     flags: {
-      'params.changeRequestId': { flag: '--cr <changeRequest>', description: 'read the content of this change request (id or number) instead of the space' },
+      'params.changeRequestId': crFlag,
     },
     columns: 'metaLink',
     examples: ['docsctl page meta-links sp4c3 guides/setup', 'docsctl page meta-links sp4c3 p4g3 --cr 12 --json'],
