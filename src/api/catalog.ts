@@ -23,6 +23,8 @@ const moduleLoaders: Record<RouteModuleName, () => Promise<Record<string, unknow
   collections: () => import('./routes/collections.js'),
   spaces: () => import('./routes/spaces.js'),
   sites: () => import('./routes/sites.js'),
+  'site-structure': () => import('./routes/site-structure.js'),
+  'site-publishing': () => import('./routes/site-publishing.js'),
   'change-requests': () => import('./routes/change-requests.js'),
   content: () => import('./routes/content.js'),
   documents: () => import('./routes/documents.js'),
@@ -41,6 +43,7 @@ const moduleLoaders: Record<RouteModuleName, () => Promise<Record<string, unknow
   reviews: () => import('./routes/reviews.js'),
   search: () => import('./routes/search.js'),
   users: () => import('./routes/users.js'),
+  emulator: () => import('./routes/emulator.js'),
   declared: async () => (await import('./routes/declared.js')).declaredRouteModule,
 };
 

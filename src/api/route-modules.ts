@@ -10,6 +10,7 @@ import * as content from './routes/content.js';
 import * as conversations from './routes/conversations.js';
 import * as customFields from './routes/custom-fields.js';
 import * as documents from './routes/documents.js';
+import * as emulator from './routes/emulator.js';
 import * as fonts from './routes/fonts.js';
 import * as git from './routes/git.js';
 import * as imports from './routes/imports.js';
@@ -23,6 +24,8 @@ import * as openapi from './routes/openapi.js';
 import * as orgs from './routes/orgs.js';
 import * as permissions from './routes/permissions.js';
 import * as sites from './routes/sites.js';
+import * as siteStructure from './routes/site-structure.js';
+import * as sitePublishing from './routes/site-publishing.js';
 import * as spaces from './routes/spaces.js';
 import * as sso from './routes/sso.js';
 import * as system from './routes/system.js';
@@ -38,6 +41,8 @@ export const handWrittenModules = {
   collections,
   spaces,
   sites,
+  'site-structure': siteStructure,
+  'site-publishing': sitePublishing,
   'change-requests': changeRequests,
   content,
   documents,
@@ -56,5 +61,6 @@ export const handWrittenModules = {
   reviews,
   search,
   users,
+  emulator,
 } as const;
 

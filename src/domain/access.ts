@@ -70,6 +70,15 @@ export const scopes: ReadonlyArray<{ param: string; noun: string; organizationOf
     noun: 'Git Sync installation',
     organizationOf: (reader, id) => (id.includes('/') ? undefined : reader.get<{ organization: string }>('gitInstallations', id)?.organization),
   },
+  // Custom hostnames (`/custom-hostnames/{hostname}`): the organization of the site that has it (domain/sites/origins.ts).
+  {
+    param: 'hostname',
+    noun: 'Custom hostname',
+    organizationOf: (reader, id) => {
+      const siteId = reader.get<string>('siteHostnames', id.toLowerCase());
+      return siteId === undefined ? undefined : reader.get<{ organization: string }>('sites', siteId)?.organization;
+    },
+  },
   { param: 'organizationId', noun: 'Organization', organizationOf: (reader, id) => (getOrg(reader, id) ? id : undefined) },
 ];
 

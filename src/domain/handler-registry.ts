@@ -56,7 +56,9 @@ const openapi = async (): Promise<Handlers> => (await import('./openapi-specs.js
 const translations = async (): Promise<Handlers> => (await import('./translations.js')).translationHandlers;
 const inviteLinks = async (): Promise<Handlers> => (await import('./invite-links.js')).inviteLinkHandlers;
 const fonts = async (): Promise<Handlers> => (await import('./fonts.js')).fontHandlers;
+const sites = async (): Promise<Handlers> => (await import('./sites/handlers.js')).sitesAreaHandlers;
 const system = async (): Promise<Handlers> => (await import('./system.js')).systemHandlers;
+const emulator = async (): Promise<Handlers> => (await import('./emulator.js')).emulatorHandlers;
 
 /** Which domain module implements the routes of each route module. */
 export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers>>> = {
@@ -64,6 +66,7 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   'invite-links': inviteLinks,
   fonts,
   system,
+  emulator,
   collections,
   spaces,
   'change-requests': content,
@@ -79,7 +82,9 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   members,
   teams,
   permissions,
-  sites: async (): Promise<Handlers> => (await import('./sites/handlers.js')).sitesAreaHandlers,
+  sites,
+  'site-structure': sites,
+  'site-publishing': sites,
   'custom-fields': customFields,
   integrations,
   sso,

@@ -68,6 +68,43 @@ function newRevision(tx: StoreWriter, spaceId: string, id: string, now: string, 
 
 const on = implementer<typeof routes>();
 
+/**
+ * A copy of a space (its primary content as a new revision, its settings, "(copy)" after its
+ * title) placed right after it: duplicateSpace, and duplicateSiteSpace (sites/structure-handlers.ts).
+ */
+export function copySpace(ctx: HandlerContext, space: SpaceRecord): SpaceRecord {
+  const at = ctx.clock().toISOString();
+  const id = ctx.ids();
+  const source = getRevision(ctx.tx, space.id, space.revision);
+  const copy: SpaceRecord = {
+    id,
+    organization: space.organization,
+    title: `${space.title} (copy)`.slice(0, MAX_TITLE),
+    emoji: space.emoji,
+    ...(space.icon !== undefined ? { icon: space.icon } : {}),
+    visibility: space.visibility,
+    ...(space.parent !== undefined ? { parent: space.parent } : {}),
+    editMode: space.editMode,
+    defaultLevel: space.defaultLevel,
+    ...(space.language !== undefined ? { language: space.language } : {}),
+    mergeRules: space.mergeRules,
+    revision: newRevision(
+      ctx.tx,
+      id,
+      ctx.ids(),
+      at,
+      source ?? { id: space.revision, space: space.id, type: 'edits', parents: [], createdAt: space.createdAt },
+    ),
+    createdAt: at,
+    updatedAt: at,
+    counters: { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 },
+  };
+  putSpace(ctx.tx, copy);
+  orgSpaceList.insert(ctx.tx, space.organization, id, null);
+  insertAfter(ctx.tx, containerKey(space.organization, space.parent), spaceRef(id), spaceRef(space.id));
+  return copy;
+}
+
 export const spaceHandlers: Record<string, Handler> = {
   ...on('createSpace', (ctx, { params, body }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
@@ -194,36 +231,7 @@ export const spaceHandlers: Record<string, Handler> = {
     const now = ctx.clock();
     const { space, role } = activeSpaceAccess(ctx.tx, params.spaceId, ctx.actor.userId, now);
     sweepTrash(ctx.tx, space.organization, now);
-    const at = now.toISOString();
-    const id = ctx.ids();
-    const source = getRevision(ctx.tx, space.id, space.revision);
-    const copy: SpaceRecord = {
-      id,
-      organization: space.organization,
-      title: `${space.title} (copy)`.slice(0, MAX_TITLE),
-      emoji: space.emoji,
-      ...(space.icon !== undefined ? { icon: space.icon } : {}),
-      visibility: space.visibility,
-      ...(space.parent !== undefined ? { parent: space.parent } : {}),
-      editMode: space.editMode,
-      defaultLevel: space.defaultLevel,
-      ...(space.language !== undefined ? { language: space.language } : {}),
-      mergeRules: space.mergeRules,
-      revision: newRevision(
-        ctx.tx,
-        id,
-        ctx.ids(),
-        at,
-        source ?? { id: space.revision, space: space.id, type: 'edits', parents: [], createdAt: space.createdAt },
-      ),
-      createdAt: at,
-      updatedAt: at,
-      counters: { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 },
-    };
-    putSpace(ctx.tx, copy);
-    orgSpaceList.insert(ctx.tx, space.organization, id, null);
-    insertAfter(ctx.tx, containerKey(space.organization, space.parent), spaceRef(id), spaceRef(space.id));
-    const view = spaceView(ctx, copy, role);
+    const view = spaceView(ctx, copySpace(ctx, space), role);
     return new Reply(201, view, { Location: view.urls.location });
   }),
 

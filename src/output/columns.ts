@@ -142,6 +142,7 @@ const siteColumns = {
     col('OVERRIDES', 'hasOverrides', true),
   ],
   siteRedirect: [col('ID', 'id'), col('SOURCE', 'source'), { header: 'DESTINATION', get: (item) => describeDestination(item.destination) }],
+  siteRedirectResult: [col('STATUS', 'status'), col('SOURCE', 'source'), col('DRAFT', 'draft'), col('ID', 'id'), col('ERROR', 'error')],
   siteRedirectTarget: [
     col('SOURCE', 'redirect.source'),
     { header: 'DESTINATION', get: (item) => describeDestination((item.redirect as { destination?: unknown } | undefined)?.destination) },
@@ -150,6 +151,19 @@ const siteColumns = {
   ],
   // Header names only: values may be secrets (they are in --json and --yaml).
   siteMcpServer: [col('ID', 'id'), col('NAME', 'name'), col('URL', 'url'), { header: 'HEADERS', get: (item) => Object.keys((item.headers as object | undefined) ?? {}).join(',') }],
+  siteExternalLink: [col('ID', 'id'), col('TITLE', 'title'), col('URL', 'url'), col('GROUP', 'sectionGroup'), col('DRAFT', 'draft'), col('CONDITION', 'condition', true)],
+  sitePublishingAuth: [col('BACKEND', 'backend'), col('INTEGRATION', 'integration'), col('FALLBACK URL', 'fallbackURL'), col('LOGOUT URL', 'logoutURL'), col('PRIVATE KEY', 'privateKey', true)],
+  sitePreview: [col('URL', 'url')],
+  customHostname: [col('HOSTNAME', 'hostname'), col('SITE', 'target.site'), col('ACTIVE', 'isActive'), col('STATUS', 'status')],
+  siteSearchHit: [
+    col('SPACE', 'title'),
+    { header: 'PAGE', get: (item) => ((item.pages as Array<{ title?: string }> | undefined)?.[0]?.title ?? '') },
+    { header: 'PATH', get: (item) => ((item.pages as Array<{ path?: string }> | undefined)?.[0]?.path ?? '') },
+    { header: 'PAGES', get: (item) => String((item.pages as unknown[] | undefined)?.length ?? 0) },
+    col('SPACE ID', 'id', true),
+  ],
+  siteIntegrationScript: [col('SCRIPT', 'script'), col('COOKIES', 'cookies'), col('CSP', 'contentSecurityPolicy', true)],
+  adaptiveCondition: [col('CONDITION', 'condition'), col('DESCRIPTION', 'description')],
   publishedItem: [col('SECTION', 'section'), col('VARIANT', 'variant'), col('DEFAULT', 'default'), col('URL', 'url')],
 } satisfies Record<string, Column[]>;
 
@@ -272,6 +286,7 @@ export const columns = {
   /** An API token of the store (docsctl's account routes): never the token itself… */
   token: [col('ID', 'id'), col('LABEL', 'label'), col('USER', 'user'), col('CREATED', 'createdAt')],
   /** …but in the answer that issues it. */
+  emulatorSnapshot: [col('NAME', 'name'), col('CREATED', 'createdAt')],
   newToken: [col('ID', 'id'), col('LABEL', 'label'), col('USER', 'user'), col('CREATED', 'createdAt'), col('TOKEN', 'token')],
   collection: [
     col('ID', 'id'),

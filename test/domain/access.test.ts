@@ -89,6 +89,9 @@ async function buildFixture(store: Store): Promise<Fixture> {
   const cr = await ok('createChangeRequest', { params: { spaceId: space.id }, body: {} });
   const team = await ok('createOrganizationTeam', { params: { organizationId: orgA }, body: { title: 'T', members: [users.read] } });
   const installation = await ok('installGitSyncProviderOnTarget', { body: { provider: 'github', target: { type: 'space', spaceId: space.id } } });
+  // A custom hostname names its site's organization only through its row (`/custom-hostnames/{hostname}`).
+  const site = await ok('createSite', { params: { organizationId: orgA }, body: { title: 'Web', type: 'ultimate' } });
+  await ok('updateSiteById', { params: { organizationId: orgA, siteId: site.id }, body: { hostname: 'docs.acme.test' } });
   const params = {
     organizationId: orgA,
     collectionId: collection.id,
@@ -96,6 +99,7 @@ async function buildFixture(store: Store): Promise<Fixture> {
     changeRequestId: cr.id,
     teamId: team.id,
     installationId: installation.id,
+    hostname: 'docs.acme.test',
     userId: users.read,
     pageId: 'p',
     fileId: 'f',

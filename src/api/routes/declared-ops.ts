@@ -4,13 +4,11 @@ import type { DeclaredOperation } from '../route.js';
 
 /** Their ids: part of `RouteId`, so code may name them (they answer 501) but not misspell them. */
 export type DeclaredRouteId =
-  | "addExternalLinkToSite"
   | "adsListSites"
   | "adsUpdateSite"
   | "aggregateSiteEvents"
   | "applyTemplateToSite"
   | "askInOrganization"
-  | "bulkUpsertSiteRedirects"
   | "createSiteChannel"
   | "createSiteContextConnection"
   | "createSiteStyleguideById"
@@ -19,12 +17,8 @@ export type DeclaredRouteId =
   | "deleteOrganizationAgentConversation"
   | "deleteSiteChannelById"
   | "deleteSiteContextConnectionById"
-  | "deleteSiteExternalLinkById"
   | "deleteSiteTopicFindings"
-  | "dnsRevalidateCustomHostname"
-  | "duplicateSiteSpace"
   | "generateStorageUploadURL"
-  | "getCustomHostname"
   | "getGlossaryEntry"
   | "getLatestOpenAPISpecVersionContentRaw"
   | "getOrganizationAgentInstructions"
@@ -39,8 +33,6 @@ export type DeclaredRouteId =
   | "getSiteContextRecordById"
   | "getSiteFindingById"
   | "getSiteFindingStats"
-  | "getSitePublishingAuthById"
-  | "getSitePublishingPreviewById"
   | "getSiteQuestionAnswerById"
   | "getSiteQuestionAnswerThreadById"
   | "getSiteQuestionById"
@@ -56,12 +48,10 @@ export type DeclaredRouteId =
   | "listPagesForSiteFinding"
   | "listQuestionsForSiteFinding"
   | "listRecordsForSiteFinding"
-  | "listSiteAdaptiveTemplateConditions"
   | "listSiteChannels"
   | "listSiteContextConnections"
   | "listSiteContextRecords"
   | "listSiteFindings"
-  | "listSiteIntegrationScripts"
   | "listSiteQuestionAnswers"
   | "listSiteQuestionAnswerSources"
   | "listSiteQuestions"
@@ -71,15 +61,11 @@ export type DeclaredRouteId =
   | "listSiteTopics"
   | "listSiteVisitorSegments"
   | "listStyleguideTemplates"
-  | "prewarmSiteSearch"
   | "provisionOrganizationAgentConversation"
-  | "regenerateSitePublishingAuthById"
-  | "removeCustomHostname"
   | "renderIntegrationUIWithGet"
   | "renderIntegrationUIWithPost"
   | "resolvePublishedContentByUrl"
   | "runTranslation"
-  | "searchSiteContent"
   | "streamAIResponseInSite"
   | "streamAskInOrganization"
   | "streamAskInSite"
@@ -98,20 +84,16 @@ export type DeclaredRouteId =
   | "updateSiteAgentSettingsById"
   | "updateSiteChannelById"
   | "updateSiteContextConnectionById"
-  | "updateSiteExternalLinkById"
   | "updateSiteFindingById"
-  | "updateSitePublishingAuthById"
   | "updateSiteTopicById"
   | "upsertSiteContextRecords";
 
 export const declaredOperations: readonly DeclaredOperation[] = [
-  {"id":"addExternalLinkToSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/external-links","summary":"Add an external link to a site's navigation","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["title","localizedTitle","description","localizedDescription","icon","url","parent","draft","condition"],"requiredFields":["title","url"]}},
   {"id":"adsListSites","method":"GET","path":"/v1/ads/sites","summary":"List all the sites with ads configured","success":200,"paginated":true,"query":["page","limit","status"],"body":null},
   {"id":"adsUpdateSite","method":"PATCH","path":"/v1/ads/sites/{siteId}","summary":"Update the Ads configuration for a site","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["status","zoneId","reportingId","reason"],"requiredFields":["status"]}},
   {"id":"aggregateSiteEvents","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate","summary":"Query a site's analytics events","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["select","where","groupBy","order","range","limit"],"requiredFields":["range"]}},
   {"id":"applyTemplateToSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/template","summary":"Apply the default documentation template to a site","success":200,"paginated":false,"query":[],"body":null},
   {"id":"askInOrganization","method":"POST","path":"/v1/orgs/{organizationId}/ask","summary":"Ask a question in an organization","success":200,"paginated":false,"query":["format","details"],"body":{"required":true,"fields":["query","previousQueries"],"requiredFields":["query"]}},
-  {"id":"bulkUpsertSiteRedirects","method":"PUT","path":"/v1/orgs/{organizationId}/sites/{siteId}/redirects","summary":"Create, update, delete, or publish site redirect rules in bulk","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["redirects"],"requiredFields":["redirects"]}},
   {"id":"createSiteChannel","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/channels","summary":"Create a new GitBook Agent channel for a site","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["type","setupSettings","role"],"requiredFields":["type","setupSettings"]}},
   {"id":"createSiteContextConnection","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections","summary":"Create a context connection","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["connector","setupSettings","usageSettings","filter"],"requiredFields":["connector"]}},
   {"id":"createSiteStyleguideById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/styleguide","summary":"Create or retrieve the style guide space for a site","success":200,"paginated":false,"query":[],"body":{"required":false,"fields":["template"],"requiredFields":[]}},
@@ -120,12 +102,8 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"deleteOrganizationAgentConversation","method":"DELETE","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Delete an agent conversation in an organization","success":205,"paginated":false,"query":[],"body":null},
   {"id":"deleteSiteChannelById","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/channels/{siteChannelId}","summary":"Delete a GitBook Agent channel from a site","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"deleteSiteContextConnectionById","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections/{siteContextConnectionId}","summary":"Delete a context connection","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"deleteSiteExternalLinkById","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/external-links/{siteExternalLinkId}","summary":"Delete an external link from a site's navigation","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"deleteSiteTopicFindings","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics/{siteTopicId}/findings","summary":"Delete all documentation issues found under a topic","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"dnsRevalidateCustomHostname","method":"PATCH","path":"/v1/custom-hostnames/{hostname}","summary":"Revalidate a custom hostname DNS","success":204,"paginated":false,"query":[],"body":null},
-  {"id":"duplicateSiteSpace","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/duplicate","summary":"Duplicate a space in a site","success":201,"paginated":false,"query":[],"body":{"required":false,"fields":["draft"],"requiredFields":[]}},
   {"id":"generateStorageUploadURL","method":"POST","path":"/v1/orgs/{organizationId}/storage/upload","summary":"Create a signed URL to upload a file","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["file","kind"],"requiredFields":["file","kind"]}},
-  {"id":"getCustomHostname","method":"GET","path":"/v1/custom-hostnames/{hostname}","summary":"Get a custom hostname","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getGlossaryEntry","method":"GET","path":"/v1/orgs/{organizationId}/translations-glossary/{glossaryEntryId}","summary":"Get a glossary entry by its ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getLatestOpenAPISpecVersionContentRaw","method":"GET","path":"/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content/raw","summary":"Get the raw content of the latest OpenAPI spec version","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getOrganizationAgentInstructions","method":"GET","path":"/v1/orgs/{organizationId}/agent-instructions","summary":"Get Docs agent instructions for an organization","success":200,"paginated":false,"query":[],"body":null},
@@ -140,8 +118,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"getSiteContextRecordById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-records/{siteContextRecordId}","summary":"Get a context record","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteFindingById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}","summary":"Get details of a single documentation issue","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteFindingStats","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/stats/findings","summary":"Get a summary of documentation issues found on a site","success":200,"paginated":false,"query":["topic","status","type","severity","hasChangeRequests","source"],"body":null},
-  {"id":"getSitePublishingAuthById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth","summary":"Get the published content authentication configuration for a site","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"getSitePublishingPreviewById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/publishing/preview","summary":"Generate a temporary preview URL for a site's published content","success":200,"paginated":false,"query":["siteSpace","claims","draft","target"],"body":null},
   {"id":"getSiteQuestionAnswerById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/answers/{siteQuestionAnswerId}","summary":"Get a single Ask AI answer by ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteQuestionAnswerThreadById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/answers/{siteQuestionAnswerId}/thread","summary":"Get the conversation thread for an Ask AI answer","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteQuestionById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/questions/{siteQuestionId}","summary":"Get a single Ask AI question by ID","success":200,"paginated":false,"query":["from","to","relevance","channelType","answered"],"body":null},
@@ -157,12 +133,10 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"listPagesForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/pages","summary":"List the pages affected by a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listQuestionsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/questions","summary":"List the Ask-AI questions evidencing a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listRecordsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/records","summary":"List the source content evidencing a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listSiteAdaptiveTemplateConditions","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions","summary":"List condition templates for adaptive content expressions in a site","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listSiteChannels","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/channels","summary":"List all GitBook Agent channels for a site","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listSiteContextConnections","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections","summary":"List all context connections","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listSiteContextRecords","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-records","summary":"List all context records","success":200,"paginated":true,"query":["page","limit","type","connector","connection","topic"],"body":null},
   {"id":"listSiteFindings","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings","summary":"List documentation issues GitBook has found on a site","success":200,"paginated":true,"query":["page","limit","topic","question","status","type","severity","hasChangeRequests","source","updatedAfter","updatedBefore","orderBy"],"body":null},
-  {"id":"listSiteIntegrationScripts","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/integration-scripts","summary":"List custom scripts injected into a site's published pages","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listSiteQuestionAnswers","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/answers","summary":"List the answers a site's Ask AI assistant generated","success":200,"paginated":true,"query":["question","from","to","language","answered","helpfulness","relevance","channelType","question.type","topic","thread","page","limit"],"body":null},
   {"id":"listSiteQuestionAnswerSources","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/answers/{siteQuestionAnswerId}/sources","summary":"List the documentation sources cited for an answer","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listSiteQuestions","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/questions","summary":"List the questions visitors asked a site's Ask AI assistant","success":200,"paginated":true,"query":["from","to","type","relevance","channelType","answered","topic","order","sort","page","limit"],"body":null},
@@ -172,15 +146,11 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"listSiteTopics","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics","summary":"List all topics","success":200,"paginated":false,"query":["from","to"],"body":null},
   {"id":"listSiteVisitorSegments","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/insights/visitor-segments","summary":"List a site visitor segments","success":200,"paginated":true,"query":[],"body":null},
   {"id":"listStyleguideTemplates","method":"GET","path":"/v1/orgs/{organizationId}/styleguide-templates","summary":"List all built-in style guide templates","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"prewarmSiteSearch","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/search/prewarm","summary":"Prewarm a site's search cache","success":204,"paginated":false,"query":[],"body":null},
   {"id":"provisionOrganizationAgentConversation","method":"PUT","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Provision an AI agent conversation in an organization","success":204,"paginated":false,"query":[],"body":null},
-  {"id":"regenerateSitePublishingAuthById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate","summary":"Regenerate the private key for a site's published content authentication","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"removeCustomHostname","method":"DELETE","path":"/v1/custom-hostnames/{hostname}","summary":"Remove a custom hostname","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"renderIntegrationUIWithGet","method":"GET","path":"/v1/integrations/{integrationName}/render","summary":"Render an integration UI with GET method","success":200,"paginated":false,"query":["request"],"body":null},
   {"id":"renderIntegrationUIWithPost","method":"POST","path":"/v1/integrations/{integrationName}/render","summary":"Render an integration UI with POST method","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["componentId","props","state","context","action"],"requiredFields":["componentId","props","context"]}},
   {"id":"resolvePublishedContentByUrl","method":"POST","path":"/v1/urls/published","summary":"Resolve a URL of a published content","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["url","redirectOnError","visitor"],"requiredFields":["url"]}},
   {"id":"runTranslation","method":"POST","path":"/v1/orgs/{organizationId}/translations/{translationId}/run","summary":"Run a translation again","success":204,"paginated":false,"query":[],"body":null},
-  {"id":"searchSiteContent","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/search","summary":"Full-text search across all content in a site","success":200,"paginated":true,"query":["page","limit"],"body":{"required":true,"fields":["query","scope","mode","siteSpaceIds","siteSpaceId"],"requiredFields":["query"]}},
   {"id":"streamAIResponseInSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ai/response","summary":"Generate an AI response in a site","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["previousResponseId","input","model","tools","toolCall","session","channel"],"requiredFields":["input"]}},
   {"id":"streamAskInOrganization","method":"GET","path":"/v1/orgs/{organizationId}/ask/stream","summary":"Ask a question in an organization (streamed)","success":200,"paginated":false,"query":["query","format","details"],"body":null},
   {"id":"streamAskInSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ask","summary":"Ask a question in a site","success":200,"paginated":false,"query":["format"],"body":{"required":true,"fields":["question","context","scope","session"],"requiredFields":["question","scope"]}},
@@ -199,9 +169,7 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"updateSiteAgentSettingsById","method":"PUT","path":"/v1/orgs/{organizationId}/sites/{siteId}/agent-settings","summary":"Update the AI agent configuration for a site","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["scans","findings","editing"],"requiredFields":["scans","findings","editing"]}},
   {"id":"updateSiteChannelById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/channels/{siteChannelId}","summary":"Update a GitBook Agent channel for a site","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["type","setupSettings","role"],"requiredFields":[]}},
   {"id":"updateSiteContextConnectionById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections/{siteContextConnectionId}","summary":"Update a context connection","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["connector","setupSettings","usageSettings","label","filter"],"requiredFields":[]}},
-  {"id":"updateSiteExternalLinkById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/external-links/{siteExternalLinkId}","summary":"Update an external link in a site's navigation","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["title","localizedTitle","description","localizedDescription","icon","url","parent","draft","condition"],"requiredFields":[]}},
   {"id":"updateSiteFindingById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}","summary":"Resolve, dismiss, or reopen a documentation issue","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["status"],"requiredFields":["status"]}},
-  {"id":"updateSitePublishingAuthById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth","summary":"Update the published content authentication configuration for a site","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["backend","fallbackURL","logoutURL"],"requiredFields":["backend"]}},
   {"id":"updateSiteTopicById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics/{siteTopicId}","summary":"Update a topic","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["usageSettings"],"requiredFields":["usageSettings"]}},
   {"id":"upsertSiteContextRecords","method":"PUT","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-records","summary":"Create or update context records","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":[],"requiredFields":[]}},
 ];

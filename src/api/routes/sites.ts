@@ -177,6 +177,8 @@ export const updateSiteById = defineRoute({
       defaultSiteSpace: z.string().min(1),
       defaultSiteSection: z.string().min(1),
       proxy: SiteProxyOrigin.nullable(),
+      /** docsctl: the custom hostname serving the site (GitBook sets it in its app; `null` removes it). */
+      hostname: z.string().min(1).max(512).nullable(),
     })
     .partial(),
   bodyRequired: true,
@@ -192,9 +194,10 @@ export const updateSiteById = defineRoute({
       defaultSiteSection: { flag: '--default-section <sectionId>', description: 'section visitors land on' },
       defaultSiteSpace: { flag: '--default-site-space <siteSpaceId>', description: 'variant visitors land on (root or default section)' },
       proxy: { flag: '--proxy <origin>', description: 'serve under host/path (e.g. acme.com/docs; "none" removes it)', noneIsNull: true },
+      hostname: { flag: '--hostname <hostname>', description: 'publish it at this custom hostname (e.g. docs.acme.com; "none" removes it)', noneIsNull: true },
       adaptiveContent: false,
     },
-    nonEmptyBody: 'Nothing to change: pass --title, --visibility, --basename, --adaptive-content, --agents-context, --default-section, --default-site-space or --proxy',
+    nonEmptyBody: 'Nothing to change: pass --title, --visibility, --basename, --adaptive-content, --agents-context, --default-section, --default-site-space, --proxy or --hostname',
     columns: 'site',
     examples: ['docsctl site edit s1t3 --title "Help Center" --visibility unlisted'],
   },
@@ -1007,7 +1010,7 @@ export const deleteSiteSpaceCustomizationById = defineRoute({
  * unreserved characters, `+` or percent-encodings, and optionally a final `*` or `/*` (a wildcard
  * matching every path it is a prefix of; not `/*` alone).
  */
-const SiteRedirectSourcePath = z
+export const SiteRedirectSourcePath = z
   .string()
   .max(512)
   .regex(
@@ -1023,7 +1026,7 @@ const redirectFlags = {
 };
 
 /** Where a redirect leads (spec `SiteRedirectDestination`): a section, a site space, or a page of a site space. */
-const SiteRedirectDestination = z.discriminatedUnion('kind', [
+export const SiteRedirectDestination = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('site-section'), siteSectionId: z.string() }),
   z.object({ kind: z.literal('site-space'), siteSpaceId: z.string() }),
   z.object({ kind: z.literal('site-page'), siteSpaceId: z.string(), pageId: z.string() }),

@@ -156,7 +156,9 @@ export async function runSiteInspect(session: Session, siteArg: string | undefin
         ? browseVariants(item)
         : browseVariant(item as SiteSpace);
 
-  const browseLevel = async (items: Item[], where: string): Promise<Outcome> => {
+  const browseLevel = async (all: Item[], where: string): Promise<Outcome> => {
+    // External links (0.202) lead out of the site: there is nothing in them to inspect.
+    const items = all.filter((item) => (item as { object?: string }).object !== 'site-external-link');
     if (items.length === 1) return enter(items[0] as Item);
     for (;;) {
       const choice = await pick(

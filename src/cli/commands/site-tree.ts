@@ -105,7 +105,7 @@ function variantsOf(structure: ApiStructure): ApiSiteSpace[] {
     for (const item of items) {
       if ('object' in item && item.object === 'site-section-group') collect(item.children);
       else if ('object' in item && item.object === 'site-section') variants.push(...item.siteSpaces);
-      else variants.push(item as ApiSiteSpace);
+      else if (!('object' in item) || (item as { object: string }).object === 'site-space') variants.push(item as ApiSiteSpace);
     }
   };
   collect(structure.structure);

@@ -11,7 +11,7 @@ import type { StoreReader } from '../../store/types.js';
 import { spaceFor } from '../content/common.js';
 import { type RevisionContent, openContent } from '../content/storage.js';
 import { implementer } from '../handler.js';
-import { itemsOf, paginate } from '../pagination.js';
+import { type PageQuery, itemsOf, paginate } from '../pagination.js';
 import { orgAccess } from '../permissions.js';
 import { type SpaceRecord, getRevision, getSpace, orgSpaceList } from '../core-records.js';
 import { appUrl } from '../urls.js';
@@ -27,7 +27,7 @@ interface Hit {
   score: number;
 }
 
-function queryWords(query: string): string[] {
+export function queryWords(query: string): string[] {
   const words = [...new Set(tokenize(query))];
   if (words.length === 0) throw badRequest(`Invalid query "${query}": it has no searchable words (letters or digits, common words left out)`);
   return words.slice(0, 16);
@@ -175,22 +175,33 @@ export const searchHandlers = {
 
   ...on('searchOrganizationContent', (ctx, { params, query }) => {
     const { org } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
-    const words = queryWords(query.query);
-    const results: Array<{ space: SpaceRecord; best: Hit; hits: Hit[]; content: RevisionContent }> = [];
-    for (const { id: spaceId } of orgSpaceList.all(ctx.tx, org.id)) {
-      const space = getSpace(ctx.tx, spaceId);
-      if (!space || space.deletedAt !== undefined) continue;
-      const found = searchSpace(ctx.tx, space, words);
-      if (found && found.hits.length > 0) results.push({ space, best: found.hits[0] as Hit, hits: found.hits, content: found.content });
-    }
-    results.sort((a, b) => b.best.matched - a.best.matched || b.best.score - a.best.score || (a.space.id < b.space.id ? -1 : 1));
-    // A page's rank is its place in its space's ranking (the spaces come best first).
-    return paginate(itemsOf(results), query, ({ space, best, hits, content }) => ({
-      type: 'space' as const,
-      id: space.id,
-      title: space.title,
-      score: best.score,
-      pages: hits.slice(0, 5).flatMap((hit, i) => pageResult(space, ctx.origin, content, hit, i + 1, words) ?? []),
-    }));
+    const spaces = function* () {
+      for (const { id: spaceId } of orgSpaceList.all(ctx.tx, org.id)) {
+        const space = getSpace(ctx.tx, spaceId);
+        if (space && space.deletedAt === undefined) yield space;
+      }
+    };
+    return rankedSpaces(ctx.tx, ctx.origin, spaces(), queryWords(query.query), query);
   }),
 };
+
+/**
+ * `SearchSpaceResult`s of the spaces with a match, the spaces ranked by their best page, each
+ * with its five best pages (a page's rank is its place in its space's ranking), paged:
+ * searchOrganizationContent and searchSiteContent (sites/site-search.ts).
+ */
+export function rankedSpaces(tx: StoreReader, origin: string, spaces: Iterable<SpaceRecord>, words: string[], query: PageQuery) {
+  const results: Array<{ space: SpaceRecord; best: Hit; hits: Hit[]; content: RevisionContent }> = [];
+  for (const space of spaces) {
+    const found = searchSpace(tx, space, words);
+    if (found && found.hits.length > 0) results.push({ space, best: found.hits[0] as Hit, hits: found.hits, content: found.content });
+  }
+  results.sort((a, b) => b.best.matched - a.best.matched || b.best.score - a.best.score || (a.space.id < b.space.id ? -1 : 1));
+  return paginate(itemsOf(results), query, ({ space, best, hits, content }) => ({
+    type: 'space' as const,
+    id: space.id,
+    title: space.title,
+    score: best.score,
+    pages: hits.slice(0, 5).flatMap((hit, i) => pageResult(space, origin, content, hit, i + 1, words) ?? []),
+  }));
+}

@@ -6,6 +6,7 @@
 import { slugify } from '../../gitsync/slug.js';
 import type { StoreWriter } from '../../store/types.js';
 import type { OrgRecord } from '../core-records.js';
+import { reindexSite } from './origins.js';
 import { type SiteRecord, orgSites, putSite } from './site-records.js';
 
 export function createDefaultSite(tx: StoreWriter, org: OrgRecord, id: string, now: string): SiteRecord {
@@ -23,6 +24,7 @@ export function createDefaultSite(tx: StoreWriter, org: OrgRecord, id: string, n
     agentsContext: 'included',
   };
   putSite(tx, site);
+  reindexSite(tx, undefined, site);
   orgSites.insert(tx, org.id, site.id, null);
   return site;
 }

@@ -59,11 +59,15 @@
  */
 import type { Handler } from '../handler.js';
 import { customizationHandlers } from './customization.js';
+import { externalLinkHandlers } from './external-links.js';
+import { hostnameHandlers } from './hostnames.js';
+import { publishingHandlers } from './publishing.js';
+import { siteSearchHandlers } from './site-search.js';
 import { mcpServerHandlers } from './mcp-servers.js';
-import { redirectHandlers } from './redirects.js';
+import { bulkRedirectHandlers, redirectHandlers } from './redirects.js';
 import { shareLinkHandlers } from './share-links.js';
 import { siteHandlers } from './site-handlers.js';
-import { structureHandlers } from './structure-handlers.js';
+import { duplicateSiteSpaceHandlers, structureHandlers } from './structure-handlers.js';
 
 export const sitesAreaHandlers: Record<string, Handler> = {
   ...siteHandlers,
@@ -72,4 +76,10 @@ export const sitesAreaHandlers: Record<string, Handler> = {
   ...customizationHandlers,
   ...redirectHandlers,
   ...mcpServerHandlers,
+  ...externalLinkHandlers,
+  ...publishingHandlers,
+  ...hostnameHandlers,
+  ...siteSearchHandlers,
+  ...bulkRedirectHandlers,
+  ...duplicateSiteSpaceHandlers,
 };

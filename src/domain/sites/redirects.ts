@@ -38,6 +38,8 @@
 import { createHash } from 'node:crypto';
 import { badRequest, conflict, notFound } from '../../api/errors.js';
 import type * as routes from '../../api/routes/sites.js';
+import type * as structureRoutes from '../../api/routes/site-structure.js';
+import { ApiError } from '../../api/errors.js';
 import type { StoreReader, StoreWriter } from '../../store/types.js';
 import { openContent } from '../content/storage.js';
 import { primaryRevision } from '../content/common.js';
@@ -63,6 +65,7 @@ import { checkShareKey } from './share-links.js';
 import { type SiteViewContext, sectionUrl, siteBaseUrl, visibleSpace } from './views.js';
 
 const on = implementer<typeof routes>();
+const onStructure = implementer<typeof structureRoutes>();
 
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
 
@@ -334,5 +337,84 @@ export const redirectHandlers: Record<string, Handler> = {
     if (!redirect) return nothingToDelete();
     removeRedirect(ctx.tx, site.id, redirect);
     return deleted();
+  }),
+};
+
+/** One row of `bulkUpsertSiteRedirects`' body. */
+type BulkRow =
+  | { source: string; intent: 'publish' }
+  | { source: string; intent?: 'live' | 'draft' | undefined; captureWildcard?: boolean | undefined; permanent?: boolean | undefined; destination: RedirectDestination | null };
+
+type BulkResult =
+  | { status: 'created' | 'updated' | 'published'; source: string; draft: boolean; id: string }
+  | { status: 'deleted'; source: string; draft: boolean }
+  | { status: 'error'; source: string; draft: boolean; error: string };
+
+/** The redirect of the site from `source` (normalised), live or draft. */
+function redirectFrom(tx: StoreReader, siteId: string, source: string, draft: boolean): RedirectRecord | undefined {
+  const id = tx.get<string>(SiteTables.redirectSources, sourceKey(siteId, source, draft));
+  return id === undefined ? undefined : setOf(draft).get(tx, siteId, id);
+}
+
+/** Makes the draft redirect from `source` live, replacing a live one from the same source. */
+function publishDraft(tx: StoreWriter, site: SiteRecord, source: string, now: string): BulkResult {
+  const draft = redirectFrom(tx, site.id, source, true);
+  if (!draft) return { status: 'error', source, draft: true, error: `No draft redirect from ${source} to publish` };
+  const live = redirectFrom(tx, site.id, source, false);
+  if (live) removeRedirect(tx, site.id, live);
+  removeRedirect(tx, site.id, draft);
+  const { draft: _draft, ...rest } = draft;
+  const published: RedirectRecord = { ...rest, updatedAt: now };
+  claimSource(tx, site, source, published.id, false);
+  redirects.put(tx, site.id, published.id, published);
+  return { status: 'published', source, draft: false, id: published.id };
+}
+
+/** One row: created, updated, deleted (destination null) or published; nothing is written for a row that fails. */
+function upsertRow(ctx: { tx: StoreWriter; ids: () => string }, view: SiteViewContext, site: SiteRecord, row: BulkRow, now: string): BulkResult {
+  const source = checkedSource(row.source);
+  if (row.intent === 'publish') return publishDraft(ctx.tx, site, source, now);
+  const draft = row.intent === 'draft';
+  const existing = redirectFrom(ctx.tx, site.id, source, draft);
+  if (row.destination === null) {
+    if (!existing) return { status: 'error', source, draft, error: `No ${draft ? 'draft ' : ''}redirect from ${source} to delete` };
+    removeRedirect(ctx.tx, site.id, existing);
+    return { status: 'deleted', source, draft };
+  }
+  const destination = checkedDestination(view, site, row.destination, source);
+  const flags = {
+    ...(draft ? { draft: true as const } : {}),
+    ...((row.captureWildcard ?? existing?.captureWildcard) === true ? { captureWildcard: true as const } : {}),
+    ...((row.permanent ?? existing?.permanent) === true ? { permanent: true as const } : {}),
+  };
+  if (existing) {
+    const next: RedirectRecord = { id: existing.id, source, destination, ...flags, createdAt: existing.createdAt, updatedAt: now };
+    setOf(draft).put(ctx.tx, site.id, existing.id, next);
+    return { status: 'updated', source, draft, id: existing.id };
+  }
+  const created: RedirectRecord = { id: ctx.ids(), source, destination, ...flags, createdAt: now, updatedAt: now };
+  claimSource(ctx.tx, site, source, created.id, draft);
+  setOf(draft).put(ctx.tx, site.id, created.id, created);
+  return { status: 'created', source, draft, id: created.id };
+}
+
+export const bulkRedirectHandlers: Record<string, Handler> = {
+  /**
+   * Up to 500 rows (the route's bound) in one transaction, in order (a later row of the same
+   * source sees the earlier one). A row that fails (a missing destination, a bad source) is
+   * reported as `error` with nothing of it written; the others apply.
+   */
+  ...onStructure('bulkUpsertSiteRedirects', (ctx, { params, body }) => {
+    const { site, view } = siteAccess(ctx, params);
+    const now = ctx.clock().toISOString();
+    const results = body.redirects.map((row): BulkResult => {
+      try {
+        return upsertRow(ctx, view, site, row, now);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        return { status: 'error', source: row.source, draft: row.intent === 'draft', error: error.message };
+      }
+    });
+    return { results };
   }),
 };

@@ -26,6 +26,8 @@ import { EMPTY_ADAPTIVE_SCHEMA, adaptiveSchemaCheck } from './adaptive.js';
 import { requireFeature, visibilityFeature } from './features.js';
 import { publishedCustomizations } from './customization.js';
 import { removeSiteMcpServers } from './mcp-servers.js';
+import { checkedHostname, reindexSite, siteByHostname, siteByProxyOrigin } from './origins.js';
+import { siteIntegrationScripts } from './publishing.js';
 import { removeSiteRedirects } from './redirects.js';
 import { checkShareKey, shareKeySite } from './share-links.js';
 import {
@@ -47,6 +49,19 @@ import { siteTreeParts } from './tree-text.js';
 import { gitbookUrl, siteStructureView, siteView, visibleSiteSpaceCount } from './views.js';
 
 const on = implementer<typeof routes>();
+
+/** The site with a custom hostname (`null`: none); a hostname serves one site (409). */
+function withHostname(tx: Parameters<typeof putSite>[0], site: SiteRecord, raw: string | null): SiteRecord {
+  if (raw === null) {
+    const { hostname: _old, ...rest } = site;
+    return rest;
+  }
+  const hostname = checkedHostname(raw);
+  requireFeature(site, 'sites-custom-domain', 'use a custom hostname');
+  const owner = siteByHostname(tx, hostname);
+  if (owner && owner.id !== site.id) throw conflict(`The hostname "${hostname}" already serves site ${owner.id}; remove it there first (docsctl site hostname remove ${hostname})`);
+  return { ...site, hostname };
+}
 
 /** The organization's sites whose basename is `basename` (other than `except`). */
 function basenameTaken(tx: Parameters<typeof orgSites.all>[0], orgId: string, basename: string, except?: string): boolean {
@@ -77,6 +92,7 @@ export const siteHandlers: Record<string, Handler> = {
     };
     requireFeature(site, visibilityFeature(site.visibility), `have ${site.visibility} visibility`);
     putSite(ctx.tx, site);
+    reindexSite(ctx.tx, undefined, site);
     orgSites.insert(ctx.tx, org.id, site.id, null);
     const spaceIds = body.spaces ?? [];
     if (new Set(spaceIds).size !== spaceIds.length) throw badRequest('Invalid spaces: a space is listed twice');
@@ -141,7 +157,7 @@ export const siteHandlers: Record<string, Handler> = {
     const { site, view } = siteAccess(ctx, params);
     if (Object.values(body).every((value) => value === undefined)) {
       throw badRequest(
-        'Nothing to update: pass at least one of title, visibility, basename, adaptiveContent, agentsContext, defaultSiteSpace, defaultSiteSection, proxy',
+        'Nothing to update: pass at least one of title, visibility, basename, adaptiveContent, agentsContext, defaultSiteSpace, defaultSiteSection, proxy, hostname',
       );
     }
     let next: SiteRecord = { ...site, updatedAt: ctx.clock().toISOString() };
@@ -172,8 +188,12 @@ export const siteHandlers: Record<string, Handler> = {
         requireFeature(site, 'sites-custom-subdirectory', 'be served under a proxy');
         next.proxy = { origin: body.proxy, target: gitbookUrl(ctx.tx, site) };
       }
+      const owner = next.proxy ? siteByProxyOrigin(ctx.tx, next.proxy.origin) : undefined;
+      if (owner && owner.id !== site.id) throw conflict(`The proxy origin "${body.proxy}" already serves site ${owner.id}`);
     }
+    if (body.hostname !== undefined) next = withHostname(ctx.tx, next, body.hostname);
     putSite(ctx.tx, next);
+    reindexSite(ctx.tx, site, next);
     if (body.defaultSiteSpace !== undefined) {
       // At the root (no sections) or in the default section, as the API doc says.
       const siteSpace = requireSiteSpace(ctx.tx, site, body.defaultSiteSpace);
@@ -203,6 +223,8 @@ export const siteHandlers: Record<string, Handler> = {
     }
     ctx.tx.delete(SiteTables.adaptiveSchemas, site.id);
     ctx.tx.delete(SiteTables.customizations, site.id);
+    ctx.tx.delete(SiteTables.publishingAuth, site.id);
+    reindexSite(ctx.tx, site, undefined);
     removeSiteRedirects(ctx.tx, site.id);
     removeSiteMcpServers(ctx.tx, site.id);
     orgSites.remove(ctx.tx, site.organization, site.id);
@@ -285,7 +307,7 @@ export const siteHandlers: Record<string, Handler> = {
       site: siteView(view, site),
       structure,
       customizations: publishedCustomizations(ctx.tx, site),
-      scripts: [],
+      scripts: siteIntegrationScripts(ctx.tx, ctx.origin, site),
     };
   }),
 };

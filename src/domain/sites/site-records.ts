@@ -20,6 +20,9 @@
  * | siteDraftRedirects (KeyedSet)| siteId → redirectId                   | RedirectRecord (draft: true)           |
  * | siteRedirectSources          | `${siteId}/${sha256(source)}`, drafts `${siteId}/draft:${sha256(source)}` | redirectId (one source, one redirect of each kind) |
  * | siteMcpServers (KeyedSet)    | siteId → mcpServerId                  | McpServerRecord (headers as given)     |
+ * | siteExternalLinks            | linkId                                | ExternalLinkRecord (its place: `siteStructure`) |
+ * | sitePublishingAuth           | siteId                                | PublishingAuthRecord (absent: never set up) |
+ * | siteHostnames                | hostname                              | siteId (a hostname serves one site)    |
  */
 import { createHash } from 'node:crypto';
 import { notFound } from '../../api/errors.js';
@@ -42,6 +45,8 @@ export interface SiteRecord {
   agentsContext: 'excluded' | 'included';
   adaptiveContent?: { enabled: boolean };
   proxy?: { origin: string; target: string };
+  /** A custom hostname serving the site (hostnames.ts; unique: `siteHostnames`). */
+  hostname?: string;
   /** The default section (when the site has sections). */
   defaultSection?: string;
   /** The default site space at the root (when the site has no sections). */
@@ -134,7 +139,25 @@ export interface McpServerRecord {
   updatedAt: string;
 }
 
-export type StructureRef = { type: 'site-section' | 'site-section-group' };
+export interface ExternalLinkRecord {
+  id: string;
+  site: string;
+  title: string;
+  /** The URL as the WHATWG parser serialises it (http or https, no credentials). */
+  url: string;
+  /** The section group it sits in (absent: the top level). */
+  group?: string;
+  /** A draft link is not published (absent: false). */
+  draft?: boolean;
+  description?: string;
+  icon?: string;
+  condition?: string;
+  localizedTitle?: Record<string, string>;
+  localizedDescription?: Record<string, string>;
+  createdAt: string;
+}
+
+export type StructureRef = { type: 'site-section' | 'site-section-group' | 'site-external-link' };
 
 export const SiteTables = {
   sites: 'sites',
@@ -148,6 +171,9 @@ export const SiteTables = {
   /** Site space id → its overrides of the site's settings (absent: none). */
   siteSpaceCustomizations: 'siteSpaceCustomizations',
   redirectSources: 'siteRedirectSources',
+  externalLinks: 'siteExternalLinks',
+  publishingAuth: 'sitePublishingAuth',
+  hostnames: 'siteHostnames',
 } as const;
 
 export const orgSites = new OrderedList<null>('orgSites');
@@ -165,6 +191,7 @@ export const hashShareKey = (key: string) => createHash('sha256').update(key).di
 export const getSite = (tx: StoreReader, id: string) => tx.get<SiteRecord>(SiteTables.sites, id);
 export const getSection = (tx: StoreReader, id: string) => tx.get<SectionRecord>(SiteTables.sections, id);
 export const getGroup = (tx: StoreReader, id: string) => tx.get<GroupRecord>(SiteTables.groups, id);
+export const getExternalLink = (tx: StoreReader, id: string) => tx.get<ExternalLinkRecord>(SiteTables.externalLinks, id);
 export const getSiteSpace = (tx: StoreReader, id: string) => tx.get<SiteSpaceRecord>(SiteTables.siteSpaces, id);
 
 /**

@@ -15,6 +15,9 @@
  */
 import { badRequest, conflict, noUpdate } from '../../api/errors.js';
 import type * as routes from '../../api/routes/sites.js';
+import type * as structureRoutes from '../../api/routes/site-structure.js';
+import { copySpace } from '../spaces.js';
+import { apiUrl } from '../urls.js';
 import { type Handler, Reply, deleted, implementer, nothingToDelete } from '../handler.js';
 import { itemsOf, paginate } from '../pagination.js';
 import { requireSiteSpaceSource, siteAccess } from './access.js';
@@ -61,6 +64,7 @@ import {
 import { type SiteViewContext, groupView, sectionUrl, sectionView, siteBaseUrl, siteSpaceView, visibleSpace } from './views.js';
 
 const on = implementer<typeof routes>();
+const onStructure = implementer<typeof structureRoutes>();
 
 /** 0.202 `draft` of a PATCH: true makes the item a draft (not published), false makes it live (stored as absent). */
 function setDraft(record: Record<string, unknown>, draft: boolean | undefined): void {
@@ -428,5 +432,29 @@ export const structureHandlers: Record<string, Handler> = {
     const group = requireGroup(ctx.tx, site, item.id);
     moveNode(ctx.tx, site, { type: 'site-section-group', id: group.id }, position);
     return groupAnswer(view, site, group.id);
+  }),
+};
+
+export const duplicateSiteSpaceHandlers: Record<string, Handler> = {
+  /** The space copied (spaces.ts `copySpace`) and shown as a new variant at the end of the same section (or root). */
+  ...onStructure('duplicateSiteSpace', (ctx, { params, body }) => {
+    const { site, view } = siteAccess(ctx, params);
+    const original = requireSiteSpace(ctx.tx, site, params.siteSpaceId);
+    const space = requireSiteSpaceSource(ctx, site, original.space);
+    requireFeature(site, 'sites-multivariant-site', 'have several variants in one section');
+    const copy = copySpace(ctx, space);
+    const owner = siteSpaceOwner(original);
+    const id = ctx.ids();
+    attachSiteSpace(ctx.tx, {
+      id,
+      site: site.id,
+      space: copy.id,
+      ...(original.section !== undefined ? { section: original.section } : {}),
+      path: freePath(copy.title, (p) => siteSpacePathTaken(ctx.tx, owner, p)),
+      ...(original.condition !== undefined ? { condition: original.condition } : {}),
+      ...(body.draft === true ? { draft: true } : {}),
+    });
+    const seg = encodeURIComponent;
+    return new Reply(201, siteSpaceAnswer(view, site, id), { Location: apiUrl(ctx.origin, `orgs/${seg(site.organization)}/sites/${seg(site.id)}/site-spaces/${seg(id)}`) });
   }),
 };

@@ -26,6 +26,7 @@ import {
   type SiteSpaceRecord,
   SiteTables,
   type StructureRef,
+  getExternalLink,
   getGroup,
   getSection,
   getSite,
@@ -57,7 +58,7 @@ export function sectionIdsInOrder(tx: StoreReader, siteId: string): string[] {
   const walk = (owner: string) => {
     for (const node of childrenOf(tx, owner)) {
       if (node.type === 'site-section') out.push(node.id);
-      else walk(node.id);
+      else if (node.type === 'site-section-group') walk(node.id);
     }
   };
   walk(siteId);
@@ -208,17 +209,24 @@ export function reparent(
       const { group: _old, ...rest } = section;
       putSection(tx, to === undefined ? rest : { ...rest, group: to });
     }
-  } else {
+  } else if (node.type === 'site-section-group') {
     const group = getGroup(tx, node.id);
     if (group) {
       const { parent: _old, ...rest } = group;
       tx.put(SiteTables.groups, group.id, to === undefined ? rest : { ...rest, parent: to });
+    }
+  } else {
+    const link = getExternalLink(tx, node.id);
+    if (link) {
+      const { group: _old, ...rest } = link;
+      tx.put(SiteTables.externalLinks, link.id, to === undefined ? rest : { ...rest, group: to });
     }
   }
 }
 
 /** The group holding a section or group (undefined: top level). */
 export function containerOf(tx: StoreReader, node: StructureNode): string | undefined {
+  if (node.type === 'site-external-link') return getExternalLink(tx, node.id)?.group;
   return node.type === 'site-section' ? getSection(tx, node.id)?.group : getGroup(tx, node.id)?.parent;
 }
 
@@ -242,8 +250,15 @@ export function removeGroup(tx: StoreWriter, site: SiteRecord, group: GroupRecor
   tx.delete(SiteTables.groups, group.id);
 }
 
-/** Deletes everything of a site's structure (sections, groups, site spaces). */
+/** Deletes everything of a site's structure (sections, groups, external links, site spaces). */
 export function removeAllStructure(tx: StoreWriter, site: SiteRecord): void {
+  for (const owner of [site.id, ...groupIdsInOrder(tx, site.id)]) {
+    for (const node of childrenOf(tx, owner)) {
+      if (node.type !== 'site-external-link') continue;
+      structure.remove(tx, owner, node.id);
+      tx.delete(SiteTables.externalLinks, node.id);
+    }
+  }
   for (const id of siteSpaceIdsOf(tx, site.id)) {
     const siteSpace = getSiteSpace(tx, id);
     if (siteSpace) detachSiteSpaceRows(tx, siteSpace);

@@ -122,7 +122,7 @@ export function skeletonOf<P>(structure: ApiStructure): Array<TreeNode<P>> {
   });
   const node = (item: ApiSection | ApiGroup): TreeSection<P> | TreeGroup<P> =>
     item.object === 'site-section-group'
-      ? { type: 'group', id: item.id, title: item.title, children: item.children.map(node) }
+      ? { type: 'group', id: item.id, title: item.title, children: own(item.children).map(node) }
       : {
           type: 'section',
           id: item.id,
@@ -132,7 +132,9 @@ export function skeletonOf<P>(structure: ApiStructure): Array<TreeNode<P>> {
           ...(item.urls.published !== undefined ? { url: item.urls.published } : {}),
           variants: item.siteSpaces.map(variant),
         };
+  // External links (0.202) lead out of the site: the tree shows what the site itself publishes.
+  const own = (items: ReadonlyArray<ApiSection | ApiGroup>) => items.filter((item) => (item as { object: string }).object !== 'site-external-link');
   return structure.type === 'sections'
-    ? (structure.structure as Array<ApiSection | ApiGroup>).map(node)
+    ? own(structure.structure as Array<ApiSection | ApiGroup>).map(node)
     : (structure.structure as ApiSiteSpace[]).map(variant);
 }

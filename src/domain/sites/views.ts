@@ -3,7 +3,8 @@
  * `SiteSpace`, `ShareLink`, `SiteStructure` of @gitbook/api 0.143.2).
  *
  * Published URLs (`urls.published`, only while the site is published) are built
- * from the site's proxy origin, or `https://<org hostname or id>.gitbook.io/<basename>`,
+ * from the site's proxy origin, its custom hostname (`https://<hostname>`), or
+ * `https://<org hostname or id>.gitbook.io/<basename>`,
  * then the section path (not for the default section) and the site-space path
  * (not for the default variant).
  *
@@ -18,11 +19,13 @@ import type { StoreReader } from '../../store/types.js';
 import { sitePermissions } from '../permissions.js';
 import { siteFeatures } from './features.js';
 import {
+  type ExternalLinkRecord,
   type GroupRecord,
   type SectionRecord,
   type ShareLinkRecord,
   type SiteRecord,
   type SiteSpaceRecord,
+  getExternalLink,
   getGroup,
   getSection,
   getSiteSpace,
@@ -47,7 +50,8 @@ export function siteLocation(origin: string, site: SiteRecord): string {
 
 /** Base published URL of a site (without a trailing slash), whether or not it is published. */
 export function siteBaseUrl(tx: StoreReader, site: SiteRecord): string {
-  return site.proxy ? `https://${site.proxy.origin}` : gitbookUrl(tx, site);
+  if (site.proxy) return `https://${site.proxy.origin}`;
+  return site.hostname !== undefined ? `https://${site.hostname}` : gitbookUrl(tx, site);
 }
 
 /** Where the site lives without a proxy: `https://<org hostname or id>.gitbook.io/<basename>`. */
@@ -69,6 +73,7 @@ export function siteView(ctx: SiteViewContext, site: SiteRecord) {
     // docsctl never freezes a site (the real API applies Basic to frozen ones): the type it has applies.
     appliedType: site.type,
     title: site.title,
+    ...(site.hostname !== undefined ? { hostname: site.hostname } : {}),
     basename: site.basename,
     ...(site.proxy ? { proxy: site.proxy } : {}),
     visibility: site.visibility,
@@ -195,13 +200,32 @@ export function sectionView(ctx: SiteViewContext, site: SiteRecord, section: Sec
 
 export type SectionView = ReturnType<typeof sectionView>;
 
+/** `SiteExternalLink` (0.202): a URL shown among the sections. */
+export function externalLinkView(link: ExternalLinkRecord) {
+  return {
+    object: 'site-external-link' as const,
+    id: link.id,
+    title: link.title,
+    ...(link.localizedTitle !== undefined ? { localizedTitle: link.localizedTitle } : {}),
+    ...(link.description !== undefined ? { description: link.description } : {}),
+    ...(link.localizedDescription !== undefined ? { localizedDescription: link.localizedDescription } : {}),
+    ...(link.icon !== undefined ? { icon: link.icon } : {}),
+    url: link.url,
+    ...(link.group !== undefined ? { sectionGroup: link.group } : {}),
+    draft: link.draft === true,
+    ...(link.condition !== undefined ? { condition: link.condition } : {}),
+  };
+}
+
+export type ExternalLinkView = ReturnType<typeof externalLinkView>;
+
 export interface GroupView {
   object: 'site-section-group';
   id: string;
   title: string;
   draft: boolean;
   sections: SectionView[];
-  children: Array<SectionView | GroupView>;
+  children: Array<SectionView | GroupView | ExternalLinkView>;
   sectionGroup?: string;
   icon?: string;
 }
@@ -224,14 +248,17 @@ export function groupView(ctx: SiteViewContext, site: SiteRecord, group: GroupRe
 }
 
 /** The visible children of the site root or of a group; `published`: draft sections and groups (and what they hold) left out. */
-export function structureViews(ctx: SiteViewContext, site: SiteRecord, owner: string, published = false): Array<SectionView | GroupView> {
-  const out: Array<SectionView | GroupView> = [];
+export function structureViews(ctx: SiteViewContext, site: SiteRecord, owner: string, published = false): Array<SectionView | GroupView | ExternalLinkView> {
+  const out: Array<SectionView | GroupView | ExternalLinkView> = [];
   for (const node of childrenOf(ctx.tx, owner)) {
     if (node.type === 'site-section') {
       const section = getSection(ctx.tx, node.id);
       if (!section || (published && section.draft === true)) continue;
       const view = sectionView(ctx, site, section, published);
       if (shown(view)) out.push(view);
+    } else if (node.type === 'site-external-link') {
+      const link = getExternalLink(ctx.tx, node.id);
+      if (link && !(published && link.draft === true)) out.push(externalLinkView(link));
     } else {
       const group = getGroup(ctx.tx, node.id);
       if (group && !(published && group.draft === true)) out.push(groupView(ctx, site, group, published));
