@@ -105,11 +105,18 @@ const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 function bashScript(nodes: Node[], valueFlagList: string[]): string {
   const paths = nodes.map((n) => `    ${quote(n.path)}) return 0;;`).join('\n');
-  const words = nodes.map((n) => `    ${quote(n.path)}) words=${quote([...new Set(n.words)].join(' '))};;`).join('\n');
+  // The flags every command has (the global ones) are written once, not in each command's line.
+  const commands = nodes.filter((n) => n.path !== '');
+  const everywhere = [...new Set(commands[0]?.words ?? [])].filter((w) => w.startsWith('-') && commands.every((n) => n.words.includes(w)));
+  const own = (n: Node) => [...new Set(n.words)].filter((w) => n.path === '' || !everywhere.includes(w));
+  const words = nodes.map((n) => `    ${quote(n.path)}) words=${quote(own(n).join(' '))};;`).join('\n');
   const choices = nodes
     .flatMap((n) => [...n.choices].map(([flag, values]) => `    ${quote(`${n.path}|${flag}`)}) words=${quote(values.join(' '))};;`))
     .join('\n');
-  const args = nodes.filter(argsMatter).map((n) => `    ${quote(n.path)}) args=${quote(n.args)};;`).join('\n');
+  // One case per argument shape (`s`, `sp`…), its command paths joined: the script stays small.
+  const byArgs = new Map<string, string[]>();
+  for (const node of nodes.filter(argsMatter)) byArgs.set(node.args, [...(byArgs.get(node.args) ?? []), quote(node.path)]);
+  const args = [...byArgs].map(([shape, paths]) => `    ${paths.join('|')}) args=${quote(shape)};;`).join('\n');
   const pathFlags = pathFlagsOf(nodes).map(quote).join('|');
   return `# docsctl completion for bash: source <(docsctl completion bash)
 _docsctl_is_path() {
@@ -153,6 +160,7 @@ ${choices}
     case "$path" in
 ${words}
     esac
+    [ -n "$path" ] && words="$words ${everywhere.join(' ')}"
     case "$cur" in
       -*) ;;
       *)
