@@ -32,7 +32,6 @@ export type DeclaredRouteId =
   | "getOrganizationAuditEvent"
   | "getOrganizationsForEmailDomain"
   | "getPageDocumentInRevisionById"
-  | "getPublishedContentByUrl"
   | "getRecommendedQuestionsInOrganization"
   | "getReusableContentById"
   | "getReusableContentDocumentInRevisionById"
@@ -80,7 +79,6 @@ export type DeclaredRouteId =
   | "provisionOrganizationAgentConversation"
   | "renderIntegrationUIWithGet"
   | "renderIntegrationUIWithPost"
-  | "resolvePublishedContentByUrl"
   | "runTranslation"
   | "streamAIResponseInSite"
   | "streamAskInOrganization"
@@ -134,7 +132,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"getOrganizationAuditEvent","method":"GET","path":"/v1/orgs/{organizationId}/audit-events/{auditEventId}","summary":"Get an organization audit event","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getOrganizationsForEmailDomain","method":"GET","path":"/v1/email-domains/{emailDomain}/orgs","summary":"Get all organizations by email domain","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getPageDocumentInRevisionById","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document","summary":"Get the raw document body of a page in a historical revision","success":200,"paginated":false,"query":["evaluated","dereferenced"],"body":null},
-  {"id":"getPublishedContentByUrl","method":"GET","path":"/v1/urls/published","summary":"Resolve a URL of a published content","success":200,"paginated":false,"query":["url","visitorAuthToken","redirectOnError"],"body":null},
   {"id":"getRecommendedQuestionsInOrganization","method":"GET","path":"/v1/orgs/{organizationId}/ask/questions","summary":"List recommended questions to ask in an organization","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getReusableContentById","method":"GET","path":"/v1/spaces/{spaceId}/content/reusable-contents/{reusableContentId}","summary":"Get a reusable content block from a space by its ID","success":200,"paginated":false,"query":["metadata","computed"],"body":null},
   {"id":"getReusableContentDocumentInRevisionById","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document","summary":"Get the document body of a reusable content block in a historical revision","success":200,"paginated":false,"query":["evaluated","dereferenced"],"body":null},
@@ -182,7 +179,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"provisionOrganizationAgentConversation","method":"PUT","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Provision an AI agent conversation in an organization","success":204,"paginated":false,"query":[],"body":null},
   {"id":"renderIntegrationUIWithGet","method":"GET","path":"/v1/integrations/{integrationName}/render","summary":"Render an integration UI with GET method","success":200,"paginated":false,"query":["request"],"body":null},
   {"id":"renderIntegrationUIWithPost","method":"POST","path":"/v1/integrations/{integrationName}/render","summary":"Render an integration UI with POST method","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["componentId","props","state","context","action"],"requiredFields":["componentId","props","context"]}},
-  {"id":"resolvePublishedContentByUrl","method":"POST","path":"/v1/urls/published","summary":"Resolve a URL of a published content","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["url","redirectOnError","visitor"],"requiredFields":["url"]}},
   {"id":"runTranslation","method":"POST","path":"/v1/orgs/{organizationId}/translations/{translationId}/run","summary":"Run a translation again","success":204,"paginated":false,"query":[],"body":null},
   {"id":"streamAIResponseInSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ai/response","summary":"Generate an AI response in a site","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["previousResponseId","input","model","tools","toolCall","session","channel"],"requiredFields":["input"]}},
   {"id":"streamAskInOrganization","method":"GET","path":"/v1/orgs/{organizationId}/ask/stream","summary":"Ask a question in an organization (streamed)","success":200,"paginated":false,"query":["query","format","details"],"body":null},
