@@ -13,7 +13,8 @@
 //   serve:    read/list/write throughput as ratios to a bare node:http server, creates/s and bytes/create at 0 and 3,000 spaces
 //   store-engine (--store-engine): creates/s and bytes per create at 0 and 3,000 spaces in-process, the fairness wait
 //   serve-import: slowest GET through serve while a 5,000-page zip imports on a file store (target ≤ 250 ms)
-// Options: --quick (fewer runs, no 10x store), --startup, --content, --git, --git-real, --serve, --serve-creates, --serve-import, --teams, --integration-events, --comments or --store-engine (only that part).
+//   emulator (--emulator): serve snapshot save / restore at 10 and 10,000 spaces (O(1): target ≤ 1.2× between them)
+// Options: --quick (fewer runs, no 10x store), --startup, --emulator, --content, --git, --git-real, --serve, --serve-creates, --serve-import, --teams, --integration-events, --comments or --store-engine (only that part).
 // --git-real takes --shapes reference,manual,images,server, --rounds N (default 3, 1 with --quick) and --repo PATH[:DIR] (a repository of your own, repeatable).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -241,6 +242,7 @@ try {
   else if (process.argv.includes('--serve')) await runServeBench();
   else if (process.argv.includes('--comments')) await (await import('./comments.mjs')).commentsBench({ bin, work, generator, paired });
   else if (process.argv.includes('--startup')) await startupBench();
+  else if (process.argv.includes('--emulator')) await (await import('./emulator.mjs')).emulatorBench({ bin, work, paired, generator, generate });
   else await startAndStoreBenches();
 } finally {
   rmSync(work, { recursive: true, force: true });

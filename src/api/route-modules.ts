@@ -8,6 +8,7 @@ import * as collections from './routes/collections.js';
 import * as comments from './routes/comments.js';
 import * as content from './routes/content.js';
 import * as customFields from './routes/custom-fields.js';
+import * as emulator from './routes/emulator.js';
 import * as fonts from './routes/fonts.js';
 import * as git from './routes/git.js';
 import * as imports from './routes/imports.js';
@@ -56,5 +57,6 @@ export const handWrittenModules = {
   reviews,
   search,
   users,
+  emulator,
 } as const;
 

@@ -21,6 +21,7 @@ const LOCALLY = 'the command works locally (--store DIR) and against docsctl ser
 const CUSTOM_FIELDS = `GitBook's API of today has no custom fields; ${LOCALLY}`;
 const LINKS = `GitBook's API of today lists no links, its page meta-links are only prev/next/parent; ${LOCALLY}`;
 const ACCOUNTS = `GitBook makes users and API tokens in its app, its API has no such operation; ${LOCALLY}`;
+const EMULATOR = 'snapshots and reset are docsctl serve\'s, the emulator: point --endpoint at a docsctl serve (or run on a local store)';
 
 /** Each operation today's API lacks, with what to use instead. */
 export const NOT_IN_TODAYS_API: Partial<Record<RouteId, string>> = {
@@ -45,6 +46,11 @@ export const NOT_IN_TODAYS_API: Partial<Record<RouteId, string>> = {
   listTokensForAuthenticatedUser: ACCOUNTS,
   listTokensForUser: ACCOUNTS,
   revokeToken: ACCOUNTS,
+  saveEmulatorSnapshot: EMULATOR,
+  listEmulatorSnapshots: EMULATOR,
+  restoreEmulatorSnapshot: EMULATOR,
+  deleteEmulatorSnapshot: EMULATOR,
+  resetEmulator: EMULATOR,
 };
 
 /**

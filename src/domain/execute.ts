@@ -14,7 +14,7 @@ import type { IdGenerator } from '../util/ids.js';
 import type { GitSettings } from '../git/settings.js';
 import type { InstallationTokenScope } from './core-records.js';
 import type { Actor, AnswerCache, ArtifactSink, Handler, HandlerContext, ProgressListener } from './handler.js';
-import { ExactJson, Reply } from './handler.js';
+import { ExactJson, Reply, transactOptionsOf } from './handler.js';
 import { type ResolvedAccess, checkAccess } from './access.js';
 import { findHandler } from './handler-registry.js';
 import { type InputPolicy, LOCAL_POLICY } from './input-policy.js';
@@ -192,7 +192,7 @@ async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: Ro
       for (const stager of stagers) stager.release(); // what no commit adopted goes
     }
   }
-  const value = await env.store.transact((tx) => handler(context(tx), input), { command: route.id });
+  const value = await env.store.transact((tx) => handler(context(tx), input), transactOptionsOf(handler, route.id));
   return toResult(route, value);
 }
 

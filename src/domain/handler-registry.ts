@@ -53,6 +53,7 @@ const inviteLinks = async (): Promise<Handlers> => (await import('./invite-links
 const fonts = async (): Promise<Handlers> => (await import('./fonts.js')).fontHandlers;
 const sites = async (): Promise<Handlers> => (await import('./sites/handlers.js')).sitesAreaHandlers;
 const system = async (): Promise<Handlers> => (await import('./system.js')).systemHandlers;
+const emulator = async (): Promise<Handlers> => (await import('./emulator.js')).emulatorHandlers;
 
 /** Which domain module implements the routes of each route module. */
 export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers>>> = {
@@ -60,6 +61,7 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   'invite-links': inviteLinks,
   fonts,
   system,
+  emulator,
   collections,
   spaces,
   'change-requests': content,

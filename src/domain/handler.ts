@@ -130,6 +130,20 @@ export interface TwoPhaseHandler<R extends AnyRoute = AnyRoute, P = unknown> {
 
 export type Handler<R extends AnyRoute = AnyRoute> = HandlerFn<R> | TwoPhaseHandler<R>;
 
+/**
+ * Marks handlers (`committingAlone(on('id', …))`) whose transaction must commit alone, on the
+ * newest state, with nothing grouped before it (`TransactOptions.alone`): those that read or
+ * replace the whole state (emulator snapshots, src/domain/emulator.ts).
+ */
+export function committingAlone(handlers: Record<string, Handler>): Record<string, Handler> {
+  for (const handler of Object.values(handlers)) Object.assign(handler, { alone: true as const });
+  return handlers;
+}
+
+/** The store options of a handler's transaction. */
+export const transactOptionsOf = (handler: Handler, command: string): { command: string; alone?: true } =>
+  (handler as { alone?: true }).alone ? { command, alone: true } : { command };
+
 /** Answers for DELETE routes: 205 when deleted, 204 when there was nothing to delete. */
 export const deleted = () => new Reply(205);
 export const nothingToDelete = () => new Reply(204);

@@ -270,6 +270,7 @@ export const columns = {
   /** An API token of the store (docsctl's account routes): never the token itself… */
   token: [col('ID', 'id'), col('LABEL', 'label'), col('USER', 'user'), col('CREATED', 'createdAt')],
   /** …but in the answer that issues it. */
+  emulatorSnapshot: [col('NAME', 'name'), col('CREATED', 'createdAt')],
   newToken: [col('ID', 'id'), col('LABEL', 'label'), col('USER', 'user'), col('CREATED', 'createdAt'), col('TOKEN', 'token')],
   collection: [
     col('ID', 'id'),

@@ -165,6 +165,15 @@ export class Committer {
     });
   }
 
+  /**
+   * The next group from the queue: up to MAX_GROUP transactions, ending before one that
+   * must commit alone (`TransactOptions.alone`), which is a group of its own when first.
+   */
+  private takeGroup(): Queued[] {
+    const alone = this.waiting.findIndex((item) => item.options.alone === true);
+    return this.waiting.splice(0, alone === 0 ? 1 : alone === -1 ? MAX_GROUP : Math.min(alone, MAX_GROUP));
+  }
+
   /** Waits for every queued transaction and any checkpoint. */
   async drain(): Promise<void> {
     while (this.pumpActive) await this.pumping;
@@ -196,7 +205,7 @@ export class Committer {
             this.pumpActive = false;
             return;
           }
-          const group = this.waiting.splice(0, MAX_GROUP);
+          const group = this.takeGroup();
           try {
             if (lock === undefined) {
               lock = await this.acquire(group[0]?.options.command);
@@ -210,7 +219,7 @@ export class Committer {
         }
         const prepared = current.ran.prepared;
         if (prepared !== undefined && this.formatVersion >= FORMAT_VERSION && !letGo()) {
-          const next = this.waiting.splice(0, MAX_GROUP);
+          const next = this.takeGroup();
           ahead = await this.startGroup(next, () => new Snapshot(prepared.gen, this.host, prepared.record, prepared.root), current.publishing);
         }
         let settle = await this.outcome(current, () => {
@@ -459,6 +468,11 @@ export class Committer {
       bnode: (hash) => (pendingValue(hash) as BNode | undefined) ?? this.host.bnode(hash),
     };
     const tables = new Map(base.root.tables);
+    // Tables a transaction replaced whole (Transaction.replaceState) start from their new root.
+    for (const [table, root] of writes.roots) {
+      if (root === null) tables.delete(table);
+      else tables.set(table, root);
+    }
     let slice = performance.now();
     for (const table of [...writes.tables.keys()].sort()) {
       const rows = writes.tables.get(table) as Map<string, string | null>;

@@ -29,8 +29,13 @@ export class Snapshot implements StoreReader {
     readonly root: RootObject,
   ) {}
 
+  /** The root of `table` in the state this view reads (undefined: the table is empty). */
+  protected tableRoot(table: string): string | undefined {
+    return this.root.tables.get(table);
+  }
+
   protected raw(table: string, key: string): Json | undefined {
-    return tableGet(this.source, this.root.tables.get(table), key);
+    return tableGet(this.source, this.tableRoot(table), key);
   }
 
   get<T = unknown>(table: string, key: string): T | undefined {
@@ -43,11 +48,11 @@ export class Snapshot implements StoreReader {
   }
 
   entries<T = unknown>(table: string): Array<[string, T]> {
-    return tableEntries(this.source, this.root.tables.get(table)).map(([key, value]) => [key, copy<T>(value)]);
+    return tableEntries(this.source, this.tableRoot(table)).map(([key, value]) => [key, copy<T>(value)]);
   }
 
   scan<T = unknown>(table: string, options: ScanOptions = {}): Array<[string, T]> {
-    const rows = tableScan(this.source, this.root.tables.get(table), options);
+    const rows = tableScan(this.source, this.tableRoot(table), options);
     return options.shared ? (rows as Array<[string, T]>) : rows.map(([key, value]) => [key, copy<T>(value)]);
   }
 
@@ -57,7 +62,7 @@ export class Snapshot implements StoreReader {
 
   /** The table's root hash (trees are content-addressed: same rows, same hash). */
   tableVersion(table: string): string | undefined {
-    return this.root.tables.get(table) ?? 'empty';
+    return this.tableRoot(table) ?? 'empty';
   }
 
   /** The recorded outcome of an earlier transaction with this id, if it is among the recent ones. */
@@ -80,10 +85,12 @@ export interface PutObject {
 
 /**
  * Buffered writes: table → key → JSON text (null = deleted); objects: hash → text; the
- * staged objects the transaction adopts (Store.stage).
+ * staged objects the transaction adopts (Store.stage); tables whose whole state is replaced
+ * by an earlier root (`replaceState`: table → root hash, null = emptied), under the rows.
  */
 export class Writes {
   readonly tables = new Map<string, Map<string, string | null>>();
+  readonly roots = new Map<string, string | null>();
   readonly objects = new Map<string, PutObject>();
   readonly staged = new Set<StagedObjects>();
 
@@ -97,15 +104,22 @@ export class Writes {
     rows.set(key, text);
   }
 
-  /** Adds `other`'s writes on top of these. */
+  /** The table's whole state becomes `root`'s (null: empty): rows buffered for it before are dropped. */
+  replaceRoot(table: string, root: string | null): void {
+    this.roots.set(table, root);
+    this.tables.delete(table);
+  }
+
+  /** Adds `other`'s writes on top of these (its replaced roots first: its rows came after them). */
   absorb(other: Writes): void {
+    for (const [table, root] of other.roots) this.replaceRoot(table, root);
     for (const [table, rows] of other.tables) for (const [key, text] of rows) this.set(table, key, text);
     for (const [hash, object] of other.objects) this.objects.set(hash, object);
     for (const staged of other.staged) this.staged.add(staged);
   }
 
   get empty(): boolean {
-    return this.tables.size === 0 && this.objects.size === 0 && this.staged.size === 0;
+    return this.tables.size === 0 && this.objects.size === 0 && this.staged.size === 0 && this.roots.size === 0;
   }
 }
 
@@ -127,13 +141,13 @@ export class Transaction extends Snapshot implements StoreWriter {
 
   private buffered(table: string, key: string): string | null | undefined {
     const text = this.own.get(table, key);
-    return text !== undefined ? text : this.before.get(table, key);
+    return text !== undefined || this.own.roots.has(table) ? text : this.before.get(table, key);
   }
 
-  /** Buffered rows of a table (earlier transactions' writes overlaid by ours). */
+  /** Buffered rows of a table (earlier transactions' writes overlaid by ours; none of theirs once we replaced the table). */
   private bufferedRows(table: string): Map<string, string | null> | undefined {
     const mine = this.own.tables.get(table);
-    const theirs = this.before.tables.get(table);
+    const theirs = this.own.roots.has(table) ? undefined : this.before.tables.get(table);
     if (!theirs) return mine;
     if (!mine) return theirs;
     return new Map([...theirs, ...mine]);
@@ -188,6 +202,41 @@ export class Transaction extends Snapshot implements StoreWriter {
       complete = rows.filter(([key]) => (options.reverse ? key >= boundary : key <= boundary));
     }
     return options.limit === undefined ? complete : complete.slice(0, Math.max(0, options.limit));
+  }
+
+  /** A table replaced by `replaceState` (here or in a transaction grouped before) reads from its new root. */
+  protected override tableRoot(table: string): string | undefined {
+    const root = this.own.roots.get(table) ?? (this.own.roots.has(table) ? null : this.before.roots.get(table));
+    if (root === undefined) return super.tableRoot(table);
+    return root ?? undefined;
+  }
+
+  /**
+   * The root of every table of the state this transaction reads: the whole state in a few
+   * hashes (what an emulator snapshot keeps, `src/domain/emulator.ts`). Only exact before
+   * anything is buffered (run it with `TransactOptions.alone`, first thing).
+   */
+  stateRoots(): Record<string, string> {
+    if (this.own.tables.size + this.before.tables.size + this.own.roots.size + this.before.roots.size > 0) {
+      throw new Error('stateRoots() needs a transaction of its own (TransactOptions.alone), called before any write');
+    }
+    return Object.fromEntries(this.root.tables);
+  }
+
+  /**
+   * Makes every table but `keep` what `roots` says (a table it does not name becomes empty):
+   * a whole earlier state back in one commit of a few hashes, whatever its size. Each root
+   * must be one the store holds (kept reachable by the row that names it).
+   */
+  replaceState(roots: Readonly<Record<string, string>>, keep: readonly string[]): void {
+    this.writable();
+    for (const hash of Object.values(roots)) this.source.object(hash); // throws StoreError when missing or damaged
+    const names = new Set([...this.root.tables.keys(), ...this.before.roots.keys(), ...Object.keys(roots)]);
+    for (const table of names) {
+      if (keep.includes(table)) continue;
+      this.own.replaceRoot(table, Object.hasOwn(roots, table) ? (roots[table] as string) : null);
+    }
+    this.dirty = true;
   }
 
   /** Undefined once the table has buffered writes (they have no root hash yet). */

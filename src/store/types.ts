@@ -77,6 +77,13 @@ export interface StoreWriter extends StoreReader {
    * The transaction's rows must name what it needs of them, as for `putObject`.
    */
   adopt(staged: StagedObjects): void;
+  /**
+   * Whole-state snapshots, in a content-addressed store (the file store; absent in a test
+   * double): the root hash of every table, and a state made those roots again (every
+   * table but `keep`) in one commit whatever its size. See `Transaction` in snapshot.ts.
+   */
+  stateRoots?(): Record<string, string>;
+  replaceState?(roots: Readonly<Record<string, string>>, keep: readonly string[]): void;
 }
 
 /** Where objects can be put and read back: a transaction, or a stager before one. */
@@ -113,6 +120,11 @@ export interface TransactOptions {
   txId?: string;
   /** A short description of the writer, recorded in the lock (shown when the store is busy). */
   command?: string;
+  /**
+   * Commit this transaction in a group of its own, on the newest state (no transaction
+   * grouped before it): what `stateRoots` needs to see a state exactly.
+   */
+  alone?: boolean;
 }
 
 export interface Store {

@@ -319,7 +319,9 @@ const DOCSCTL_ACCOUNTS = [
   'listTokensForUser',
   'revokeToken',
 ];
-const DOCSCTL_EXTENSIONS = [...DOCSCTL_PREVIEWS, ...DOCSCTL_ACCOUNTS];
+/** `serve` as a CI emulator (src/api/routes/emulator.ts): snapshots of the whole store and reset. */
+const DOCSCTL_EMULATOR = ['saveEmulatorSnapshot', 'listEmulatorSnapshots', 'restoreEmulatorSnapshot', 'deleteEmulatorSnapshot', 'resetEmulator'];
+const DOCSCTL_EXTENSIONS = [...DOCSCTL_PREVIEWS, ...DOCSCTL_ACCOUNTS, ...DOCSCTL_EMULATOR];
 
 const inSpec = routes.filter((route) => !NOT_IN_SPEC.has(route.id) && !DOCSCTL_EXTENSIONS.includes(route.id));
 

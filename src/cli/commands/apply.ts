@@ -49,7 +49,7 @@ Objects are matched by title path (collections, spaces) or title; "id:" pins one
 Objects missing from the file are left alone, unless --prune (of the kinds the file lists).`;
 
 /** The file's text, read with its size bounded (a file or `-` for stdin). */
-async function readBounded(session: Session, file: string): Promise<string> {
+export async function readBounded(session: Session, file: string): Promise<string> {
   const tooLarge = () => new UsageError(`${file}: the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB`, { hint: 'split the organization into several files' });
   try {
     if (file === '-') {

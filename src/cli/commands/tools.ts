@@ -44,7 +44,7 @@ export const toolCommands: readonly ToolCommand[] = [
   },
   {
     name: 'serve',
-    term: 'serve [options]',
+    term: 'serve [options] [command...]',
     description: 'Serve the local store as the /v1 API (a stateful emulator for CI and API clients)',
     load: async () => (await import('./serve.js')).registerServeCommand,
   },
