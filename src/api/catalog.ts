@@ -41,6 +41,7 @@ const moduleLoaders: Record<RouteModuleName, () => Promise<Record<string, unknow
   reviews: () => import('./routes/reviews.js'),
   search: () => import('./routes/search.js'),
   users: () => import('./routes/users.js'),
+  audit: () => import('./routes/audit.js'),
   emulator: () => import('./routes/emulator.js'),
   declared: async () => (await import('./routes/declared.js')).declaredRouteModule,
 };

@@ -3,6 +3,7 @@
  * what `RouteId` is derived from (route-id.ts imports only this module's type, so the
  * type does not depend on the table that uses it).
  */
+import * as audit from './routes/audit.js';
 import * as changeRequests from './routes/change-requests.js';
 import * as collections from './routes/collections.js';
 import * as comments from './routes/comments.js';
@@ -57,6 +58,7 @@ export const handWrittenModules = {
   reviews,
   search,
   users,
+  audit,
   emulator,
 } as const;
 

@@ -25,9 +25,12 @@ export function userIdForToken(reader: StoreReader, token: string): string | und
 
 /** Who calls with this token: a user, or a user narrowed to an integration installation (installation-scope.ts). */
 export function actorForToken(reader: StoreReader, token: string): Actor | undefined {
-  const record = reader.get<TokenRecord>(Tables.tokens, hashToken(token));
+  const hash = hashToken(token);
+  const record = reader.get<TokenRecord>(Tables.tokens, hash);
   if (!record || !getUser(reader, record.userId)) return undefined;
-  return record.installation ? { userId: record.userId, installation: record.installation } : { userId: record.userId };
+  // The token's public id is its hash's first 16 hex digits (accounts.ts), as `token list` shows it.
+  const tokenId = hash.slice(0, 16);
+  return record.installation ? { userId: record.userId, installation: record.installation, tokenId } : { userId: record.userId, tokenId };
 }
 
 /** The user created by `docsctl init` (`meta.store.owner`), or undefined on an uninitialized store. */

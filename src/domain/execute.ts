@@ -18,6 +18,7 @@ import { ExactJson, Reply, transactOptionsOf } from './handler.js';
 import { type ResolvedAccess, checkAccess } from './access.js';
 import { findHandler } from './handler-registry.js';
 import { type InputPolicy, LOCAL_POLICY } from './input-policy.js';
+import type { AuditSource } from './audit-records.js';
 
 export interface ExecuteEnv {
   store: Store;
@@ -40,6 +41,8 @@ export interface ExecuteEnv {
   git?: GitSettings | undefined;
   /** Answers kept for the generation of `reader` (serve): given to read operations only. */
   answers?: AnswerCache | undefined;
+  /** Where the call entered, for the audit log: `api` (serve); absent: `script` (the CLI on its store). */
+  source?: AuditSource | undefined;
 }
 
 const noArtifacts: ArtifactSink = {
@@ -178,6 +181,8 @@ async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: Ro
   }
   const base = { actor: env.actor, access, clock: env.clock, ids: env.ids, origin: env.origin, artifacts: env.artifacts ?? noArtifacts, policy: env.policy ?? LOCAL_POLICY, progress: env.progress, git: env.git };
   const context = (tx: StoreWriter): HandlerContext => ({ tx, ...base });
+  // Every write records its audit event in its own transaction (audit-records.ts), after the handler.
+  const audited = reads ? undefined : auditHook(env, route, input, access, await auditRecorder());
   if (typeof handler !== 'function') {
     const stagers: ObjectStager[] = [];
     const store = env.store;
@@ -186,14 +191,50 @@ async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: Ro
       const prepared = await handler.prepare({ reader: reads ? snapshot() : env.store.read(), ...base, stage }, input);
       const value = reads
         ? await handler.run(context(new ReadOnly(snapshot())), input, prepared)
-        : await env.store.transact((tx) => handler.run(context(tx), input, prepared), { command: route.id });
+        : await env.store.transact((tx) => then(handler.run(context(tx), input, prepared), (answer) => (audited as AuditHook)(tx, answer)), { command: route.id });
       return toResult(route, value);
     } finally {
       for (const stager of stagers) stager.release(); // what no commit adopted goes
     }
   }
-  const value = await env.store.transact((tx) => handler(context(tx), input), transactOptionsOf(handler, route.id));
+  const value = await env.store.transact((tx) => then(handler(context(tx), input), (answer) => (audited as AuditHook)(tx, answer)), transactOptionsOf(handler, route.id));
   return toResult(route, value);
+}
+
+type AuditHook = (tx: StoreWriter, answer: unknown) => unknown;
+type Recorder = typeof import('./audit-records.js').recordAudit;
+
+let recorder: Recorder | Promise<Recorder> | undefined;
+
+/** The audit recorder, loaded by the first write (reads never load it). */
+function auditRecorder(): Recorder | Promise<Recorder> {
+  recorder ??= import('./audit-records.js').then((module) => (recorder = module.recordAudit));
+  return recorder;
+}
+
+/** Records the write's audit event from the handler's answer, then hands the answer on. */
+function auditHook(env: ExecuteEnv, route: Runnable, input: RouteInput<AnyRoute>, access: ResolvedAccess, record: Recorder): AuditHook {
+  const { params, body } = input as { params?: Record<string, unknown>; body?: unknown };
+  const actor = env.actor;
+  const source: AuditSource = actor.installation ? 'integration' : (env.source ?? 'script');
+  return (tx, answer) => {
+    // A write that changed nothing (a re-run, "nothing to change") records nothing and still commits nothing.
+    if ((tx as { dirty?: boolean }).dirty === false) return answer;
+    const reply = answer instanceof Reply ? answer : undefined;
+    const value = reply ? reply.body : answer instanceof ExactJson ? answer.value : answer;
+    const status = reply ? reply.status : successStatus(route);
+    record(tx, env.clock, { routeId: route.id, method: route.method, params: params ?? {}, body, answer: value, status, actor, access, source });
+    return answer;
+  };
+}
+
+/** `fn(value)`, after `value` settles when it is a promise (a synchronous handler stays synchronous). */
+function then<T>(value: T | Promise<T>, fn: (settled: T) => unknown): unknown {
+  return value instanceof Promise ? value.then(fn) : fn(value);
+}
+
+function successStatus(route: Runnable): number {
+  return route.success === 'delete' ? 205 : route.success === 'upsert' ? 200 : route.success;
 }
 
 function toResult(route: Runnable, value: unknown): OperationResult {
@@ -201,7 +242,7 @@ function toResult(route: Runnable, value: unknown): OperationResult {
     const json = value.status === 204 || value.status === 205 ? undefined : serialize(value.body);
     return result(value.status, json, { ...value.headers });
   }
-  const status = route.success === 'delete' ? 205 : route.success === 'upsert' ? 200 : route.success;
+  const status = successStatus(route);
   if (status === 204 || status === 205) return result(status, undefined, {});
   if (value instanceof ExactJson) return exactResult(status, value);
   return result(status, serialize(value), {});

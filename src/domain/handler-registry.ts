@@ -48,11 +48,12 @@ const integrations = async (): Promise<Handlers> => ({
 });
 const sso = async (): Promise<Handlers> => (await import('./sso.js')).ssoHandlers;
 const openapi = async (): Promise<Handlers> => (await import('./openapi-specs.js')).openApiSpecHandlers;
-const translations = async (): Promise<Handlers> => (await import('./translations.js')).translationHandlers;
+const translations = async (): Promise<Handlers> => ({ ...(await import('./translations.js')).translationHandlers, ...(await import('./glossary.js')).glossaryHandlers });
 const inviteLinks = async (): Promise<Handlers> => (await import('./invite-links.js')).inviteLinkHandlers;
 const fonts = async (): Promise<Handlers> => (await import('./fonts.js')).fontHandlers;
 const sites = async (): Promise<Handlers> => (await import('./sites/handlers.js')).sitesAreaHandlers;
 const system = async (): Promise<Handlers> => (await import('./system.js')).systemHandlers;
+const audit = async (): Promise<Handlers> => (await import('./audit.js')).auditHandlers;
 const emulator = async (): Promise<Handlers> => (await import('./emulator.js')).emulatorHandlers;
 
 /** Which domain module implements the routes of each route module. */
@@ -83,6 +84,7 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   sso,
   openapi,
   translations,
+  audit,
 };
 
 /** Each area's handlers once loaded: `serve` looks a handler up on every request, and an area's map is built by spreading several modules' maps. */

@@ -20,6 +20,8 @@ export interface Actor {
   userId: string;
   /** Set for an integration installation's token: the calls it may make are narrowed (installation-scope.ts). */
   installation?: InstallationTokenScope | undefined;
+  /** The public id of the token that authenticated the call (`token list`'s ID), recorded in audit events; absent for the store owner without a token. */
+  tokenId?: string | undefined;
 }
 
 /**

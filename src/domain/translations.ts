@@ -5,8 +5,13 @@
  * - the real API's `Translation` (0.202: `object: "translation"`, `source: {space,
  *   language}`, `language`, `instructions`, `status`, `stats`), created with
  *   `{source, language, instructions?}` as GitBook's client sends it. The source space
- *   must be a space of the organization (404). docsctl runs no translation
- *   (`runTranslation` answers 501), so a translation stays `pending` with zero stats.
+ *   must be a space of the organization (404). A translation is `pending` until its first
+ *   `runTranslation`: a deterministic glossary-based run (glossary.ts: no machine
+ *   translation) that writes the source space's primary content, glossary terms replaced,
+ *   as a new revision of the translated space (made by the first run, in the source's
+ *   collection, titled `<source> (<language>)`, made again if it was deleted); the
+ *   translation is then `completed` with its `result` and `stats` (pages, words; durations
+ *   0: a run takes no measurable time).
  *
  * Rules decided here: creating, replacing and deleting needs `admin`; any member may
  * read. `languages` are kept in the order given, without duplicates (a duplicate is a
@@ -16,10 +21,16 @@
 import { badRequest, notFound } from '../api/errors.js';
 import type * as routes from '../api/routes/translations.js';
 import type { StoreReader } from '../store/types.js';
-import { type Handler, Reply, deleted, implementer, nothingToDelete } from './handler.js';
+import { type Handler, type HandlerContext, Reply, deleted, implementer, nothingToDelete } from './handler.js';
 import { KeyedSet, isKeyedId } from './ordered.js';
 import { atLeast, orgAccess } from './permissions.js';
-import { type Role, getSpace } from './core-records.js';
+import { type Role, type SpaceRecord, getRevision, getSpace, orgSpaceList, putSpace } from './core-records.js';
+import { newRevisionRecord } from './content/change-request-records.js';
+import { loadTree, saveTree } from './content/storage.js';
+import { glossaryPairs, translateTree } from './glossary.js';
+import { appendChild, containerKey } from './tree.js';
+import { recordContentUpdated } from './integration-events.js';
+import { indexCommit } from './search/index.js';
 import { apiUrl } from './urls.js';
 
 export interface TranslationSettingsRecord {
@@ -29,8 +40,27 @@ export interface TranslationSettingsRecord {
   createdAt: string;
   updatedAt: string;
   /** Set for a translation of the real API's shape (`title` is then empty, `languages` the target language). */
-  translation?: { source: { space: string; language: string }; language: string; instructions: Record<string, unknown> };
+  translation?: {
+    source: { space: string; language: string };
+    language: string;
+    instructions: Record<string, unknown>;
+    /** Set by the first run: the translated space and the revision of the latest run. */
+    result?: { space: string; revision: string };
+    stats?: TranslationStats;
+  };
 }
+
+interface TranslationStats {
+  runs: number;
+  totalWords: number;
+  totalPages: number;
+  totalDuration: number;
+  latestRunDuration: number;
+  latestPages: number;
+  latestWords: number;
+}
+
+const NO_RUNS: TranslationStats = { runs: 0, totalWords: 0, totalPages: 0, totalDuration: 0, latestRunDuration: 0, latestPages: 0, latestWords: 0 };
 
 const EMPTY_INSTRUCTIONS = { object: 'document', data: {}, nodes: [] };
 
@@ -50,17 +80,18 @@ function checkLanguages(languages: readonly string[]): string[] {
 
 /** The real API's `Translation` of a record made from `{source, language}`. */
 function translationView(origin: string, orgId: string, record: TranslationSettingsRecord & Required<Pick<TranslationSettingsRecord, 'translation'>>, role: Role) {
-  const { source, language, instructions } = record.translation;
+  const { source, language, instructions, result, stats } = record.translation;
   return {
     object: 'translation' as const,
     id: record.id,
-    status: 'pending' as const,
+    status: result ? ('completed' as const) : ('pending' as const),
     source,
     language,
     instructions,
+    ...(result ? { result: { ...result, language } } : {}),
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
-    stats: { runs: 0, totalWords: 0, totalPages: 0, totalDuration: 0, latestRunDuration: 0, latestPages: 0, latestWords: 0 },
+    stats: stats ?? NO_RUNS,
     permissions: permissionsOf(role),
     urls: { location: apiUrl(origin, `orgs/${encodeURIComponent(orgId)}/translations/${encodeURIComponent(record.id)}`) },
   };
@@ -151,4 +182,63 @@ export const translationHandlers: Record<string, Handler> = {
     const id = params.translationSettingsId;
     return isKeyedId(id) && orgTranslations.remove(ctx.tx, org.id, id) ? deleted() : nothingToDelete();
   }),
+
+  ...on('runTranslation', (ctx, { params }) => {
+    const { org } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    const record = requireSettings(ctx.tx, org.id, params.translationId);
+    const translation = record.translation;
+    if (!translation) throw badRequest(`Translation settings ${record.id} are the API doc's settings (a title and languages), not a translation: create one with a source space and a language to run it`);
+    const source = getSpace(ctx.tx, translation.source.space);
+    if (!source || source.organization !== org.id || source.deletedAt !== undefined) {
+      throw notFound(`The source space ${translation.source.space} of translation ${record.id} was deleted: create a translation of another space`);
+    }
+    const at = ctx.clock().toISOString();
+    const { tree, count } = translateTree(loadTree(ctx.tx, getRevision(ctx.tx, source.id, source.revision) ?? {}), glossaryPairs(ctx.tx, org.id, translation.source.language, translation.language));
+    const target = resultSpace(ctx, source, translation, at);
+    const revision = newRevisionRecord(ctx.tx, { id: ctx.ids(), space: target.id, type: 'edits', parents: [target.revision], createdAt: at, content: saveTree(ctx.tx, tree) });
+    putSpace(ctx.tx, { ...target, revision: revision.id, updatedAt: at });
+    // As every commit that moves a space's primary revision: its search index and its integrations' events.
+    indexCommit(ctx.tx, target.id, getRevision(ctx.tx, target.id, target.revision), revision);
+    recordContentUpdated(ctx, ctx.tx, target, revision.id);
+    const stats = translation.stats ?? NO_RUNS;
+    const ran: TranslationSettingsRecord = {
+      ...record,
+      updatedAt: at,
+      translation: {
+        ...translation,
+        result: { space: target.id, revision: revision.id },
+        stats: { ...stats, runs: stats.runs + 1, totalWords: stats.totalWords + count.words, totalPages: stats.totalPages + count.pages, latestRunDuration: 0, latestPages: count.pages, latestWords: count.words },
+      },
+    };
+    orgTranslations.put(ctx.tx, org.id, record.id, ran);
+    return new Reply(204);
+  }),
 };
+
+/** The space a translation's runs write to: the one its first run made, else a new one beside the source. */
+function resultSpace(ctx: HandlerContext, source: SpaceRecord, translation: NonNullable<TranslationSettingsRecord['translation']>, at: string): SpaceRecord {
+  const existing = translation.result ? getSpace(ctx.tx, translation.result.space) : undefined;
+  if (existing && existing.deletedAt === undefined && existing.organization === source.organization) return existing;
+  const id = ctx.ids();
+  const revision = newRevisionRecord(ctx.tx, { id: ctx.ids(), space: id, type: 'edits', parents: [], createdAt: at, content: undefined });
+  const space: SpaceRecord = {
+    id,
+    organization: source.organization,
+    title: `${source.title} (${translation.language})`.slice(0, 100),
+    emoji: source.emoji,
+    visibility: source.visibility,
+    ...(source.parent !== undefined ? { parent: source.parent } : {}),
+    editMode: source.editMode,
+    defaultLevel: source.defaultLevel,
+    language: translation.language,
+    mergeRules: source.mergeRules,
+    revision: revision.id,
+    createdAt: at,
+    updatedAt: at,
+    counters: { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 },
+  };
+  putSpace(ctx.tx, space);
+  orgSpaceList.insert(ctx.tx, source.organization, id, null);
+  appendChild(ctx.tx, containerKey(source.organization, source.parent), { type: 'space', id });
+  return space;
+}

@@ -182,6 +182,44 @@ const contentInstallationColumns = (kind: 'space' | 'site'): Column[] => [
   { header: 'EXTERNAL IDS', get: (item) => (Array.isArray(item.externalIds) ? item.externalIds.join(',') : undefined), wide: true },
 ];
 
+/** `user us3r (Ada)`: an audit event's actor or target in a few words. */
+function describeAuditSide(side: unknown): string {
+  if (typeof side !== 'object' || side === null) return '';
+  const o = side as Record<string, unknown>;
+  const label = typeof o.label === 'string' ? ` (${o.label})` : '';
+  return `${String(o.type ?? '')} ${String(o.id ?? '')}${label}`;
+}
+
+const auditColumns = {
+  auditEvent: [
+    col('ID', 'id'),
+    { header: 'WHEN', get: field('occurredAt'), time: true as const },
+    col('ACTION', 'action'),
+    { header: 'ACTOR', get: (item) => describeAuditSide(item.actor) },
+    { header: 'TARGET', get: (item) => describeAuditSide(item.target) },
+    col('SOURCE', 'source', true),
+  ],
+  auditEventDetails: [
+    handleCol('ID', 'id'),
+    { header: 'WHEN', get: field('occurredAt'), time: true as const },
+    col('ACTION', 'action'),
+    { header: 'ACTOR', get: (item) => describeAuditSide(item.actor) },
+    { header: 'TARGET', get: (item) => describeAuditSide(item.target) },
+    col('SOURCE', 'source'),
+    { header: 'FIELDS', get: (item) => (field('payload', 'fields')(item) as string[] | undefined)?.join(',') },
+    col('TOKEN', 'payload.tokenId', true),
+  ],
+  auditEventAction: [col('ACTION', 'id'), col('LABEL', 'label')],
+  glossaryEntry: [
+    col('ID', 'id'),
+    {
+      header: 'TERMS',
+      get: (item) => Object.entries((item.translations as Record<string, string> | undefined) ?? {}).map(([language, term]) => `${language}=${term}`).join(', '),
+    },
+    col('UPDATED', 'updatedAt'),
+  ],
+} satisfies Record<string, Column[]>;
+
 const integrationColumns = {
   installationToken: [handleCol('TOKEN', 'token')],
   spaceInstallation: contentInstallationColumns('space'),
@@ -389,6 +427,7 @@ export const columns = {
   integration: [col('NAME', 'name'), col('TITLE', 'title'), col('VERSION', 'version'), col('VISIBILITY', 'visibility'), col('OWNER', 'owner.id', true)],
   installation: [col('ID', 'id'), col('STATUS', 'status'), col('ORGANIZATION', 'target.organization'), col('SPACES', 'spaces')],
   ...integrationColumns,
+  ...auditColumns,
 } satisfies Record<string, Column[]>;
 
 export type ColumnSet = keyof typeof columns;

@@ -349,6 +349,7 @@ class ApiServer {
       artifacts: this.artifacts,
       policy: this.policy,
       answers: this.answers.at(reader.gen),
+      source: 'api' as const,
     };
     // Input the manifest's light descriptions accept skips zod (as in local mode): a GET
     // without a query or with a query of described scalars, a write with a described body.

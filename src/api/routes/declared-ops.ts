@@ -25,11 +25,9 @@ export type DeclaredRouteId =
   | "getDocumentById"
   | "getEmbedByUrl"
   | "getEmbedByUrlInSpace"
-  | "getGlossaryEntry"
   | "getLatestOpenAPISpecVersionContentRaw"
   | "getOrganizationAgentInstructions"
   | "getOrganizationAIUsage"
-  | "getOrganizationAuditEvent"
   | "getOrganizationsForEmailDomain"
   | "getPageDocumentInRevisionById"
   | "getRecommendedQuestionsInOrganization"
@@ -52,10 +50,7 @@ export type DeclaredRouteId =
   | "listChangeRequestConversations"
   | "listChangeRequestPageMetaLinks"
   | "listChangeRequestsForSiteFinding"
-  | "listGlossaryEntries"
   | "listOrganizationAgentConversations"
-  | "listOrganizationAuditEventActions"
-  | "listOrganizationAuditEvents"
   | "listOrganizationStyleguides"
   | "listPagesForSiteFinding"
   | "listQuestionsForSiteFinding"
@@ -79,7 +74,6 @@ export type DeclaredRouteId =
   | "provisionOrganizationAgentConversation"
   | "renderIntegrationUIWithGet"
   | "renderIntegrationUIWithPost"
-  | "runTranslation"
   | "streamAIResponseInSite"
   | "streamAskInOrganization"
   | "streamAskInSite"
@@ -92,7 +86,6 @@ export type DeclaredRouteId =
   | "trackEventsInSiteById"
   | "triggerChangeRequestsForSiteFinding"
   | "updateChangeRequestConversation"
-  | "updateGlossaryEntries"
   | "updateOrganizationAgentConversation"
   | "updateOrganizationAgentInstructions"
   | "updateSiteAdsById"
@@ -125,11 +118,9 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"getDocumentById","method":"GET","path":"/v1/spaces/{spaceId}/documents/{documentId}","summary":"Get a raw document from a space by its document ID","success":200,"paginated":false,"query":["schema"],"body":null},
   {"id":"getEmbedByUrl","method":"GET","path":"/v1/urls/embed","summary":"Resolve a URL to an embed","success":200,"paginated":false,"query":["url"],"body":null},
   {"id":"getEmbedByUrlInSpace","method":"GET","path":"/v1/spaces/{spaceId}/embed","summary":"Resolve a URL to an oEmbed object within a space","success":200,"paginated":false,"query":["url"],"body":null},
-  {"id":"getGlossaryEntry","method":"GET","path":"/v1/orgs/{organizationId}/translations-glossary/{glossaryEntryId}","summary":"Get a glossary entry by its ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getLatestOpenAPISpecVersionContentRaw","method":"GET","path":"/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content/raw","summary":"Get the raw content of the latest OpenAPI spec version","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getOrganizationAgentInstructions","method":"GET","path":"/v1/orgs/{organizationId}/agent-instructions","summary":"Get Docs agent instructions for an organization","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getOrganizationAIUsage","method":"GET","path":"/v1/orgs/{organizationId}/billing/ai-usage","summary":"Get AI credit usage by AI feature and time period","success":200,"paginated":false,"query":["from","to","interval"],"body":null},
-  {"id":"getOrganizationAuditEvent","method":"GET","path":"/v1/orgs/{organizationId}/audit-events/{auditEventId}","summary":"Get an organization audit event","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getOrganizationsForEmailDomain","method":"GET","path":"/v1/email-domains/{emailDomain}/orgs","summary":"Get all organizations by email domain","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getPageDocumentInRevisionById","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document","summary":"Get the raw document body of a page in a historical revision","success":200,"paginated":false,"query":["evaluated","dereferenced"],"body":null},
   {"id":"getRecommendedQuestionsInOrganization","method":"GET","path":"/v1/orgs/{organizationId}/ask/questions","summary":"List recommended questions to ask in an organization","success":200,"paginated":false,"query":[],"body":null},
@@ -152,10 +143,7 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"listChangeRequestConversations","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations","summary":"List AI agent conversations associated with a change request","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listChangeRequestPageMetaLinks","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/meta-links","summary":"Get navigation meta-links (prev/next/parent) for a change request page","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listChangeRequestsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/change-requests","summary":"List content fixes already proposed for a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listGlossaryEntries","method":"GET","path":"/v1/orgs/{organizationId}/translations-glossary","summary":"List glossary entries","success":200,"paginated":true,"query":["page","limit","orderBy"],"body":null},
   {"id":"listOrganizationAgentConversations","method":"GET","path":"/v1/orgs/{organizationId}/agent/conversations","summary":"List AI agent conversations in an organization","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listOrganizationAuditEventActions","method":"GET","path":"/v1/orgs/{organizationId}/audit-event-actions","summary":"List organization audit event actions","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"listOrganizationAuditEvents","method":"GET","path":"/v1/orgs/{organizationId}/audit-events","summary":"List organization audit events","success":200,"paginated":true,"query":["page","limit","from","to","action","actor","target"],"body":null},
   {"id":"listOrganizationStyleguides","method":"GET","path":"/v1/orgs/{organizationId}/styleguides","summary":"List all style guides in an organization","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listPagesForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/pages","summary":"List the pages affected by a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listQuestionsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/questions","summary":"List the Ask-AI questions evidencing a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
@@ -179,7 +167,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"provisionOrganizationAgentConversation","method":"PUT","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Provision an AI agent conversation in an organization","success":204,"paginated":false,"query":[],"body":null},
   {"id":"renderIntegrationUIWithGet","method":"GET","path":"/v1/integrations/{integrationName}/render","summary":"Render an integration UI with GET method","success":200,"paginated":false,"query":["request"],"body":null},
   {"id":"renderIntegrationUIWithPost","method":"POST","path":"/v1/integrations/{integrationName}/render","summary":"Render an integration UI with POST method","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["componentId","props","state","context","action"],"requiredFields":["componentId","props","context"]}},
-  {"id":"runTranslation","method":"POST","path":"/v1/orgs/{organizationId}/translations/{translationId}/run","summary":"Run a translation again","success":204,"paginated":false,"query":[],"body":null},
   {"id":"streamAIResponseInSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ai/response","summary":"Generate an AI response in a site","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["previousResponseId","input","model","tools","toolCall","session","channel"],"requiredFields":["input"]}},
   {"id":"streamAskInOrganization","method":"GET","path":"/v1/orgs/{organizationId}/ask/stream","summary":"Ask a question in an organization (streamed)","success":200,"paginated":false,"query":["query","format","details"],"body":null},
   {"id":"streamAskInSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ask","summary":"Ask a question in a site","success":200,"paginated":false,"query":["format"],"body":{"required":true,"fields":["question","context","scope","session"],"requiredFields":["question","scope"]}},
@@ -192,7 +179,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"trackEventsInSiteById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/insights/events","summary":"Track site events","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["events"],"requiredFields":["events"]}},
   {"id":"triggerChangeRequestsForSiteFinding","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/change-requests","summary":"Fix a documentation issue by generating a change request","success":202,"paginated":false,"query":[],"body":null},
   {"id":"updateChangeRequestConversation","method":"PATCH","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations/{conversationId}","summary":"Update an AI agent conversation on a change request","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["title"],"requiredFields":["title"]}},
-  {"id":"updateGlossaryEntries","method":"PUT","path":"/v1/orgs/{organizationId}/translations-glossary","summary":"Update glossary entries","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["operations"],"requiredFields":["operations"]}},
   {"id":"updateOrganizationAgentConversation","method":"PATCH","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Update an AI agent conversation in an organization","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["title"],"requiredFields":["title"]}},
   {"id":"updateOrganizationAgentInstructions","method":"PUT","path":"/v1/orgs/{organizationId}/agent-instructions","summary":"Update Docs agent instructions for an organization","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["instructions"],"requiredFields":["instructions"]}},
   {"id":"updateSiteAdsById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ads","summary":"Update the advertising settings for a site","success":204,"paginated":false,"query":[],"body":{"required":false,"fields":["status","topic"],"requiredFields":[]}},

@@ -9,7 +9,7 @@
  */
 import * as z from 'zod';
 import { defineRoute } from '../route.js';
-import { JSONDocument, TranslationLanguage, listQuery, noQuery, pathParams } from '../schemas/common.js';
+import { JSONDocument, TranslationLanguage, listQuery, noQuery, paginationQuery, pathParams } from '../schemas/common.js';
 
 const settingsFields = {
   title: z.string().min(1).max(100).optional().describe('title of translation settings (the API doc\'s shape)'),
@@ -148,5 +148,98 @@ export const deleteTranslation = defineRoute({
     columns: 'translation',
     noun: 'translation setting',
     examples: ['docsctl translation delete tr4n5 --yes'],
+  },
+});
+
+// ─── Glossary (0.202) and translation runs ─────────────────────────────────
+
+/** 0.202 `GlossaryTranslations`: language → term (1 to 255 characters, one line). */
+const GlossaryTranslations = z.partialRecord(TranslationLanguage, z.string().min(1).max(255).regex(/^[^\n\r]*$/, 'one line'));
+
+const GlossaryOperation = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('insert'), translations: GlossaryTranslations }),
+  z.object({ type: z.literal('update'), id: z.string().min(1), translations: GlossaryTranslations }),
+  z.object({ type: z.literal('delete'), id: z.string().min(1) }),
+]);
+
+export const listGlossaryEntries = defineRoute({
+  id: 'listGlossaryEntries',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/translations-glossary',
+  summary: 'List the glossary entries of an organization',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams('organizationId'),
+  query: z.object({ ...paginationQuery, orderBy: TranslationLanguage.optional().describe("sort by the entries' term in this language (entries without one last)") }),
+  paginated: true,
+  cli: {
+    command: 'translation glossary list',
+    summary: 'List the glossary: the terms each language uses (what "translation run" replaces)',
+    aliases: ['ls'],
+    columns: 'glossaryEntry',
+    noun: 'glossary entry',
+    examples: ['docsctl translation glossary list', 'docsctl translation glossary list --order-by fr --json'],
+  },
+});
+
+export const getGlossaryEntry = defineRoute({
+  id: 'getGlossaryEntry',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/translations-glossary/{glossaryEntryId}',
+  summary: 'Get a glossary entry',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams('organizationId', 'glossaryEntryId'),
+  query: noQuery(),
+  cli: {
+    command: 'translation glossary get',
+    summary: 'Show a glossary entry: its term in each language',
+    columns: 'glossaryEntry',
+    examples: ['docsctl translation glossary get g10ss'],
+  },
+});
+
+export const updateGlossaryEntries = defineRoute({
+  id: 'updateGlossaryEntries',
+  method: 'PUT',
+  path: '/v1/orgs/{organizationId}/translations-glossary',
+  summary: 'Insert, update and delete glossary entries',
+  source: 'real-api',
+  access: 'admin',
+  params: pathParams('organizationId'),
+  query: noQuery(),
+  body: z.object({ operations: z.array(GlossaryOperation).min(1).max(1000) }),
+  bodyRequired: true,
+  success: 204,
+  cli: {
+    command: 'translation glossary update',
+    summary: 'Change the glossary in one batch: add entries, replace their terms, delete them (admin; all or nothing)',
+    columns: 'glossaryEntry',
+    examples: [
+      'docsctl translation glossary update --add en=Space,fr=Espace,de=Bereich --add en=Page,fr=Page',
+      'docsctl translation glossary update --set g10ss:en=Space,fr=Espace --delete g10ss2',
+      'docsctl translation glossary update --body ops.json',
+    ],
+  },
+});
+
+export const runTranslation = defineRoute({
+  id: 'runTranslation',
+  method: 'POST',
+  path: '/v1/orgs/{organizationId}/translations/{translationId}/run',
+  summary: 'Run a translation again',
+  source: 'real-api',
+  access: 'admin',
+  params: pathParams('organizationId', 'translationId'),
+  query: noQuery(),
+  success: 204,
+  cli: {
+    command: 'translation run',
+    summary:
+      "Run a translation: write its source space's content, with every glossary term replaced by its term in the target language, as a new revision of the translated space (created by the first run). Deterministic: no machine translation, only the glossary (admin)",
+    columns: 'translation',
+    // The run answers 204; the command prints the translation it completed (hook).
+    output: 'object',
+    examples: ['docsctl translation run tr4n5', 'docsctl translation glossary update --add en=Space,fr=Espace && docsctl translation run tr4n5'],
   },
 });

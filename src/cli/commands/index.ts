@@ -41,10 +41,12 @@ export const groupDescriptions: Record<string, string> = {
   'site auth': 'Visitor authentication of a site: backend, URLs and signing key',
   'site hostname': 'Custom hostnames serving sites',
   'custom-field': 'Custom fields: typed metadata an organization defines for its spaces',
-  translation: 'Translation settings of an organization',
+  translation: 'Translations of an organization: settings, translations of spaces and their runs',
+  'translation glossary': 'The glossary: a term in each language (what a translation run replaces)',
   sso: 'SAML single sign-on providers of an organization',
   openapi: 'OpenAPI specifications of an organization (and offline validation)',
   integration: 'Integrations: publish from a manifest, list, installations',
+  audit: 'The audit log of an organization: who changed what, and when (admins)',
 };
 
 type GetSession = (command: Command) => Session;
