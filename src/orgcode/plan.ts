@@ -15,8 +15,8 @@
 import type { RouteId } from '../api/route-id.js';
 import { type Current as SyncCurrent, type Wanted as SyncWanted, batchBody, planSync } from '../cli/commands/team-sync-plan.js';
 import { type FieldPath, type Located, fileError } from './parse.js';
-import type { FileCollection, FileSite, FileSpace, OrgFile } from './schema.js';
-import type { CurrentRedirect, OrgState } from './state.js';
+import type { FileCollection, FileGitSource, FileSite, FileSpace, OrgFile } from './schema.js';
+import type { CurrentGit, CurrentRedirect, OrgState } from './state.js';
 
 /** The id of an object created earlier in the run (or found when planning). */
 export interface Ref {
@@ -245,6 +245,11 @@ class Planner {
     const titles = new Set(withFields.map((space) => space.title));
     const pinnedIds = new Set(withFields.map((space) => space.id));
     for (const space of this.state.spaces) if (titles.has(space.title) || pinnedIds.has(space.id)) this.state.spaceFields(space.id).catch(() => undefined);
+    // The Git sources of the spaces that name one, read at once as well.
+    const withGit = spaces.filter((space) => space.git);
+    const gitTitles = new Set(withGit.map((space) => space.title));
+    const gitIds = new Set(withGit.map((space) => space.id));
+    for (const space of this.state.spaces) if (gitTitles.has(space.title) || gitIds.has(space.id)) this.state.spaceGit(space.id).catch(() => undefined);
     for (const [i, space] of spaces.entries()) {
       const here = ['spaces', i];
       const parentKey = space.parent ? `collection:${space.parent}` : undefined;
@@ -276,7 +281,9 @@ class Planner {
         ];
         if (defaultLevel !== undefined) requests.push({ route: 'updateSpaceById', params: { spaceId: ref(key) }, body: { defaultLevel } });
         if (fields.length) requests.push(fieldsRequest(ref(key)));
-        this.step('+', 'space', name, [...diffFields(settings, {}), ...fields], requests);
+        const git = space.git ? gitImport(space.git, ref(key), undefined) : undefined;
+        if (git) requests.push(git.request);
+        this.step('+', 'space', name, [...diffFields(settings, {}), ...fields, ...(git ? [git.change] : [])], requests);
         continue;
       }
       this.match(key, current.id);
@@ -289,6 +296,11 @@ class Planner {
       }
       if (fields.length) requests.push(fieldsRequest(current.id));
       changes.push(...fields);
+      const git = space.git ? gitImport(space.git, current.id, await this.state.spaceGit(current.id)) : undefined;
+      if (git) {
+        changes.push(git.change);
+        requests.push(git.request);
+      }
       if (requests.length) this.step('~', 'space', name, changes, requests);
     }
   }
@@ -592,6 +604,42 @@ const describe = (destination: { section: string } | { space: string }) => ('sec
 function sameDestination(wanted: { kind: string; siteSectionId?: string | Ref; siteSpaceId?: string | Ref }, current: CurrentRedirect['destination']): boolean {
   if (wanted.kind !== current.kind) return false;
   return wanted.kind === 'site-section' ? wanted.siteSectionId === current.siteSectionId : wanted.siteSpaceId === current.siteSpaceId;
+}
+
+/** A branch name as the import route takes it (`main` → `refs/heads/main`); HEAD when none is given. */
+function fullRef(ref: string | undefined): string {
+  if (ref === undefined) return 'HEAD';
+  return ref === 'HEAD' || ref.startsWith('refs/') || /^[0-9a-f]{40}$/i.test(ref) ? ref : `refs/heads/${ref}`;
+}
+
+const trimSlashes = (dir: string | undefined) => (dir ?? '').replace(/^\/+|\/+$/g, '');
+
+/** A URL as the server records it: without its credentials (a path as it is). */
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.href;
+  } catch {
+    return url;
+  }
+}
+
+const describeGit = (git: CurrentGit) => `${git.url} ${git.ref}${git.dir ? ` ${git.dir}/` : ''}`;
+
+/**
+ * The import that makes a space's content its Git source's: for a new space, or one whose
+ * repository, ref or directory differ from what it last synced with. A space synced with the
+ * same source plans nothing (Git Sync keeps it current; `git import` pulls a new commit).
+ */
+function gitImport(source: FileGitSource, spaceId: string | Ref, current: CurrentGit | undefined): { change: FieldChange; request: PlannedRequest } | undefined {
+  const wanted: CurrentGit = { url: source.url, ref: fullRef(source.ref), dir: trimSlashes(source.dir) };
+  if (current && withoutCredentials(wanted.url) === current.url && wanted.ref === current.ref && wanted.dir === trimSlashes(current.dir)) return undefined;
+  return {
+    change: { field: 'git', ...(current ? { from: describeGit(current) } : {}), to: describeGit({ ...wanted, url: withoutCredentials(wanted.url) }) },
+    request: { route: 'importGitRepository', params: { spaceId }, body: { url: wanted.url, ref: wanted.ref, ...(wanted.dir ? { repoProjectDirectory: wanted.dir } : {}) } },
+  };
 }
 
 /** The leaves of `wanted` that differ from `current` (objects compared key by key, anything else as a whole). */

@@ -44,6 +44,13 @@ const Collection: z.ZodType<FileCollection> = z.lazy(() =>
 
 const CustomFieldValue = z.union([z.string().max(256), z.number(), z.boolean(), z.array(z.string().max(256))]).nullable();
 
+/** Where a space's content comes from: a repository in GitBook's Git Sync layout, imported by apply. */
+const GitSource = z.strictObject({
+  url: z.string().min(1).max(2000).describe('repository URL (https://, ssh://, git@host:path, file://) or a local path'),
+  ref: z.string().min(1).max(255).optional().describe('branch (main), full ref (refs/heads/main, refs/tags/v1) or HEAD (default)'),
+  dir: z.string().min(1).max(500).optional().describe('project directory inside the repository (a monorepo)'),
+});
+
 const Space = z.strictObject({
   id: Id.optional(),
   title: z.string().min(1).max(50),
@@ -54,6 +61,7 @@ const Space = z.strictObject({
   language: z.string().min(2).max(10).optional(),
   parent: TitlePath.nullable().optional(),
   customFields: z.record(z.string(), CustomFieldValue).optional(),
+  git: GitSource.optional().describe("content imported from Git when the space is created or its source changes (the organization file does not hold content)"),
 });
 
 const TeamMember = z.union([z.email().max(320), z.strictObject({ email: z.email().max(320), role: TeamMemberRole.default('member') })]);
@@ -130,6 +138,7 @@ export const OrgFileSchema = z.strictObject({
 export type OrgFile = z.infer<typeof OrgFileSchema>;
 export type FileMember = z.infer<typeof Member>;
 export type FileSpace = z.infer<typeof Space>;
+export type FileGitSource = z.infer<typeof GitSource>;
 export type FileTeam = z.infer<typeof Team>;
 export type FileCustomField = z.infer<typeof CustomField>;
 export type FileSite = z.infer<typeof Site>;

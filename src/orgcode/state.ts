@@ -6,6 +6,7 @@
  * redirects and customization) is read on demand, once, for the objects the file names
  * (everything, for `export`).
  */
+import { ApiError } from '../api/errors.js';
 import type { RouteId } from '../api/route-id.js';
 import type { Transport } from '../transport/types.js';
 
@@ -15,6 +16,13 @@ export interface CurrentMember {
   /** null: guest. */
   role: string | null;
 }
+/** A space's Git source as getSpaceGitInfo tells it (the URL without credentials). */
+export interface CurrentGit {
+  url: string;
+  ref: string;
+  dir: string;
+}
+
 export interface CurrentCollection {
   id: string;
   title: string;
@@ -110,6 +118,7 @@ const str = (value: unknown): string | undefined => (typeof value === 'string' ?
 export class OrgState {
   private readonly teamMembersCache = new Map<string, Promise<CurrentTeamMember[]>>();
   private readonly spaceFieldsCache = new Map<string, Promise<Record<string, unknown>>>();
+  private readonly spaceGitCache = new Map<string, Promise<CurrentGit | undefined>>();
   private readonly siteCache = new Map<string, Promise<SiteDetails>>();
   private readonly paths = new Map<string, string>();
   private byId: Map<string, CurrentCollection> | undefined;
@@ -195,6 +204,21 @@ export class OrgState {
   }
 
   /** A space's custom-field values by field name (fields without a value left out). */
+  /** The repository, ref and directory a space last synced with (undefined: no Git Sync, or a server without getSpaceGitInfo). */
+  spaceGit(spaceId: string): Promise<CurrentGit | undefined> {
+    return cached(this.spaceGitCache, spaceId, async () => {
+      try {
+        const { body } = await this.transport.request('getSpaceGitInfo', { params: { spaceId } });
+        const info = body as Item;
+        if (typeof info.repository !== 'string') return undefined;
+        return { url: info.repository, ref: str(info.ref) ?? '', dir: str(info.projectDirectory) ?? '' };
+      } catch (error) {
+        if (error instanceof ApiError && (error.status === 404 || error.status === 405 || error.status === 501)) return undefined;
+        throw error;
+      }
+    });
+  }
+
   spaceFields(spaceId: string): Promise<Record<string, unknown>> {
     return cached(this.spaceFieldsCache, spaceId, async () => {
       const { body } = await this.transport.request('getSpaceCustomFields', { params: { spaceId } });

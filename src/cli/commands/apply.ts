@@ -40,7 +40,8 @@ The file (YAML or JSON; docsctl apply --schema prints its JSON Schema):
   members:      [{email, role}]                      role: admin, create, edit, review, comment, read, guest
   customFields: [{name, type, title, options}]
   collections:  [{title, description, defaultLevel, collections: [...]}]   (nested)
-  spaces:       [{title, emoji, parent: "Engineering/Handbook", defaultLevel, customFields: {tier: gold}}]
+  spaces:       [{title, emoji, parent: "Engineering/Handbook", defaultLevel, customFields: {tier: gold},
+                  git: {url, ref: main, dir: docs}}]   (content imported when created or the source changes)
   teams:        [{title, members: [ada@acme.io, {email: bob@acme.io, role: owner}]}]   (the whole membership)
   sites:        [{title, type, visibility, sections: [{title, space: "Engineering/Handbook/Onboarding", path}],
                   spaces: [{space, path}], shareLinks: [{name}], redirects: [{source, destination: {section | space}}],
