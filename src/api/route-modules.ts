@@ -8,7 +8,9 @@ import * as changeRequests from './routes/change-requests.js';
 import * as collections from './routes/collections.js';
 import * as comments from './routes/comments.js';
 import * as content from './routes/content.js';
+import * as conversations from './routes/conversations.js';
 import * as customFields from './routes/custom-fields.js';
+import * as documents from './routes/documents.js';
 import * as emulator from './routes/emulator.js';
 import * as fonts from './routes/fonts.js';
 import * as git from './routes/git.js';
@@ -44,6 +46,8 @@ export const handWrittenModules = {
   'site-publishing': sitePublishing,
   'change-requests': changeRequests,
   content,
+  documents,
+  conversations,
   comments,
   'custom-fields': customFields,
   integrations,

@@ -86,6 +86,16 @@ export interface ContentFile {
   data: Uint8Array;
 }
 
+/**
+ * Files whose id starts with this are reusable contents (Git Sync's `.gitbook/includes/*.md`):
+ * they travel with the tree's files (stored, merged, exported byte for byte as files are),
+ * and the API shows them as `reusableContents`, not as files.
+ */
+export const REUSABLE_ID_PREFIX = 'rc_';
+
+/** True when a file of a tree is a reusable content. */
+export const isReusableContent = (file: Pick<ContentFile, 'id'>): boolean => file.id.startsWith(REUSABLE_ID_PREFIX);
+
 /** One revision's content. */
 export interface ContentTree {
   pages: ContentPage[];

@@ -32,6 +32,11 @@ const spaces = async (): Promise<Handlers> => ({
   ...(await import('./custom-fields.js')).spaceCustomFieldHandlers,
 });
 const content = async (): Promise<Handlers> => (await import('./content/handlers.js')).contentHandlers;
+const documents = async (): Promise<Handlers> => ({
+  ...(await import('./content/documents.js')).documentHandlers,
+  ...(await import('./content/computed.js')).computedHandlers,
+});
+const conversations = async (): Promise<Handlers> => (await import('./content/conversations.js')).conversationHandlers;
 const git = async (): Promise<Handlers> => (await import('./git/handlers.js')).gitHandlers;
 const imports = async (): Promise<Handlers> => (await import('./imports.js')).importHandlers;
 const comments = async (): Promise<Handlers> => (await import('./comments/handlers.js')).commentHandlers;
@@ -67,6 +72,8 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   spaces,
   'change-requests': content,
   content,
+  documents,
+  conversations,
   git,
   imports,
   comments,

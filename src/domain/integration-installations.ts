@@ -41,6 +41,7 @@ import {
   addTarget,
   contentCount,
   contentTables,
+  coveringInstallations,
   coveringInstallationsOf,
   getContentInstallation,
   installationPrefix,
@@ -464,6 +465,16 @@ export const installationHandlers: Record<string, Handler> = {
     const space = getSpace(ctx.tx, params.spaceId);
     if (!space || space.deletedAt !== undefined) throw notFound(`Space ${params.spaceId} not found`);
     return integrationsOn(ctx, 'space', space.organization, space.id, query);
+  }),
+
+  // One entry per integration covering the space (installed on it, or on all spaces of its organization) that has blocks.
+  ...on('listSpaceIntegrationsBlocks', (ctx, { params }) => {
+    const space = getSpace(ctx.tx, params.spaceId);
+    if (!space || space.deletedAt !== undefined) throw notFound(`Space ${params.spaceId} not found`);
+    return coveringInstallations(ctx.tx, space).flatMap(({ integration: name }) => {
+      const blocks = getIntegration(ctx.tx, name)?.blocks ?? [];
+      return blocks.length > 0 ? [{ name, blocks }] : [];
+    });
   }),
 
   ...on('listSiteIntegrations', (ctx, { params, query }) => {

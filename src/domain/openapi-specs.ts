@@ -212,6 +212,13 @@ function contentView(tx: StoreReader, origin: string, spec: OpenApiSpecRecord, v
   return { filesystem: { [version.filename]: document }, url, urls: { source, public: spec.visibility === 'public' ? source : null } };
 }
 
+/** The parsed document of the latest version of an organization's specification (computed content reads it); 404 naming what is missing. */
+export function latestSpecDocument(tx: StoreReader, orgId: string, slug: string): { spec: OpenApiSpecRecord; document: unknown } {
+  const spec = requireSpec(tx, orgId, slug);
+  const version = requireLatestVersion(tx, spec);
+  return { spec, document: Object.values(contentView(tx, '', spec, version).filesystem)[0] };
+}
+
 function latestVersion(tx: StoreReader, spec: OpenApiSpecRecord): OpenApiVersionRecord | undefined {
   return spec.lastVersion === undefined ? undefined : openApiSpecVersions.get(tx, spec.id, spec.lastVersion);
 }

@@ -22,7 +22,7 @@
  * children; `structure.readme` for the first root page without a slug).
  */
 import type { ContentFile, ContentPage, ContentTree } from '../content-model/model.js';
-import { walkPages } from '../content-model/model.js';
+import { isReusableContent, walkPages } from '../content-model/model.js';
 import { type GitBookConfig, normalizeProjectDirectory } from './config.js';
 import { GitSyncError } from './errors.js';
 import { placeFiles, placePages } from './export-paths.js';
@@ -63,9 +63,10 @@ interface Target {
   summaryBase: string | undefined;
 }
 
-function readTarget(current: RepoSnapshot, projectDirectory: string, remembered: SyncLayout | undefined): Target {
+function readTarget(current: RepoSnapshot, projectDirectory: string, remembered: SyncLayout | undefined, reusableContents: boolean): Target {
   let n = 0;
-  const before = importRepository(current, { ids: () => `current-${++n}`, projectDirectory });
+  // A space whose tree has no reusable contents (one imported before docsctl read them) does not own `.gitbook/includes/`.
+  const before = importRepository(current, { ids: () => `current-${++n}`, projectDirectory, reusableContents });
   const fresh = remembered !== undefined && isEmptyAt(current, projectDirectory);
   const config: GitBookConfig = fresh ? configOfLayout(remembered, projectDirectory) : before.config;
   const run: ExportRun = { config, current, warnings: [], owned: new Set(), used: new Set(), hadChildren: new Map() };
@@ -119,7 +120,7 @@ function deletesOf(run: ExportRun, kept: Iterable<string>, writes: ReadonlyMap<s
 
 export function exportRepository(tree: ContentTree, current: RepoSnapshot, options: ExportOptions = {}): ExportResult {
   const projectDirectory = normalizeProjectDirectory(options.projectDirectory);
-  const target = readTarget(current, projectDirectory, options.remembered);
+  const target = readTarget(current, projectDirectory, options.remembered, tree.files.some(isReusableContent));
   const { run } = target;
   const out = treeToWrite(tree, run.config, options.remembered);
   const writes = new Map<string, Uint8Array>();

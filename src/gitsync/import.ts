@@ -14,6 +14,9 @@
  *   file and folder in name order, a folder's README.md being its page.
  * - Files are everything under `<root>/.gitbook/assets/` plus every file a
  *   page references (links, images, HTML, `{% file %}`, `cover:`).
+ * - Reusable contents are the `.md` files directly under `<root>/.gitbook/includes/`: they
+ *   travel as files of the tree (bytes kept, so export writes them back as they were), with
+ *   ids starting `rc_` (REUSABLE_ID_PREFIX) that tell them from the space's other files.
  *
  * Paths that leave the repository (or the project directory) in the
  * configuration or SUMMARY.md, and symbolic links that point outside the
@@ -22,7 +25,7 @@
  */
 import { lineNumbers, scanLinks, classifyTarget, resolveRelative } from '../content-model/links.js';
 import type { ContentFile, ContentPage, ContentRef, ContentTree } from '../content-model/model.js';
-import { walkPages } from '../content-model/model.js';
+import { REUSABLE_ID_PREFIX, walkPages } from '../content-model/model.js';
 import { gitBlobOid } from './blob.js';
 import { readConfig, type GitBookConfig } from './config.js';
 import { GitSyncError } from './errors.js';
@@ -45,12 +48,16 @@ export interface ImportOptions {
   ids: () => string;
   /** The space's current content: pages keep their ids (matched by `git.path`, then by path of slugs), files too (by `git.path`, then blob). */
   previous?: ContentTree;
+  /** False: leave `.gitbook/includes/` out (what a space that never imported its reusable contents owns of a repository). */
+  reusableContents?: boolean;
 }
+
 
 export interface ImportResult {
   tree: ContentTree;
   warnings: string[];
-  stats: { pages: number; files: number };
+  /** Pages, files (reusable contents left out) and reusable contents imported. */
+  stats: { pages: number; files: number; reusableContents: number };
   /** The configuration read (redirects included). */
   config: GitBookConfig;
   /** The layout read: what the space remembers of the repository (layout.ts). */
@@ -102,7 +109,7 @@ function* importSteps(snapshot: RepoSnapshot, options: ImportOptions): Generator
   const summary = resolveFile(snapshot, config.summary);
   if (summary) requireImportableSize(config.summary, summary.file.data.byteLength);
   const pages = summary ? yield* pagesFromSummary(ctx, pageDecoder.decode(summary.file.data)) : yield* pagesFromFolders(ctx);
-  const files = yield* collectFiles(ctx);
+  const files = yield* collectFiles(ctx, options.reusableContents !== false);
   const tree: ContentTree = { pages, files };
   assignIds(tree, ctx, options);
   yield;
@@ -111,7 +118,8 @@ function* importSteps(snapshot: RepoSnapshot, options: ImportOptions): Generator
     ctx.warnings.push(`no pages found in ${config.root === '' ? 'the repository' : config.root}`);
   }
   const count = [...walkPages(tree.pages)].length;
-  return { tree, warnings: ctx.warnings.list, stats: { pages: count, files: files.length }, config, layout: layoutOf(snapshot, config.projectDirectory) };
+  const reusableContents = files.filter((file) => file.id.startsWith(REUSABLE_ID_PREFIX)).length;
+  return { tree, warnings: ctx.warnings.list, stats: { pages: count, files: files.length - reusableContents, reusableContents }, config, layout: layoutOf(snapshot, config.projectDirectory) };
 }
 
 // ─── Pages ────────────────────────────────────────────────────────────────
@@ -426,12 +434,15 @@ function* pagesFromFolders(ctx: Context): Generator<void, ContentPage[]> {
 // ─── Files ────────────────────────────────────────────────────────────────
 
 // eslint-disable-next-line max-lines-per-function -- one scan of every page's links sharing the two bounded memos and the set of paths found
-function* collectFiles(ctx: Context): Generator<void, ContentFile[]> {
+function* collectFiles(ctx: Context, reusableContents: boolean): Generator<void, ContentFile[]> {
   const { snapshot, config } = ctx;
   const assets = joinPath(config.root, '.gitbook/assets');
   const includes = joinPath(config.root, '.gitbook/includes');
   const paths = new Set<string>();
-  for (const path of snapshot.keys()) if (path.startsWith(`${assets}/`)) paths.add(path);
+  for (const path of snapshot.keys()) {
+    if (path.startsWith(`${assets}/`)) paths.add(path);
+    else if (reusableContents && isIncludePath(path, includes)) paths.add(path);
+  }
   // Pages of one folder often link to the same targets. Both memos are bounded (a page of a million
   // distinct links must not keep a million entries): past MEMO_ENTRIES they start afresh.
   const memo = new Map<string, ReturnType<typeof resolveReference>>();
@@ -512,6 +523,10 @@ function* collectFiles(ctx: Context): Generator<void, ContentFile[]> {
   }
   return files;
 }
+
+/** A reusable content's file: a `.md` file directly in the includes folder. */
+const isIncludePath = (path: string, includes: string): boolean =>
+  path.startsWith(`${includes}/`) && !path.slice(includes.length + 1).includes('/') && /\.md$/i.test(path);
 
 // ─── Ids and references ───────────────────────────────────────────────────
 
@@ -626,10 +641,12 @@ function assignIds(tree: ContentTree, ctx: Context, options: ImportOptions): voi
   });
   const rank = (file: ContentFile): number => order.get(file.id) ?? Number.MAX_SAFE_INTEGER;
   tree.files.sort((a, b) => rank(a) - rank(b));
+  const includes = joinPath(ctx.config.root, '.gitbook/includes');
   for (const file of tree.files) {
     if (file.id !== '') continue;
+    const prefix = file.git && isIncludePath(file.git.path, includes) ? REUSABLE_ID_PREFIX : '';
     for (;;) {
-      const id = options.ids();
+      const id = `${prefix}${options.ids()}`;
       if (!usedFiles.has(id)) {
         usedFiles.add(id);
         file.id = id;

@@ -86,6 +86,23 @@ function commentPage(item: Record<string, unknown>): string {
   if (!page) return '';
   return `${page.path || page.title || ''}${page.outdated ? ' (outdated)' : ''}`;
 }
+/** The text of a document node (a block, its inline nodes, their leaves), lines joined by spaces. */
+function nodeText(node: unknown): string {
+  if (typeof node !== 'object' || node === null) return '';
+  const n = node as { leaves?: Array<{ text?: unknown }>; nodes?: unknown[]; type?: unknown; data?: { method?: unknown; path?: unknown; schemas?: unknown } };
+  if (Array.isArray(n.leaves)) return n.leaves.map((leaf) => String(leaf.text ?? '')).join('');
+  // OpenAPI blocks are void: what they point to.
+  if (typeof n.data?.method === 'string' && typeof n.data.path === 'string') return `${n.data.method.toUpperCase()} ${n.data.path}`;
+  if (Array.isArray(n.data?.schemas)) return n.data.schemas.join(', ');
+  const separator = n.type === 'code' ? ' ⏎ ' : '';
+  return Array.isArray(n.nodes) ? n.nodes.map(nodeText).join(separator).replace(/\r?\n/g, ' ') : '';
+}
+
+/** A ContentRef of a page meta link in a few words: `page p4g3`, `url https://…`. */
+function describeMetaTarget(item: Record<string, unknown>): string {
+  return item.kind === 'page' ? `page ${String(item.page ?? '')}` : `url ${String(item.url ?? '')}`;
+}
+
 /** A site redirect's destination in a few words: `section ID`, `site-space ID`, `page ID in SITESPACE`. */
 function describeDestination(destination: unknown): string {
   if (typeof destination !== 'object' || destination === null) return '';
@@ -351,6 +368,12 @@ export const columns = {
     ['revision', 'importedResources', 'totalResources'],
   ),
   url: [col('URL', 'url')],
+  documentBlock: [col('TYPE', 'type'), { header: 'TEXT', get: nodeText }],
+  metaLink: [col('REL', 'rel'), { header: 'TARGET', get: describeMetaTarget }],
+  integrationBlock: [col('INTEGRATION', 'name'), col('BLOCK', 'block.id'), col('TITLE', 'block.title'), { header: 'UNFURLS', get: (item) => ((item.block as { urlUnfurl?: string[] } | undefined)?.urlUnfurl ?? []).join(',') }],
+  reusableContent: [col('ID', 'id'), col('TITLE', 'title'), col('GIT PATH', 'git.path', true)],
+  conversation: [col('ID', 'id'), col('TITLE', 'title'), col('SHARED', 'shared'), col('UPDATED', 'updatedAt')],
+  embed: [col('TYPE', 'type'), col('TITLE', 'title'), col('SITE', 'site'), col('ICON', 'icon', true)],
   subdomain: [col('SUBDOMAIN', 'subdomain'), col('ORGANIZATION', 'target.organization'), col('ACTIVE', 'isActive')],
   // getContentByUrl: {collection} or {space, changeRequest?, page?}; one row naming the innermost object.
   urlContent: [

@@ -319,9 +319,11 @@ const DOCSCTL_ACCOUNTS = [
   'listTokensForUser',
   'revokeToken',
 ];
+/** Agent conversations of a change request are created by GitBook's AI in its app; docsctl records them (src/api/routes/conversations.ts). */
+const DOCSCTL_CONVERSATIONS = ['openChangeRequestConversation'];
 /** `serve` as a CI emulator (src/api/routes/emulator.ts): snapshots of the whole store and reset. */
 const DOCSCTL_EMULATOR = ['saveEmulatorSnapshot', 'listEmulatorSnapshots', 'restoreEmulatorSnapshot', 'deleteEmulatorSnapshot', 'resetEmulator'];
-const DOCSCTL_EXTENSIONS = [...DOCSCTL_PREVIEWS, ...DOCSCTL_ACCOUNTS, ...DOCSCTL_EMULATOR];
+const DOCSCTL_EXTENSIONS = [...DOCSCTL_PREVIEWS, ...DOCSCTL_ACCOUNTS, ...DOCSCTL_CONVERSATIONS, ...DOCSCTL_EMULATOR];
 
 const inSpec = routes.filter((route) => !NOT_IN_SPEC.has(route.id) && !DOCSCTL_EXTENSIONS.includes(route.id));
 

@@ -215,6 +215,8 @@ describe('handlers', () => {
         "git/installations.ts: requireRole(role, min, organization, 'install Git Sync on it');",
         // Only the author of a comment or an admin edits or deletes it.
         "comments/handlers.ts: if (author === ctx.actor.userId || atLeast(thread.role, 'admin')) return;",
+        // Only the author of a change request's conversation or an admin deletes it.
+        "content/conversations.ts: if (record.createdBy !== ctx.actor.userId && !atLeast(role, 'admin')) {",
         // An integration's organization is its owner, not a path parameter.
         "integrations.ts: atLeast(roleIn(tx, integration.owner, userId) ?? null, 'admin');",
         "integrations.ts: if (!atLeast(roleIn(ctx.tx, org.id, ctx.actor.userId) ?? null, 'admin')) {",

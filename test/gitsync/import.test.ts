@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ContentPage } from '../../src/content-model/model.js';
-import { walkPages } from '../../src/content-model/model.js';
+import { isReusableContent, walkPages } from '../../src/content-model/model.js';
 import { gitBlobOid } from '../../src/gitsync/blob.js';
 import { GitSyncError } from '../../src/gitsync/errors.js';
 import { edgeCases, folders, gitbookExport, handWritten, monorepo, symlinks } from './fixtures.js';
@@ -44,9 +44,11 @@ describe('import from SUMMARY.md', () => {
       ],
       'Changelog <changelog.md>',
     ]);
-    expect(stats).toEqual({ pages: 13, files: 7 });
+    expect(stats).toEqual({ pages: 13, files: 7, reusableContents: 1 });
+    // The include is a reusable content: a file of the tree with an rc_ id, not counted as a file.
+    expect(tree.files.filter(isReusableContent).map((file) => file.git?.path)).toEqual(['.gitbook/includes/shared.md']);
     // Files: everything under .gitbook/assets (an .md asset is a file, not a page), nothing referenced from code.
-    expect(tree.files.map((file) => file.git?.path)).toEqual([
+    expect(tree.files.filter((file) => !isReusableContent(file)).map((file) => file.git?.path)).toEqual([
       '.gitbook/assets/CleanShot 2023-01-25 at 14.58.44.gif',
       '.gitbook/assets/GITBOOK_ASSISTANT_SKILL (1).md',
       '.gitbook/assets/cover image (1).png',

@@ -12,6 +12,7 @@ import {
   paginationQuery,
   pathParams,
   qBool,
+  qBoolOr,
 } from '../schemas/common.js';
 
 // ─── Helper schemas ────────────────────────────────────────────────────────
@@ -31,15 +32,7 @@ const contentQuery = {
 const pageListQuery = { ...contentQuery, bodies: qBool().optional() };
 
 /** `evaluated` of page reads: a boolean or `deterministic-only` (default false). */
-const qEvaluated = () =>
-  z.preprocess(
-    (value) => {
-      if (value === 'true' || value === '1' || value === '') return true;
-      if (value === 'false' || value === '0') return false;
-      return value;
-    },
-    z.union([z.boolean(), z.literal('deterministic-only')]),
-  );
+const qEvaluated = () => qBoolOr('deterministic-only');
 
 /** Query of a single page read. */
 const pageQuery = () =>

@@ -14,27 +14,16 @@ export type DeclaredRouteId =
   | "createSiteStyleguideById"
   | "createSiteStyleguideRun"
   | "createUserNotificationsToken"
-  | "deleteChangeRequestConversation"
   | "deleteOrganizationAgentConversation"
   | "deleteSiteChannelById"
   | "deleteSiteContextConnectionById"
   | "deleteSiteTopicFindings"
   | "generateStorageUploadURL"
-  | "getComputedDocument"
-  | "getComputedRevision"
-  | "getDocumentById"
-  | "getEmbedByUrl"
-  | "getEmbedByUrlInSpace"
   | "getLatestOpenAPISpecVersionContentRaw"
   | "getOrganizationAgentInstructions"
   | "getOrganizationAIUsage"
   | "getOrganizationsForEmailDomain"
-  | "getPageDocumentInRevisionById"
   | "getRecommendedQuestionsInOrganization"
-  | "getReusableContentById"
-  | "getReusableContentDocumentInRevisionById"
-  | "getReusableContentInChangeRequestById"
-  | "getReusableContentInRevisionById"
   | "getSiteAgentSettingsById"
   | "getSiteChannelById"
   | "getSiteContextConnectionById"
@@ -47,15 +36,12 @@ export type DeclaredRouteId =
   | "getSiteQuestionStats"
   | "getSiteScanById"
   | "getSiteTopicById"
-  | "listChangeRequestConversations"
-  | "listChangeRequestPageMetaLinks"
   | "listChangeRequestsForSiteFinding"
   | "listOrganizationAgentConversations"
   | "listOrganizationStyleguides"
   | "listPagesForSiteFinding"
   | "listQuestionsForSiteFinding"
   | "listRecordsForSiteFinding"
-  | "listRevisionPageMetaLinks"
   | "listSiteChannels"
   | "listSiteContextConnections"
   | "listSiteContextRecords"
@@ -68,8 +54,6 @@ export type DeclaredRouteId =
   | "listSiteStyleguideRuns"
   | "listSiteTopics"
   | "listSiteVisitorSegments"
-  | "listSpaceIntegrationsBlocks"
-  | "listSpacePageMetaLinks"
   | "listStyleguideTemplates"
   | "provisionOrganizationAgentConversation"
   | "renderIntegrationUIWithGet"
@@ -85,7 +69,6 @@ export type DeclaredRouteId =
   | "testSiteContextConnection"
   | "trackEventsInSiteById"
   | "triggerChangeRequestsForSiteFinding"
-  | "updateChangeRequestConversation"
   | "updateOrganizationAgentConversation"
   | "updateOrganizationAgentInstructions"
   | "updateSiteAdsById"
@@ -107,27 +90,16 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"createSiteStyleguideById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/styleguide","summary":"Create or retrieve the style guide space for a site","success":200,"paginated":false,"query":[],"body":{"required":false,"fields":["template"],"requiredFields":[]}},
   {"id":"createSiteStyleguideRun","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/styleguide/runs","summary":"Start a style guide check run for a site","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["spaces"],"requiredFields":["spaces"]}},
   {"id":"createUserNotificationsToken","method":"POST","path":"/v1/user/notifications/token","summary":"Create a JWT to access the in-app notifications service","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"deleteChangeRequestConversation","method":"DELETE","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations/{conversationId}","summary":"Delete an agent conversation","success":205,"paginated":false,"query":[],"body":null},
   {"id":"deleteOrganizationAgentConversation","method":"DELETE","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Delete an agent conversation in an organization","success":205,"paginated":false,"query":[],"body":null},
   {"id":"deleteSiteChannelById","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/channels/{siteChannelId}","summary":"Delete a GitBook Agent channel from a site","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"deleteSiteContextConnectionById","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections/{siteContextConnectionId}","summary":"Delete a context connection","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"deleteSiteTopicFindings","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics/{siteTopicId}/findings","summary":"Delete all documentation issues found under a topic","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"generateStorageUploadURL","method":"POST","path":"/v1/orgs/{organizationId}/storage/upload","summary":"Create a signed URL to upload a file","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["file","kind"],"requiredFields":["file","kind"]}},
-  {"id":"getComputedDocument","method":"POST","path":"/v1/spaces/{spaceId}/content/computed/document","summary":"Compute and render a document from a structured content source","success":200,"paginated":false,"query":["schema"],"body":{"required":true,"fields":["source","seed"],"requiredFields":["source","seed"]}},
-  {"id":"getComputedRevision","method":"POST","path":"/v1/spaces/{spaceId}/content/computed/revision","summary":"Compute and render a full revision from a structured content source","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["source","seed"],"requiredFields":["source","seed"]}},
-  {"id":"getDocumentById","method":"GET","path":"/v1/spaces/{spaceId}/documents/{documentId}","summary":"Get a raw document from a space by its document ID","success":200,"paginated":false,"query":["schema"],"body":null},
-  {"id":"getEmbedByUrl","method":"GET","path":"/v1/urls/embed","summary":"Resolve a URL to an embed","success":200,"paginated":false,"query":["url"],"body":null},
-  {"id":"getEmbedByUrlInSpace","method":"GET","path":"/v1/spaces/{spaceId}/embed","summary":"Resolve a URL to an oEmbed object within a space","success":200,"paginated":false,"query":["url"],"body":null},
   {"id":"getLatestOpenAPISpecVersionContentRaw","method":"GET","path":"/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content/raw","summary":"Get the raw content of the latest OpenAPI spec version","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getOrganizationAgentInstructions","method":"GET","path":"/v1/orgs/{organizationId}/agent-instructions","summary":"Get Docs agent instructions for an organization","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getOrganizationAIUsage","method":"GET","path":"/v1/orgs/{organizationId}/billing/ai-usage","summary":"Get AI credit usage by AI feature and time period","success":200,"paginated":false,"query":["from","to","interval"],"body":null},
   {"id":"getOrganizationsForEmailDomain","method":"GET","path":"/v1/email-domains/{emailDomain}/orgs","summary":"Get all organizations by email domain","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"getPageDocumentInRevisionById","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document","summary":"Get the raw document body of a page in a historical revision","success":200,"paginated":false,"query":["evaluated","dereferenced"],"body":null},
   {"id":"getRecommendedQuestionsInOrganization","method":"GET","path":"/v1/orgs/{organizationId}/ask/questions","summary":"List recommended questions to ask in an organization","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"getReusableContentById","method":"GET","path":"/v1/spaces/{spaceId}/content/reusable-contents/{reusableContentId}","summary":"Get a reusable content block from a space by its ID","success":200,"paginated":false,"query":["metadata","computed"],"body":null},
-  {"id":"getReusableContentDocumentInRevisionById","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document","summary":"Get the document body of a reusable content block in a historical revision","success":200,"paginated":false,"query":["evaluated","dereferenced"],"body":null},
-  {"id":"getReusableContentInChangeRequestById","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/reusable-contents/{reusableContentId}","summary":"Get a reusable content block in a change request by its ID","success":200,"paginated":false,"query":["metadata","computed"],"body":null},
-  {"id":"getReusableContentInRevisionById","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}","summary":"Get a reusable content block from a historical revision by its ID","success":200,"paginated":false,"query":["metadata","computed"],"body":null},
   {"id":"getSiteAgentSettingsById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/agent-settings","summary":"Get the AI agent configuration for a site","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteChannelById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/channels/{siteChannelId}","summary":"Get a GitBook Agent channel for a site by its ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteContextConnectionById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections/{siteContextConnectionId}","summary":"Get a context connection","success":200,"paginated":false,"query":[],"body":null},
@@ -140,15 +112,12 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"getSiteQuestionStats","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/question-stats","summary":"Get aggregate Ask AI question statistics for a site","success":200,"paginated":false,"query":["from","to","topic","relevance","channelType","answered"],"body":null},
   {"id":"getSiteScanById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/scans/{siteScanId}","summary":"Get a site scan by ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteTopicById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics/{siteTopicId}","summary":"Get a topic","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"listChangeRequestConversations","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations","summary":"List AI agent conversations associated with a change request","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listChangeRequestPageMetaLinks","method":"GET","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/meta-links","summary":"Get navigation meta-links (prev/next/parent) for a change request page","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listChangeRequestsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/change-requests","summary":"List content fixes already proposed for a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listOrganizationAgentConversations","method":"GET","path":"/v1/orgs/{organizationId}/agent/conversations","summary":"List AI agent conversations in an organization","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listOrganizationStyleguides","method":"GET","path":"/v1/orgs/{organizationId}/styleguides","summary":"List all style guides in an organization","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listPagesForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/pages","summary":"List the pages affected by a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listQuestionsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/questions","summary":"List the Ask-AI questions evidencing a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listRecordsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/records","summary":"List the source content evidencing a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listRevisionPageMetaLinks","method":"GET","path":"/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/meta-links","summary":"List all meta links (prev/next navigation) for a page in a revision","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listSiteChannels","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/channels","summary":"List all GitBook Agent channels for a site","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listSiteContextConnections","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections","summary":"List all context connections","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listSiteContextRecords","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-records","summary":"List all context records","success":200,"paginated":true,"query":["page","limit","type","connector","connection","topic"],"body":null},
@@ -161,8 +130,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"listSiteStyleguideRuns","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/styleguide/runs","summary":"List the style guide check runs of a site","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listSiteTopics","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics","summary":"List all topics","success":200,"paginated":false,"query":["from","to"],"body":null},
   {"id":"listSiteVisitorSegments","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/insights/visitor-segments","summary":"List a site visitor segments","success":200,"paginated":true,"query":[],"body":null},
-  {"id":"listSpaceIntegrationsBlocks","method":"GET","path":"/v1/spaces/{spaceId}/integration-blocks","summary":"List all custom content blocks provided by integrations in a space","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"listSpacePageMetaLinks","method":"GET","path":"/v1/spaces/{spaceId}/content/page/{pageId}/meta-links","summary":"Get navigation metadata links for a page (previous, next, parent)","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listStyleguideTemplates","method":"GET","path":"/v1/orgs/{organizationId}/styleguide-templates","summary":"List all built-in style guide templates","success":200,"paginated":false,"query":[],"body":null},
   {"id":"provisionOrganizationAgentConversation","method":"PUT","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Provision an AI agent conversation in an organization","success":204,"paginated":false,"query":[],"body":null},
   {"id":"renderIntegrationUIWithGet","method":"GET","path":"/v1/integrations/{integrationName}/render","summary":"Render an integration UI with GET method","success":200,"paginated":false,"query":["request"],"body":null},
@@ -178,7 +145,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"testSiteContextConnection","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections/{siteContextConnectionId}/test","summary":"Test a context connection's stored credentials","success":200,"paginated":false,"query":[],"body":null},
   {"id":"trackEventsInSiteById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/insights/events","summary":"Track site events","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["events"],"requiredFields":["events"]}},
   {"id":"triggerChangeRequestsForSiteFinding","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/change-requests","summary":"Fix a documentation issue by generating a change request","success":202,"paginated":false,"query":[],"body":null},
-  {"id":"updateChangeRequestConversation","method":"PATCH","path":"/v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations/{conversationId}","summary":"Update an AI agent conversation on a change request","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["title"],"requiredFields":["title"]}},
   {"id":"updateOrganizationAgentConversation","method":"PATCH","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Update an AI agent conversation in an organization","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["title"],"requiredFields":["title"]}},
   {"id":"updateOrganizationAgentInstructions","method":"PUT","path":"/v1/orgs/{organizationId}/agent-instructions","summary":"Update Docs agent instructions for an organization","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["instructions"],"requiredFields":["instructions"]}},
   {"id":"updateSiteAdsById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ads","summary":"Update the advertising settings for a site","success":204,"paginated":false,"query":[],"body":{"required":false,"fields":["status","topic"],"requiredFields":[]}},

@@ -696,6 +696,23 @@ function integrationsOnRoute<S extends z.ZodObject<Record<string, z.ZodString>>>
 export const listSpaceIntegrations = integrationsOnRoute('space', '/v1/spaces/{spaceId}/integrations', pathParams('spaceId'), 'sp4c3');
 export const listSiteIntegrations = integrationsOnRoute('site', '/v1/orgs/{organizationId}/sites/{siteId}/integrations', pathParams('organizationId', 'siteId'), 's1t3');
 
+export const listSpaceIntegrationsBlocks = defineRoute({
+  id: 'listSpaceIntegrationsBlocks',
+  method: 'GET',
+  path: '/v1/spaces/{spaceId}/integration-blocks',
+  summary: 'List the blocks of the integrations installed on a space',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams('spaceId'),
+  query: noQuery(),
+  cli: {
+    command: 'space integration-blocks',
+    summary: 'List the blocks the integrations installed on a space offer (one row per block, with the URLs it unfurls)',
+    columns: 'integrationBlock',
+    examples: ['docsctl space integration-blocks sp4c3', 'docsctl space integration-blocks sp4c3 --json'],
+  },
+});
+
 export const queueIntegrationTask = defineRoute({
   id: 'queueIntegrationTask',
   method: 'POST',

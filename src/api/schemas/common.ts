@@ -29,6 +29,17 @@ export function pathParams<K extends string>(...names: K[]) {
   return z.object(shape);
 }
 
+/** A query parameter that is a boolean (`true`/`false`, `1`/`0`) or the string `mode` (`evaluated`, `dereferenced`). */
+export const qBoolOr = <M extends string>(mode: M) =>
+  z.preprocess(
+    (value) => {
+      if (value === 'true' || value === '1' || value === '') return true;
+      if (value === 'false' || value === '0') return false;
+      return value;
+    },
+    z.union([z.boolean(), z.literal(mode)]),
+  );
+
 /** A boolean query parameter: `true`/`false` (also `1`/`0`), or a real boolean. */
 export const qBool = () =>
   light(

@@ -4,6 +4,17 @@ import type { Hooks } from '../derive.js';
 import { resolveOrganization } from '../operation.js';
 
 export const hooks = {
+  // The answer is one entry per integration with its blocks: a table shows one row per block.
+  'space integration-blocks': {
+    after: async (session, body) => {
+      const { columns } = await import('../../output/columns.js');
+      if (session.format !== 'table' && session.format !== 'tsv') return session.printObject(body, columns.integrationBlock);
+      const entries = Array.isArray(body) ? (body as Array<{ name: string; blocks: unknown[] }>) : [];
+      const rows = entries.flatMap((entry) => entry.blocks.map((block) => ({ name: entry.name, block })));
+      if (rows.length === 0 && session.format === 'table') return session.info('No integration blocks: install an integration with blocks on the space (docsctl integration install).');
+      return session.printList(rows, columns.integrationBlock);
+    },
+  },
   'integration publish': {
     flags: [
       { flags: '--file <file>', description: 'the manifest: gitbook-manifest.yaml or .json', required: true },

@@ -9,6 +9,7 @@
  * file objects. A whole revision (getCurrentRevision…) reads every page.
  */
 import { notFound } from '../../api/errors.js';
+import { REUSABLE_ID_PREFIX } from '../../content-model/model.js';
 import type * as routes from '../../api/routes/content.js';
 import type { StoreReader } from '../../store/types.js';
 import { type Handler, type HandlerContext, implementer } from '../handler.js';
@@ -79,7 +80,7 @@ function filesAnswer(
 ) {
   const content = openContent(tx, revision);
   const metadata = metadataOf(query);
-  return paginate(itemsOf(content.fileIds()), query, (id) => {
+  return paginate(itemsOf(content.assetIds()), query, (id) => {
     const file = content.file(id);
     if (!file) throw new Error(`store inconsistency: file ${id} listed but missing`);
     return fileView(ctx.origin, file, metadata);
@@ -87,7 +88,8 @@ function filesAnswer(
 }
 
 function fileAnswer(tx: StoreReader, ctx: Ctx, revision: RevisionRecord, scope: ContentScope, fileId: string, query: ContentQuery) {
-  const file = openContent(tx, revision).file(fileId);
+  // A reusable content travels as a file of the tree, but the API has it apart (getReusableContent…).
+  const file = fileId.startsWith(REUSABLE_ID_PREFIX) ? undefined : openContent(tx, revision).file(fileId);
   if (!file) throw notFound(`File ${fileId} not found in this ${scope.changeRequest ? 'change request' : 'space'}`);
   return fileView(ctx.origin, file, metadataOf(query));
 }

@@ -26,7 +26,7 @@
  * for every page and file equal to theirs, so unchanged pages are neither
  * re-serialised nor re-written.
  */
-import type { ContentFile, ContentPage, ContentTree, GitBlobRef, PageMeta } from '../../content-model/model.js';
+import { type ContentFile, type ContentPage, type ContentTree, type GitBlobRef, type PageMeta, REUSABLE_ID_PREFIX } from '../../content-model/model.js';
 import { type Change as TrieChange, DELETE, type HamtNode, type NodeSource, hamtApply, hamtEntries, hamtGet, makeChange } from '../../store/hamt.js';
 import type { ObjectSink, ObjectStager, StagedObjects, StoreReader, StoreWriter } from '../../store/types.js';
 import type { RevisionRecord } from '../core-records.js';
@@ -233,9 +233,19 @@ export class RevisionContent implements NodeSource {
     return visit(this.children(), '');
   }
 
-  /** File ids, sorted. */
+  /** File ids, sorted (reusable contents included: the tree's files). */
   fileIds(): string[] {
     return [...this.allFileHashes().keys()].sort();
+  }
+
+  /** Ids of the files the API lists as files, sorted: reusable contents left out. */
+  assetIds(): string[] {
+    return this.fileIds().filter((id) => !id.startsWith(REUSABLE_ID_PREFIX));
+  }
+
+  /** Ids of the reusable contents (Git Sync includes), sorted. */
+  reusableIds(): string[] {
+    return this.fileIds().filter((id) => id.startsWith(REUSABLE_ID_PREFIX));
   }
 
   fileEntry(id: string): { hash: string; file: StoredFile } | undefined {

@@ -254,9 +254,19 @@ function renderPage(content: RevisionContent, page: StoredPage, path: string, en
     view.cover = { ...(ref ? { ref } : {}), ...(refDark ? { refDark } : {}), yPos: page.cover.yPos ?? 0 };
   }
   addFlags(view, page);
+  const documentId = documentIdOf(page);
+  if (documentId !== undefined) view.documentId = documentId;
   if (!options.omitBodies) Object.assign(view, bodyOf(content, page, options));
   return view;
 }
+
+/**
+ * The documentId of a page with a body (undefined for groups and links): `<pageId>.<hash of
+ * its body object>`, so it changes exactly when the body does; getDocumentById reads it back
+ * (documents.ts).
+ */
+export const documentIdOf = (page: Pick<StoredPage, 'id' | 'body'>): string | undefined =>
+  page.body === undefined ? undefined : `${page.id}.${page.body}`;
 
 function addFlags(view: Record<string, unknown>, page: StoredPage): void {
   if (page.hidden) view.hidden = true;
@@ -315,6 +325,49 @@ export function fileView(origin: string, file: StoredFile, metadata: boolean): F
     ...(metadata && file.git ? { git: { oid: file.git.oid, path: file.git.path } } : {}),
   };
 }
+
+// ─── Reusable contents ─────────────────────────────────────────────────────
+
+/**
+ * A reusable content's file (`.gitbook/includes/x.md`) split: its front matter `title:` (the
+ * file name without `.md` when it has none) and its body after the front matter. Read with a
+ * line scan, not the YAML parser (GitBook writes `title: Text`; quoted forms are read too).
+ */
+export function reusableParts(name: string, text: string): { title: string; body: string } {
+  const fallback = name.replace(/\.md$/i, '');
+  const front = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/.exec(text);
+  if (!front) return { title: fallback, body: text };
+  const line = /^title:[ \t]*(.*?)[ \t]*$/m.exec(front[1] as string)?.[1] ?? '';
+  let title = line;
+  if (/^".*"$/.test(line)) {
+    try {
+      title = JSON.parse(line) as string;
+    } catch {
+      title = line.slice(1, -1);
+    }
+  } else if (/^'.*'$/.test(line)) title = line.slice(1, -1).replace(/''/g, "'");
+  return { title: title || fallback, body: text.slice(front[0].length) };
+}
+
+/** The API's RevisionReusableContent of a reusable content's file; `text` is its bytes decoded. */
+export function reusableContentView(file: StoredFile, text: string, metadata: boolean): Record<string, unknown> {
+  return {
+    id: file.id,
+    title: reusableParts(file.name, text).title,
+    ...(metadata && file.git ? { git: { oid: file.git.oid, path: file.git.path } } : {}),
+    document: `${file.id}.${file.data}`,
+  };
+}
+
+/** Every reusable content of a revision (one file object and its bytes read each). */
+export function reusableContentsView(content: RevisionContent, metadata: boolean): Record<string, unknown>[] {
+  return content.reusableIds().flatMap((id) => {
+    const file = content.file(id);
+    return file ? [reusableContentView(file, textDecoder.decode(content.fileData(file)), metadata)] : [];
+  });
+}
+
+const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 // ─── Change requests ───────────────────────────────────────────────────────
 
@@ -399,11 +452,11 @@ export function revisionView(
     id: revision.id,
     parents: [...revision.parents],
     pages: pagesView(content, { scope, metadata }),
-    files: content.fileIds().flatMap((id) => {
+    files: content.assetIds().flatMap((id) => {
       const file = content.file(id);
       return file ? [fileView(scope.origin, file, metadata)] : [];
     }),
-    reusableContents: [],
+    reusableContents: reusableContentsView(content, metadata),
     // 0.202: the tags a revision defines; docsctl's content has none yet (pages answer `tags: []` too).
     tags: [],
     urls: { app: revisionAppUrl(scope.origin, scope.organization, revision) },
