@@ -154,6 +154,7 @@ const siteColumns = {
   siteExternalLink: [col('ID', 'id'), col('TITLE', 'title'), col('URL', 'url'), col('GROUP', 'sectionGroup'), col('DRAFT', 'draft'), col('CONDITION', 'condition', true)],
   sitePublishingAuth: [col('BACKEND', 'backend'), col('INTEGRATION', 'integration'), col('FALLBACK URL', 'fallbackURL'), col('LOGOUT URL', 'logoutURL'), col('PRIVATE KEY', 'privateKey', true)],
   sitePreview: [col('URL', 'url')],
+  publishedContent: [col('SITE', 'site'), col('SECTION', 'siteSection'), col('SITE SPACE', 'siteSpace'), col('SPACE', 'space'), col('PATH', 'pathname'), col('URL', 'canonicalUrl'), col('REDIRECT', 'redirect')],
   customHostname: [col('HOSTNAME', 'hostname'), col('SITE', 'target.site'), col('ACTIVE', 'isActive'), col('STATUS', 'status')],
   siteSearchHit: [
     col('SPACE', 'title'),

@@ -2,10 +2,15 @@
  * The official GitBook client 0.202 against `docsctl serve` for what issue 24 §2 added to sites:
  * external links, a duplicated site space, redirects in bulk, site search and its prewarm,
  * visitor authentication and preview URLs, custom hostnames, integration scripts and adaptive
- * template conditions. Every answer is checked against the 0.202 schema (`checkedCall`), values asserted.
+ * template conditions, published URLs resolved back to their content. Every answer is checked against the 0.202 schema (`checkedCall`), values asserted.
  */
+import { createHmac } from 'node:crypto';
 import { type GitBookAPI, GitBookAPIError } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiError } from '../../src/api/errors.js';
+import { getRoute } from '../../src/api/table.js';
+import { ensureUser } from '../../src/domain/core-records.js';
+import { executeOperation } from '../../src/domain/execute.js';
 import type { RunningServer } from '../../src/server/server.js';
 import { checkedCall, clientOperation, servedOrganization } from './official-client.js';
 
@@ -222,5 +227,107 @@ describe('the official GitBook client 0.202: search, publishing, hostnames', () 
       { description: 'Plan: free', condition: 'visitor.claims.plan === "free"' },
       { description: 'Plan: pro', condition: 'visitor.claims.plan === "pro"' },
     ]);
+  });
+});
+
+describe('the official GitBook client 0.202: published URLs', () => {
+  it('resolves a published URL (gitbook.io, custom hostname, preview) to site, section, variant and page path; follows redirects; 404 for what is not there', async () => {
+    const manual = await spaceWith('Manual', '# Install\n\nRun it.\n');
+    const reference = await spaceWith('Reference', '# Auth\n\nTokens.\n');
+    const site = await call('createSite', 201, org, { title: 'Manual site', type: 'ultimate', spaces: [manual.id] });
+    const section = await call('addSectionToSite', 201, org, site.id, { spaceId: reference.id, title: 'Reference' });
+    await call('publishSite', 200, org, site.id);
+    const structure = (await call('getSiteStructure', 200, org, site.id)).structure;
+    const [home, ref] = structure as Array<{ id: string; siteSpaces: Array<{ id: string }> }>;
+    const published: string = (await call('getSiteById', 200, org, site.id)).urls.published;
+    expect(published).toBe(`https://${org.toLowerCase()}.gitbook.io/manual-site/`);
+
+    expect(await call('getPublishedContentByUrl', 200, { url: `${published}install` })).toEqual({
+      site: site.id,
+      siteSection: home?.id,
+      siteSpace: home?.siteSpaces[0]?.id,
+      space: manual.id,
+      pathname: 'install',
+      basePath: '/manual-site/',
+      siteBasePath: '/manual-site/',
+      apiToken: expect.stringMatching(/^gbpub_/),
+      organization: org,
+      complete: true,
+      canonicalUrl: `${published}install`,
+    });
+    expect(await call('getPublishedContentByUrl', 200, { url: `${published}reference/auth` })).toMatchObject({
+      siteSection: section.id,
+      siteSpace: ref?.siteSpaces[0]?.id,
+      space: reference.id,
+      pathname: 'auth',
+      basePath: '/manual-site/reference/',
+    });
+
+    await call('updateSiteById', 200, org, site.id, { hostname: 'manual.acme.com' });
+    expect(await call('resolvePublishedContentByUrl', 200, { url: 'https://manual.acme.com/reference/auth' })).toMatchObject({
+      space: reference.id,
+      pathname: 'auth',
+      basePath: '/reference/',
+      siteBasePath: '/',
+      canonicalUrl: 'https://manual.acme.com/reference/auth',
+    });
+    await call('createSiteRedirect', 201, org, site.id, { source: '/old-auth', destination: { kind: 'site-section', siteSectionId: section.id } });
+    expect(await call('getPublishedContentByUrl', 200, { url: 'https://manual.acme.com/old-auth' })).toEqual({ target: 'content', redirect: 'https://manual.acme.com/reference/' });
+
+    const preview = (await call('getSitePublishingPreviewById', 200, org, site.id)).url as string;
+    expect(await call('getPublishedContentByUrl', 200, { url: `${preview.replace(/\?.*$/, '')}/reference/auth` })).toMatchObject({ space: reference.id, preview: true, revision: expect.any(String) });
+
+    for (const url of ['https://manual.acme.com/reference/nope', 'https://unknown.example.com/install', `https://${org.toLowerCase()}.gitbook.io/no-such-site/`]) {
+      expect((await failure('getPublishedContentByUrl', { url })).code, url).toBe(404);
+    }
+    expect((await failure('getPublishedContentByUrl', { url: 'ftp://manual.acme.com/' })).code).toBe(400);
+  });
+
+  it('shows outsiders only published sites, share-link sites with their key, visitor-auth sites with a token signed by the site key', async () => {
+    const served = await servedOrganization();
+    try {
+      const local = (operationId: string, status: number, ...args: unknown[]) => checkedCall(served.api, operationId, status, ...args);
+      const orgId = served.boot.organization.id;
+      const space = await local('createSpace', 201, orgId, { title: 'Private docs' });
+      const site = await local('createSite', 201, orgId, { title: 'Private', type: 'ultimate', spaces: [space.id] });
+      const url = `https://${orgId.toLowerCase()}.gitbook.io/private/`;
+      const outsider = await served.store.transact((tx) => ensureUser(tx, { email: 'eve@example.net' }, served.ids, '2026-03-01T10:00:00.000Z').user.id);
+      const asOutsider = async (raw: Record<string, unknown>) => {
+        try {
+          return (await executeOperation({ store: served.store, actor: { userId: outsider }, clock: served.clock, ids: served.ids, origin: 'http://unused' }, getRoute('getPublishedContentByUrl'), { query: raw })).body;
+        } catch (error) {
+          return { status: (error as ApiError).status };
+        }
+      };
+      expect(await asOutsider({ url })).toEqual({ status: 404 });
+      // A member resolves it unpublished.
+      expect(await local('getPublishedContentByUrl', 200, { url })).toMatchObject({ space: space.id });
+      await local('publishSite', 200, orgId, site.id);
+      expect(await asOutsider({ url })).toMatchObject({ space: space.id });
+
+      await local('updateSiteById', 200, orgId, site.id, { visibility: 'share-link' });
+      expect(await asOutsider({ url })).toEqual({ status: 404 });
+      const link = await local('createSiteShareLink', 201, orgId, site.id, { name: 'Partners' });
+      const shared = link.urls.published as string;
+      expect(await asOutsider({ url: shared })).toMatchObject({ space: space.id, shareKey: new URL(shared).searchParams.get('share') });
+
+      await local('updateSiteById', 200, orgId, site.id, { visibility: 'visitor-auth' });
+      const auth = await local('updateSitePublishingAuthById', 200, orgId, site.id, { backend: 'custom', fallbackURL: 'https://acme.com/login' });
+      const sign = (claims: object, key: string) => {
+        const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+        const body = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}`;
+        return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
+      };
+      const later = Date.parse('2026-03-01T11:00:00.000Z') / 1000;
+      expect(await asOutsider({ url })).toEqual({ status: 401 });
+      expect(await asOutsider({ url, redirectOnError: 'true' })).toEqual({ target: 'application', redirect: 'https://acme.com/login' });
+      expect(await asOutsider({ url, visitorAuthToken: sign({ exp: later }, 'not-the-key') })).toEqual({ status: 401 });
+      expect(await asOutsider({ url, visitorAuthToken: sign({ exp: later - 7200 }, auth.privateKey) })).toEqual({ status: 401 });
+      expect(await asOutsider({ url, visitorAuthToken: sign({ exp: later, plan: 'pro' }, auth.privateKey) })).toMatchObject({ space: space.id });
+      await local('regenerateSitePublishingAuthById', 200, orgId, site.id);
+      expect(await asOutsider({ url, visitorAuthToken: sign({ exp: later }, auth.privateKey) })).toEqual({ status: 401 });
+    } finally {
+      await served.server.close();
+    }
   });
 });

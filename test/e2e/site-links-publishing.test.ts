@@ -1,8 +1,8 @@
 /**
  * `site link …`, `site space duplicate`, `site redirect apply`, `site search`, `site search-prewarm`,
  * `site auth …`, `site preview-url`, `site edit --hostname` with `site hostname …`,
- * `site integration-scripts` and `site adaptive-schema conditions`: through the built binary,
- * locally and against `docsctl serve`, with expected values; bad input exits 2 with one line.
+ * `site integration-scripts`, `site adaptive-schema conditions` and `url published`: through the
+ * built binary, locally and against `docsctl serve`, with expected values; bad input exits 2 with one line.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -105,5 +105,17 @@ describeInBothModes('site links, search, publishing and hostnames', (context) =>
     await cli.ok(['site', 'adaptive-schema', 'set', site, '--file', schemaFile]);
     expect(await cli.ok(['site', 'adaptive-schema', 'conditions', site, '--format', 'tsv'])).toBe('visitor.claims.plan === "free"\tPlan: free\nvisitor.claims.plan === "pro"\tPlan: pro');
     expect(await cli.ok(['site', 'integration-scripts', site, '--json'])).toBe('[]');
+  });
+  it('resolves a published URL back to its site, variant and page, and follows redirects', async () => {
+    await cli.ok(['site', 'edit', site, '--hostname', 'manual.acme.com']);
+    await cli.ok(['site', 'publish', site]);
+    const resolved = JSON.parse(await cli.ok(['url', 'published', 'https://manual.acme.com/install', '--json', 'space,pathname,siteSpace,canonicalUrl']));
+    expect(resolved).toEqual({ space: guide, pathname: 'install', siteSpace: variant, canonicalUrl: 'https://manual.acme.com/install' });
+    expect(JSON.parse(await cli.ok(['url', 'published', 'https://manual.acme.com/start', '--json']))).toEqual({ target: 'content', redirect: 'https://manual.acme.com/' });
+    const missing = await cli.run(['url', 'published', 'https://manual.acme.com/nope']);
+    expect(missing.exitCode).toBe(4);
+    expect(missing.stderr).toMatch(/No page at path "nope"/);
+    expect((await cli.run(['url', 'published', 'not a url'])).exitCode).toBe(2);
+    await cli.ok(['site', 'hostname', 'remove', 'manual.acme.com', '--yes']);
   });
 }, { serveFlags: ['--allow-local', root] });

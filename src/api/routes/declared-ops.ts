@@ -23,7 +23,6 @@ export type DeclaredRouteId =
   | "getOrganizationAgentInstructions"
   | "getOrganizationAIUsage"
   | "getOrganizationsForEmailDomain"
-  | "getPublishedContentByUrl"
   | "getRecommendedQuestionsInOrganization"
   | "getSiteAgentSettingsById"
   | "getSiteChannelById"
@@ -59,7 +58,6 @@ export type DeclaredRouteId =
   | "provisionOrganizationAgentConversation"
   | "renderIntegrationUIWithGet"
   | "renderIntegrationUIWithPost"
-  | "resolvePublishedContentByUrl"
   | "streamAIResponseInSite"
   | "streamAskInOrganization"
   | "streamAskInSite"
@@ -101,7 +99,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"getOrganizationAgentInstructions","method":"GET","path":"/v1/orgs/{organizationId}/agent-instructions","summary":"Get Docs agent instructions for an organization","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getOrganizationAIUsage","method":"GET","path":"/v1/orgs/{organizationId}/billing/ai-usage","summary":"Get AI credit usage by AI feature and time period","success":200,"paginated":false,"query":["from","to","interval"],"body":null},
   {"id":"getOrganizationsForEmailDomain","method":"GET","path":"/v1/email-domains/{emailDomain}/orgs","summary":"Get all organizations by email domain","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"getPublishedContentByUrl","method":"GET","path":"/v1/urls/published","summary":"Resolve a URL of a published content","success":200,"paginated":false,"query":["url","visitorAuthToken","redirectOnError"],"body":null},
   {"id":"getRecommendedQuestionsInOrganization","method":"GET","path":"/v1/orgs/{organizationId}/ask/questions","summary":"List recommended questions to ask in an organization","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteAgentSettingsById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/agent-settings","summary":"Get the AI agent configuration for a site","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteChannelById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/channels/{siteChannelId}","summary":"Get a GitBook Agent channel for a site by its ID","success":200,"paginated":false,"query":[],"body":null},
@@ -137,7 +134,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"provisionOrganizationAgentConversation","method":"PUT","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Provision an AI agent conversation in an organization","success":204,"paginated":false,"query":[],"body":null},
   {"id":"renderIntegrationUIWithGet","method":"GET","path":"/v1/integrations/{integrationName}/render","summary":"Render an integration UI with GET method","success":200,"paginated":false,"query":["request"],"body":null},
   {"id":"renderIntegrationUIWithPost","method":"POST","path":"/v1/integrations/{integrationName}/render","summary":"Render an integration UI with POST method","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["componentId","props","state","context","action"],"requiredFields":["componentId","props","context"]}},
-  {"id":"resolvePublishedContentByUrl","method":"POST","path":"/v1/urls/published","summary":"Resolve a URL of a published content","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["url","redirectOnError","visitor"],"requiredFields":["url"]}},
   {"id":"streamAIResponseInSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ai/response","summary":"Generate an AI response in a site","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["previousResponseId","input","model","tools","toolCall","session","channel"],"requiredFields":["input"]}},
   {"id":"streamAskInOrganization","method":"GET","path":"/v1/orgs/{organizationId}/ask/stream","summary":"Ask a question in an organization (streamed)","success":200,"paginated":false,"query":["query","format","details"],"body":null},
   {"id":"streamAskInSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ask","summary":"Ask a question in a site","success":200,"paginated":false,"query":["format"],"body":{"required":true,"fields":["question","context","scope","session"],"requiredFields":["question","scope"]}},

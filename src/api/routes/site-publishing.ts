@@ -1,7 +1,8 @@
 /**
  * How visitors reach a published site (real API, 0.202): its visitor-authentication settings
  * and their signing key, preview URLs, custom hostnames, search over what it publishes, the
- * integration scripts it loads and the adaptive conditions its visitor schema suggests.
+ * integration scripts it loads, the adaptive conditions its visitor schema suggests, and a
+ * published URL resolved back to its site, section, site space and page.
  */
 import * as z from 'zod';
 import { defineRoute } from '../route.js';
@@ -264,4 +265,49 @@ export const listSiteAdaptiveTemplateConditions = defineRoute({
     columns: 'adaptiveCondition',
     examples: ['docsctl site adaptive-schema conditions s1t3'],
   },
+});
+
+/** Spec `SiteVisitorPayload`: who visits (a visitor token signed with the site's private key, unsigned claims). */
+const SiteVisitorPayload = z.object({
+  type: z.enum(['human', 'agent']).optional(),
+  jwtToken: z.string().max(8192).optional(),
+  unsignedClaims: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const getPublishedContentByUrl = defineRoute({
+  id: 'getPublishedContentByUrl',
+  method: 'GET',
+  path: '/v1/urls/published',
+  summary: 'Resolve a published URL to its site, section, site space, space and page path',
+  source: 'real-api',
+  // The URL names the site: the handler finds it and answers 404 to whoever may not see it.
+  access: 'none',
+  params: z.object({}),
+  query: z.object({
+    url: z.string().min(1).max(2048).describe('a published URL: custom hostname, proxy origin, <org>.gitbook.io/<basename>, or a preview URL'),
+    visitorAuthToken: z.string().max(8192).optional().describe("a visitor token signed with the site's private key (visitor-auth sites)"),
+    redirectOnError: qBool().optional().describe("answer a redirect to the site's fallback URL when the visitor token is missing or invalid"),
+  }),
+  cli: {
+    command: 'url published',
+    summary: 'Show what a published URL shows: the site, section, site space (variant), space and page path',
+    args: [{ name: 'url', to: 'query.url', description: 'the published URL (a site\'s urls.published followed by a page path)' }],
+    flags: { visitorAuthToken: { flag: '--visitor-token <jwt>', description: "a visitor token signed with the site's private key (visitor-auth sites)" } },
+    columns: 'publishedContent',
+    examples: ['docsctl url published https://docs.acme.com/api/authentication', 'docsctl url published https://acme.gitbook.io/docs/guide/install --json space,pathname'],
+  },
+});
+
+export const resolvePublishedContentByUrl = defineRoute({
+  id: 'resolvePublishedContentByUrl',
+  method: 'POST',
+  path: '/v1/urls/published',
+  summary: 'Resolve a published URL for a visitor (token and claims in the body)',
+  source: 'real-api',
+  access: 'none',
+  params: z.object({}),
+  query: noQuery(),
+  body: z.object({ url: z.string().min(1).max(2048), redirectOnError: z.boolean().optional(), visitor: SiteVisitorPayload.optional() }),
+  bodyRequired: true,
+  safe: true,
 });

@@ -30,17 +30,21 @@ interface AppLocation {
   pagePath: string;
 }
 
-/** The decoded path segments of `raw`, or a 400 naming what is wrong. */
-function segments(raw: string): string[] {
+/**
+ * An http(s) URL a caller gives and its decoded path segments, or a 400 naming what is wrong;
+ * `example` shows a URL of the kind expected (getContentByUrl here, published URLs in
+ * sites/published-urls.ts). The URL is parsed, never fetched.
+ */
+export function parseUrlPath(raw: string, example: string): { url: URL; segments: string[] } {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw badRequest(`Invalid query field "url": "${raw.slice(0, 100)}" is not an absolute URL; pass an app URL such as https://app.gitbook.com/o/ORG/s/SPACE/page`);
+    throw badRequest(`Invalid query field "url": "${raw.slice(0, 100)}" is not an absolute URL; pass ${example}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest(`Invalid query field "url": only http and https URLs name content, not ${url.protocol}`);
   try {
-    return url.pathname.split('/').filter((segment) => segment !== '').map((segment) => decodeURIComponent(segment));
+    return { url, segments: url.pathname.split('/').filter((segment) => segment !== '').map((segment) => decodeURIComponent(segment)) };
   } catch {
     throw badRequest('Invalid query field "url": its path has a malformed percent-encoding');
   }
@@ -48,7 +52,7 @@ function segments(raw: string): string[] {
 
 /** Where in the app `raw` points, or a 400 when it is not an app URL of a space or collection. */
 export function parseAppUrl(raw: string): AppLocation {
-  const parts = segments(raw);
+  const parts = parseUrlPath(raw, 'an app URL such as https://app.gitbook.com/o/ORG/s/SPACE/page').segments;
   // The first `o/ORG/s|c/` (or, in older GitBook URLs, `s/`): what comes before it (`/app`, a base path) is the server's.
   let at = parts.findIndex((segment, i) => (segment === 'o' && (parts[i + 2] === 's' || parts[i + 2] === 'c')) || segment === 's');
   if (at < 0) throw badRequest('Invalid query field "url": it names no space or collection (expected …/o/ORG/s/SPACE… or …/o/ORG/c/COLLECTION)');

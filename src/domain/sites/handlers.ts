@@ -32,6 +32,12 @@
  * transport; against a remote server answering 404/405/501 for it, it falls back to reading the
  * structure and each space's page tree through the real API, so it works against any /v1 server.
  * `site published` reads `getPublishedContentSite`.
+ * 0.202's additions, each described at the top of its module: external links in the structure
+ * (`external-links.ts`); visitor authentication, preview URLs, integration scripts and template
+ * conditions (`publishing.ts`); custom hostnames (`hostnames.ts`); the index of where each site is
+ * published (`origins.ts`), through which a published URL is resolved back to its content
+ * (`published-urls.ts`); search over what a site publishes (`site-search.ts`); bulk redirect
+ * writes (`redirects.ts`) and duplicated site spaces (`structure-handlers.ts`).
  * Customization (`customization.ts`): a site's `SiteCustomizationSettings` is one row
  * (`siteCustomizations`, absent: `DEFAULT_CUSTOMIZATIONS` of `published.ts`), a site space's overrides another
  * (`siteSpaceCustomizations`); both are checked with ajv against the real API's shapes, generated
@@ -61,6 +67,7 @@ import type { Handler } from '../handler.js';
 import { customizationHandlers } from './customization.js';
 import { externalLinkHandlers } from './external-links.js';
 import { hostnameHandlers } from './hostnames.js';
+import { publishedUrlHandlers } from './published-urls.js';
 import { publishingHandlers } from './publishing.js';
 import { siteSearchHandlers } from './site-search.js';
 import { mcpServerHandlers } from './mcp-servers.js';
@@ -82,4 +89,5 @@ export const sitesAreaHandlers: Record<string, Handler> = {
   ...siteSearchHandlers,
   ...bulkRedirectHandlers,
   ...duplicateSiteSpaceHandlers,
+  ...publishedUrlHandlers,
 };

@@ -6,7 +6,7 @@
  * |--------------------|----------------------------------|--------|
  * | siteHostnames      | custom hostname (lower case)     | siteId |
  * | siteProxyOrigins   | proxy origin `host/path` (host lower case) | siteId |
- * | siteBasenames      | `${orgId}/${basename}`           | siteId |
+ * | siteBasenames      | `${orgId in lower case}/${basename}` | siteId (gitbook.io URLs lower-case the id) |
  *
  * `reindexSite` is called with the record before and after every write that may change
  * them (create, update, delete), so the rows follow the sites. Sites written before these
@@ -30,7 +30,7 @@ export function reindexSite(tx: StoreWriter, before: SiteRecord | undefined, aft
   const rows: Array<[table: string, key: (site: SiteRecord) => string | undefined]> = [
     [SiteTables.hostnames, (site) => site.hostname],
     [PROXY_ORIGINS, (site) => (site.proxy ? proxyKey(site.proxy.origin) : undefined)],
-    [BASENAMES, (site) => `${site.organization}/${site.basename}`],
+    [BASENAMES, (site) => `${site.organization.toLowerCase()}/${site.basename}`],
   ];
   for (const [table, keyOf] of rows) {
     const old = before && keyOf(before);
@@ -51,11 +51,16 @@ export const siteByProxyOrigin = (tx: StoreReader, origin: string): SiteRecord |
   return id === undefined ? undefined : getSite(tx, id);
 };
 
-/** The organization's site with this basename (the index, else that organization's sites). */
-export function siteByBasename(tx: StoreReader, orgId: string, basename: string): SiteRecord | undefined {
-  const id = tx.get<string>(BASENAMES, `${orgId}/${basename}`);
+/**
+ * The site with this basename of the organization whose id is `orgKey` in any case (a gitbook.io
+ * host label), from the index; when the organization is known by id (`orgId`, found through its
+ * hostname), a site written before the index is found by reading that organization's sites.
+ */
+export function siteByBasename(tx: StoreReader, orgKey: string, basename: string, orgId?: string): SiteRecord | undefined {
+  const id = tx.get<string>(BASENAMES, `${orgKey.toLowerCase()}/${basename}`);
   const indexed = id === undefined ? undefined : getSite(tx, id);
-  if (indexed && indexed.basename === basename && indexed.organization === orgId) return indexed;
+  if (indexed && indexed.basename === basename && indexed.organization.toLowerCase() === orgKey.toLowerCase()) return indexed;
+  if (orgId === undefined) return undefined;
   for (const entry of orgSites.all(tx, orgId)) {
     const site = getSite(tx, entry.id);
     if (site?.basename === basename) return site;

@@ -238,6 +238,20 @@ function liveRedirectFor(tx: StoreReader, siteId: string, source: string): { red
   return undefined;
 }
 
+/** Where a request path of the site leads through its live redirects (undefined: no redirect, or its destination is gone). */
+export function redirectTargetFor(ctx: { tx: StoreReader; origin: string }, site: SiteRecord, path: string, view: SiteViewContext = { tx: ctx.tx, origin: ctx.origin, role: null }): string | undefined {
+  let source: string;
+  try {
+    source = normaliseSource(path);
+  } catch {
+    return undefined;
+  }
+  const found = liveRedirectFor(ctx.tx, site.id, source);
+  const target = found && targetOf(view, site, found.redirect.destination);
+  if (!found || target === undefined) return undefined;
+  return found.redirect.captureWildcard === true ? withSuffix(target, found.suffix) : target;
+}
+
 type RedirectOrder = 'createdAt' | 'updatedAt' | 'source';
 
 /** A page of the site's live or draft redirects in the asked order, filtered by `search` (a part of the source, any case). */
