@@ -7,7 +7,7 @@
  */
 import type { RouteId } from '../api/route-id.js';
 import type { FieldPath } from './parse.js';
-import type { FieldChange, PlannedRequest, Ref, StepOp } from './plan.js';
+import type { FieldChange, PlannedRequest, Ref, StepOp } from './steps.js';
 import type { FilePermission } from './schema.js';
 import type { CurrentGrant, GrantTarget, OrgState } from './state.js';
 

@@ -12,44 +12,14 @@
  * Everything the file names is checked here, before anything changes: a reference to nothing
  * is a usage error naming the file's line.
  */
-import type { RouteId } from '../api/route-id.js';
+import type { FieldChange, PlannedRequest, Ref, Step, StepOp } from './steps.js';
 import { type Current as SyncCurrent, type Wanted as SyncWanted, batchBody, planSync } from '../cli/commands/team-sync-plan.js';
 import { type FieldPath, type Located, fileError } from './parse.js';
 import { type GrantObject, planGrants, prefetchGrants } from './plan-grants.js';
 import type { FileCollection, FileGitSource, FileOrganization, FileSectionGroup, FileSite, FileSiteSection, FileSpace, OrgFile } from './schema.js';
 import type { CurrentGit, CurrentRedirect, OrgState } from './state.js';
 
-/** The id of an object created earlier in the run (or found when planning). */
-export interface Ref {
-  $ref: string;
-}
-
-export interface PlannedRequest {
-  route: RouteId;
-  params: Record<string, string | Ref>;
-  body?: unknown;
-  /** Answer fields naming objects later requests refer to: ref key → dotted path in the answer (`id`). */
-  bind?: Record<string, string>;
-  /** The body is merged into what this read answers (same params) and the result sent: a full replace (PUT) of settings the file gives part of. */
-  mergeWith?: RouteId;
-}
-
-export interface FieldChange {
-  field: string;
-  from?: unknown;
-  to?: unknown;
-}
-
-export type StepOp = '+' | '~' | '-';
-
-export interface Step {
-  op: StepOp;
-  kind: string;
-  /** How the file names it: `Engineering/Handbook`, `ada@acme.io`, `Developer Portal/Guides`. */
-  name: string;
-  changes: FieldChange[];
-  requests: PlannedRequest[];
-}
+export type { FieldChange, PlannedRequest, Ref, Step, StepOp } from './steps.js';
 
 export interface Plan {
   steps: Step[];
