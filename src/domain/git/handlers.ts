@@ -78,11 +78,13 @@ function requireActiveSpace(ctx: HandlerContext, spaceId: string): SpaceRecord {
 
 const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, ImportPrepared & { saved?: SavedTree; index?: IndexPlan | undefined }> = {
   async prepare(ctx, input) {
-    const plan = await planImport(ctx, input);
+    // Images go into the stager as git streams them (the import holds the pages' text, not the repository).
+    const early = ctx.stage && { stager: ctx.stage(), storedData: new Map<string, string>() };
+    const plan = await planImport(ctx, input, early);
     if (plan.skipped) return plan;
     // The pages and files are written now, and the search index planned, outside the store's lock
     // (storage.ts prepareSave, search/index.ts planIndex): `run` links them.
-    const saved = await prepareSave(ctx, plan.tree, [plan.previous]);
+    const saved = await prepareSave(ctx, plan.tree, [plan.previous], early);
     const previous = { revision: plan.previousRevision, tree: plan.previous };
     const index = 'staged' in saved && !input.body.standalone ? await planIndex(ctx.reader, input.params.spaceId, previous, plan.tree, saved.content) : undefined;
     return { ...plan, saved, index };
