@@ -518,9 +518,9 @@ export class Mirror {
     for (const entry of files) {
       const data = blobs.get(entry.oid);
       let file: RepoFile;
-      if (data === undefined) file = { path: entry.path, data: NO_BYTES, mode: 'file', stored: stored.get(entry.oid) as StoredBytes };
-      else if (entry.mode === '120000') file = { path: entry.path, data, mode: 'symlink', linkTarget: decoder.decode(data) };
-      else file = { path: entry.path, data, mode: 'file' };
+      if (data === undefined) file = { path: entry.path, data: NO_BYTES, mode: 'file', oid: entry.oid, stored: stored.get(entry.oid) as StoredBytes };
+      else if (entry.mode === '120000') file = { path: entry.path, data, mode: 'symlink', linkTarget: decoder.decode(data), oid: entry.oid };
+      else file = { path: entry.path, data, mode: 'file', oid: entry.oid };
       snapshot.set(entry.path, file);
     }
     return snapshot;

@@ -26,7 +26,7 @@
 import { lineNumbers, scanLinks, classifyTarget, resolveRelative } from '../content-model/links.js';
 import type { ContentFile, ContentPage, ContentRef, ContentTree } from '../content-model/model.js';
 import { REUSABLE_ID_PREFIX, walkPages } from '../content-model/model.js';
-import { gitBlobOid } from './blob.js';
+import { fileOid } from './blob.js';
 import { readConfig, type GitBookConfig } from './config.js';
 import { GitSyncError } from './errors.js';
 import { layoutOf, type SyncLayout } from './layout.js';
@@ -163,7 +163,7 @@ function readDocument(
     title,
     slug: slugFromPath(contentRelative(ctx.config, path)),
     ...fields,
-    git: { oid: gitBlobOid(found.entry.data), path },
+    git: { oid: fileOid(found.entry), path },
     markdown: parsed.markdown,
     pages: [],
   };
@@ -519,7 +519,7 @@ function* collectFiles(ctx: Context, reusableContents: boolean): Generator<void,
       name,
       contentType: contentTypeOf(name),
       size,
-      git: { oid: found.entry.stored?.oid ?? gitBlobOid(found.entry.data), path },
+      git: { oid: fileOid(found.entry), path },
       // Empty when the bytes went to the store as they were read: the saver finds them by blob id.
       data,
     };

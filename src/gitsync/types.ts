@@ -13,6 +13,8 @@ export interface RepoFile {
   data: Uint8Array;
   mode?: 'file' | 'symlink';
   linkTarget?: string;
+  /** The git blob id of the file's bytes, when git gave it (else it is computed from `data`: blob.ts fileOid). */
+  oid?: string;
   /** Set when the bytes went straight to the store as the blob was read, and were not kept. */
   stored?: StoredBytes;
 }

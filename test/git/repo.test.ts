@@ -125,8 +125,10 @@ describe('mirror', () => {
     expect(given).toEqual([[bigOid, big.byteLength]]);
     expect(waits).toBeGreaterThan(0);
     for (const file of ['.gitbook/assets/big.png', '.gitbook/assets/copy.png']) {
-      expect(snapshot.get(file)).toEqual({ path: file, data: new Uint8Array(0), mode: 'file', stored: { oid: bigOid, size: big.byteLength, dimensions: { width: 1, height: 2 } } });
+      expect(snapshot.get(file)).toEqual({ path: file, data: new Uint8Array(0), mode: 'file', oid: bigOid, stored: { oid: bigOid, size: big.byteLength, dimensions: { width: 1, height: 2 } } });
     }
+    // Every file carries the blob id git gave (nothing hashes the bytes again).
+    expect(snapshot.get('README.md')?.oid).toBe(git(r.work, 'rev-parse', 'HEAD:README.md').trim());
     expect([...(snapshot.get('.gitbook/assets/shared.bin')?.data ?? [])]).toEqual([9, 8, 7]);
     expect(snapshot.get('.gitbook/assets/shared.bin')?.stored).toBeUndefined();
     expect(snapshot.get('.gitbook/assets/link.png')).toMatchObject({ mode: 'symlink', linkTarget: 'big.png' });

@@ -176,6 +176,16 @@ export type ImportPrepared =
     };
 
 /**
+ * The BlobSink of an export: the branch's files the converter never parses are kept as their
+ * blob id and size (the export compares the space's files with them by blob id: blob.ts
+ * holdsBytes), not as a copy of every image of the project directory.
+ */
+async function measuringSink(): Promise<BlobSink> {
+  const { storedAsRead } = await import('../../gitsync/import.js');
+  return { takes: storedAsRead, put: (oid, data) => ({ oid, size: data.byteLength }), ready: () => undefined };
+}
+
+/**
  * What an import request would do: skip, or commit this tree (the import's prepare). With
  * `early`, the files the converter never parses (images of `.gitbook/assets/`) go into its
  * stager as git streams them: the tree holds no bytes for them (see `prepareSave`).
@@ -275,7 +285,8 @@ export async function planExport(
       `Cannot export to ${target.url} at ${body.ref}: the remote branch moved since the last sync (${record.lastOid.slice(0, 12)} → ${head.slice(0, 12)}); import first, or export with --force (API: "force": true) to overwrite it`,
     );
   }
-  const current = head !== undefined ? await mirror.readSnapshot(head, target.projectDirectory) : new Map();
+  // The branch's images are compared by blob id, never read as bytes (see measuringSink).
+  const current = head !== undefined ? await mirror.readSnapshot(head, target.projectDirectory, await measuringSink()) : new Map();
   const revision = primaryRevision(ctx.reader, space);
   const base = openContent(ctx.reader, revision).tree();
   const remembered = rememberedLayout(ctx.reader, record);
