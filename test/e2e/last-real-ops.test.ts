@@ -116,6 +116,28 @@ describeInBothModes('the last real-API operations', (context) => {
     expect((await fetch(signed.url, { method: 'PUT', body: 'abc' })).status).toBe(404);
     expect((await fetch(signed.url, { method: 'GET' })).status).toBe(405);
   });
+  it("translation create takes the real API's shape (--space, --to) and still the settings' (--title)", async () => {
+    const space = await cli.ok(['space', 'create', '--title', 'Guide', '--format', 'ids']);
+    const created = JSON.parse(await cli.ok(['translation', 'create', '--space', 'Guide', '--to', 'fr', '--json'])) as Record<string, unknown>;
+    expect(created).toMatchObject({ source: { space, language: 'en' }, language: 'fr', status: 'pending' });
+    expect(JSON.parse(await cli.ok(['translation', 'create', '--title', 'EU', '--language', 'de', '--json']))).toMatchObject({ title: 'EU' });
+    const neither = await cli.run(['translation', 'create']);
+    expect(neither.exitCode).toBe(2);
+    expect(neither.stderr).toBe('error: Pass --title TITLE (translation settings) or --space SPACE --to LANGUAGE (a translation of a space)');
+    const noTarget = await cli.run(['translation', 'create', '--space', space]);
+    expect(noTarget.exitCode).toBe(2);
+    expect(noTarget.stderr).toBe('error: --space needs --to LANGUAGE: the language to translate it into');
+  });
+
+  it('site mcp-server add and edit take a transport and a condition', async () => {
+    const site = await cli.ok(['site', 'create', '--title', 'Assist', '--format', 'ids']);
+    const added = JSON.parse(await cli.ok(['site', 'mcp-server', 'add', site, '--name', 'Tickets', '--url', 'https://mcp.example/', '--transport', 'http', '--condition', 'visitor.claims.beta', '--json'])) as { id: string };
+    expect(added).toMatchObject({ transport: 'http', condition: 'visitor.claims.beta' });
+    const edited = JSON.parse(await cli.ok(['site', 'mcp-server', 'edit', site, added.id, '--condition', 'none', '--transport', 'sse', '--json'])) as Record<string, unknown>;
+    expect(edited).toMatchObject({ transport: 'sse' });
+    expect(edited).not.toHaveProperty('condition');
+  });
+
   // Last: it makes a second organization, after which commands need --org.
   it('org joinable follows the organizations whose e-mail domains change, for your own domain only', async () => {
     expect(await cli.ok(['org', 'joinable', 'example.com', '--format', 'ids'])).toBe('');

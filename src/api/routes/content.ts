@@ -105,8 +105,8 @@ export const importContentInChangeRequestPageById = defineRoute({
 /**
  * One change of `updateChangeRequestContent` (the newest real API's page editing,
  * gaps.md §2.2). docsctl implements `update_page` (metadata, a Markdown document, a move
- * with `into`/`at`), `insert_page`, `delete_page` and `revert_page`; `insert_files` is
- * declared so that it answers 501 (not implemented) by name, not a 400.
+ * with `into`/`at`), `insert_page`, `delete_page`, `revert_page` and `insert_files`
+ * (files from inline base64 or a URL, src/domain/content/page-edit.ts).
  * `linkTitle` is GitBook's page link title (the quoted title of the page's
  * SUMMARY.md link in Git Sync); `null` removes it.
  */
@@ -125,6 +125,20 @@ const ChangeRequestContentChange = z.object({
   at: z.number().int().min(0).optional(),
   /** insert_page: a name for the new page within this batch, echoed in the answer (compat=false). */
   ref: z.string().min(1).max(100).optional(),
+  /** insert_files: 1 to 20 files, each from `url` or `base64` (exactly one; checked by the handler, which names the file). */
+  files: z
+    .array(
+      z.object({
+        ref: z.string().min(1).max(100).optional(),
+        name: z.string().min(1).max(256),
+        contentType: z.string().min(1).max(255).optional(),
+        url: z.string().max(2048).optional(),
+        base64: z.string().optional(),
+      }),
+    )
+    .min(1)
+    .max(20)
+    .optional(),
 }).passthrough();
 
 export const updateChangeRequestContent = defineRoute({

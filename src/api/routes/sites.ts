@@ -1223,7 +1223,13 @@ export const createSiteMcpServer = defineRoute({
   access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
-  body: z.object({ name: SiteMcpServerName, url: Url, headers: SiteMcpServerHeaders }),
+  body: z.object({
+    name: SiteMcpServerName,
+    url: Url,
+    headers: SiteMcpServerHeaders,
+    transport: z.enum(['sse', 'http']).optional().describe('how the assistant connects: sse (default) or http (streamable HTTP)'),
+    condition: Expression.nullable().optional().describe("expression deciding for which visitors the server is available (visitor.claims…)"),
+  }),
   bodyRequired: true,
   success: 201,
   cli: {
@@ -1269,13 +1275,21 @@ export const updateSiteMcpServerById = defineRoute({
   access: 'admin',
   params: pathParams(...site, 'siteMcpServerId'),
   query: noQuery(),
-  body: z.object({ name: SiteMcpServerName, url: Url, headers: SiteMcpServerHeaders }).partial(),
+  body: z
+    .object({
+      name: SiteMcpServerName,
+      url: Url,
+      headers: SiteMcpServerHeaders,
+      transport: z.enum(['sse', 'http']).describe('how the assistant connects: sse or http'),
+      condition: Expression.nullable().describe('expression deciding for which visitors the server is available (null: all)'),
+    })
+    .partial(),
   bodyRequired: true,
   cli: {
     command: 'site mcp-server edit',
     summary: 'Change the name, URL or headers of an MCP server (headers given replace them all)',
     argHelp: { siteMcpServerId: 'MCP server id' },
-    flags: { name: 'new name', url: 'new URL', headers: false },
+    flags: { name: 'new name', url: 'new URL', headers: false, condition: { nullAs: 'none' } },
     nonEmptyBody: 'Nothing to change: pass --name, --url, --header, --header-env or --no-headers',
     columns: 'siteMcpServer',
     examples: [

@@ -262,6 +262,8 @@ export const createSpace = defineRoute({
     parent: z.string().min(1).optional(),
     language: TranslationLanguage.optional(),
     editMode: SpaceEditMode.optional(),
+    // 0.202: `empty: true` asks for a space without the starter page; docsctl's spaces always start without pages.
+    empty: z.boolean().optional(),
   }),
   success: 201,
   cli: {

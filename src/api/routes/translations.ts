@@ -81,13 +81,13 @@ export const createTranslation = defineRoute({
     command: 'translation create',
     summary: 'Create translation settings (admin)',
     flags: {
-      title: { description: 'title (1 to 100)', required: true },
+      title: { description: 'title (1 to 100): translation settings (or --space and --to: a translation)' },
       languages: { flag: '--language <codes>', description: 'target languages, comma-separated (en, fr, de, pt-br, …)' },
     },
-    // The real API's shape (source, language, instructions) is taken through --body.
+    // The real API's shape (source, language) from --space/--from/--to (a hook); instructions through --body.
     onlyNamedFlags: true,
     columns: 'translation',
-    examples: ['docsctl translation create --title "EU languages" --language fr,de,es'],
+    examples: ['docsctl translation create --title "EU languages" --language fr,de,es', 'docsctl translation create --space Handbook --to fr'],
   },
 });
 

@@ -5,6 +5,7 @@
  */
 import { UsageError } from '../../api/errors.js';
 import type { Hooks } from '../derive.js';
+import { idOf } from '../operation.js';
 
 /** `en=Space,fr=Espace` → `{en: 'Space', fr: 'Espace'}` (the server checks the languages). */
 function terms(flag: string, text: string): Record<string, string> {
@@ -38,6 +39,26 @@ export const hooks = {
       for (const id of list(options.delete)) operations.push({ type: 'delete', id });
       if (operations.length === 0) throw new UsageError('Nothing to change: pass --add, --set or --delete (or --body with the operations)');
       input.body = { operations };
+    },
+  },
+  'translation create': {
+    flags: [
+      { flags: '--space <space>', description: "translate this space (the real API's translation; with --to)" },
+      { flags: '--from <language>', description: "the space's language (default: en)" },
+      { flags: '--to <language>', description: 'the language to translate it into' },
+    ],
+    build: async (options, input, session) => {
+      if (typeof options.body === 'string') return; // --body: sent as given
+      const body = (input.body ?? {}) as Record<string, unknown>;
+      if (options.space === undefined) {
+        if (options.to !== undefined || options.from !== undefined) throw new UsageError('--from and --to go with --space SPACE (a translation of a space)');
+        if (body.title === undefined) throw new UsageError('Pass --title TITLE (translation settings) or --space SPACE --to LANGUAGE (a translation of a space)');
+        return;
+      }
+      if (body.title !== undefined || body.languages !== undefined) throw new UsageError('Pass --title/--language (translation settings) or --space/--to (a translation), not both');
+      if (typeof options.to !== 'string') throw new UsageError('--space needs --to LANGUAGE: the language to translate it into');
+      const space = await idOf(session, 'spaceId', options.space as string);
+      input.body = { source: { space, language: typeof options.from === 'string' ? options.from : 'en' }, language: options.to };
     },
   },
   'translation run': {

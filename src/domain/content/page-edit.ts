@@ -19,8 +19,17 @@
  *   the change request does not have is restored, without subpages, under its parent).
  *   `cr resolve` resolves conflicts with these two.
  *
- * `insert_files`, a JSON `document`, `revert_page`'s `block` and links to a `ref` inside
- * a document answer 501 by name, never a fake success. With `compat=false` the answer is
+ * - `insert_files`: files added to the change request's content (as Git Sync imports a
+ *   `.gitbook/assets` file: a file of the tree with a new id), each from `base64` (at most
+ *   1 MiB, with its `contentType`) or a `url` fetched before the transaction under the
+ *   request's input policy (`fetch-url.ts`: no private network or plain http under `serve`,
+ *   at most 20 MiB); its `contentType` is the one given, else its name's. A file's `ref` is
+ *   replaced, in the Markdown documents of the same batch (whatever their order), by the
+ *   file's path `/files/<id>` where a link or image points at `./<ref>`. The answer (`compat=false`)
+ *   lists them in `insertedFiles`.
+ *
+ * A JSON `document`, `revert_page`'s `block` and links to a page `ref` inside a document
+ * answer 501 by name, never a fake success. With `compat=false` the answer is
  * the real API's `ChangeRequestContentUpdate` (the change request and one outcome per page
  * touched, in the order first touched); by default, the change request.
  *
@@ -43,19 +52,19 @@ import type { RouteInput } from '../../api/route.js';
 import type * as routes from '../../api/routes/content.js';
 import { DELETE, makeChange } from '../../store/hamt.js';
 import type { StoreWriter } from '../../store/types.js';
-import { type Handler, implementer } from '../handler.js';
+import { type Handler, type HandlerContext, type PrepareContext, type TwoPhaseHandler } from '../handler.js';
 import { commitToChangeRequest } from './change-requests.js';
 import { changeRequestFor } from './common.js';
 import { applyPatch } from './fast-merge.js';
 import { type ChangeRequestRecord, requireChangeRequest, requireRevisionRecord } from './change-request-records.js';
 import { crView } from './revisions.js';
 import { getRevision } from '../core-records.js';
-import { type RevisionContent, type StoredPage, openContent } from './storage.js';
+import { type RevisionContent, type StoredFile, type StoredPage, openContent } from './storage.js';
+import { fileView } from './views.js';
 import { splitLeadingHeading } from '../../content-model/markdown.js';
 import { slugify, uniqueName } from '../../gitsync/slug.js';
 import { apiUrl } from '../urls.js';
 
-const on = implementer<typeof routes>();
 
 /** Fields of `update_page` that docsctl applies. */
 const METADATA = ['title', 'linkTitle', 'description', 'hidden', 'noIndex', 'noRobotsIndex'] as const;
@@ -64,7 +73,17 @@ const KNOWN: Record<string, Set<string>> = {
   insert_page: new Set<string>(['operation', 'document', 'into', 'at', 'ref', ...METADATA]),
   delete_page: new Set<string>(['operation', 'page']),
   revert_page: new Set<string>(['operation', 'page', 'revision']),
+  insert_files: new Set<string>(['operation', 'files']),
 };
+
+/** `insert_files` limits: the spec's 1 MB for inline bytes, and what a fetched file may weigh. */
+const MAX_INLINE_FILE_BYTES = 1024 * 1024;
+const MAX_FETCHED_FILE_BYTES = 20 * 1024 * 1024;
+const FETCH_TIMEOUT_MS = 60_000;
+
+type FileSpec = { ref?: string | undefined; name: string; contentType?: string | undefined; url?: string | undefined; base64?: string | undefined };
+/** The bytes of `insert_files` URLs, fetched before the transaction, by `<change index>/<file index>`. */
+type Fetched = Map<string, Uint8Array>;
 
 /** What the batch did to one page (`ChangeRequestContentUpdateChange`), in the order pages were first touched. */
 type Outcome = { kind: 'created_page'; ref?: string } | { kind: 'updated_page' } | { kind: 'deleted_page' };
@@ -77,6 +96,7 @@ type Change = RouteInput<typeof routes.updateChangeRequestContent>['body']['chan
  */
 class Draft {
   readonly changed = new Map<string, StoredPage | null>();
+  readonly files = new Map<string, StoredFile>();
   rootPages: string[];
 
   constructor(readonly content: RevisionContent) {
@@ -140,7 +160,7 @@ class Draft {
       ours: this.content.root,
       oursHash: this.content.hash,
       pages: [...this.changed].map(([id, page]) => makeChange(id, page === null ? DELETE : tx.putObject(page))),
-      files: [],
+      files: [...this.files].map(([id, file]) => makeChange(id, tx.putObject(file))),
       rootPages: this.rootPages,
     });
   }
@@ -234,8 +254,89 @@ function reverted(draft: Draft, source: RevisionContent, id: string, where: stri
   draft.place(id, parent, index > 0 ? (siblings[index - 1] as string) : null, Math.max(index, 0));
 }
 
-export const pageEditHandlers: Record<string, Handler> = {
-  ...on('updateChangeRequestContent', async (ctx, { params, query, body }) => {
+type Input = RouteInput<typeof routes.updateChangeRequestContent>;
+
+/** The files a batch inserts from URLs, fetched under the request's input policy before the transaction. */
+async function fetchFiles(ctx: PrepareContext, { body }: Input): Promise<Fetched> {
+  const fetched: Fetched = new Map();
+  for (const [index, change] of body.changes.entries()) {
+    if (change.operation !== 'insert_files') continue;
+    for (const [at, file] of ((change.files ?? []) as FileSpec[]).entries()) {
+      if (file.url === undefined) continue;
+      if (file.base64 !== undefined) throw badRequest(`changes[${index}].files[${at}]: set exactly one of url and base64`);
+      const where = `changes[${index}].files[${at}].url`;
+      if (!/^https?:\/\//i.test(file.url) || !URL.canParse(file.url)) throw badRequest(`${where}: give an http(s) URL`);
+      const [{ fetchToFile }, { readFile }] = await Promise.all([import('../fetch-url.js'), import('node:fs/promises')]);
+      const download = await fetchToFile(ctx.policy, new URL(file.url), { maxBytes: MAX_FETCHED_FILE_BYTES, timeoutMs: FETCH_TIMEOUT_MS });
+      try {
+        fetched.set(`${index}/${at}`, new Uint8Array(await readFile(download.file)));
+      } finally {
+        await download.dispose();
+      }
+    }
+  }
+  return fetched;
+}
+
+/** One file of `insert_files`, as stored (its bytes written as an object). */
+async function insertedFile(ctx: HandlerContext, spec: FileSpec, fetched: Uint8Array | undefined, where: string): Promise<StoredFile> {
+  if ((spec.url === undefined) === (spec.base64 === undefined)) throw badRequest(`${where}: set exactly one of url and base64`);
+  let bytes: Uint8Array;
+  if (spec.base64 !== undefined) {
+    if (spec.contentType === undefined) throw badRequest(`${where}.contentType: required with base64`);
+    if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(spec.base64)) throw badRequest(`${where}.base64: not base64`);
+    bytes = Buffer.from(spec.base64, 'base64');
+    if (bytes.byteLength > MAX_INLINE_FILE_BYTES) throw new ApiError(413, `${where}.base64: ${bytes.byteLength} bytes, over the 1 MiB inline bytes may hold (give a url)`);
+  } else {
+    bytes = fetched as Uint8Array;
+  }
+  const name = spec.name.trim();
+  if (name === '' || /[/\\\u0000-\u001f\u007f]/.test(name)) throw badRequest(`${where}.name: a file name without "/", "\\" or control characters`);
+  const { contentTypeOf } = await import('../../gitsync/media.js');
+  return {
+    id: ctx.ids(),
+    name,
+    contentType: spec.contentType ?? contentTypeOf(name),
+    size: bytes.byteLength,
+    data: ctx.tx.putObject({ base64: Buffer.from(bytes).toString('base64') }),
+  };
+}
+
+/** A document's Markdown with each `](./<ref>)` of a file ref pointing at the file (`/files/<id>`). */
+function withFileRefs(document: unknown, fileRefs: Map<string, string>): unknown {
+  const markdown = (document as { markdown?: unknown } | undefined)?.markdown;
+  if (fileRefs.size === 0 || typeof markdown !== 'string') return document;
+  let text = markdown;
+  for (const [ref, id] of fileRefs) text = text.split(`](./${ref})`).join(`](/files/${id})`);
+  return { ...(document as object), markdown: text };
+}
+
+/** The batch's `insert_files` changes, added to the draft: the files, and their ids by ref. */
+async function insertFiles(ctx: HandlerContext, changes: readonly Change[], draft: Draft, fetched: Fetched) {
+  const fileRefs = new Map<string, string>();
+  const insertedFiles: StoredFile[] = [];
+  for (const [index, change] of changes.entries()) {
+    if (change.operation !== 'insert_files') continue;
+    const unsupported = Object.keys(change).filter((key) => !KNOWN.insert_files?.has(key));
+    if (unsupported.length > 0) throw new ApiError(501, `changes[${index}]: ${unsupported.join(', ')} of insert_files ${unsupported.length > 1 ? 'are' : 'is'} not implemented yet`);
+    const files = (change.files ?? []) as FileSpec[];
+    if (files.length === 0) throw badRequest(`changes[${index}].files: required (1 to 20 files)`);
+    for (const [at, spec] of files.entries()) {
+      const file = await insertedFile(ctx, spec, fetched.get(`${index}/${at}`), `changes[${index}].files[${at}]`);
+      if (spec.ref !== undefined) {
+        if (fileRefs.has(spec.ref)) throw badRequest(`changes[${index}].files[${at}].ref: "${spec.ref}" is already the ref of another file of this batch`);
+        fileRefs.set(spec.ref, file.id);
+      }
+      draft.files.set(file.id, file);
+      insertedFiles.push(file);
+    }
+  }
+  return { fileRefs, insertedFiles };
+}
+
+const updateChangeRequestContent: TwoPhaseHandler<typeof routes.updateChangeRequestContent, Fetched> = {
+  prepare: fetchFiles,
+  async run(ctx, { params, query, body }, fetched) {
     const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId);
     if (cr.status === 'merged' || cr.status === 'archived') {
       throw conflict(`Change request #${cr.number} is ${cr.status}: its content cannot change`);
@@ -250,10 +351,13 @@ export const pageEditHandlers: Record<string, Handler> = {
       outcomes.set(id, outcome);
     };
     const refs = new Set<string>();
+    // Files first (a document of the batch may point at one by its ref, whatever the order).
+    const { fileRefs, insertedFiles } = await insertFiles(ctx, body.changes, draft, fetched);
     for (const [index, change] of body.changes.entries()) {
       const where = `changes[${index}]`;
+      if (change.operation === 'insert_files') continue;
       const known = KNOWN[change.operation];
-      if (!known) throw new ApiError(501, `${where}: operation ${change.operation} is not implemented yet (docsctl applies update_page, insert_page, delete_page and revert_page)`);
+      if (!known) throw new ApiError(501, `${where}: operation ${change.operation} is not implemented yet (docsctl applies update_page, insert_page, delete_page, revert_page and insert_files)`);
       const unsupported = Object.keys(change).filter((key) => !known.has(key));
       if (unsupported.length > 0) {
         throw new ApiError(501, `${where}: ${unsupported.join(', ')} of ${change.operation} ${unsupported.length > 1 ? 'are' : 'is'} not implemented yet`);
@@ -263,7 +367,7 @@ export const pageEditHandlers: Record<string, Handler> = {
           if (refs.has(change.ref)) throw badRequest(`${where}.ref: "${change.ref}" is already the ref of another page of this batch`);
           refs.add(change.ref);
         }
-        const page = await inserted(ctx.tx, draft, change, where, ctx.ids());
+        const page = await inserted(ctx.tx, draft, { ...change, document: withFileRefs(change.document, fileRefs) }, where, ctx.ids());
         touch(page.id, { kind: 'created_page', ...(change.ref !== undefined ? { ref: change.ref } : {}) });
         continue;
       }
@@ -285,7 +389,7 @@ export const pageEditHandlers: Record<string, Handler> = {
       const page = draft.page(change.page);
       if (!page) throw notFound(`${where}: page ${change.page} not found in change request #${cr.number}`);
       let next = edited(page, change, where);
-      if (change.document !== undefined) next = await withDocument(ctx.tx, next, change.document, where);
+      if (change.document !== undefined) next = await withDocument(ctx.tx, next, withFileRefs(change.document, fileRefs), where);
       draft.set(next);
       if (change.into !== undefined || change.at !== undefined) moved(draft, next.id, change.into, change.at, where);
       touch(next.id, { kind: 'updated_page' });
@@ -303,9 +407,11 @@ export const pageEditHandlers: Record<string, Handler> = {
         ? { object: 'created_page' as const, ...(outcome.ref !== undefined ? { ref: outcome.ref } : {}), page: ref }
         : { object: 'updated_page' as const, page: ref };
     });
-    return { changeRequest: view, changes };
-  }),
+    return { changeRequest: view, changes, ...(insertedFiles.length > 0 ? { insertedFiles: insertedFiles.map((file) => fileView(ctx.origin, file, false)) } : {}) };
+  },
 };
+
+export const pageEditHandlers: Record<string, Handler> = { updateChangeRequestContent };
 
 const seg = encodeURIComponent;
 

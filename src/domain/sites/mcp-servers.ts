@@ -84,6 +84,7 @@ export function mcpServerView(origin: string, site: SiteRecord, server: McpServe
     url: server.url,
     transport: server.transport ?? 'sse',
     headers,
+    ...(server.condition !== undefined ? { condition: server.condition } : {}),
     urls: { location: location(origin, site, server.id) },
   };
 }
@@ -113,6 +114,8 @@ export const mcpServerHandlers: Record<string, Handler> = {
       name: body.name,
       url: checkedServerUrl(body.url),
       headers: checkedHeaders(body.headers),
+      ...(body.transport !== undefined ? { transport: body.transport } : {}),
+      ...(typeof body.condition === 'string' ? { condition: body.condition } : {}),
       createdAt: now,
       updatedAt: now,
     };
@@ -129,16 +132,19 @@ export const mcpServerHandlers: Record<string, Handler> = {
   ...on('updateSiteMcpServerById', (ctx, { params, body }) => {
     const { site } = siteAccess(ctx, params);
     const server = requireServer(ctx.tx, site, params.siteMcpServerId);
-    if (body.name === undefined && body.url === undefined && body.headers === undefined) {
-      throw badRequest('Nothing to update: pass at least one of name, url, headers');
+    if (body.name === undefined && body.url === undefined && body.headers === undefined && body.transport === undefined && body.condition === undefined) {
+      throw badRequest('Nothing to update: pass at least one of name, url, headers, transport, condition');
     }
     const next: McpServerRecord = {
       ...server,
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.url !== undefined ? { url: checkedServerUrl(body.url) } : {}),
       ...(body.headers !== undefined ? { headers: checkedHeaders(body.headers) } : {}),
+      ...(body.transport !== undefined ? { transport: body.transport } : {}),
+      ...(typeof body.condition === 'string' ? { condition: body.condition } : {}),
       updatedAt: ctx.clock().toISOString(),
     };
+    if (body.condition === null) delete next.condition;
     mcpServers.put(ctx.tx, site.id, server.id, next);
     return mcpServerView(ctx.origin, site, next);
   }),

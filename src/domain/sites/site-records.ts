@@ -135,6 +135,8 @@ export interface McpServerRecord {
   headers: Record<string, string>;
   /** 0.202 `transport` (absent: `sse`, the real API's default). */
   transport?: 'sse' | 'http';
+  /** 0.202 `condition`: for which visitors the site's assistant may use it (absent: all). */
+  condition?: string;
   createdAt: string;
   updatedAt: string;
 }

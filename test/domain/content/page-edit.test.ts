@@ -80,7 +80,9 @@ describe('updateChangeRequestContent: update_page', () => {
     const { cr, params, page } = await seeded(h);
     await h.admin.fails('updateChangeRequestContent', { params, body: edit({ page: 'p-setup', linkTitle: 'A' }, { page: 'p-group', linkTitle: 'G' }) }, 400, /changes\[1\]\.linkTitle: a page group has no link title/);
     await h.admin.fails('updateChangeRequestContent', { params, body: edit({ page: 'p-setup', linkTitle: 'A' }, { page: 'nope', title: 'x' }) }, 404, /changes\[1\]: page nope not found/);
-    await h.admin.fails('updateChangeRequestContent', { params, body: { changes: [{ operation: 'insert_files', files: [{ name: 'a.png', base64: 'AA==', contentType: 'image/png' }] }] } }, 501, /operation insert_files is not implemented yet/);
+    // insert_files is applied (test/e2e/insert-files.test.ts); a file after a bad page change is not kept either.
+    await h.admin.fails('updateChangeRequestContent', { params, body: { changes: [{ operation: 'insert_files', files: [{ name: 'a.png', base64: 'AA==', contentType: 'image/png' }] }, { operation: 'delete_page', page: 'nope' }] } }, 404, /changes\[1\]: page nope not found/);
+    await h.admin.fails('updateChangeRequestContent', { params, body: { changes: [{ operation: 'revert_page', page: 'p-setup', block: ['b1'] }] } }, 501, /changes\[0\]: block of revert_page is not implemented yet/);
     await h.admin.fails('updateChangeRequestContent', { params, body: edit({ page: 'p-setup', document: { nodes: [] } }) }, 501, /changes\[0\]\.document: only \{"markdown": "…"\} is implemented yet/);
     await h.admin.fails('updateChangeRequestContent', { params, body: edit({ title: 'x' }) }, 400, /changes\[0\]\.page: required/);
     await h.admin.fails('updateChangeRequestContent', { params, body: { changes: [] } }, 400, /changes/);
