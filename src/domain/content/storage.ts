@@ -555,6 +555,15 @@ export function savedPages(tree: ContentTree): ReadonlyMap<string, SavedPage> | 
   return indexes.get(tree)?.pages;
 }
 
+/** The data object of each file of a tree loaded or saved here, by file id (undefined for a tree that was neither). */
+export function fileDataHashes(tree: ContentTree): ReadonlyMap<string, string> | undefined {
+  const files = indexes.get(tree)?.files;
+  if (files === undefined) return undefined;
+  const hashes = new Map<string, string>();
+  for (const [id, entry] of files) hashes.set(id, entry.file.data);
+  return hashes;
+}
+
 /** True when `tree` was loaded or saved here (so `saveTree` can reuse its objects). */
 export function isIndexed(tree: ContentTree): boolean {
   return indexes.has(tree);
