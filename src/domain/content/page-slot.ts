@@ -14,7 +14,6 @@
  * a page gets its outline the next time it is written.
  */
 import type { Json } from '../../store/types.js';
-import type { StoredPage } from './storage.js';
 
 /** A page's outline: `t` title, `k` kind when not a document, `s` slug, `c` children ids. */
 export interface PageOutline {
@@ -24,16 +23,24 @@ export interface PageOutline {
   c?: string[];
 }
 
+/** What an outline is made of: the fields of a stored page (storage.ts's StoredPage) it shows. */
+interface OutlinedPage {
+  title: string;
+  type: string;
+  slug?: string | undefined;
+  children: string[];
+}
+
 /** A pages-trie value: the page object's hash, alone (older stores) or with the page's outline. */
 export type PageSlot = string | [hash: string, outline: PageOutline];
 
 /** The trie value (a `PageSlot`) for a page stored under `hash`. */
-export function slotOf(hash: string, page: StoredPage): Json {
+export function slotOf(hash: string, page: OutlinedPage): Json {
   return [hash, outlineOf(page) as unknown as Json];
 }
 
 /** The outline of a stored page (what `slotOf` puts beside its hash). */
-export function outlineOf(page: StoredPage): PageOutline {
+export function outlineOf(page: OutlinedPage): PageOutline {
   const outline: PageOutline = { t: page.title };
   if (page.type === 'group' || page.type === 'link') outline.k = page.type;
   if (page.slug !== undefined) outline.s = page.slug;
