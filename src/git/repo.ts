@@ -31,7 +31,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError } from '../api/errors.js';
-import type { RepoFile, RepoSnapshot } from '../gitsync/types.js';
+import type { RepoFile, RepoSnapshot, StoredBytes } from '../gitsync/types.js';
 import { normalizePath } from '../util/posix-path.js';
 import { ensurePrivateDir } from '../util/private-dir.js';
 import { type AuthorizedRepo, SAFE_CONFIG } from './access.js';
@@ -53,8 +53,11 @@ export interface RunOptions {
   env?: Record<string, string>;
   input?: Buffer | string;
   timeoutMs?: number;
-  /** Receives stdout as it arrives (then `GitResult.stdout` is empty): large binary output is parsed, not gathered. */
-  onStdout?: (chunk: Buffer) => void;
+  /**
+   * Receives stdout as it arrives (then `GitResult.stdout` is empty): large binary output is
+   * parsed, not gathered. A promise returned pauses the output until it settles (backpressure).
+   */
+  onStdout?: (chunk: Buffer) => Promise<void> | undefined | void;
 }
 
 
@@ -74,7 +77,18 @@ export function runGit(settings: GitSettings, args: string[], options: RunOption
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     const onStdout = options.onStdout;
-    child.stdout.on('data', onStdout ? (chunk: Buffer) => onStdout(chunk) : (chunk: Buffer) => out.push(chunk));
+    const resume = () => child.stdout.resume();
+    child.stdout.on(
+      'data',
+      onStdout
+        ? (chunk: Buffer) => {
+            const wait = onStdout(chunk);
+            if (wait === undefined) return;
+            child.stdout.pause();
+            wait.then(resume, resume);
+          }
+        : (chunk: Buffer) => out.push(chunk),
+    );
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (error: NodeJS.ErrnoException) => {
       reject(error.code === 'ENOENT' ? new ApiError(500, 'git is not installed (the git CLI is needed for Git Sync)') : error);
@@ -151,6 +165,20 @@ function remoteError(action: string, stderr: string, scrub: (text: string) => st
   return new ApiError(502, `${action}: ${detail}`);
 }
 
+/**
+ * Where `readSnapshot` may put the bytes of files nothing will parse as they stream from
+ * git, instead of holding them (an import's images go into the store's pack: it then holds
+ * the pages' text, not the repository).
+ */
+export interface BlobSink {
+  /** Whether the file at `path` goes to the sink (its bytes not kept). */
+  takes(path: string): boolean;
+  /** Takes a blob's bytes (once per blob id): what is kept of it instead; undefined keeps the bytes. */
+  put(oid: string, data: Uint8Array): StoredBytes | undefined;
+  /** A promise while the sink wants the reading paused (bytes on their way to the disk). */
+  ready(): Promise<void> | undefined;
+}
+
 export interface TreeEntry {
   mode: string;
   oid: string;
@@ -199,6 +227,8 @@ function identityEnv(author: GitIdentity, committer: GitIdentity): Record<string
  */
 class CatFileBatchParser {
   private readonly blobs = new Map<string, Uint8Array>();
+  /** Blobs a sink took (their bytes not kept). */
+  readonly stored = new Map<string, StoredBytes>();
   private index = 0;
   private header: Buffer[] = [];
   private body: Uint8Array | undefined;
@@ -209,6 +239,8 @@ class CatFileBatchParser {
   constructor(
     private readonly oids: readonly string[],
     private readonly url: string,
+    /** Blob ids whose bytes go to `sink`. */
+    private readonly toSink?: { oids: ReadonlySet<string>; sink: BlobSink },
   ) {}
 
   /** The first malformed output (reported by `finish`: a stream handler must not throw). */
@@ -263,17 +295,34 @@ class CatFileBatchParser {
   }
 
   private endBlob(): void {
-    this.blobs.set(this.oids[this.index] as string, this.body as Uint8Array);
+    const oid = this.oids[this.index] as string;
+    const stored = this.toSink?.oids.has(oid) ? this.toSink.sink.put(oid, this.body as Uint8Array) : undefined;
+    if (stored === undefined) this.blobs.set(oid, this.body as Uint8Array);
+    else this.stored.set(oid, stored);
     this.index += 1;
     this.body = undefined;
     this.trailer = true;
   }
 
-  finish(): Map<string, Uint8Array> {
+  finish(): { blobs: Map<string, Uint8Array>; stored: Map<string, StoredBytes> } {
     if (this.error) throw this.error;
     if (this.index !== this.oids.length || this.body) throw new ApiError(500, `git cat-file ended early in the mirror of ${this.url}`);
-    return this.blobs;
+    return { blobs: this.blobs, stored: this.stored };
   }
+}
+
+const NO_BYTES = new Uint8Array(0);
+
+/** The blobs of `files` whose every path goes to `sink` (a blob also at a kept path, or a link, is kept). */
+function sinkOids(files: readonly TreeEntry[], sink: BlobSink): Set<string> {
+  const taken = new Set<string>();
+  const kept = new Set<string>();
+  for (const entry of files) {
+    if (entry.mode !== '120000' && sink.takes(entry.path)) taken.add(entry.oid);
+    else kept.add(entry.oid);
+  }
+  for (const oid of kept) taken.delete(oid);
+  return taken;
 }
 
 /** A bare mirror of one repository in the cache. Open with `openMirror`. */
@@ -414,10 +463,25 @@ export class Mirror {
    * peak of twice the repository's size).
    */
   async readBlobs(oids: readonly string[]): Promise<Map<string, Uint8Array>> {
+    return (await this.streamBlobs(oids)).blobs;
+  }
+
+  /** `readBlobs`, the blobs of `toSink.oids` given to its sink as they come (reading paused while it asks). */
+  private async streamBlobs(
+    oids: readonly string[],
+    toSink?: { oids: ReadonlySet<string>; sink: BlobSink },
+  ): Promise<{ blobs: Map<string, Uint8Array>; stored: Map<string, StoredBytes> }> {
     const unique = [...new Set(oids)];
-    if (unique.length === 0) return new Map();
-    const parser = new CatFileBatchParser(unique, this.url);
-    const result = await this.git(['cat-file', '--batch'], { input: unique.join('\n') + '\n', onStdout: (chunk) => parser.push(chunk) });
+    if (unique.length === 0) return { blobs: new Map(), stored: new Map() };
+    const parser = new CatFileBatchParser(unique, this.url, toSink);
+    const sink = toSink?.sink;
+    const onStdout = sink
+      ? (chunk: Buffer) => {
+          parser.push(chunk);
+          return sink.ready();
+        }
+      : (chunk: Buffer) => parser.push(chunk);
+    const result = await this.git(['cat-file', '--batch'], { input: unique.join('\n') + '\n', onStdout });
     if (result.code !== 0) throw new ApiError(500, `git cat-file failed in the mirror of ${this.url}: ${firstLine(result.stderr, this.scrub)}`);
     return parser.finish();
   }
@@ -430,11 +494,12 @@ export class Mirror {
    * a 129 MB project). When a link could lead out of `under` (a link below it pointing
    * outside, or `under` itself behind a link), the whole tree is read, as without it.
    */
-  async readSnapshot(commit: string, under = ''): Promise<RepoSnapshot> {
+  async readSnapshot(commit: string, under = '', sink?: BlobSink): Promise<RepoSnapshot> {
     const entries = (await this.listTree(commit)).filter((entry) => entry.mode !== '160000');
     const below = (file: string): boolean => under === '' || file.startsWith(`${under}/`);
     let files = entries.filter((entry) => below(entry.path));
-    let blobs = await this.readBlobs(files.map((entry) => entry.oid));
+    const read = (list: TreeEntry[]) => this.streamBlobs(list.map((entry) => entry.oid), sink && { oids: sinkOids(list, sink), sink });
+    let { blobs, stored } = await read(files);
     const decoder = new TextDecoder('utf-8');
     if (under !== '') {
       const leaves = (entry: TreeEntry): boolean => {
@@ -446,16 +511,16 @@ export class Mirror {
       };
       if (entries.some(leaves)) {
         files = entries;
-        blobs = await this.readBlobs(files.map((entry) => entry.oid));
+        ({ blobs, stored } = await read(files));
       }
     }
     const snapshot: RepoSnapshot = new Map();
     for (const entry of files) {
-      const data = blobs.get(entry.oid) as Uint8Array;
-      const file: RepoFile =
-        entry.mode === '120000'
-          ? { path: entry.path, data, mode: 'symlink', linkTarget: decoder.decode(data) }
-          : { path: entry.path, data, mode: 'file' };
+      const data = blobs.get(entry.oid);
+      let file: RepoFile;
+      if (data === undefined) file = { path: entry.path, data: NO_BYTES, mode: 'file', oid: entry.oid, stored: stored.get(entry.oid) as StoredBytes };
+      else if (entry.mode === '120000') file = { path: entry.path, data, mode: 'symlink', linkTarget: decoder.decode(data), oid: entry.oid };
+      else file = { path: entry.path, data, mode: 'file', oid: entry.oid };
       snapshot.set(entry.path, file);
     }
     return snapshot;

@@ -7,8 +7,7 @@
  */
 import { detectEol, headingLine, replaceLeadingHeading, splitLeadingHeading } from '../content-model/markdown.js';
 import type { ContentFile, ContentPage, ContentRef } from '../content-model/model.js';
-import { sameBytes } from '../util/bytes.js';
-import { gitBlobOid } from './blob.js';
+import { fileOid, gitBlobOid, holdsBytes } from './blob.js';
 import type { GitBookConfig } from './config.js';
 import { rewriteLinks } from './export-links.js';
 import { naturalPath } from './export-paths.js';
@@ -85,7 +84,7 @@ function asWritten(page: ContentPage, text: string): void {
 export function writeFiles(run: ExportRun, filePath: Map<ContentFile, string>, writes: Map<string, Uint8Array>): void {
   for (const [file, path] of filePath) {
     const existing = lookup(run.current, path);
-    const unchanged = existing !== null && sameBytes(existing.file.data, file.data);
+    const unchanged = existing !== null && holdsBytes(existing.file, file.data);
     if (!unchanged) writes.set(writePath(run.current, path), file.data);
     file.git = { oid: blobAfter(run.current, path, existing, unchanged ? undefined : file.data), path };
     if (file.name !== basename(path)) file.name = basename(path);
@@ -159,7 +158,8 @@ function renderPage(
 /** The blob at `path` once written: a symbolic link keeps its own blob; else the bytes written, or those already there. */
 function blobAfter(current: RepoSnapshot, path: string, existing: ResolvedFile | null, written: Uint8Array | undefined): string {
   const entry = current.get(path);
-  if (entry?.mode === 'symlink') return gitBlobOid(entry.data);
+  if (entry?.mode === 'symlink') return fileOid(entry);
   if (written) return gitBlobOid(written);
-  return gitBlobOid((entry ?? existing?.file)?.data ?? new Uint8Array());
+  const file = entry ?? existing?.file;
+  return file ? fileOid(file) : gitBlobOid(new Uint8Array());
 }

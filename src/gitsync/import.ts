@@ -26,7 +26,7 @@
 import { lineNumbers, scanLinks, classifyTarget, resolveRelative } from '../content-model/links.js';
 import type { ContentFile, ContentPage, ContentRef, ContentTree } from '../content-model/model.js';
 import { REUSABLE_ID_PREFIX, walkPages } from '../content-model/model.js';
-import { gitBlobOid } from './blob.js';
+import { fileOid } from './blob.js';
 import { readConfig, type GitBookConfig } from './config.js';
 import { GitSyncError } from './errors.js';
 import { layoutOf, type SyncLayout } from './layout.js';
@@ -36,7 +36,7 @@ import { pageDecoder, parsePageFile, setExtra } from './page.js';
 import { basename, dirname, isInside, joinPath, normalizePath, relativePath, resolveFile } from './paths.js';
 import { slugFromPath } from './slug.js';
 import { parseSummary, type SummaryItem, type SummaryLink } from './summary.js';
-import type { RepoSnapshot } from './types.js';
+import type { RepoFile, RepoSnapshot } from './types.js';
 import { MAX_PAGE_DEPTH, requireImportableSize } from './limits.js';
 import { Warnings } from './warnings.js';
 import { runInSlices, runSteps } from '../util/slices.js';
@@ -107,8 +107,7 @@ function* importSteps(snapshot: RepoSnapshot, options: ImportOptions): Generator
     linkTargets: new Map(),
   };
   const summary = resolveFile(snapshot, config.summary);
-  if (summary) requireImportableSize(config.summary, summary.file.data.byteLength);
-  const pages = summary ? yield* pagesFromSummary(ctx, pageDecoder.decode(summary.file.data)) : yield* pagesFromFolders(ctx);
+  const pages = summary ? yield* pagesFromSummary(ctx, pageDecoder.decode(textBytes(summary.file, config.summary))) : yield* pagesFromFolders(ctx);
   const files = yield* collectFiles(ctx, options.reusableContents !== false);
   const tree: ContentTree = { pages, files };
   assignIds(tree, ctx, options);
@@ -129,6 +128,13 @@ function contentRelative(config: GitBookConfig, path: string): string {
   return isInside(path, config.root) ? relativePath(config.root, path) : path;
 }
 
+/** The bytes of a file read as text (a page, the table of contents), within the import's limits. */
+function textBytes(file: RepoFile, path: string): Uint8Array {
+  if (file.stored) throw new GitSyncError(`${path}: a file of .gitbook/assets cannot be read as a page`, { file: path });
+  requireImportableSize(path, file.data.byteLength);
+  return file.data;
+}
+
 /** Reads a page file into a document page (title from SUMMARY.md when given, else its H1, else its name). Null when missing. */
 function readDocument(
   ctx: Context,
@@ -138,8 +144,7 @@ function readDocument(
 ): ContentPage | null {
   const found = resolveFile(ctx.snapshot, path);
   if (!found) return null;
-  requireImportableSize(path, found.file.data.byteLength);
-  const text = pageDecoder.decode(found.file.data);
+  const text = pageDecoder.decode(textBytes(found.file, path));
   const parsed = parsePageFile(text);
   if (parsed.frontMatterRefused) throw new GitSyncError(`${path}: front matter refused: ${parsed.frontMatterError ?? 'hostile YAML'}`, { file: path });
   if (parsed.frontMatterError !== undefined) {
@@ -158,7 +163,7 @@ function readDocument(
     title,
     slug: slugFromPath(contentRelative(ctx.config, path)),
     ...fields,
-    git: { oid: gitBlobOid(found.entry.data), path },
+    git: { oid: fileOid(found.entry), path },
     markdown: parsed.markdown,
     pages: [],
   };
@@ -505,24 +510,37 @@ function* collectFiles(ctx: Context, reusableContents: boolean): Generator<void,
   for (const path of [...paths].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
     const found = resolveFile(snapshot, path);
     if (!found) continue;
-    const data = found.file.data;
-    requireImportableSize(path, data.byteLength);
+    const { data, stored } = found.file;
+    const size = stored?.size ?? data.byteLength;
+    requireImportableSize(path, size);
     const name = basename(path);
     const file: ContentFile = {
       id: '',
       name,
       contentType: contentTypeOf(name),
-      size: data.byteLength,
-      git: { oid: gitBlobOid(found.entry.data), path },
+      size,
+      git: { oid: fileOid(found.entry), path },
+      // Empty when the bytes went to the store as they were read: the saver finds them by blob id.
       data,
     };
-    const dimensions = imageDimensions(data);
+    const dimensions = stored ? stored.dimensions : imageDimensions(data);
     if (dimensions) file.dimensions = dimensions;
     files.push(file);
     yield;
   }
   return files;
 }
+
+/**
+ * Files whose bytes an import never reads, only stores: `.gitbook/assets/` files other than
+ * Markdown (always files of the space, never parsed). A reader may put their bytes into the
+ * store as they stream from git and keep only a RepoFile's `stored` facts (types.ts).
+ */
+export function storedAsRead(path: string): boolean {
+  return ASSET_PATH.test(path) && !/\.md$/i.test(path);
+}
+
+const ASSET_PATH = /(?:^|\/)\.gitbook\/assets\//;
 
 /** A reusable content's file: a `.md` file directly in the includes folder. */
 const isIncludePath = (path: string, includes: string): boolean =>

@@ -65,10 +65,13 @@ export class PackStager implements ObjectStager {
   }
 
   putObject(value: unknown): string {
+    return this.putEncoded(Buffer.from(encodeJson(value)), namesHashes(value));
+  }
+
+  putEncoded(bytes: Buffer, names: boolean): string {
     if (this.sealed !== undefined || this.released) throw new Error('staged objects already sealed: put them before seal()');
-    const bytes = Buffer.from(encodeJson(value));
     const hash = sha256(bytes);
-    this.writer.add(hash, bytes, namesHashes(value));
+    this.writer.add(hash, bytes, names);
     return hash;
   }
 

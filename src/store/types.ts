@@ -96,6 +96,13 @@ export interface StoreWriter extends StoreReader {
 export interface ObjectSink {
   putObject(value: unknown): string;
   getObject<T = unknown>(hash: string): T;
+  /**
+   * Puts an object given as its encoded JSON (exactly what `putObject` would write for its
+   * value; `names`: whether it may name other objects). Optional: a caller falls back to
+   * `putObject`. For big objects built as bytes (file data), which `putObject` would copy
+   * twice as text first.
+   */
+  putEncoded?(bytes: Buffer, names: boolean): string;
 }
 
 /** Objects a stager sealed (see `ObjectStager`): what a transaction adopts. */

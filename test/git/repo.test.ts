@@ -96,6 +96,45 @@ describe('mirror', () => {
     expect(new TextDecoder().decode(snapshot.get('tail.md')?.data)).toBe('tail\n');
   });
 
+  it('gives the blobs a sink takes to it as they stream, keeping only what it answers; pauses while it asks', async () => {
+    const big = new Uint8Array(300 * 1024).map((_, i) => (i * 31) % 256);
+    const shared = new Uint8Array([9, 8, 7]);
+    const r = remote({
+      'README.md': '# Home\n',
+      '.gitbook/assets/big.png': big,
+      '.gitbook/assets/copy.png': big, // the same blob twice: given once
+      '.gitbook/assets/shared.bin': shared,
+      'files/shared.bin': shared, // the same blob at a path the sink does not take: kept for both
+      '.gitbook/assets/link.png': { symlink: 'big.png' }, // links are always kept
+    });
+    const mirror = await openMirror(r.url);
+    const given: Array<[string, number]> = [];
+    let waits = 0;
+    const snapshot = await mirror.readSnapshot((await mirror.fetch('refs/heads/main')) as string, '', {
+      takes: (file) => file.startsWith('.gitbook/assets/'),
+      put: (oid, data) => {
+        given.push([oid, data.byteLength]);
+        return { oid, size: data.byteLength, dimensions: { width: 1, height: 2 } };
+      },
+      ready: () => {
+        waits += 1;
+        return new Promise((resolve) => setTimeout(resolve, 5));
+      },
+    });
+    const bigOid = git(r.work, 'rev-parse', 'HEAD:.gitbook/assets/big.png').trim();
+    expect(given).toEqual([[bigOid, big.byteLength]]);
+    expect(waits).toBeGreaterThan(0);
+    for (const file of ['.gitbook/assets/big.png', '.gitbook/assets/copy.png']) {
+      expect(snapshot.get(file)).toEqual({ path: file, data: new Uint8Array(0), mode: 'file', oid: bigOid, stored: { oid: bigOid, size: big.byteLength, dimensions: { width: 1, height: 2 } } });
+    }
+    // Every file carries the blob id git gave (nothing hashes the bytes again).
+    expect(snapshot.get('README.md')?.oid).toBe(git(r.work, 'rev-parse', 'HEAD:README.md').trim());
+    expect([...(snapshot.get('.gitbook/assets/shared.bin')?.data ?? [])]).toEqual([9, 8, 7]);
+    expect(snapshot.get('.gitbook/assets/shared.bin')?.stored).toBeUndefined();
+    expect(snapshot.get('.gitbook/assets/link.png')).toMatchObject({ mode: 'symlink', linkTarget: 'big.png' });
+    expect(decoder.decode(snapshot.get('README.md')?.data)).toBe('# Home\n');
+  });
+
   it('reads only the project directory of a monorepo, unless a link leads out of it', async () => {
     const r = remote({
       'docs/README.md': 'docs\n',

@@ -11,6 +11,7 @@ import { newRevisionRecord } from '../../src/domain/content/change-request-recor
 import { getGitSync } from '../../src/domain/git/state.js';
 import { type RevisionRecord, type SpaceRecord, getRevision, getSpace, putSpace } from '../../src/domain/core-records.js';
 import { contentSetup, type ContentHarness } from '../domain/content/helpers.js';
+import { gitBlobOid } from '../../src/gitsync/blob.js';
 import { gitbookExport } from '../gitsync/fixtures.js';
 import { pageByTitle } from '../gitsync/helpers.js';
 import { git, isolateGit, makeRemote, type TestRemote } from './helpers.js';
@@ -175,6 +176,30 @@ describe('Git Sync through the API (MemoryStore)', () => {
     expect(reimported.revision.git).toMatchObject({ oid: head2, createdByGitBook: false });
     expect(model(reimported.tree)).toEqual(model(exported.tree));
     expect(reimported.revision.content).toBe(exported.revision.content);
+  });
+
+  it('exports an image whose bytes changed (same size) and only it: the images of the branch are compared by blob id', async () => {
+    const h = await contentSetup();
+    const r = remote(gitbookExport());
+    const space = await h.createSpace();
+    await h.admin.ok('importGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN } }, 204);
+    const head1 = r.head() as string;
+    let replaced = new Uint8Array();
+    await editPrimary(h, space.id, (tree) => {
+      const logo = tree.files.find((file) => file.name === 'logo (2).png');
+      if (!logo) throw new Error('fixture has no logo');
+      replaced = logo.data.map((byte, i) => (i === logo.data.length - 1 ? byte ^ 0xff : byte));
+      logo.data = replaced;
+    });
+    await h.admin.ok('exportToGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, commitMessage: 'New logo' } }, 204);
+    const head2 = r.head() as string;
+    expect(head2).not.toBe(head1);
+    expect(r.changed(head2)).toEqual(['.gitbook/assets/logo (2).png']);
+    expect(git(r.bare, 'rev-parse', `${head2}:.gitbook/assets/logo (2).png`).trim()).toBe(gitBlobOid(replaced));
+    // The space's file now names the blob it was written as; exporting again writes nothing.
+    expect(primary(h, space.id).tree.files.find((file) => file.name === 'logo (2).png')?.git?.oid).toBe(gitBlobOid(replaced));
+    await h.admin.ok('exportToGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, commitMessage: 'Again' } }, 204);
+    expect(r.head()).toBe(head2);
   });
 
   it('skips out-of-order events, builds standalone previews, refuses to export over a moved branch unless forced', async () => {

@@ -29,6 +29,7 @@
 import { type ContentFile, type ContentPage, type ContentTree, type GitBlobRef, type PageMeta, REUSABLE_ID_PREFIX } from '../../content-model/model.js';
 import { type Change as TrieChange, DELETE, type HamtNode, type NodeSource, hamtApply, hamtEntries, hamtGet, makeChange } from '../../store/hamt.js';
 import type { ObjectSink, ObjectStager, StagedObjects, StoreReader, StoreWriter } from '../../store/types.js';
+import { HASH_RE } from '../../store/objects.js';
 import type { RevisionRecord } from '../core-records.js';
 import { sameBytes } from '../../util/bytes.js';
 import { type PageOutline, outlineOf, slotHash, slotOf, slotOutline } from './page-slot.js';
@@ -380,8 +381,14 @@ export function saveTree(tx: StoreWriter, tree: ContentTree, bases: readonly Con
  * a few MiB of them at a time. The transaction adopts the sealed pack and names the
  * returned root (see `StoreWriter.adopt`).
  */
-export async function stageTree(stager: ObjectStager, tree: ContentTree, bases: readonly ContentTree[] = [], stats?: SaveStats): Promise<string | undefined> {
-  const steps = saveTreeSteps(stager, tree, bases, stats);
+export async function stageTree(
+  stager: ObjectStager,
+  tree: ContentTree,
+  bases: readonly ContentTree[] = [],
+  stats?: SaveStats,
+  storedData?: StoredData,
+): Promise<string | undefined> {
+  const steps = saveTreeSteps(stager, tree, bases, stats, storedData);
   for (let step = steps.next(); ; step = steps.next()) {
     if (step.done) return step.value;
     await stager.pause();
@@ -398,12 +405,42 @@ export type SavedTree = { staged: StagedObjects; content: string | undefined } |
  * In `prepare`: writes `tree` ahead of the transaction when the store can (the objects of
  * an import are then serialized and written outside the lock, in slices).
  */
-export async function prepareSave(ctx: { stage?: (() => ObjectStager) | undefined }, tree: ContentTree, bases: readonly ContentTree[]): Promise<SavedTree> {
-  if (ctx.stage === undefined) return { tree, bases };
-  const stager = ctx.stage();
-  const content = await stageTree(stager, tree, bases);
+export async function prepareSave(
+  ctx: { stage?: (() => ObjectStager) | undefined },
+  tree: ContentTree,
+  bases: readonly ContentTree[],
+  /** The stager the files' data went into as they were read (`storeFileData`), and what it holds. */
+  early?: { stager: ObjectStager; storedData: StoredData },
+): Promise<SavedTree> {
+  const stager = early?.stager ?? ctx.stage?.();
+  if (stager === undefined) return { tree, bases };
+  const content = await stageTree(stager, tree, bases, undefined, early?.storedData);
   return { staged: await stager.seal(), content };
 }
+
+/**
+ * Data objects put before their tree was saved, by git blob id: a file of a tree whose
+ * `data` is empty while its `size` is not (the converter's StoredBytes) has its data here.
+ */
+export type StoredData = ReadonlyMap<string, string>;
+
+/**
+ * Puts a file's data object (`{base64}`) and answers its hash: as bytes built once where the
+ * sink takes them (`putEncoded`), not JSON text copied twice on its way to the disk.
+ */
+export function storeFileData(sink: ObjectSink, data: Uint8Array): string {
+  const base64 = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
+  if (sink.putEncoded === undefined) return sink.putObject({ base64 } satisfies DataObject);
+  // Exactly encodeJson({ base64 }): base64 needs no escaping in JSON.
+  const bytes = Buffer.allocUnsafe(base64.length + DATA_PREFIX.length + DATA_SUFFIX.length);
+  bytes.write(DATA_PREFIX, 0, 'latin1');
+  bytes.write(base64, DATA_PREFIX.length, 'latin1');
+  bytes.write(DATA_SUFFIX, DATA_PREFIX.length + base64.length, 'latin1');
+  return sink.putEncoded(bytes, base64.length === 64 && HASH_RE.test(base64));
+}
+
+const DATA_PREFIX = '{"base64":"';
+const DATA_SUFFIX = '"}';
 
 /** In `run`: the content hash of a prepared save (adopting the staged objects, or writing the tree now). */
 export function commitSave(tx: StoreWriter, saved: SavedTree): string | undefined {
@@ -413,7 +450,7 @@ export function commitSave(tx: StoreWriter, saved: SavedTree): string | undefine
 }
 
 /** The work of `saveTree`, yielding after each page and file written (so a caller can let others run). */
-function* saveTreeSteps(sink: ObjectSink, tree: ContentTree, bases: readonly ContentTree[], stats?: SaveStats): Generator<void, string | undefined> {
+function* saveTreeSteps(sink: ObjectSink, tree: ContentTree, bases: readonly ContentTree[], stats?: SaveStats, storedData?: StoredData): Generator<void, string | undefined> {
   const baseIndexes = bases.map((base) => indexes.get(base)).filter((index): index is TreeIndex => index !== undefined);
   const primary = baseIndexes[0];
   const saved: TreeIndex = { content: undefined, root: EMPTY_ROOT, pages: new Map(), files: new Map() };
@@ -421,7 +458,7 @@ function* saveTreeSteps(sink: ObjectSink, tree: ContentTree, bases: readonly Con
   yield* savePages(sink, tree, baseIndexes, saved, pageChanges, stats);
   if (primary) for (const id of primary.pages.keys()) if (!saved.pages.has(id)) pageChanges.push(makeChange(id, DELETE));
   const fileChanges: TrieChange[] = [];
-  yield* saveFiles(sink, tree, baseIndexes, saved, fileChanges, stats);
+  yield* saveFiles(sink, tree, baseIndexes, saved, fileChanges, stats, storedData);
   if (primary) for (const id of primary.files.keys()) if (!saved.files.has(id)) fileChanges.push(makeChange(id, DELETE));
 
   const rootPages = tree.pages.map((page) => page.id);
@@ -483,17 +520,26 @@ function* savePages(sink: ObjectSink, tree: ContentTree, baseIndexes: readonly T
 }
 
 /** The files of `tree`: objects written (data shared with an equal base file), trie changes noted. */
-function* saveFiles(sink: ObjectSink, tree: ContentTree, baseIndexes: readonly TreeIndex[], saved: TreeIndex, changes: TrieChange[], stats?: SaveStats): Generator<void> {
+function* saveFiles(
+  sink: ObjectSink,
+  tree: ContentTree,
+  baseIndexes: readonly TreeIndex[],
+  saved: TreeIndex,
+  changes: TrieChange[],
+  stats?: SaveStats,
+  storedData?: StoredData,
+): Generator<void> {
   const primary = baseIndexes[0];
   for (const file of tree.files) {
     if (saved.files.has(file.id)) throw new Error(`content tree has two files with id ${file.id}`);
     const { data, ...meta } = file;
     const metaOnly: FileMeta = defined(meta);
     let hash: string | undefined;
-    let dataHash: string | undefined;
+    // Put as it was read (the tree holds no bytes for it): matched to a base by its data object.
+    let dataHash = storedData !== undefined && data.byteLength === 0 && file.size > 0 ? storedDataOf(storedData, file) : undefined;
     for (const index of baseIndexes) {
       const candidate = index.files.get(file.id);
-      if (!candidate || !sameBytes(candidate.data, data)) continue;
+      if (!candidate || (dataHash !== undefined ? candidate.file.data !== dataHash : !sameBytes(candidate.data, data))) continue;
       dataHash = candidate.file.data;
       const { data: _d, ...candidateMeta } = candidate.file;
       if (sameJson(candidateMeta, metaOnly)) {
@@ -501,7 +547,7 @@ function* saveFiles(sink: ObjectSink, tree: ContentTree, baseIndexes: readonly T
         break;
       }
     }
-    dataHash ??= sink.putObject({ base64: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64') } satisfies DataObject);
+    dataHash ??= storeFileData(sink, data);
     const stored: StoredFile = { ...metaOnly, data: dataHash };
     if (hash === undefined) {
       hash = sink.putObject(stored);
@@ -511,6 +557,12 @@ function* saveFiles(sink: ObjectSink, tree: ContentTree, baseIndexes: readonly T
     if (primary?.files.get(file.id)?.hash !== hash) changes.push(makeChange(file.id, hash));
     yield;
   }
+}
+
+function storedDataOf(storedData: StoredData, file: ContentFile): string {
+  const hash = file.git === undefined ? undefined : storedData.get(file.git.oid);
+  if (hash === undefined) throw new Error(`file ${file.id} (${file.git?.path ?? file.name}) has no data: its bytes were not stored as they were read`);
+  return hash;
 }
 
 /** A page of a tree loaded or saved here: its stored object's hash, the object, its Markdown. */

@@ -76,16 +76,27 @@ function requireActiveSpace(ctx: HandlerContext, spaceId: string): SpaceRecord {
 
 // ─── Import ────────────────────────────────────────────────────────────────
 
-const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, ImportPrepared & { saved?: SavedTree; index?: IndexPlan | undefined }> = {
+/**
+ * What an import's `run` links: the saved tree and the planned index, not the tree itself
+ * (the pages' text of a 4,000-page import is then garbage before the commit is built).
+ */
+type ImportSaved =
+  | Extract<ImportPrepared, { skipped: true }>
+  | (Omit<Extract<ImportPrepared, { skipped: false }>, 'tree' | 'previous'> & { saved: SavedTree; index: IndexPlan | undefined });
+
+const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, ImportSaved> = {
   async prepare(ctx, input) {
-    const plan = await planImport(ctx, input);
+    // Images go into the stager as git streams them (the import holds the pages' text, not the repository).
+    const early = ctx.stage && { stager: ctx.stage(), storedData: new Map<string, string>() };
+    const plan = await planImport(ctx, input, early);
     if (plan.skipped) return plan;
     // The pages and files are written now, and the search index planned, outside the store's lock
     // (storage.ts prepareSave, search/index.ts planIndex): `run` links them.
-    const saved = await prepareSave(ctx, plan.tree, [plan.previous]);
+    const saved = await prepareSave(ctx, plan.tree, [plan.previous], early);
     const previous = { revision: plan.previousRevision, tree: plan.previous };
     const index = 'staged' in saved && !input.body.standalone ? await planIndex(ctx.reader, input.params.spaceId, previous, plan.tree, saved.content) : undefined;
-    return { ...plan, saved, index };
+    const { tree: _tree, previous: _previous, ...rest } = plan;
+    return { ...rest, saved, index };
   },
   run(ctx, { params, body }, prepared) {
     if (prepared.skipped) return undefined;
@@ -98,7 +109,7 @@ const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, Im
       const url = commitUrl(body.repoCommitURL, oid);
       if (url !== undefined) git.url = url;
     }
-    const content = commitSave(ctx.tx, prepared.saved ?? { tree: prepared.tree, bases: [prepared.previous] });
+    const content = commitSave(ctx.tx, prepared.saved);
     const now = ctx.clock().toISOString();
 
     if (body.standalone) {

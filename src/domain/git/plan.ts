@@ -7,7 +7,7 @@
  */
 import { ApiError, badRequest, conflict, notFound } from '../../api/errors.js';
 import type { ContentTree } from '../../content-model/model.js';
-import type { Mirror } from '../../git/repo.js';
+import type { BlobSink, Mirror } from '../../git/repo.js';
 import type { GitIdentity, GitSettings } from '../../git/settings.js';
 import type { RepoSource } from '../../git/source.js';
 import type { CheckedOutBranch } from '../../git/worktree.js';
@@ -15,7 +15,8 @@ import type { ExportResult } from '../../gitsync/export.js';
 import type { SyncLayout } from '../../gitsync/layout.js';
 import type { HandlerContext, PrepareContext } from '../handler.js';
 import { primaryRevision, spaceFor } from '../content/common.js';
-import { openContent } from '../content/storage.js';
+import { type StoredData, openContent, storeFileData } from '../content/storage.js';
+import type { ObjectStager } from '../../store/types.js';
 import { type GitSyncRecord, type GitSyncTarget, getGitSync, isStale, rememberedLayout, sameTarget } from './state.js';
 
 export interface SyncBody {
@@ -116,10 +117,44 @@ export async function authorOf(author: string | undefined): Promise<GitIdentity 
 }
 
 /** Bytes of all the files read (for the progress line). */
-function snapshotBytes(snapshot: ReadonlyMap<string, { data: Uint8Array }>): number {
+function snapshotBytes(snapshot: ReadonlyMap<string, { data: Uint8Array; stored?: { size: number } | undefined }>): number {
   let bytes = 0;
-  for (const file of snapshot.values()) bytes += file.data.byteLength;
+  for (const file of snapshot.values()) bytes += file.stored?.size ?? file.data.byteLength;
   return bytes;
+}
+
+/** Where an import puts file data as git streams it (see `planImport`): a stager, and the data objects it got by blob id. */
+export interface EarlyStage {
+  stager: ObjectStager;
+  storedData: StoredData & Map<string, string>;
+}
+
+/** Bytes put into the stager between two chances for it to make the reading wait. */
+const PAUSE_EVERY = 4 * 1024 * 1024;
+
+/** The BlobSink of an import: the files the converter never parses go into `early`'s stager as they are read. */
+async function stagingSink(early: EarlyStage): Promise<BlobSink> {
+  const [{ storedAsRead }, { imageDimensions }, { MAX_FILE_BYTES }] = await Promise.all([
+    import('../../gitsync/import.js'),
+    import('../../gitsync/media.js'),
+    import('../../gitsync/limits.js'),
+  ]);
+  let unpaused = 0;
+  return {
+    takes: storedAsRead,
+    put(oid, data) {
+      if (data.byteLength > MAX_FILE_BYTES) return undefined; // kept: the converter refuses it by name
+      early.storedData.set(oid, storeFileData(early.stager, data));
+      unpaused += data.byteLength;
+      const dimensions = imageDimensions(data);
+      return dimensions ? { oid, size: data.byteLength, dimensions } : { oid, size: data.byteLength };
+    },
+    ready() {
+      if (unpaused < PAUSE_EVERY) return undefined;
+      unpaused = 0;
+      return early.stager.pause();
+    },
+  };
 }
 
 // ─── Import ───────────────────────────────────────────────────────────────
@@ -140,8 +175,26 @@ export type ImportPrepared =
       layout: SyncLayout;
     };
 
-/** What an import request would do: skip, or commit this tree (the import's prepare). */
-export async function planImport(ctx: PrepareContext, { params, body }: { params: { spaceId: string }; body: SyncBody & { standalone?: boolean | undefined } }): Promise<ImportPrepared> {
+/**
+ * The BlobSink of an export: the branch's files the converter never parses are kept as their
+ * blob id and size (the export compares the space's files with them by blob id: blob.ts
+ * holdsBytes), not as a copy of every image of the project directory.
+ */
+async function measuringSink(): Promise<BlobSink> {
+  const { storedAsRead } = await import('../../gitsync/import.js');
+  return { takes: storedAsRead, put: (oid, data) => ({ oid, size: data.byteLength }), ready: () => undefined };
+}
+
+/**
+ * What an import request would do: skip, or commit this tree (the import's prepare). With
+ * `early`, the files the converter never parses (images of `.gitbook/assets/`) go into its
+ * stager as git streams them: the tree holds no bytes for them (see `prepareSave`).
+ */
+export async function planImport(
+  ctx: PrepareContext,
+  { params, body }: { params: { spaceId: string }; body: SyncBody & { standalone?: boolean | undefined } },
+  early?: EarlyStage,
+): Promise<ImportPrepared> {
   const { space } = spaceFor(ctx.reader, ctx, params.spaceId);
   const record = getGitSync(ctx.reader, space.id);
   const target = await targetOf(body, record, (await refChecks()).importRef);
@@ -160,7 +213,8 @@ export async function planImport(ctx: PrepareContext, { params, body }: { params
     if (!body.standalone && !body.force && alreadyImported(record, target, oid)) {
       return { skipped: true, reason: 'already synced' };
     }
-    [snapshot, message] = await Promise.all([source.mirror.readSnapshot(oid, target.projectDirectory), source.mirror.commitMessage(oid)]);
+    const sink = early && (await stagingSink(early));
+    [snapshot, message] = await Promise.all([source.mirror.readSnapshot(oid, target.projectDirectory, sink), source.mirror.commitMessage(oid)]);
   }
   ctx.progress?.({ stage: 'reading', processed: snapshot.size, total: snapshot.size, bytes: snapshotBytes(snapshot) });
   const revision = primaryRevision(ctx.reader, space);
@@ -231,7 +285,8 @@ export async function planExport(
       `Cannot export to ${target.url} at ${body.ref}: the remote branch moved since the last sync (${record.lastOid.slice(0, 12)} → ${head.slice(0, 12)}); import first, or export with --force (API: "force": true) to overwrite it`,
     );
   }
-  const current = head !== undefined ? await mirror.readSnapshot(head, target.projectDirectory) : new Map();
+  // The branch's images are compared by blob id, never read as bytes (see measuringSink).
+  const current = head !== undefined ? await mirror.readSnapshot(head, target.projectDirectory, await measuringSink()) : new Map();
   const revision = primaryRevision(ctx.reader, space);
   const base = openContent(ctx.reader, revision).tree();
   const remembered = rememberedLayout(ctx.reader, record);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ContentPage, ContentTree } from '../../../src/content-model/model.js';
-import { loadTree, openContent, saveTree, type SaveStats } from '../../../src/domain/content/storage.js';
+import { loadTree, openContent, saveTree, storeFileData, type SaveStats } from '../../../src/domain/content/storage.js';
+import { encodeJson, sha256 } from '../../../src/store/objects.js';
 import { MemoryStore } from '../../../src/store/memory-store.js';
 import type { Store, StoreReader, StoreWriter } from '../../../src/store/types.js';
 import { contentSetup, doc, findPage } from './helpers.js';
@@ -52,6 +53,22 @@ function bigTree(): ContentTree {
 }
 
 describe('storage', () => {
+  it('storeFileData puts, as bytes built once, exactly the data object putObject would', () => {
+    for (const data of [new Uint8Array(), new Uint8Array([0, 255, 10, 34, 92]), new Uint8Array(100_000).map((_, i) => (i * 13) % 256)]) {
+      const expected = Buffer.from(encodeJson({ base64: Buffer.from(data).toString('base64') }));
+      const put: Array<[Buffer, boolean]> = [];
+      const sink = {
+        putObject: () => expect.unreachable('putEncoded is used where the sink has it'),
+        getObject: () => undefined as never,
+        putEncoded: (bytes: Buffer, names: boolean) => (put.push([bytes, names]), sha256(bytes)),
+      };
+      expect(storeFileData(sink, data)).toBe(sha256(expected));
+      expect(put).toEqual([[expected, false]]);
+      // A sink without putEncoded (a transaction) gets the object.
+      expect(storeFileData({ putObject: (value) => sha256(encodeJson(value)), getObject: () => undefined as never }, data)).toBe(sha256(expected));
+    }
+  });
+
   it('round-trips a tree: pages (order, nesting, metadata, bodies), files (bytes); equal trees give the same hash', async () => {
     const store = new MemoryStore();
     const tree: ContentTree = {
