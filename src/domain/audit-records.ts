@@ -19,20 +19,25 @@
  *   number, then digits of the organization, so key order is occurrence order (ties in the
  *   same millisecond by sequence): a listing pages newest first by scanning backwards, and a
  *   time range is a key range.
- * - `e/${org}/~` → how many events the organization ever recorded: after every event id,
- *   so it sits in the newest events' leaf and an append rewrites one leaf for both.
+ * - `e/${org}/~` → how many events the organization ever recorded, and `e/${org}/~i` → the
+ *   index mark (below): after every event id, so they sit in the newest events' leaf and an
+ *   append rewrites one leaf of the table for the event and its counter.
  * - `a/${org}/${action}/${id}`, `u/${org}/${actor}/${id}` and one `t/${org}/${object}/${id}`
  *   per object the write names (its target and the path's objects: a page edit in a change
  *   request is found by the space, the change request or the page) → 0: the filters
  *   `action`, `actor`, `target` read these rows.
- * An organization keeps its newest MAX_AUDIT_EVENTS events: the append that goes past
- * deletes the oldest (its row and its index rows), so neither the log nor an append
- * grows without bound.
- *
- * Cost (paired in-process, 8 creates in flight on the JSON-file store): about 0.1 ms of CPU
- * per write for the record, plus the leaves the append rewrites (the newest events' and
- * one per index region): +8 to 15% CPU per space create, +70% bytes written before a
- * checkpoint compacts them.
+ * Index rows are written in batches, not with each event: they lie in 3 to 6 other regions
+ * of the table, and rewriting those leaves doubled a served write's CPU. Every
+ * INDEX_BATCH-th event of an organization indexes the events after the mark and moves the
+ * mark (`{ upTo }`: the newest indexed event id); a filtered list reads the events after the
+ * mark themselves (fewer than INDEX_BATCH, newest first) and the index rows up to the mark
+ * (audit.ts). An event recorded below the mark (the clock went back) is indexed at once. A
+ * log written before the mark existed indexed every event: no mark and a counter row means
+ * all indexed, and its next event writes the mark at its newest event.
+ * Cost: the event and its counter rewrite one leaf (and its path) per write; a batch of
+ * index rows every INDEX_BATCH writes rewrites each index region's newest leaves once for
+ * all of them (`node bench/run.mjs --serve --quick`: a served PATCH costs about what it
+ * did before audit events).
  */
 import type { StoreReader, StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
@@ -45,6 +50,9 @@ export const MAX_AUDIT_EVENTS = 100_000;
 
 /** One table: events, their sequence row beside the newest ones, and the index rows. */
 export const AUDIT = 'audit';
+
+/** Every this many events of an organization, the events not yet indexed get their index rows (see Storage). */
+export const INDEX_BATCH = 64;
 
 /** How many objects of one write are indexed for the `target` filter (its target first). */
 const MAX_INDEXED_OBJECTS = 4;
@@ -116,6 +124,21 @@ export const eventsKey = (org: string) => `e/${seg(org)}/`;
  */
 export const LAST = '~';
 const seqKey = (org: string) => eventsKey(org) + LAST;
+/** The index mark: events up to `upTo` (an event id; '' none) have their index rows. */
+const markKey = (org: string) => eventsKey(org) + LAST + 'i';
+interface IndexMark {
+  upTo: string;
+}
+
+/**
+ * The newest event id whose index rows are written (events after it are read as events by
+ * a filtered list): '' when none, LAST when every event is (a log written before the mark).
+ */
+export function indexedUpTo(tx: StoreReader, org: string): string {
+  const mark = tx.get<IndexMark>(AUDIT, markKey(org));
+  if (mark !== undefined) return mark.upTo;
+  return tx.has(AUDIT, seqKey(org)) ? LAST : '';
+}
 
 export function auditCount(tx: StoreReader, org: string): number {
   return Math.min(tx.get<number>(AUDIT, seqKey(org)) ?? 0, MAX_AUDIT_EVENTS);
@@ -177,15 +200,17 @@ function payloadOf(write: AuditedWrite, objects: Record<string, string>): Record
 
 /**
  * Records `write` in its organization's audit log, in the write's transaction. Costs the
- * event row, its index rows (3 to 6) and the sequence row; past the cap, the oldest
- * event's rows go.
+ * event row and the counter row (and, every INDEX_BATCH events, the index rows of the
+ * events since the last batch); past the cap, the oldest event's rows go.
  */
 export function recordAudit(tx: StoreWriter, clock: Clock, write: AuditedWrite): AuditRecord | undefined {
   if (write.method === 'DELETE' && write.status === 204) return undefined; // nothing was there to delete
   const answer = typeof write.answer === 'object' && write.answer !== null && !Array.isArray(write.answer) ? (write.answer as Answer) : undefined;
   const org = organizationOf(tx, write, answer);
   if (org === undefined) return undefined;
-  const seq = (tx.get<number>(AUDIT, seqKey(org)) ?? 0) + 1;
+  const counted = tx.get<number>(AUDIT, seqKey(org));
+  const mark = markOf(tx, org, counted !== undefined);
+  const seq = (counted ?? 0) + 1;
   const now = clock();
   const target = targetOf(write, answer, org);
   const pathObjects: Record<string, string> = {};
@@ -201,11 +226,39 @@ export function recordAudit(tx: StoreWriter, clock: Clock, write: AuditedWrite):
   };
   tx.put(AUDIT, eventsKey(org) + record.id, record);
   tx.put(AUDIT, seqKey(org), seq);
+  if (record.id <= mark.upTo) putIndexRows(tx, org, record); // below the mark (the clock went back): indexed at once
+  else if (seq % INDEX_BATCH === 0) indexAfterMark(tx, org, mark.upTo);
+  if (seq > MAX_AUDIT_EVENTS) dropOldest(tx, org);
+  return record;
+}
+
+/** The organization's index mark, written on its first event (or its first since a log written before marks, whose events are all indexed). */
+function markOf(tx: StoreWriter, org: string, counted: boolean): IndexMark {
+  const mark = tx.get<IndexMark>(AUDIT, markKey(org));
+  if (mark !== undefined) return mark;
+  const [newest] = counted ? tx.scan(AUDIT, { prefix: eventsKey(org), after: seqKey(org), reverse: true, limit: 1 }) : [];
+  const written = { upTo: newest === undefined ? '' : newest[0].slice(eventsKey(org).length) };
+  tx.put(AUDIT, markKey(org), written);
+  return written;
+}
+
+function putIndexRows(tx: StoreWriter, org: string, record: AuditRecord): void {
   tx.put(AUDIT, actionKey(org, record.action) + record.id, 0);
   tx.put(AUDIT, actorKey(org, record.actor.id) + record.id, 0);
   for (const object of objectsOf(record, org)) tx.put(AUDIT, objectKey(org, object) + record.id, 0);
-  if (seq > MAX_AUDIT_EVENTS) dropOldest(tx, org);
-  return record;
+}
+
+/** Writes the index rows of the events after the mark (fewer than INDEX_BATCH and this one) and moves the mark to the newest. */
+function indexAfterMark(tx: StoreWriter, org: string, upTo: string): void {
+  const prefix = eventsKey(org);
+  let newest = upTo;
+  for (const [key, record] of tx.scan<AuditRecord>(AUDIT, { prefix, after: prefix + upTo })) {
+    const id = key.slice(prefix.length);
+    if (id.startsWith(LAST)) break; // the counter and the mark
+    putIndexRows(tx, org, record);
+    newest = id;
+  }
+  tx.put(AUDIT, markKey(org), { upTo: newest } satisfies IndexMark);
 }
 
 function dropOldest(tx: StoreWriter, org: string): void {

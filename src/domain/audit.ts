@@ -1,7 +1,8 @@
 /**
  * The audit-log operations (0.202): `listOrganizationAuditEvents` (newest first; the
- * filters `action`, `actor`, `target` read their index rows, `from`/`to` are a key
- * range: a filtered page reads the rows of its page, plus those a second filter drops),
+ * filters `action`, `actor`, `target` read their index rows and the few newest events not
+ * indexed yet, `from`/`to` are a key range: a filtered page reads the rows of its page,
+ * plus those a second filter drops),
  * `getOrganizationAuditEvent` (one row), `listOrganizationAuditEventActions` (the
  * operations that change something: one action each). Admin only (declared with the
  * routes). How events are recorded and stored: audit-records.ts.
@@ -20,6 +21,7 @@ import {
   auditCount,
   eventsKey,
   getAuditEvent,
+  indexedUpTo,
   objectKey,
   objectsOf,
   timePrefix,
@@ -60,6 +62,36 @@ function timeRange<R>(tx: StoreReader, table: string, prefix: string, lower: str
         page.push([rest, row]);
       }
       return page;
+    },
+  };
+}
+
+/**
+ * A filtered list's rows, newest first: the events after the index mark (not indexed yet,
+ * fewer than INDEX_BATCH: read as events, the view filters them), then the index rows up to
+ * the mark. Both are keyed by event id, so a cursor names a place in either.
+ */
+function indexedRange(tx: StoreReader, org: string, index: string, lower: string | undefined, upper: string): PageSource<AuditRecord | 0> {
+  const upTo = indexedUpTo(tx, org);
+  const recent = timeRange<AuditRecord>(tx, AUDIT, eventsKey(org), lower, upper);
+  // Keys below `belowMark` are those up to the mark (event ids have one length).
+  const belowMark = `${upTo}\u0000`;
+  const indexed = timeRange<0>(tx, AUDIT, index, lower, belowMark);
+  return {
+    read(after, limit) {
+      const start = after ?? upper;
+      const rows: Array<[string, AuditRecord | 0]> = [];
+      if (start > upTo) {
+        for (const row of recent.read(start, limit) ?? []) {
+          if (row[0] <= upTo) break;
+          rows.push(row);
+        }
+      }
+      if (rows.length < limit && upTo !== '') {
+        const from = rows.length > 0 ? (rows.at(-1) as [string, AuditRecord])[0] : start;
+        rows.push(...(indexed.read(from < belowMark ? from : belowMark, limit - rows.length) ?? []));
+      }
+      return rows;
     },
   };
 }
@@ -106,7 +138,7 @@ export const auditHandlers: Record<string, Handler> = {
     // Events end with the sequence row (LAST): a scan starts below it.
     const upper = query.to === undefined ? LAST : timePrefix(Date.parse(query.to) + 1);
     const filtered = index !== undefined || query.from !== undefined || query.to !== undefined;
-    const source = timeRange<AuditRecord | 0>(ctx.tx, AUDIT, index ?? eventsKey(org), lower, upper);
+    const source = index === undefined ? timeRange<AuditRecord>(ctx.tx, AUDIT, eventsKey(org), lower, upper) : indexedRange(ctx.tx, org, index, lower, upper);
     const view = (row: AuditRecord | 0, id: string) => {
       const event = row === 0 ? getAuditEvent(ctx.tx, org, id) : row;
       return event && matches(event, org, filter) ? eventView(ctx.origin, org, event) : undefined;

@@ -188,7 +188,8 @@ async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: Ro
   const base = { actor: env.actor, access, clock: env.clock, ids: env.ids, origin: env.origin, artifacts: env.artifacts ?? noArtifacts, policy: env.policy ?? LOCAL_POLICY, progress: env.progress, git: env.git };
   const context = (tx: StoreWriter): HandlerContext => ({ tx, ...base });
   // Every write records its audit event in its own transaction (audit-records.ts), after the handler.
-  const audited = reads ? undefined : auditHook(env, route, input, access, await auditRecorder());
+  const loaded = reads ? undefined : auditRecorder();
+  const audited = loaded === undefined ? undefined : auditHook(env, route, input, access, loaded instanceof Promise ? await loaded : loaded);
   if (typeof handler !== 'function') {
     const stagers: ObjectStager[] = [];
     const store = env.store;
