@@ -19,7 +19,7 @@ import type { Store } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
 
-/** The seeded organization's title and its owner (the user `DOCSCTL_TOKEN` acts as). */
+/** The seeded organization's title when the file gives none (`organization: {title}`), and its owner (the user `DOCSCTL_TOKEN` acts as). */
 export const SEED_ORGANIZATION = 'Emulator';
 export const SEED_OWNER = { name: 'Emulator Owner', email: 'owner@emulator.docsctl.test' };
 
@@ -51,7 +51,7 @@ export async function seedStore(store: Store, seed: Located, options: SeedOption
   const boot = await store.transact(
     (tx) =>
       bootstrap(tx, {
-        organizationTitle: SEED_ORGANIZATION,
+        organizationTitle: seed.file.organization?.title ?? SEED_ORGANIZATION,
         userName: SEED_OWNER.name,
         email: SEED_OWNER.email,
         clock: options.clock,

@@ -6,8 +6,9 @@
  * name (a redirect to a single page, a team member without an e-mail) is left out and reported.
  */
 import { stringify } from 'yaml';
-import type { FileCollection, OrgFile } from './schema.js';
-import type { CurrentCollection, CurrentSite, OrgState } from './state.js';
+import { fileGrants, targetOf, type GrantKind } from './plan-grants.js';
+import type { FileCollection, FilePermission, FileSectionGroup, FileSiteSection, OrgFile } from './schema.js';
+import type { CurrentCollection, CurrentSite, OrgState, SiteDetails } from './state.js';
 
 export interface Exported {
   file: OrgFile;
@@ -17,6 +18,17 @@ export interface Exported {
 
 type Pin = (id: string, duplicate: boolean) => { id?: string };
 
+/** An object's grants as `{ permissions }` (nothing when it has none), read per object. */
+type Grants = (kind: GrantKind, id: string, name: string) => Promise<{ permissions?: FilePermission[] }>;
+
+function grantsOf(state: OrgState, skipped: string[]): Grants {
+  const sharedTeam = sharedNames(state.teams.map((t) => t.title));
+  return async (kind, id, name) => {
+    const grants = fileGrants(await state.grants(targetOf(kind, id)), sharedTeam, (why) => skipped.push(`${kind} "${name}": a permission of ${why}`));
+    return grants.length ? { permissions: grants } : {};
+  };
+}
+
 /** A test of whether a name is shared by several of `names`. */
 function sharedNames(names: readonly string[]): (name: string) => boolean {
   const seen = new Map<string, number>();
@@ -24,29 +36,36 @@ function sharedNames(names: readonly string[]): (name: string) => boolean {
   return (name) => (seen.get(name) ?? 0) > 1;
 }
 
-function exportCollections(state: OrgState, pin: Pin): FileCollection[] {
+async function exportCollections(state: OrgState, pin: Pin, grants: Grants): Promise<FileCollection[]> {
   const duplicate = sharedNames(state.collections.map((c) => state.collectionPath(c.id)));
   const children = new Map<string | undefined, CurrentCollection[]>();
   for (const collection of state.collections) children.set(collection.parent, [...(children.get(collection.parent) ?? []), collection]);
-  const tree = (parent: string | undefined): FileCollection[] =>
-    (children.get(parent) ?? []).map((c) => {
-      const nested = tree(c.id);
-      return {
-        ...pin(c.id, duplicate(state.collectionPath(c.id))),
-        title: c.title,
-        ...(c.description ? { description: c.description } : {}),
-        ...(c.defaultLevel !== undefined ? { defaultLevel: c.defaultLevel as FileCollection['defaultLevel'] } : {}),
-        ...(nested.length ? { collections: nested } : {}),
-      };
-    });
+  const tree = (parent: string | undefined): Promise<FileCollection[]> =>
+    Promise.all(
+      (children.get(parent) ?? []).map(async (c) => {
+        const [nested, permissions] = await Promise.all([tree(c.id), grants('collection', c.id, state.collectionPath(c.id))]);
+        return {
+          ...pin(c.id, duplicate(state.collectionPath(c.id))),
+          title: c.title,
+          ...(c.description ? { description: c.description } : {}),
+          ...(c.defaultLevel !== undefined ? { defaultLevel: c.defaultLevel as FileCollection['defaultLevel'] } : {}),
+          ...(nested.length ? { collections: nested } : {}),
+          ...permissions,
+        };
+      }),
+    );
   return tree(undefined);
 }
 
-function exportSpaces(state: OrgState, pin: Pin) {
+function exportSpaces(state: OrgState, pin: Pin, grants: Grants) {
   const duplicate = sharedNames(state.spaces.map((s) => state.spacePath(s)));
   return Promise.all(
     state.spaces.map(async (s) => {
-      const fields = state.customFields.length ? await state.spaceFields(s.id) : {};
+      const [fields, git, permissions] = await Promise.all([
+        state.customFields.length ? state.spaceFields(s.id) : {},
+        state.spaceGit(s.id),
+        grants('space', s.id, state.spacePath(s)),
+      ]);
       return {
         ...pin(s.id, duplicate(state.spacePath(s))),
         title: s.title,
@@ -57,6 +76,8 @@ function exportSpaces(state: OrgState, pin: Pin) {
         ...(s.editMode ? { editMode: s.editMode } : {}),
         ...(s.language ? { language: s.language } : {}),
         ...(Object.keys(fields).length ? { customFields: fields } : {}),
+        ...(git ? { git: { url: git.url, ref: git.ref, ...(git.dir ? { dir: git.dir } : {}) } } : {}),
+        ...permissions,
       };
     }),
   );
@@ -76,11 +97,30 @@ function exportTeams(state: OrgState, pin: Pin, skipped: string[]) {
   );
 }
 
-async function exportSite(state: OrgState, site: CurrentSite, spacePathById: ReadonlyMap<string, string>, skipped: string[]) {
-  const details = await state.site(site.id);
+/** A site's sections as the file nests them: those outside groups, and the groups (nested) with theirs. */
+function exportSectionTree(details: SiteDetails, section: (s: SiteDetails['sections'][number]) => FileSiteSection[]) {
+  const tree = (parent: string | undefined): FileSectionGroup[] =>
+    details.sectionGroups
+      .filter((group) => group.parent === parent)
+      .map((group) => {
+        const sections = details.sections.filter((s) => s.group === group.id).flatMap(section);
+        const nested = tree(group.id);
+        return {
+          title: group.title,
+          ...(group.icon ? { icon: group.icon } : {}),
+          ...(group.draft ? { draft: true } : {}),
+          ...(sections.length ? { sections } : {}),
+          ...(nested.length ? { sectionGroups: nested } : {}),
+        };
+      });
+  return { sections: details.sections.filter((s) => s.group === undefined).flatMap(section), sectionGroups: tree(undefined) };
+}
+
+async function exportSite(state: OrgState, site: CurrentSite, spacePathById: ReadonlyMap<string, string>, skipped: string[], grants: Grants) {
+  const [details, permissions] = await Promise.all([state.site(site.id), grants('site', site.id, site.title)]);
   const sectionTitle = new Map(details.sections.map((section) => [section.id, section.title]));
   const siteSpacePath = new Map(details.siteSpaces.map((siteSpace) => [siteSpace.id, spacePathById.get(siteSpace.spaceId)]));
-  const sections = details.sections.flatMap((section) => {
+  const { sections, sectionGroups } = exportSectionTree(details, (section) => {
     const space = section.spaceId ? spacePathById.get(section.spaceId) : undefined;
     if (!space) skipped.push(`site "${site.title}": section "${section.title}" shows no space of the organization`);
     return space ? [{ title: section.title, space, path: section.path, ...(section.draft ? { draft: true } : {}) }] : [];
@@ -104,10 +144,12 @@ async function exportSite(state: OrgState, site: CurrentSite, spacePathById: Rea
     type: site.type,
     visibility: site.visibility,
     ...(sections.length ? { sections } : {}),
+    ...(sectionGroups.length ? { sectionGroups } : {}),
     ...(rootSpaces.length ? { spaces: rootSpaces } : {}),
     ...(details.shareLinks.length ? { shareLinks: details.shareLinks.map((l) => ({ name: l.name })) } : {}),
     ...(redirects.length ? { redirects } : {}),
     customization: details.customization,
+    ...permissions,
   };
 }
 
@@ -116,12 +158,22 @@ export async function exportOrganization(state: OrgState, options: { withIds: bo
   const pin: Pin = (id, duplicate) => (options.withIds || duplicate ? { id } : {});
   const spacePathById = new Map(state.spaces.map((s) => [s.id, state.spacePath(s)]));
   const siteDuplicate = sharedNames(state.sites.map((s) => s.title));
-  const [spaces, teams, sites] = await Promise.all([
-    exportSpaces(state, pin),
+  const grants = grantsOf(state, skipped);
+  const [organization, collections, spaces, teams, sites] = await Promise.all([
+    state.organization(),
+    exportCollections(state, pin, grants),
+    exportSpaces(state, pin, grants),
     exportTeams(state, pin, skipped),
-    Promise.all(state.sites.map(async (site) => ({ ...pin(site.id, siteDuplicate(site.title)), ...(await exportSite(state, site, spacePathById, skipped)) }))),
+    Promise.all(state.sites.map(async (site) => ({ ...pin(site.id, siteDuplicate(site.title)), ...(await exportSite(state, site, spacePathById, skipped, grants)) }))),
   ]);
   const file = {
+    organization: {
+      title: organization.title,
+      emailDomains: organization.emailDomains,
+      ...(organization.hostname ? { hostname: organization.hostname } : {}),
+      ...(organization.defaultRole !== undefined ? { defaultRole: organization.defaultRole ?? 'guest' } : {}),
+      ...(organization.inviteLinks !== undefined ? { inviteLinks: organization.inviteLinks } : {}),
+    },
     members: state.members.map((m) => ({ email: m.email, role: m.role ?? 'guest' })),
     customFields: state.customFields.map((f) => ({
       name: f.name,
@@ -131,7 +183,7 @@ export async function exportOrganization(state: OrgState, options: { withIds: bo
       ...(f.placeholder ? { placeholder: f.placeholder } : {}),
       ...(f.options?.length ? { options: f.options } : {}),
     })),
-    collections: exportCollections(state, pin),
+    collections,
     spaces,
     teams,
     sites,

@@ -13,7 +13,7 @@
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import type * as z from 'zod';
 import { UsageError } from '../api/errors.js';
-import { type OrgFile, OrgFileSchema } from './schema.js';
+import { type FilePermission, type FileSectionGroup, type OrgFile, OrgFileSchema } from './schema.js';
 
 /** Largest file accepted: far above any real organization (1,000 spaces take ~100 KiB). */
 export const MAX_FILE_BYTES = 8 * 1024 * 1024;
@@ -210,8 +210,29 @@ function checkDuplicates(file: OrgFile, where: (path: FieldPath) => string): voi
   once('space', (file.spaces ?? []).map((space, i) => [space.parent ? `${space.parent}/${space.title}` : space.title, ['spaces', i, 'title'], space.id]));
   once('team', (file.teams ?? []).map((team, i) => [team.title, ['teams', i, 'title'], team.id]));
   once('site', (file.sites ?? []).map((site, i) => [site.title, ['sites', i, 'title'], site.id]));
+  const grants = (owner: string, list: readonly FilePermission[] | undefined, path: FieldPath) =>
+    once(`permission holder of ${owner}`, (list ?? []).map((grant, i) => ('user' in grant ? [grant.user.toLowerCase(), [...path, i, 'user']] : [`team ${grant.team}`, [...path, i, 'team']])));
+  const collectionGrants = (list: NonNullable<OrgFile['collections']>, path: FieldPath) =>
+    list.forEach((collection, i) => {
+      grants(`collection "${collection.title}"`, collection.permissions, [...path, i, 'permissions']);
+      collectionGrants(collection.collections ?? [], [...path, i, 'collections']);
+    });
+  collectionGrants(file.collections ?? [], ['collections']);
+  (file.spaces ?? []).forEach((space, i) => grants(`space "${space.title}"`, space.permissions, ['spaces', i, 'permissions']));
   (file.sites ?? []).forEach((site, s) => {
-    once(`section of site "${site.title}"`, (site.sections ?? []).map((section, i) => [section.title, ['sites', s, 'sections', i, 'title'], section.id]));
+    grants(`site "${site.title}"`, site.permissions, ['sites', s, 'permissions']);
+    // A section is named by its title in the whole site (at the top or in any group), a group too.
+    const sections: Array<[string, FieldPath, string?]> = (site.sections ?? []).map((section, i) => [section.title, ['sites', s, 'sections', i, 'title'], section.id]);
+    const groups: Array<[string, FieldPath, string?]> = [];
+    const walkGroups = (list: readonly FileSectionGroup[], path: FieldPath) =>
+      list.forEach((group, g) => {
+        groups.push([group.title, [...path, g, 'title'], group.id]);
+        (group.sections ?? []).forEach((section, i) => sections.push([section.title, [...path, g, 'sections', i, 'title'], section.id]));
+        walkGroups(group.sectionGroups ?? [], [...path, g, 'sectionGroups']);
+      });
+    walkGroups(site.sectionGroups ?? [], ['sites', s, 'sectionGroups']);
+    once(`section of site "${site.title}"`, sections);
+    once(`section group of site "${site.title}"`, groups);
     once(`share link of site "${site.title}"`, (site.shareLinks ?? []).map((link, i) => [link.name, ['sites', s, 'shareLinks', i, 'name']]));
     once(`redirect of site "${site.title}"`, (site.redirects ?? []).map((redirect, i) => [redirect.source, ['sites', s, 'redirects', i, 'source']]));
   });

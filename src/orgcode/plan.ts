@@ -12,43 +12,14 @@
  * Everything the file names is checked here, before anything changes: a reference to nothing
  * is a usage error naming the file's line.
  */
-import type { RouteId } from '../api/route-id.js';
+import type { FieldChange, PlannedRequest, Ref, Step, StepOp } from './steps.js';
 import { type Current as SyncCurrent, type Wanted as SyncWanted, batchBody, planSync } from '../cli/commands/team-sync-plan.js';
 import { type FieldPath, type Located, fileError } from './parse.js';
-import type { FileCollection, FileGitSource, FileSite, FileSpace, OrgFile } from './schema.js';
+import { type GrantObject, planGrants, prefetchGrants } from './plan-grants.js';
+import type { FileCollection, FileGitSource, FileOrganization, FileSectionGroup, FileSite, FileSiteSection, FileSpace, OrgFile } from './schema.js';
 import type { CurrentGit, CurrentRedirect, OrgState } from './state.js';
 
-/** The id of an object created earlier in the run (or found when planning). */
-export interface Ref {
-  $ref: string;
-}
-
-export interface PlannedRequest {
-  route: RouteId;
-  params: Record<string, string | Ref>;
-  body?: unknown;
-  /** Answer fields naming objects later requests refer to: ref key → dotted path in the answer (`id`). */
-  bind?: Record<string, string>;
-  /** The body is merged into what this read answers (same params) and the result sent: a full replace (PUT) of settings the file gives part of. */
-  mergeWith?: RouteId;
-}
-
-export interface FieldChange {
-  field: string;
-  from?: unknown;
-  to?: unknown;
-}
-
-export type StepOp = '+' | '~' | '-';
-
-export interface Step {
-  op: StepOp;
-  kind: string;
-  /** How the file names it: `Engineering/Handbook`, `ada@acme.io`, `Developer Portal/Guides`. */
-  name: string;
-  changes: FieldChange[];
-  requests: PlannedRequest[];
-}
+export type { FieldChange, PlannedRequest, Ref, Step, StepOp } from './steps.js';
 
 export interface Plan {
   steps: Step[];
@@ -113,13 +84,14 @@ class Planner {
     this.matched.add(id);
   }
 
-  /** Every current collection and space by its title path (a file may refer to ones it does not list), custom fields by name. */
+  /** Every current collection and space by its title path (a file may refer to ones it does not list), custom fields by name, teams by title. */
   seed(): void {
     const count = new Map<string, number>();
     const paths: Array<[string, string]> = [
       ...this.state.collections.map((c): [string, string] => [`collection:${this.state.collectionPath(c.id)}`, c.id]),
       ...this.state.spaces.map((s): [string, string] => [`space:${this.state.spacePath(s)}`, s.id]),
       ...this.state.customFields.map((f): [string, string] => [`customField:${f.name}`, f.name]),
+      ...this.state.teams.map((t): [string, string] => [`team:${t.title}`, t.id]),
     ];
     for (const [key] of paths) count.set(key, (count.get(key) ?? 0) + 1);
     // Two objects with one path are ambiguous: a reference to it must name one the file pins.
@@ -161,6 +133,37 @@ class Planner {
       throw fileError(this.where(path), path, `${found.length} ${kind}s are named "${name}" (${found.map((item) => item.id).join(', ')})`, 'pin the one you mean with id:');
     }
     return found[0];
+  }
+
+  /** The organization's own settings: one `~` step when the file's differ. */
+  async organization(wanted: FileOrganization | undefined): Promise<void> {
+    if (!wanted) return;
+    const current = await this.state.organization();
+    const { defaultRole, ...rest } = wanted;
+    const changes = diffFields({ ...rest, defaultRole: defaultRole === 'guest' ? null : defaultRole }, current as unknown as Record<string, unknown>);
+    if (changes.length) this.step('~', 'organization', current.title, changes, [{ route: 'updateOrganizationById', params: this.org, body: bodyOf(changes) }]);
+  }
+
+  /** The permissions of every collection, space and site the file gives them to (after teams and sites exist). */
+  async permissions(file: OrgFile): Promise<void> {
+    const objects: GrantObject[] = [];
+    const add = (kind: GrantObject['kind'], key: string, wanted: GrantObject['wanted'] | undefined, path: FieldPath) => {
+      if (!wanted) return;
+      const name = key.slice(key.indexOf(':') + 1);
+      objects.push({ kind, name, id: this.need(key, path, `${kind} "${name}"`, 'pin the one you mean with id:'), wanted, path });
+    };
+    const walk = (list: readonly FileCollection[], prefix: string, path: FieldPath) =>
+      list.forEach((collection, i) => {
+        const name = `${prefix}${collection.title}`;
+        add('collection', `collection:${name}`, collection.permissions, [...path, i, 'permissions']);
+        walk(collection.collections ?? [], `${name}/`, [...path, i, 'collections']);
+      });
+    walk(file.collections ?? [], '', ['collections']);
+    (file.spaces ?? []).forEach((space, i) => add('space', `space:${space.parent ? `${space.parent}/${space.title}` : space.title}`, space.permissions, ['spaces', i, 'permissions']));
+    (file.sites ?? []).forEach((site, i) => add('site', `site:${site.title}`, site.permissions, ['sites', i, 'permissions']));
+    prefetchGrants(this.state, objects);
+    const ctx = { state: this.state, prune: this.options.prune, need: this.need.bind(this), step: this.step.bind(this) };
+    for (const object of objects) await planGrants(ctx, object);
   }
 
   customFields(fields: NonNullable<OrgFile['customFields']>): void {
@@ -454,6 +457,7 @@ class SitePlanner {
   }
 
   async plan(): Promise<void> {
+    this.sectionGroups(this.site.sectionGroups ?? [], undefined, [...this.here, 'sectionGroups']);
     this.sections();
     this.rootSpaces();
     this.shareLinks();
@@ -466,10 +470,53 @@ class SitePlanner {
     return this.ctx.need(`space:${spacePath}`, path, `space "${spacePath}"`, 'add it to spaces, or fix the title path');
   }
 
+  /** Every section the file gives the site, at the top or in a group (`group`: the group's title), with where it is. */
+  private wantedSections(): Array<{ section: FileSiteSection; here: FieldPath; group?: string }> {
+    const out: Array<{ section: FileSiteSection; here: FieldPath; group?: string }> = [];
+    (this.site.sections ?? []).forEach((section, i) => out.push({ section, here: [...this.here, 'sections', i] }));
+    const walk = (groups: readonly FileSectionGroup[], path: FieldPath) =>
+      groups.forEach((group, g) => {
+        const here = [...path, g];
+        (group.sections ?? []).forEach((section, i) => out.push({ section, here: [...here, 'sections', i], group: group.title }));
+        walk(group.sectionGroups ?? [], [...here, 'sectionGroups']);
+      });
+    walk(this.site.sectionGroups ?? [], [...this.here, 'sectionGroups']);
+    return out;
+  }
+
+  /** Section groups, parents first: created, renamed (when pinned), icon and draft changed. */
+  private sectionGroups(groups: readonly FileSectionGroup[], parent: FileSectionGroup | undefined, path: FieldPath): void {
+    const title = this.site.title;
+    const list = this.current?.sectionGroups ?? [];
+    groups.forEach((group, g) => {
+      const here = [...path, g];
+      const key = `group:${title}/${group.title}`;
+      const name = `${title}/${group.title}`;
+      const parentId = parent ? this.ctx.resolve(`group:${title}/${parent.title}`) : undefined;
+      const current = group.id ? list.find((c) => c.id === group.id) : list.find((c) => c.title === group.title);
+      if (group.id && !current) throw fileError(this.ctx.where([...here, 'id']), [...here, 'id'], `no section group with id ${group.id} in site "${title}"`, 'remove the id to create it');
+      const settings = { icon: group.icon, draft: group.draft };
+      if (!current) {
+        this.ctx.create(key);
+        this.ctx.step('+', 'section group', name, diffFields({ ...settings, parent: parent?.title }, {}), [
+          { route: 'addSectionGroupToSite', params: this.params, body: defined({ title: group.title, ...settings, parent: parentId }), bind: { [key]: 'id' } },
+        ]);
+      } else {
+        this.ctx.know(key, current.id);
+        if (typeof parentId === 'object' || parentId !== current.parent) {
+          throw fileError(this.ctx.where([...here, 'title']), [...here, 'title'], `section group "${group.title}" is in another group now; the API cannot move a group into another`, 'give the group a new title (and --prune the old one)');
+        }
+        const changes = diffFields({ title: group.title, ...settings }, { ...current, draft: current.draft === true } as unknown as Record<string, unknown>);
+        if (changes.length) this.ctx.step('~', 'section group', name, changes, [{ route: 'updateSiteSectionGroupById', params: { ...this.params, siteSectionGroupId: current.id }, body: bodyOf(changes) }]);
+      }
+      this.sectionGroups(group.sectionGroups ?? [], group, [...here, 'sectionGroups']);
+    });
+  }
+
   private sections(): void {
     const title = this.site.title;
-    (this.site.sections ?? []).forEach((section, i) => {
-      const here = [...this.here, 'sections', i];
+    const groupTitle = new Map((this.current?.sectionGroups ?? []).map((g) => [g.id, g.title]));
+    for (const { section, here, group } of this.wantedSections()) {
       const spaceId = this.spaceRef([...here, 'space'], section.space);
       const key = `section:${title}/${section.title}`;
       const name = `${title}/${section.title}`;
@@ -477,6 +524,8 @@ class SitePlanner {
       const current = section.id ? list.find((s) => s.id === section.id) : list.find((s) => s.title === section.title);
       if (section.id && !current) throw fileError(this.ctx.where([...here, 'id']), [...here, 'id'], `no section with id ${section.id} in site "${title}"`, 'remove the id to create it');
       const siteSpaceKey = `siteSpace:${title}/${section.space}`;
+      const groupId = group === undefined ? undefined : (this.ctx.resolve(`group:${title}/${group}`) as string | Ref);
+      const intoGroup = (sectionId: string | Ref): PlannedRequest => ({ route: 'addSectionToGroup', params: { ...this.params, siteSectionGroupId: groupId as string | Ref }, body: { sectionId } });
       if (!current) {
         this.ctx.create(key);
         this.ctx.create(siteSpaceKey);
@@ -484,8 +533,9 @@ class SitePlanner {
           { route: 'addSectionToSite', params: this.params, body: defined({ spaceId, title: section.title, draft: section.draft }), bind: { [key]: 'id', [siteSpaceKey]: 'siteSpaces.0.id' } },
         ];
         if (section.path) requests.push({ route: 'updateSiteSectionById', params: { ...this.params, siteSectionId: ref(key) }, body: { path: section.path } });
-        this.ctx.step('+', 'site section', name, diffFields({ space: section.space, path: section.path, draft: section.draft }, {}), requests);
-        return;
+        if (groupId !== undefined) requests.push(intoGroup(ref(key)));
+        this.ctx.step('+', 'site section', name, diffFields({ space: section.space, path: section.path, draft: section.draft, group }, {}), requests);
+        continue;
       }
       this.ctx.know(key, current.id);
       if (current.siteSpaceId) this.ctx.know(siteSpaceKey, current.siteSpaceId);
@@ -493,8 +543,15 @@ class SitePlanner {
         throw fileError(this.ctx.where([...here, 'space']), [...here, 'space'], `section "${section.title}" shows another space now; the API cannot swap it`, 'give the section a new title (and --prune the old one)');
       }
       const changes = diffFields({ title: section.title, path: section.path, draft: section.draft }, current as unknown as Record<string, unknown>);
-      if (changes.length) this.ctx.step('~', 'site section', name, changes, [{ route: 'updateSiteSectionById', params: { ...this.params, siteSectionId: current.id }, body: bodyOf(changes) }]);
-    });
+      const requests: PlannedRequest[] = [];
+      if (changes.length) requests.push({ route: 'updateSiteSectionById', params: { ...this.params, siteSectionId: current.id }, body: bodyOf(changes) });
+      if (groupId !== current.group) {
+        changes.push({ field: 'group', from: current.group === undefined ? undefined : groupTitle.get(current.group), to: group });
+        if (groupId !== undefined) requests.push(intoGroup(current.id));
+        else requests.push({ route: 'removeSectionFromGroup', params: { ...this.params, siteSectionGroupId: current.group as string, siteSectionId: current.id } });
+      }
+      if (requests.length) this.ctx.step('~', 'site section', name, changes, requests);
+    }
   }
 
   private rootSpaces(): void {
@@ -581,8 +638,19 @@ class SitePlanner {
         this.ctx.step('-', 'share link', `${title}/${link.name}`, [], [{ route: 'deleteSiteShareLinkById', params: { ...this.params, shareLinkId: link.id } }]);
       }
     }
-    if (this.site.sections) {
-      const kept = new Set(this.site.sections.map((s) => s.title));
+    if (this.site.sectionGroups) {
+      const kept = new Set<string>();
+      const walk = (groups: readonly FileSectionGroup[]) => groups.forEach((g) => (kept.add(g.title), walk(g.sectionGroups ?? [])));
+      walk(this.site.sectionGroups);
+      const byId = new Map(this.current.sectionGroups.map((g) => [g.id, g]));
+      const depth = (id: string | undefined): number => (id === undefined ? 0 : 1 + depth(byId.get(id)?.parent));
+      const gone = this.current.sectionGroups.filter((g) => !kept.has(g.title)).sort((a, b) => depth(b.id) - depth(a.id));
+      for (const group of gone) {
+        this.ctx.step('-', 'section group', `${title}/${group.title}`, [], [{ route: 'deleteSiteSectionGroupById', params: { ...this.params, siteSectionGroupId: group.id } }]);
+      }
+    }
+    if (this.site.sections || this.site.sectionGroups) {
+      const kept = new Set(this.wantedSections().map(({ section }) => section.title));
       for (const section of this.current.sections.filter((s) => !kept.has(s.title))) {
         this.ctx.step('-', 'site section', `${title}/${section.title}`, [], [{ route: 'deleteSiteSectionById', params: { ...this.params, siteSectionId: section.id } }]);
       }
@@ -655,6 +723,7 @@ export async function planOrganization(located: Located, state: OrgState, option
   const planner = new Planner(located, state, options);
   const file = located.file;
   planner.seed();
+  await planner.organization(file.organization);
   planner.customFields(file.customFields ?? []);
   planner.members(file.members ?? []);
   // Every collection and space is known by its path, so a file may refer to ones it does not list.
@@ -662,6 +731,7 @@ export async function planOrganization(located: Located, state: OrgState, option
   await planner.spaces(file.spaces ?? []);
   await planner.teams(file.teams ?? []);
   await planner.sites(file.sites ?? []);
+  await planner.permissions(file);
   if (options.prune) await planner.prune(file);
   return { steps: [...planner.steps, ...planner.deletions], notes: planner.notes };
 }

@@ -24,12 +24,23 @@ const Member = z.strictObject({
   role: FileMemberRole.optional().describe('omitted: a new member gets the API default, an existing one keeps theirs'),
 });
 
+/** A role granted on a space, collection or site, to a member (by e-mail) or a team (by title). */
+const Permission = z.union([
+  z.strictObject({ user: z.email().max(320).describe('a member of the organization, by e-mail'), role: MemberRole }),
+  z.strictObject({ team: z.string().min(1).max(100).describe('a team, by title'), role: MemberRole }),
+]);
+const Permissions = z
+  .array(Permission)
+  .optional()
+  .describe('roles granted on this object (grants the file leaves out are removed only with --prune)');
+
 export interface FileCollection {
   id?: string | undefined;
   title: string;
   description?: string | undefined;
   defaultLevel?: z.infer<typeof DefaultLevel> | undefined;
   collections?: FileCollection[] | undefined;
+  permissions?: FilePermission[] | undefined;
 }
 
 const Collection: z.ZodType<FileCollection> = z.lazy(() =>
@@ -39,6 +50,7 @@ const Collection: z.ZodType<FileCollection> = z.lazy(() =>
     description: z.string().max(100).optional(),
     defaultLevel: DefaultLevel.optional(),
     collections: z.array(Collection).optional(),
+    permissions: Permissions,
   }),
 );
 
@@ -62,6 +74,7 @@ const Space = z.strictObject({
   parent: TitlePath.nullable().optional(),
   customFields: z.record(z.string(), CustomFieldValue).optional(),
   git: GitSource.optional().describe("content imported from Git when the space is created or its source changes (the organization file does not hold content)"),
+  permissions: Permissions,
 });
 
 const TeamMember = z.union([z.email().max(320), z.strictObject({ email: z.email().max(320), role: TeamMemberRole.default('member') })]);
@@ -93,6 +106,27 @@ const SiteSection = z.strictObject({
   draft: z.boolean().optional(),
 });
 
+export interface FileSectionGroup {
+  id?: string | undefined;
+  title: string;
+  icon?: string | undefined;
+  draft?: boolean | undefined;
+  sections?: Array<z.infer<typeof SiteSection>> | undefined;
+  sectionGroups?: FileSectionGroup[] | undefined;
+}
+
+/** A group of sections in a site's navigation: the sections it holds, and groups nested in it. */
+const SectionGroup: z.ZodType<FileSectionGroup> = z.lazy(() =>
+  z.strictObject({
+    id: Id.optional(),
+    title: z.string().min(1).max(100),
+    icon: z.string().min(1).max(50).optional(),
+    draft: z.boolean().optional(),
+    sections: z.array(SiteSection).optional(),
+    sectionGroups: z.array(SectionGroup).optional(),
+  }),
+);
+
 const SiteSpace = z.strictObject({
   space: TitlePath,
   path: z.string().min(1).max(100).optional(),
@@ -120,13 +154,25 @@ const Site = z.strictObject({
   type: SiteType.optional(),
   visibility: SiteVisibility.optional(),
   sections: z.array(SiteSection).optional(),
+  sectionGroups: z.array(SectionGroup).optional().describe('groups of sections (each section listed once: at the top or in one group)'),
   spaces: z.array(SiteSpace).optional().describe('site spaces at the root (a site without sections)'),
   shareLinks: z.array(ShareLink).optional(),
   redirects: z.array(Redirect).optional(),
   customization: z.record(z.string(), z.unknown()).optional().describe('the customization settings to hold (merged into the current ones)'),
+  permissions: Permissions,
+});
+
+/** The organization's own settings. */
+const Organization = z.strictObject({
+  title: z.string().min(2).max(255),
+  emailDomains: z.array(z.string().min(1).max(255)).optional(),
+  hostname: z.string().min(3).max(32).optional().describe('the subdomain of its sites, <hostname>.gitbook.io'),
+  defaultRole: FileMemberRole.optional().describe('role of people invited without one'),
+  inviteLinks: z.boolean().optional(),
 });
 
 export const OrgFileSchema = z.strictObject({
+  organization: Organization.optional(),
   members: z.array(Member).optional(),
   customFields: z.array(CustomField).optional(),
   collections: z.array(Collection).optional(),
@@ -143,6 +189,9 @@ export type FileTeam = z.infer<typeof Team>;
 export type FileCustomField = z.infer<typeof CustomField>;
 export type FileSite = z.infer<typeof Site>;
 export type FileRedirect = z.infer<typeof Redirect>;
+export type FileSiteSection = z.infer<typeof SiteSection>;
+export type FilePermission = z.infer<typeof Permission>;
+export type FileOrganization = z.infer<typeof Organization>;
 
 /** The JSON Schema of the file (`apply --schema`), for editors' YAML language servers. */
 export function orgFileJsonSchema(): unknown {

@@ -68,6 +68,8 @@ export interface CurrentSection {
   title: string;
   path: string;
   draft?: boolean | undefined;
+  /** The group it is in. */
+  group?: string | undefined;
   /** The space of its default variant. */
   spaceId?: string | undefined;
   siteSpaceId?: string | undefined;
@@ -90,8 +92,32 @@ export interface CurrentRedirect {
   captureWildcard?: boolean | undefined;
   draft?: boolean | undefined;
 }
+export interface CurrentSectionGroup {
+  id: string;
+  title: string;
+  icon?: string | undefined;
+  draft?: boolean | undefined;
+  /** The group it is nested in. */
+  parent?: string | undefined;
+}
+/** A grant on a space, collection or site: to a user (by id, with their e-mail) or a team. */
+export interface CurrentGrant {
+  principal: 'user' | 'team';
+  id: string;
+  /** The user's e-mail or the team's title. */
+  name: string;
+  role: string;
+}
+export interface CurrentOrganization {
+  title: string;
+  emailDomains: string[];
+  hostname?: string | undefined;
+  defaultRole?: string | null | undefined;
+  inviteLinks?: boolean | undefined;
+}
 export interface SiteDetails {
   sections: CurrentSection[];
+  sectionGroups: CurrentSectionGroup[];
   siteSpaces: CurrentSiteSpace[];
   shareLinks: CurrentShareLink[];
   redirects: CurrentRedirect[];
@@ -120,6 +146,8 @@ export class OrgState {
   private readonly spaceFieldsCache = new Map<string, Promise<Record<string, unknown>>>();
   private readonly spaceGitCache = new Map<string, Promise<CurrentGit | undefined>>();
   private readonly siteCache = new Map<string, Promise<SiteDetails>>();
+  private readonly grantsCache = new Map<string, Promise<CurrentGrant[]>>();
+  private organizationCache: Promise<CurrentOrganization> | undefined;
   private readonly paths = new Map<string, string>();
   private byId: Map<string, CurrentCollection> | undefined;
 
@@ -203,7 +231,6 @@ export class OrgState {
     );
   }
 
-  /** A space's custom-field values by field name (fields without a value left out). */
   /** The repository, ref and directory a space last synced with (undefined: no Git Sync, or a server without getSpaceGitInfo). */
   spaceGit(spaceId: string): Promise<CurrentGit | undefined> {
     return cached(this.spaceGitCache, spaceId, async () => {
@@ -219,6 +246,7 @@ export class OrgState {
     });
   }
 
+  /** A space's custom-field values by field name (fields without a value left out). */
   spaceFields(spaceId: string): Promise<Record<string, unknown>> {
     return cached(this.spaceFieldsCache, spaceId, async () => {
       const { body } = await this.transport.request('getSpaceCustomFields', { params: { spaceId } });
@@ -231,11 +259,46 @@ export class OrgState {
     });
   }
 
+  /** The organization's own settings (one read). */
+  organization(): Promise<CurrentOrganization> {
+    this.organizationCache ??= this.transport.request('getOrganizationById', { params: { organizationId: this.organizationId } }).then(({ body }) => {
+      const org = body as Item;
+      return {
+        title: org.title as string,
+        emailDomains: Array.isArray(org.emailDomains) ? (org.emailDomains as string[]) : [],
+        hostname: str(org.hostname),
+        defaultRole: org.defaultRole as string | null | undefined,
+        inviteLinks: org.inviteLinks as boolean | undefined,
+      };
+    });
+    return this.organizationCache;
+  }
+
+  /** The roles granted on a space, collection or site to users and teams (two reads, once per object). */
+  grants(target: GrantTarget): Promise<CurrentGrant[]> {
+    const params = grantParams(this.organizationId, target);
+    return cached(this.grantsCache, `${target.kind}:${Object.values(params).join('/')}`, async () => {
+      const [users, teams] = GRANT_LISTS[target.kind];
+      const [userGrants, teamGrants] = await Promise.all([listAll(this.transport, users, params), listAll(this.transport, teams, params)]);
+      return [
+        ...userGrants.map((g): CurrentGrant => {
+          const user = g.user as Item;
+          return { principal: 'user', id: user.id as string, name: str(user.email) ?? '', role: g.permission as string };
+        }),
+        ...teamGrants.map((g): CurrentGrant => {
+          const team = g.team as Item;
+          return { principal: 'team', id: team.id as string, name: team.title as string, role: g.permission as string };
+        }),
+      ];
+    });
+  }
+
   site(siteId: string): Promise<SiteDetails> {
     return cached(this.siteCache, siteId, async () => {
       const params = { organizationId: this.organizationId, siteId };
-      const [sections, siteSpaces, shareLinks, redirects, customization] = await Promise.all([
+      const [sections, groups, siteSpaces, shareLinks, redirects, customization] = await Promise.all([
         listAll(this.transport, 'listSiteSections', params),
+        listAll(this.transport, 'listSiteSectionGroups', params),
         listAll(this.transport, 'listSiteSpaces', params),
         listAll(this.transport, 'listSiteShareLinks', params),
         listAll(this.transport, 'listSiteRedirects', params),
@@ -250,10 +313,12 @@ export class OrgState {
             title: s.title as string,
             path: s.path as string,
             draft: s.draft as boolean | undefined,
+            group: str(s.sectionGroup),
             spaceId: str((first?.space as Item | undefined)?.id),
             siteSpaceId: str(first?.id),
           };
         }),
+        sectionGroups: groups.map((g) => ({ id: g.id as string, title: g.title as string, icon: str(g.icon), draft: g.draft as boolean | undefined, parent: str(g.sectionGroup) })),
         siteSpaces: siteSpaces.map((s) => ({ id: s.id as string, spaceId: (s.space as Item).id as string, path: s.path as string, sectionId: str(s.section) })),
         shareLinks: shareLinks.map((l) => ({ id: l.id as string, name: l.name as string })),
         redirects: redirects.map((r) => ({
@@ -268,6 +333,20 @@ export class OrgState {
       };
     });
   }
+}
+
+export type GrantTarget = { kind: 'space'; spaceId: string } | { kind: 'collection'; collectionId: string } | { kind: 'site'; siteId: string };
+
+const GRANT_LISTS = {
+  space: ['listUserPermissionsInSpace', 'listTeamPermissionsInSpace'],
+  collection: ['listUserPermissionsInCollection', 'listTeamPermissionsInCollection'],
+  site: ['listUserPermissionsInSite', 'listTeamPermissionsInSite'],
+} as const satisfies Record<GrantTarget['kind'], readonly [RouteId, RouteId]>;
+
+/** The path parameters of a grant target's permission routes. */
+function grantParams(organizationId: string, target: GrantTarget): Record<string, string> {
+  const { kind: _kind, ...ids } = target;
+  return target.kind === 'site' ? { organizationId, ...ids } : ids;
 }
 
 function cached<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {

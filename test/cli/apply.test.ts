@@ -301,7 +301,7 @@ it('apply --schema prints the JSON Schema of the file', async () => {
   const result = await execa('node', [bin, 'apply', '--schema'], { reject: false, env: { HOME: tempDir('docsctl-schema-'), PATH: process.env.PATH ?? '' }, extendEnv: false });
   expect(result.exitCode, result.stderr).toBe(0);
   const schema = JSON.parse(result.stdout) as { properties: Record<string, { items: { properties: Record<string, unknown>; additionalProperties: boolean } }> };
-  expect(Object.keys(schema.properties)).toEqual(['members', 'customFields', 'collections', 'spaces', 'teams', 'sites']);
+  expect(Object.keys(schema.properties)).toEqual(['organization', 'members', 'customFields', 'collections', 'spaces', 'teams', 'sites']);
   expect(Object.keys(schema.properties.spaces?.items.properties ?? {})).toContain('visibility');
   expect(schema.properties.spaces?.items.additionalProperties).toBe(false);
 });

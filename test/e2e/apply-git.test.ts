@@ -108,11 +108,23 @@ describe.each(['local', 'serve'] as const)('apply -f with a Git source (%s)', { 
     expect(await pageTitles(extra)).toEqual(['Welcome', 'Upgrade']);
     expect((await docsctl(['diff', '-f', file], extra)).exitCode).toBe(0);
   });
+
+  it('export org writes the Git source the space synced with, and that export plans nothing', async () => {
+    const written = join(home, `export-${mode}.yaml`);
+    expect((await docsctl(['export', 'org', '-o', written], extra)).exitCode).toBe(0);
+    const { parse } = await import('yaml');
+    const { readFileSync } = await import('node:fs');
+    const file = parse(readFileSync(written, 'utf8')) as { spaces: Array<{ title: string; git?: unknown }> };
+    expect(file.spaces.find((space) => space.title === 'Docs')?.git).toEqual({ url: remote.url, ref: 'refs/heads/next', dir: 'docs' });
+    const diff = await docsctl(['diff', '-f', written, '--prune'], extra);
+    expect([diff.exitCode, diff.stdout], diff.stderr).toEqual([0, '']);
+  });
 });
 
 describe('serve --seed with a Git source', { timeout: 240_000 }, () => {
   it('imports the repository into the seeded store', async () => {
     const file = orgFile('seed.yaml', 'main');
+    writeFileSync(file, `organization: {title: Seeded Docs}\n${(await import('node:fs')).readFileSync(file, 'utf8')}`);
     const serve = execa('node', [bin, 'serve', '--seed', file, '--ephemeral', '--print-env', '--port', '0'], { env, extendEnv: false, reject: false });
     const printed = await new Promise<{ endpoint: string; token: string }>((resolve, reject) => {
       let seen = '';
@@ -123,7 +135,11 @@ describe('serve --seed with a Git source', { timeout: 240_000 }, () => {
       void serve.then((result) => reject(new Error(`serve ended: ${result.stderr}`)));
     });
     try {
-      expect(await pageTitles({ DOCSCTL_ENDPOINT: printed.endpoint, DOCSCTL_TOKEN: printed.token })).toEqual(['Welcome', 'Install']);
+      const remoteEnv = { DOCSCTL_ENDPOINT: printed.endpoint, DOCSCTL_TOKEN: printed.token };
+      expect(await pageTitles(remoteEnv)).toEqual(['Welcome', 'Install']);
+      // The file's organization title is the seeded organization's.
+      const orgs = JSON.parse((await docsctl(['org', 'list', '--json', 'title'], remoteEnv)).stdout) as Array<{ title: string }>;
+      expect(orgs).toEqual([{ title: 'Seeded Docs' }]);
     } finally {
       serve.kill('SIGTERM');
       await serve;

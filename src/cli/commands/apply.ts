@@ -37,6 +37,7 @@ Exit codes:
 
 const FORMAT_HELP = `
 The file (YAML or JSON; docsctl apply --schema prints its JSON Schema):
+  organization: {title, emailDomains, hostname, defaultRole, inviteLinks}
   members:      [{email, role}]                      role: admin, create, edit, review, comment, read, guest
   customFields: [{name, type, title, options}]
   collections:  [{title, description, defaultLevel, collections: [...]}]   (nested)
@@ -44,10 +45,13 @@ The file (YAML or JSON; docsctl apply --schema prints its JSON Schema):
                   git: {url, ref: main, dir: docs}}]   (content imported when created or the source changes)
   teams:        [{title, members: [ada@acme.io, {email: bob@acme.io, role: owner}]}]   (the whole membership)
   sites:        [{title, type, visibility, sections: [{title, space: "Engineering/Handbook/Onboarding", path}],
+                  sectionGroups: [{title, icon, sections: [...], sectionGroups: [...]}],
                   spaces: [{space, path}], shareLinks: [{name}], redirects: [{source, destination: {section | space}}],
                   customization: {styling: {primaryColor: {light: "#346DDB"}}}}]
+  permissions:  on a collection, space or site: [{user: bob@acme.io, role: edit}, {team: Writers, role: read}]
 Objects are matched by title path (collections, spaces) or title; "id:" pins one (then a new title renames it).
-Objects missing from the file are left alone, unless --prune (of the kinds the file lists).`;
+Objects missing from the file are left alone, unless --prune (of the kinds the file lists; grants of
+objects that list permissions).`;
 
 /** The file's text, read with its size bounded (a file or `-` for stdin). */
 export async function readBounded(session: Session, file: string): Promise<string> {
@@ -164,7 +168,7 @@ function fileOptions(command: Command): Command {
 }
 
 export function registerApplyCommand(program: Command, getSession: (command: Command) => Session): void {
-  fileOptions(program.command('apply').description('Make an organization what a file says: members, collections, spaces, teams, custom fields, sites'))
+  fileOptions(program.command('apply').description('Make an organization what a file says: its settings, members, collections, spaces, teams, custom fields, sites, permissions'))
     .option('--dry-run', 'print the plan and change nothing (exit 1 when something would change): docsctl diff')
     .option('--schema', "print the file's JSON Schema (for editors) and exit")
     .addHelpText(
@@ -219,7 +223,7 @@ export function registerExportCommand(program: Command, getSession: (command: Co
     .command('export')
     .description('Write an organization as a file for apply -f')
     .command('org')
-    .description('Write the organization (members, collections, spaces, teams, custom fields, sites) as an apply file')
+    .description('Write the organization (settings, members, collections, spaces, teams, custom fields, sites, permissions) as an apply file')
     .option('--output <file>', 'write to this file (.json: JSON, else YAML; -o works too) instead of stdout')
     .option('--with-ids', 'pin every object with id: (by default only objects whose names are not unique)')
     .option('--org <organizationId>', 'organization (default: DOCSCTL_ORG, the profile, or your only one)')

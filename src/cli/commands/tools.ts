@@ -69,7 +69,7 @@ export const toolCommands: readonly ToolCommand[] = [
   {
     name: 'apply',
     term: 'apply [options]',
-    description: 'Make an organization what a file says: members, collections, spaces, teams, custom fields, sites',
+    description: 'Make an organization what a file says: its settings, members, collections, spaces, teams, custom fields, sites, permissions',
     load: async () => (await import('./apply.js')).registerApplyCommand,
   },
   {
