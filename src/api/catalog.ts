@@ -45,6 +45,7 @@ const moduleLoaders: Record<RouteModuleName, () => Promise<Record<string, unknow
   users: () => import('./routes/users.js'),
   audit: () => import('./routes/audit.js'),
   emulator: () => import('./routes/emulator.js'),
+  storage: () => import('./routes/storage.js'),
   declared: async () => (await import('./routes/declared.js')).declaredRouteModule,
 };
 

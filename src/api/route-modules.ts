@@ -4,6 +4,7 @@
  * type does not depend on the table that uses it).
  */
 import * as audit from './routes/audit.js';
+import * as storage from './routes/storage.js';
 import * as changeRequests from './routes/change-requests.js';
 import * as collections from './routes/collections.js';
 import * as comments from './routes/comments.js';
@@ -64,5 +65,6 @@ export const handWrittenModules = {
   users,
   audit,
   emulator,
+  storage,
 } as const;
 

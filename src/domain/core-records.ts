@@ -51,6 +51,8 @@ export const Tables = {
   tokens: 'tokens',
   orgs: 'orgs',
   orgsByHostname: 'orgsByHostname',
+  /** `${emailDomain}/${orgId}` → null: the organizations whose members may join by e-mail domain (kept by `putOrg`). */
+  orgsByEmailDomain: 'orgsByEmailDomain',
   members: 'members',
   orgMembers: 'orgMembers',
   userOrgs: 'userOrgs',
@@ -332,7 +334,25 @@ export function isExpired(space: { deletedAt?: string | undefined }, now: Date):
 // Team rows copy a user's shown fields and a member record (teams-records.ts): a change to an
 // existing user or member must call refreshTeamRows in the same commit (putMember does).
 export const putUser = (tx: StoreWriter, user: UserRecord) => tx.put(Tables.users, user.id, user);
-export const putOrg = (tx: StoreWriter, org: OrgRecord) => tx.put(Tables.orgs, org.id, org);
+/** Writes an organization and keeps the e-mail domain index (`orgsByEmailDomain`) current: the one writer of `orgs`. */
+export function putOrg(tx: StoreWriter, org: OrgRecord): void {
+  const before = new Set(getOrg(tx, org.id)?.emailDomains ?? []);
+  const after = new Set(org.emailDomains);
+  for (const domain of before) if (!after.has(domain)) tx.delete(Tables.orgsByEmailDomain, `${domain}/${org.id}`);
+  for (const domain of after) if (!before.has(domain)) tx.put(Tables.orgsByEmailDomain, `${domain}/${org.id}`, null);
+  tx.put(Tables.orgs, org.id, org);
+}
+
+/** Ids of the organizations that list `domain` (lowercase) among their e-mail domains, in id order, at most `limit`. */
+export function orgIdsForEmailDomain(tx: StoreReader, domain: string, limit: number): string[] {
+  const prefix = `${domain}/`;
+  // A stored domain holding "/" cannot pass for this one: the rest of its key would hold a "/" too.
+  return tx
+    .scan(Tables.orgsByEmailDomain, { prefix, limit: limit * 2 })
+    .map(([key]) => key.slice(prefix.length))
+    .filter((id) => !id.includes('/'))
+    .slice(0, limit);
+}
 export const putCollection = (tx: StoreWriter, c: CollectionRecord) => tx.put(Tables.collections, c.id, c);
 export const putSpace = (tx: StoreWriter, s: SpaceRecord) => tx.put(Tables.spaces, s.id, s);
 export const putRevision = (tx: StoreWriter, r: RevisionRecord) => tx.put(Tables.revisions, revisionKey(r.space, r.id), r);

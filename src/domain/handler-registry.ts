@@ -50,6 +50,7 @@ const customFields = async (): Promise<Handlers> => (await import('./custom-fiel
 const integrations = async (): Promise<Handlers> => ({
   ...(await import('./integrations.js')).integrationHandlers,
   ...(await import('./integration-installations.js')).installationHandlers,
+  ...(await import('./integration-render.js')).renderHandlers,
 });
 const sso = async (): Promise<Handlers> => (await import('./sso.js')).ssoHandlers;
 const openapi = async (): Promise<Handlers> => (await import('./openapi-specs.js')).openApiSpecHandlers;
@@ -59,6 +60,7 @@ const fonts = async (): Promise<Handlers> => (await import('./fonts.js')).fontHa
 const sites = async (): Promise<Handlers> => (await import('./sites/handlers.js')).sitesAreaHandlers;
 const system = async (): Promise<Handlers> => (await import('./system.js')).systemHandlers;
 const audit = async (): Promise<Handlers> => (await import('./audit.js')).auditHandlers;
+const storage = async (): Promise<Handlers> => (await import('./storage.js')).storageHandlers;
 const emulator = async (): Promise<Handlers> => (await import('./emulator.js')).emulatorHandlers;
 
 /** Which domain module implements the routes of each route module. */
@@ -92,6 +94,7 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   openapi,
   translations,
   audit,
+  storage,
 };
 
 /** Each area's handlers once loaded: `serve` looks a handler up on every request, and an area's map is built by spreading several modules' maps. */

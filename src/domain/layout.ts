@@ -8,6 +8,7 @@
 import type { Store, StoreReader, StoreWriter } from '../store/types.js';
 import {
   type ChildRef,
+  type OrgRecord,
   type SpaceRecord,
   Tables,
   type TrashEntry,
@@ -23,7 +24,8 @@ import {
 } from './core-records.js';
 import { appendChild } from './tree.js';
 
-export const LAYOUT = 2;
+/** 2: one row per list item; 3: the e-mail domain index (`orgsByEmailDomain`). */
+export const LAYOUT = 3;
 const LAYOUT_KEY = 'layout';
 
 /** Array rows of layout 1: their keys are owner ids, which never contain `/` (layout 2 keys all do). */
@@ -42,8 +44,23 @@ export function needsUpgrade(reader: StoreReader): boolean {
   return reader.get(Tables.meta, 'store') !== undefined && reader.get<number>(Tables.meta, LAYOUT_KEY) !== LAYOUT;
 }
 
-/** Rewrites layout-1 list rows as layout-2 rows (see the file comment). Idempotent. */
+/** Brings a store of an earlier layout to the current one, step by step. Idempotent. */
 export function upgradeRows(tx: StoreWriter): void {
+  const from = tx.get<number>(Tables.meta, LAYOUT_KEY) ?? 1;
+  if (from < 2) moveListRows(tx);
+  if (from < 3) indexEmailDomains(tx);
+  markLayout(tx);
+}
+
+/** Layout 3: every organization's e-mail domains in the index `putOrg` keeps from now on (one pass over the organizations). */
+function indexEmailDomains(tx: StoreWriter): void {
+  for (const [, org] of tx.entries<OrgRecord>(Tables.orgs)) {
+    for (const domain of org.emailDomains ?? []) tx.put(Tables.orgsByEmailDomain, `${domain}/${org.id}`, null);
+  }
+}
+
+/** Rewrites layout-1 list rows as layout-2 rows (see the file comment). */
+function moveListRows(tx: StoreWriter): void {
   const moveAll = <T>(table: string, add: (owner: string, item: T, index: number) => void) => {
     for (const [owner, items] of arrayRows<T>(tx, table)) {
       tx.delete(table, owner);
@@ -68,7 +85,6 @@ export function upgradeRows(tx: StoreWriter): void {
     const cr = tx.get<{ status?: string }>(Tables.changeRequests, `${spaceId}/${crId}`);
     if (typeof cr?.status === 'string') crStatusIndex.put(tx, `${spaceId}:${cr.status}`, number, crId);
   });
-  markLayout(tx);
 }
 
 /** Upgrades a store written by an earlier layout; one row read when it is current. */

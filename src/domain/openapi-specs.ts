@@ -212,6 +212,12 @@ function contentView(tx: StoreReader, origin: string, spec: OpenApiSpecRecord, v
   return { filesystem: { [version.filename]: document }, url, urls: { source, public: spec.visibility === 'public' ? source : null } };
 }
 
+/** The text of a version exactly as published (0.202 `OpenAPISpecRawContent`), and its format (from the stored file's extension). */
+function rawView(tx: StoreReader, version: OpenApiVersionRecord) {
+  const { base64 } = tx.getObject<{ base64: string }>(version.data);
+  return { text: Buffer.from(base64, 'base64').toString('utf8'), format: version.filename.endsWith('.json') ? ('json' as const) : ('yaml' as const) };
+}
+
 /** The parsed document of the latest version of an organization's specification (computed content reads it); 404 naming what is missing. */
 export function latestSpecDocument(tx: StoreReader, orgId: string, slug: string): { spec: OpenApiSpecRecord; document: unknown } {
   const spec = requireSpec(tx, orgId, slug);
@@ -334,6 +340,10 @@ export const openApiSpecHandlers: Record<string, Handler> = {
   ...on('getLatestOpenAPISpecVersionContent', (ctx, { params }) => {
     const { spec } = readSpec(ctx, params);
     return contentView(ctx.tx, ctx.origin, spec, requireLatestVersion(ctx.tx, spec));
+  }),
+  ...on('getLatestOpenAPISpecVersionContentRaw', (ctx, { params }) => {
+    const { spec } = readSpec(ctx, params);
+    return rawView(ctx.tx, requireLatestVersion(ctx.tx, spec));
   }),
   ...on('getOpenAPISpecVersionContentById', (ctx, { params }) => {
     const { spec } = readSpec(ctx, params);

@@ -21,6 +21,7 @@ import {
   ensureUser,
   getOrg,
   getUser,
+  orgIdsForEmailDomain,
   putOrg,
   requireUser,
   userOrgList,
@@ -28,6 +29,9 @@ import {
 import { organizationView, userView } from './views.js';
 
 const on = implementer<typeof routes>();
+
+/** getOrganizationsForEmailDomain answers one page, unpaginated in the spec: a bound on what one domain may list. */
+const MAX_ORGS_PER_DOMAIN = 100;
 
 export const orgHandlers: Record<string, Handler> = {
   ...on('getAuthenticatedUser', (ctx) => userView(ctx, requireUser(ctx.tx, ctx.actor.userId))),
@@ -72,6 +76,20 @@ export const orgHandlers: Record<string, Handler> = {
     const role: Role = org.defaultRole !== undefined ? org.defaultRole : 'read';
     addMember(ctx.tx, org.id, ctx.actor.userId, { role, joinedAt: ctx.clock().toISOString(), sso: false, disabled: false });
     return new Reply(204);
+  }),
+
+  // The organizations that name the domain among their e-mail domains (an index kept by putOrg), for the caller's own domain only:
+  // which organizations a domain may join is not for anyone to enumerate.
+  ...on('getOrganizationsForEmailDomain', (ctx, { params }) => {
+    const domain = params.emailDomain.trim().toLowerCase();
+    const email = requireUser(ctx.tx, ctx.actor.userId).email;
+    const own = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+    if (domain !== own) throw new ApiError(403, `You may look up only your own e-mail domain (${own}), not "${domain}"`);
+    const organizations = orgIdsForEmailDomain(ctx.tx, domain, MAX_ORGS_PER_DOMAIN).flatMap((orgId) => {
+      const org = getOrg(ctx.tx, orgId);
+      return org ? [organizationView(ctx, org, roleIn(ctx.tx, orgId, ctx.actor.userId) ?? null)] : [];
+    });
+    return { organizations };
   }),
 
   ...on('getOrganizationById', (ctx, { params }) => {

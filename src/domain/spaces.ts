@@ -72,6 +72,39 @@ const on = implementer<typeof routes>();
  * A copy of a space (its primary content as a new revision, its settings, "(copy)" after its
  * title) placed right after it: duplicateSpace, and duplicateSiteSpace (sites/structure-handlers.ts).
  */
+/** A new, empty space of an organization (at its root, or in `parent`), listed where it belongs. */
+export function createSpaceIn(
+  ctx: HandlerContext,
+  orgId: string,
+  fields: { title?: string | undefined; emoji?: string | undefined; parent?: string | undefined; editMode?: SpaceRecord['editMode'] | undefined; language?: SpaceRecord['language'] | undefined },
+): SpaceRecord {
+  const parent = fields.parent === undefined ? undefined : requireParentCollection(ctx.tx, orgId, fields.parent, 'parent');
+  const now = ctx.clock();
+  sweepTrash(ctx.tx, orgId, now);
+  const at = now.toISOString();
+  const id = ctx.ids();
+  const space: SpaceRecord = {
+    id,
+    organization: orgId,
+    title: fields.title ?? 'Untitled',
+    emoji: fields.emoji ?? '',
+    visibility: parent ? 'in-collection' : 'private',
+    ...(parent ? { parent: parent.id } : {}),
+    editMode: fields.editMode ?? 'live',
+    defaultLevel: 'inherit',
+    ...(fields.language !== undefined ? { language: fields.language } : {}),
+    mergeRules: { type: 'inherit' },
+    revision: newRevision(ctx.tx, id, ctx.ids(), at),
+    createdAt: at,
+    updatedAt: at,
+    counters: { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 },
+  };
+  putSpace(ctx.tx, space);
+  orgSpaceList.insert(ctx.tx, orgId, id, null);
+  appendChild(ctx.tx, containerKey(orgId, space.parent), spaceRef(id));
+  return space;
+}
+
 export function copySpace(ctx: HandlerContext, space: SpaceRecord): SpaceRecord {
   const at = ctx.clock().toISOString();
   const id = ctx.ids();
@@ -108,30 +141,7 @@ export function copySpace(ctx: HandlerContext, space: SpaceRecord): SpaceRecord 
 export const spaceHandlers: Record<string, Handler> = {
   ...on('createSpace', (ctx, { params, body }) => {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
-    const parent = body.parent === undefined ? undefined : requireParentCollection(ctx.tx, org.id, body.parent, 'parent');
-    const now = ctx.clock();
-    sweepTrash(ctx.tx, org.id, now);
-    const at = now.toISOString();
-    const id = ctx.ids();
-    const space: SpaceRecord = {
-      id,
-      organization: org.id,
-      title: body.title ?? 'Untitled',
-      emoji: body.emoji ?? '',
-      visibility: parent ? 'in-collection' : 'private',
-      ...(parent ? { parent: parent.id } : {}),
-      editMode: body.editMode ?? 'live',
-      defaultLevel: 'inherit',
-      ...(body.language !== undefined ? { language: body.language } : {}),
-      mergeRules: { type: 'inherit' },
-      revision: newRevision(ctx.tx, id, ctx.ids(), at),
-      createdAt: at,
-      updatedAt: at,
-      counters: { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 },
-    };
-    putSpace(ctx.tx, space);
-    orgSpaceList.insert(ctx.tx, org.id, id, null);
-    appendChild(ctx.tx, containerKey(org.id, space.parent), spaceRef(id));
+    const space = createSpaceIn(ctx, org.id, body);
     const view = spaceView(ctx, space, role);
     return new Reply(201, view, { Location: view.urls.location });
   }),

@@ -6,16 +6,47 @@
  */
 import type * as routes from '../api/routes/users.js';
 import { badRequest, notFound } from '../api/errors.js';
-import type { StoreReader } from '../store/types.js';
+import { createHmac } from 'node:crypto';
+import type { StoreReader, StoreWriter } from '../store/types.js';
+import { newToken } from '../util/ids.js';
 import { implementer } from './handler.js';
 import { refreshTeamRows } from './teams-records.js';
 import { roleIn } from './permissions.js';
-import { type UserRecord, getUser, putUser, userIdByEmail, userOrgList } from './core-records.js';
+import { Tables, type UserRecord, getUser, putUser, requireUser, userIdByEmail, userOrgList } from './core-records.js';
 import { userView } from './views.js';
 
 const on = implementer<typeof routes>();
 
+/** How long a notifications token works. */
+const NOTIFICATIONS_TOKEN_TTL_S = 60 * 60;
+/** The store's key for notifications tokens (meta row, made on first use). */
+const NOTIFICATIONS_KEY = 'notificationsKey';
+
+const base64url = (data: string | Buffer) => Buffer.from(data).toString('base64url');
+
+/**
+ * The real API hands the in-app notifications client a JWT naming the user. docsctl runs
+ * no notifications service: the token is a standard HS256 JWT (`sub` the user, `aud`
+ * "notifications", one hour), signed with a key this store keeps, so a service of one's
+ * own can check it (the key is the meta row `notificationsKey`).
+ */
+function notificationsToken(tx: StoreWriter, userId: string, now: Date, jti: string, issuer: string): string {
+  let key = tx.get<string>(Tables.meta, NOTIFICATIONS_KEY);
+  if (key === undefined) {
+    key = newToken();
+    tx.put(Tables.meta, NOTIFICATIONS_KEY, key);
+  }
+  const iat = Math.floor(now.getTime() / 1000);
+  const head = `${base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${base64url(JSON.stringify({ sub: userId, aud: 'notifications', iss: issuer, iat, exp: iat + NOTIFICATIONS_TOKEN_TTL_S, jti }))}`;
+  return `${head}.${createHmac('sha256', key).update(head).digest('base64url')}`;
+}
+
 export const userHandlers = {
+  ...on('createUserNotificationsToken', (ctx) => {
+    const user = requireUser(ctx.tx, ctx.actor.userId);
+    return { token: notificationsToken(ctx.tx, user.id, ctx.clock(), ctx.ids(), ctx.origin) };
+  }),
+
   ...on('getUserById', (ctx, { params }) => {
     const user = getUser(ctx.tx, params.userId);
     const visible =

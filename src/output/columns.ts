@@ -326,6 +326,9 @@ export const columns = {
   token: [col('ID', 'id'), col('LABEL', 'label'), col('USER', 'user'), col('CREATED', 'createdAt')],
   /** …but in the answer that issues it. */
   emulatorSnapshot: [col('NAME', 'name'), col('CREATED', 'createdAt')],
+  renderedBlock: [col('TYPE', 'type'), { header: 'ELEMENT', get: (item) => String(((item.element as { children?: Array<{ type?: string }> } | undefined)?.children ?? []).map((child) => child.type).join(',')) }],
+  storageFile: [col('KEY', 'key'), col('TYPE', 'type'), col('SIZE', 'size'), col('URL', 'downloadURL', true)],
+  temporaryToken: [col('TOKEN', 'token')],
   newToken: [col('ID', 'id'), col('LABEL', 'label'), col('USER', 'user'), col('CREATED', 'createdAt'), col('TOKEN', 'token')],
   collection: [
     col('ID', 'id'),
@@ -446,6 +449,7 @@ export const columns = {
     col('SOURCE', 'sourceURL', true),
   ],
   openApiSpecVersion: [col('ID', 'id'), col('CREATED', 'createdAt'), col('URL', 'url', true)],
+  openApiSpecRaw: [col('FORMAT', 'format'), { header: 'BYTES', get: (item) => String(Buffer.byteLength(String(item.text ?? ''), 'utf8')) }],
   openApiSpecContent: [{ header: 'FILES', get: (item) => Object.keys((item.filesystem as object | undefined) ?? {}).join(',') }, col('URL', 'url')],
   integration: [col('NAME', 'name'), col('TITLE', 'title'), col('VERSION', 'version'), col('VISIBILITY', 'visibility'), col('OWNER', 'owner.id', true)],
   installation: [col('ID', 'id'), col('STATUS', 'status'), col('ORGANIZATION', 'target.organization'), col('SPACES', 'spaces')],

@@ -288,6 +288,11 @@ class ApiServer {
       if (verdict.refusal) throw verdict.refusal;
     }
 
+    if (pathname.startsWith('/uploads/')) {
+      await this.receiveUpload(req, res, method, pathname);
+      return;
+    }
+
     const match = matchRoute(method, pathname);
     if (!match) {
       const allowed = methodsForPath(pathname);
@@ -321,17 +326,7 @@ class ApiServer {
       if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
         throw new ApiError(415, `Content-Encoding ${encoding} is not supported`);
       }
-      const declared = Number(req.headers['content-length']);
-      if (declared > this.maxBodyBytes) {
-        throw new CloseConnection(413, `Request body is larger than ${formatBytes(this.maxBodyBytes)}`);
-      }
-      let buffer: Buffer;
-      try {
-        buffer = await readBody(req, this.maxBodyBytes, this.bodyTimeoutMs);
-      } catch (error) {
-        if (error instanceof ApiError) throw new CloseConnection(error.status, error.message);
-        throw error;
-      }
+      const buffer = await this.readRequestBody(req);
       if (buffer.length > 0) {
         try {
           body = JSON.parse(buffer.toString('utf8')) as unknown;
@@ -396,6 +391,39 @@ class ApiServer {
     if (this.closing) headers.connection = 'close';
     res.writeHead(200, headers);
     res.end(method === 'HEAD' ? undefined : found.data);
+  }
+
+  /**
+   * `PUT /uploads/<token>`: the signed upload URL of `generateStorageUploadURL`, without a
+   * bearer token (the URL is the credential). The raw bytes become the extension
+   * `uploadStorageFile`'s input, run as the user who asked for the URL (domain/storage.ts).
+   */
+  private async receiveUpload(req: IncomingMessage, res: ServerResponse, method: string, pathname: string): Promise<void> {
+    if (method !== 'PUT') {
+      this.sendMethodNotAllowed(res, method, pathname, ['PUT']);
+      return;
+    }
+    const token = decodeURIComponent(pathname.slice('/uploads/'.length));
+    const match = matchRoute('PUT', `/v1/x-docsctl/storage/uploads/${encodeURIComponent(token)}`);
+    const reader = this.store.read();
+    const userId = match ? (await import('../domain/storage.js')).uploadActor(reader, token) : undefined;
+    if (!match || userId === undefined) throw new ApiError(404, 'No upload at this URL: it was used already, expired (an hour), or never made');
+    const buffer = await this.readRequestBody(req);
+    const env = { store: this.store, reader, actor: { userId }, clock: this.clock, ids: this.ids, origin: this.origin, artifacts: this.artifacts, policy: this.policy, answers: this.answers.at(reader.gen), source: 'api' as const };
+    this.sendResult(res, await executeOperation(env, match.route, { params: match.params, query: {}, body: { content: buffer.toString('base64') } }));
+  }
+
+  /** The body, at most maxBodyBytes (413 from its declared length, before reading), within the body timeout; a failure closes the connection. */
+  private async readRequestBody(req: IncomingMessage): Promise<Buffer> {
+    if (Number(req.headers['content-length']) > this.maxBodyBytes) {
+      throw new CloseConnection(413, `Request body is larger than ${formatBytes(this.maxBodyBytes)}`);
+    }
+    try {
+      return await readBody(req, this.maxBodyBytes, this.bodyTimeoutMs);
+    } catch (error) {
+      if (error instanceof ApiError) throw new CloseConnection(error.status, error.message);
+      throw error;
+    }
   }
 
   private actorFor(token: string, reader: StoreReader): Actor | undefined {

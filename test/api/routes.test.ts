@@ -323,7 +323,9 @@ const DOCSCTL_ACCOUNTS = [
 const DOCSCTL_CONVERSATIONS = ['openChangeRequestConversation'];
 /** `serve` as a CI emulator (src/api/routes/emulator.ts): snapshots of the whole store and reset. */
 const DOCSCTL_EMULATOR = ['saveEmulatorSnapshot', 'listEmulatorSnapshots', 'restoreEmulatorSnapshot', 'deleteEmulatorSnapshot', 'resetEmulator'];
-const DOCSCTL_EXTENSIONS = [...DOCSCTL_PREVIEWS, ...DOCSCTL_ACCOUNTS, ...DOCSCTL_CONVERSATIONS, ...DOCSCTL_EMULATOR];
+/** The bytes of a signed storage upload, in local mode (serve's `/uploads/<token>` URL runs it; src/api/routes/storage.ts). */
+const DOCSCTL_STORAGE = ['uploadStorageFile'];
+const DOCSCTL_EXTENSIONS = [...DOCSCTL_PREVIEWS, ...DOCSCTL_ACCOUNTS, ...DOCSCTL_CONVERSATIONS, ...DOCSCTL_EMULATOR, ...DOCSCTL_STORAGE];
 
 const inSpec = routes.filter((route) => !NOT_IN_SPEC.has(route.id) && !DOCSCTL_EXTENSIONS.includes(route.id));
 

@@ -7,7 +7,7 @@
 import type { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/server.js';
-import { checkedCall, servedOrganization } from './official-client.js';
+import { checkedCall, compileValidators, servedOrganization } from './official-client.js';
 
 let server: RunningServer;
 let api: GitBookAPI;
@@ -16,7 +16,15 @@ let admin: string;
 
 const call = (operationId: string, status: number, ...args: unknown[]) => checkedCall(api, operationId, status, ...args);
 
+/** Every answer this file checks, by operation and status. */
+const CHECKED: Array<[string, number]> = [
+  ['createSpace', 201], ['createChangeRequest', 201], ['createCollection', 201], ['submitChangeRequestReview', 201],
+  ['getChangeRequestReviewById', 200], ['listCommentersInChangeRequest', 200], ['listCommentersInSpace', 200],
+  ['postCommentInChangeRequest', 200], ['getContentByUrl', 200],
+];
+
 beforeAll(async () => {
+  compileValidators(CHECKED);
   const served = await servedOrganization();
   ({ server, api } = served);
   org = served.boot.organization.id;

@@ -36,6 +36,15 @@ export async function checkedCall(api: GitBookAPI, operationId: string, status: 
   return response.data;
 }
 
+/**
+ * Compiles the response validators a test file checks, before its server starts: one compiled
+ * between two requests can outlast serve's keep-alive on a loaded machine (the test and `serve`
+ * share one thread), and the client's next request on that socket meets ECONNRESET ("fetch failed").
+ */
+export function compileValidators(checked: ReadonlyArray<readonly [string, number]>): void {
+  for (const [operationId, status] of checked) responseValidator(operationId, status);
+}
+
 /** `serve` of a MemoryStore with one organization (Acme) and its admin (Ada), and the client with her token. */
 export async function servedOrganization() {
   const store = new MemoryStore();

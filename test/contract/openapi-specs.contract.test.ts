@@ -70,6 +70,9 @@ describe('OpenAPI specifications contract (@gitbook/api 0.202.0)', () => {
     );
     expect(firstContent.filesystem['pets.yaml']?.info).toEqual({ title: 'Pets', version: '1.0' });
     await expectContract('getOpenAPISpecVersionContentById', { params: { ...p, versionId: 'nope' } }, 404);
+    // The raw text is the last published document exactly as sent.
+    expect(await expectContract('getLatestOpenAPISpecVersionContentRaw', { params: p }, 200)).toEqual({ text: PETS_2, format: PETS_2.trimStart().startsWith('{') ? 'json' : 'yaml' });
+    await expectContract('getLatestOpenAPISpecVersionContentRaw', { params: { ...o, specSlug: 'nope' } }, 404);
 
     await expectContract('deleteOpenAPISpecBySlug', { params: p }, 205);
     await expectContract('deleteOpenAPISpecBySlug', { params: p }, 204);
@@ -78,7 +81,7 @@ describe('OpenAPI specifications contract (@gitbook/api 0.202.0)', () => {
 
   it('validated a success answer of every OpenAPI specification route', () => {
     const specRoutes = routes.filter((route) => route.path.includes('/openapi') && routeInfo(route.id).module !== 'declared').map((route) => route.id);
-    expect(specRoutes.length).toBe(11);
+    expect(specRoutes.length).toBe(12);
     expect(specRoutes.filter((id) => !h.validated.has(id))).toEqual([]);
   });
 });

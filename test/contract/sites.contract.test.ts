@@ -29,6 +29,11 @@ describe('sites contract (@gitbook/api 0.202.0)', () => {
     const p = { ...o, siteId: site.id };
     await expectContract('listSites', { params: o, query: { published: 'false', type: ['ultimate'] } }, 200);
     await expectContract('getSiteById', { params: p }, 200);
+    // The default template goes into an empty site only: this one has a site space (409); a new one gets a space.
+    await expectContract('applyTemplateToSite', { params: p }, 409);
+    const empty = await expectContract('createSite', { params: o, body: { title: 'Starter' } }, 201);
+    await expectContract('applyTemplateToSite', { params: { ...o, siteId: empty.id } }, 200);
+    expect(await expectContract('listSiteSpaces', { params: { ...o, siteId: empty.id } }, 200)).toMatchObject({ items: [{ title: 'Starter', path: 'starter' }] });
     // No space of the site syncs with Git yet: an empty listing, valid against 0.202.
     expect(await expectContract('listSiteGitSyncInstallations', { params: p }, 200)).toMatchObject({ items: [] });
     const apiSection = await expectContract('addSectionToSite', { params: p, body: { spaceId: api, title: 'API reference', icon: 'code' } }, 201);

@@ -230,6 +230,8 @@ describe('handlers', () => {
         "comments/views.ts: return { view: true, edit: mine, reply: atLeast(view.role, 'comment'), delete: mine };",
         "fonts.ts: permissions: { edit: atLeast(role, 'admin') },",
         "openapi-specs.ts: permissions: { view: true, edit: atLeast(role, 'create') },",
+        // A font file is an admin setting (fonts need admin); other uploads need the route's edit.
+        "storage.ts: if (body.kind === 'customization_font' && !atLeast(role, 'admin')) throw new ApiError(403, 'Uploading a font needs the admin role in this organization (fonts are admin settings)');",
         "translations.ts: const permissionsOf = (role: Role) => ({ view: true, edit: atLeast(role, 'admin') });",
       ].sort(),
     );

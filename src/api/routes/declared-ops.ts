@@ -7,22 +7,17 @@ export type DeclaredRouteId =
   | "adsListSites"
   | "adsUpdateSite"
   | "aggregateSiteEvents"
-  | "applyTemplateToSite"
   | "askInOrganization"
   | "createSiteChannel"
   | "createSiteContextConnection"
   | "createSiteStyleguideById"
   | "createSiteStyleguideRun"
-  | "createUserNotificationsToken"
   | "deleteOrganizationAgentConversation"
   | "deleteSiteChannelById"
   | "deleteSiteContextConnectionById"
   | "deleteSiteTopicFindings"
-  | "generateStorageUploadURL"
-  | "getLatestOpenAPISpecVersionContentRaw"
   | "getOrganizationAgentInstructions"
   | "getOrganizationAIUsage"
-  | "getOrganizationsForEmailDomain"
   | "getRecommendedQuestionsInOrganization"
   | "getSiteAgentSettingsById"
   | "getSiteChannelById"
@@ -56,8 +51,6 @@ export type DeclaredRouteId =
   | "listSiteVisitorSegments"
   | "listStyleguideTemplates"
   | "provisionOrganizationAgentConversation"
-  | "renderIntegrationUIWithGet"
-  | "renderIntegrationUIWithPost"
   | "streamAIResponseInSite"
   | "streamAskInOrganization"
   | "streamAskInSite"
@@ -83,22 +76,17 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"adsListSites","method":"GET","path":"/v1/ads/sites","summary":"List all the sites with ads configured","success":200,"paginated":true,"query":["page","limit","status"],"body":null},
   {"id":"adsUpdateSite","method":"PATCH","path":"/v1/ads/sites/{siteId}","summary":"Update the Ads configuration for a site","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["status","zoneId","reportingId","reason"],"requiredFields":["status"]}},
   {"id":"aggregateSiteEvents","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate","summary":"Query a site's analytics events","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["select","where","groupBy","order","range","limit"],"requiredFields":["range"]}},
-  {"id":"applyTemplateToSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/template","summary":"Apply the default documentation template to a site","success":200,"paginated":false,"query":[],"body":null},
   {"id":"askInOrganization","method":"POST","path":"/v1/orgs/{organizationId}/ask","summary":"Ask a question in an organization","success":200,"paginated":false,"query":["format","details"],"body":{"required":true,"fields":["query","previousQueries"],"requiredFields":["query"]}},
   {"id":"createSiteChannel","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/channels","summary":"Create a new GitBook Agent channel for a site","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["type","setupSettings","role"],"requiredFields":["type","setupSettings"]}},
   {"id":"createSiteContextConnection","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections","summary":"Create a context connection","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["connector","setupSettings","usageSettings","filter"],"requiredFields":["connector"]}},
   {"id":"createSiteStyleguideById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/styleguide","summary":"Create or retrieve the style guide space for a site","success":200,"paginated":false,"query":[],"body":{"required":false,"fields":["template"],"requiredFields":[]}},
   {"id":"createSiteStyleguideRun","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/styleguide/runs","summary":"Start a style guide check run for a site","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["spaces"],"requiredFields":["spaces"]}},
-  {"id":"createUserNotificationsToken","method":"POST","path":"/v1/user/notifications/token","summary":"Create a JWT to access the in-app notifications service","success":200,"paginated":false,"query":[],"body":null},
   {"id":"deleteOrganizationAgentConversation","method":"DELETE","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Delete an agent conversation in an organization","success":205,"paginated":false,"query":[],"body":null},
   {"id":"deleteSiteChannelById","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/channels/{siteChannelId}","summary":"Delete a GitBook Agent channel from a site","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"deleteSiteContextConnectionById","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections/{siteContextConnectionId}","summary":"Delete a context connection","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"deleteSiteTopicFindings","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics/{siteTopicId}/findings","summary":"Delete all documentation issues found under a topic","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"generateStorageUploadURL","method":"POST","path":"/v1/orgs/{organizationId}/storage/upload","summary":"Create a signed URL to upload a file","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["file","kind"],"requiredFields":["file","kind"]}},
-  {"id":"getLatestOpenAPISpecVersionContentRaw","method":"GET","path":"/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content/raw","summary":"Get the raw content of the latest OpenAPI spec version","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getOrganizationAgentInstructions","method":"GET","path":"/v1/orgs/{organizationId}/agent-instructions","summary":"Get Docs agent instructions for an organization","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getOrganizationAIUsage","method":"GET","path":"/v1/orgs/{organizationId}/billing/ai-usage","summary":"Get AI credit usage by AI feature and time period","success":200,"paginated":false,"query":["from","to","interval"],"body":null},
-  {"id":"getOrganizationsForEmailDomain","method":"GET","path":"/v1/email-domains/{emailDomain}/orgs","summary":"Get all organizations by email domain","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getRecommendedQuestionsInOrganization","method":"GET","path":"/v1/orgs/{organizationId}/ask/questions","summary":"List recommended questions to ask in an organization","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteAgentSettingsById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/agent-settings","summary":"Get the AI agent configuration for a site","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteChannelById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/channels/{siteChannelId}","summary":"Get a GitBook Agent channel for a site by its ID","success":200,"paginated":false,"query":[],"body":null},
@@ -132,8 +120,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"listSiteVisitorSegments","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/insights/visitor-segments","summary":"List a site visitor segments","success":200,"paginated":true,"query":[],"body":null},
   {"id":"listStyleguideTemplates","method":"GET","path":"/v1/orgs/{organizationId}/styleguide-templates","summary":"List all built-in style guide templates","success":200,"paginated":false,"query":[],"body":null},
   {"id":"provisionOrganizationAgentConversation","method":"PUT","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Provision an AI agent conversation in an organization","success":204,"paginated":false,"query":[],"body":null},
-  {"id":"renderIntegrationUIWithGet","method":"GET","path":"/v1/integrations/{integrationName}/render","summary":"Render an integration UI with GET method","success":200,"paginated":false,"query":["request"],"body":null},
-  {"id":"renderIntegrationUIWithPost","method":"POST","path":"/v1/integrations/{integrationName}/render","summary":"Render an integration UI with POST method","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["componentId","props","state","context","action"],"requiredFields":["componentId","props","context"]}},
   {"id":"streamAIResponseInSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ai/response","summary":"Generate an AI response in a site","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["previousResponseId","input","model","tools","toolCall","session","channel"],"requiredFields":["input"]}},
   {"id":"streamAskInOrganization","method":"GET","path":"/v1/orgs/{organizationId}/ask/stream","summary":"Ask a question in an organization (streamed)","success":200,"paginated":false,"query":["query","format","details"],"body":null},
   {"id":"streamAskInSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ask","summary":"Ask a question in a site","success":200,"paginated":false,"query":["format"],"body":{"required":true,"fields":["question","context","scope","session"],"requiredFields":["question","scope"]}},

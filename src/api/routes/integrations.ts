@@ -740,3 +740,59 @@ export const queueIntegrationTask = defineRoute({
     examples: ['docsctl integration task slack --task \'{"type":"sync"}\''],
   },
 });
+
+// ─── Rendering an integration's UI (ContentKit) ────────────────────────────
+
+/** Where a component renders (0.202 `ContentKitContext`): a document of a space, or an installation's configuration. */
+const ContentKitContext = z
+  .object({
+    type: z.enum(['document', 'configuration_space', 'configuration_site', 'configuration_account', 'configuration_content_source']),
+    theme: z.enum(['dark', 'light']).optional(),
+    spaceId: z.string().min(1).optional(),
+    siteId: z.string().min(1).optional(),
+    organizationId: z.string().min(1).optional(),
+    editable: z.boolean().optional(),
+  })
+  .catchall(z.unknown());
+
+/** 0.202 `RenderIntegrationUI`: the component (a block id), its props and state, where it renders, and the action that re-renders it. */
+const RenderIntegrationUI = z.object({
+  componentId: z.string().min(1).max(100),
+  props: z.record(z.string(), z.unknown()),
+  state: z.record(z.string(), z.unknown()).optional(),
+  context: ContentKitContext,
+  action: z.object({ action: z.string().min(1).max(100) }).catchall(z.unknown()).optional(),
+});
+
+export const renderIntegrationUIWithPost = defineRoute({
+  id: 'renderIntegrationUIWithPost',
+  method: 'POST',
+  path: '/v1/integrations/{integrationName}/render',
+  summary: "Render a block of an integration installed where it renders (docsctl runs no integration code: the block's declaration decides)",
+  source: 'real-api',
+  // Any user; the handler checks that the caller can read where it renders and that the integration is installed there.
+  access: 'none',
+  safe: true,
+  params: integrationParams(),
+  query: noQuery(),
+  body: RenderIntegrationUI,
+  bodyRequired: true,
+  cli: {
+    command: 'integration render',
+    summary: "Render a block of an integration as a space's documents would show it (a ContentKit element from the block's declaration)",
+    flags: { componentId: { flag: '--block <blockId>', description: 'the block (its id in the integration)', required: true }, props: false, state: false, context: false, action: false },
+    columns: 'renderedBlock',
+    examples: ['docsctl integration render tickets --block ticket --space sp4c3 --prop id=42', 'docsctl integration render tickets --block ticket --space sp4c3 --url https://tickets.example/42 --json'],
+  },
+});
+
+export const renderIntegrationUIWithGet = defineRoute({
+  id: 'renderIntegrationUIWithGet',
+  method: 'GET',
+  path: '/v1/integrations/{integrationName}/render',
+  summary: 'Render a block of an integration, the request given as LZ-string compressed JSON (cacheable)',
+  source: 'real-api',
+  access: 'none',
+  params: integrationParams(),
+  query: z.object({ request: z.string().min(1).max(65_536).describe('the RenderIntegrationUI body as JSON compressed by lz-string (compressToEncodedURIComponent)') }),
+});

@@ -223,3 +223,21 @@ export const getOpenAPISpecVersionContentById = defineRoute({
     ],
   },
 });
+
+export const getLatestOpenAPISpecVersionContentRaw = defineRoute({
+  id: 'getLatestOpenAPISpecVersionContentRaw',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content/raw',
+  summary: 'Get the raw text of the latest version of an OpenAPI specification, exactly as published',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams(...spec),
+  query: noQuery(),
+  cli: {
+    command: 'openapi raw',
+    summary: 'Print the document of the latest version of an OpenAPI specification exactly as it was published (YAML or JSON text)',
+    argHelp: { specSlug: 'specification slug (lowercase words joined by -), or its id' },
+    columns: 'openApiSpecRaw',
+    examples: ['docsctl openapi raw petstore > openapi.yaml', 'docsctl openapi raw petstore --json | jq -r .format'],
+  },
+});

@@ -91,6 +91,24 @@ export const joinOrganization = defineRoute({
   },
 });
 
+export const getOrganizationsForEmailDomain = defineRoute({
+  id: 'getOrganizationsForEmailDomain',
+  method: 'GET',
+  path: '/v1/email-domains/{emailDomain}/orgs',
+  summary: 'List the organizations that users of an e-mail domain may join',
+  source: 'real-api',
+  // Any user, for the domain of their own e-mail (the handler checks it: the data decides).
+  access: 'none',
+  params: z.object({ emailDomain: z.string().min(1).max(253).describe('e-mail domain (example.com)') }),
+  query: noQuery(),
+  cli: {
+    command: 'org joinable',
+    summary: 'List the organizations anyone with an e-mail at DOMAIN may join (docsctl org join); DOMAIN must be your own e-mail\'s',
+    columns: 'organization',
+    examples: ['docsctl org joinable example.com', 'docsctl org joinable example.com --format ids'],
+  },
+});
+
 export const getOrganizationById = defineRoute({
   id: 'getOrganizationById',
   method: 'GET',
@@ -193,10 +211,11 @@ export const updateOrganizationById = defineRoute({
       defaultRole: { flag: '--default-role <role>', description: 'role of people invited without one', nullAs: 'guest' },
       inviteLinks: { description: 'let invite links work (docsctl invite-link …)', negate: 'stop every invite link from working' },
       hostname: 'the subdomain of its sites, <hostname>.gitbook.io (3–32 lowercase letters, digits, inner hyphens; unique)',
+      emailDomains: { description: 'e-mail domains whose users may join it, replacing the list (comma-separated; docsctl org joinable)' },
     },
     onlyNamedFlags: true,
-    nonEmptyBody: 'Nothing to change: pass --title, --default-role, --hostname or --invite-links/--no-invite-links',
+    nonEmptyBody: 'Nothing to change: pass --title, --default-role, --hostname, --email-domains or --invite-links/--no-invite-links',
     columns: 'organization',
-    examples: ['docsctl org edit 9fXk2hQ --invite-links', 'docsctl org edit 9fXk2hQ --title "Acme Docs" --default-role read'],
+    examples: ['docsctl org edit 9fXk2hQ --invite-links', 'docsctl org edit 9fXk2hQ --title "Acme Docs" --default-role read', 'docsctl org edit 9fXk2hQ --email-domains acme.com,acme.org'],
   },
 });

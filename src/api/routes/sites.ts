@@ -121,6 +121,23 @@ export const createSite = defineRoute({
   },
 });
 
+export const applyTemplateToSite = defineRoute({
+  id: 'applyTemplateToSite',
+  method: 'POST',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/template',
+  summary: 'Apply the default documentation template to a site',
+  source: 'real-api',
+  access: 'admin',
+  params: pathParams(...site),
+  query: noQuery(),
+  cli: {
+    command: 'site template',
+    summary: "Give an empty site a starting point: a new space titled like the site with docsctl's product-docs template pages, shown at its root",
+    columns: 'site',
+    examples: ['docsctl site create --title Docs && docsctl site template Docs', 'docsctl site template s1t3 && docsctl site structure s1t3'],
+  },
+});
+
 export const getSiteById = defineRoute({
   id: 'getSiteById',
   method: 'GET',

@@ -50,6 +50,23 @@ export const updateUserById = defineRoute({
   },
 });
 
+export const createUserNotificationsToken = defineRoute({
+  id: 'createUserNotificationsToken',
+  method: 'POST',
+  path: '/v1/user/notifications/token',
+  summary: 'Create a JWT to access the in-app notifications service',
+  source: 'real-api',
+  access: 'none',
+  params: z.object({}),
+  query: noQuery(),
+  cli: {
+    command: 'user notifications-token',
+    summary: "Create a one-hour JWT naming you for the notifications service (HS256, signed with this store's key; docsctl runs no such service)",
+    columns: 'temporaryToken',
+    examples: ['docsctl user notifications-token --format ids'],
+  },
+});
+
 // ─── docsctl extensions: local accounts ────────────────────────────────────
 
 /** A new user of the store: an e-mail unique in the store, a display name (default: the e-mail's name part). */

@@ -96,6 +96,12 @@ export const ChangeRequestStatus = z.enum(['draft', 'open', 'archived', 'merged'
 export const ListOrder = z.enum(['asc', 'desc']);
 export const DocumentFormat = z.enum(['document', 'markdown']);
 export const CommentStatusFilter = z.enum(['all', 'open', 'resolved']);
+/** 0.202 `ApplySpaceTemplate`: a built-in template (src/domain/content/templates.ts) and the content references it takes. */
+export const SpaceTemplate = z.object({
+  id: z.string().min(1).describe('template: product-docs, api-reference or knowledge-base'),
+  params: z.object({ contentRefs: z.record(z.string(), z.object({ kind: z.string().min(1) }).catchall(z.unknown())).optional() }).optional(),
+});
+
 export const ContentReferenceStatus = z.enum(['ok', 'broken', 'in-app']);
 /** 0.202's TranslationLanguage (zh-tw added since 0.143). */
 export const TranslationLanguage = z.enum([

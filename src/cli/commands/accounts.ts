@@ -27,6 +27,12 @@ export const hooks = {
       if (session.format === 'table') await session.info('Keep the token: it is shown only once.');
     },
   },
+  'user notifications-token': {
+    async after(session, body) {
+      if (session.format === 'ids') return session.printText((body as { token: string }).token);
+      await session.printObject(body, columns.temporaryToken);
+    },
+  },
   'token list': {
     route: (options) => (options.user !== undefined ? 'listTokensForUser' : 'listTokensForAuthenticatedUser'),
     emptyHint: () => 'No tokens.',

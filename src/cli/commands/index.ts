@@ -49,6 +49,7 @@ export const groupDescriptions: Record<string, string> = {
   openapi: 'OpenAPI specifications of an organization (and offline validation)',
   integration: 'Integrations: publish from a manifest, list, installations',
   audit: 'The audit log of an organization: who changed what, and when (admins)',
+  storage: "Files uploaded to an organization's storage",
 };
 
 type GetSession = (command: Command) => Session;

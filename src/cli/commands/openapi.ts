@@ -48,5 +48,14 @@ export const hooks = {
   'openapi update': { lookups },
   'openapi versions': { lookups },
   'openapi version': { lookups, route: byVersion('getLatestOpenAPISpecVersion', 'getOpenAPISpecVersionById') },
+  'openapi raw': {
+    lookups,
+    async after(session, answer) {
+      // The text itself unless a structured format is asked for: `openapi raw petstore > openapi.yaml` gives back the file.
+      const { text } = answer as { text?: unknown };
+      if ((session.format === 'table' || session.format === 'tsv') && typeof text === 'string') return session.printText(text);
+      await session.printObject(answer, columns.openApiSpecRaw);
+    },
+  },
   'openapi content': { lookups, route: byVersion('getLatestOpenAPISpecVersionContent', 'getOpenAPISpecVersionContentById') },
 } satisfies Hooks;

@@ -81,6 +81,17 @@ function readBodyFile(what: string) {
 
 export const hooks = {
   'site get': { web: webSite },
+  'site template': {
+    // The operation answers no body: what it made is the site's one site space, read back and listed.
+    request: async (transport, input) => {
+      await transport.request('applyTemplateToSite', input);
+      return transport.request('listSiteSpaces', { params: input.params ?? {}, query: {} });
+    },
+    async after(session, body) {
+      const { columns } = await import('../../output/columns.js');
+      await session.printList((body as { items?: unknown[] }).items ?? [], columns.siteSpace);
+    },
+  },
   'site publish': { unchanged: (site) => site.published === true && `site ${String(site.id)} is already published` },
   'site unpublish': { unchanged: (site) => site.published === false && `site ${String(site.id)} is not published` },
   'site published': {

@@ -75,6 +75,7 @@ import { bulkRedirectHandlers, redirectHandlers } from './redirects.js';
 import { shareLinkHandlers } from './share-links.js';
 import { siteHandlers } from './site-handlers.js';
 import { duplicateSiteSpaceHandlers, structureHandlers } from './structure-handlers.js';
+import { siteTemplateHandlers } from './site-template.js';
 
 export const sitesAreaHandlers: Record<string, Handler> = {
   ...siteHandlers,
@@ -90,4 +91,5 @@ export const sitesAreaHandlers: Record<string, Handler> = {
   ...bulkRedirectHandlers,
   ...duplicateSiteSpaceHandlers,
   ...publishedUrlHandlers,
+  ...siteTemplateHandlers,
 };
