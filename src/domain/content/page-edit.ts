@@ -42,6 +42,7 @@ import { ApiError, badRequest, conflict, notFound } from '../../api/errors.js';
 import type { RouteInput } from '../../api/route.js';
 import type * as routes from '../../api/routes/content.js';
 import { DELETE, makeChange } from '../../store/hamt.js';
+import { slotOf } from './page-slot.js';
 import type { StoreWriter } from '../../store/types.js';
 import { type Handler, implementer } from '../handler.js';
 import { commitToChangeRequest } from './change-requests.js';
@@ -139,7 +140,7 @@ class Draft {
     return applyPatch(tx, {
       ours: this.content.root,
       oursHash: this.content.hash,
-      pages: [...this.changed].map(([id, page]) => makeChange(id, page === null ? DELETE : tx.putObject(page))),
+      pages: [...this.changed].map(([id, page]) => makeChange(id, page === null ? DELETE : slotOf(tx.putObject(page), page))),
       files: [],
       rootPages: this.rootPages,
     });
