@@ -40,13 +40,16 @@ export async function renderManifest() {
         const plainGet = route.method === 'GET' && plainParams && query.success && JSON.stringify(query.data) === '{}';
         // A write is light when its query and its body both are (a route without a body schema has none to check).
         const lightBody = route.method !== 'GET' && plainParams && route.body ? describeBody(route.body) : undefined;
-        const lightQuery = plainParams && (route.method === 'GET' || lightBody) ? describe(route.query) : undefined;
+        // A write without a body schema (a merge, a restore): validation ignores any body, so only its query is checked.
+        const noBody = route.method !== 'GET' && plainParams && !route.body;
+        const lightQuery = plainParams && (route.method === 'GET' || lightBody || noBody) ? describe(route.query) : undefined;
         rows.push({
           id: route.id, method: route.method, path: route.path, module, success: route.success, paginated: route.paginated, plainGet,
           ...(route.access === undefined ? {} : { access: route.access }),
           ...(route.safe ? { safe: true } : {}),
           ...(lightQuery ? { lightQuery } : {}),
           ...(lightBody && lightQuery ? { lightBody } : {}),
+          ...(noBody && lightQuery ? { noBody: true } : {}),
         });
       }
     }
@@ -74,6 +77,8 @@ export interface RouteInfo {
   readonly lightQuery?: LightQuery;
   /** A write whose body (and query) are checked without zod when they can be (src/api/light-body.ts). */
   readonly lightBody?: LightBody;
+  /** A write without a body schema whose query is checked without zod (validation ignores a body it is sent). */
+  readonly noBody?: true;
   /** Not a GET but changes nothing (RouteDef.safe): \`--dry-run\` sends it. */
   readonly safe?: true;
 }

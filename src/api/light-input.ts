@@ -29,6 +29,11 @@ export function lightInput(info: RouteInfo, input: RawInput): LightInput | undef
     const query = info.lightQuery ? lightParse(info.lightQuery, raw) : undefined;
     return query && { query, body: undefined };
   }
+  if (info.noBody && info.lightQuery) {
+    // As validate.ts: a route without a body schema ignores the body it is sent.
+    const query = lightParse(info.lightQuery, queried ? raw : {});
+    return query && { query, body: undefined };
+  }
   if (!info.lightBody || !info.lightQuery) return undefined;
   const query = lightParse(info.lightQuery, queried ? raw : {});
   const body = lightParseBody(info.lightBody, input.body);

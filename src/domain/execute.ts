@@ -86,6 +86,9 @@ class ReadOnly implements StoreWriter {
   getObject<T>(hash: string): T {
     return this.reader.getObject<T>(hash);
   }
+  sharedObject<T>(hash: string): T {
+    return this.reader.sharedObject ? this.reader.sharedObject<T>(hash) : this.reader.getObject<T>(hash);
+  }
   put(): never {
     return refuseWrite();
   }
@@ -118,7 +121,7 @@ export async function executeOperation(env: ExecuteEnv, route: AnyRoute, raw: Ra
  * Runs a call whose input needs no zod validation: params are non-empty strings, and
  * the query is empty (`plainGet` in the catalog) or was checked by `lightParse` against
  * the route's `lightQuery`, and a write's body by `lightParseBody` against its
- * `lightBody`. The same as executeOperation without loading the route's schemas.
+ * `lightBody` (a write without a body schema, `noBody`, has none). The same as executeOperation without loading the route's schemas.
  */
 export async function executeLight(
   env: ExecuteEnv,
@@ -127,7 +130,10 @@ export async function executeLight(
   input: LightInput = { query: {}, body: undefined },
 ): Promise<OperationResult> {
   const queried = Object.keys(input.query).length > 0;
-  const described = info.method === 'GET' ? (queried ? info.lightQuery : info.plainGet) && input.body === undefined : info.lightBody && info.lightQuery && input.body;
+  const described =
+    info.method === 'GET'
+      ? (queried ? info.lightQuery : info.plainGet) && input.body === undefined
+      : info.lightQuery && (info.noBody ? input.body === undefined : info.lightBody && input.body);
   if (!described || Object.values(params).some((value) => typeof value !== 'string' || value === '')) {
     throw new Error(`executeLight cannot run ${info.id} with this input`);
   }

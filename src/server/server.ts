@@ -65,6 +65,8 @@ export const DEFAULT_PORT = 4000;
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 /** How long a request body may take to arrive, from its first byte awaited to its last (as Node bounds headers). */
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+/** How long an idle keep-alive connection stays open (sent to clients as `Keep-Alive: timeout=30`). */
+const KEEP_ALIVE_MS = 30_000;
 /** Node's own bound on receiving the headers (`server.headersTimeout`'s default). */
 const HEADERS_TIMEOUT_MS = 60_000;
 export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
@@ -593,6 +595,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     { keepAlive: true, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: HEADERS_TIMEOUT_MS + (options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS) },
     api.handle,
   );
+  // Idle keep-alive connections are kept 30 s (Node's default is 5 s): a client that pauses
+  // longer than the server's keep-alive between two requests may send its next one on a socket
+  // the server is closing (ECONNRESET). Test suites against serve pause for seconds under load.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
 
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => reject(listenError(error, host, requestedPort));

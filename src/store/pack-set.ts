@@ -129,6 +129,8 @@ export class PackSet {
   /** Open packs in lookup order: those named by commits after the checkpoint and staged here (newest first), then the base. */
   private recent: PackFile[] = [];
   private base: PackFile[] = [];
+  /** The pack the last lookup found its object in (tried first by the next). */
+  private lastHit: PackFile | undefined;
   /** Which commit named a pack (the newest one), for packs named by commits after the checkpoint. */
   private readonly namedBy = new Map<string, number>();
   private readonly inline = new Map<string, InlineLocation>();
@@ -300,15 +302,29 @@ export class PackSet {
   private known(hash: string): Location | undefined {
     const inline = this.inline.get(hash);
     if (inline !== undefined) return { inline };
+    // The pack of the last hit first: a walk reads objects one commit wrote together (a
+    // space's trie), so with several packs most lookups end at the first index searched.
+    const last = this.lastHit;
+    if (last !== undefined && !last.closed && (this.recent.includes(last) || this.base.includes(last))) {
+      const entry = last.find(hash);
+      if (entry !== undefined) return { pack: last, entry };
+    }
     for (const pack of this.recent) {
+      if (pack === last) continue;
       const entry = pack.find(hash);
-      if (entry !== undefined) return { pack, entry };
+      if (entry !== undefined) return this.hit(pack, entry);
     }
     for (const pack of this.base) {
+      if (pack === last) continue;
       const entry = pack.find(hash);
-      if (entry !== undefined) return { pack, entry };
+      if (entry !== undefined) return this.hit(pack, entry);
     }
     return undefined;
+  }
+
+  private hit(pack: PackFile, entry: PackEntry): Location {
+    this.lastHit = pack;
+    return { pack, entry };
   }
 
   /**

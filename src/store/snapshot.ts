@@ -60,6 +60,10 @@ export class Snapshot implements StoreReader {
     return copy<T>(this.source.object(hash));
   }
 
+  sharedObject<T = unknown>(hash: string): T {
+    return this.source.object(hash) as T;
+  }
+
   /** The table's root hash (trees are content-addressed: same rows, same hash). */
   tableVersion(table: string): string | undefined {
     return this.tableRoot(table) ?? 'empty';
@@ -247,6 +251,11 @@ export class Transaction extends Snapshot implements StoreWriter {
   override getObject<T = unknown>(hash: string): T {
     const object = this.own.objects.get(hash) ?? this.before.objects.get(hash);
     return object === undefined ? super.getObject<T>(hash) : (JSON.parse(object.text) as T);
+  }
+
+  override sharedObject<T = unknown>(hash: string): T {
+    const object = this.own.objects.get(hash) ?? this.before.objects.get(hash);
+    return object === undefined ? super.sharedObject<T>(hash) : (JSON.parse(object.text) as T);
   }
 
   put(table: string, key: string, value: unknown): void {

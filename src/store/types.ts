@@ -47,6 +47,12 @@ export interface StoreReader {
   /** An immutable object by its hash (see `StoreWriter.putObject`). Throws StoreError when missing or damaged. */
   getObject<T = unknown>(hash: string): T;
   /**
+   * `getObject` without the copy: the value is shared with the store's cache and must
+   * never be changed. For hot read-only walks (a trie's nodes); optional (a test double
+   * may not have it: then `getObject`).
+   */
+  sharedObject?<T = unknown>(hash: string): T;
+  /**
    * An opaque value that changes whenever `table`'s rows change (in the file store, the
    * table's root hash): a cache of what was read from the table stays valid while it is
    * the same. Undefined when the reader cannot tell (then cache per `gen`, or not at all).

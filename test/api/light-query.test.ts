@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadRoute } from '../../src/api/catalog.js';
+import { lightInput } from '../../src/api/light-input.js';
 import { type LightParam, type LightQuery, lightParse } from '../../src/api/light-query.js';
 import { manifest } from '../../src/api/manifest.js';
 import { validateInput } from '../../src/api/validate.js';
@@ -91,5 +92,33 @@ describe('light queries', () => {
       { query: 'a', status: 'closed' }, { query: 'a', flag: 'yes' }, { query: 'a', types: 'a,c' }, { query: ['a', 'b'] }]) {
       expect(lightParse(spec, wrong), JSON.stringify(wrong)).toBeUndefined();
     }
+  });
+});
+
+describe('writes without a body schema (a merge, a restore)', () => {
+  const noBody = manifest.filter((info) => info.noBody);
+
+  it('are checked without zod, and only those: the route has no body schema', async () => {
+    expect(noBody.map((info) => info.id)).toContain('mergeChangeRequest');
+    for (const info of noBody) {
+      expect(info.method, info.id).not.toBe('GET');
+      expect(info.lightBody, info.id).toBeUndefined();
+      expect((await loadRoute(info.id)).body, info.id).toBeUndefined();
+    }
+  });
+
+  it('give the input zod gives: the query checked, any body ignored', async () => {
+    const info = manifest.find((row) => row.id === 'mergeChangeRequest')!;
+    const route = await loadRoute(info.id);
+    const params = { spaceId: 'sp1', changeRequestId: '3' };
+    for (const body of [undefined, {}, { unexpected: 1 }]) {
+      const light = lightInput(info, { params, body });
+      expect(light).toEqual({ query: {}, body: undefined });
+      const checked = validateInput(route, { params, query: {}, body });
+      expect(light?.body).toEqual(checked.body);
+      expect(light?.query).toEqual(checked.query);
+    }
+    // An empty param is zod's to refuse, with its message.
+    expect(lightInput(info, { params: { spaceId: '', changeRequestId: '3' } })).toBeUndefined();
   });
 });

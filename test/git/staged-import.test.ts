@@ -5,7 +5,7 @@
  * for a first import (index built from nothing) and a re-import changing, adding and
  * removing pages (index updated from the one before).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,12 @@ afterAll(() => {
   rmSync(storeDir, { recursive: true, force: true });
 });
 
+/** Bytes of a store's pack files. */
+function packBytes(dir: string): number {
+  const packs = path.join(dir, 'packs');
+  return readdirSync(packs).reduce((sum, name) => sum + statSync(path.join(packs, name)).size, 0);
+}
+
 /** A store with a space, and a function that imports the remote's main into it; what the store then holds. */
 async function importer(store: Store) {
   const clock = manualClock();
@@ -59,6 +65,9 @@ async function importer(store: Store) {
 
 describe('a Git import staged ahead of its transaction', () => {
   it('gives the content and the search index the in-transaction import gives, first and again', async () => {
+    // An image big enough to see in the packs (pseudo-random: it does not compress).
+    const big = new Uint8Array(256 * 1024).map((_, i) => (Math.imul(i, 2654435761) >>> 24) & 255);
+    remote.commit({ '.gitbook/assets/big.png': big, 'getting-started/big.md': '# Big\n\n![big](../.gitbook/assets/big.png)\n' });
     const staged = createStore(path.join(storeDir, 'file'));
     const inTransaction = new MemoryStore();
     const [fileImport, memoryImport] = [await importer(staged), await importer(inTransaction)];
@@ -71,7 +80,10 @@ describe('a Git import staged ahead of its transaction', () => {
       'getting-started/new-page.md': '# A new page\n\nQuokkas everywhere.\n',
       'SUMMARY.md': null,
     });
+    const before = packBytes(path.join(storeDir, 'file'));
     const second = await fileImport();
+    // The images it already had are not written again: the second import's packs hold the changed pages.
+    expect(packBytes(path.join(storeDir, 'file')) - before).toBeLessThan(big.byteLength);
     expect(second.content).not.toBe(first.content);
     expect(second.index.some(([key]) => key.includes('/quokkas/'))).toBe(true);
     expect(second).toEqual(await memoryImport());

@@ -133,21 +133,23 @@ describe('serve: the site tree kept for the generation', () => {
       await h.admin.ok('addSectionToSite', { params: { organizationId: h.orgId, siteId: site.id }, body: { spaceId: space.id, title } }, 201);
       spaces.push(space);
     }
-    let read = 0;
-    const store = watchedReads(h.store, (method) => {
-      if (method === 'getObject') read += 1;
+    const read: string[] = [];
+    const store = watchedReads(h.store, (method, args) => {
+      if (method === 'getObject' || method === 'sharedObject') read.push(String(args[0]));
     });
     server = await startServer({ store, port: 0, clock: h.clock, ids: h.ids });
     const get = async () => {
-      const before = read;
+      const before = read.length;
       const response = await fetch(`${server?.url}/v1/orgs/${h.orgId}/sites/${site.id}/x-docsctl/tree?format=text`, { headers: { authorization: `Bearer ${h.boot.token}` } });
-      return { text: treeText((await response.json()) as SiteTreeTextAnswer), objects: read - before };
+      return { text: treeText((await response.json()) as SiteTreeTextAnswer), objects: read.slice(before) };
     };
+    const contentOf = (spaceId: string) => h.store.read().get<{ content: string }>('revisions', `${spaceId}/${h.space(spaceId).revision}`)?.content;
     const first = await get();
+    expect(first.objects).toContain(contentOf(spaces[0]!.id));
     await h.seedSpace(spaces[1]!.id, { pages: [doc('Small-0', 'Small 0', 'x\n'), doc('Small-1', 'Small 1', 'y\n')], files: [] });
     const after = await get();
     expect(after.text).toBe(first.text.replace('    Small 0  small-0\n', '    Small 0  small-0\n    Small 1  small-1\n'));
-    expect(after.objects).toBeGreaterThan(0);
-    expect(after.objects).toBeLessThan(first.objects - 8); // Big's eight pages are not read again
+    expect(after.objects).toContain(contentOf(spaces[1]!.id));
+    expect(after.objects).not.toContain(contentOf(spaces[0]!.id)); // Big's content is not read again
   });
 });

@@ -408,6 +408,15 @@ class GatedStore implements Store {
 }
 
 describe('serve: graceful close and concurrency', () => {
+  it('keeps idle connections 30 s and says so (a client pausing a few seconds between calls reuses its socket safely)', async () => {
+    const seed = await seededStore();
+    const server = await start(seed);
+    const response = await request(`${server.url}/v1/user`, { headers: { authorization: `Bearer ${seed.token}` }, dispatcher: client });
+    await response.body.text();
+    expect(response.headers['keep-alive']).toBe('timeout=30');
+    await server.close();
+  });
+
   it('close() lets an in-flight request finish, refuses new connections, then resolves', async () => {
     const seed = await seededStore();
     const store = new GatedStore(seed.store);

@@ -5,6 +5,7 @@ import { StoreError, StoreExistsError, StoreNotFoundError } from '../../src/stor
 import { type BNode, NODE_MAX_BYTES, btreeWalk, isBLeaf } from '../../src/store/btree.js';
 import { createStore, fsck, gc, openStore, storeExists, type JsonFileStore, type OpenStoreOptions } from '../../src/store/index.js';
 import { HEAD_EVERY, findNewest, listCommitGens, makeCommit, parseCommit, paths } from '../../src/store/json-file-store.js';
+import { FORMAT_VERSION } from '../../src/store/commit-file.js';
 import { listPacks } from '../../src/store/pack-file.js';
 import { readCheckpointState } from '../../src/store/pack-set.js';
 import { cleanupTempDirs, storePath, tempDir } from './helpers.js';
@@ -54,7 +55,7 @@ function nodesOf(dir: string, table: string): BNode[] {
 describe('create / open', () => {
   it('creates the layout with FORMAT and an empty gen 0', async () => {
     const { dir, store } = fresh();
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'FORMAT'), 'utf8'))).toEqual({ format: 'docsctl-store', version: 3 });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'FORMAT'), 'utf8'))).toEqual({ format: 'docsctl-store', version: 4 });
     for (const sub of ['commits', 'packs', 'tmp', 'quarantine']) expect(fs.statSync(path.join(dir, sub)).isDirectory()).toBe(true);
     expect(fs.existsSync(path.join(dir, 'objects'))).toBe(false); // no loose objects any more
     expect(store.read().gen).toBe(0);
@@ -115,8 +116,8 @@ describe('create / open', () => {
 
   it('refuses a newer format with a clear message', () => {
     const { dir } = fresh();
-    fs.writeFileSync(path.join(dir, 'FORMAT'), '{"format":"docsctl-store","version":4}');
-    expect(() => openStore(dir)).toThrow(/format version 4, newer than this docsctl supports \(3\)/);
+    fs.writeFileSync(path.join(dir, 'FORMAT'), `{"format":"docsctl-store","version":${FORMAT_VERSION + 1}}`);
+    expect(() => openStore(dir)).toThrow(new RegExp(`format version ${FORMAT_VERSION + 1}, newer than this docsctl supports \\(${FORMAT_VERSION}\\)`));
   });
 });
 
@@ -497,7 +498,7 @@ describe('transactions', () => {
     const old = reopen(dir);
     expect(old.read().entries('t')).toHaveLength(50);
     await old.transact((tx) => tx.put('t', 'new', true));
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'FORMAT'), 'utf8')).version).toBe(3);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'FORMAT'), 'utf8')).version).toBe(FORMAT_VERSION);
     expect(fs.existsSync(path.join(dir, 'objects'))).toBe(true); // read as they are until a checkpoint
     expect(newestCommit(dir).pack?.length).toBeGreaterThan(0);
     const upgraded = openStore(dir, { checkpointEvery: 1 });
@@ -534,7 +535,7 @@ describe('transactions', () => {
     const upgraded = openStore(dir, { checkpointEvery: 1 });
     open.push(upgraded);
     await upgraded.transact((tx) => tx.put('t', 'k3', { i: 3 }));
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'FORMAT'), 'utf8')).version).toBe(3);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'FORMAT'), 'utf8')).version).toBe(FORMAT_VERSION);
     expect(fs.existsSync(path.join(dir, 'objects'))).toBe(false);
     expect(readCheckpointState(dir)).toMatchObject({ gen: 4, packs: [expect.stringMatching(/^pack-/)], history: [2] });
     expect(reopen(dir).read().entries('t')).toHaveLength(4);

@@ -7,7 +7,8 @@
  * clear-cut returns undefined and the full tree merge (`mergeTrees`) decides.
  */
 import { type Change as TrieChange, DELETE, type HamtNode, type NodeSource, hamtApply, hamtDiff, makeChange } from '../../store/hamt.js';
-import type { StoreReader, StoreWriter } from '../../store/types.js';
+import type { Json, StoreReader, StoreWriter } from '../../store/types.js';
+import { slotHash } from './page-slot.js';
 import type { ContentRoot, StoredPage } from './storage.js';
 
 const EMPTY: ContentRoot = { rootPages: [], pages: null, files: null };
@@ -42,8 +43,10 @@ function touched(reader: StoreReader, changes: Map<string, [unknown, unknown]>):
   const out = new Set<string>();
   for (const [id, [before, after]] of changes) {
     out.add(id);
-    const old = typeof before === 'string' ? reader.getObject<StoredPage>(before) : undefined;
-    const next = typeof after === 'string' ? reader.getObject<StoredPage>(after) : undefined;
+    const beforeHash = slotHash(before);
+    const afterHash = slotHash(after);
+    const old = beforeHash === undefined ? undefined : reader.getObject<StoredPage>(beforeHash);
+    const next = afterHash === undefined ? undefined : reader.getObject<StoredPage>(afterHash);
     if (old && next && old.parent === next.parent && old.slug === next.slug) continue;
     if (old) out.add(old.parent ?? ROOT);
     if (next) out.add(next.parent ?? ROOT);
@@ -63,7 +66,7 @@ export function planFastMerge(
   const pagesTheirs = hamtDiff(source, base.pages ?? undefined, theirs.pages ?? undefined);
   for (const [id, [, after]] of pagesTheirs) {
     const mine = pagesOurs.get(id);
-    if (mine && mine[1] !== after) return undefined;
+    if (mine && slotHash(mine[1]) !== slotHash(after)) return undefined;
   }
   const rootsOurs = !same(base.rootPages, ours.rootPages);
   const rootsTheirs = !same(base.rootPages, theirs.rootPages);
@@ -72,7 +75,7 @@ export function planFastMerge(
   if (rootsOurs) touchedOurs.add(ROOT);
   const touchedTheirs = touched(reader, pagesTheirs);
   if (rootsTheirs) touchedTheirs.add(ROOT);
-  for (const id of touchedTheirs) if (touchedOurs.has(id) && !(pagesOurs.get(id)?.[1] === pagesTheirs.get(id)?.[1] && pagesOurs.has(id))) return undefined;
+  for (const id of touchedTheirs) if (touchedOurs.has(id) && !(pagesOurs.has(id) && slotHash(pagesOurs.get(id)?.[1]) === slotHash(pagesTheirs.get(id)?.[1]))) return undefined;
 
   const filesOurs = hamtDiff(source, base.files ?? undefined, ours.files ?? undefined);
   const filesTheirs = hamtDiff(source, base.files ?? undefined, theirs.files ?? undefined);
@@ -80,7 +83,8 @@ export function planFastMerge(
     const mine = filesOurs.get(id);
     if (mine && mine[1] !== after) return undefined;
   }
-  const change = (id: string, after: unknown) => makeChange(id, typeof after === 'string' ? after : DELETE);
+  // A value as the other side wrote it (a page slot with its outline, a file hash), or a deletion.
+  const change = (id: string, after: Json | undefined) => makeChange(id, slotHash(after) === undefined ? DELETE : (after as Json));
   return {
     ours,
     oursHash,

@@ -51,6 +51,7 @@ import { ApiError, badRequest, conflict, notFound } from '../../api/errors.js';
 import type { RouteInput } from '../../api/route.js';
 import type * as routes from '../../api/routes/content.js';
 import { DELETE, makeChange } from '../../store/hamt.js';
+import { slotOf } from './page-slot.js';
 import type { StoreWriter } from '../../store/types.js';
 import { type Handler, type HandlerContext, type PrepareContext, type TwoPhaseHandler } from '../handler.js';
 import { commitToChangeRequest } from './change-requests.js';
@@ -159,7 +160,7 @@ class Draft {
     return applyPatch(tx, {
       ours: this.content.root,
       oursHash: this.content.hash,
-      pages: [...this.changed].map(([id, page]) => makeChange(id, page === null ? DELETE : tx.putObject(page))),
+      pages: [...this.changed].map(([id, page]) => makeChange(id, page === null ? DELETE : slotOf(tx.putObject(page), page))),
       files: [...this.files].map(([id, file]) => makeChange(id, tx.putObject(file))),
       rootPages: this.rootPages,
     });

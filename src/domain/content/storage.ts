@@ -32,6 +32,7 @@ import type { ObjectSink, ObjectStager, StagedObjects, StoreReader, StoreWriter 
 import { HASH_RE } from '../../store/objects.js';
 import type { RevisionRecord } from '../core-records.js';
 import { sameBytes } from '../../util/bytes.js';
+import { type PageOutline, outlineOf, slotHash, slotOf, slotOutline } from './page-slot.js';
 
 // ─── Stored shapes ─────────────────────────────────────────────────────────
 
@@ -128,6 +129,7 @@ export class RevisionContent implements NodeSource {
   private readonly pageCache = new Map<string, PageEntry | null>();
   private readonly fileCache = new Map<string, { hash: string; file: StoredFile } | null>();
   private pageHashes: Map<string, string> | undefined;
+  private outlines: Map<string, PageOutline> | undefined;
   private fileHashes: Map<string, string> | undefined;
 
   constructor(
@@ -141,7 +143,8 @@ export class RevisionContent implements NodeSource {
   node(hash: string): HamtNode {
     let node = this.nodes.get(hash);
     if (!node) {
-      node = this.reader.getObject<HamtNode>(hash);
+      // Trie nodes are only read here and in hamt.ts, never changed: no copy.
+      node = this.reader.sharedObject ? this.reader.sharedObject<HamtNode>(hash) : this.reader.getObject<HamtNode>(hash);
       this.nodes.set(hash, node);
     }
     return node;
@@ -151,9 +154,29 @@ export class RevisionContent implements NodeSource {
   allPageHashes(): Map<string, string> {
     if (!this.pageHashes) {
       this.pageHashes = new Map();
-      for (const [id, hash] of hamtEntries(this, this.root.pages ?? undefined)) this.pageHashes.set(id, hash as string);
+      this.outlines = new Map();
+      for (const [id, slot] of hamtEntries(this, this.root.pages ?? undefined)) {
+        const hash = slotHash(slot);
+        if (hash === undefined) continue;
+        this.pageHashes.set(id, hash);
+        const outline = slotOutline(slot);
+        if (outline) this.outlines.set(id, outline);
+      }
     }
     return this.pageHashes;
+  }
+
+  /**
+   * A page's outline (title, kind, slug, children) without reading its object when the
+   * trie carries it (page-slot.ts); from the object for pages written before outlines.
+   * Shared with the trie node: never change it.
+   */
+  outline(id: string): PageOutline | undefined {
+    this.allPageHashes();
+    const kept = this.outlines?.get(id);
+    if (kept) return kept;
+    const page = this.page(id);
+    return page ? outlineOf(page) : undefined;
   }
 
   /** Every file id → file object hash. */
@@ -167,8 +190,7 @@ export class RevisionContent implements NodeSource {
 
   private pageHash(id: string): string | undefined {
     if (this.pageHashes) return this.pageHashes.get(id);
-    const hash = hamtGet(this, this.root.pages ?? undefined, id);
-    return typeof hash === 'string' ? hash : undefined;
+    return slotHash(hamtGet(this, this.root.pages ?? undefined, id));
   }
 
   /** A page object by id (without its body), or undefined. */
@@ -491,7 +513,7 @@ function* savePages(sink: ObjectSink, tree: ContentTree, baseIndexes: readonly T
       if (stats) stats.pagesWritten += 1;
     }
     saved.pages.set(page.id, { hash, page: stored, markdown });
-    if (primary?.pages.get(page.id)?.hash !== hash) changes.push(makeChange(page.id, hash));
+    if (primary?.pages.get(page.id)?.hash !== hash) changes.push(makeChange(page.id, slotOf(hash, stored)));
     for (let i = children.length - 1; i >= 0; i -= 1) pending.push([children[i] as ContentPage, page.id]);
     yield;
   }
@@ -553,6 +575,15 @@ export interface SavedPage {
 /** The pages of a tree loaded or saved here, by id (undefined for a tree that was neither). */
 export function savedPages(tree: ContentTree): ReadonlyMap<string, SavedPage> | undefined {
   return indexes.get(tree)?.pages;
+}
+
+/** The data object of each file of a tree loaded or saved here, by file id (undefined for a tree that was neither). */
+export function fileDataHashes(tree: ContentTree): ReadonlyMap<string, string> | undefined {
+  const files = indexes.get(tree)?.files;
+  if (files === undefined) return undefined;
+  const hashes = new Map<string, string>();
+  for (const [id, entry] of files) hashes.set(id, entry.file.data);
+  return hashes;
 }
 
 /** True when `tree` was loaded or saved here (so `saveTree` can reuse its objects). */

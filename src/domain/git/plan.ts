@@ -15,7 +15,7 @@ import type { ExportResult } from '../../gitsync/export.js';
 import type { SyncLayout } from '../../gitsync/layout.js';
 import type { HandlerContext, PrepareContext } from '../handler.js';
 import { primaryRevision, spaceFor } from '../content/common.js';
-import { type StoredData, openContent, storeFileData } from '../content/storage.js';
+import { type StoredData, fileDataHashes, openContent, storeFileData } from '../content/storage.js';
 import type { ObjectStager } from '../../store/types.js';
 import { type GitSyncRecord, type GitSyncTarget, getGitSync, isStale, rememberedLayout, sameTarget } from './state.js';
 
@@ -132,19 +132,33 @@ export interface EarlyStage {
 /** Bytes put into the stager between two chances for it to make the reading wait. */
 const PAUSE_EVERY = 4 * 1024 * 1024;
 
-/** The BlobSink of an import: the files the converter never parses go into `early`'s stager as they are read. */
-async function stagingSink(early: EarlyStage): Promise<BlobSink> {
-  const [{ storedAsRead }, { imageDimensions }, { MAX_FILE_BYTES }] = await Promise.all([
+/**
+ * The BlobSink of an import: the files the converter never parses go into `early`'s stager as
+ * they are read, unless the space already has their bytes (`previous`'s data objects, by the
+ * blob id of their bytes): a sync after a one-page commit writes that page, not every image again.
+ */
+async function stagingSink(early: EarlyStage, previous: ContentTree): Promise<BlobSink> {
+  const [{ storedAsRead }, { imageDimensions }, { MAX_FILE_BYTES }, { gitBlobOid }] = await Promise.all([
     import('../../gitsync/import.js'),
     import('../../gitsync/media.js'),
     import('../../gitsync/limits.js'),
+    import('../../gitsync/blob.js'),
   ]);
+  // Hashed from the bytes, never taken from a file's `git.oid`: a content import keeps the ref of the file it replaced.
+  const had = new Map<string, string>();
+  const dataHashes = fileDataHashes(previous);
+  for (const file of previous.files) {
+    const hash = dataHashes?.get(file.id);
+    if (hash !== undefined && storedAsRead(file.git?.path ?? '')) had.set(gitBlobOid(file.data), hash);
+  }
   let unpaused = 0;
   return {
     takes: storedAsRead,
     put(oid, data) {
       if (data.byteLength > MAX_FILE_BYTES) return undefined; // kept: the converter refuses it by name
-      early.storedData.set(oid, storeFileData(early.stager, data));
+      const known = had.get(oid);
+      if (known !== undefined) early.storedData.set(oid, known);
+      else early.storedData.set(oid, storeFileData(early.stager, data));
       unpaused += data.byteLength;
       const dimensions = imageDimensions(data);
       return dimensions ? { oid, size: data.byteLength, dimensions } : { oid, size: data.byteLength };
@@ -205,6 +219,8 @@ export async function planImport(
   let oid: string | undefined;
   let snapshot;
   let message = '';
+  const revision = primaryRevision(ctx.reader, space);
+  let previous: ContentTree | undefined;
   if (source.kind === 'directory') {
     snapshot = await readPlainDirectory(source.dir);
   } else {
@@ -213,12 +229,12 @@ export async function planImport(
     if (!body.standalone && !body.force && alreadyImported(record, target, oid)) {
       return { skipped: true, reason: 'already synced' };
     }
-    const sink = early && (await stagingSink(early));
+    previous = openContent(ctx.reader, revision).tree();
+    const sink = early && (await stagingSink(early, previous));
     [snapshot, message] = await Promise.all([source.mirror.readSnapshot(oid, target.projectDirectory, sink), source.mirror.commitMessage(oid)]);
   }
   ctx.progress?.({ stage: 'reading', processed: snapshot.size, total: snapshot.size, bytes: snapshotBytes(snapshot) });
-  const revision = primaryRevision(ctx.reader, space);
-  const previous = openContent(ctx.reader, revision).tree();
+  previous ??= openContent(ctx.reader, revision).tree();
   const { importRepositoryInSlices } = await import('../../gitsync/import.js');
   ctx.progress?.({ stage: 'converting' });
   const result = await converting('import', target.url, () =>

@@ -27,6 +27,7 @@
  */
 import type { StoreReader, StoreWriter } from '../../store/types.js';
 import { hamtDiff } from '../../store/hamt.js';
+import { slotHash } from '../content/page-slot.js';
 import type { ContentTree } from '../../content-model/model.js';
 import { openContent, type RevisionContent, savedPages, type StoredPage } from '../content/storage.js';
 import type { RevisionRecord } from '../core-records.js';
@@ -457,13 +458,14 @@ export function indexCommit(tx: StoreWriter, spaceId: string, from: RevisionReco
   const changes = new RowChanges();
   // Content-addressed: any revision's reader reads the nodes of both tries.
   const changed = hamtDiff(after, before?.root.pages ?? undefined, after.root.pages ?? undefined);
-  for (const [pageId, [oldHash, newHash]] of changed) {
+  for (const [pageId, [oldSlot, newSlot]] of changed) {
+    const oldHash = slotHash(oldSlot);
     if (oldHash !== undefined && before) {
-      const old = tx.getObject<StoredPage>(oldHash as string);
+      const old = tx.getObject<StoredPage>(oldHash);
       changes.page(spaceId, old.id, postingsOf(before, old), true);
       pages -= 1;
     }
-    if (newHash !== undefined) {
+    if (newSlot !== undefined) {
       const page = after.page(pageId);
       if (page) {
         changes.page(spaceId, page.id, postingsOf(after, page), false);

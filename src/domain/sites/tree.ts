@@ -11,7 +11,8 @@
  */
 import { getSpace } from '../core-records.js';
 import { primaryRevision } from '../content/common.js';
-import { RevisionContent, type StoredPage, contentOf } from '../content/storage.js';
+import type { PageOutline } from '../content/page-slot.js';
+import { RevisionContent, contentOf } from '../content/storage.js';
 import type { SiteRecord } from './site-records.js';
 import { type ApiStructure, type CompactPage, type SiteTreeAnswer, type TreeNode, skeletonOf } from './tree-shape.js';
 import { type SiteViewContext, siteStructureView } from './views.js';
@@ -57,33 +58,39 @@ function pageCount(pages: readonly CompactPage[]): number {
   return count;
 }
 
-/** Every page of a content as compact pages, in tree order (paths as listPages gives them). */
+/**
+ * Every page of a content as compact pages, in tree order (paths as listPages gives
+ * them), from the pages' outlines in the trie (page-slot.ts): no page object is read
+ * unless it was written before outlines.
+ */
 export function spacePages(content: RevisionContent): CompactPage[] {
-  content.allPageHashes(); // every page is visited: one walk of the pages trie instead of a lookup per page
-  return compactPages(content, content.root.rootPages, '');
+  return compactPages(content, content.root.rootPages, '', new Set());
 }
 
 /**
  * The pages `ids` under a parent at `path`. A page's path is its parent's plus its own
  * slug (a page without a slug keeps its parent's path); a link has no path and its
- * children are not shown, as in the spec's listing.
+ * children are not shown, as in the spec's listing. A page met twice (damage) is shown once.
  */
-function compactPages(content: RevisionContent, ids: readonly string[], path: string): CompactPage[] {
+function compactPages(content: RevisionContent, ids: readonly string[], path: string, seen: Set<string>): CompactPage[] {
   const out: CompactPage[] = [];
   for (const id of ids) {
-    const page = content.page(id);
-    if (page) out.push(compactPage(content, page, path));
+    if (seen.has(id)) continue;
+    const outline = content.outline(id);
+    if (!outline) continue;
+    seen.add(id);
+    out.push(compactPage(content, id, outline, path, seen));
   }
   return out;
 }
 
-function compactPage(content: RevisionContent, page: StoredPage, parentPath: string): CompactPage {
-  const title = page.title || 'Untitled';
-  if (page.type === 'link') return { id: page.id, title, type: 'link' };
-  const path = page.slug ? (parentPath ? `${parentPath}/${page.slug}` : page.slug) : parentPath;
-  const compact: CompactPage = page.type === 'group' ? { id: page.id, title, type: 'group', path } : { id: page.id, title, path };
-  if (page.children.length > 0) {
-    const children = compactPages(content, page.children, path);
+function compactPage(content: RevisionContent, id: string, outline: PageOutline, parentPath: string, seen: Set<string>): CompactPage {
+  const title = outline.t || 'Untitled';
+  if (outline.k === 'link') return { id, title, type: 'link' };
+  const path = outline.s ? (parentPath ? `${parentPath}/${outline.s}` : outline.s) : parentPath;
+  const compact: CompactPage = outline.k === 'group' ? { id, title, type: 'group', path } : { id, title, path };
+  if (outline.c && outline.c.length > 0) {
+    const children = compactPages(content, outline.c, path, seen);
     if (children.length > 0) compact.pages = children;
   }
   return compact;

@@ -1,0 +1,117 @@
+/**
+ * Page outlines in the pages trie (src/domain/content/page-slot.ts): every write of a
+ * page puts its outline (title, kind, slug, children) beside its hash, whole-space reads
+ * (`site tree`) read the outlines and no page object, and tries written before outlines
+ * (a bare hash per page) read the same.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ContentPage, ContentTree } from '../../../src/content-model/model.js';
+import { applyPatch, planFastMerge } from '../../../src/domain/content/fast-merge.js';
+import { outlineOf, slotHash, slotOutline } from '../../../src/domain/content/page-slot.js';
+import { RevisionContent, type ContentRoot, type StoredPage, saveTree } from '../../../src/domain/content/storage.js';
+import { spacePages } from '../../../src/domain/sites/tree.js';
+import { type HamtNode, hamtApply, hamtEntries, makeChange } from '../../../src/store/hamt.js';
+import { MemoryStore } from '../../../src/store/memory-store.js';
+import type { StoreReader } from '../../../src/store/types.js';
+import { contentSetup, doc } from './helpers.js';
+
+const group = (id: string, title: string, pages: ContentPage[]): ContentPage => ({ id, type: 'group', title, slug: title.toLowerCase(), pages });
+const link = (id: string, title: string): ContentPage => ({ id, type: 'link', title, href: 'https://example.com', pages: [] });
+
+const TREE: ContentTree = {
+  pages: [doc('p-intro', 'Intro', 'hi\n'), group('p-guides', 'Guides', [doc('p-setup', 'Setup', 's\n', [doc('p-linux', 'Linux', 'l\n')])]), link('p-link', 'Elsewhere')],
+  files: [],
+};
+
+const EXPECTED = [
+  { id: 'p-intro', title: 'Intro', path: 'intro' },
+  { id: 'p-guides', title: 'Guides', type: 'group', path: 'guides', pages: [{ id: 'p-setup', title: 'Setup', path: 'guides/setup', pages: [{ id: 'p-linux', title: 'Linux', path: 'guides/setup/linux' }] }] },
+  { id: 'p-link', title: 'Elsewhere', type: 'link' },
+];
+
+/** A reader that fails the test when a page object (an object with `children`) is read. */
+function withoutPageObjects(reader: StoreReader): StoreReader {
+  const check = <T>(value: T): T => {
+    if (typeof value === 'object' && value !== null && 'children' in value) throw new Error(`page object read: ${JSON.stringify(value)}`);
+    return value;
+  };
+  return {
+    gen: reader.gen,
+    get: (table, key) => reader.get(table, key),
+    has: (table, key) => reader.has(table, key),
+    entries: (table) => reader.entries(table),
+    scan: (table, options) => reader.scan(table, options),
+    getObject: <T>(hash: string) => check(reader.getObject<T>(hash)),
+  };
+}
+
+/** Every page slot of a content carries the outline of the page object it names. */
+function expectOutlinesMatch(reader: StoreReader, content: string | undefined): number {
+  const source = new RevisionContent(reader, content);
+  let checked = 0;
+  for (const [id, slot] of hamtEntries(source, source.root.pages ?? undefined)) {
+    const page = reader.getObject<StoredPage>(slotHash(slot) as string);
+    expect(slotOutline(slot), `outline of ${id}`).toEqual(outlineOf(page));
+    checked += 1;
+  }
+  return checked;
+}
+
+describe('page outlines in the pages trie', () => {
+  it('a saved tree carries every page outline, and the site tree reads no page object', async () => {
+    const store = new MemoryStore();
+    const content = await store.transact((tx) => saveTree(tx, TREE));
+    expect(expectOutlinesMatch(store.read(), content)).toBe(5);
+    expect(spacePages(new RevisionContent(withoutPageObjects(store.read()), content))).toEqual(EXPECTED);
+  });
+
+  it('a trie written before outlines (a bare hash per page) reads the same, from the page objects', async () => {
+    const store = new MemoryStore();
+    const content = await store.transact((tx) => saveTree(tx, TREE));
+    const old = await store.transact((tx) => {
+      const now = new RevisionContent(tx, content);
+      const bare = [...now.allPageHashes()].map(([id, hash]) => makeChange(id, hash));
+      const pages = hamtApply({ node: (hash) => tx.getObject<HamtNode>(hash) }, undefined, bare, (node) => tx.putObject(node));
+      return tx.putObject({ ...now.root, pages: pages ?? null } satisfies ContentRoot);
+    });
+    const reader = new RevisionContent(store.read(), old);
+    expect(hamtEntries(reader, reader.root.pages ?? undefined).every(([, slot]) => typeof slot === 'string')).toBe(true);
+    expect(spacePages(reader)).toEqual(EXPECTED);
+    expect(() => spacePages(new RevisionContent(withoutPageObjects(store.read()), old))).toThrow(/page object read/);
+  });
+
+  it('a fast merge carries the other side outlines: a renamed page shows its new title', async () => {
+    const store = new MemoryStore();
+    const base = structuredClone(TREE);
+    const ours = structuredClone(TREE);
+    const theirs = structuredClone(TREE);
+    (ours.pages[0] as ContentPage).markdown = 'ours\n';
+    ((theirs.pages[1] as ContentPage).pages[0] as ContentPage).title = 'Installation';
+    const [b, o, t] = await store.transact((tx) => [saveTree(tx, base), saveTree(tx, ours), saveTree(tx, theirs)]);
+    const patch = planFastMerge(store.read(), b, o, t);
+    expect(patch).toBeDefined();
+    const merged = await store.transact((tx) => applyPatch(tx, patch!));
+    expectOutlinesMatch(store.read(), merged);
+    const pages = spacePages(new RevisionContent(withoutPageObjects(store.read()), merged));
+    expect(pages[1]?.pages?.[0]).toMatchObject({ id: 'p-setup', title: 'Installation', path: 'guides/setup' });
+  });
+
+  it('page edits in a change request update the outline: the merged site tree shows the new title', async () => {
+    const h = await contentSetup();
+    const s = await h.createSpace();
+    await h.seedSpace(s.id, TREE);
+    const cr = await h.createCR(s.id);
+    const params = { spaceId: s.id, changeRequestId: String(cr.number) };
+    const res = await h.admin.call('updateChangeRequestContent', {
+      params,
+      body: { changes: [{ operation: 'update_page', page: 'p-linux', title: 'GNU/Linux' }] },
+    });
+    expect(res.status).toBe(200);
+    await h.admin.ok('mergeChangeRequest', { params });
+    const revision = h.space(s.id).revision;
+    const content = (h.store.read().get<{ content?: string }>('revisions', `${s.id}/${revision}`) ?? {}).content;
+    expectOutlinesMatch(h.store.read(), content);
+    const pages = spacePages(new RevisionContent(withoutPageObjects(h.store.read()), content));
+    expect(pages[1]?.pages?.[0]?.pages).toEqual([{ id: 'p-linux', title: 'GNU/Linux', path: 'guides/setup/linux' }]);
+  });
+});
