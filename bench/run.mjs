@@ -10,11 +10,12 @@
 //   git-real: repositories shaped like real GitBook-synced ones (bench/git-shapes.mjs): cold import, re-import, export back
 //             and a CI import of a --depth 1 checkout, against `git clone`; peak memory, store files, fsyncs (bench/git-real.mjs)
 //   teams:    team members sync of 2,000 lines (100 changes) in an org of 10,000, locally and via serve
+//   apply:    diff -f planning an unchanged org of 1,000 spaces, 100 teams, 2,000 members, CPU vs space list (bench/apply.mjs)
 //   serve:    read/list/write throughput as ratios to a bare node:http server, creates/s and bytes/create at 0 and 3,000 spaces
 //   store-engine (--store-engine): creates/s and bytes per create at 0 and 3,000 spaces in-process, the fairness wait
 //   serve-import: slowest GET through serve while a 5,000-page zip imports on a file store (target ≤ 250 ms)
 //   emulator (--emulator): serve snapshot save / restore at 10 and 10,000 spaces (O(1): target ≤ 1.2× between them)
-// Options: --quick (fewer runs, no 10x store), --startup, --emulator, --content, --git, --git-real, --serve, --serve-creates, --serve-import, --teams, --integration-events, --comments or --store-engine (only that part).
+// Options: --quick (fewer runs, no 10x store), --startup, --emulator, --content, --git, --git-real, --serve, --serve-creates, --serve-import, --teams, --apply, --integration-events, --comments or --store-engine (only that part).
 // --git-real takes --shapes reference,manual,images,server, --rounds N (default 3, 1 with --quick) and --repo PATH[:DIR] (a repository of your own, repeatable).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -236,6 +237,7 @@ try {
   else if (process.argv.includes('--git-real')) await gitRealBench();
   else if (process.argv.includes('--git')) await gitBench();
   else if (process.argv.includes('--teams')) await (await import('./teams.mjs')).teamsBench({ bin, work, runs, generator, time, median });
+  else if (process.argv.includes('--apply')) await (await import('./apply.mjs')).applyBench({ bin, work, runs });
   else if (process.argv.includes('--integration-events')) await (await import('./integration-events.mjs')).integrationEventsBench({ bin, work, runs, generator, time, median });
   else if (process.argv.includes('--serve-creates')) await runServeBench('serveCreatesBench');
   else if (process.argv.includes('--serve-import')) await (await import('./serve-import.mjs')).serveImportBench({ bin, work, quick, generator });
@@ -324,6 +326,7 @@ async function startAndStoreBenches() {
   await gitBench();
   await gitRealBench();
   await (await import('./teams.mjs')).teamsBench({ bin, work, runs, generator, time, median });
+  await (await import('./apply.mjs')).applyBench({ bin, work, runs });
   await (await import('./integration-events.mjs')).integrationEventsBench({ bin, work, runs, generator, time, median });
   await runServeBench();
   if (!quick) {

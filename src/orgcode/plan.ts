@@ -34,6 +34,9 @@ export interface PlanOptions {
 }
 
 const ref = (key: string): Ref => ({ $ref: key });
+type Named = { id: string; title: string; parent?: string | undefined };
+/** An object's name in its parent (the parent's id, if any, and its title). */
+const nameKey = (item: { title?: string; parent?: string | undefined }) => `${item.parent ?? ''}\u0000${item.title ?? ''}`;
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** The changes of the fields the file gives (undefined: not managed). */
@@ -119,16 +122,35 @@ class Planner {
     return found;
   }
 
+  /** Each current list indexed once by id and by name (a file names every object: a scan per object would be quadratic). */
+  private readonly indexes = new Map<readonly unknown[], { ids: Map<string, unknown>; names: Map<string, unknown[]> }>();
+
+  private indexOf<T extends Named>(list: readonly T[]) {
+    let index = this.indexes.get(list);
+    if (!index) {
+      index = { ids: new Map(), names: new Map() };
+      for (const item of list) {
+        index.ids.set(item.id, item);
+        const name = nameKey(item);
+        const same = index.names.get(name);
+        if (same) same.push(item);
+        else index.names.set(name, [item]);
+      }
+      this.indexes.set(list, index);
+    }
+    return index as { ids: Map<string, T>; names: Map<string, T[]> };
+  }
+
   /** The current object pinned by `id`, or an error naming the line. */
-  private pinned<T extends { id: string }>(list: readonly T[], id: string, path: FieldPath, kind: string): T {
-    const found = list.find((item) => item.id === id);
+  private pinned<T extends Named>(list: readonly T[], id: string, path: FieldPath, kind: string): T {
+    const found = this.indexOf(list).ids.get(id);
     if (!found) throw fileError(this.where([...path, 'id']), [...path, 'id'], `no ${kind} with id ${id} in the organization`, 'remove the id to create it, or fix it');
     return found;
   }
 
-  /** The one current object `matches` picks (two are ambiguous: pin one with id). */
-  private byName<T extends { id: string }>(list: readonly T[], matches: (item: T) => boolean, path: FieldPath, kind: string, name: string): T | undefined {
-    const found = list.filter(matches);
+  /** The one current object named `title` (in `parent`, for collections and spaces); two are ambiguous: pin one with id. */
+  private byName<T extends Named>(list: readonly T[], title: string, parent: string | undefined, path: FieldPath, kind: string, name: string): T | undefined {
+    const found = this.indexOf(list).names.get(nameKey({ title, parent })) ?? [];
     if (found.length > 1) {
       throw fileError(this.where(path), path, `${found.length} ${kind}s are named "${name}" (${found.map((item) => item.id).join(', ')})`, 'pin the one you mean with id:');
     }
@@ -217,7 +239,7 @@ class Planner {
         ? this.pinned(this.state.collections, collection.id, here, 'collection')
         : typeof parentId === 'object'
           ? undefined
-          : this.byName(this.state.collections, (c) => c.title === collection.title && c.parent === parentId, [...here, 'title'], 'collection', name);
+          : this.byName(this.state.collections, collection.title, parentId, [...here, 'title'], 'collection', name);
       const settings = { description: collection.description, defaultLevel: collection.defaultLevel };
       if (!current) {
         this.created.add(key);
@@ -263,7 +285,7 @@ class Planner {
         ? this.pinned(this.state.spaces, space.id, here, 'space')
         : typeof parentId === 'object'
           ? undefined
-          : this.byName(this.state.spaces, (s) => s.title === space.title && s.parent === parentId, [...here, 'title'], 'space', name);
+          : this.byName(this.state.spaces, space.title, parentId, [...here, 'title'], 'space', name);
       const moved = current !== undefined && !same(typeof parentId === 'object' ? parentKey : parentId, current.parent);
       const visibilityAfter = !current || moved ? (parentId ? 'in-collection' : 'private') : current.visibility;
       if (space.visibility !== undefined && space.visibility !== visibilityAfter) {
@@ -324,7 +346,7 @@ class Planner {
     for (const team of this.state.teams) if (titles.has(team.title) || pinnedIds.has(team.id)) this.state.teamMembers(team.id).catch(() => undefined);
     for (const [i, team] of teams.entries()) {
       const here = ['teams', i];
-      const current = team.id ? this.pinned(this.state.teams, team.id, here, 'team') : this.byName(this.state.teams, (t) => t.title === team.title, [...here, 'title'], 'team', team.title);
+      const current = team.id ? this.pinned(this.state.teams, team.id, here, 'team') : this.byName(this.state.teams, team.title, undefined, [...here, 'title'], 'team', team.title);
       const key = `team:${team.title}`;
       const wanted: SyncWanted[] | undefined = team.members?.map((member, m) => {
         const email = typeof member === 'string' ? member : member.email;
@@ -359,7 +381,7 @@ class Planner {
   async sites(sites: readonly FileSite[]): Promise<void> {
     for (const [i, site] of sites.entries()) {
       const here = ['sites', i];
-      const current = site.id ? this.pinned(this.state.sites, site.id, here, 'site') : this.byName(this.state.sites, (s) => s.title === site.title, [...here, 'title'], 'site', site.title);
+      const current = site.id ? this.pinned(this.state.sites, site.id, here, 'site') : this.byName(this.state.sites, site.title, undefined, [...here, 'title'], 'site', site.title);
       const key = `site:${site.title}`;
       const settings = { type: site.type, visibility: site.visibility };
       if (!current) {

@@ -1,0 +1,45 @@
+/**
+ * Reading the organization file: JSON by JSON.parse, YAML without aliases by js-yaml (the fast
+ * path), anything else (aliases, errors) by yaml with its bounds and line numbers. Every path
+ * gives the value yaml would, and a mistake is still one error naming the line.
+ */
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { parseOrgFile } from '../../src/orgcode/parse.js';
+
+const ORG = `
+organization: {title: Acme Docs}
+members:
+  - {email: alice@example.com, role: admin}
+collections:
+  - title: Engineering
+    collections: [{title: "2024-01-01"}, {title: on}]
+spaces:
+  - {title: yes, emoji: "1f680", parent: Engineering, customFields: {tier: 1, flag: true, none: null, date: 2024-01-01}}
+sites:
+  - title: Portal
+    redirects: [{source: /old/*, destination: {space: Engineering/yes}}]
+    sectionGroups: [{title: R&D, sections: [{title: Start, space: Engineering/yes}]}]
+`;
+
+describe('parseOrgFile', () => {
+  it('reads YAML to the value yaml gives (YAML 1.2 core schema: dates, yes and on stay strings)', () => {
+    const { file } = parseOrgFile(ORG, 'org.yaml');
+    expect(file).toEqual(parse(ORG));
+    expect(file.spaces?.[0]).toMatchObject({ title: 'yes', customFields: { tier: 1, flag: true, none: null, date: '2024-01-01' } });
+    expect(file.collections?.[0]?.collections?.map((c) => c.title)).toEqual(['2024-01-01', 'on']);
+  });
+
+  it('reads a file with aliases through yaml, to the same value', () => {
+    const text = 'members:\n  - &ada {email: ada@example.com, role: admin}\nteams:\n  - {title: A, members: [ada@example.com]}\n  - {title: B, members: [ada@example.com]}\n';
+    expect(parseOrgFile(text, 'org.yaml').file).toEqual(parse(text));
+    const aliased = 'x: &list [ada@example.com]\nteams:\n  - {title: A, members: *list}\n';
+    expect(() => parseOrgFile(aliased, 'org.yaml')).toThrow(/^org\.yaml:1: x: unknown field/);
+  });
+
+  it('names the line of a duplicate key, a YAML error and a wrong field, whichever parser read the file', () => {
+    expect(() => parseOrgFile('spaces:\n  - title: A\n    title: B\n', 'dup.yaml')).toThrow(/^dup\.yaml:3: invalid YAML: Map keys must be unique/);
+    expect(() => parseOrgFile('spaces:\n  - {title: A\n', 'broken.yaml')).toThrow(/^broken\.yaml:\d+: invalid YAML/);
+    expect(() => parseOrgFile('spaces:\n  - {title: A}\n  - {title: B, emoj: x}\n', 'typo.yaml')).toThrow(/^typo\.yaml:3: spaces\[1\]\.emoj: unknown field; did you mean emoji\?/);
+  });
+});
