@@ -44,8 +44,14 @@ export async function gitRealBench({ bin, work, quick, median }) {
   const root = join(work, 'git-real');
   mkdirSync(root, { recursive: true });
   // Writes the docsctl process's own peak RSS (KiB) when it exits: /usr/bin/time is not everywhere.
+  // VmHWM, not getrusage's maxRSS: Linux carries maxRSS over fork and exec, so a child of this
+  // bench process reported at least the bench's own RSS at the fork (284 MiB for every shape of a
+  // whole `npm run bench`, ~145 MiB for the same import run alone). maxRSS only where /proc is absent.
   const probe = join(root, 'rss-probe.cjs');
-  writeFileSync(probe, "process.on('exit', () => require('node:fs').writeFileSync(process.env.DOCSCTL_BENCH_RSS, String(process.resourceUsage().maxRSS)));\n");
+  writeFileSync(
+    probe,
+    "process.on('exit', () => { const fs = require('node:fs'); let kib; try { kib = /^VmHWM:\\s*(\\d+) kB/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1]; } catch {} fs.writeFileSync(process.env.DOCSCTL_BENCH_RSS, kib ?? String(process.resourceUsage().maxRSS)); });\n",
+  );
 
   const repos = [];
   const own = optionValues('--repo');
