@@ -68,7 +68,11 @@ describe('serve: GET answers kept as bytes for the generation', () => {
         ...(body ? { body: JSON.stringify(body) } : {}),
       });
       const text = await response.text();
-      return { status: response.status, headers: Object.fromEntries(response.headers), text, body: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>) };
+      const headers: Record<string, string> = {};
+      response.headers.forEach((value, name) => {
+        headers[name] = value;
+      });
+      return { status: response.status, headers, text, body: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>) };
     };
     return { h, space, ritaToken, call, reads: () => reads };
   }
