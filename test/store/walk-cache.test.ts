@@ -18,7 +18,7 @@ async function storeWithObjects(count: number): Promise<{ dir: string; hashes: s
   await store.transact((tx) => {
     for (let i = 0; i < count; i++) hashes.push(tx.putObject({ l: { [`page${i}`]: [`${i}`.padStart(64, '0'), { t: `Page ${i}` }] } }));
   });
-  store.close();
+  await store.close();
   return { dir, hashes };
 }
 
@@ -43,7 +43,7 @@ async function readsOfTwoWalks(options: OpenStoreOptions, walk: boolean): Promis
     };
     return [packReads(store, readAll), packReads(store, readAll)];
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
