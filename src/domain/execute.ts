@@ -92,8 +92,8 @@ class ReadOnly implements StoreWriter {
   getObject<T>(hash: string): T {
     return this.reader.getObject<T>(hash);
   }
-  sharedObject<T>(hash: string): T {
-    return this.reader.sharedObject ? this.reader.sharedObject<T>(hash) : this.reader.getObject<T>(hash);
+  sharedObject<T>(hash: string, walk?: boolean): T {
+    return this.reader.sharedObject ? this.reader.sharedObject<T>(hash, walk) : this.reader.getObject<T>(hash);
   }
   put(): never {
     return refuseWrite();
