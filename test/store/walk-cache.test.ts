@@ -39,7 +39,7 @@ async function readsOfTwoWalks(options: OpenStoreOptions, walk: boolean): Promis
   try {
     const reader = store.read();
     const readAll = () => {
-      for (const hash of hashes) reader.sharedObject(hash, walk);
+      for (const hash of hashes) reader.sharedObject?.(hash, walk);
     };
     return [packReads(store, readAll), packReads(store, readAll)];
   } finally {
