@@ -38,10 +38,8 @@ async function readsOfTwoWalks(options: OpenStoreOptions, walk: boolean): Promis
   const store = openStore(dir, options);
   try {
     const reader = store.read();
-    const shared = reader.sharedObject?.bind(reader);
-    if (shared === undefined) throw new Error('the file store reads objects shared');
     const readAll = () => {
-      for (const hash of hashes) shared(hash, walk);
+      for (const hash of hashes) reader.sharedObject?.(hash, walk);
     };
     return [packReads(store, readAll), packReads(store, readAll)];
   } finally {
