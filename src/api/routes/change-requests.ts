@@ -25,6 +25,8 @@ export const listChangeRequestsForSpace = defineRoute({
     contributor: z.string().optional(),
     /** 0.202: only change requests this user is asked to review. */
     requestedReviewer: z.string().min(1).optional(),
+    /** 0.202: by last update (a sort of the status's change requests) or by creation; absent: by number, newest first (creation). */
+    orderBy: z.enum(['updatedAt', 'createdAt']).optional(),
   }),
   paginated: true,
   cli: {
@@ -36,6 +38,7 @@ export const listChangeRequestsForSpace = defineRoute({
       creator: { flag: '--creator <userId>', description: 'only those created by this user' },
       contributor: { flag: '--contributor <userId>', description: 'only those this user contributed to' },
       requestedReviewer: { flag: '--requested-reviewer <userId>', description: 'only those this user is asked to review' },
+      orderBy: { flag: '--order-by <field>', description: 'newest first by updatedAt or createdAt (default: by number, i.e. creation)' },
     },
     columns: 'changeRequest',
     noun: 'change request',
@@ -187,6 +190,8 @@ export const listChangeRequestsForOrganization = defineRoute({
     requestedReviewer: z.string().min(1).optional(),
     /** 0.202: only the change requests of this space. */
     space: z.string().min(1).optional(),
+    /** 0.202: only those linked to this site (of the spaces it publishes). */
+    site: z.string().min(1).optional(),
     /** 0.202: newest first by last update (the default) or by creation. */
     orderBy: z.enum(['updatedAt', 'createdAt']).optional(),
   }),
