@@ -155,12 +155,6 @@ const NOT_YET_TAKEN_0_202: Record<string, string[]> = {
   // keeps GitBook's AI and analytics as 501), so no change request can have one of them to filter by.
   listChangeRequestsForSpace: ['topic'],
   listChangeRequestsForOrganization: ['topic', 'styleguideRun', 'finding'],
-  getPageById: ['format.markdown.refs', 'dereferenced'],
-  getPageInChangeRequestById: ['format.markdown.refs', 'dereferenced'],
-  getPageInRevisionById: ['format.markdown.refs', 'dereferenced'],
-  getPageByPath: ['format.markdown.refs', 'dereferenced', 'cachedMetadata'],
-  getPageInChangeRequestByPath: ['format.markdown.refs', 'dereferenced', 'cachedMetadata'],
-  getPageInRevisionByPath: ['format.markdown.refs', 'dereferenced', 'cachedMetadata'],
   updateSiteById: ['defaultLevel', 'styleguide'],
   addSectionToSite: ['template', 'pageId', 'siteSectionGroupId'],
   updateSiteSectionById: ['localizedTitle', 'localizedDescription', 'siteSectionGroupId'],

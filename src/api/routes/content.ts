@@ -34,9 +34,22 @@ const pageListQuery = { ...contentQuery, bodies: qBool().optional() };
 /** `evaluated` of page reads: a boolean or `deterministic-only` (default false). */
 const qEvaluated = () => qBoolOr('deterministic-only');
 
-/** Query of a single page read. */
+/**
+ * Query of a single page read. 0.202: `dereferenced` (true or `reusable-contents`: the page's
+ * `{% include %}` tags expanded, the only references docsctl's documents hold), and
+ * `format.markdown.refs`: `relative` (links as the page writes them, relative to it: what docsctl
+ * answers); `stable` answers 501. `cachedMetadata` (reads by path): docsctl keeps no cache of Git
+ * metadata, so every answer is current, which the parameter allows.
+ */
 const pageQuery = () =>
-  z.object({ format: DocumentFormat.optional(), evaluated: qEvaluated().optional(), ...contentQuery });
+  z.object({
+    format: DocumentFormat.optional(),
+    'format.markdown.refs': z.enum(['relative', 'stable']).optional(),
+    evaluated: qEvaluated().optional(),
+    dereferenced: qBoolOr('reusable-contents').optional(),
+    cachedMetadata: qBool().optional(),
+    ...contentQuery,
+  });
 
 /** Body of content imports. */
 const ImportContent = z.object({ url: z.string().url(), source: ImportContentSource });
@@ -280,10 +293,14 @@ export const getPageInChangeRequestById = defineRoute({
       evaluated: false,
       metadata: false,
       computed: false,
+      dereferenced: { flag: '--dereferenced', type: 'boolean', description: "expand the reusable contents the page includes into its Markdown" },
+      'format.markdown.refs': false,
+      cachedMetadata: false,
     },
     columns: 'page',
     examples: [
       'docsctl page get sp4c3 p4g3',
+      'docsctl page get sp4c3 guides/setup --dereferenced --format markdown',
       'docsctl page get sp4c3 guides/setup --format markdown > setup.md',
       'docsctl page get sp4c3 p4g3 --web',
     ],
