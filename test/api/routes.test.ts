@@ -168,7 +168,6 @@ const NOT_YET_TAKEN_0_202: Record<string, string[]> = {
   addSpaceToSite: ['template', 'pageId', 'title'],
   updateSiteSpaceById: ['pageId'],
   createChangeRequest: ['template'],
-  updateChangeRequestById: ['links'],
   // Preferences that shape the default site (withDefaultSite makes a plain one). Its `openapiUrl` is declared and refused (501).
   createOrganization: ['onboardingPreferences'],
 };

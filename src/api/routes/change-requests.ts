@@ -107,17 +107,27 @@ export const updateChangeRequestById = defineRoute({
       description: JSONDocument,
       /** `merged` is reached only through merge. */
       status: z.enum(['draft', 'open', 'archived']),
+      /** 0.202: the external links, as a whole (one with an `id` keeps that link; one without is new; one left out goes). */
+      links: z
+        .array(
+          z.object({
+            id: z.string().min(1).optional(),
+            ref: z.object({ kind: z.literal('url'), url: z.string().max(2048).regex(/^https?:\/\/[^\s]+$/i, 'an http:// or https:// URL') }),
+            title: z.string().max(128).optional(),
+          }),
+        )
+        .max(10),
     })
     .partial(),
   bodyRequired: true,
   preferMinimal: true,
   cli: {
     command: 'cr edit',
-    summary: 'Change the subject or status (draft, open, archived) of a change request',
-    flags: { subject: 'new subject', status: 'draft, open or archived', description: false },
-    nonEmptyBody: 'Nothing to change: pass --subject or --status',
+    summary: 'Change the subject, status (draft, open, archived) or external links of a change request',
+    flags: { subject: 'new subject', status: 'draft, open or archived', description: false, links: false },
+    nonEmptyBody: 'Nothing to change: pass --subject, --status or --link',
     columns: 'changeRequest',
-    examples: ['docsctl cr edit sp4c3 12 --status archived'],
+    examples: ['docsctl cr edit sp4c3 12 --status archived', 'docsctl cr edit sp4c3 12 --link https://linear.app/acme/issue/DOC-7 --link "Spec=https://acme.dev/spec"'],
   },
 });
 

@@ -63,6 +63,24 @@ export const hooks = {
     },
   },
   'cr get': { web: webChangeRequest },
+  'cr edit': {
+    flags: [{ flags: '--link <[title=]url...>', description: 'the external links, as a whole list (repeat it; "none" removes them all)' }],
+    build: (options, input) => {
+      const given = options.link as string[] | undefined;
+      if (given === undefined) return;
+      const body = (input.body ?? {}) as Record<string, unknown>;
+      body.links =
+        given.length === 1 && given[0] === 'none'
+          ? []
+          : given.map((value) => {
+              // "Title=https://…": a title before the first "=" that is not part of the URL.
+              const at = value.indexOf('=');
+              const titled = at > 0 && !value.slice(0, at).includes('://') && /^https?:\/\//i.test(value.slice(at + 1));
+              return titled ? { ref: { kind: 'url', url: value.slice(at + 1) }, title: value.slice(0, at) } : { ref: { kind: 'url', url: value } };
+            });
+      input.body = body;
+    },
+  },
   'cr create': {
     build: (_options, input) => {
       input.body ??= {};

@@ -62,6 +62,7 @@ import { type RevisionRecord, type SpaceRecord, crStatusIndex, getRevision, getS
 import { getSite, getSiteSpace, siteSpacesOfSite } from '../sites/site-records.js';
 import { changeRequestFor, primaryRevision, spaceFor } from './common.js';
 import {
+  type ChangeRequestLink,
   type ChangeRequestRecord,
   type ChangeRequestStatus,
   addChangeRequest,
@@ -304,6 +305,18 @@ function pageChangeRequests<T>(
 
 // ─── Handlers ──────────────────────────────────────────────────────────────
 
+/**
+ * The change request's links after an update that gives the whole list: an item with an `id`
+ * is that link, changed (400 when the change request has no such link); one without is new.
+ */
+function linksAfter(cr: ChangeRequestRecord, given: ReadonlyArray<{ id?: string | undefined; ref: { kind: 'url'; url: string }; title?: string | undefined }>, newId: () => string): ChangeRequestLink[] {
+  const known = new Set((cr.links ?? []).map((link) => link.id));
+  return given.map((link, index) => {
+    if (link.id !== undefined && !known.has(link.id)) throw badRequest(`links[${index}].id: change request #${cr.number} has no link ${link.id} (leave the id out to add a link)`);
+    return { id: link.id ?? newId(), ref: { kind: 'url', url: link.ref.url }, ...(link.title !== undefined ? { title: link.title } : {}) };
+  });
+}
+
 function statusChange(space: SpaceRecord, cr: ChangeRequestRecord, status: ChangeRequestStatus | undefined): SpaceRecord | undefined {
   if (status === undefined || status === cr.status) return undefined;
   if (cr.status === 'merged') {
@@ -358,13 +371,15 @@ export const changeRequestHandlers: Record<string, Handler> = {
 
   ...crOn('updateChangeRequestById', (ctx, { params, body }) => {
     const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId);
-    if (body.subject === undefined && body.description === undefined && body.status === undefined) {
-      throw badRequest('Nothing to update: pass at least one of subject, description, status');
+    if (body.subject === undefined && body.description === undefined && body.status === undefined && body.links === undefined) {
+      throw badRequest('Nothing to update: pass at least one of subject, description, status, links');
     }
     const movedSpace = statusChange(space, cr, body.status);
+    const links = body.links === undefined ? undefined : linksAfter(cr, body.links, () => ctx.ids());
     const updated: ChangeRequestRecord = {
       ...cr,
       ...(body.subject !== undefined ? { subject: body.subject } : {}),
+      ...(links !== undefined ? { links } : {}),
       ...(body.description !== undefined ? { description: body.description } : {}),
       ...(body.status !== undefined ? { status: body.status } : {}),
       updatedAt: ctx.clock().toISOString(),
