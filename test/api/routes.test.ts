@@ -160,7 +160,7 @@ const NOT_YET_TAKEN_0_202: Record<string, string[]> = {
   updateSiteSectionById: ['localizedTitle', 'localizedDescription', 'siteSectionGroupId'],
   updateSiteSectionGroupById: ['localizedTitle', 'parentSectionGroupId'],
   addSpaceToSite: ['template', 'pageId', 'title'],
-  updateSiteSpaceById: ['pageId', 'hidden'],
+  updateSiteSpaceById: ['pageId'],
   createChangeRequest: ['template'],
   // Preferences that shape the default site (withDefaultSite makes a plain one). Its `openapiUrl` is declared and refused (501).
   createOrganization: ['onboardingPreferences'],

@@ -51,6 +51,9 @@ describe('the official GitBook client 0.202: drafts and redirect flags', () => {
     expect(await call('updateSiteSectionById', 200, org, site.id, section.id, { draft: false })).toMatchObject({ draft: false, urls: { published: expect.any(String) } });
     expect((await call('updateSiteSectionGroupById', 200, org, site.id, group.id, { draft: false })).draft).toBe(false);
     expect((await call('updateSiteSpaceById', 200, org, site.id, variant.id, { draft: false })).draft).toBe(false);
+    // hidden: out of the navigation, still published at its URL; false shows it again.
+    expect(await call('updateSiteSpaceById', 200, org, site.id, variant.id, { hidden: true })).toMatchObject({ hidden: true, draft: false, urls: { published: expect.any(String) } });
+    expect((await call('updateSiteSpaceById', 200, org, site.id, variant.id, { hidden: false })).hidden).toBe(false);
     published = await call('getPublishedContentSite', 200, org, site.id);
     expect(published.structure.structure.map((item: { id: string }) => item.id)).toEqual([guideSection.id, section.id, group.id]);
   });

@@ -657,20 +657,22 @@ export const updateSiteSpaceById = defineRoute({
       /** Real API: swap the space the site space points to. */
       spaceId: z.string().min(1),
       draft: z.boolean().describe('a draft is not published (left out of the published site) until made live'),
+      hidden: z.boolean().describe("a hidden site space is left out of the site's navigation (its URL still answers)"),
     })
     .partial(),
   bodyRequired: true,
   preferMinimal: true,
   cli: {
     command: 'site space edit',
-    summary: 'Change the path, condition or space of a site space',
+    summary: 'Change the path, condition, space, draft or hidden state of a site space',
     flags: {
       path: { flag: '--path <url-path>', description: 'URL path (unique in its section)' },
       condition: { flag: '--condition <expression>', description: 'visibility condition ("none" removes it)', noneIsNull: true },
       spaceId: { flag: '--space <spaceId>', description: 'show this space instead' },
       draft: { description: 'make it a draft: left out of the published site', negate: 'make a draft live: published with the site' },
+      hidden: { description: "hide it from the site's navigation (its URL still answers)", negate: "show it in the site's navigation again" },
     },
-    nonEmptyBody: 'Nothing to change: pass --path, --condition, --space or --draft/--no-draft',
+    nonEmptyBody: 'Nothing to change: pass --path, --condition, --space, --draft/--no-draft or --hidden/--no-hidden',
     columns: 'siteSpace',
     examples: ['docsctl site space edit s1t3 v4r --path v2'],
   },

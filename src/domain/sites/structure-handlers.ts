@@ -68,8 +68,13 @@ const onStructure = implementer<typeof structureRoutes>();
 
 /** 0.202 `draft` of a PATCH: true makes the item a draft (not published), false makes it live (stored as absent). */
 function setDraft(record: Record<string, unknown>, draft: boolean | undefined): void {
-  if (draft === true) record.draft = true;
-  else if (draft === false) delete record.draft;
+  setFlag(record, 'draft', draft);
+}
+
+/** A flag is stored only while true (absent: false), so records stay small. */
+function setFlag(record: Record<string, unknown>, name: 'draft' | 'hidden', value: boolean | undefined): void {
+  if (value === true) record[name] = true;
+  else if (value === false) delete record[name];
 }
 
 type Pointer = { type: StructureNode['type'] | 'site-space'; id: string };
@@ -364,7 +369,7 @@ export const structureHandlers: Record<string, Handler> = {
     const { site, view } = siteAccess(ctx, params);
     const siteSpace = requireSiteSpace(ctx.tx, site, params.siteSpaceId);
     if (Object.values(body).every((value) => value === undefined)) {
-      throw badRequest('Nothing to update: pass at least one of path, condition, spaceId, draft');
+      throw badRequest('Nothing to update: pass at least one of path, condition, spaceId, draft, hidden');
     }
     const owner = siteSpaceOwner(siteSpace);
     if (body.path !== undefined && siteSpacePathTaken(ctx.tx, owner, body.path, siteSpace.id)) {
@@ -386,6 +391,7 @@ export const structureHandlers: Record<string, Handler> = {
       next.space = space.id;
     }
     setDraft(next as unknown as Record<string, unknown>, body.draft);
+    setFlag(next as unknown as Record<string, unknown>, 'hidden', body.hidden);
     putSiteSpace(ctx.tx, next);
     return siteSpaceAnswer(view, site, siteSpace.id);
   }),
