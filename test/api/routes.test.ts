@@ -161,7 +161,6 @@ const NOT_YET_TAKEN_0_202: Record<string, string[]> = {
   updateSiteSectionGroupById: ['localizedTitle'],
   addSpaceToSite: ['template', 'pageId', 'title'],
   updateSiteSpaceById: ['pageId'],
-  createChangeRequest: ['template'],
   // Preferences that shape the default site (withDefaultSite makes a plain one). Its `openapiUrl` is declared and refused (501).
   createOrganization: ['onboardingPreferences'],
 };

@@ -2,7 +2,7 @@
  * 0.202's change-request list options: `orderBy` on a space's list (`cr list --order-by`:
  * newest first by last update or by creation; without it by number, which is creation) and
  * `site` on the organization's list (the change requests of the spaces a site publishes), and a
- * change request's external `links` (`cr edit --link`).
+ * change request's external `links` (`cr edit --link`), and `cr create --template`.
  * Through the built binary, locally and against `docsctl serve`.
  */
 import { beforeAll, expect, it } from 'vitest';
@@ -65,6 +65,19 @@ describeInBothModes('change request lists: orderBy and site', (context) => {
     expect(script.stderr).toMatch(/an http:\/\/ or https:\/\/ URL/);
     await cli.ok(['cr', 'edit', handbook, '2', '--link', 'none']);
     expect(await links()).toBeUndefined();
+  });
+
+  it('cr create --template starts a change request with the template\'s pages; the space changes only at the merge', async () => {
+    const before = (await cli.ok(['page', 'list', runbooks, '--format', 'ids'])).split('\n').filter(Boolean).length;
+    const cr = JSON.parse(await cli.ok(['cr', 'create', runbooks, '--subject', 'Start', '--template', 'product-docs', '--json'])) as { number: number };
+    const paths = (await cli.ok(['page', 'list', runbooks, '--cr', String(cr.number), '--format', 'tsv'])).split('\n').map((line) => line.split('\t')[3]);
+    expect(paths).toEqual(expect.arrayContaining(['getting-started', 'getting-started/quickstart', 'guides']));
+    expect((await cli.ok(['page', 'list', runbooks, '--format', 'ids'])).split('\n').filter(Boolean)).toHaveLength(before);
+    const unknown = await cli.run(['cr', 'create', runbooks, '--template', 'nope']);
+    expect(unknown.exitCode).toBe(4);
+    expect(unknown.stderr).toMatch(/nope/);
+    await cli.ok(['cr', 'merge', runbooks, String(cr.number)]);
+    expect(await cli.ok(['page', 'get', runbooks, 'getting-started/quickstart', '--json', 'path'])).toMatch(/getting-started\/quickstart/);
   });
 
   it('a 403 about the object (a basic site cannot have sections) is its own message, without "check --token"', async () => {

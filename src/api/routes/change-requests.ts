@@ -1,7 +1,7 @@
 /** API doc §4.8 Change requests, and the real API's listing across an organization. (Their content is in content.ts, their comments in comments.ts.) */
 import * as z from 'zod';
 import { defineRoute } from '../route.js';
-import { ChangeRequestStatus, JSONDocument, noQuery, paginationQuery, pathParams, qBool } from '../schemas/common.js';
+import { ChangeRequestStatus, JSONDocument, SpaceTemplate, noQuery, paginationQuery, pathParams, qBool } from '../schemas/common.js';
 
 /** Subject of a change request: at most 100 characters. */
 const ChangeRequestSubject = z.string().max(100);
@@ -59,13 +59,20 @@ export const createChangeRequest = defineRoute({
     subject: ChangeRequestSubject.optional(),
     /** Real API: id of the agent task the change request belongs to. */
     agentTaskId: z.string().optional(),
+    /** 0.202: the change request starts with a built-in template's pages added to the space's content. */
+    template: SpaceTemplate.optional(),
   }),
   bodyRequired: true,
   success: 201,
   cli: {
     command: 'cr create',
     summary: 'Open a change request on a space',
-    flags: { subject: 'subject (max 100 characters)', agentTaskId: false },
+    flags: {
+      subject: 'subject (max 100 characters)',
+      agentTaskId: false,
+      'body.template.id': { flag: '--template <id>', description: "start with a built-in template's pages (product-docs, api-reference, knowledge-base) added to the content" },
+      template: false,
+    },
     columns: 'changeRequest',
     examples: [
       'docsctl cr create sp4c3 --subject "Update install guide"',

@@ -53,20 +53,18 @@ import type { ContentTree } from '../../content-model/model.js';
 import type { TreeConflict } from '../../content-model/tree-merge.js';
 import { conflictSummary } from '../../content-model/tree-types.js';
 import type { StoreReader, StoreWriter } from '../../store/types.js';
-import { type Handler, type HandlerContext, type PrepareContext, Reply, type TwoPhaseHandler, implementer } from '../handler.js';
+import { type Handler, type HandlerContext, type PrepareContext, type TwoPhaseHandler, implementer } from '../handler.js';
 import { type ListEnvelope, type PageQuery, itemsOf, paginate, rowsOf } from '../pagination.js';
 import { orgAccess } from '../permissions.js';
 import { ReviewTables } from '../review/review-records.js';
 import { threadOf } from '../comments/comment-records.js';
 import { type RevisionRecord, type SpaceRecord, crStatusIndex, getRevision, getSpace, orgSpaceList, putSpace } from '../core-records.js';
 import { getSite, getSiteSpace, siteSpacesOfSite } from '../sites/site-records.js';
-import { changeRequestFor, primaryRevision, spaceFor } from './common.js';
+import { changeRequestFor, spaceFor } from './common.js';
 import {
   type ChangeRequestLink,
   type ChangeRequestRecord,
   type ChangeRequestStatus,
-  addChangeRequest,
-  changeRequestCount,
   countersAfter,
   getChangeRequest,
   newRevisionRecord,
@@ -326,39 +324,6 @@ function statusChange(space: SpaceRecord, cr: ChangeRequestRecord, status: Chang
 }
 
 export const changeRequestHandlers: Record<string, Handler> = {
-  ...crOn('createChangeRequest', (ctx, { params, body }) => {
-    const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
-    const primary = primaryRevision(ctx.tx, space);
-    const now = ctx.clock().toISOString();
-    const id = ctx.ids();
-    const revision = newRevisionRecord(ctx.tx, {
-      id: ctx.ids(),
-      space: space.id,
-      type: 'edits',
-      parents: [primary.id],
-      createdAt: now,
-      content: contentOf(primary),
-    });
-    const cr: ChangeRequestRecord = {
-      id,
-      space: space.id,
-      number: changeRequestCount(ctx.tx, space.id) + 1,
-      status: 'open',
-      subject: body.subject ?? '',
-      createdBy: ctx.actor.userId,
-      createdAt: now,
-      updatedAt: now,
-      revision: revision.id,
-      revisionInitial: primary.id,
-      comments: 0,
-      contributors: [ctx.actor.userId],
-    };
-    addChangeRequest(ctx.tx, cr);
-    putSpace(ctx.tx, { ...space, counters: countersAfter(space, undefined, cr.status) });
-    const view = crView(ctx.tx, ctx, space, cr);
-    return new Reply(201, view, { Location: view.urls.location });
-  }),
-
   ...crOn('listChangeRequestsForSpace', (ctx, { params, query }) => {
     const { space } = spaceFor(ctx.tx, ctx, params.spaceId);
     return pageChangeRequests(ctx.tx, space, query, (cr) => crView(ctx.tx, ctx, space, cr));

@@ -8,6 +8,7 @@
 import type { Handler } from '../handler.js';
 import { contentByUrlHandlers } from './by-url.js';
 import { changeRequestHandlers } from './change-requests.js';
+import { crCreateHandlers } from './cr-create.js';
 import { importHandlers } from './import.js';
 import { linkHandlers } from './links.js';
 import { pageEditHandlers } from './page-edit.js';
@@ -20,6 +21,7 @@ const all: Record<string, Handler> = {
   ...revisionHandlers,
   ...contentByUrlHandlers,
   ...changeRequestHandlers,
+  ...crCreateHandlers,
   ...importHandlers,
   ...linkHandlers,
   ...pageEditHandlers,
