@@ -15,11 +15,11 @@
 //   store-engine (--store-engine): creates/s and bytes per create at 0 and 3,000 spaces in-process, the fairness wait
 //   serve-import: slowest GET through serve while a 5,000-page zip imports on a file store (target ≤ 250 ms)
 //   emulator (--emulator): serve snapshot save / restore at 10 and 10,000 spaces (O(1): target ≤ 1.2× between them)
-// Options: --quick (fewer runs, no 10x store), --startup, --emulator, --content, --git, --git-real, --serve, --serve-creates, --serve-import, --teams, --apply, --integration-events, --comments or --store-engine (only that part).
+// Options: --help, --quick (fewer runs, no 10x store), --sites, --startup, --emulator, --content, --git, --git-real, --serve, --serve-creates, --serve-import, --teams, --apply, --integration-events, --comments or --store-engine (only that part).
 // --git-real takes --shapes reference,manual,images,server, --rounds N (default 3, 1 with --quick) and --repo PATH[:DIR] (a repository of your own, repeatable).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,9 +27,36 @@ import { build } from 'esbuild';
 
 const root = new URL('..', import.meta.url).pathname;
 const bin = join(root, 'bin', 'docsctl.js');
-const quick = process.argv.includes('--quick');
+
+// The options: a misspelt one must not start the whole bench (an hour) in its place.
+const PARTS = ['--sites', '--store-engine', '--content', '--git-assets', '--git-real', '--git', '--teams', '--apply', '--integration-events', '--serve-creates', '--serve-import', '--serve', '--comments', '--startup', '--emulator'];
+const WITH_VALUE = ['--shapes', '--rounds', '--repo'];
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  // The usage is this file's opening comment.
+  const text = readFileSync(new URL(import.meta.url), 'utf8');
+  console.log(text.split('\n').filter((line, i, lines) => lines.slice(0, i + 1).every((l) => l.startsWith('//'))).map((line) => line.replace(/^\/\/ ?/, '')).join('\n'));
+  process.exit(0);
+}
+for (let i = 0; i < args.length; i++) {
+  const arg = args[i];
+  if (WITH_VALUE.includes(arg)) i += 1;
+  else if (arg !== '--quick' && !PARTS.includes(arg)) {
+    console.error(`bench: unknown option ${arg} (node bench/run.mjs --help lists them)`);
+    process.exit(2);
+  }
+}
+
+const quick = args.includes('--quick');
 const runs = quick ? 7 : 21;
 const work = mkdtempSync(join(tmpdir(), 'docsctl-bench-'));
+// Stores of GBs: a bench stopped with Ctrl-C or a kill removes its work directory too.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    rmSync(work, { recursive: true, force: true });
+    process.exit(128 + ({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1 })[signal]);
+  });
+}
 
 function time(cmd, args, env) {
   const start = process.hrtime.bigint();

@@ -326,9 +326,14 @@ export function requireSpace(tx: StoreReader, id: string, now: Date): SpaceRecor
   return space;
 }
 
-/** True when a soft-deleted space is past its 7-day restore window (exactly 7 days is still restorable). */
-export function isExpired(space: { deletedAt?: string | undefined }, now: Date): boolean {
-  return space.deletedAt !== undefined && now.getTime() - Date.parse(space.deletedAt) > RESTORE_WINDOW_MS;
+/**
+ * True when a soft-deleted space is past its 7-day restore window (exactly 7 days is still restorable).
+ * `now` may be the clock itself: it is asked only for a deleted space (a served read that never asks
+ * the clock may keep its answer for the generation, execute.ts `generational`).
+ */
+export function isExpired(space: { deletedAt?: string | undefined }, now: Date | (() => Date)): boolean {
+  if (space.deletedAt === undefined) return false;
+  return (typeof now === 'function' ? now() : now).getTime() - Date.parse(space.deletedAt) > RESTORE_WINDOW_MS;
 }
 
 // Team rows copy a user's shown fields and a member record (teams-records.ts): a change to an

@@ -58,6 +58,12 @@ export interface OperationResult {
   /** The body serialized once: what `serve` sends as is. Undefined for 204/205. */
   readonly json: string | undefined;
   headers: Record<string, string>;
+  /**
+   * Set (under `serve`) when the answer depends only on the request's snapshot, the caller
+   * and the input: a synchronous read that asked neither the clock nor for new ids. Such an
+   * answer stays right for as long as the store stays at that generation (server/served-answers.ts).
+   */
+  generational?: true;
 }
 
 export { isImplemented } from './handler-registry.js';
@@ -86,8 +92,8 @@ class ReadOnly implements StoreWriter {
   getObject<T>(hash: string): T {
     return this.reader.getObject<T>(hash);
   }
-  sharedObject<T>(hash: string): T {
-    return this.reader.sharedObject ? this.reader.sharedObject<T>(hash) : this.reader.getObject<T>(hash);
+  sharedObject<T>(hash: string, walk?: boolean): T {
+    return this.reader.sharedObject ? this.reader.sharedObject<T>(hash, walk) : this.reader.getObject<T>(hash);
   }
   put(): never {
     return refuseWrite();
@@ -170,12 +176,14 @@ async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: Ro
   if (reads && typeof handler === 'function') {
     // The common served read, built without spreads (a few objects fewer per request).
     // Kept answers are those of the snapshot the server took (`reader`), which only reads see.
+    // Under serve (kept answers given), the clock and the id generator tell whether the answer used them.
+    const used = env.reader && env.answers ? new UsedTimeOrIds(env.clock, env.ids) : undefined;
     const ctx: HandlerContext = {
       tx: new ReadOnly(snapshot()),
       actor: env.actor,
       access,
-      clock: env.clock,
-      ids: env.ids,
+      clock: used ? used.clock : env.clock,
+      ids: used ? used.ids : env.ids,
       origin: env.origin,
       artifacts: env.artifacts ?? noArtifacts,
       policy: env.policy ?? LOCAL_POLICY,
@@ -183,7 +191,11 @@ async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: Ro
       git: env.git,
       answers: env.reader ? env.answers : undefined,
     };
-    return toResult(route, await handler(ctx, input));
+    const value = handler(ctx, input);
+    if (value instanceof Promise) return toResult(route, await value);
+    const result = toResult(route, value);
+    if (used !== undefined && !used.asked && env.actor.installation === undefined) result.generational = true;
+    return result;
   }
   const base = { actor: env.actor, access, clock: env.clock, ids: env.ids, origin: env.origin, artifacts: env.artifacts ?? noArtifacts, policy: env.policy ?? LOCAL_POLICY, progress: env.progress, git: env.git };
   const context = (tx: StoreWriter): HandlerContext => ({ tx, ...base });
@@ -206,6 +218,27 @@ async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: Ro
   }
   const value = await env.store.transact((tx) => then(handler(context(tx), input), (answer) => (audited as AuditHook)(tx, answer)), transactOptionsOf(handler, route.id));
   return toResult(route, value);
+}
+
+/**
+ * The clock and id generator of a served read, noting whether the handler asked either:
+ * an answer that did not, from a synchronous handler (no I/O), is a function of the
+ * snapshot, the caller and the input alone (`OperationResult.generational`).
+ */
+class UsedTimeOrIds {
+  asked = false;
+  constructor(
+    private readonly realClock: Clock,
+    private readonly realIds: IdGenerator,
+  ) {}
+  readonly clock: Clock = () => {
+    this.asked = true;
+    return this.realClock();
+  };
+  readonly ids: IdGenerator = () => {
+    this.asked = true;
+    return this.realIds();
+  };
 }
 
 type AuditHook = (tx: StoreWriter, answer: unknown) => unknown;

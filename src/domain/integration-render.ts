@@ -25,6 +25,7 @@ import { coveringInstallationsOf, orgInstallationId } from './integration-record
 import { getIntegration } from './integrations.js';
 import { orgAccess, spaceAccess } from './permissions.js';
 import { getSite } from './sites/site-records.js';
+import { lzUriDecompressedLength } from '../util/lz-string-bound.js';
 
 interface RenderRequest {
   componentId: string;
@@ -43,8 +44,16 @@ interface DeclaredBlock {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** The most text the GET form's request may decompress to (its output grows with the square of the URL). */
+export const MAX_RENDER_REQUEST_CHARS = 1024 * 1024;
+
 /** The GET form's request: lz-string, then JSON, then the POST body's shape (400 naming what is wrong). */
 async function decodeRequest(compressed: string): Promise<RenderRequest> {
+  const size = lzUriDecompressedLength(compressed, MAX_RENDER_REQUEST_CHARS);
+  if (size === undefined) throw badRequest('Invalid request: not lz-string compressed JSON (compressToEncodedURIComponent of the render request)');
+  if (size === Infinity) {
+    throw badRequest(`Invalid request: it decompresses to more than ${MAX_RENDER_REQUEST_CHARS} characters; send a smaller request, or the POST form`);
+  }
   const { default: lz } = await import('lz-string');
   const text = lz.decompressFromEncodedURIComponent(compressed);
   if (!text) throw badRequest('Invalid request: not lz-string compressed JSON (compressToEncodedURIComponent of the render request)');

@@ -15,6 +15,7 @@
  */
 import { forbidden, notFound } from '../api/errors.js';
 import type { StoreReader } from '../store/types.js';
+import type { Clock } from '../util/clock.js';
 import {
   type CollectionRecord,
   type MemberRole,
@@ -116,7 +117,7 @@ export interface SpaceAccess {
 }
 
 /** A space the actor can see (soft-deleted ones included, expired ones not). */
-export function findSpace(tx: StoreReader, id: string, userId: string, now: Date): SpaceAccess | undefined {
+export function findSpace(tx: StoreReader, id: string, userId: string, now: Date | Clock): SpaceAccess | undefined {
   const space = getSpace(tx, id);
   if (!space || isExpired(space, now)) return undefined;
   const role = spaceRoleOf(tx, space, userId);
@@ -124,14 +125,14 @@ export function findSpace(tx: StoreReader, id: string, userId: string, now: Date
 }
 
 /** The space (possibly soft-deleted) and the actor's role; 404 when absent, expired or hidden. */
-export function spaceAccess(tx: StoreReader, id: string, userId: string, now: Date): SpaceAccess {
+export function spaceAccess(tx: StoreReader, id: string, userId: string, now: Date | Clock): SpaceAccess {
   const found = findSpace(tx, id, userId, now);
   if (!found) throw notFound(`Space ${id} not found`);
   return found;
 }
 
 /** Like spaceAccess, but a soft-deleted space is refused (404) with a hint to restore it. */
-export function activeSpaceAccess(tx: StoreReader, id: string, userId: string, now: Date): SpaceAccess {
+export function activeSpaceAccess(tx: StoreReader, id: string, userId: string, now: Date | Clock): SpaceAccess {
   const found = spaceAccess(tx, id, userId, now);
   if (found.space.deletedAt !== undefined) {
     throw notFound(`Space ${id} was deleted on ${found.space.deletedAt}; restore it first (POST /v1/spaces/${id}/restore)`);

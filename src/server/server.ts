@@ -35,6 +35,10 @@
  * generations (least recently used out past 200,000 units, pages here), so after a commit the tree
  * reads again only the spaces whose content changed (200 spaces of distinct content, 40,000 pages:
  * ~3 s the first time, ~0.1 s after a commit elsewhere, ~20 ms unchanged).
+ * A GET answered 200 before at this generation, with the same `Authorization` header and URL, is sent
+ * again as its kept bytes (`server/served-answers.ts`: one Map lookup, one `writeHead` with a header
+ * array), when its handler was synchronous and asked neither the clock nor for ids
+ * (`OperationResult.generational`): a repeated `GET /v1/spaces/{id}` costs ~ a bare server's send.
  * Token lookups are cached by the token's SHA-256 (known tokens only, so garbage tokens cannot
  * evict them), valid while the `tokens` and `users` tables keep their root hashes
  * (`StoreReader.tableVersion`, `tokenTablesVersion` in `server/auth.ts`): a space create costs no
@@ -57,6 +61,7 @@ import { MemoryArtifacts } from '../transport/artifacts.js';
 import { redactSecrets } from '../util/redact.js';
 import { BUILD, VERSION } from '../version.js';
 import { GenerationAnswers } from './answer-cache.js';
+import { JSON_TYPE, ServedAnswers } from './served-answers.js';
 import { bearerToken, resolveTokenUser, tokenTablesVersion } from './auth.js';
 import { type RateLimit, RateLimited, RateLimiter } from './rate-limit.js';
 
@@ -108,8 +113,6 @@ export interface RunningServer {
   /** Stops accepting, lets in-flight requests finish (up to closeTimeoutMs), closes keep-alive sockets. Idempotent. */
   close(): Promise<void>;
 }
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 type Query = Record<string, string | string[]>;
 
@@ -205,6 +208,20 @@ function locationOf(body: unknown): string | undefined {
   return typeof location === 'string' ? location : undefined;
 }
 
+/** An operation's answer headers, names in lower case; a 201 without `Location` takes its body's `urls.location`. */
+function resultHeaders(result: OperationResult): OutgoingHttpHeaders | undefined {
+  let headers: OutgoingHttpHeaders | undefined;
+  for (const name in result.headers) {
+    headers ??= {};
+    headers[name.toLowerCase()] = result.headers[name];
+  }
+  if (result.status === 201 && (headers === undefined || headers.location === undefined)) {
+    const location = locationOf(result.body);
+    if (location !== undefined) (headers ??= {}).location = location;
+  }
+  return headers;
+}
+
 class ApiServer {
   readonly handle: (req: IncomingMessage, res: ServerResponse) => void;
   closing = false;
@@ -235,6 +252,8 @@ class ApiServer {
   private readonly artifacts = new MemoryArtifacts(() => this.origin);
   /** Costly read answers kept for the store's current generation (see AnswerCache). */
   private readonly answers = new GenerationAnswers();
+  /** The bytes of GET answers that depend on the generation, the token and the URL only. */
+  private readonly served = new ServedAnswers();
 
   constructor(options: ServerOptions) {
     this.store = options.store;
@@ -288,6 +307,17 @@ class ApiServer {
       if (verdict.refusal) throw verdict.refusal;
     }
 
+    // A GET answered before at this generation, with this token and URL: its bytes again (served-answers.ts).
+    const authorization = req.headers.authorization;
+    if (method === 'GET' && authorization !== undefined && !this.closing && !hasBody(req)) {
+      const kept = this.served.get(this.store.read().gen, authorization, url);
+      if (kept !== undefined) {
+        res.writeHead(kept.status, kept.headers);
+        res.end(kept.body);
+        return;
+      }
+    }
+
     if (pathname.startsWith('/uploads/')) {
       await this.receiveUpload(req, res, method, pathname);
       return;
@@ -310,7 +340,7 @@ class ApiServer {
 
     // Authentication comes before the body is read: a client without a valid token gets its
     // 401 at once, and the connection closes without reading what it sends (sendError).
-    const token = bearerToken(req.headers.authorization);
+    const token = bearerToken(authorization);
     if (token === undefined) throw new ApiError(401, 'Missing Authorization: Bearer token');
     // One snapshot per request: the token lookup and a read operation see the same generation.
     const reader = this.store.read();
@@ -357,6 +387,12 @@ class ApiServer {
     if (match.route.preferMinimal && (result.status === 200 || result.status === 201) && prefersMinimal(req.headers.prefer)) {
       // 0.202's returnPreference: the change is made, the object not sent back (RFC 7240).
       this.sendEmpty(res, 204, { 'preference-applied': 'return=minimal' });
+      return;
+    }
+    if (result.generational && method === 'GET' && result.status === 200 && result.json !== undefined && !this.closing && !hasBody(req)) {
+      const kept = this.served.keep(reader.gen, authorization as string, url, result.status, resultHeaders(result) ?? {}, result.json);
+      res.writeHead(kept.status, kept.headers);
+      res.end(kept.body);
       return;
     }
     this.sendResult(res, result);
@@ -449,15 +485,7 @@ class ApiServer {
 
   private sendResult(res: ServerResponse, result: OperationResult): void {
     const { status } = result;
-    let headers: OutgoingHttpHeaders | undefined;
-    for (const name in result.headers) {
-      headers ??= {};
-      headers[name.toLowerCase()] = result.headers[name];
-    }
-    if (status === 201 && (headers === undefined || headers.location === undefined)) {
-      const location = locationOf(result.body);
-      if (location !== undefined) (headers ??= {}).location = location;
-    }
+    const headers = resultHeaders(result);
     if (status === 204 || status === 205) {
       this.sendEmpty(res, status, headers);
       return;

@@ -64,6 +64,7 @@ export interface WriteIo {
   size(fd: number): number | Promise<number>;
   close(fd: number): void | Promise<void>;
   rename(from: string, to: string): void | Promise<void>;
+  unlink(file: string): void | Promise<void>;
 }
 
 export const syncIo: WriteIo = {
@@ -72,6 +73,7 @@ export const syncIo: WriteIo = {
   size: (fd) => fs.fstatSync(fd).size,
   close: (fd) => fs.closeSync(fd),
   rename: (from, to) => fs.renameSync(from, to),
+  unlink: (file) => fs.unlinkSync(file),
 };
 
 /** Settles a promise from a node-style callback. */
@@ -85,6 +87,7 @@ export const poolIo: WriteIo = {
   size: (fd) => called<fs.Stats>((done) => fs.fstat(fd, done)).then((stat) => stat.size),
   close: (fd) => called<void>((done) => fs.close(fd, (error) => done(error ?? null, undefined))),
   rename: (from, to) => called<void>((done) => fs.rename(from, to, (error) => done(error ?? null, undefined))),
+  unlink: (file) => called<void>((done) => fs.unlink(file, (error) => done(error ?? null, undefined))),
 };
 
 /**

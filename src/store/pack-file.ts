@@ -40,6 +40,13 @@ const CHUNK = 1024 * 1024;
 /** Indexes up to this size are read whole at their first lookup; bigger ones a fan-out bucket at a time. */
 const SMALL_INDEX = 256 * 1024;
 /**
+ * A bigger index is read whole once this many of its buckets were needed, when it is at most
+ * WHOLE_INDEX_MAX: a walk over many objects (a site's tries) needs about every bucket, and
+ * one read of a 5 MB index costs less than 256 reads of its buckets.
+ */
+const WHOLE_AFTER_BUCKETS = 32;
+const WHOLE_INDEX_MAX = 16 * 1024 * 1024;
+/**
  * Small objects are read through a window: one page for a read that lands away from the
  * last one (a tree walk jumps around the pack: a 64 KiB window there copied 537 MB for a
  * 10-page merge of 8,000 objects), doubling up to 64 KiB while reads go forward past it
@@ -333,16 +340,16 @@ function unreadable(file: string, error: unknown): StoreError {
   return new StoreError(`cannot read ${file} (${errnoCode(error) ?? String(error)})`, file, { hint: DAMAGE_HINT, cause: error });
 }
 
-function preadAll(fd: number, file: string, length: number, position: number): Buffer {
+function preadAll(fd: number, file: string, length: number, position: number, into?: Buffer): Buffer {
   fault('read', file);
-  const bytes = Buffer.allocUnsafe(length);
+  const bytes = into ?? Buffer.allocUnsafe(length);
   let got = 0;
   while (got < length) {
     const n = fs.readSync(fd, bytes, got, length - got, position + got);
     if (n === 0) break;
     got += n;
   }
-  return got === length ? bytes : bytes.subarray(0, got);
+  return got === bytes.length ? bytes : bytes.subarray(0, got);
 }
 
 /**
@@ -358,9 +365,12 @@ export class PackFile {
   private entriesStart = 0;
   private whole: Buffer | undefined;
   private readonly buckets = new Map<number, Buffer>();
-  /** Per bucket, each line's first 48 bits of hash as a number (see `find`). */
-  private readonly prefixes = new Map<number, Float64Array>();
   private window: { start: number; bytes: Buffer } | undefined;
+  /**
+   * The window's memory, reused by every window read (what a read returns is a copy): a
+   * new buffer per read was 5% of a `cr merge`'s CPU, and its external memory drove GC.
+   */
+  private windowBuffer: Buffer | undefined;
   /** Bytes the next window read takes (see MIN_WINDOW). */
   private windowSize = MIN_WINDOW;
   readonly packFile: string;
@@ -436,8 +446,10 @@ export class PackFile {
   private bucket(b: number): Buffer {
     const from = b === 0 ? 0 : (this.fanout[b - 1] as number);
     const to = this.fanout[b] as number;
-    if (this.whole === undefined && this.count * ENTRY <= SMALL_INDEX) {
-      this.whole = preadAll(this.indexFd as number, this.indexFile, this.count * ENTRY, this.entriesStart);
+    const size = this.count * ENTRY;
+    if (this.whole === undefined && (size <= SMALL_INDEX || (this.buckets.size >= WHOLE_AFTER_BUCKETS && size <= WHOLE_INDEX_MAX))) {
+      this.whole = preadAll(this.indexFd as number, this.indexFile, size, this.entriesStart);
+      this.buckets.clear();
     }
     if (this.whole !== undefined) return this.whole.subarray(from * ENTRY, to * ENTRY);
     let found = this.buckets.get(b);
@@ -457,32 +469,19 @@ export class PackFile {
     } catch (error) {
       throw unreadable(this.indexFile, error);
     }
-    // A binary search over the lines' 12-hex-digit prefixes as numbers (lowercase hex sorts as
-    // its value), then a byte comparison of the whole hash: a Buffer.compare per step was most of
-    // the CPU of reading every page of 200 spaces (40,000 lookups across a few packs).
-    const prefixes = this.prefixesOf(parseInt(hash.slice(0, 2), 16), lines);
-    const key = parseInt(hash.slice(0, 12), 16);
+    // A binary search comparing the lines' hex digits with the hash's in place (lowercase hex
+    // sorts as its value): no string or number per line. A Buffer.compare per step, then a
+    // number per line of each bucket met, were most of the CPU of reading a whole site's tries.
     let lo = 0;
-    let hi = prefixes.length;
+    let hi = lines.length / ENTRY;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((prefixes[mid] as number) < key) lo = mid + 1;
+      const order = compareHashAt(lines, mid * ENTRY, hash);
+      if (order === 0) return parseEntry(lines, mid * ENTRY, this.indexFile);
+      if (order < 0) lo = mid + 1;
       else hi = mid;
     }
-    for (let line = lo; line < prefixes.length && prefixes[line] === key; line += 1) {
-      if (sameHashAt(lines, line * ENTRY, hash)) return parseEntry(lines, line * ENTRY, this.indexFile);
-    }
     return undefined;
-  }
-
-  private prefixesOf(b: number, lines: Buffer): Float64Array {
-    let found = this.prefixes.get(b);
-    if (found === undefined) {
-      found = new Float64Array(lines.length / ENTRY);
-      for (let line = 0; line < found.length; line += 1) found[line] = parseInt(lines.toString('latin1', line * ENTRY, line * ENTRY + 12), 16);
-      this.prefixes.set(b, found);
-    }
-    return found;
   }
 
   /** The verified bytes of an entry of this pack. Throws StoreError naming the pack when they do not match. */
@@ -511,7 +510,8 @@ export class PackFile {
           const forward = window !== undefined && entry.offset >= window.start && entry.offset < window.start + window.bytes.length + this.windowSize;
           this.windowSize = forward ? Math.min(this.windowSize * 2, MAX_WINDOW) : MIN_WINDOW;
           const size = Math.min(Math.max(this.windowSize, entry.length), this.bytes - entry.offset);
-          window = { start: entry.offset, bytes: preadAll(this.packFd, this.packFile, size, entry.offset) };
+          this.windowBuffer ??= Buffer.allocUnsafe(MAX_WINDOW);
+          window = { start: entry.offset, bytes: preadAll(this.packFd, this.packFile, size, entry.offset, this.windowBuffer) };
           this.window = window;
         }
         bytes = Buffer.from(window.bytes.subarray(entry.offset - window.start, end - window.start));
@@ -580,15 +580,18 @@ export class PackFile {
     this.packFd = undefined;
     this.whole = undefined;
     this.buckets.clear();
-    this.prefixes.clear();
     this.window = undefined;
+    this.windowBuffer = undefined;
   }
 }
 
-/** Whether the index line at `at` names `hash` (its first 12 digits already match): a byte loop, not a Buffer. */
-function sameHashAt(lines: Buffer, at: number, hash: string): boolean {
-  for (let i = 12; i < 64; i += 1) if (lines[at + i] !== hash.charCodeAt(i)) return false;
-  return true;
+/** How the hash of the index line at `at` sorts against `hash` (the bucket's first byte is the same): a byte loop, not a Buffer. */
+function compareHashAt(lines: Buffer, at: number, hash: string): number {
+  for (let i = 2; i < 64; i += 1) {
+    const order = (lines[at + i] as number) - hash.charCodeAt(i);
+    if (order !== 0) return order;
+  }
+  return 0;
 }
 
 function parseEntry(lines: Buffer, at: number, file: string): PackEntry {

@@ -60,8 +60,8 @@ export class Snapshot implements StoreReader {
     return copy<T>(this.source.object(hash));
   }
 
-  sharedObject<T = unknown>(hash: string): T {
-    return this.source.object(hash) as T;
+  sharedObject<T = unknown>(hash: string, walk?: boolean): T {
+    return this.source.object(hash, walk) as T;
   }
 
   /** The table's root hash (trees are content-addressed: same rows, same hash). */
@@ -253,9 +253,9 @@ export class Transaction extends Snapshot implements StoreWriter {
     return object === undefined ? super.getObject<T>(hash) : (JSON.parse(object.text) as T);
   }
 
-  override sharedObject<T = unknown>(hash: string): T {
+  override sharedObject<T = unknown>(hash: string, walk?: boolean): T {
     const object = this.own.objects.get(hash) ?? this.before.objects.get(hash);
-    return object === undefined ? super.sharedObject<T>(hash) : (JSON.parse(object.text) as T);
+    return object === undefined ? super.sharedObject<T>(hash, walk) : (JSON.parse(object.text) as T);
   }
 
   put(table: string, key: string, value: unknown): void {

@@ -21,8 +21,11 @@ import { scanRows } from './scan.js';
 import type { Json, ScanOptions } from './types.js';
 
 export interface TableSource extends BTreeSource, NodeSource {
-  /** The parsed object under `hash` (shape unchecked). */
-  object(hash: string): unknown;
+  /**
+   * The parsed object under `hash` (shape unchecked). `walk`: read by a walk over a whole
+   * trie, which the source may leave out of its cache (see OpenStoreOptions.keepWalked).
+   */
+  object(hash: string, walk?: boolean): unknown;
 }
 
 const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);

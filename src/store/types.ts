@@ -49,9 +49,10 @@ export interface StoreReader {
   /**
    * `getObject` without the copy: the value is shared with the store's cache and must
    * never be changed. For hot read-only walks (a trie's nodes); optional (a test double
-   * may not have it: then `getObject`).
+   * may not have it: then `getObject`). `walk`: one of many objects a walk over a whole trie
+   * reads once (the walker keeps what it needs): a one-shot process does not cache it.
    */
-  sharedObject?<T = unknown>(hash: string): T;
+  sharedObject?<T = unknown>(hash: string, walk?: boolean): T;
   /**
    * An opaque value that changes whenever `table`'s rows change (in the file store, the
    * table's root hash): a cache of what was read from the table stays valid while it is

@@ -6,9 +6,11 @@
  * as one line with its exit code.
  */
 import { writeFileSync } from 'node:fs';
+import lz from 'lz-string';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { type BinaryMode, describeInBothModes } from '../helpers/binary.js';
+import { lzBomb } from '../helpers/lz-bomb.js';
 
 const SPEC = 'openapi: 3.0.3\ninfo:\n  title: Petstore\n  version: 1.0.0\npaths: {}\n';
 
@@ -86,6 +88,14 @@ describeInBothModes('the last real-API operations', (context) => {
     expect(unknown.stderr).toBe('error: Integration tickets has no block "nope": its blocks are ticket, snippet');
     const nowhere = await cli.run(['integration', 'render', 'tickets', '--block', 'ticket']);
     expect(nowhere.exitCode).toBe(2);
+    // The GET form: lz-string's output grows with the square of its input, so its size is checked before it is decoded.
+    const request = (body: unknown) => `/v1/integrations/tickets/render?request=${lz.compressToEncodedURIComponent(JSON.stringify(body))}`;
+    const get = JSON.parse(await cli.ok(['api', 'GET', request({ componentId: 'ticket', props: { id: '7' }, context: { type: 'document', spaceId: space } })])) as Record<string, unknown>;
+    expect(get).toMatchObject({ type: 'element', props: { id: '7' } });
+    const bomb = `/v1/integrations/tickets/render?request=${lzBomb(7750)}`; // 15 KB: 30 million characters
+    const refused = await cli.run(['api', 'GET', bomb]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/Invalid request: it decompresses to more than 1048576 characters; send a smaller request, or the POST form/);
   });
 
   it('storage upload stores the bytes as an organization file (in remote mode through the signed URL)', async () => {

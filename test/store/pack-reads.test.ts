@@ -80,6 +80,17 @@ describe('reading objects from a pack', () => {
     expect(reads).toBe(2000);
     expect(read).toBeLessThanOrEqual(pack.bytes * 1.1);
   });
+
+  it('hands out bytes that later reads do not change (the window memory is reused)', async () => {
+    const { dir, name, objects } = await writePack(300);
+    const pack = PackFile.open(dir, name) as PackFile;
+    const entries = [...objects.keys()].map((hash) => pack.find(hash)!).sort((a, b) => a.offset - b.offset);
+    // Forward and far reads alternate, so windows of every size are read into the same memory.
+    const order = entries.flatMap((entry, i) => [entry, entries[entries.length - 1 - i]!]);
+    const kept = order.map((entry) => [entry.hash, pack.read(entry)] as const);
+    pack.close();
+    for (const [hash, bytes] of kept) expect(bytes.equals(objects.get(hash)!)).toBe(true);
+  });
 });
 
 describe('finding an object in a pack index', () => {

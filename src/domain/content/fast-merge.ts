@@ -24,14 +24,21 @@ export interface ContentPatch {
   rootPages: string[];
 }
 
+/**
+ * An object shared with the store's cache, not copied: this module only reads what it
+ * reads (trie nodes, roots, the changed pages' parent and slug) and builds new nodes from
+ * copies of their entries. A copy of each was a seventh of a `cr merge`'s CPU.
+ */
+const shared = <T>(reader: StoreReader, hash: string): T => (reader.sharedObject ? reader.sharedObject<T>(hash) : reader.getObject<T>(hash));
+
 class Source implements NodeSource {
   constructor(private readonly reader: StoreReader) {}
   node(hash: string): HamtNode {
-    return this.reader.getObject<HamtNode>(hash);
+    return shared<HamtNode>(this.reader, hash);
   }
 }
 
-const rootOf = (reader: StoreReader, hash: string | undefined): ContentRoot => (hash === undefined ? EMPTY : reader.getObject<ContentRoot>(hash));
+const rootOf = (reader: StoreReader, hash: string | undefined): ContentRoot => (hash === undefined ? EMPTY : shared<ContentRoot>(reader, hash));
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
@@ -45,8 +52,8 @@ function touched(reader: StoreReader, changes: Map<string, [unknown, unknown]>):
     out.add(id);
     const beforeHash = slotHash(before);
     const afterHash = slotHash(after);
-    const old = beforeHash === undefined ? undefined : reader.getObject<StoredPage>(beforeHash);
-    const next = afterHash === undefined ? undefined : reader.getObject<StoredPage>(afterHash);
+    const old = beforeHash === undefined ? undefined : shared<StoredPage>(reader, beforeHash);
+    const next = afterHash === undefined ? undefined : shared<StoredPage>(reader, afterHash);
     if (old && next && old.parent === next.parent && old.slug === next.slug) continue;
     if (old) out.add(old.parent ?? ROOT);
     if (next) out.add(next.parent ?? ROOT);

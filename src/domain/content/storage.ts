@@ -140,22 +140,25 @@ export class RevisionContent implements NodeSource {
     this.root = hash === undefined ? EMPTY_ROOT : reader.getObject<ContentRoot>(hash);
   }
 
-  node(hash: string): HamtNode {
+  node(hash: string, walk = false): HamtNode {
     let node = this.nodes.get(hash);
     if (!node) {
       // Trie nodes are only read here and in hamt.ts, never changed: no copy.
-      node = this.reader.sharedObject ? this.reader.sharedObject<HamtNode>(hash) : this.reader.getObject<HamtNode>(hash);
+      node = this.reader.sharedObject ? this.reader.sharedObject<HamtNode>(hash, walk) : this.reader.getObject<HamtNode>(hash);
       this.nodes.set(hash, node);
     }
     return node;
   }
+
+  /** This content's nodes as a whole walk reads them (kept here, not in a one-shot process's cache). */
+  private readonly walker: NodeSource = { node: (hash) => this.node(hash, true) };
 
   /** Every page id → page object hash (reads the whole pages trie once). */
   allPageHashes(): Map<string, string> {
     if (!this.pageHashes) {
       this.pageHashes = new Map();
       this.outlines = new Map();
-      for (const [id, slot] of hamtEntries(this, this.root.pages ?? undefined)) {
+      for (const [id, slot] of hamtEntries(this.walker, this.root.pages ?? undefined)) {
         const hash = slotHash(slot);
         if (hash === undefined) continue;
         this.pageHashes.set(id, hash);
@@ -183,7 +186,7 @@ export class RevisionContent implements NodeSource {
   allFileHashes(): Map<string, string> {
     if (!this.fileHashes) {
       this.fileHashes = new Map();
-      for (const [id, hash] of hamtEntries(this, this.root.files ?? undefined)) this.fileHashes.set(id, hash as string);
+      for (const [id, hash] of hamtEntries(this.walker, this.root.files ?? undefined)) this.fileHashes.set(id, hash as string);
     }
     return this.fileHashes;
   }
