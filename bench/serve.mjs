@@ -81,7 +81,7 @@ function wrkLoad(spec) {
   writeFileSync(script, `${lua}\n`);
   const seconds = Math.max(1, Math.round((spec.durationMs ?? 2000) / 1000));
   // A short warm-up run first, as load.mjs does (its answers are not counted).
-  execFileSync('wrk', ['-t1', '--timeout', '10s', `-c${spec.connections ?? 10}`, '-d1s', '-s', script, spec.url], { encoding: 'utf8' });
+  const warmOut = execFileSync('wrk', ['-t1', '--timeout', '10s', `-c${spec.connections ?? 10}`, '-d1s', '-s', script, spec.url], { encoding: 'utf8' });
   let out;
   try {
     out = execFileSync('wrk', ['-t1', '--timeout', '10s', `-c${spec.connections ?? 10}`, `-d${seconds}s`, '-s', script, spec.url], { encoding: 'utf8' });
@@ -93,6 +93,7 @@ function wrkLoad(spec) {
   return {
     perSecond: number(/Requests\/sec:\s+([\d.]+)/),
     requests: number(/(\d+) requests in/),
+    warmup: Number(/(\d+) requests in/.exec(warmOut)?.[1] ?? 0),
     failed: number(/Non-2xx or 3xx responses: (\d+)/),
     errors: socketErrors ? socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0,
   };
@@ -122,12 +123,22 @@ function cpuSeconds(pid) {
   }
 }
 
-/** `load` of `spec` against a server process, with the CPU it spent per request (µs; undefined where not measurable). */
+/**
+ * `load` of `spec` against a server process, with the CPU it spent per request (µs) and the
+ * bytes it wrote to storage per request, warm-up requests included (undefined where not measurable).
+ */
 function measured(spec, pid) {
   const before = cpuSeconds(pid);
+  const writtenBefore = storageBytesWritten(pid);
   const result = load(spec);
   const after = cpuSeconds(pid);
-  return { ...result, cpuPerRequest: before === undefined || after === undefined || result.requests === 0 ? undefined : ((after - before) * 1e6) / result.requests };
+  const writtenAfter = storageBytesWritten(pid);
+  const all = result.requests + (result.warmup ?? 0);
+  return {
+    ...result,
+    cpuPerRequest: before === undefined || after === undefined || result.requests === 0 ? undefined : ((after - before) * 1e6) / result.requests,
+    bytesPerRequest: result.warmup === undefined || writtenBefore === undefined || writtenAfter === undefined || all === 0 ? undefined : (writtenAfter - writtenBefore) / all,
+  };
 }
 
 /**
@@ -144,13 +155,14 @@ async function ratioRow(label, server, request, token, rounds, target) {
   const bodyFile = join(request.work, `${label.replace(/\W+/g, '-')}.json`);
   writeFileSync(bodyFile, Buffer.from(await sample.arrayBuffer()));
   const bare = await startListening([join(here, 'bare-server.mjs'), bodyFile]);
-  const served = [], plain = [], ratios = [], cpuRatios = [];
+  const served = [], plain = [], ratios = [], cpuRatios = [], written = [];
   try {
     for (let i = 0; i < rounds; i++) {
       const spec = { method: request.method ?? 'GET', body: request.body, connections: 10, durationMs: request.durationMs };
       const a = measured({ ...spec, url: serveUrl + request.path, token }, server.pid);
       const b = measured({ ...spec, url: bare.url + request.path }, bare.pid);
       if (a.cpuPerRequest !== undefined && b.cpuPerRequest !== undefined) cpuRatios.push({ ratio: b.cpuPerRequest / a.cpuPerRequest, serve: a.cpuPerRequest, bare: b.cpuPerRequest });
+      if (a.bytesPerRequest !== undefined) written.push(a.bytesPerRequest);
       if (a.failed > 0 || a.errors > 0) throw new Error(`${label}: serve answered ${a.failed} of ${a.requests} requests with an error status (${a.errors} socket errors)`);
       served.push(a.perSecond);
       plain.push(b.perSecond);
@@ -166,6 +178,10 @@ async function ratioRow(label, server, request, token, rounds, target) {
     const cpu = median(cpuRatios.map((r) => r.ratio));
     const us = (key) => median(cpuRatios.map((r) => r[key])).toFixed(1);
     console.log(`${'  CPU per request (serve, bare)'.padEnd(44)} ${us('serve').padStart(7)} µs     bare ${us('bare').padStart(6)} µs     ${cpu.toFixed(2)}× (bare / serve)`);
+  }
+  // What a write costs the disk: its commit, and its share of checkpoints and repacks.
+  if (request.method !== undefined && request.method !== 'GET' && written.length > 0) {
+    console.log(`${'  bytes written per request (serve)'.padEnd(44)} ${(median(written) / 1024).toFixed(1).padStart(7)} KB`);
   }
   return ratio;
 }

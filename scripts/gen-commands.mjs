@@ -124,6 +124,9 @@ export function deriveCommand(route, decl, registry) {
   for (const name of pathNames) fields.push({ area: 'params', name, schema: undefined });
   const declared = decl.flags ?? {};
   const find = (key) => {
+    // A field whose own name has dots (0.202's `format.markdown.refs` query parameter).
+    const dotted = key.includes('.') ? fields.filter((f) => f.name === key && f.area !== 'params') : [];
+    if (dotted.length === 1) return dotted[0];
     const parts = key.split('.');
     if (parts.length > 2) {
       // A nested body or query field (`body.adaptiveContent.enabled`): through the object schemas.

@@ -87,7 +87,11 @@ export interface OperationCommandSpec {
   failWhen?: (items: unknown[], options: Record<string, unknown>) => string | undefined;
   /** Reads the answer itself instead of one request to `route` (e.g. a docsctl extension with a fallback for other servers). */
   request?: (transport: Transport, input: RawInput) => Promise<ApiResponse>;
-  /** Prints the answer itself (instead of printObject), e.g. to exit non-zero on a result; `options` holds the flags (those without `to` too). */
+  /**
+   * Prints the answer itself (instead of printObject), e.g. to exit non-zero on a result; `options` holds the flags (those without `to` too).
+   * Called only for an answer with a body (a 204 prints nothing, as without a hook): every route with an `after` hook
+   * answers a body in 0.202 and in docsctl's handlers, and each hook reads it.
+   */
   after?: (session: Session, body: unknown, input: RawInput, options: Record<string, unknown>) => Promise<void>;
   /** Adds `--web`: opens the answer in the browser (src/cli/commands/web-targets.ts) instead of printing it. */
   web?: (session: Session, body: unknown, input: RawInput) => Promise<void>;

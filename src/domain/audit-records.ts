@@ -12,8 +12,15 @@
  * token alone (`updateUserById`, `token create`) belong to no organization and are not in
  * any audit log. A DELETE of nothing (204) changed nothing and records nothing.
  *
- * Storage: one table, `audit` (append-only; an append writes the same few rows whatever
- * the size of the log):
+ * Storage: two tables (append-only; an append writes the same few rows whatever the size
+ * of the log). `audit` holds the log; `auditRecent` the events not indexed yet (after the
+ * mark, below) and each organization's counter: fewer than INDEX_BATCH events each, so an
+ * append rewrites one leaf and the root of a table of a few dozen KB, not a leaf and the
+ * path of the whole log (a log of a few thousand events is five levels deep: ~14 KB per
+ * write, most of a served write's commit). Every INDEX_BATCH-th event moves them into the
+ * log with their index rows. A reader takes an event or the counter from either table
+ * (`auditRecent` first); a log written before it holds its counter and unindexed events
+ * in `audit` (read as they are; the next batch indexes them, the counter moves at the next append):
  * - `e/${org}/${id}` → the event. The id is a UUID (0.202 says `format: uuid`) laid out as
  *   a version-7 one: 48 bits of milliseconds, then the organization's event sequence
  *   number, then digits of the organization, so key order is occurrence order (ties in the
@@ -48,8 +55,10 @@ import type { ResolvedAccess } from './access.js';
 /** How many events an organization keeps (the oldest go first). */
 export const MAX_AUDIT_EVENTS = 100_000;
 
-/** One table: events, their sequence row beside the newest ones, and the index rows. */
+/** The log: indexed events, their index rows, the index mark. */
 export const AUDIT = 'audit';
+/** Events after the index mark, and the counter of each organization (see Storage). */
+export const AUDIT_RECENT = 'auditRecent';
 
 /** Every this many events of an organization, the events not yet indexed get their index rows (see Storage). */
 export const INDEX_BATCH = 64;
@@ -140,12 +149,20 @@ export function indexedUpTo(tx: StoreReader, org: string): string {
   return tx.has(AUDIT, seqKey(org)) ? LAST : '';
 }
 
+/** How many events the organization ever recorded (undefined: none); a log written before `auditRecent` keeps its counter in `audit`. */
+function counterOf(tx: StoreReader, org: string): number | undefined {
+  const recent = tx.get<number>(AUDIT_RECENT, seqKey(org));
+  const old = tx.get<number>(AUDIT, seqKey(org));
+  return recent === undefined ? old : old === undefined ? recent : Math.max(recent, old);
+}
+
 export function auditCount(tx: StoreReader, org: string): number {
-  return Math.min(tx.get<number>(AUDIT, seqKey(org)) ?? 0, MAX_AUDIT_EVENTS);
+  return Math.min(counterOf(tx, org) ?? 0, MAX_AUDIT_EVENTS);
 }
 
 export function getAuditEvent(tx: StoreReader, org: string, id: string): AuditRecord | undefined {
-  return isEventId(id) ? tx.get<AuditRecord>(AUDIT, eventsKey(org) + id) : undefined;
+  if (!isEventId(id)) return undefined;
+  return tx.get<AuditRecord>(AUDIT_RECENT, eventsKey(org) + id) ?? tx.get<AuditRecord>(AUDIT, eventsKey(org) + id);
 }
 
 /** The ids a `target` filter finds an event by: its target, then the objects of its path (not the organization). */
@@ -208,7 +225,7 @@ export function recordAudit(tx: StoreWriter, clock: Clock, write: AuditedWrite):
   const answer = typeof write.answer === 'object' && write.answer !== null && !Array.isArray(write.answer) ? (write.answer as Answer) : undefined;
   const org = organizationOf(tx, write, answer);
   if (org === undefined) return undefined;
-  const counted = tx.get<number>(AUDIT, seqKey(org));
+  const counted = counterOf(tx, org);
   const mark = markOf(tx, org, counted !== undefined);
   const seq = (counted ?? 0) + 1;
   const now = clock();
@@ -224,10 +241,16 @@ export function recordAudit(tx: StoreWriter, clock: Clock, write: AuditedWrite):
     target,
     payload: payloadOf(write, pathObjects),
   };
-  tx.put(AUDIT, eventsKey(org) + record.id, record);
-  tx.put(AUDIT, seqKey(org), seq);
-  if (record.id <= mark.upTo) putIndexRows(tx, org, record); // below the mark (the clock went back): indexed at once
-  else if (seq % INDEX_BATCH === 0) indexAfterMark(tx, org, mark.upTo);
+  tx.put(AUDIT_RECENT, seqKey(org), seq);
+  if (tx.has(AUDIT, seqKey(org))) tx.delete(AUDIT, seqKey(org)); // a log written before auditRecent: its counter moves, once
+  if (record.id <= mark.upTo) {
+    // Below the mark (the clock went back): into the log, indexed at once.
+    tx.put(AUDIT, eventsKey(org) + record.id, record);
+    putIndexRows(tx, org, record);
+  } else {
+    tx.put(AUDIT_RECENT, eventsKey(org) + record.id, record);
+    if (seq % INDEX_BATCH === 0) indexAfterMark(tx, org, mark.upTo);
+  }
   if (seq > MAX_AUDIT_EVENTS) dropOldest(tx, org);
   return record;
 }
@@ -248,24 +271,39 @@ function putIndexRows(tx: StoreWriter, org: string, record: AuditRecord): void {
   for (const object of objectsOf(record, org)) tx.put(AUDIT, objectKey(org, object) + record.id, 0);
 }
 
-/** Writes the index rows of the events after the mark (fewer than INDEX_BATCH and this one) and moves the mark to the newest. */
+/**
+ * Moves the events after the mark (fewer than INDEX_BATCH and this one) from `auditRecent`
+ * into the log with their index rows, and the mark to the newest. A log written before
+ * `auditRecent` may hold such events itself: they get their index rows where they are.
+ */
 function indexAfterMark(tx: StoreWriter, org: string, upTo: string): void {
   const prefix = eventsKey(org);
   let newest = upTo;
-  for (const [key, record] of tx.scan<AuditRecord>(AUDIT, { prefix, after: prefix + upTo })) {
-    const id = key.slice(prefix.length);
-    if (id.startsWith(LAST)) break; // the counter and the mark
-    putIndexRows(tx, org, record);
-    newest = id;
+  for (const table of [AUDIT, AUDIT_RECENT]) {
+    for (const [key, record] of tx.scan<AuditRecord>(table, { prefix, after: prefix + upTo })) {
+      const id = key.slice(prefix.length);
+      if (id.startsWith(LAST)) break; // the counter and the mark
+      if (table === AUDIT_RECENT) {
+        tx.put(AUDIT, key, record);
+        tx.delete(AUDIT_RECENT, key);
+      }
+      putIndexRows(tx, org, record);
+      if (id > newest) newest = id;
+    }
   }
   tx.put(AUDIT, markKey(org), { upTo: newest } satisfies IndexMark);
 }
 
 function dropOldest(tx: StoreWriter, org: string): void {
-  const [oldest] = tx.scan<AuditRecord>(AUDIT, { prefix: eventsKey(org), limit: 1 });
-  if (!oldest) return;
+  let table = AUDIT;
+  let [oldest] = tx.scan<AuditRecord>(AUDIT, { prefix: eventsKey(org), limit: 1 });
+  if (oldest === undefined || oldest[0].startsWith(eventsKey(org) + LAST)) {
+    table = AUDIT_RECENT; // every event is still recent (a cap below INDEX_BATCH)
+    [oldest] = tx.scan<AuditRecord>(AUDIT_RECENT, { prefix: eventsKey(org), limit: 1 });
+    if (oldest === undefined || oldest[0].startsWith(eventsKey(org) + LAST)) return;
+  }
   const [key, record] = oldest;
-  tx.delete(AUDIT, key);
+  tx.delete(table, key);
   tx.delete(AUDIT, actionKey(org, record.action) + record.id);
   tx.delete(AUDIT, actorKey(org, record.actor.id) + record.id);
   for (const object of objectsOf(record, org)) tx.delete(AUDIT, objectKey(org, object) + record.id);

@@ -13,6 +13,7 @@ import type * as routes from '../api/routes/audit.js';
 import type { StoreReader } from '../store/types.js';
 import {
   AUDIT,
+  AUDIT_RECENT,
   type AuditRecord,
   LAST,
   MAX_AUDIT_EVENTS,
@@ -67,13 +68,35 @@ function timeRange<R>(tx: StoreReader, table: string, prefix: string, lower: str
 }
 
 /**
+ * The events of both tables (the log and `auditRecent`, audit-records.ts), newest first:
+ * each is read up to `limit` rows after the cursor and the two runs merged by key.
+ */
+function events(tx: StoreReader, org: string, lower: string | undefined, upper: string | undefined): PageSource<AuditRecord> {
+  const log = timeRange<AuditRecord>(tx, AUDIT, eventsKey(org), lower, upper);
+  const recent = timeRange<AuditRecord>(tx, AUDIT_RECENT, eventsKey(org), lower, upper);
+  return {
+    read(after, limit) {
+      const a = recent.read(after, limit) ?? [];
+      const b = log.read(after, limit) ?? [];
+      if (b.length === 0) return a;
+      if (a.length === 0) return b;
+      const rows: Array<[string, AuditRecord]> = [];
+      for (let i = 0, j = 0; rows.length < limit && (i < a.length || j < b.length); ) {
+        rows.push(j >= b.length || (i < a.length && (a[i] as [string, AuditRecord])[0] > (b[j] as [string, AuditRecord])[0]) ? (a[i++] as [string, AuditRecord]) : (b[j++] as [string, AuditRecord]));
+      }
+      return rows;
+    },
+  };
+}
+
+/**
  * A filtered list's rows, newest first: the events after the index mark (not indexed yet,
  * fewer than INDEX_BATCH: read as events, the view filters them), then the index rows up to
  * the mark. Both are keyed by event id, so a cursor names a place in either.
  */
 function indexedRange(tx: StoreReader, org: string, index: string, lower: string | undefined, upper: string): PageSource<AuditRecord | 0> {
   const upTo = indexedUpTo(tx, org);
-  const recent = timeRange<AuditRecord>(tx, AUDIT, eventsKey(org), lower, upper);
+  const recent = events(tx, org, lower, upper);
   // Keys below `belowMark` are those up to the mark (event ids have one length).
   const belowMark = `${upTo}\u0000`;
   const indexed = timeRange<0>(tx, AUDIT, index, lower, belowMark);
@@ -138,7 +161,7 @@ export const auditHandlers: Record<string, Handler> = {
     // Events end with the sequence row (LAST): a scan starts below it.
     const upper = query.to === undefined ? LAST : timePrefix(Date.parse(query.to) + 1);
     const filtered = index !== undefined || query.from !== undefined || query.to !== undefined;
-    const source = index === undefined ? timeRange<AuditRecord>(ctx.tx, AUDIT, eventsKey(org), lower, upper) : indexedRange(ctx.tx, org, index, lower, upper);
+    const source = index === undefined ? events(ctx.tx, org, lower, upper) : indexedRange(ctx.tx, org, index, lower, upper);
     const view = (row: AuditRecord | 0, id: string) => {
       const event = row === 0 ? getAuditEvent(ctx.tx, org, id) : row;
       return event && matches(event, org, filter) ? eventView(ctx.origin, org, event) : undefined;

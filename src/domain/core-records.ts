@@ -13,7 +13,8 @@
  * | orgs             | orgId                        | OrgRecord                                          |
  * | orgsByHostname   | hostname                     | orgId (hostnames are unique)                       |
  * | members          | `${orgId}/${userId}`         | MemberRecord                                       |
- * | orgMembers       | OrderedList, owner orgId     | the org's members (join order)                     |
+ * | orgMembers       | OrderedList, owner orgId     | the org's members (join order), each row a copy of |
+ * |                  |                              | the MemberRecord (null in older stores)            |
  * | userOrgs         | OrderedList, owner userId    | the user's organizations (join order)              |
  * | collections      | collectionId                 | CollectionRecord                                   |
  * | orgCollections   | OrderedList, owner orgId     | the org's collections (creation order)             |
@@ -75,8 +76,8 @@ export const Tables = {
 export const orgSpaceList = new OrderedList<null>(Tables.orgSpaces);
 /** An organization's collections, in creation order. */
 export const orgCollectionList = new OrderedList<null>(Tables.orgCollections);
-/** An organization's members, in join order (their records are in `members`). */
-export const orgMemberList = new OrderedList<null>(Tables.orgMembers);
+/** An organization's members, in join order (their records are in `members`; each row a MemberListRow). */
+export const orgMemberList = new OrderedList<MemberListRow | null>(Tables.orgMembers);
 /** A user's organizations, in join order. */
 export const userOrgList = new OrderedList<null>(Tables.userOrgs);
 /** A space's change request ids by number (`crNumberKey`). */
@@ -128,6 +129,25 @@ export interface UserRecord {
   email: string;
   photoURL?: string;
   createdAt: string;
+}
+
+/** What views show of a user (member and team rows keep a copy). */
+export type ShownUser = Pick<UserRecord, 'displayName' | 'email' | 'photoURL'>;
+
+export function shownUser(user: UserRecord): ShownUser {
+  return { displayName: user.displayName, email: user.email, ...(user.photoURL !== undefined ? { photoURL: user.photoURL } : {}) };
+}
+
+/**
+ * A row of `orgMemberList`: copies of what a member listing shows (the member record, the user's
+ * shown fields, the number of the organization's teams they are in), so a listing reads one row
+ * per member. Written by addMember and rewritten with the member's team rows (refreshTeamRows) by
+ * every write that changes what it copies. null in stores written before the copies.
+ */
+export interface MemberListRow {
+  member: MemberRecord;
+  user: ShownUser;
+  teams: number;
 }
 
 export interface TokenRecord {
@@ -296,6 +316,8 @@ export const getCollection = (tx: StoreReader, id: string) => tx.get<CollectionR
 export const getSpace = (tx: StoreReader, id: string) => tx.get<SpaceRecord>(Tables.spaces, id);
 export const getMember = (tx: StoreReader, orgId: string, userId: string) =>
   tx.get<MemberRecord>(Tables.members, memberKey(orgId, userId));
+/** The member record of a row of `orgMemberList`: its copy, or the record itself for a row without one. */
+export const listedMember = (tx: StoreReader, orgId: string, row: { id: string; value: MemberListRow | null }) => row.value?.member ?? getMember(tx, orgId, row.id);
 export const getRevision = (tx: StoreReader, spaceId: string, revisionId: string) =>
   tx.get<RevisionRecord>(Tables.revisions, revisionKey(spaceId, revisionId));
 
@@ -367,7 +389,9 @@ export function addMember(tx: StoreWriter, orgId: string, userId: string, member
   const key = memberKey(orgId, userId);
   if (tx.has(Tables.members, key)) return false;
   tx.put(Tables.members, key, member);
-  orgMemberList.insert(tx, orgId, userId, null);
+  const user = getUser(tx, userId);
+  // A new member is in none of the organization's teams yet.
+  orgMemberList.insert(tx, orgId, userId, user ? { member, user: shownUser(user), teams: 0 } : null);
   userOrgList.insert(tx, userId, orgId, null);
   return true;
 }

@@ -15,16 +15,18 @@ import { dropPrincipalGrants } from './grants.js';
 import { conflict, notFound } from '../api/errors.js';
 import type * as routes from '../api/routes/members.js';
 import type { StoreReader, StoreWriter } from '../store/types.js';
-import { type HandlerContext, deleted, implementer } from './handler.js';
+import { ExactJson, type HandlerContext, deleted, implementer } from './handler.js';
 import { type ListEnvelope, type PageQuery, countRows, itemsOf, paginate, rowsOf } from './pagination.js';
 import { orgAccess } from './permissions.js';
 import {
+  type MemberListRow,
   type MemberRecord,
   type Role,
   Tables,
   getMember,
   getSpace,
   getUser,
+  listedMember,
   memberKey,
   orgMemberList,
   orgSpaceList,
@@ -51,14 +53,14 @@ export interface MemberView {
   sites: number;
 }
 
-export function memberView(ctx: ViewContext & { tx: StoreReader }, orgId: string, userId: string, member: MemberRecord): MemberView {
+/** The numbers of an organization's spaces and sites a member view shows: read once per listing. */
+type OrgCounts = { orgSpaces: number; orgSites: number };
+const orgCounts = (tx: StoreReader, orgId: string): OrgCounts => ({ orgSpaces: orgSpaceList.count(tx, orgId), orgSites: orgSites.count(tx, orgId) });
+
+export function memberView(ctx: ViewContext & { tx: StoreReader }, orgId: string, userId: string, member: MemberRecord, counts: OrgCounts = orgCounts(ctx.tx, orgId)): MemberView {
   const user = getUser(ctx.tx, userId);
   if (!user) throw notFound(`User ${userId} not found`);
-  return shownMemberView(userId, member, shownUserView(ctx, userId, user), {
-    orgSpaces: orgSpaceList.count(ctx.tx, orgId),
-    orgSites: orgSites.count(ctx.tx, orgId),
-    teams: memberTeams.count(ctx.tx, memberTeamsOwner(orgId, userId)),
-  });
+  return shownMemberView(userId, member, shownUserView(ctx, userId, user), { ...counts, teams: memberTeams.count(ctx.tx, memberTeamsOwner(orgId, userId)) });
 }
 
 /**
@@ -104,10 +106,10 @@ function keepAnAdmin(tx: StoreReader, orgId: string, userId: string, member: Mem
   }
 }
 
-/** Replaces an existing member's record, and the copies their team rows keep of it. */
+/** Replaces an existing member's record, and the copies their member list row and team rows keep of it. */
 export function putMember(tx: StoreWriter, orgId: string, userId: string, member: MemberRecord): void {
   tx.put(Tables.members, memberKey(orgId, userId), member);
-  refreshTeamRows(tx, orgId, userId); // their team rows copy the record
+  refreshTeamRows(tx, orgId, userId); // their member list row and team rows copy the record
 }
 
 /** Removes a member from the organization, its indexes and its teams. */
@@ -126,8 +128,7 @@ interface MemberFilter {
   search?: string | undefined;
 }
 
-function matches(tx: StoreReader, orgId: string, userId: string, filter: MemberFilter): MemberRecord | undefined {
-  const member = getMember(tx, orgId, userId);
+function matches(tx: StoreReader, orgId: string, userId: string, filter: MemberFilter, member: MemberRecord | undefined): MemberRecord | undefined {
   if (!member) return undefined;
   if (filter.role !== undefined && (member.role ?? 'guest') !== filter.role) return undefined;
   if (filter.search !== undefined) {
@@ -143,34 +144,46 @@ interface MembersQuery extends PageQuery, MemberFilter {
   sort?: 'joinedAt' | 'lastSeenAt' | undefined;
 }
 
+/** A member list row's view: from its copies (no read), or from the records for a row without them. */
+function listedView(ctx: HandlerContext, orgId: string, row: ListRow, member: MemberRecord, counts: OrgCounts): MemberView {
+  const copies = row.value;
+  if (!copies) return memberView(ctx, orgId, row.id, member, counts);
+  return shownMemberView(row.id, member, shownUserView(ctx, row.id, copies.user), { ...counts, teams: copies.teams });
+}
+
+type ListRow = { id: string; value: MemberListRow | null };
+
 function listMembers(ctx: HandlerContext, orgId: string, query: MembersQuery): ListEnvelope<MemberView> {
   const desc = (query.order ?? 'desc') === 'desc';
   const filter: MemberFilter = { role: query.role, search: query.search };
+  // Each list row holds copies of what the view shows (MemberListRow), and the organization's counts are read once.
+  const counts = orgCounts(ctx.tx, orgId);
+  const matching = (row: ListRow) => matches(ctx.tx, orgId, row.id, filter, listedMember(ctx.tx, orgId, row));
   if (query.sort === 'lastSeenAt') {
     // Active members only, by last activity: every member row is read to sort them.
-    const active: Array<{ userId: string; member: MemberRecord }> = [];
-    for (const { id } of orgMemberList.all(ctx.tx, orgId)) {
-      const member = matches(ctx.tx, orgId, id, filter);
-      if (member?.lastSeenAt !== undefined) active.push({ userId: id, member });
+    const active: Array<{ row: ListRow; member: MemberRecord }> = [];
+    for (const row of orgMemberList.all(ctx.tx, orgId)) {
+      const member = matching(row);
+      if (member?.lastSeenAt !== undefined) active.push({ row, member });
     }
-    active.sort((a, b) => (a.member.lastSeenAt as string).localeCompare(b.member.lastSeenAt as string) || a.userId.localeCompare(b.userId));
+    active.sort((a, b) => (a.member.lastSeenAt as string).localeCompare(b.member.lastSeenAt as string) || a.row.id.localeCompare(b.row.id));
     if (desc) active.reverse();
-    return paginate(itemsOf(active), query, ({ userId, member }) => memberView(ctx, orgId, userId, member));
+    return paginate(itemsOf(active), query, ({ row, member }) => listedView(ctx, orgId, row, member, counts));
   }
   const prefix = `${orgId}/`;
-  type Row = { id: string };
-  const rows = rowsOf<Row>(ctx.tx, orgMemberList.table, prefix, { reverse: desc });
+  const rows = rowsOf<ListRow>(ctx.tx, orgMemberList.table, prefix, { reverse: desc });
   if (filter.role === undefined && filter.search === undefined) {
-    return paginate(rows, query, (row) => memberView(ctx, orgId, row.id, requireMember(ctx.tx, orgId, row.id)), orgMemberList.count(ctx.tx, orgId));
+    const member = (row: ListRow) => listedMember(ctx.tx, orgId, row) ?? requireMember(ctx.tx, orgId, row.id);
+    return paginate(rows, query, (row) => listedView(ctx, orgId, row, member(row), counts), orgMemberList.count(ctx.tx, orgId));
   }
   // No index holds roles or names: the count of matches reads every member row once.
-  const count = countRows<Row>(ctx.tx, orgMemberList.table, prefix, (row) => matches(ctx.tx, orgId, row.id, filter) !== undefined);
+  const count = countRows<ListRow>(ctx.tx, orgMemberList.table, prefix, (row) => matching(row) !== undefined);
   return paginate(
     rows,
     query,
     (row) => {
-      const member = matches(ctx.tx, orgId, row.id, filter);
-      return member ? memberView(ctx, orgId, row.id, member) : undefined;
+      const member = matching(row);
+      return member ? listedView(ctx, orgId, row, member, counts) : undefined;
     },
     count,
   );
@@ -181,7 +194,8 @@ function listMembers(ctx: HandlerContext, orgId: string, query: MembersQuery): L
 export const memberHandlers = {
   ...on('listMembersInOrganizationById', (ctx, { params, query }) => {
     const { org } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
-    return listMembers(ctx, org.id, query);
+    // Fresh views of copies (no undefined member): local mode takes the page as it is (handler.ts ExactJson).
+    return new ExactJson(listMembers(ctx, org.id, query));
   }),
 
   ...on('getMemberInOrganizationById', (ctx, { params }) => {

@@ -38,7 +38,7 @@ import {
   siteRole,
 } from './grants.js';
 import { activeSpaceAccess, collectionAccess, rank, roleIn } from './permissions.js';
-import { type MemberRecord, type MemberRole, type Role, getMember, getUser, orgMemberList, userIdByEmail } from './core-records.js';
+import { type MemberListRow, type MemberRecord, type MemberRole, type Role, getMember, getUser, listedMember, orgMemberList, userIdByEmail } from './core-records.js';
 import { type ListPage, type PageQuery, itemsOf, paginate, rowsOf } from './pagination.js';
 import { resolveMembers } from './teams.js';
 import { getTeam, memberTeams, memberTeamsOwner, teamView } from './teams-records.js';
@@ -207,13 +207,14 @@ function aggregate(ctx: HandlerContext, target: Target, query: AggregateQuery): 
   const desc = (query.order ?? 'desc') === 'desc';
   if (query.sort === 'name' || query.sort === 'lastSeenAt') {
     // Sorted by a member's field: the organization's members are read once (members list does the same).
-    const rows = orgMemberList.all(ctx.tx, target.orgId).map(({ id }) => ({ id, member: getMember(ctx.tx, target.orgId, id) }));
+    const rows = orgMemberList.all(ctx.tx, target.orgId).map((row) => ({ id: row.id, member: listedMember(ctx.tx, target.orgId, row) }));
     const key = (row: { id: string; member: MemberRecord | undefined }) =>
       query.sort === 'name' ? (getUser(ctx.tx, row.id)?.displayName ?? '').toLowerCase() : (row.member?.lastSeenAt ?? '');
     rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0) * (desc ? -1 : 1));
     return paginate(itemsOf(rows), query, (row) => item(row.id, row.member));
   }
-  return paginate(rowsOf<{ id: string }>(ctx.tx, orgMemberList.table, `${target.orgId}/`, { reverse: desc }), query, (row) => item(row.id, getMember(ctx.tx, target.orgId, row.id)));
+  type Row = { id: string; value: MemberListRow | null };
+  return paginate(rowsOf<Row>(ctx.tx, orgMemberList.table, `${target.orgId}/`, { reverse: desc }), query, (row) => item(row.id, listedMember(ctx.tx, target.orgId, row)));
 }
 
 /** 0.202's UserSitePermissionOrigin: the organization, or the site with why. */

@@ -26,8 +26,8 @@ import { memberTeams, memberTeamsOwner } from './team-sets.js';
 
 export { memberTeams, memberTeamsOwner };
 import { atLeast } from './permissions.js';
-import { type MemberRecord, type Role, getMember, getUser } from './core-records.js';
-import { type ShownUser, type ViewContext, shownUser } from './views.js';
+import { type MemberListRow, type MemberRecord, type Role, type ShownUser, getMember, getUser, orgMemberList, shownUser } from './core-records.js';
+import type { ViewContext } from './views.js';
 
 export type TeamRole = 'owner' | 'member';
 
@@ -55,12 +55,17 @@ export const teamMembers = new KeyedSet<TeamMemberRow>('teamMembers');
 
 export const getTeam = (tx: StoreReader, id: string) => tx.get<TeamRecord>(TEAMS, id);
 
-/** A team row with fresh copies of the member's records (the role alone when they are not a member: callers check first). */
-function teamRow(tx: StoreReader, orgId: string, userId: string, role: TeamRole): TeamMemberRow {
+/** Fresh copies of what member and team listings show of a member (undefined when they are not one). */
+function memberCopies(tx: StoreReader, orgId: string, userId: string): MemberListRow | undefined {
   const member = getMember(tx, orgId, userId);
   const user = getUser(tx, userId);
-  if (!member || !user) return { role };
-  return { role, member, user: shownUser(user), teams: memberTeams.count(tx, memberTeamsOwner(orgId, userId)) };
+  if (!member || !user) return undefined;
+  return { member, user: shownUser(user), teams: memberTeams.count(tx, memberTeamsOwner(orgId, userId)) };
+}
+
+/** A team row with fresh copies of the member's records (the role alone when they are not a member: callers check first). */
+function teamRow(tx: StoreReader, orgId: string, userId: string, role: TeamRole): TeamMemberRow {
+  return { role, ...memberCopies(tx, orgId, userId) };
 }
 
 /** Adds a member to a team or changes their role. True when they were new to it. */
@@ -84,14 +89,16 @@ export function removeTeamMember(tx: StoreWriter, team: TeamRecord, userId: stri
 }
 
 /**
- * Rewrites the copies in each of the member's team rows (but `except`'s): call it in the
- * commit that changes their member record, their user (once per organization they belong
- * to) or their teams.
+ * Rewrites the copies in the member's row of the organization's member list and in each of
+ * their team rows (but `except`'s): call it in the commit that changes their member record,
+ * their user (once per organization they belong to) or their teams.
  */
 export function refreshTeamRows(tx: StoreWriter, orgId: string, userId: string, except?: string): void {
+  const copies = memberCopies(tx, orgId, userId);
+  if (copies) orgMemberList.update(tx, orgId, userId, copies);
   for (const { id: teamId } of memberTeams.all(tx, memberTeamsOwner(orgId, userId))) {
     const row = teamId === except ? undefined : teamMembers.get(tx, teamId, userId);
-    if (row) teamMembers.put(tx, teamId, userId, teamRow(tx, orgId, userId, row.role));
+    if (row) teamMembers.put(tx, teamId, userId, { role: row.role, ...copies });
   }
 }
 

@@ -45,11 +45,8 @@ export interface UserView {
 }
 
 /** What a user view shows of a user record besides its id (team rows keep a copy: teams-records.ts). */
-export type ShownUser = Pick<UserRecord, 'displayName' | 'email' | 'photoURL'>;
-
-export function shownUser(user: UserRecord): ShownUser {
-  return { displayName: user.displayName, email: user.email, ...(user.photoURL !== undefined ? { photoURL: user.photoURL } : {}) };
-}
+import type { ShownUser } from './core-records.js';
+export { type ShownUser, shownUser } from './core-records.js';
 
 export function userView(ctx: ViewContext, user: UserRecord): UserView {
   return shownUserView(ctx, user.id, user);

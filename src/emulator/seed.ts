@@ -38,6 +38,8 @@ export interface Seeded {
 }
 
 export interface SeedOptions {
+  /** Reads a file the seed names (an OpenAPI specification's source), relative to the seed file. */
+  readSource?: ((path: string) => Promise<string>) | undefined;
   clock: Clock;
   ids: IdGenerator;
   origin: string;
@@ -62,7 +64,7 @@ export async function seedStore(store: Store, seed: Located, options: SeedOption
   );
   const organizationId = boot.organization.id;
   const transport = new LocalTransport({ store, clock: options.clock, ids: options.ids, origin: options.origin, token: boot.token });
-  const plan = await planOrganization(seed, await OrgState.read(transport, organizationId), { prune: false, selfId: boot.user.id });
+  const plan = await planOrganization(seed, await OrgState.read(transport, organizationId), { prune: false, selfId: boot.user.id, readSource: options.readSource });
   await applyPlan(transport, plan, async () => undefined);
 
   const users: SeededUser[] = [];

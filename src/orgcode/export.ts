@@ -6,9 +6,11 @@
  * name (a redirect to a single page, a team member without an e-mail) is left out and reported.
  */
 import { stringify } from 'yaml';
+import { ApiError } from '../api/errors.js';
 import { fileGrants, targetOf, type GrantKind } from './plan-grants.js';
-import type { FileCollection, FilePermission, FileSectionGroup, FileSiteSection, OrgFile } from './schema.js';
-import type { CurrentCollection, CurrentSite, OrgState, SiteDetails } from './state.js';
+import { customizationFileForm } from './plan-org-kinds.js';
+import type { FileCollection, FileFont, FileOpenAPISpec, FilePermission, FileSamlProvider, FileSectionGroup, FileSiteSection, FileTranslation, OrgFile } from './schema.js';
+import type { CurrentCollection, CurrentFont, CurrentSite, OrgState, SiteDetails } from './state.js';
 
 export interface Exported {
   file: OrgFile;
@@ -98,7 +100,9 @@ function exportTeams(state: OrgState, pin: Pin, skipped: string[]) {
 }
 
 /** A site's sections as the file nests them: those outside groups, and the groups (nested) with theirs. */
-function exportSectionTree(details: SiteDetails, section: (s: SiteDetails['sections'][number]) => FileSiteSection[]) {
+function exportSectionTree(details: SiteDetails, section: (s: SiteDetails['sections'][number]) => FileSiteSection[], pin: Pin) {
+  // Two groups of one site may share a title: each is then pinned by id, so the round trip is exact.
+  const duplicate = sharedNames(details.sectionGroups.map((group) => group.title));
   const tree = (parent: string | undefined): FileSectionGroup[] =>
     details.sectionGroups
       .filter((group) => group.parent === parent)
@@ -106,6 +110,7 @@ function exportSectionTree(details: SiteDetails, section: (s: SiteDetails['secti
         const sections = details.sections.filter((s) => s.group === group.id).flatMap(section);
         const nested = tree(group.id);
         return {
+          ...pin(group.id, duplicate(group.title)),
           title: group.title,
           ...(group.icon ? { icon: group.icon } : {}),
           ...(group.draft ? { draft: true } : {}),
@@ -116,7 +121,7 @@ function exportSectionTree(details: SiteDetails, section: (s: SiteDetails['secti
   return { sections: details.sections.filter((s) => s.group === undefined).flatMap(section), sectionGroups: tree(undefined) };
 }
 
-async function exportSite(state: OrgState, site: CurrentSite, spacePathById: ReadonlyMap<string, string>, skipped: string[], grants: Grants) {
+async function exportSite(state: OrgState, site: CurrentSite, spacePathById: ReadonlyMap<string, string>, skipped: string[], grants: Grants, pin: Pin, fonts: readonly CurrentFont[]) {
   const [details, permissions] = await Promise.all([state.site(site.id), grants('site', site.id, site.title)]);
   const sectionTitle = new Map(details.sections.map((section) => [section.id, section.title]));
   const siteSpacePath = new Map(details.siteSpaces.map((siteSpace) => [siteSpace.id, spacePathById.get(siteSpace.spaceId)]));
@@ -124,7 +129,7 @@ async function exportSite(state: OrgState, site: CurrentSite, spacePathById: Rea
     const space = section.spaceId ? spacePathById.get(section.spaceId) : undefined;
     if (!space) skipped.push(`site "${site.title}": section "${section.title}" shows no space of the organization`);
     return space ? [{ title: section.title, space, path: section.path, ...(section.draft ? { draft: true } : {}) }] : [];
-  });
+  }, pin);
   const rootSpaces = details.siteSpaces
     .filter((siteSpace) => !siteSpace.sectionId && spacePathById.has(siteSpace.spaceId))
     .map((siteSpace) => ({ space: spacePathById.get(siteSpace.spaceId) as string, path: siteSpace.path }));
@@ -148,9 +153,76 @@ async function exportSite(state: OrgState, site: CurrentSite, spacePathById: Rea
     ...(rootSpaces.length ? { spaces: rootSpaces } : {}),
     ...(details.shareLinks.length ? { shareLinks: details.shareLinks.map((l) => ({ name: l.name })) } : {}),
     ...(redirects.length ? { redirects } : {}),
-    customization: details.customization,
+    customization: customizationFileForm(details.customization, fonts),
     ...permissions,
   };
+}
+
+/**
+ * A list the organization may not offer: a server without the operation (404, 405, 501) or a
+ * token that may not read it (403, the SAML providers of a non-administrator) leaves the kind
+ * out of the file, reported.
+ */
+async function optional<T>(read: () => Promise<T[]>, kind: string, skipped: string[]): Promise<T[] | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ApiError && [403, 404, 405, 501].includes(error.status)) {
+      skipped.push(`${kind}: not readable here (${error.status}); left out of the file`);
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+function exportFonts(fonts: readonly CurrentFont[], pin: Pin): FileFont[] {
+  const duplicate = sharedNames(fonts.map((f) => f.fontFamily));
+  return fonts.map((f) => ({ ...pin(f.id, duplicate(f.fontFamily)), fontFamily: f.fontFamily, fontFaces: f.fontFaces }));
+}
+
+async function exportSaml(state: OrgState, pin: Pin, skipped: string[]): Promise<FileSamlProvider[] | undefined> {
+  const providers = await optional(() => state.samlProviders(), 'samlProviders', skipped);
+  if (!providers) return undefined;
+  const duplicate = sharedNames(providers.map((p) => p.label));
+  const sharedTeam = sharedNames(state.teams.map((t) => t.title));
+  return providers.map((p) => {
+    const team = p.defaultTeam === undefined ? undefined : state.teams.find((t) => t.id === p.defaultTeam);
+    if (team && sharedTeam(team.title)) skipped.push(`SAML provider "${p.label}": its default team "${team.title}" shares its title with another team`);
+    return {
+      ...pin(p.id, duplicate(p.label)),
+      label: p.label,
+      ...(p.ssoURL ? { ssoURL: p.ssoURL } : {}),
+      ...(p.entityID ? { entityID: p.entityID } : {}),
+      ...(p.certificate ? { certificate: p.certificate } : {}),
+      ...(team && !sharedTeam(team.title) ? { defaultTeam: team.title } : {}),
+      ...(p.defaultRole !== undefined ? { defaultRole: p.defaultRole ?? 'guest' } : {}),
+    } as FileSamlProvider;
+  });
+}
+
+async function exportTranslations(state: OrgState, spacePathById: ReadonlyMap<string, string>, pin: Pin, skipped: string[]): Promise<FileTranslation[] | undefined> {
+  const translations = await optional(() => state.translations(), 'translations', skipped);
+  if (!translations) return undefined;
+  const duplicate = sharedNames(translations.map((t) => `${t.source.space}\u0000${t.language}`));
+  const sharedSpace = sharedNames([...spacePathById.values()]);
+  return translations.flatMap((t) => {
+    const space = spacePathById.get(t.source.space);
+    if (!space || sharedSpace(space)) {
+      skipped.push(`translation ${t.id}: its source space ${space ? `"${space}" shares its title path with another space` : `${t.source.space} is not a space of the organization`}`);
+      return [];
+    }
+    return [{ ...pin(t.id, duplicate(`${t.source.space}\u0000${t.language}`)), source: { space, language: t.source.language }, language: t.language, ...(t.instructions !== undefined ? { instructions: t.instructions } : {}) } as FileTranslation];
+  });
+}
+
+async function exportOpenAPISpecs(state: OrgState, pin: Pin, skipped: string[]): Promise<FileOpenAPISpec[] | undefined> {
+  const specs = await optional(() => state.openAPISpecs(), 'openAPISpecs', skipped);
+  if (!specs) return undefined;
+  return specs.map((s) => {
+    // A spec published from a file's text has no URL: the file keeps it without a source (its versions are content).
+    if (!s.sourceURL) skipped.push(`OpenAPI specification ${s.slug}: published from a file, so its source is left out (the spec is kept)`);
+    return { ...pin(s.id, false), slug: s.slug, ...(s.sourceURL ? { source: { url: s.sourceURL } } : {}), ...(s.visibility ? { visibility: s.visibility as 'private' | 'public' } : {}) };
+  });
 }
 
 export async function exportOrganization(state: OrgState, options: { withIds: boolean }): Promise<Exported> {
@@ -159,12 +231,16 @@ export async function exportOrganization(state: OrgState, options: { withIds: bo
   const spacePathById = new Map(state.spaces.map((s) => [s.id, state.spacePath(s)]));
   const siteDuplicate = sharedNames(state.sites.map((s) => s.title));
   const grants = grantsOf(state, skipped);
-  const [organization, collections, spaces, teams, sites] = await Promise.all([
+  const fonts = await optional(() => state.fonts(), 'fonts', skipped);
+  const [organization, collections, spaces, teams, sites, samlProviders, translations, openAPISpecs] = await Promise.all([
     state.organization(),
     exportCollections(state, pin, grants),
     exportSpaces(state, pin, grants),
     exportTeams(state, pin, skipped),
-    Promise.all(state.sites.map(async (site) => ({ ...pin(site.id, siteDuplicate(site.title)), ...(await exportSite(state, site, spacePathById, skipped, grants)) }))),
+    Promise.all(state.sites.map(async (site) => ({ ...pin(site.id, siteDuplicate(site.title)), ...(await exportSite(state, site, spacePathById, skipped, grants, pin, fonts ?? [])) }))),
+    exportSaml(state, pin, skipped),
+    exportTranslations(state, spacePathById, pin, skipped),
+    exportOpenAPISpecs(state, pin, skipped),
   ]);
   const file = {
     organization: {
@@ -187,6 +263,10 @@ export async function exportOrganization(state: OrgState, options: { withIds: bo
     spaces,
     teams,
     sites,
+    ...(fonts ? { fonts: exportFonts(fonts, pin) } : {}),
+    ...(samlProviders ? { samlProviders } : {}),
+    ...(translations ? { translations } : {}),
+    ...(openAPISpecs ? { openAPISpecs } : {}),
   } as OrgFile;
   return { file, skipped };
 }

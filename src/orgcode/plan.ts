@@ -16,6 +16,7 @@ import type { FieldChange, PlannedRequest, Ref, Step, StepOp } from './steps.js'
 import { type Current as SyncCurrent, type Wanted as SyncWanted, batchBody, planSync } from '../cli/commands/team-sync-plan.js';
 import { type FieldPath, type Located, fileError } from './parse.js';
 import { type GrantObject, planGrants, prefetchGrants } from './plan-grants.js';
+import { KindsPlanner, customizationFileForm } from './plan-org-kinds.js';
 import type { FileCollection, FileGitSource, FileOrganization, FileSectionGroup, FileSite, FileSiteSection, FileSpace, OrgFile } from './schema.js';
 import type { CurrentGit, CurrentRedirect, OrgState } from './state.js';
 
@@ -31,6 +32,8 @@ export interface PlanOptions {
   prune: boolean;
   /** The user the token acts as: --prune never removes it from the organization. */
   selfId?: string | undefined;
+  /** The text of a file the organization file names (an OpenAPI source), by its path relative to the organization file. */
+  readSource?: ((path: string) => Promise<string>) | undefined;
 }
 
 const ref = (key: string): Ref => ({ $ref: key });
@@ -66,6 +69,8 @@ class Planner {
   /** Names two objects of the file share (each pinned by id). */
   private readonly ambiguous = new Set<string>();
   private readonly org: { organizationId: string };
+  /** Fonts, SAML providers, translations, OpenAPI specifications. */
+  readonly kinds: KindsPlanner;
 
   constructor(
     private readonly located: Located,
@@ -73,6 +78,13 @@ class Planner {
     private readonly options: PlanOptions,
   ) {
     this.org = { organizationId: state.organizationId };
+    this.kinds = new KindsPlanner({
+      ...this.siteContext(),
+      readSource: async (path, field) => {
+        if (!options.readSource) throw fileError(this.where(field), field, 'a source file needs an organization file on disk (not stdin)', 'give source: {url: …}, or apply -f a file');
+        return options.readSource(path);
+      },
+    });
   }
 
   /** The file names the current object `id` as `key`. */
@@ -411,11 +423,13 @@ class Planner {
       know: (key: string, id: string) => this.known.set(key, id),
       create: (key: string) => this.created.add(key),
       step: (op: StepOp, kind: string, name: string, changes: FieldChange[], requests: PlannedRequest[]) => this.step(op, kind, name, changes, requests),
+      kinds: this.kinds,
     };
   }
 
   /** --prune: every object of a kind the file lists that the file does not name. */
   async prune(file: OrgFile): Promise<void> {
+    await this.kinds.prune(file);
     const kept = this.matched;
     if (file.sites) {
       for (const site of this.state.sites.filter((s) => !kept.has(s.id))) {
@@ -493,18 +507,26 @@ class SitePlanner {
   }
 
   /** Every section the file gives the site, at the top or in a group (`group`: the group's title), with where it is. */
-  private wantedSections(): Array<{ section: FileSiteSection; here: FieldPath; group?: string }> {
-    const out: Array<{ section: FileSiteSection; here: FieldPath; group?: string }> = [];
+  private wantedSections(): Array<{ section: FileSiteSection; here: FieldPath; group?: FileSectionGroup }> {
+    const out: Array<{ section: FileSiteSection; here: FieldPath; group?: FileSectionGroup }> = [];
     (this.site.sections ?? []).forEach((section, i) => out.push({ section, here: [...this.here, 'sections', i] }));
     const walk = (groups: readonly FileSectionGroup[], path: FieldPath) =>
       groups.forEach((group, g) => {
         const here = [...path, g];
-        (group.sections ?? []).forEach((section, i) => out.push({ section, here: [...here, 'sections', i], group: group.title }));
+        (group.sections ?? []).forEach((section, i) => out.push({ section, here: [...here, 'sections', i], group }));
         walk(group.sectionGroups ?? [], [...here, 'sectionGroups']);
       });
     walk(this.site.sectionGroups ?? [], [...this.here, 'sectionGroups']);
     return out;
   }
+
+  /** A group's reference key: by id when pinned (two groups of a site may share a title), else by title. */
+  private groupKey(group: FileSectionGroup): string {
+    return group.id ? `group:${this.site.title}/#${group.id}` : `group:${this.site.title}/${group.title}`;
+  }
+
+  /** Ids of the current groups the file names (--prune deletes the others). */
+  private readonly keptGroups = new Set<string>();
 
   /** Section groups, parents first: created, renamed (when pinned), icon and draft changed. */
   private sectionGroups(groups: readonly FileSectionGroup[], parent: FileSectionGroup | undefined, path: FieldPath): void {
@@ -512,11 +534,14 @@ class SitePlanner {
     const list = this.current?.sectionGroups ?? [];
     groups.forEach((group, g) => {
       const here = [...path, g];
-      const key = `group:${title}/${group.title}`;
+      const key = this.groupKey(group);
       const name = `${title}/${group.title}`;
-      const parentId = parent ? this.ctx.resolve(`group:${title}/${parent.title}`) : undefined;
-      const current = group.id ? list.find((c) => c.id === group.id) : list.find((c) => c.title === group.title);
+      const parentId = parent ? this.ctx.resolve(this.groupKey(parent)) : undefined;
+      const named = group.id ? [] : list.filter((c) => c.title === group.title);
+      if (named.length > 1) throw fileError(this.ctx.where([...here, 'title']), [...here, 'title'], `${named.length} section groups of site "${title}" are titled "${group.title}" (${named.map((c) => c.id).join(', ')})`, 'pin the one you mean with id:');
+      const current = group.id ? list.find((c) => c.id === group.id) : named[0];
       if (group.id && !current) throw fileError(this.ctx.where([...here, 'id']), [...here, 'id'], `no section group with id ${group.id} in site "${title}"`, 'remove the id to create it');
+      if (current) this.keptGroups.add(current.id);
       const settings = { icon: group.icon, draft: group.draft };
       if (!current) {
         this.ctx.create(key);
@@ -546,7 +571,7 @@ class SitePlanner {
       const current = section.id ? list.find((s) => s.id === section.id) : list.find((s) => s.title === section.title);
       if (section.id && !current) throw fileError(this.ctx.where([...here, 'id']), [...here, 'id'], `no section with id ${section.id} in site "${title}"`, 'remove the id to create it');
       const siteSpaceKey = `siteSpace:${title}/${section.space}`;
-      const groupId = group === undefined ? undefined : (this.ctx.resolve(`group:${title}/${group}`) as string | Ref);
+      const groupId = group === undefined ? undefined : (this.ctx.resolve(this.groupKey(group)) as string | Ref);
       const intoGroup = (sectionId: string | Ref): PlannedRequest => ({ route: 'addSectionToGroup', params: { ...this.params, siteSectionGroupId: groupId as string | Ref }, body: { sectionId } });
       if (!current) {
         this.ctx.create(key);
@@ -556,7 +581,7 @@ class SitePlanner {
         ];
         if (section.path) requests.push({ route: 'updateSiteSectionById', params: { ...this.params, siteSectionId: ref(key) }, body: { path: section.path } });
         if (groupId !== undefined) requests.push(intoGroup(ref(key)));
-        this.ctx.step('+', 'site section', name, diffFields({ space: section.space, path: section.path, draft: section.draft, group }, {}), requests);
+        this.ctx.step('+', 'site section', name, diffFields({ space: section.space, path: section.path, draft: section.draft, group: group?.title }, {}), requests);
         continue;
       }
       this.ctx.know(key, current.id);
@@ -568,7 +593,7 @@ class SitePlanner {
       const requests: PlannedRequest[] = [];
       if (changes.length) requests.push({ route: 'updateSiteSectionById', params: { ...this.params, siteSectionId: current.id }, body: bodyOf(changes) });
       if (groupId !== current.group) {
-        changes.push({ field: 'group', from: current.group === undefined ? undefined : groupTitle.get(current.group), to: group });
+        changes.push({ field: 'group', from: current.group === undefined ? undefined : groupTitle.get(current.group), to: group?.title });
         if (groupId !== undefined) requests.push(intoGroup(current.id));
         else requests.push({ route: 'removeSectionFromGroup', params: { ...this.params, siteSectionGroupId: current.group as string, siteSectionId: current.id } });
       }
@@ -638,10 +663,14 @@ class SitePlanner {
   private async customization(): Promise<void> {
     const wanted = this.site.customization;
     if (!wanted) return;
-    const changes = this.current ? leafChanges(wanted, this.current.customization, 'customization') : leafChanges(wanted, {}, 'customization');
+    // Fonts are compared as the file names them ({fontFamily: Inter}) and sent as the API takes them (the whole definition).
+    const body = await this.ctx.kinds.customization(wanted, [...this.here, 'customization']);
+    const current = this.current ? (body === wanted ? this.current.customization : customizationFileForm(this.current.customization, await this.ctx.state.fonts())) : {};
+    const changes = leafChanges(wanted, current, 'customization');
+    if (body !== wanted && this.current) changes.push(...this.ctx.kinds.staleFonts(body, this.current.customization));
     if (!changes.length) return;
     this.ctx.step(this.current ? '~' : '+', 'site customization', this.site.title, changes, [
-      { route: 'updateSiteCustomizationById', params: this.params, body: wanted, mergeWith: 'getSiteCustomizationById' },
+      { route: 'updateSiteCustomizationById', params: this.params, body, mergeWith: 'getSiteCustomizationById' },
     ]);
   }
 
@@ -661,12 +690,10 @@ class SitePlanner {
       }
     }
     if (this.site.sectionGroups) {
-      const kept = new Set<string>();
-      const walk = (groups: readonly FileSectionGroup[]) => groups.forEach((g) => (kept.add(g.title), walk(g.sectionGroups ?? [])));
-      walk(this.site.sectionGroups);
+      const kept = this.keptGroups;
       const byId = new Map(this.current.sectionGroups.map((g) => [g.id, g]));
       const depth = (id: string | undefined): number => (id === undefined ? 0 : 1 + depth(byId.get(id)?.parent));
-      const gone = this.current.sectionGroups.filter((g) => !kept.has(g.title)).sort((a, b) => depth(b.id) - depth(a.id));
+      const gone = this.current.sectionGroups.filter((g) => !kept.has(g.id)).sort((a, b) => depth(b.id) - depth(a.id));
       for (const group of gone) {
         this.ctx.step('-', 'section group', `${title}/${group.title}`, [], [{ route: 'deleteSiteSectionGroupById', params: { ...this.params, siteSectionGroupId: group.id } }]);
       }
@@ -752,7 +779,11 @@ export async function planOrganization(located: Located, state: OrgState, option
   planner.collections(file.collections ?? [], undefined, ['collections']);
   await planner.spaces(file.spaces ?? []);
   await planner.teams(file.teams ?? []);
+  await planner.kinds.fonts(file.fonts ?? []);
+  await planner.kinds.openAPISpecs(file.openAPISpecs ?? []);
   await planner.sites(file.sites ?? []);
+  await planner.kinds.samlProviders(file.samlProviders ?? []);
+  await planner.kinds.translations(file.translations ?? []);
   await planner.permissions(file);
   if (options.prune) await planner.prune(file);
   return { steps: [...planner.steps, ...planner.deletions], notes: planner.notes };

@@ -9,7 +9,7 @@
  * exactly what the API does.
  */
 import * as z from 'zod';
-import { ContentVisibility, CustomFieldType, DefaultLevel, Emoji, MemberRole, SiteType, SiteVisibility, SpaceEditMode, TeamMemberRole } from '../api/schemas/common.js';
+import { ContentVisibility, CustomFieldType, DefaultLevel, Emoji, MemberRole, SiteType, SiteVisibility, SpaceEditMode, TeamMemberRole, TranslationLanguage } from '../api/schemas/common.js';
 
 const Title = z.string().min(1).max(128);
 const Id = z.string().min(1).max(100).describe('pins the object: matched by id, so a changed title is a rename');
@@ -171,6 +171,58 @@ const Organization = z.strictObject({
   inviteLinks: z.boolean().optional(),
 });
 
+/** A custom font of the organization, named by its family (a site's customization names it as `{fontFamily: Inter}`). */
+const Font = z.strictObject({
+  id: Id.optional(),
+  fontFamily: z.string().min(1).max(50),
+  fontFaces: z
+    .array(
+      z.strictObject({
+        weight: z.number().int().min(1).max(1000),
+        storageKey: z.string().min(1).max(512).describe("the face's file: its https:// URL in docsctl (on GitBook, the storage key of an upload)"),
+      }),
+    )
+    .min(1)
+    .describe('every face of the font (one of weight 400 is required); faces the file leaves out are removed'),
+});
+
+/** A SAML provider of the organization's SSO, named by its label. */
+const SamlProvider = z.strictObject({
+  id: Id.optional(),
+  label: z.string().min(1).max(30),
+  ssoURL: z.string().max(2048).optional(),
+  entityID: z.string().max(1024).optional(),
+  certificate: z.string().max(10000).optional().describe("the identity provider's PEM X.509 certificate"),
+  defaultTeam: z.string().min(1).max(100).optional().describe('the team new SSO members join, by title'),
+  defaultRole: FileMemberRole.optional().describe('role of new SSO members'),
+});
+
+/** A translation of a space into another language (the real API's Translation), named by its source space and language. */
+const Translation = z.strictObject({
+  id: Id.optional(),
+  source: z.strictObject({ space: TitlePath.describe('the title path of the space translated'), language: TranslationLanguage }),
+  language: TranslationLanguage.describe('the language it is translated into'),
+  instructions: z.record(z.string(), z.unknown()).optional().describe('instructions for the translation (a JSON document)'),
+});
+
+/** Where an OpenAPI specification comes from: a URL, or a file beside the organization file (its text is sent). */
+const OpenAPISource = z.union([
+  z.strictObject({ url: z.string().min(1).max(2048) }),
+  z.strictObject({ file: z.string().min(1).max(1000).describe('a path, relative to the organization file') }),
+]);
+
+/** An OpenAPI specification, named by its slug; its published versions are content (not in the file). */
+const OpenAPISpec = z.strictObject({
+  id: Id.optional(),
+  slug: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lowercase letters and digits joined by single hyphens'),
+  source: OpenAPISource.optional().describe('required to create it; left out: the source is not managed'),
+  visibility: z.enum(['private', 'public']).optional(),
+});
+
 export const OrgFileSchema = z.strictObject({
   organization: Organization.optional(),
   members: z.array(Member).optional(),
@@ -179,6 +231,10 @@ export const OrgFileSchema = z.strictObject({
   spaces: z.array(Space).optional(),
   teams: z.array(Team).optional(),
   sites: z.array(Site).optional(),
+  fonts: z.array(Font).optional(),
+  samlProviders: z.array(SamlProvider).optional(),
+  translations: z.array(Translation).optional(),
+  openAPISpecs: z.array(OpenAPISpec).optional(),
 });
 
 export type OrgFile = z.infer<typeof OrgFileSchema>;
@@ -192,6 +248,10 @@ export type FileRedirect = z.infer<typeof Redirect>;
 export type FileSiteSection = z.infer<typeof SiteSection>;
 export type FilePermission = z.infer<typeof Permission>;
 export type FileOrganization = z.infer<typeof Organization>;
+export type FileFont = z.infer<typeof Font>;
+export type FileSamlProvider = z.infer<typeof SamlProvider>;
+export type FileTranslation = z.infer<typeof Translation>;
+export type FileOpenAPISpec = z.infer<typeof OpenAPISpec>;
 
 /** The JSON Schema of the file (`apply --schema`), for editors' YAML language servers. */
 export function orgFileJsonSchema(): unknown {

@@ -124,6 +124,38 @@ export interface SiteDetails {
   customization: Record<string, unknown>;
 }
 
+export interface CurrentFont {
+  id: string;
+  fontFamily: string;
+  /** By weight: the file's `storageKey` is the face's first source URL. */
+  fontFaces: Array<{ weight: number; storageKey: string }>;
+  /** The definition a site's customization embeds (the list's item without its permissions). */
+  definition: Record<string, unknown>;
+}
+export interface CurrentSamlProvider {
+  id: string;
+  label: string;
+  ssoURL?: string | undefined;
+  entityID?: string | undefined;
+  certificate?: string | undefined;
+  /** The default team's id. */
+  defaultTeam?: string | undefined;
+  /** null: guest. */
+  defaultRole?: string | null | undefined;
+}
+export interface CurrentTranslation {
+  id: string;
+  source: { space: string; language: string };
+  language: string;
+  instructions?: unknown;
+}
+export interface CurrentOpenAPISpec {
+  id: string;
+  slug: string;
+  sourceURL?: string | undefined;
+  visibility?: string | undefined;
+}
+
 type Item = Record<string, unknown>;
 
 /** Every item of a paginated list. */
@@ -148,6 +180,8 @@ export class OrgState {
   private readonly siteCache = new Map<string, Promise<SiteDetails>>();
   private readonly grantsCache = new Map<string, Promise<CurrentGrant[]>>();
   private organizationCache: Promise<CurrentOrganization> | undefined;
+  private readonly listCache = new Map<string, Promise<unknown>>();
+  private readonly specTextCache = new Map<string, Promise<string | undefined>>();
   private readonly paths = new Map<string, string>();
   private byId: Map<string, CurrentCollection> | undefined;
 
@@ -272,6 +306,71 @@ export class OrgState {
       };
     });
     return this.organizationCache;
+  }
+
+  /** The organization's custom fonts (read when the file lists fonts or a customization names one, and by export). */
+  fonts(): Promise<CurrentFont[]> {
+    return cached(this.listCache as Map<string, Promise<CurrentFont[]>>, 'fonts', async () =>
+      (await listAll(this.transport, 'listCustomFonts', { organizationId: this.organizationId })).map((f) => {
+        const { permissions: _permissions, ...definition } = f;
+        const faces = (f.fontFaces as Array<{ weight: number; sources?: Array<{ url?: string }> }> | undefined) ?? [];
+        return {
+          id: f.id as string,
+          fontFamily: f.fontFamily as string,
+          fontFaces: faces.map((face) => ({ weight: face.weight, storageKey: face.sources?.[0]?.url ?? '' })),
+          definition,
+        };
+      }),
+    );
+  }
+
+  /** The SAML providers of the organization's SSO (an admin's read). */
+  samlProviders(): Promise<CurrentSamlProvider[]> {
+    return cached(this.listCache as Map<string, Promise<CurrentSamlProvider[]>>, 'saml', async () =>
+      (await listAll(this.transport, 'listSAMLProvidersInOrganizationById', { organizationId: this.organizationId })).map((p) => ({
+        id: p.id as string,
+        label: p.label as string,
+        // The API answers "" for what was never set.
+        ssoURL: str(p.ssoURL) || undefined,
+        entityID: str(p.entityID) || undefined,
+        certificate: str(p.certificate) || undefined,
+        defaultTeam: str((p.defaultTeam as Item | undefined)?.id),
+        defaultRole: p.defaultRole as string | null | undefined,
+      })),
+    );
+  }
+
+  /** The translations of spaces (the real API's shape; the API doc's translation settings are left out). */
+  translations(): Promise<CurrentTranslation[]> {
+    return cached(this.listCache as Map<string, Promise<CurrentTranslation[]>>, 'translations', async () =>
+      (await listAll(this.transport, 'listTranslations', { organizationId: this.organizationId }))
+        .filter((t) => t.source && typeof t.language === 'string')
+        .map((t) => ({ id: t.id as string, source: t.source as CurrentTranslation['source'], language: t.language as string, instructions: t.instructions })),
+    );
+  }
+
+  openAPISpecs(): Promise<CurrentOpenAPISpec[]> {
+    return cached(this.listCache as Map<string, Promise<CurrentOpenAPISpec[]>>, 'openapi', async () =>
+      (await listAll(this.transport, 'listOpenAPISpecs', { organizationId: this.organizationId })).map((s) => ({
+        id: s.id as string,
+        slug: s.slug as string,
+        sourceURL: str(s.sourceURL),
+        visibility: str(s.visibility),
+      })),
+    );
+  }
+
+  /** The text of a specification's latest version (undefined: none processed). */
+  openAPISpecText(slug: string): Promise<string | undefined> {
+    return cached(this.specTextCache, slug, async () => {
+      try {
+        const { body } = await this.transport.request('getLatestOpenAPISpecVersionContentRaw', { params: { organizationId: this.organizationId, specSlug: slug } });
+        return typeof body === 'string' ? body : str((body as Item | undefined)?.text);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) return undefined;
+        throw error;
+      }
+    });
   }
 
   /** The roles granted on a space, collection or site to users and teams (two reads, once per object). */

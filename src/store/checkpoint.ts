@@ -49,8 +49,13 @@ export const CHECKPOINT_INLINE_BYTES = 2 * 1024 * 1024;
 export const KEEP_COMMITS = 100;
 /** At most this many commit files are removed per checkpoint (a store with a long history catches up over several). */
 const PRUNE_BATCH = 256;
-/** Base packs under this size are merged whatever their neighbours (each costs a lookup, and little to copy). */
-export const SMALL_PACK = 1024 * 1024;
+/**
+ * Base packs under this size are merged whatever their neighbours (each costs a lookup, and little to copy).
+ * Not higher: at 1 MiB, a checkpoint's ~150 KB pack of a busy serve was merged again at each of the next
+ * checkpoints until the merged pack passed 1 MiB (~1.1 MB copied per 32 commits, half of every byte serve
+ * wrote; 256 KiB: ~0.7 MB, the geometric rule's own rate).
+ */
+export const SMALL_PACK = 256 * 1024;
 
 export interface CheckpointSource extends WalkSource {
   readonly packs: PackSet;

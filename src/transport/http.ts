@@ -156,6 +156,13 @@ function headerValue(headers: Record<string, string | string[] | undefined>, nam
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const ROLE_NEEDED = /\bYou need the "[a-z]+" role\b/;
+/**
+ * A 403 about the object or its state, whatever the token: a site's plan, your own e-mail
+ * domain, an author's or owner's right, something disabled, a role above your own, a private
+ * integration. Its message says what to do; "check --token" would send the user the wrong way.
+ */
+const ABOUT_THE_OBJECT =
+  /\bis on the \w+ plan, which cannot\b|\bYou may look up only your own e-mail domain\b|\bOnly (?:its author|the author of|the store's owner)\b|\b(?:is|are) disabled\b|\babove your own role\b|\bis private to organization\b/;
 const SERVER_POLICY = /\bstart(?:ed)?(?: it| the server)? with --allow-(?:local|http|private-network)\b/;
 
 export class HttpTransport implements Transport {
@@ -336,6 +343,7 @@ export class HttpTransport implements Transport {
     if (status === 403 && ROLE_NEEDED.test(message)) {
       return 'The token works, but its user lacks that role there: ask an administrator, or use the token of a user who has it ("docsctl auth status" shows whose token this is).';
     }
+    if (status === 403 && ABOUT_THE_OBJECT.test(message)) return undefined;
     if (status === 403) {
       return 'The token does not allow this operation: check --token / DOCSCTL_TOKEN or run "docsctl config".';
     }

@@ -7,11 +7,12 @@
  * and the re-run that completes it, export then apply planning nothing, and wrong references
  * refused with the line before anything changes.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { describeInBothModes } from '../helpers/binary.js';
+import { type Named, orgFileHelpers } from '../helpers/org-files.js';
 import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
 
 afterAll(cleanupTempDirs);
@@ -77,20 +78,9 @@ const EXPECTED_PLAN = [
   '    role: "read"',
 ];
 
-interface Named {
-  id: string;
-  title: string;
-}
-
 describeInBothModes('apply -f: organization, section groups, permissions', (context) => {
   const dir = tempDir('docsctl-apply-kinds-');
-  const file = (name: string, text: string) => {
-    const path = join(dir, `${context.mode}-${name}`);
-    writeFileSync(path, text);
-    return path;
-  };
-  const json = async <T>(args: string[]): Promise<T> => JSON.parse(await context.cli.ok([...args, '--json'])) as T;
-  const byTitle = async (args: string[], title: string) => ((await json<Named[]>(args)).find((item) => item.title === title) as Named).id;
+  const { file, json, byTitle } = orgFileHelpers(context, dir);
 
   it('plans the new kinds in dependency order, applies them, and the organization is what the file says', async () => {
     const organization = await json<Array<Named>>(['org', 'list']);

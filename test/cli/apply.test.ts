@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { describeInBothModes } from '../helpers/binary.js';
+import { orgFileHelpers } from '../helpers/org-files.js';
 import { onTerminal } from '../helpers/terminal.js';
 import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
 
@@ -82,12 +83,7 @@ interface Listed {
 
 describeInBothModes('apply -f / diff -f / export org', (context) => {
   const dir = tempDir('docsctl-apply-');
-  const file = (name: string, text: string) => {
-    const path = join(dir, `${context.mode}-${name}`);
-    writeFileSync(path, text);
-    return path;
-  };
-  const json = async <T>(args: string[]): Promise<T> => JSON.parse(await context.cli.ok([...args, '--json'])) as T;
+  const { file, json } = orgFileHelpers(context, dir);
 
   it('plans the file as + lines and exits 1 (something would change), changing nothing', async () => {
     const result = await context.cli.run(['diff', '-f', file('org.yaml', ORG)]);
@@ -211,14 +207,31 @@ sites:
     spaces: [{space: Engineering/Handbook/Onboarding, path: onboarding}]
     redirects: [{source: /old/*, destination: {space: Engineering/Handbook/Onboarding}, captureWildcard: true}]
 `;
-    expect((await context.cli.run(['apply', '-f', file('more.yaml', more)])).exitCode).toBe(0);
+    // And the organization-wide kinds: a font a site's customization names, SSO, a translation, an OpenAPI spec.
+    const kinds = `
+fonts: [{fontFamily: Brand, fontFaces: [{weight: 400, storageKey: "https://cdn.example.com/brand.woff2"}]}]
+samlProviders: [{label: Okta, ssoURL: "https://acme.okta.com/sso", defaultTeam: Writers, defaultRole: guest}]
+translations: [{source: {space: Scratchpad, language: en}, language: de}]
+openAPISpecs: [{slug: petstore, source: {file: ${context.mode}-petstore.yaml}, visibility: public}]
+sites:
+  - {title: Developer Portal, customization: {styling: {font: {fontFamily: Brand}, monospaceFont: FiraCode}}}
+`;
+    writeFileSync(join(dir, `${context.mode}-petstore.yaml`), 'openapi: 3.0.0\ninfo: {title: Pets, version: "1"}\npaths: {}\n');
+    for (const text of [more, kinds]) {
+      const applied = await context.cli.run(['apply', '-f', file('more.yaml', text)]);
+      expect(applied.exitCode, applied.stderr).toBe(0);
+    }
+    // Two section groups of one site with one title: the export pins each by id.
+    const portal = (await json<Listed[]>(['site', 'list'])).find((s) => s.title === 'Developer Portal') as Listed;
+    const groupIds: string[] = [];
+    for (let i = 0; i < 2; i += 1) groupIds.push((await json<Listed>(['site', 'section-group', 'add', portal.id, '--title', 'Products'])).id);
     const exported = join(dir, `${context.mode}-export.yaml`);
     const result = await context.cli.run(['export', 'org', '-o', exported]);
     expect(result.exitCode, result.stderr).toBe(0);
     const diff = await context.cli.run(['diff', '-f', exported, '--prune']);
     expect([diff.exitCode, diff.stdout, diff.stderr]).toEqual([0, '', `Nothing to change: the organization matches ${exported}`]);
-    const json = await context.cli.run(['export', 'org', '-o', `${exported}.json`, '--with-ids']);
-    expect(json.exitCode, json.stderr).toBe(0);
+    const withIds = await context.cli.run(['export', 'org', '-o', `${exported}.json`, '--with-ids']);
+    expect(withIds.exitCode, withIds.stderr).toBe(0);
     expect((await context.cli.run(['diff', '-f', `${exported}.json`, '--prune'])).exitCode).toBe(0);
 
     const { parse } = await import('yaml');
@@ -242,6 +255,13 @@ sites:
       redirects: [{ source: '/old/*', destination: { space: 'Engineering/Handbook/Onboarding' }, captureWildcard: true }],
     });
     expect(data.sites?.find((s) => s.title === 'Partner Docs')).toMatchObject({ shareLinks: [{ name: 'partners' }], sections: [{ title: 'Intro', space: 'Scratchpad' }] });
+    const developerPortal = data.sites?.find((s) => s.title === 'Developer Portal') as { sectionGroups: unknown[]; customization: { styling: Record<string, unknown> } };
+    expect(developerPortal.sectionGroups).toEqual(groupIds.map((id) => ({ id, title: 'Products' })));
+    expect(developerPortal.customization.styling).toMatchObject({ font: { fontFamily: 'Brand' }, monospaceFont: 'FiraCode' });
+    expect(data.fonts).toEqual([{ fontFamily: 'Brand', fontFaces: [{ weight: 400, storageKey: 'https://cdn.example.com/brand.woff2' }] }]);
+    expect(data.samlProviders).toEqual([{ label: 'Okta', ssoURL: 'https://acme.okta.com/sso', defaultTeam: 'Writers', defaultRole: 'guest' }]);
+    expect(data.translations).toMatchObject([{ source: { space: 'Scratchpad', language: 'en' }, language: 'de' }]);
+    expect(data.openAPISpecs).toEqual([{ slug: 'petstore', visibility: 'public' }]);
   });
 
   it('--prune deletes what the file does not name, only with --yes when there is no terminal', async () => {
@@ -301,7 +321,9 @@ it('apply --schema prints the JSON Schema of the file', async () => {
   const result = await execa('node', [bin, 'apply', '--schema'], { reject: false, env: { HOME: tempDir('docsctl-schema-'), PATH: process.env.PATH ?? '' }, extendEnv: false });
   expect(result.exitCode, result.stderr).toBe(0);
   const schema = JSON.parse(result.stdout) as { properties: Record<string, { items: { properties: Record<string, unknown>; additionalProperties: boolean } }> };
-  expect(Object.keys(schema.properties)).toEqual(['organization', 'members', 'customFields', 'collections', 'spaces', 'teams', 'sites']);
+  expect(Object.keys(schema.properties)).toEqual(['organization', 'members', 'customFields', 'collections', 'spaces', 'teams', 'sites', 'fonts', 'samlProviders', 'translations', 'openAPISpecs']);
   expect(Object.keys(schema.properties.spaces?.items.properties ?? {})).toContain('visibility');
   expect(schema.properties.spaces?.items.additionalProperties).toBe(false);
+  expect(Object.keys(schema.properties.fonts?.items.properties ?? {})).toEqual(['id', 'fontFamily', 'fontFaces']);
+  expect(Object.keys(schema.properties.translations?.items.properties ?? {})).toEqual(['id', 'source', 'language', 'instructions']);
 });

@@ -50,7 +50,17 @@ describe('the official GitBook client 0.202: drafts and redirect flags', () => {
 
     expect(await call('updateSiteSectionById', 200, org, site.id, section.id, { draft: false })).toMatchObject({ draft: false, urls: { published: expect.any(String) } });
     expect((await call('updateSiteSectionGroupById', 200, org, site.id, group.id, { draft: false })).draft).toBe(false);
+    // Group moves: a section out of its group to the top level and back (null / an id), a group under another.
+    expect((await call('updateSiteSectionById', 200, org, site.id, blogSection.id, { siteSectionGroupId: null })).sectionGroup).toBeUndefined();
+    expect((await call('updateSiteSectionById', 200, org, site.id, blogSection.id, { siteSectionGroupId: group.id })).sectionGroup).toBe(group.id);
+    const inner = await call('addSectionGroupToSite', 201, org, site.id, { title: 'Inner' });
+    expect((await call('updateSiteSectionGroupById', 200, org, site.id, inner.id, { parentSectionGroupId: group.id })).sectionGroup).toBe(group.id);
+    await expect(clientOperation(api, 'updateSiteSectionGroupById')(org, site.id, group.id, { parentSectionGroupId: inner.id })).rejects.toMatchObject({ code: 400 });
+    await call('deleteSiteSectionGroupById', 205, org, site.id, inner.id);
     expect((await call('updateSiteSpaceById', 200, org, site.id, variant.id, { draft: false })).draft).toBe(false);
+    // hidden: out of the navigation, still published at its URL; false shows it again.
+    expect(await call('updateSiteSpaceById', 200, org, site.id, variant.id, { hidden: true })).toMatchObject({ hidden: true, draft: false, urls: { published: expect.any(String) } });
+    expect((await call('updateSiteSpaceById', 200, org, site.id, variant.id, { hidden: false })).hidden).toBe(false);
     published = await call('getPublishedContentSite', 200, org, site.id);
     expect(published.structure.structure.map((item: { id: string }) => item.id)).toEqual([guideSection.id, section.id, group.id]);
   });

@@ -6,7 +6,7 @@
  * against 0.202's schemas (contentSetup).
  */
 import { describe, expect, it } from 'vitest';
-import { AUDIT, INDEX_BATCH, MAX_AUDIT_EVENTS } from '../../src/domain/audit-records.js';
+import { AUDIT, AUDIT_RECENT, INDEX_BATCH, MAX_AUDIT_EVENTS } from '../../src/domain/audit-records.js';
 import type { StoreReader, StoreWriter } from '../../src/store/types.js';
 import { executeOperation } from '../../src/domain/execute.js';
 import { getRoute } from '../../src/api/table.js';
@@ -172,7 +172,8 @@ describe('audit events: filters, pages, access, bounds', () => {
     expect(after.count).toBe(MAX_AUDIT_EVENTS);
     expect(after.items.map((e) => e.target.label)).toEqual(['Newest', 'Middle']);
     const reader = h.store.read();
-    expect(reader.scan(AUDIT, { prefix: `e/${h.orgId}/` })).toHaveLength(4); // two events, the sequence row and the index mark
+    // Two events, the sequence row and the index mark (Newest and the counter in auditRecent).
+    expect(reader.scan(AUDIT, { prefix: `e/${h.orgId}/` }).length + reader.scan(AUDIT_RECENT, { prefix: `e/${h.orgId}/` }).length).toBe(4);
     expect(reader.scan(AUDIT, { prefix: `t/${h.orgId}/${oldest.id}/` })).toHaveLength(0);
     expect(reader.scan(AUDIT, { prefix: `a/${h.orgId}/createSpace/` })).toHaveLength(1); // Middle's (Newest's waits for its batch)
     expect((await list({ target: oldest.id })).items).toEqual([]);
@@ -180,8 +181,12 @@ describe('audit events: filters, pages, access, bounds', () => {
   });
 });
 
-/** Moves the index mark past every event (as the next INDEX_BATCH-th event would). */
+/** Moves the index mark past every event, and the events into the log (as the next INDEX_BATCH-th event would). */
 function indexThrough(tx: StoreWriter, org: string): void {
+  for (const [key, event] of tx.scan(AUDIT_RECENT, { prefix: `e/${org}/` }).filter(([k]) => !k.includes('/~'))) {
+    tx.put(AUDIT, key, event);
+    tx.delete(AUDIT_RECENT, key);
+  }
   const events = tx.scan<{ id: string; action: string; actor: { id: string }; target: { id: string } }>(AUDIT, { prefix: `e/${org}/` }).filter(([key]) => !key.includes('/~'));
   for (const [, event] of events) {
     tx.put(AUDIT, `a/${org}/${event.action}/${event.id}`, 0);
@@ -209,18 +214,55 @@ describe('audit events: index rows written in batches', () => {
 
   it('an event writes its row and the counter; every INDEX_BATCH-th writes the index rows of the events since the last', async () => {
     const { h, spaces } = await updates(INDEX_BATCH - 8);
-    const counter = () => h.store.read().get<number>(AUDIT, `e/${h.orgId}/~`) as number;
+    const counter = () => h.store.read().get<number>(AUDIT_RECENT, `e/${h.orgId}/~`) as number;
+    const recentEvents = () => h.store.read().scan(AUDIT_RECENT, { prefix: `e/${h.orgId}/` }).length - 1; // less the counter
     const update = (title: string) => h.admin.ok('updateSpaceById', { params: { spaceId: (spaces[0] as { id: string }).id }, body: { title } });
     while (counter() < INDEX_BATCH - 1) await update(`U${counter()}`);
     expect(indexRows(h, h.orgId)).toBe(0);
     expect(mark(h, h.orgId)).toEqual({ upTo: '' });
+    // Not indexed yet: in auditRecent, none in the log.
+    expect(recentEvents()).toBe(INDEX_BATCH - 1);
+    expect(h.store.read().scan(AUDIT, { prefix: `e/${h.orgId}/` }).filter(([key]) => !key.includes('/~'))).toHaveLength(0);
     await update('Last of the batch');
+    expect(recentEvents()).toBe(0); // moved into the log
     // Every event so far indexed together: action, actor, target (the invitation's target is the organization: no target row).
     expect(indexRows(h, h.orgId)).toBe(3 * INDEX_BATCH - 1);
     const [newest] = h.store.read().scan<{ id: string }>(AUDIT, { prefix: `e/${h.orgId}/`, after: `e/${h.orgId}/~`, reverse: true, limit: 1 });
     expect(mark(h, h.orgId)).toEqual({ upTo: newest?.[1].id });
     await update('After');
     expect(indexRows(h, h.orgId)).toBe(3 * INDEX_BATCH - 1);
+    expect(recentEvents()).toBe(1);
+  });
+
+  it('reads a log written before auditRecent (its counter and unindexed events in the log), and moves them on', async () => {
+    const { h, list, spaces } = await updates(5);
+    const org = h.orgId;
+    // The layout before auditRecent: every event and the counter in the log.
+    await h.store.transact((tx) => {
+      for (const [key, row] of tx.scan(AUDIT_RECENT, { prefix: `e/${org}/` })) {
+        tx.put(AUDIT, key, row);
+        tx.delete(AUDIT_RECENT, key);
+      }
+    });
+    const before = await list({ limit: '100' });
+    expect(before.count).toBe(8); // the member's invitation, two creates, five updates
+    const a = (spaces[0] as { id: string }).id;
+    expect((await list({ target: a })).items.map((e) => e.target.label)).toEqual(['T4', 'T2', 'T0', 'A']);
+    h.clock.advance(60_000);
+    await h.admin.ok('updateSpaceById', { params: { spaceId: a }, body: { title: 'Next' } });
+    const after = await list({ limit: '100' });
+    expect(after.count).toBe(9);
+    expect(after.items.map((e) => e.id)).toEqual([after.items[0]?.id, ...before.items.map((e) => e.id)]);
+    expect(h.store.read().get(AUDIT, `e/${org}/~`)).toBeUndefined(); // the counter moved
+    expect(h.store.read().get(AUDIT_RECENT, `e/${org}/~`)).toBe(9);
+    // The next batch indexes the old unindexed events where they are, and moves the recent ones.
+    while ((h.store.read().get<number>(AUDIT_RECENT, `e/${org}/~`) as number) % INDEX_BATCH !== 0) {
+      h.clock.advance(1000);
+      await h.admin.ok('updateSpaceById', { params: { spaceId: a }, body: { title: 'More' } });
+    }
+    expect(h.store.read().scan(AUDIT_RECENT, { prefix: `e/${org}/` })).toHaveLength(1); // the counter alone
+    const targeted = await list({ target: a, limit: '100' });
+    expect(targeted.items.map((e) => e.target.label).slice(-5)).toEqual(['Next', 'T4', 'T2', 'T0', 'A']);
   });
 
   it('filters and pages the same across the index mark as a scan of every event would', async () => {
@@ -267,6 +309,8 @@ describe('audit events: index rows written in batches', () => {
     await h.store.transact((tx) => {
       indexThrough(tx, h.orgId);
       tx.delete(AUDIT, `e/${h.orgId}/~i`);
+      tx.put(AUDIT, `e/${h.orgId}/~`, tx.get(AUDIT_RECENT, `e/${h.orgId}/~`));
+      tx.delete(AUDIT_RECENT, `e/${h.orgId}/~`);
     });
     const a = (spaces[0] as { id: string }).id;
     const before = (await list({ target: a })).items.map((e) => e.target.label);
@@ -310,7 +354,7 @@ describe('audit events: an append costs the same at 1× and 1,000× the log', ()
         return fn(tx);
       }, options)) as typeof h.store.transact;
     await h.createSpace('New');
-    const audit = puts.filter((p) => p.table === AUDIT);
+    const audit = puts.filter((p) => p.table === AUDIT || p.table === AUDIT_RECENT);
     return { rows: puts.length, auditRows: audit.length, auditBytes: audit.reduce((sum, p) => sum + p.bytes, 0) };
   }
 

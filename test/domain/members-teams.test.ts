@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { RouteId } from '../../src/api/route-id.js';
 import { getRoute } from '../../src/api/table.js';
 import { type OperationResult, executeOperation } from '../../src/domain/execute.js';
-import { type UserRecord, ensureUser, getUser, putUser, userOrgList } from '../../src/domain/core-records.js';
+import { type UserRecord, ensureUser, getUser, orgMemberList, putUser, userOrgList } from '../../src/domain/core-records.js';
 import { type TeamMemberRow, refreshTeamRows, teamMembers } from '../../src/domain/teams-records.js';
 import { errorBodyValidator, responseValidator } from '../contract/openapi.js';
 import { type Harness, ORIGIN, type Obj, setup } from './harness.js';
@@ -24,6 +24,22 @@ interface ListOf<T = Body> {
 function conforms(id: string, result: OperationResult): void {
   if (result.body === undefined) return;
   expect(responseValidator(id, result.status)(result.body).errors, `${id} ${result.status}`).toEqual([]);
+}
+
+/** A snapshot that records each row it is asked for (`table key`). */
+function recordingReader<R extends object>(snapshot: R): { reads: string[]; reader: R } {
+  const reads: string[] = [];
+  const reader = new Proxy(snapshot, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver);
+      if (name !== 'get' && name !== 'has' && name !== 'scan') return value;
+      return (table: string, key: unknown, ...rest: unknown[]) => {
+        reads.push(`${table} ${typeof key === 'string' ? key : JSON.stringify(key)}`);
+        return (value as (...args: unknown[]) => unknown).call(target, table, key, ...rest);
+      };
+    },
+  });
+  return { reads, reader };
 }
 
 async function world() {
@@ -200,6 +216,68 @@ describe('teams', () => {
   });
 });
 
+/** Bob made admin and an SSO member, Ada seen: three writes of member records. */
+async function changeMemberRecords(w: Awaited<ReturnType<typeof world>>): Promise<void> {
+  await w.admin('updateMemberInOrganizationById', { params: { ...w.org, userId: w.bob }, body: { role: 'admin' } });
+  await w.as(w.ada, 'updateOrganizationMemberLastSeenAt', { params: w.org }, 200);
+  await w.admin('setUserAsSSOMemberForOrganization', { params: { ...w.org, userId: w.bob } });
+}
+
+describe('member list rows copy what a member listing shows', () => {
+  /** The organization's member listing (checked to be its own JSON round trip) and each member as getMemberInOrganizationById shows them. */
+  async function listedAndActual(w: Awaited<ReturnType<typeof world>>, query: Record<string, unknown> = {}) {
+    const result = await w.call(w.adminId, 'listMembersInOrganizationById', { params: w.org, query });
+    // Local mode hands the page over as it is (ExactJson): it must be what serve sends.
+    expect(JSON.parse(result.json ?? 'null')).toStrictEqual(result.body);
+    const listed = (result.body as ListOf<Obj>).items;
+    const actual = await Promise.all(listed.map((item) => w.admin('getMemberInOrganizationById', { params: { ...w.org, userId: item.id } })));
+    return { listed, actual };
+  }
+
+  it('lists members from their rows alone: no member, user or team-count row is read', async () => {
+    const w = await world();
+    await w.createTeam('Docs', [w.ada, w.bob]);
+    const { reads, reader } = recordingReader(w.store.read());
+    const result = await executeOperation({ store: w.store, reader, actor: { userId: w.adminId }, clock: w.clock, ids: w.ids, origin: ORIGIN }, getRoute('listMembersInOrganizationById'), { params: w.org });
+    expect((result.body as ListOf).items).toHaveLength(4);
+    // The caller's own member record (the access check) is the only one read.
+    expect([...new Set(reads.filter((read) => /^(users|members|memberTeams\.n) /.test(read)))]).toEqual([`members ${w.orgId}/${w.adminId}`]);
+  });
+
+  it('keeps the copies right when the member record, the user or their teams change, in every order and filter', async () => {
+    const w = await world();
+    const check = async (query: Record<string, unknown> = {}) => {
+      const { listed, actual } = await listedAndActual(w, query);
+      expect(listed).toStrictEqual(actual);
+      return listed;
+    };
+    await check();
+    await changeMemberRecords(w);
+    const docs = await w.createTeam('Docs', [w.ada, w.bob]);
+    await w.createTeam('Platform', [w.ada]);
+    expect(await check()).toMatchObject([{ id: w.cy, teams: 0 }, { id: w.bob, role: 'admin', sso: true, teams: 1 }, { id: w.ada, lastSeenAt: expect.any(String), teams: 2 }, { id: w.adminId }]);
+    await w.admin('deleteMemberFromOrganizationTeamById', { params: { ...w.org, teamId: docs.id, userId: w.ada } });
+    await w.store.transact((tx) => {
+      const user = getUser(tx, w.bob) as UserRecord;
+      putUser(tx, { ...user, displayName: 'Bob B.' });
+      for (const { id } of userOrgList.all(tx, w.bob)) refreshTeamRows(tx, id, w.bob);
+    });
+    expect(await check({ order: 'asc' })).toMatchObject([{ id: w.adminId }, { id: w.ada, teams: 1 }, { id: w.bob, user: { displayName: 'Bob B.' } }, { id: w.cy }]);
+    expect(await check({ role: 'admin' })).toHaveLength(2);
+    expect(await check({ sort: 'lastSeenAt' })).toMatchObject([{ id: w.ada }]);
+  });
+
+  it('lists rows written before the copies existed from the records', async () => {
+    const w = await world();
+    await w.store.transact((tx) => {
+      for (const { id } of orgMemberList.all(tx, w.orgId)) orgMemberList.update(tx, w.orgId, id, null);
+    });
+    const { listed, actual } = await listedAndActual(w);
+    expect(listed).toHaveLength(4);
+    expect(listed).toStrictEqual(actual);
+  });
+});
+
 describe('team member rows copy what a team listing shows', () => {
   type Item = { organization: Obj; team: { role: string } };
   /** The team's listing, each member as `getMemberInOrganizationById` shows them (the records themselves). */
@@ -212,18 +290,7 @@ describe('team member rows copy what a team listing shows', () => {
   it('lists a team from its rows alone: no member, user or team-count row of the members is read', async () => {
     const w = await world();
     const team = await w.createTeam('Docs', [w.ada, w.bob, w.cy]);
-    const reads: string[] = [];
-    const snapshot = w.store.read();
-    const reader = new Proxy(snapshot, {
-      get(target, name, receiver) {
-        const value = Reflect.get(target, name, receiver);
-        if (name !== 'get' && name !== 'has' && name !== 'scan') return value;
-        return (table: string, key: unknown, ...rest: unknown[]) => {
-          reads.push(`${table} ${typeof key === 'string' ? key : JSON.stringify(key)}`);
-          return (value as (...args: unknown[]) => unknown).call(target, table, key, ...rest);
-        };
-      },
-    });
+    const { reads, reader } = recordingReader(w.store.read());
     const result = await executeOperation(
       { store: w.store, reader, actor: { userId: w.adminId }, clock: w.clock, ids: w.ids, origin: ORIGIN },
       getRoute('listTeamMembersInOrganizationById'),
@@ -243,9 +310,7 @@ describe('team member rows copy what a team listing shows', () => {
       return listed;
     };
     await check();
-    await w.admin('updateMemberInOrganizationById', { params: { ...w.org, userId: w.bob }, body: { role: 'admin' } });
-    await w.as(w.ada, 'updateOrganizationMemberLastSeenAt', { params: w.org }, 200);
-    await w.admin('setUserAsSSOMemberForOrganization', { params: { ...w.org, userId: w.bob } });
+    await changeMemberRecords(w);
     expect(await check()).toMatchObject([
       { id: w.ada, lastSeenAt: expect.any(String), teams: 1 },
       { id: w.bob, role: 'admin', sso: true, teams: 1 },

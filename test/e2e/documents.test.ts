@@ -67,6 +67,16 @@ describeInBothModes('documents, meta links, embeds', (context) => {
     expect((await cli.run(['document', 'page', space, revision, 'nope'])).exitCode).toBe(4);
   });
 
+  it('page get --dereferenced expands the reusable contents a page includes (0.202 page reads); refs=stable is not done (501)', async () => {
+    expect(await cli.ok(['page', 'get', space, 'setup', '--format', 'markdown'])).toBe('Install it.\n\n{% include "../.gitbook/includes/backup.md" %}');
+    expect(await cli.ok(['page', 'get', space, 'setup', '--dereferenced', '--format', 'markdown'])).toBe('Install it.\n\nBack up your data.');
+    const byPath = JSON.parse(await cli.ok(['api', 'GET', `/v1/spaces/${space}/content/path/setup?dereferenced=reusable-contents&cachedMetadata=true&format.markdown.refs=relative`])) as { markdown: string };
+    expect(byPath.markdown).toBe('Install it.\n\nBack up your data.\n');
+    const stable = await cli.run(['api', 'GET', `/v1/spaces/${space}/content/page/${setup.id}?format=markdown&format.markdown.refs=stable`]);
+    expect(stable.exitCode).toBe(1);
+    expect(stable.stderr).toMatch(/format\.markdown\.refs=stable is not implemented yet/);
+  });
+
   it('page meta-links shows the canonical link and the alternates, by page path too', async () => {
     const rows = ['canonical\turl https://docs.example.com/', `alternate\tpage ${setup.id}`];
     expect((await cli.ok(['page', 'meta-links', space, 'readme', '--format', 'tsv'])).split('\n')).toEqual(rows);

@@ -49,6 +49,24 @@ describeInBothModes('page edit --parent/--position', (context) => {
     );
   });
 
+  it('page edit --slug renames the page in its path, --emoji/--icon set and remove them; a sibling\'s slug is refused (exit 5)', async () => {
+    const cr = await cli.ok(['cr', 'create', space, '--subject', 'Slugs', '--format', 'ids']);
+    await cli.ok(['page', 'edit', space, 'setup', '--cr', cr, '--slug', 'installation', '--emoji', '1f680', '--icon', 'gear']);
+    expect(await paths(cr)).toEqual(['installation', 'readme', 'guides', 'guides/faq']);
+    const page = JSON.parse(await cli.ok(['page', 'get', space, 'installation', '--cr', cr, '--json'])) as Record<string, unknown>;
+    expect(page).toMatchObject({ title: 'Setup', slug: 'installation', emoji: '1f680', icon: 'gear' });
+    await cli.ok(['page', 'edit', space, 'installation', '--cr', cr, '--emoji', 'none']);
+    expect(JSON.parse(await cli.ok(['page', 'get', space, 'installation', '--cr', cr, '--json']))).not.toHaveProperty('emoji');
+    const clash = await cli.run(['page', 'edit', space, 'installation', '--cr', cr, '--slug', 'guides']);
+    expect(clash.exitCode).toBe(5);
+    expect(clash.stderr).toMatch(/^error: changes\[0\]\.slug: "guides" is already the slug of page \S+, a sibling: slugs are unique among siblings/);
+    const bad = await cli.run(['page', 'edit', space, 'installation', '--cr', cr, '--slug', 'Q & A']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/slug: "Q & A" is not a slug; give lower-case words joined by "-" \(e\.g\. "q-and-a"\)/);
+    expect(await paths(cr)).toEqual(['installation', 'readme', 'guides', 'guides/faq']);
+    expect(await paths()).toEqual(['setup', 'readme', 'guides', 'guides/faq']);
+  });
+
   it('refuses a move under the page itself (exit 2) and a position that is not a number, changing nothing', async () => {
     await cli.ok(['cr', 'create', space, '--subject', 'Bad moves']);
     const self = await cli.run(['page', 'edit', space, 'guides', '--cr', '2', '--parent', 'guides/faq']);

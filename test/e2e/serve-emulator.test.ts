@@ -27,11 +27,16 @@ spaces:
   - {title: Scratchpad, visibility: private}
 teams:
   - {title: Writers, members: [bob@example.com]}
+openAPISpecs:
+  - {slug: petstore, source: {file: specs/petstore.yaml}}
 `;
 
 const home = tempDir('docsctl-emulator-');
 const seedFile = join(home, 'org.yaml');
 writeFileSync(seedFile, SEED);
+// A file the seed names is read relative to the seed file.
+mkdirSync(join(home, 'specs'));
+writeFileSync(join(home, 'specs', 'petstore.yaml'), 'openapi: 3.0.0\ninfo: {title: Pets, version: "1"}\npaths: {}\n');
 const baseEnv: Record<string, string> = {
   PATH: process.env.PATH ?? '',
   HOME: home,
@@ -105,6 +110,8 @@ describe('serve --seed --ephemeral --print-env', { timeout: 180_000 }, () => {
   });
 
   it('apply -f of the seed file against it plans nothing', async () => {
+    const specs = await docsctl(['openapi', 'list', '--json', 'slug,processingState'], as(printed.token));
+    expect(JSON.parse(specs.stdout)).toEqual([{ slug: 'petstore', processingState: 'complete' }]);
     const diff = await docsctl(['diff', '-f', seedFile], as(printed.token));
     expect(diff.stderr).toContain('Nothing to change');
     expect(diff.exitCode).toBe(0);

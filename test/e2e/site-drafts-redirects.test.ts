@@ -4,7 +4,7 @@
  * with `draft: true` and no published URL, and `site published` leaves it out until
  * `--no-draft` makes it live; a draft redirect is listed with `--drafts` only and never
  * resolved; a wildcard source with `--capture-wildcard` carries the rest of the path;
- * `--permanent` is kept; `--order-by source` sorts.
+ * `--permanent` is kept; `--order-by source` sorts; a `--hidden` site space stays published but out of the navigation.
  */
 import { expect, it } from 'vitest';
 import { describeInBothModes } from '../helpers/binary.js';
@@ -42,6 +42,29 @@ describeInBothModes('0.202 drafts and redirects', (context) => {
     expect(shown.map((item) => [item.object, item.title])).toEqual([['site-section', 'Guide'], ['site-section', 'API'], ['site-section-group', 'More']]);
     expect(shown[0]?.siteSpaces?.map((s) => s.id)).toContain(variant.id);
     expect(shown[2]?.children?.map((c) => c.id)).toEqual([blogSection]);
+  });
+
+  it('hides a site space from the navigation: hidden in the answers, still published at its URL, shown again with --no-hidden', async () => {
+    const { cli } = context;
+    const guide = await cli.ok(['space', 'create', '--title', 'Handbook', '--format', 'ids']);
+    const legacy = await cli.ok(['space', 'create', '--title', 'Handbook v1', '--format', 'ids']);
+    const site = await cli.ok(['site', 'create', '--title', 'Handbook site', '--type', 'premium', '--space', guide, '--format', 'ids']);
+    await cli.ok(['site', 'publish', site]);
+    const old = JSON.parse(await cli.ok(['site', 'space', 'add', site, legacy, '--json'])) as { id: string; hidden: boolean };
+    expect(old.hidden).toBe(false);
+    const hidden = JSON.parse(await cli.ok(['site', 'space', 'edit', site, old.id, '--hidden', '--json'])) as { id: string; hidden: boolean; urls: { published?: string } };
+    expect(hidden).toMatchObject({ id: old.id, hidden: true });
+    expect(hidden.urls.published).toMatch(/\/handbook-v1\/$/);
+    const listed = JSON.parse(await cli.ok(['site', 'space', 'list', site, '--json'])) as Array<{ id: string; hidden: boolean }>;
+    expect(listed.map((s) => [s.id === old.id, s.hidden])).toEqual([[false, false], [true, true]]);
+    type Shown = { structure: { structure: Array<{ id: string; hidden: boolean }> } };
+    const published = JSON.parse(await cli.ok(['site', 'published', site, '--json'])) as Shown;
+    expect(published.structure.structure.find((s) => s.id === old.id)?.hidden).toBe(true);
+    const shown = JSON.parse(await cli.ok(['site', 'space', 'edit', site, old.id, '--no-hidden', '--json'])) as { hidden: boolean };
+    expect(shown.hidden).toBe(false);
+    const nothing = await cli.run(['site', 'space', 'edit', site, old.id]);
+    expect(nothing.exitCode).toBe(2);
+    expect(nothing.stderr).toContain('--hidden/--no-hidden');
   });
 
   it('lists draft redirects apart, resolves wildcards with what they matched, keeps permanent, sorts by source', async () => {

@@ -25,6 +25,8 @@ export const listChangeRequestsForSpace = defineRoute({
     contributor: z.string().optional(),
     /** 0.202: only change requests this user is asked to review. */
     requestedReviewer: z.string().min(1).optional(),
+    /** 0.202: by last update (a sort of the status's change requests) or by creation; absent: by number, newest first (creation). */
+    orderBy: z.enum(['updatedAt', 'createdAt']).optional(),
   }),
   paginated: true,
   cli: {
@@ -36,6 +38,7 @@ export const listChangeRequestsForSpace = defineRoute({
       creator: { flag: '--creator <userId>', description: 'only those created by this user' },
       contributor: { flag: '--contributor <userId>', description: 'only those this user contributed to' },
       requestedReviewer: { flag: '--requested-reviewer <userId>', description: 'only those this user is asked to review' },
+      orderBy: { flag: '--order-by <field>', description: 'newest first by updatedAt or createdAt (default: by number, i.e. creation)' },
     },
     columns: 'changeRequest',
     noun: 'change request',
@@ -104,17 +107,27 @@ export const updateChangeRequestById = defineRoute({
       description: JSONDocument,
       /** `merged` is reached only through merge. */
       status: z.enum(['draft', 'open', 'archived']),
+      /** 0.202: the external links, as a whole (one with an `id` keeps that link; one without is new; one left out goes). */
+      links: z
+        .array(
+          z.object({
+            id: z.string().min(1).optional(),
+            ref: z.object({ kind: z.literal('url'), url: z.string().max(2048).regex(/^https?:\/\/[^\s]+$/i, 'an http:// or https:// URL') }),
+            title: z.string().max(128).optional(),
+          }),
+        )
+        .max(10),
     })
     .partial(),
   bodyRequired: true,
   preferMinimal: true,
   cli: {
     command: 'cr edit',
-    summary: 'Change the subject or status (draft, open, archived) of a change request',
-    flags: { subject: 'new subject', status: 'draft, open or archived', description: false },
-    nonEmptyBody: 'Nothing to change: pass --subject or --status',
+    summary: 'Change the subject, status (draft, open, archived) or external links of a change request',
+    flags: { subject: 'new subject', status: 'draft, open or archived', description: false, links: false },
+    nonEmptyBody: 'Nothing to change: pass --subject, --status or --link',
     columns: 'changeRequest',
-    examples: ['docsctl cr edit sp4c3 12 --status archived'],
+    examples: ['docsctl cr edit sp4c3 12 --status archived', 'docsctl cr edit sp4c3 12 --link https://linear.app/acme/issue/DOC-7 --link "Spec=https://acme.dev/spec"'],
   },
 });
 
@@ -187,6 +200,8 @@ export const listChangeRequestsForOrganization = defineRoute({
     requestedReviewer: z.string().min(1).optional(),
     /** 0.202: only the change requests of this space. */
     space: z.string().min(1).optional(),
+    /** 0.202: only those linked to this site (of the spaces it publishes). */
+    site: z.string().min(1).optional(),
     /** 0.202: newest first by last update (the default) or by creation. */
     orderBy: z.enum(['updatedAt', 'createdAt']).optional(),
   }),

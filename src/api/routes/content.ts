@@ -34,9 +34,22 @@ const pageListQuery = { ...contentQuery, bodies: qBool().optional() };
 /** `evaluated` of page reads: a boolean or `deterministic-only` (default false). */
 const qEvaluated = () => qBoolOr('deterministic-only');
 
-/** Query of a single page read. */
+/**
+ * Query of a single page read. 0.202: `dereferenced` (true or `reusable-contents`: the page's
+ * `{% include %}` tags expanded, the only references docsctl's documents hold), and
+ * `format.markdown.refs`: `relative` (links as the page writes them, relative to it: what docsctl
+ * answers); `stable` answers 501. `cachedMetadata` (reads by path): docsctl keeps no cache of Git
+ * metadata, so every answer is current, which the parameter allows.
+ */
 const pageQuery = () =>
-  z.object({ format: DocumentFormat.optional(), evaluated: qEvaluated().optional(), ...contentQuery });
+  z.object({
+    format: DocumentFormat.optional(),
+    'format.markdown.refs': z.enum(['relative', 'stable']).optional(),
+    evaluated: qEvaluated().optional(),
+    dereferenced: qBoolOr('reusable-contents').optional(),
+    cachedMetadata: qBool().optional(),
+    ...contentQuery,
+  });
 
 /** Body of content imports. */
 const ImportContent = z.object({ url: z.string().url(), source: ImportContentSource });
@@ -114,6 +127,11 @@ const ChangeRequestContentChange = z.object({
   operation: z.enum(['update_page', 'insert_page', 'delete_page', 'revert_page', 'insert_files']),
   page: z.string().min(1).optional(),
   title: z.string().min(1).max(200).optional(),
+  /** The page's slug in its parent (unique among its siblings: a collision is refused); insert_page: absent, from the title. */
+  slug: z.string().max(100).optional(),
+  /** An emoji or an icon name; "" removes it. */
+  emoji: z.string().max(50).optional(),
+  icon: z.string().max(50).optional(),
   linkTitle: z.string().min(1).max(200).nullable().optional(),
   description: z.string().max(1000).nullable().optional(),
   hidden: z.boolean().optional(),
@@ -154,7 +172,7 @@ export const updateChangeRequestContent = defineRoute({
   bodyRequired: true,
   cli: {
     command: 'page edit',
-    summary: 'Change the title, link title or description of a page in a change request, or move it (merge it to publish)',
+    summary: 'Change the title, slug, emoji, icon, link title or description of a page in a change request, or move it (merge it to publish)',
     args: ['spaceId', { name: 'pageId', byHook: true }],
     argHelp: { pageId: 'page id or path (guides/setup)' },
     flags: {
@@ -167,6 +185,7 @@ export const updateChangeRequestContent = defineRoute({
       'docsctl page edit sp4c3 p4g3 --cr 12 --link-title "Install"',
       'docsctl page edit sp4c3 p4g3 --cr 12 --link-title none      # remove it',
       'docsctl page edit sp4c3 guides/setup --cr 12 --parent root --position 0',
+      'docsctl page edit sp4c3 guides/setup --cr 12 --slug installation --emoji 1f680',
       'docsctl cr merge sp4c3 12 && docsctl git export sp4c3 https://github.com/acme/docs.git -m "Link titles"',
     ],
   },
@@ -274,10 +293,14 @@ export const getPageInChangeRequestById = defineRoute({
       evaluated: false,
       metadata: false,
       computed: false,
+      dereferenced: { flag: '--dereferenced', type: 'boolean', description: "expand the reusable contents the page includes into its Markdown" },
+      'format.markdown.refs': false,
+      cachedMetadata: false,
     },
     columns: 'page',
     examples: [
       'docsctl page get sp4c3 p4g3',
+      'docsctl page get sp4c3 guides/setup --dereferenced --format markdown',
       'docsctl page get sp4c3 guides/setup --format markdown > setup.md',
       'docsctl page get sp4c3 p4g3 --web',
     ],

@@ -316,6 +316,8 @@ export const addSectionToSite = defineRoute({
     title: z.string().min(2).max(64).nullable().optional(),
     icon: Icon.nullable().optional(),
     draft: z.boolean().describe('a draft is not published (left out of the published site) until made live').optional(),
+    /** 0.202: create the section inside this section group (at its end). */
+    siteSectionGroupId: z.string().min(1).optional(),
   }),
   bodyRequired: true,
   success: 201,
@@ -324,7 +326,12 @@ export const addSectionToSite = defineRoute({
     summary: 'Add a space to a site as a new section (the first section is the default)',
     args: ['siteId', { name: 'spaceId', to: 'body.spaceId' }],
     argHelp: { spaceId: 'space shown by the section' },
-    flags: { title: 'section title (default: the space title)', icon: 'icon name', draft: 'add it as a draft: not published until made live (edit --no-draft)' },
+    flags: {
+      title: 'section title (default: the space title)',
+      icon: 'icon name',
+      draft: 'add it as a draft: not published until made live (edit --no-draft)',
+      siteSectionGroupId: { flag: '--group <siteSectionGroupId>', description: 'create it inside this section group (default: the top level)' },
+    },
     columns: 'siteSection',
     examples: ['docsctl site section add s1t3 sp4c3 --title "API reference"'],
   },
@@ -368,13 +375,15 @@ export const updateSiteSectionById = defineRoute({
       icon: Icon.nullable(),
       description: z.string().max(256).nullable(),
       draft: z.boolean().describe('a draft is not published (left out of the published site) until made live'),
+      /** 0.202: move the section into this group (at its end); null: to the top level of the site. */
+      siteSectionGroupId: z.string().min(1).nullable(),
     })
     .partial(),
   bodyRequired: true,
   preferMinimal: true,
   cli: {
     command: 'site section edit',
-    summary: 'Change the title, path, default variant, condition, icon or description of a section',
+    summary: 'Change the title, path, default variant, condition, icon, description or group of a section',
     flags: {
       title: 'new title',
       path: { flag: '--path <url-path>', description: 'URL path (unique in the site)' },
@@ -383,8 +392,9 @@ export const updateSiteSectionById = defineRoute({
       icon: { description: 'icon name ("none" removes it)', noneIsNull: true },
       description: { flag: '--description <text>', description: 'description ("none" removes it)', noneIsNull: true },
       draft: { description: 'make it a draft: left out of the published site', negate: 'make a draft live: published with the site' },
+      siteSectionGroupId: { flag: '--group <siteSectionGroupId>', description: 'move it into this section group ("none": to the top level)', noneIsNull: true },
     },
-    nonEmptyBody: 'Nothing to change: pass --title, --path, --default-site-space, --condition, --icon, --description or --draft/--no-draft',
+    nonEmptyBody: 'Nothing to change: pass --title, --path, --default-site-space, --condition, --icon, --description, --group or --draft/--no-draft',
     columns: 'siteSection',
     examples: ['docsctl site section edit s1t3 s3ct --path api --icon code'],
   },
@@ -494,15 +504,28 @@ export const updateSiteSectionGroupById = defineRoute({
   access: 'admin',
   params: pathParams(...site, 'siteSectionGroupId'),
   query: noQuery(),
-  body: z.object({ title: z.string().min(1).max(100), icon: Icon.nullable(), draft: z.boolean().describe('a draft is not published (left out of the published site) until made live') }).partial(),
+  body: z
+    .object({
+      title: z.string().min(1).max(100),
+      icon: Icon.nullable(),
+      draft: z.boolean().describe('a draft is not published (left out of the published site) until made live'),
+      /** 0.202: move the group into this group (at its end); null: to the top level of the site. */
+      parentSectionGroupId: z.string().min(1).nullable(),
+    })
+    .partial(),
   bodyRequired: true,
   preferMinimal: true,
   cli: {
     command: 'site section-group edit',
-    summary: 'Change the title or icon of a section group',
+    summary: 'Change the title, icon or parent group of a section group',
     argHelp: { siteSectionGroupId: 'section group id' },
-    flags: { title: 'new title', icon: { description: 'icon name ("none" removes it)', noneIsNull: true }, draft: { description: 'make it a draft: left out of the published site', negate: 'make a draft live: published with the site' } },
-    nonEmptyBody: 'Nothing to change: pass --title, --icon or --draft/--no-draft',
+    flags: {
+      title: 'new title',
+      icon: { description: 'icon name ("none" removes it)', noneIsNull: true },
+      draft: { description: 'make it a draft: left out of the published site', negate: 'make a draft live: published with the site' },
+      parentSectionGroupId: { flag: '--parent <siteSectionGroupId>', description: 'move it into this section group ("none": to the top level)', noneIsNull: true },
+    },
+    nonEmptyBody: 'Nothing to change: pass --title, --icon, --parent or --draft/--no-draft',
     columns: 'siteSectionGroup',
     examples: ['docsctl site section-group edit s1t3 gr0up --title Guides'],
   },
@@ -657,20 +680,22 @@ export const updateSiteSpaceById = defineRoute({
       /** Real API: swap the space the site space points to. */
       spaceId: z.string().min(1),
       draft: z.boolean().describe('a draft is not published (left out of the published site) until made live'),
+      hidden: z.boolean().describe("a hidden site space is left out of the site's navigation (its URL still answers)"),
     })
     .partial(),
   bodyRequired: true,
   preferMinimal: true,
   cli: {
     command: 'site space edit',
-    summary: 'Change the path, condition or space of a site space',
+    summary: 'Change the path, condition, space, draft or hidden state of a site space',
     flags: {
       path: { flag: '--path <url-path>', description: 'URL path (unique in its section)' },
       condition: { flag: '--condition <expression>', description: 'visibility condition ("none" removes it)', noneIsNull: true },
       spaceId: { flag: '--space <spaceId>', description: 'show this space instead' },
       draft: { description: 'make it a draft: left out of the published site', negate: 'make a draft live: published with the site' },
+      hidden: { description: "hide it from the site's navigation (its URL still answers)", negate: "show it in the site's navigation again" },
     },
-    nonEmptyBody: 'Nothing to change: pass --path, --condition, --space or --draft/--no-draft',
+    nonEmptyBody: 'Nothing to change: pass --path, --condition, --space, --draft/--no-draft or --hidden/--no-hidden',
     columns: 'siteSpace',
     examples: ['docsctl site space edit s1t3 v4r --path v2'],
   },

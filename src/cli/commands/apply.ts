@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { open, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../../api/errors.js';
 import { ApplyStepError, applyPlan } from '../../orgcode/apply.js';
@@ -47,14 +48,18 @@ The file (YAML or JSON; docsctl apply --schema prints its JSON Schema):
   sites:        [{title, type, visibility, sections: [{title, space: "Engineering/Handbook/Onboarding", path}],
                   sectionGroups: [{title, icon, sections: [...], sectionGroups: [...]}],
                   spaces: [{space, path}], shareLinks: [{name}], redirects: [{source, destination: {section | space}}],
-                  customization: {styling: {primaryColor: {light: "#346DDB"}}}}]
+                  customization: {styling: {primaryColor: {light: "#346DDB"}, font: {fontFamily: Brand}}}}]
+  fonts:        [{fontFamily: Brand, fontFaces: [{weight: 400, storageKey: "https://cdn.acme.io/brand.woff2"}]}]
+  samlProviders: [{label: Okta, ssoURL, entityID, certificate, defaultTeam: Writers, defaultRole: read}]
+  translations: [{source: {space: "Engineering/Handbook", language: en}, language: fr, instructions}]
+  openAPISpecs: [{slug: petstore, source: {url: "https://…"} | {file: specs/petstore.yaml}, visibility}]
   permissions:  on a collection, space or site: [{user: bob@acme.io, role: edit}, {team: Writers, role: read}]
 Objects are matched by title path (collections, spaces) or title; "id:" pins one (then a new title renames it).
 Objects missing from the file are left alone, unless --prune (of the kinds the file lists; grants of
 objects that list permissions).`;
 
 /** The file's text, read with its size bounded (a file or `-` for stdin). */
-export async function readBounded(session: Session, file: string): Promise<string> {
+export async function readBounded(session: Session, file: string, what = '--file'): Promise<string> {
   const tooLarge = () => new UsageError(`${file}: the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB`, { hint: 'split the organization into several files' });
   try {
     if (file === '-') {
@@ -76,8 +81,13 @@ export async function readBounded(session: Session, file: string): Promise<strin
     }
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`Cannot read --file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(`Cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+}
+
+/** Reads a file the organization file names (an OpenAPI specification's source), relative to it; none for stdin. */
+export function sourceReader(session: Session, file: string): ((path: string) => Promise<string>) | undefined {
+  return file === '-' ? undefined : (path: string) => readBounded(session, resolve(dirname(file), path), 'source file');
 }
 
 const show = (value: unknown) => {
@@ -117,7 +127,7 @@ async function planFor(session: Session, options: ApplyOptions, file: string): P
     OrgState.read(transport, organizationId),
     options.prune ? transport.request('getAuthenticatedUser', {}).then((answer) => (answer.body as { id?: string }).id) : undefined,
   ]);
-  return { plan: await planOrganization(located, state, { prune: Boolean(options.prune), selfId }), state };
+  return { plan: await planOrganization(located, state, { prune: Boolean(options.prune), selfId, readSource: sourceReader(session, file) }), state };
 }
 
 async function runApply(session: Session, options: ApplyOptions): Promise<void> {

@@ -63,6 +63,24 @@ export const hooks = {
     },
   },
   'cr get': { web: webChangeRequest },
+  'cr edit': {
+    flags: [{ flags: '--link <[title=]url...>', description: 'the external links, as a whole list (repeat it; "none" removes them all)' }],
+    build: (options, input) => {
+      const given = options.link as string[] | undefined;
+      if (given === undefined) return;
+      const body = (input.body ?? {}) as Record<string, unknown>;
+      body.links =
+        given.length === 1 && given[0] === 'none'
+          ? []
+          : given.map((value) => {
+              // "Title=https://…": a title before the first "=" that is not part of the URL.
+              const at = value.indexOf('=');
+              const titled = at > 0 && !value.slice(0, at).includes('://') && /^https?:\/\//i.test(value.slice(at + 1));
+              return titled ? { ref: { kind: 'url', url: value.slice(at + 1) }, title: value.slice(0, at) } : { ref: { kind: 'url', url: value } };
+            });
+      input.body = body;
+    },
+  },
   'cr create': {
     build: (_options, input) => {
       input.body ??= {};
@@ -102,6 +120,9 @@ export const hooks = {
     lookups: { pageId: pageLookup },
     flags: [
       { flags: '--title <title>', description: 'new page title' },
+      { flags: '--slug <slug>', description: "new slug: the page's part of its path (unique among its siblings)" },
+      { flags: '--emoji <emoji>', description: 'new emoji ("" or none removes it)' },
+      { flags: '--icon <name>', description: 'new icon name ("" or none removes it)' },
       { flags: '--link-title <title>', description: 'new link title: the short label of the SUMMARY.md link in Git Sync ("" or none removes it)' },
       { flags: '--description <text>', description: 'new description ("" or none removes it)' },
       { flags: '--parent <page>', description: 'move the page under this page (id or path), or "root" for the top level' },
@@ -112,6 +133,8 @@ export const hooks = {
       const clearable = (value: unknown) => (value === '' || value === 'none' ? null : value);
       const change: Record<string, unknown> = { operation: 'update_page', page: params.pageId };
       if (options.title !== undefined) change.title = options.title;
+      if (options.slug !== undefined) change.slug = options.slug;
+      for (const key of ['emoji', 'icon'] as const) if (options[key] !== undefined) change[key] = clearable(options[key]) ?? '';
       if (options.linkTitle !== undefined) change.linkTitle = clearable(options.linkTitle);
       if (options.description !== undefined) change.description = clearable(options.description);
       if (typeof options.parent === 'string') {
@@ -122,7 +145,7 @@ export const hooks = {
         if (!/^\d+$/.test(String(options.position)) || !Number.isSafeInteger(position)) throw new UsageError(`--position: expected a zero-based position (0, 1, 2…), not "${String(options.position)}"`);
         change.at = position;
       }
-      if (Object.keys(change).length === 2) throw new UsageError('Nothing to change: pass --title, --link-title, --description, --parent or --position');
+      if (Object.keys(change).length === 2) throw new UsageError('Nothing to change: pass --title, --slug, --emoji, --icon, --link-title, --description, --parent or --position');
       delete params.pageId;
       input.body = { changes: [change] };
     },

@@ -20,7 +20,7 @@ import type { Located } from '../../orgcode/parse.js';
 import type { Store } from '../../store/types.js';
 import { SilentExit } from '../io.js';
 import type { Session } from '../session.js';
-import { readBounded } from './apply.js';
+import { readBounded, sourceReader } from './apply.js';
 import { registerServeSnapshotCommands } from './serve-snapshots.js';
 
 interface ServeOptions {
@@ -173,7 +173,10 @@ export async function runServe(session: Session, options: ServeOptions, command:
     // Watch commits/ for other writers: a read costs no system call while nothing changed (json-file-store.ts).
     store = seed ? createStore(place.dir, { watch: true }) : openStore(place.dir, { watch: true });
     await ensureLayout(store);
-    if (seed) seeded = await seedStore(store, seed, { clock: session.ctx.clock, ids: session.ctx.ids, origin: origin ?? 'http://127.0.0.1' });
+    if (seed) {
+      const readSource = options.seed === undefined ? undefined : sourceReader(session, options.seed);
+      seeded = await seedStore(store, seed, { clock: session.ctx.clock, ids: session.ctx.ids, origin: origin ?? 'http://127.0.0.1', readSource });
+    }
   } catch (error) {
     await store?.close();
     place.discard();

@@ -52,6 +52,14 @@ export interface ChangeRequestRecord {
   comments: number;
   /** Users who created, edited, imported into, updated or merged it (creation order). */
   contributors: string[];
+  /** 0.202's external links (at most 10), in the order given. */
+  links?: ChangeRequestLink[];
+}
+
+export interface ChangeRequestLink {
+  id: string;
+  ref: { kind: 'url'; url: string };
+  title?: string;
 }
 
 export const crKey = (spaceId: string, crId: string) => `${spaceId}/${crId}`;

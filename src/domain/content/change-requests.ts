@@ -59,8 +59,10 @@ import { orgAccess } from '../permissions.js';
 import { ReviewTables } from '../review/review-records.js';
 import { threadOf } from '../comments/comment-records.js';
 import { type RevisionRecord, type SpaceRecord, crStatusIndex, getRevision, getSpace, orgSpaceList, putSpace } from '../core-records.js';
+import { getSite, getSiteSpace, siteSpacesOfSite } from '../sites/site-records.js';
 import { changeRequestFor, primaryRevision, spaceFor } from './common.js';
 import {
+  type ChangeRequestLink,
   type ChangeRequestRecord,
   type ChangeRequestStatus,
   addChangeRequest,
@@ -264,12 +266,27 @@ function loadListedCr(tx: StoreReader, space: SpaceRecord, id: string): ChangeRe
  * creator/contributor filter the page reads its rows and the count row; with one,
  * the count needs the status's whole list.
  */
+/** Newest first by `field` (last update: the real API's default; or creation); ties by number. */
+function newestFirst<T>(items: T[], crOf: (item: T) => ChangeRequestRecord, field: 'updatedAt' | 'createdAt'): T[] {
+  return items.sort((x, y) => {
+    const a = crOf(x);
+    const b = crOf(y);
+    return a[field] < b[field] ? 1 : a[field] > b[field] ? -1 : b.number - a.number;
+  });
+}
+
 function pageChangeRequests<T>(
   tx: StoreReader,
   space: SpaceRecord,
-  filters: ListFilters & PageQuery,
+  filters: ListFilters & PageQuery & { orderBy?: 'updatedAt' | 'createdAt' | undefined },
   map: (cr: ChangeRequestRecord) => T,
 ): ListEnvelope<T> {
+  if (filters.orderBy === 'updatedAt') {
+    // By last update: the index is by number, so this reads the status's change requests and sorts them.
+    const found = changeRequestsWithStatus(tx, space, filters.status ?? 'open').filter((cr) => matches(tx, cr, filters));
+    return paginate(itemsOf(newestFirst(found, (cr) => cr, 'updatedAt')), filters, map);
+  }
+  // Newest first by number: by creation, read a page at a time from the status index.
   const owner = statusOwner(space.id, filters.status ?? 'open');
   const narrowed = filters.creator !== undefined || filters.contributor !== undefined || filters.requestedReviewer !== undefined;
   const count = narrowed
@@ -287,6 +304,18 @@ function pageChangeRequests<T>(
 }
 
 // ─── Handlers ──────────────────────────────────────────────────────────────
+
+/**
+ * The change request's links after an update that gives the whole list: an item with an `id`
+ * is that link, changed (400 when the change request has no such link); one without is new.
+ */
+function linksAfter(cr: ChangeRequestRecord, given: ReadonlyArray<{ id?: string | undefined; ref: { kind: 'url'; url: string }; title?: string | undefined }>, newId: () => string): ChangeRequestLink[] {
+  const known = new Set((cr.links ?? []).map((link) => link.id));
+  return given.map((link, index) => {
+    if (link.id !== undefined && !known.has(link.id)) throw badRequest(`links[${index}].id: change request #${cr.number} has no link ${link.id} (leave the id out to add a link)`);
+    return { id: link.id ?? newId(), ref: { kind: 'url', url: link.ref.url }, ...(link.title !== undefined ? { title: link.title } : {}) };
+  });
+}
 
 function statusChange(space: SpaceRecord, cr: ChangeRequestRecord, status: ChangeRequestStatus | undefined): SpaceRecord | undefined {
   if (status === undefined || status === cr.status) return undefined;
@@ -342,13 +371,15 @@ export const changeRequestHandlers: Record<string, Handler> = {
 
   ...crOn('updateChangeRequestById', (ctx, { params, body }) => {
     const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId);
-    if (body.subject === undefined && body.description === undefined && body.status === undefined) {
-      throw badRequest('Nothing to update: pass at least one of subject, description, status');
+    if (body.subject === undefined && body.description === undefined && body.status === undefined && body.links === undefined) {
+      throw badRequest('Nothing to update: pass at least one of subject, description, status, links');
     }
     const movedSpace = statusChange(space, cr, body.status);
+    const links = body.links === undefined ? undefined : linksAfter(cr, body.links, () => ctx.ids());
     const updated: ChangeRequestRecord = {
       ...cr,
       ...(body.subject !== undefined ? { subject: body.subject } : {}),
+      ...(links !== undefined ? { links } : {}),
       ...(body.description !== undefined ? { description: body.description } : {}),
       ...(body.status !== undefined ? { status: body.status } : {}),
       updatedAt: ctx.clock().toISOString(),
@@ -366,7 +397,13 @@ export const changeRequestHandlers: Record<string, Handler> = {
     const { org } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     // Reads each active space's index for the asked status (not every change request).
     const found: Array<{ space: SpaceRecord; cr: ChangeRequestRecord }> = [];
-    const spaceIds = query.space !== undefined ? [query.space] : orgSpaceList.all(ctx.tx, org.id).map((entry) => entry.id);
+    let spaceIds = query.space !== undefined ? [query.space] : orgSpaceList.all(ctx.tx, org.id).map((entry) => entry.id);
+    if (query.site !== undefined) {
+      // Linked to a site: the change requests of the spaces it publishes (its site spaces).
+      const site = getSite(ctx.tx, query.site);
+      const published = new Set(site?.organization === org.id ? siteSpacesOfSite.all(ctx.tx, site.id).map(({ id }) => getSiteSpace(ctx.tx, id)?.space) : []);
+      spaceIds = spaceIds.filter((id) => published.has(id));
+    }
     for (const spaceId of spaceIds) {
       const space = getSpace(ctx.tx, spaceId);
       // A space of another organization (or none) has no change requests here.
@@ -375,10 +412,7 @@ export const changeRequestHandlers: Record<string, Handler> = {
         if (matches(ctx.tx, cr, query)) found.push({ space, cr });
       }
     }
-    // Newest first, by last update (the real API's default) or by creation; ties by number.
-    const field = query.orderBy ?? 'updatedAt';
-    found.sort((a, b) => (a.cr[field] < b.cr[field] ? 1 : a.cr[field] > b.cr[field] ? -1 : b.cr.number - a.cr.number));
-    return paginate(itemsOf(found), query, ({ space, cr }) => crView(ctx.tx, ctx, space, cr));
+    return paginate(itemsOf(newestFirst(found, (item) => item.cr, query.orderBy ?? 'updatedAt')), query, ({ space, cr }) => crView(ctx.tx, ctx, space, cr));
   }),
 };
 

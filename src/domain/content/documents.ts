@@ -36,9 +36,10 @@ import { collectionAccess } from '../permissions.js';
 import { changeRequestFor, metadataOf, primaryRevision, spaceFor } from './common.js';
 import { requireRevisionRecord } from './change-request-records.js';
 import { parseAppUrl } from './by-url.js';
+import { expandIncludes, reusableText } from './includes.js';
 import { revisionById } from './revisions.js';
 import { type RevisionContent, type StoredFile, type StoredPage, openContent } from './storage.js';
-import { type JsonDocument, MAX_DOCUMENT_NODES, markdownToDocument, reusableContentView, reusableParts } from './views.js';
+import { type JsonDocument, MAX_DOCUMENT_NODES, markdownToDocument, reusableContentView } from './views.js';
 import { REUSABLE_ID_PREFIX } from '../../content-model/model.js';
 
 const on = implementer<typeof routes>();
@@ -88,10 +89,6 @@ function documentById(tx: StoreReader, space: SpaceRecord, documentId: string): 
 // ─── Reusable contents ─────────────────────────────────────────────────────
 
 /** A reusable content's title and body (after its front matter). */
-function reusableText(content: RevisionContent, file: StoredFile): { title: string; body: string } {
-  return reusableParts(file.name, textDecoder.decode(content.fileData(file)));
-}
-
 const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 function reusableFile(content: RevisionContent, id: string, where: string): StoredFile {
@@ -104,54 +101,6 @@ function reusableAnswer(tx: StoreReader, revision: RevisionRecord, id: string, w
   const content = openContent(tx, revision);
   const file = reusableFile(content, id, where);
   return reusableContentView(file, textDecoder.decode(content.fileData(file)), metadataOf(query));
-}
-
-/** `{% include "…" %}` tags: a path relative to the page, or an app URL of a space's reusable content. */
-const INCLUDE_TAG = /\{%\s*include\s+"([^"\n]{1,2048})"\s*%\}/g;
-
-/** How many include tags one document expands: past it, the rest stay tags. */
-const MAX_EXPANDED_INCLUDES = 1000;
-
-/**
- * The page's Markdown with its `{% include %}` tags replaced by the bodies of the reusable
- * contents they name (this space's: by path from the page's file, or by an app URL
- * `…/s/<this space>/~/reusable/<id>`). One level: an include's own tags stay as written.
- * The revision's includes are read once, by Git path, only when the page has a tag.
- */
-function expandIncludes(content: RevisionContent, spaceId: string, page: StoredPage, markdown: string): string {
-  if (!markdown.includes('{%')) return markdown;
-  let byPath: Map<string, StoredFile> | undefined;
-  const bodies = new Map<string, string>();
-  const bodyOf = (file: StoredFile): string => {
-    let body = bodies.get(file.id);
-    if (body === undefined) {
-      body = reusableText(content, file).body;
-      bodies.set(file.id, body);
-    }
-    return body;
-  };
-  let expanded = 0;
-  return markdown.replace(INCLUDE_TAG, (tag, target: string) => {
-    if (expanded >= MAX_EXPANDED_INCLUDES) return tag;
-    let file: StoredFile | undefined;
-    const byUrl = /\/s\/([^/]+)\/~\/reusable\/([^/?#]+)/.exec(target);
-    if (byUrl) {
-      if (byUrl[1] === spaceId && (byUrl[2] as string).startsWith(REUSABLE_ID_PREFIX)) file = content.file(byUrl[2] as string);
-    } else if (page.git && !target.startsWith('/') && !/^[a-z][a-z0-9+.-]*:/i.test(target)) {
-      const path = normalizePath(joinPath(dirname(page.git.path), target));
-      if (byPath === undefined) {
-        byPath = new Map();
-        for (const id of content.reusableIds()) {
-          const candidate = content.file(id);
-          if (candidate?.git) byPath.set(candidate.git.path, candidate);
-        }
-      }
-      if (path) file = byPath.get(path);
-    }
-    if (!file) return tag;
-    expanded++;
-    return bodyOf(file).replace(/\n+$/, '');
-  });
 }
 
 /** `dereferenced`: true and `reusable-contents` both expand includes (the only references docsctl's documents hold). */

@@ -68,7 +68,7 @@ import { apiUrl } from '../urls.js';
 
 
 /** Fields of `update_page` that docsctl applies. */
-const METADATA = ['title', 'linkTitle', 'description', 'hidden', 'noIndex', 'noRobotsIndex'] as const;
+const METADATA = ['title', 'slug', 'emoji', 'icon', 'linkTitle', 'description', 'hidden', 'noIndex', 'noRobotsIndex'] as const;
 const KNOWN: Record<string, Set<string>> = {
   update_page: new Set<string>(['operation', 'page', 'document', 'into', 'at', ...METADATA]),
   insert_page: new Set<string>(['operation', 'document', 'into', 'at', 'ref', ...METADATA]),
@@ -179,6 +179,13 @@ function edited(page: StoredPage, change: Change, where: string): StoredPage {
     if (change[flag]) next[flag] = true;
     else delete next[flag];
   }
+  for (const key of ['emoji', 'icon'] as const) {
+    const value = change[key];
+    if (value === undefined) continue;
+    // The spec's "set to an empty string to remove it".
+    if (value === '') delete next[key];
+    else next[key] = value;
+  }
   if (change.linkTitle !== undefined) {
     if (page.type === 'group') throw badRequest(`${where}.linkTitle: a page group has no link title (only document and link pages do)`);
     const extra = { ...(next.extra ?? {}) };
@@ -188,6 +195,21 @@ function edited(page: StoredPage, change: Change, where: string): StoredPage {
     else delete next.extra;
   }
   return next;
+}
+
+/**
+ * A page with the `slug` a change names (RevisionPageSlug): a slug as GitBook writes them (what
+ * slugify keeps as it is), unique among the page's siblings: a collision is refused, as the
+ * spec says, not renamed.
+ */
+function withSlug(draft: Draft, page: StoredPage, slug: string, where: string): StoredPage {
+  if (page.type === 'link') throw badRequest(`${where}.slug: a link page has no slug (it has no path)`);
+  if (slug === '' || slugify(slug) !== slug) {
+    throw badRequest(`${where}.slug: "${slug}" is not a slug; give lower-case words joined by "-"${slugify(slug) ? ` (e.g. "${slugify(slug)}")` : ''}`);
+  }
+  const clash = draft.childrenOf(page.parent).find((id) => id !== page.id && draft.page(id)?.slug === slug);
+  if (clash !== undefined) throw conflict(`${where}.slug: "${slug}" is already the slug of page ${clash}, a sibling: slugs are unique among siblings`);
+  return { ...page, slug };
 }
 
 /** `update_page`'s `document: {markdown}`: the new body, and the metadata its front matter sets. */
@@ -393,6 +415,8 @@ const updateChangeRequestContent: TwoPhaseHandler<typeof routes.updateChangeRequ
       if (change.document !== undefined) next = await withDocument(ctx.tx, next, withFileRefs(change.document, fileRefs), where);
       draft.set(next);
       if (change.into !== undefined || change.at !== undefined) moved(draft, next.id, change.into, change.at, where);
+      // Checked where the page ends up: among its new siblings after a move.
+      if (change.slug !== undefined) draft.set(withSlug(draft, draft.page(next.id) as StoredPage, change.slug, where));
       touch(next.id, { kind: 'updated_page' });
     }
     if (refs.size > 0) refuseLinksToRefs(body.changes, refs);
@@ -428,8 +452,11 @@ async function inserted(tx: StoreWriter, draft: Draft, change: Change, where: st
   let page: StoredPage = { id, type: 'document', title: change.title ?? 'Untitled', children: [], ...(parent !== undefined ? { parent } : {}) };
   page = edited(page, { ...change, title: undefined }, where);
   page = await withDocument(tx, page, change.document, where);
-  const taken = new Set(draft.childrenOf(parent).map((sibling) => draft.page(sibling)?.slug));
-  page.slug = uniqueName(slugify(page.title) || 'untitled', (candidate) => taken.has(candidate));
+  if (change.slug !== undefined) page = withSlug(draft, page, change.slug, where);
+  else {
+    const taken = new Set(draft.childrenOf(parent).map((sibling) => draft.page(sibling)?.slug));
+    page.slug = uniqueName(slugify(page.title) || 'untitled', (candidate) => taken.has(candidate));
+  }
   draft.set(page);
   const siblings = draft.childrenOf(parent);
   const at = change.at ?? siblings.length;

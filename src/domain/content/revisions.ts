@@ -8,7 +8,7 @@
  * matching branch; a file listing reads the files trie and the listed page of
  * file objects. A whole revision (getCurrentRevision…) reads every page.
  */
-import { notFound } from '../../api/errors.js';
+import { ApiError, notFound } from '../../api/errors.js';
 import { REUSABLE_ID_PREFIX } from '../../content-model/model.js';
 import type * as routes from '../../api/routes/content.js';
 import type { StoreReader } from '../../store/types.js';
@@ -17,8 +17,9 @@ import { itemsOf, paginate } from '../pagination.js';
 import { type RevisionRecord, type SpaceRecord, getRevision, getUser } from '../core-records.js';
 import { changeRequestFor, metadataOf, primaryRevision, scopeOf, spaceFor } from './common.js';
 import { type ChangeRequestRecord, getChangeRequest, requireRevisionRecord } from './change-request-records.js';
-import { openContent } from './storage.js';
-import { type BodyFormat, type ChangeRequestView, type ContentScope, changeRequestView, fileView, pageView, pagesView, revisionView } from './views.js';
+import { expandIncludes } from './includes.js';
+import { type RevisionContent, type StoredPage, openContent } from './storage.js';
+import { type BodyFormat, type ChangeRequestView, type ContentScope, type PageViewOptions, changeRequestView, fileView, pageView, pagesView, revisionView } from './views.js';
 
 type Ctx = Pick<HandlerContext, 'origin'>;
 
@@ -38,6 +39,19 @@ interface ContentQuery {
 }
 interface PageQuery extends ContentQuery {
   format?: BodyFormat | undefined;
+  dereferenced?: boolean | 'reusable-contents' | undefined;
+  'format.markdown.refs'?: 'relative' | 'stable' | undefined;
+}
+
+/** A page read's options beyond the view's: `dereferenced` expands includes; refs other than `relative` are not done. */
+function pageReadOptions(content: RevisionContent, scope: ContentScope, page: StoredPage, query: PageQuery): PageViewOptions {
+  if (query['format.markdown.refs'] === 'stable') {
+    throw new ApiError(501, 'format.markdown.refs=stable is not implemented yet: docsctl answers links as the page writes them (relative)');
+  }
+  const options: PageViewOptions = { scope, metadata: metadataOf(query), format: query.format };
+  const markdown = query.dereferenced ? content.markdown(page) : undefined;
+  if (markdown !== undefined) options.bodies = new Map([[page.id, expandIncludes(content, scope.space, page, markdown)]]);
+  return options;
 }
 interface PageListQuery extends ContentQuery {
   /** False (docsctl only): the tree without the pages' Markdown. */
@@ -60,7 +74,7 @@ function pageByIdAnswer(tx: StoreReader, revision: RevisionRecord, scope: Conten
   const content = openContent(tx, revision);
   const page = content.page(pageId);
   if (!page) throw notFound(`Page ${pageId} not found in this ${scope.changeRequest ? 'change request' : 'space'}`);
-  return pageView(content, page, content.pathOf(page.id), { scope, metadata: metadataOf(query), format: query.format });
+  return pageView(content, page, content.pathOf(page.id), pageReadOptions(content, scope, page, query));
 }
 
 export function pageByPathAnswer(tx: StoreReader, revision: RevisionRecord, scope: ContentScope, pagePath: string, query: PageQuery) {
@@ -69,7 +83,7 @@ export function pageByPathAnswer(tx: StoreReader, revision: RevisionRecord, scop
   if (!found || found.page.type === 'link') {
     throw notFound(`No page at path "${pagePath}" in this ${scope.changeRequest ? 'change request' : 'space'}`);
   }
-  return pageView(content, found.page, found.path, { scope, metadata: metadataOf(query), format: query.format });
+  return pageView(content, found.page, found.path, pageReadOptions(content, scope, found.page, query));
 }
 
 function filesAnswer(

@@ -422,6 +422,7 @@ export function changeRequestView(
     ...(cr.revisionMergedAncestor !== undefined ? { revisionMergedAncestor: cr.revisionMergedAncestor } : {}),
     ...(cr.revisionMerged !== undefined ? { revisionMerged: cr.revisionMerged } : {}),
     comments: cr.comments,
+    ...(cr.links !== undefined && cr.links.length > 0 ? { links: cr.links } : {}),
     outdated: isOutdated(cr, primaryRevision),
     urls: {
       app: appUrl(origin, `o/${seg(organization)}/s/${seg(cr.space)}/~/changes/${seg(cr.id)}`),

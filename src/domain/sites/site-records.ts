@@ -83,6 +83,8 @@ export interface SiteSpaceRecord {
   id: string;
   /** 0.202: a draft is being prepared and is not published (absent: false). */
   draft?: boolean;
+  /** 0.202: left out of the site's navigation (still published at its URL; absent: false). */
+  hidden?: boolean;
   site: string;
   space: string;
   /** The section it is a variant of (absent: at the site's root). */

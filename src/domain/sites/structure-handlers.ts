@@ -68,8 +68,13 @@ const onStructure = implementer<typeof structureRoutes>();
 
 /** 0.202 `draft` of a PATCH: true makes the item a draft (not published), false makes it live (stored as absent). */
 function setDraft(record: Record<string, unknown>, draft: boolean | undefined): void {
-  if (draft === true) record.draft = true;
-  else if (draft === false) delete record.draft;
+  setFlag(record, 'draft', draft);
+}
+
+/** A flag is stored only while true (absent: false), so records stay small. */
+function setFlag(record: Record<string, unknown>, name: 'draft' | 'hidden', value: boolean | undefined): void {
+  if (value === true) record[name] = true;
+  else if (value === false) delete record[name];
 }
 
 type Pointer = { type: StructureNode['type'] | 'site-space'; id: string };
@@ -156,6 +161,8 @@ export const structureHandlers: Record<string, Handler> = {
     const { site, view } = siteAccess(ctx, params);
     requireFeature(site, 'sites-sections', 'have sections');
     const space = requireSiteSpaceSource(ctx, site, body.spaceId);
+    // Checked before anything is written, so a wrong group changes nothing.
+    const group = body.siteSectionGroupId === undefined ? undefined : requireGroup(ctx.tx, site, body.siteSectionGroupId);
     let current = site;
     const rootSpaces = siteSpaceIdsOf(ctx.tx, site.id);
     if (structure.count(ctx.tx, site.id) === 0 && rootSpaces.length > 0) {
@@ -198,6 +205,7 @@ export const structureHandlers: Record<string, Handler> = {
       section: section.id,
       path: freePath(space.title, () => false),
     });
+    if (group) reparent(ctx.tx, site, { type: 'site-section', id: section.id }, undefined, group.id);
     return new Reply(201, sectionAnswer(view, site, section.id));
   }),
 
@@ -205,8 +213,9 @@ export const structureHandlers: Record<string, Handler> = {
     const { site, view } = siteAccess(ctx, params);
     const section = requireSection(ctx.tx, site, params.siteSectionId);
     if (Object.values(body).every((value) => value === undefined)) {
-      throw badRequest('Nothing to update: pass at least one of title, path, defaultSiteSpace, condition, icon, description, draft');
+      throw badRequest('Nothing to update: pass at least one of title, path, defaultSiteSpace, condition, icon, description, draft, siteSectionGroupId');
     }
+    const toGroup = body.siteSectionGroupId == null ? undefined : requireGroup(ctx.tx, site, body.siteSectionGroupId);
     if (body.path !== undefined && sectionPathTaken(ctx.tx, site.id, body.path, section.id)) {
       throw conflict(`Path "${body.path}" is already used by another section of site ${site.id}`);
     }
@@ -221,6 +230,9 @@ export const structureHandlers: Record<string, Handler> = {
     }
     setDraft(next, body.draft);
     putSection(ctx.tx, next as unknown as SectionRecord);
+    if (body.siteSectionGroupId !== undefined && toGroup?.id !== section.group) {
+      reparent(ctx.tx, site, { type: 'site-section', id: section.id }, section.group, toGroup?.id);
+    }
     return sectionAnswer(view, site, section.id);
   }),
 
@@ -275,12 +287,19 @@ export const structureHandlers: Record<string, Handler> = {
   ...on('updateSiteSectionGroupById', (ctx, { params, body }) => {
     const { site, view } = siteAccess(ctx, params);
     const group = requireGroup(ctx.tx, site, params.siteSectionGroupId);
-    if (body.title === undefined && body.icon === undefined && body.draft === undefined) throw badRequest('Nothing to update: pass title, icon and/or draft');
+    if (Object.values(body).every((value) => value === undefined)) throw badRequest('Nothing to update: pass title, icon, draft and/or parentSectionGroupId');
+    const toParent = body.parentSectionGroupId == null ? undefined : requireGroup(ctx.tx, site, body.parentSectionGroupId);
+    if (toParent && isWithin(ctx.tx, toParent.id, group.id)) {
+      throw badRequest(`Invalid parentSectionGroupId: group ${group.id} cannot move inside itself (${toParent.id} is ${toParent.id === group.id ? 'the group' : 'nested in it'})`);
+    }
     const { icon: _icon, ...rest } = group;
     const icon = body.icon === undefined ? group.icon : (body.icon ?? undefined);
     const next: Record<string, unknown> = { ...rest, ...(body.title !== undefined ? { title: body.title } : {}), ...(icon !== undefined ? { icon } : {}) };
     setDraft(next, body.draft);
     putGroup(ctx.tx, next as unknown as GroupRecord);
+    if (body.parentSectionGroupId !== undefined && toParent?.id !== group.parent) {
+      reparent(ctx.tx, site, { type: 'site-section-group', id: group.id }, group.parent, toParent?.id);
+    }
     return groupAnswer(view, site, group.id);
   }),
 
@@ -364,7 +383,7 @@ export const structureHandlers: Record<string, Handler> = {
     const { site, view } = siteAccess(ctx, params);
     const siteSpace = requireSiteSpace(ctx.tx, site, params.siteSpaceId);
     if (Object.values(body).every((value) => value === undefined)) {
-      throw badRequest('Nothing to update: pass at least one of path, condition, spaceId, draft');
+      throw badRequest('Nothing to update: pass at least one of path, condition, spaceId, draft, hidden');
     }
     const owner = siteSpaceOwner(siteSpace);
     if (body.path !== undefined && siteSpacePathTaken(ctx.tx, owner, body.path, siteSpace.id)) {
@@ -386,6 +405,7 @@ export const structureHandlers: Record<string, Handler> = {
       next.space = space.id;
     }
     setDraft(next as unknown as Record<string, unknown>, body.draft);
+    setFlag(next as unknown as Record<string, unknown>, 'hidden', body.hidden);
     putSiteSpace(ctx.tx, next);
     return siteSpaceAnswer(view, site, siteSpace.id);
   }),

@@ -128,6 +128,8 @@ export interface SiteSpaceView {
   title: string;
   default: boolean;
   draft: boolean;
+  /** Not shown in the site's navigation; still published at its URL. */
+  hidden: boolean;
   condition?: string;
   urls: { published?: string };
 }
@@ -151,6 +153,7 @@ export function siteSpaceView(
     title: space.title,
     default: isDefault,
     draft: siteSpace.draft === true,
+    hidden: siteSpace.hidden === true,
     ...(siteSpace.condition !== undefined ? { condition: siteSpace.condition } : {}),
     // A draft (or a variant of a draft section) is not live: it has no published URL yet.
     urls: site.published && isLive(ctx.tx, siteSpace) ? { published: `${url}/` } : {},

@@ -233,6 +233,29 @@ describe('updateChangeRequestContent: insert_page, delete_page, moves, and the c
     expect((await h.admin.ok<{ pages: unknown[] }>('listPages', { params: { spaceId } })).pages).toHaveLength(2);
   });
 
+  it('sets a slug unique among the siblings (a collision is refused, not renamed), an emoji and an icon ("" removes them)', async () => {
+    const h = await contentSetup();
+    const { spaceId, cr, params, page } = await seeded(h);
+    await apply(h, params, edit({ page: 'p-setup', slug: 'installation', emoji: '1f680', icon: 'gear' }));
+    expect(await page('p-setup', cr.id)).toMatchObject({ slug: 'installation', path: 'guides/installation', emoji: '1f680', icon: 'gear' });
+    expect(await h.admin.ok('getPageByPath', { params: { spaceId, pagePath: 'guides/setup' } })).toMatchObject({ id: 'p-setup' });
+    await apply(h, params, edit({ page: 'p-setup', emoji: '', icon: '' }));
+    const cleared = await page('p-setup', cr.id);
+    expect(cleared).not.toHaveProperty('emoji');
+    expect(cleared).not.toHaveProperty('icon');
+    // The intro's slug taken by a page moved beside it: refused, and nothing of the batch applied.
+    const before = h.cr(spaceId, cr.id).revision;
+    await h.admin.fails('updateChangeRequestContent', { params, body: edit({ page: 'p-setup', into: null, slug: 'intro' }) }, 409, /changes\[0\]\.slug: "intro" is already the slug of page p-intro, a sibling/);
+    await h.admin.fails('updateChangeRequestContent', { params, body: edit({ page: 'p-setup', slug: 'Not A Slug' }) }, 400, /changes\[0\]\.slug: "Not A Slug" is not a slug; give lower-case words joined by "-" \(e\.g\. "not-a-slug"\)/);
+    expect(h.cr(spaceId, cr.id).revision).toBe(before);
+    // insert_page takes one too, checked the same way.
+    const inserted = await applyFull(h, params, [{ operation: 'insert_page', document: { markdown: '# FAQ\n' }, slug: 'questions' }]);
+    expect(await page((inserted.changes[0]?.page as { id: string }).id, cr.id)).toMatchObject({ title: 'FAQ', slug: 'questions' });
+    await h.admin.fails('updateChangeRequestContent', { params, body: { changes: [{ operation: 'insert_page', document: { markdown: '# Again\n' }, slug: 'questions' }] } }, 409, /slug: "questions" is already the slug of page/);
+    await h.admin.ok('mergeChangeRequest', { params });
+    expect(await h.admin.ok('getPageByPath', { params: { spaceId, pagePath: 'guides/installation' } })).toMatchObject({ id: 'p-setup' });
+  });
+
   it('deletes a page with its subpages, and moves a page under another or to the root', async () => {
     const h = await contentSetup();
     const { spaceId, cr, params } = await seeded(h);
