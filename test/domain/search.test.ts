@@ -34,7 +34,7 @@ describe('searchSpaceContent', () => {
   it('finds pages by title and text, best first: more query words, then title matches', async () => {
     const h = await contentSetup();
     const spaceId = await indexedSpace(h);
-    expect(h.store.read().get('searchIndex.state', spaceId)).toEqual({ revision: h.space(spaceId).revision, pages: 4, format: 2 });
+    expect(h.store.read().get('searchIndex.state', spaceId)).toEqual({ revision: h.space(spaceId).revision, pages: 4, format: 3 });
     const install = await search(h, spaceId, { query: 'install' });
     expect(install.items.map((p) => p.id)).toEqual(['p-install', 'p-guide']);
     expect(install.items[0]).toMatchObject({ title: 'Install', path: 'install', urls: { app: expect.stringContaining('/install') } });
@@ -73,20 +73,25 @@ describe('searchSpaceContent', () => {
     expect(h.store.read().scan('searchIndex', { prefix: `${spaceId}/billing/` })).toEqual([]);
   });
 
-  it('keeps a word of many pages in a few rows: a search reads rows by page group, an edit rewrites one of them', async () => {
+  it('keeps a word of many pages in a few rows cut by page hash, a rare word in one: an edit rewrites one row', async () => {
     const h = await contentSetup();
     const s = await h.createSpace('Big');
     const cr = await h.createCR(s.id, 'Pages');
     await h.editChangeRequest(s.id, cr.id, (tree) => {
-      tree.pages = Array.from({ length: 300 }, (_, i) => doc(`page-${i}`, `Page ${i}`, `Common text ${i}\n`));
+      tree.pages = Array.from({ length: 300 }, (_, i) => doc(`page-${i}`, `Page ${i}`, `Common text ${i}${i < 2 ? ' rare' : ''}\n`));
     });
     await h.admin.ok('mergeChangeRequest', { params: { spaceId: s.id, changeRequestId: cr.id } });
-    const rows = () => h.store.read().scan<Array<string | number>>('searchIndex', { prefix: `${s.id}/common/` });
-    expect(rows().length).toBeGreaterThan(30);
-    expect(rows().length).toBeLessThanOrEqual(64);
+    const rows = (word = 'common') => h.store.read().scan<Array<string | number>>('searchIndex', { prefix: `${s.id}/${word}/` });
+    // 300 postings cut into rows of about 64 (at most 128), keyed by the smallest page hash they hold.
+    expect(rows().length).toBeGreaterThanOrEqual(3);
+    expect(rows().length).toBeLessThanOrEqual(6);
+    expect(rows()[0]?.[0]).toBe(`${s.id}/common/00000000`);
+    expect(rows().every(([key, row]) => /\/[0-9a-f]{8}$/.test(key) && row.length / 3 <= 128)).toBe(true);
     // Flat rows: [pageId, count in text, count in title, …].
     expect(rows().every(([, row]) => Array.isArray(row) && row.length % 3 === 0)).toBe(true);
     expect(rows().reduce((sum, [, row]) => sum + row.length / 3, 0)).toBe(300);
+    expect(rows('rare').map(([key]) => key)).toEqual([`${s.id}/rare/00000000`]);
+    expect(new Set(rows('rare')[0]?.[1])).toEqual(new Set(['page-0', 'page-1', 1, 0]));
     expect((await search(h, s.id, { query: 'common', limit: '1000' })).count).toBe(300);
 
     const before = new Map(rows());
@@ -95,9 +100,21 @@ describe('searchSpaceContent', () => {
       (tree.pages[7] as { markdown?: string }).markdown = 'Common, common text\n';
     });
     await h.admin.ok('mergeChangeRequest', { params: { spaceId: s.id, changeRequestId: edit.id } });
+    expect([...rows().map(([key]) => key)]).toEqual([...before.keys()]);
     const changed = rows().filter(([key, row]) => JSON.stringify(row) !== JSON.stringify(before.get(key)));
     const postingOf = (row: Array<string | number>, pageId: string) => row.slice(row.indexOf(pageId) + 1, row.indexOf(pageId) + 3);
     expect(changed.map(([, row]) => postingOf(row, 'page-7'))).toEqual([[2, 0]]);
+
+    // A rare word that grows past 128 pages over merges is cut where it stands; every page is found once.
+    const grow = await h.createCR(s.id, 'Rare everywhere');
+    await h.editChangeRequest(s.id, grow.id, (tree) => {
+      for (const [i, page] of tree.pages.entries()) if (i < 200) (page as { markdown?: string }).markdown = `Common text ${i} rare\n`;
+    });
+    await h.admin.ok('mergeChangeRequest', { params: { spaceId: s.id, changeRequestId: grow.id } });
+    expect(rows('rare').length).toBeGreaterThanOrEqual(2);
+    expect(rows('rare').every(([, row]) => row.length / 3 <= 128)).toBe(true);
+    expect(rows('rare').flatMap(([, row]) => row.filter((_, i) => i % 3 === 0)).sort()).toEqual(Array.from({ length: 200 }, (_, i) => `page-${i}`).sort());
+    expect((await search(h, s.id, { query: 'rare', limit: '1000' })).count).toBe(200);
   });
 
   it('holds the same rows whether the index was built in one commit or kept up to date over several', async () => {
@@ -107,11 +124,15 @@ describe('searchSpaceContent', () => {
       ...Array.from({ length: 150 }, (_, i) => doc(`p-${i}`, `Page ${i}`, `Shared words and word${i % 7} and item${i}.\n`)),
       ...(edited ? [doc('p-new', 'New', 'Shared words, brand new page.\n')] : [doc('p-gone', 'Gone', 'Shared words of a page removed later.\n')]),
     ];
-    const rowsOf = (spaceId: string) => new Map(h.store.read().scan<Array<string | number>>('searchIndex', { prefix: `${spaceId}/` }).map(([key, row]) => {
+    const rowsOf = (spaceId: string) => h.store.read().scan<Array<string | number>>('searchIndex', { prefix: `${spaceId}/` }).map(([key, row]): [string, string[]] => {
       const postings: string[] = [];
       for (let i = 0; i < row.length; i += 3) postings.push(`${String(row[i])}:${String(row[i + 1])}:${String(row[i + 2])}`);
-      return [key.slice(spaceId.length), postings.sort()];
-    }));
+      return [key.slice(spaceId.length), postings];
+    }).reduce((byWord, [key, postings]) => {
+      // By word: where a word's rows are cut depends on the order pages came.
+      const word = key.slice(0, key.lastIndexOf('/') + 1);
+      return byWord.set(word, [...(byWord.get(word) ?? []), ...postings].sort());
+    }, new Map<string, string[]>());
     const merge = async (spaceId: string, title: string, edited: boolean) => {
       const cr = await h.createCR(spaceId, title);
       await h.editChangeRequest(spaceId, cr.id, (tree) => {
@@ -175,9 +196,33 @@ describe('searchSpaceContent', () => {
       tree.pages.push(doc('p-new', 'New page', 'Nothing to install here.\n'));
     });
     await h.admin.ok('mergeChangeRequest', { params: { spaceId, changeRequestId: cr.id } });
-    expect(h.store.read().get('searchIndex.state', spaceId)).toMatchObject({ pages: 5, format: 2 });
+    expect(h.store.read().get('searchIndex.state', spaceId)).toMatchObject({ pages: 5, format: 3 });
     expect(h.store.read().get('searchIndex', `${spaceId}/install/p-faq`)).toBeUndefined();
     expect((await search(h, spaceId, { query: 'install' })).items.map((p) => p.id)).toEqual([...expected, 'p-new']);
+  });
+
+  it('reads an index of format 2 as it is, and rebuilds it in the current format at the next merge', async () => {
+    const h = await contentSetup();
+    const spaceId = await indexedSpace(h);
+    await h.store.transact((tx) => {
+      for (const [key] of tx.scan('searchIndex', { prefix: `${spaceId}/` })) tx.delete('searchIndex', key);
+      // Format 2: 64 rows per word named by a page group; a posting no page holds shows the index is read.
+      tx.put('searchIndex', `${spaceId}/install/0a`, ['p-install', 2, 1]);
+      tx.put('searchIndex', `${spaceId}/install/1f`, ['p-guide', 1, 0]);
+      tx.put('searchIndex', `${spaceId}/kubernetes/03`, ['p-faq', 1, 0]);
+      tx.put('searchIndex.state', spaceId, { revision: h.space(spaceId).revision, pages: 4, format: 2 });
+    });
+    expect((await search(h, spaceId, { query: 'install' })).items.map((p) => p.id)).toEqual(['p-install', 'p-guide']);
+    expect((await search(h, spaceId, { query: 'kubernetes' })).items.map((p) => p.id)).toEqual(['p-faq']);
+    const cr = await h.createCR(spaceId, 'Touch');
+    await h.editChangeRequest(spaceId, cr.id, (tree) => {
+      tree.pages.push(doc('p-new', 'New page', 'Nothing to install here.\n'));
+    });
+    await h.admin.ok('mergeChangeRequest', { params: { spaceId, changeRequestId: cr.id } });
+    expect(h.store.read().get('searchIndex.state', spaceId)).toMatchObject({ pages: 5, format: 3 });
+    expect(h.store.read().scan('searchIndex', { prefix: `${spaceId}/install/` }).map(([key]) => key)).toEqual([`${spaceId}/install/00000000`]);
+    expect((await search(h, spaceId, { query: 'kubernetes' })).items).toEqual([]);
+    expect((await search(h, spaceId, { query: 'install' })).items.map((p) => p.id)).toEqual(['p-install', 'p-guide', 'p-new']);
   });
 
   it('paginates, and answers the same without an index (content put there another way)', async () => {

@@ -15,7 +15,7 @@ import { type PageQuery, itemsOf, paginate } from '../pagination.js';
 import { orgAccess } from '../permissions.js';
 import { type SpaceRecord, getRevision, getSpace, orgSpaceList } from '../core-records.js';
 import { appUrl } from '../urls.js';
-import { INDEX_FORMAT, type PostingRow, eachPosting, eachWord, indexState, pagePostings, postingCount, postingRows, tokenize } from './index.js';
+import { type PostingRow, eachPosting, eachWord, indexReadable, indexState, pagePostings, postingCount, postingRows, tokenize } from './index.js';
 import { eachLine } from '../../content-model/markdown.js';
 
 const on = implementer<typeof routes>();
@@ -36,7 +36,7 @@ export function queryWords(query: string): string[] {
 /** The postings of each query word (rows of page id → posting), from the index, or (index missing or behind) from the pages themselves. */
 function postings(tx: StoreReader, space: SpaceRecord, content: RevisionContent, words: string[]): { byWord: PostingRow[][]; pages: number } {
   const state = indexState(tx, space.id);
-  if (state && state.revision === space.revision && state.format === INDEX_FORMAT) {
+  if (indexReadable(state, space.revision)) {
     return { byWord: words.map((word) => postingRows(tx, space.id, word)), pages: state.pages };
   }
   const byWord = words.map(() => [] as Array<string | number>);

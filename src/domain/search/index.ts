@@ -5,14 +5,19 @@
  *
  * | table              | key                              | value                                          |
  * |--------------------|----------------------------------|------------------------------------------------|
- * | searchIndex        | `${spaceId}/${word}/${group}`    | `[pageId, count in text, count in title, …]`   |
+ * | searchIndex        | `${spaceId}/${word}/${from}`     | `[pageId, count in text, count in title, …]`   |
  * | searchIndex.state  | spaceId                          | `{revision, pages, format}` it reflects        |
  *
- * A word's postings are split into up to GROUPS rows by a hash of the page id: a
- * search reads a few dozen rows per word, not one per page (a word of every page of
- * a 5,000-page space was 5,000 rows), and a page edit rewrites one small row per word
- * of the page, whatever the size of the space. An index of an older format (one row
- * per page and word) counts as missing: the next commit rebuilds it.
+ * A word's postings are rows by a hash of the page id (32-bit FNV-1a): the row keyed
+ * `from` (eight hex digits) holds the pages whose hash is at least `from` and below the
+ * next row's. A word of a few pages is one row (`00000000`); a row that grows past
+ * ROW_MAX postings is cut into rows of about ROW_TARGET. So a search reads a few dozen
+ * rows for a word of every page of a 5,000-page space, and a page edit rewrites one
+ * small row per word of the page (found with one reverse scan), whatever the size of
+ * the space; a rare word is one row, not one per page (format 2 split every word into
+ * 64 rows by page: 195,000 rows for a 4,000-page manual whose 25,000 words need 33,000).
+ * An index of format 2 is read as it is (the same rows under the word's prefix); the
+ * next commit rebuilds it. An older one (one row per page and word) counts as missing.
  *
  * A row is a flat array, not an object keyed by page id: parsing thousands of objects
  * with distinct keys makes V8 build a hidden class per key set, and a cold search of a
@@ -45,16 +50,30 @@ export interface IndexState {
   format?: number;
 }
 
-export const INDEX_FORMAT = 2;
+export const INDEX_FORMAT = 3;
 
-/** Rows per word: each holds about 1/GROUPS of the pages that contain it. */
-const GROUPS = 64;
+/** Index formats a search reads as they are (their rows differ only in how postings are cut). */
+const READABLE_FORMATS: ReadonlySet<number | undefined> = new Set([2, INDEX_FORMAT]);
 
-/** The row group of a page: FNV-1a of its id (ids of imported pages need not be random). */
-function groupNumber(pageId: string): number {
+/** Whether a search can read `state`'s index of `revision` (else it reads the pages). */
+export function indexReadable(state: IndexState | undefined, revision: string): state is IndexState {
+  return state !== undefined && state.revision === revision && READABLE_FORMATS.has(state.format);
+}
+
+/** A row cut into rows of about ROW_TARGET postings when it holds more than ROW_MAX. */
+const ROW_MAX = 128;
+const ROW_TARGET = 64;
+
+/** The row hash of a page: FNV-1a of its id (ids of imported pages need not be random). */
+function pageHash(pageId: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < pageId.length; i += 1) hash = Math.imul(hash ^ pageId.charCodeAt(i), 0x01000193);
-  return (hash >>> 0) % GROUPS;
+  return hash >>> 0;
+}
+
+/** The last part of a row's key: the smallest page hash it holds, as eight hex digits. */
+function rowName(from: number): string {
+  return from.toString(16).padStart(8, '0');
 }
 
 /** `[occurrences in the text, occurrences in the title]`. */
@@ -204,40 +223,47 @@ function pageText(page: StoredPage, markdown: string | undefined): Map<string, P
   return pagePostings(page.title ?? '', `${page.description ?? ''}\n${page.type === 'document' ? (markdown ?? '') : ''}`);
 }
 
-/** The last part of a row's key for each group: `GROUP_NAMES[groupNumber(pageId)]`. */
-const GROUP_NAMES = Array.from({ length: GROUPS }, (_, group) => group.toString(36).padStart(2, '0'));
-
-/** Numbers per change in `RowChanges.changes`: row (word number × GROUPS + group), page number, text count (-1: removed), title count. */
+/** Numbers per change in `RowChanges.changes`: word number, page number, text count (-1: removed), title count. */
 const FIELDS = 4;
+
+/** The stored row of a word (its key prefix) that holds the pages of `hash`, if any. */
+type RowLocator = (prefix: string, hash: number) => [string, PostingRow] | undefined;
+
+/** Finds rows in `reader`: the row with the greatest start at or below the hash (one reverse scan). */
+function locateIn(reader: StoreReader): RowLocator {
+  return (prefix, hash) =>
+    reader.scan<PostingRow>(SearchTables.postings, { prefix, after: `${prefix}${rowName(hash)}~`, reverse: true, limit: 1, shared: true })[0];
+}
 
 /**
  * The changes of one commit, grouped by row and written once per row at the end:
  * indexing a whole space touches each row many times. A change is four numbers in
  * one flat list (a word and a page are numbered the first time they come: the word
  * strings are already hashed by the page's postings map, so a word costs one lookup),
- * sorted by row once, when applied. A key string and a map entry per posting, as
+ * sorted by word once, when applied. A key string and a map entry per posting, as
  * before, were a quarter of the CPU of importing a 4,000-page manual (500,000
- * postings in 170,000 rows), more than the store's own work.
+ * postings), more than the store's own work.
  */
 class RowChanges {
   private spaceId = '';
   private readonly wordNumbers = new Map<string, number>();
   private readonly words: string[] = [];
   private readonly pages: string[] = [];
+  private readonly pageHashes: number[] = [];
   private readonly changes: number[] = [];
 
   /** Records a page's postings (`words`), or the removal of those it had (`removed`). */
   page(spaceId: string, pageId: string, words: Map<string, Posting>, removed: boolean): void {
     this.spaceId = spaceId;
     const page = this.pages.push(pageId) - 1;
-    const group = groupNumber(pageId);
+    this.pageHashes.push(pageHash(pageId));
     for (const [word, [text, title]] of words) {
       let number = this.wordNumbers.get(word);
       if (number === undefined) {
         number = this.words.push(word) - 1;
         this.wordNumbers.set(word, number);
       }
-      this.changes.push(number * GROUPS + group, page, removed ? -1 : text, removed ? 0 : title);
+      this.changes.push(number, page, removed ? -1 : text, removed ? 0 : title);
     }
   }
 
@@ -252,51 +278,79 @@ class RowChanges {
    * version or a removal is its changes as they are (a page sets a word once).
    */
   apply(tx: StoreWriter, fresh: boolean): void {
-    runSteps(this.rowSteps((key) => tx.get<PostingRow>(SearchTables.postings, key), fresh, (key, flat) => writeRow(tx, key, flat)));
+    runSteps(this.rowSteps(fresh ? undefined : locateIn(tx), (key, flat) => writeRow(tx, key, flat)));
   }
 
   /**
    * The rows `apply` would write, computed a word at a time with the event loop running
-   * between slices, from the stored rows `stored` reads (a plan's snapshot: the plan is
-   * applied only while the index is where it was then, so its rows are those).
+   * between slices, from the stored rows `locate` finds (a plan's snapshot: the plan is
+   * applied only while the index is where it was then, so its rows are those; undefined:
+   * every row starts empty).
    */
-  async rowWrites(stored: (key: string) => PostingRow | undefined, fresh: boolean): Promise<RowWrite[]> {
+  async rowWrites(locate: RowLocator | undefined): Promise<RowWrite[]> {
     const writes: RowWrite[] = [];
     // Kept as the JSON the store keeps (no array per row lives until the commit).
-    await runInSlices(this.rowSteps(stored, fresh, (key, flat) => writes.push([key, flat.length === 0 ? null : JSON.stringify(flat)])));
+    await runInSlices(this.rowSteps(locate, (key, flat) => writes.push([key, flat.length === 0 ? null : JSON.stringify(flat)])));
     return writes;
   }
 
   /** Each changed row's new flat value (empty: the row goes), a step per word. */
-  private *rowSteps(stored: (key: string) => PostingRow | undefined, fresh: boolean, emit: (key: string, flat: Array<string | number>) => void): Generator<void, void> {
-    const { changes, words } = this;
-    // Counting sort of the changes by word, then by group within a word: stable, so a page's
-    // removal stays before its new posting; memory follows the changes, not words × groups.
-    const byWord = countingSort(changes, words.length, (i) => Math.floor((changes[i] as number) / GROUPS));
-    const inGroup = new Int32Array(GROUPS + 1);
-    let sorted = new Int32Array(0);
+  private *rowSteps(locate: RowLocator | undefined, emit: (key: string, flat: Array<string | number>) => void): Generator<void, void> {
+    const { changes, words, pageHashes } = this;
+    // Counting sort of the changes by word: stable, so a page's removal stays before its new posting.
+    const byWord = countingSort(changes, words.length, (i) => changes[i] as number);
     for (let word = 0; word < words.length; word += 1) {
-      const first = byWord.start[word] as number;
-      const end = byWord.start[word + 1] as number;
-      inGroup.fill(0);
-      for (let j = first; j < end; j += 1) increment(inGroup, ((changes[byWord.order[j] as number] as number) % GROUPS) + 1);
-      for (let group = 0; group < GROUPS; group += 1) inGroup[group + 1] = (inGroup[group + 1] as number) + (inGroup[group] as number);
-      if (sorted.length < end - first) sorted = new Int32Array(end - first);
-      const next = inGroup.slice(0, GROUPS);
-      for (let j = first; j < end; j += 1) {
-        const i = byWord.order[j] as number;
-        sorted[(next[(changes[i] as number) % GROUPS] as number)++] = i;
-      }
-      for (let group = 0; group < GROUPS; group += 1) {
-        const from = inGroup[group] as number;
-        const to = inGroup[group + 1] as number;
-        if (from < to) {
-          const key = `${this.spaceId}/${words[word] as string}/${GROUP_NAMES[group] as string}`;
-          emit(key, this.rowOf(fresh ? undefined : stored(key), sorted.subarray(from, to)));
+      const offsets = byWord.order.subarray(byWord.start[word] as number, byWord.start[word + 1] as number);
+      const prefix = `${this.spaceId}/${words[word] as string}/`;
+      if (locate === undefined) this.emitRows(prefix, 0, undefined, offsets, emit);
+      else {
+        // The changes by the stored row that holds their page (no row yet: the word's first row).
+        const byRow = new Map<string, { from: number; row: PostingRow | undefined; offsets: number[] }>();
+        for (const i of offsets) {
+          const found = locate(prefix, pageHashes[changes[i + 1] as number] as number);
+          const key = found?.[0] ?? `${prefix}${rowName(0)}`;
+          let target = byRow.get(key);
+          if (target === undefined) {
+            const from = found === undefined ? 0 : Number.parseInt(key.slice(prefix.length), 16);
+            byRow.set(key, (target = { from: Number.isNaN(from) ? 0 : from, row: found?.[1], offsets: [] }));
+          }
+          target.offsets.push(i);
         }
+        for (const target of byRow.values()) this.emitRows(prefix, target.from, target.row, Int32Array.from(target.offsets), emit);
       }
       yield;
     }
+  }
+
+  /**
+   * Emits the row starting at `from` with the changes at `offsets` applied; one past
+   * ROW_MAX postings is cut by page hash into rows of about ROW_TARGET (the first keeps
+   * `from`, each other starts at the smallest hash it holds), postings keeping their order.
+   */
+  private emitRows(prefix: string, from: number, stored: PostingRow | undefined, offsets: Int32Array, emit: (key: string, flat: Array<string | number>) => void): void {
+    const flat = this.rowOf(stored, offsets);
+    const count = flat.length / 3;
+    if (count <= ROW_MAX) {
+      emit(`${prefix}${rowName(from)}`, flat);
+      return;
+    }
+    const hashes = new Uint32Array(count);
+    for (let p = 0; p < count; p += 1) hashes[p] = pageHash(flat[p * 3] as string);
+    const sorted = Uint32Array.from(hashes).sort();
+    const pieces = Math.ceil(count / ROW_TARGET);
+    const cuts: number[] = [];
+    for (let piece = 1; piece < pieces; piece += 1) {
+      const at = sorted[Math.round((piece * count) / pieces)] as number;
+      if (at > (cuts.length === 0 ? (sorted[0] as number) : (cuts[cuts.length - 1] as number))) cuts.push(at);
+    }
+    const rows: Array<Array<string | number>> = Array.from({ length: cuts.length + 1 }, () => []);
+    for (let p = 0; p < count; p += 1) {
+      const hash = hashes[p] as number;
+      let piece = 0;
+      while (piece < cuts.length && (cuts[piece] as number) <= hash) piece += 1;
+      (rows[piece] as Array<string | number>).push(flat[p * 3] as string, flat[p * 3 + 1] as number, flat[p * 3 + 2] as number);
+    }
+    rows.forEach((row, piece) => emit(`${prefix}${rowName(piece === 0 ? from : (cuts[piece - 1] as number))}`, row));
   }
 
   /** One row: `stored` (if any) with the changes at `offsets` (in this.changes, in order) applied. */
@@ -423,7 +477,7 @@ export async function planIndex(
     pages += 1;
     slice = await yieldIfDue(slice);
   }
-  const writes = await rows.rowWrites((key) => reader.get<PostingRow>(SearchTables.postings, key), !incremental);
+  const writes = await rows.rowWrites(incremental ? locateIn(reader) : undefined);
   return { from: incremental ? previous.revision : undefined, content, writes, pages };
 }
 
