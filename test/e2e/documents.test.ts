@@ -75,6 +75,8 @@ describeInBothModes('documents, meta links, embeds', (context) => {
     const stable = await cli.run(['api', 'GET', `/v1/spaces/${space}/content/page/${setup.id}?format=markdown&format.markdown.refs=stable`]);
     expect(stable.exitCode).toBe(1);
     expect(stable.stderr).toMatch(/format\.markdown\.refs=stable is not implemented yet/);
+    // Ignored for a JSON document, as the spec says.
+    expect(JSON.parse(await cli.ok(['api', 'GET', `/v1/spaces/${space}/content/page/${setup.id}?format=document&format.markdown.refs=stable`]))).toHaveProperty('document');
   });
 
   it('page meta-links shows the canonical link and the alternates, by page path too', async () => {

@@ -45,7 +45,8 @@ interface PageQuery extends ContentQuery {
 
 /** A page read's options beyond the view's: `dereferenced` expands includes; refs other than `relative` are not done. */
 function pageReadOptions(content: RevisionContent, scope: ContentScope, page: StoredPage, query: PageQuery): PageViewOptions {
-  if (query['format.markdown.refs'] === 'stable') {
+  // The spec: ignored unless the answer is Markdown (docsctl's default; `format=document` is not).
+  if (query['format.markdown.refs'] === 'stable' && query.format !== 'document') {
     throw new ApiError(501, 'format.markdown.refs=stable is not implemented yet: docsctl answers links as the page writes them (relative)');
   }
   const options: PageViewOptions = { scope, metadata: metadataOf(query), format: query.format };
