@@ -3,7 +3,7 @@
  * space templates (content/templates.ts), both over the content import of
  * content/import.ts.
  */
-import { ApiError } from '../api/errors.js';
+import { ApiError, conflict } from '../api/errors.js';
 import type * as routes from '../api/routes/imports.js';
 import { type Handler, type TwoPhaseHandler, Reply, implementer } from './handler.js';
 import { type StartPrepared, applyRun, cancelRun, listRuns, prepareRun, requireRun, runView } from './content/import-runs.js';
@@ -53,6 +53,12 @@ const applyTemplateToSpace: TwoPhaseHandler<typeof routes.applyTemplateToSpace, 
   },
   run(ctx, { params, body }, prepared) {
     const target = templateTarget(ctx.tx, ctx, params.spaceId, body);
+    // The tree was merged against the revision read at prepare time: committing it over a newer one would drop that
+    // change, so a move in between is a 409 to try again (as createChangeRequest's template path answers).
+    if (target.revision.id !== prepared.previousRevision) {
+      const where = target.cr ? `change request #${target.cr.number} of space ${target.space.id}` : `space ${target.space.id}`;
+      throw conflict(`The content of ${where} changed while the template was prepared: apply the template again`);
+    }
     const content = commitSave(ctx.tx, prepared.saved);
     if (target.cr) commitToChangeRequest(ctx, ctx.tx, target.cr, content);
     else commitToSpace(ctx, ctx.tx, target.space, content, {}, prepared.index);

@@ -140,3 +140,44 @@ describe('applyTemplateToSpace', () => {
     await h.admin.fails('applyTemplateToSpace', { params: { spaceId }, body: { id: 'api-reference', params: { contentRefs: { api: { kind: 'space', space: 'nope' } } } } }, 404, /space nope not found/);
   });
 });
+
+describe('templates prepared against content that then moves', () => {
+  async function prepared(h: Awaited<ReturnType<typeof contentSetup>>, id: 'applyTemplateToSpace' | 'createChangeRequest', input: Record<string, unknown>) {
+    const { findHandler } = await import('../../../src/domain/handler-registry.js');
+    const { LOCAL_POLICY } = await import('../../../src/domain/policy.js');
+    const handler = (await findHandler(id)) as import('../../../src/domain/handler.js').TwoPhaseHandler;
+    const base = { actor: { userId: h.adminId }, access: { userId: h.adminId, organizationId: h.orgId, role: 'admin' as const }, clock: h.clock, ids: h.ids, origin: ORIGIN, artifacts: { save: async () => '' }, policy: LOCAL_POLICY };
+    const full = { query: {}, ...input };
+    const state = await handler.prepare({ ...base, reader: h.store.read() }, full as never);
+    return () => h.store.transact((tx) => handler.run({ ...base, tx }, full as never, state));
+  }
+
+  it('applyTemplateToSpace answers 409 and leaves the newer content as it is', async () => {
+    const h = await contentSetup();
+    const { id: spaceId } = await h.createSpace('Docs');
+    const run = await prepared(h, 'applyTemplateToSpace', { params: { spaceId }, body: { id: 'product-docs' } });
+    // Meanwhile another template lands in the space's primary content.
+    await h.admin.ok('applyTemplateToSpace', { params: { spaceId }, body: { id: 'knowledge-base', params: { contentRefs: { support: { kind: 'url', url: 'https://help.acme.test' } } } } }, 201);
+    const before = flatten((await h.admin.ok<{ pages: Page[] }>('listPages', { params: { spaceId } })).pages).map((page) => page.title);
+    await expect(run()).rejects.toMatchObject({ status: 409, message: `The content of space ${spaceId} changed while the template was prepared: apply the template again` });
+    expect(flatten((await h.admin.ok<{ pages: Page[] }>('listPages', { params: { spaceId } })).pages).map((page) => page.title)).toEqual(before);
+    expect(before).toEqual(expect.arrayContaining(['FAQ', 'Troubleshooting']));
+  });
+
+  it("applyTemplateToSpace into a change request answers 409 when the change request's content moved", async () => {
+    const h = await contentSetup();
+    const { id: spaceId } = await h.createSpace('Docs');
+    const cr = await h.createCR(spaceId);
+    const run = await prepared(h, 'applyTemplateToSpace', { params: { spaceId }, body: { id: 'product-docs', changeRequestId: cr.id } });
+    await h.admin.ok('applyTemplateToSpace', { params: { spaceId }, body: { id: 'knowledge-base', changeRequestId: cr.id, params: { contentRefs: { support: { kind: 'url', url: 'https://help.acme.test' } } } } }, 201);
+    await expect(run()).rejects.toMatchObject({ status: 409, message: `The content of change request #${cr.number} of space ${spaceId} changed while the template was prepared: apply the template again` });
+  });
+
+  it('createChangeRequest with a template answers 409 when the primary content moved', async () => {
+    const h = await contentSetup();
+    const { id: spaceId } = await h.createSpace('Docs');
+    const run = await prepared(h, 'createChangeRequest', { params: { spaceId }, body: { subject: 'From a template', template: { id: 'product-docs' } } });
+    await h.admin.ok('applyTemplateToSpace', { params: { spaceId }, body: { id: 'knowledge-base', params: { contentRefs: { support: { kind: 'url', url: 'https://help.acme.test' } } } } }, 201);
+    await expect(run()).rejects.toMatchObject({ status: 409, message: `The content of space ${spaceId} changed while the template was prepared: create the change request again` });
+  });
+});
