@@ -28,7 +28,7 @@ const LARGEST_KEPT = 256 * 1024;
 
 export class ServedAnswers {
   private gen = -1;
-  private readonly kept = new Map<string, ServedAnswer>();
+  private readonly kept = new Map<string, KeptAnswer>();
   private bytes = 0;
 
   constructor(
@@ -42,7 +42,7 @@ export class ServedAnswers {
       if (gen > this.gen) this.reset(gen);
       return undefined;
     }
-    return this.kept.get(keyOf(authorization, url));
+    return this.kept.get(keyOf(authorization, url))?.answer;
   }
 
   /**
@@ -58,18 +58,19 @@ export class ServedAnswers {
     if (gen > this.gen) this.reset(gen);
     if (gen < this.gen || body.length > LARGEST_KEPT) return answer;
     const key = keyOf(authorization, url);
+    const cost = costOf(key, answer);
     const before = this.kept.get(key);
     if (before !== undefined) {
       this.kept.delete(key);
-      this.bytes -= before.body.length;
+      this.bytes -= before.cost;
     }
     for (const [oldKey, old] of this.kept) {
-      if (this.kept.size < this.maxEntries && this.bytes + body.length <= this.maxBytes) break;
+      if (this.kept.size < this.maxEntries && this.bytes + cost <= this.maxBytes) break;
       this.kept.delete(oldKey);
-      this.bytes -= old.body.length;
+      this.bytes -= old.cost;
     }
-    this.kept.set(key, answer);
-    this.bytes += body.length;
+    this.kept.set(key, { answer, cost });
+    this.bytes += cost;
     return answer;
   }
 
@@ -78,6 +79,19 @@ export class ServedAnswers {
     this.kept.clear();
     this.bytes = 0;
   }
+}
+
+interface KeptAnswer {
+  readonly answer: ServedAnswer;
+  /** What the entry holds in bytes: the body, and the key and headers too (a token and URL may be 16 KB each). */
+  readonly cost: number;
+}
+
+/** Strings counted at two bytes a character: V8 may keep them two-byte, and the bound must hold either way. */
+function costOf(key: string, answer: ServedAnswer): number {
+  let chars = key.length;
+  for (const part of answer.headers) chars += part.length;
+  return answer.body.length + 2 * chars;
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';

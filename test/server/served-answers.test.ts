@@ -28,19 +28,30 @@ describe('ServedAnswers', () => {
     expect(answers.get(4, 'Bearer t', '/b')).toBeUndefined();
   });
 
-  it('holds at most its entries and bytes, the oldest leaving first; a body over 256 KB is not kept', () => {
-    const answers = new ServedAnswers(2, 10);
+  it('holds at most its entries, the oldest leaving first; a body over 256 KB is not kept', () => {
+    const answers = new ServedAnswers(2);
     keep(answers, 1, '/a', '"aaa"');
     keep(answers, 1, '/b', '"bbb"');
     keep(answers, 1, '/c', '"c"');
     expect(answers.get(1, 'Bearer t', '/a')).toBeUndefined();
     expect(answers.get(1, 'Bearer t', '/b')?.body.toString()).toBe('"bbb"');
-    keep(answers, 1, '/d', '"ddddd"'); // two entries already: b leaves first; then 3 + 7 bytes fit
+    keep(answers, 1, '/d', '"ddddd"'); // two entries already: b leaves first
     expect(answers.get(1, 'Bearer t', '/b')).toBeUndefined();
     expect(answers.get(1, 'Bearer t', '/c')?.body.toString()).toBe('"c"');
     const big = new ServedAnswers();
     keep(big, 1, '/big', JSON.stringify('x'.repeat(256 * 1024)));
     expect(big.get(1, 'Bearer t', '/big')).toBeUndefined();
+  });
+
+  it('counts the token and URL in its bytes, not only bodies: 16 KB URLs with tiny bodies leave within the bound', () => {
+    const answers = new ServedAnswers(4096, 64 * 1024);
+    const url = (i: number) => `/v1/spaces/s?q=${String(i).padEnd(16 * 1024, 'y')}`;
+    for (let i = 0; i < 10; i += 1) keep(answers, 1, url(i), '{}');
+    // Each entry holds over 32 KB (a 16 KB key at two bytes a character): one fits in 64 KB, the newest.
+    expect([...Array(10).keys()].filter((i) => answers.get(1, 'Bearer t', url(i)) !== undefined)).toEqual([9]);
+    const bodies = new ServedAnswers(4096, 64 * 1024);
+    for (let i = 0; i < 10; i += 1) keep(bodies, 1, `/${i}`, JSON.stringify('x'.repeat(20 * 1024)));
+    expect([...Array(10).keys()].filter((i) => bodies.get(1, 'Bearer t', `/${i}`) !== undefined)).toEqual([7, 8, 9]);
   });
 });
 
