@@ -28,7 +28,6 @@ import { createHash } from 'node:crypto';
 import { notFound } from '../../api/errors.js';
 import type { StoreReader, StoreWriter } from '../../store/types.js';
 import { KeyedSet, OrderedList } from '../ordered.js';
-import type { DefaultLevel } from '../core-records.js';
 
 export type SiteType = 'basic' | 'premium' | 'ultimate' | 'sponsored' | 'legacy-basic' | 'legacy-premium';
 export type SiteVisibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth';
@@ -52,8 +51,8 @@ export interface SiteRecord {
   defaultSection?: string;
   /** The default site space at the root (when the site has no sections). */
   defaultSiteSpace?: string;
-  /** 0.202: the role of members without a grant on the site (grants.ts `siteRole`; absent: `inherit`). */
-  defaultLevel?: DefaultLevel;
+  /** 0.202: the role of members without a grant on the site (grants.ts `siteRole`; null: none; absent: `inherit`). Spelled out: core-records imports this module. */
+  defaultLevel?: 'admin' | 'create' | 'edit' | 'review' | 'comment' | 'read' | 'inherit' | null;
 }
 
 export interface SectionRecord {
