@@ -113,6 +113,18 @@ function enumValues(schema) {
   return values.every((value) => typeof value === 'string') ? values : undefined;
 }
 
+/** The strings a union of string enums and literals accepts (`role: MemberRole | 'guest'`), else undefined. */
+function unionValues(schema) {
+  const values = [];
+  for (const option of def(schema).options) {
+    const { type } = def(option);
+    const more = type === 'enum' ? enumValues(option) : type === 'literal' ? def(option).values : undefined;
+    if (!more || !more.every((value) => typeof value === 'string')) return undefined;
+    values.push(...more);
+  }
+  return values;
+}
+
 /** Each key of a zod object's shape described by `describe`, or undefined when one is not. */
 function describeShape(schema, describe) {
   const out = {};
@@ -186,6 +198,7 @@ function lightQueryDescriber(registry) {
     const { type } = def(schema);
     if (type === 'string') return stringSpec(schema);
     if (type === 'enum' && enumValues(schema)) return { t: 'enum', values: enumValues(schema) };
+    if (type === 'union' && unionValues(schema)) return { t: 'enum', values: unionValues(schema) };
     return undefined;
   };
   const param = (schema) => {
