@@ -209,9 +209,8 @@ function lightQueryDescriber(registry) {
   return (query) => (def(query).type !== 'object' || def(query).catchall !== undefined ? undefined : describeShape(query, param));
 }
 
-export async function writeManifest() {
-  const file = join(root, 'src/api/manifest.ts');
-  const text = await renderManifest();
+/** Writes a generated file only when its text changed (its time stamp then tells tsc and vitest nothing changed). */
+export function writeIfChanged(file, text) {
   let current = '';
   try {
     current = readFileSync(file, 'utf8');
@@ -219,6 +218,10 @@ export async function writeManifest() {
     // no file yet: write it
   }
   if (current !== text) writeFileSync(file, text);
+}
+
+export async function writeManifest() {
+  writeIfChanged(join(root, 'src/api/manifest.ts'), await renderManifest());
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) await writeManifest();

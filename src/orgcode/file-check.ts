@@ -12,6 +12,7 @@
  * files). Anything it does not accept returns undefined, and zod decides, so a wrong file always
  * gets zod's error (and parse.ts its line and "did you mean").
  */
+import { FAIL, checkItems, checkRecord, isPlainObject } from '../api/light-body.js';
 import { ORG_FILE_SHAPE } from './file-shape.js';
 
 export type FileShape = (
@@ -34,14 +35,6 @@ export interface OrgFileShape {
   /** The lazy (recursive) schemas, by name. */
   defs: Record<string, FileShape>;
 }
-
-const FAIL = Symbol('fail');
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> => {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-};
 
 class Checker {
   private readonly compiled = new Map<string, RegExp>();
@@ -77,29 +70,11 @@ class Checker {
         return typeof value === 'string' && shape.values.includes(value) ? value : FAIL;
       case 'object':
         return this.object(shape.fields, value);
-      case 'array': {
-        if (!Array.isArray(value)) return FAIL;
-        if ((shape.min !== undefined && value.length < shape.min) || (shape.max !== undefined && value.length > shape.max)) return FAIL;
-        const out = new Array<unknown>(value.length);
-        for (let i = 0; i < value.length; i += 1) {
-          const item = this.value(shape.item, value[i]);
-          if (item === FAIL) return FAIL;
-          out[i] = item;
-        }
-        return out;
-      }
-      case 'record': {
-        if (!isPlainObject(value)) return FAIL;
-        const out: Record<string, unknown> = {};
-        for (const key of Object.keys(value)) {
-          // zod's to judge: a key that would set the prototype, a value that is undefined.
-          if (key === '__proto__' || value[key] === undefined) return FAIL;
-          const item = this.value(shape.value, value[key]);
-          if (item === FAIL) return FAIL;
-          out[key] = item;
-        }
-        return out;
-      }
+      case 'array':
+        if (Array.isArray(value) && ((shape.min !== undefined && value.length < shape.min) || (shape.max !== undefined && value.length > shape.max))) return FAIL;
+        return checkItems(value, (item) => this.value(shape.item, item));
+      case 'record':
+        return checkRecord(value, (item) => this.value(shape.value, item));
       case 'union':
         // zod answers the first option that accepts the value.
         for (const option of shape.options) {
@@ -142,7 +117,7 @@ class Checker {
 }
 
 /** The checked file (what zod would return), or undefined when zod must decide (see the file comment). */
-export function checkOrgFile(value: unknown, shape: OrgFileShape = ORG_FILE_SHAPE): unknown {
+export function checkOrgFile(value: unknown, shape = ORG_FILE_SHAPE as OrgFileShape): unknown {
   const out = new Checker(shape.defs).value(shape.root, value);
   return out === FAIL ? undefined : out;
 }
