@@ -36,4 +36,23 @@ describe('randomIds', () => {
   it('makes ids of the asked length over 62 characters', () => {
     expect(randomIds(12)()).toMatch(/^[A-Za-z0-9]{12}$/);
   });
+
+  it('draws every character about equally often and never repeats an id across pool refills', () => {
+    const ids = randomIds(40);
+    const counts = new Map<string, number>();
+    const made = new Set<string>();
+    for (let i = 0; i < 5_000; i++) {
+      const id = ids();
+      made.add(id);
+      for (const char of id) counts.set(char, (counts.get(char) ?? 0) + 1);
+    }
+    expect(made.size).toBe(5_000);
+    expect(counts.size).toBe(62);
+    // 200,000 characters over 62: ~3,226 each; a modulo bias or a stuck pool would leave this band.
+    for (const count of counts.values()) {
+      expect(count).toBeGreaterThan(2_900);
+      expect(count).toBeLessThan(3_550);
+    }
+  });
 });
+
