@@ -267,8 +267,11 @@ export class OrgState {
     const wanted = teamIds.filter((id) => !this.teamMembersCache.has(id));
     if (this.transport.mode === 'local' && wanted.length > 1 && wanted.length * 4 >= this.teams.length) {
       const byTeam = this.allMemberships();
-      byTeam.catch(() => undefined); // awaited (and reported) by the team that needs it
-      for (const id of wanted) this.teamMembersCache.set(id, byTeam.then((all) => all.get(id) ?? []));
+      for (const id of wanted) {
+        const members = byTeam.then((all) => all.get(id) ?? []);
+        members.catch(() => undefined); // a failure is reported by the team that awaits it (a plan may stop before the others)
+        this.teamMembersCache.set(id, members);
+      }
       return;
     }
     for (const id of wanted) this.teamMembers(id).catch(() => undefined);
