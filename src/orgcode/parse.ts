@@ -4,18 +4,22 @@
  *
  *   org.yaml:12: spaces[2].visibilty: unknown field; did you mean visibility?
  *
- * YAML or JSON (JSON is YAML): JSON.parse for JSON, js-yaml (fast) for YAML without aliases, and
+ * YAML or JSON (JSON is YAML): JSON.parse for JSON, yaml-block.ts for the block style export writes,
+ * js-yaml (fast) for other YAML without aliases, and
  * `yaml` (eemeli/yaml: YAML 1.2, keeps source ranges for the line numbers, bounds alias expansion)
- * for the rest and for every error's line. Hostile files are bounded: the text's size,
+ * for the rest and for every error's line. The value is checked against the file's shape without
+ * zod (file-check.ts); zod and the schema load only for a file that check does not accept, to
+ * give its error. Hostile files are bounded: the text's size,
  * the number of alias dereferences (a "billion laughs" file fails at the limit instead of
  * expanding), and duplicate keys are errors. The `Located` answer maps a field path back to
  * its line, so the planner's reference errors name lines too.
  */
-import { load as loadYaml } from 'js-yaml';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import type * as z from 'zod';
 import { UsageError } from '../api/errors.js';
-import { type FilePermission, type FileSectionGroup, type OrgFile, OrgFileSchema } from './schema.js';
+import { checkOrgFile } from './file-check.js';
+import { readBlockYaml } from './yaml-block.js';
+import type { FilePermission, FileSectionGroup, OrgFile } from './schema.js';
 
 /** Largest file accepted: far above any real organization (1,000 spaces take ~100 KiB). */
 export const MAX_FILE_BYTES = 8 * 1024 * 1024;
@@ -40,16 +44,17 @@ export function fileError(where: string, path: FieldPath, message: string, hint?
   return new UsageError(`${where}: ${at}${message}`, hint === undefined ? {} : { hint });
 }
 
-export function parseOrgFile(text: string, source: string): Located {
+export async function parseOrgFile(text: string, source: string): Promise<Located> {
   if (Buffer.byteLength(text) > MAX_FILE_BYTES) {
     throw new UsageError(`${source}: the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB`, { hint: 'split the organization into several files' });
   }
   // A JSON file is read with JSON.parse (a 200 KB file: ~5 ms, where the YAML parser takes ~0.5 s
-  // of a cold process); a YAML file without aliases by js-yaml (~5× faster than yaml's Document
-  // API). yaml's document, for line numbers, alias bounds and its error messages, is parsed only
-  // when an error needs one, or for a file that uses aliases.
+  // of a cold process); YAML in the block style export writes by yaml-block.ts (a few ms where a
+  // cold js-yaml takes ~90 ms for 1,000 spaces); other YAML without aliases by js-yaml (~5×
+  // faster than yaml's Document API). yaml's document, for line numbers, alias bounds and its
+  // error messages, is parsed only when an error needs one, or for a file that uses aliases.
   let value: unknown = jsonValue(text);
-  if (value === NOT_JSON) value = fastYamlValue(text);
+  if (value === NOT_JSON) value = readBlockYaml(text) ?? (await fastYamlValue(text));
   let parsed: { doc: Document; lineOf: (offset: number) => string } | undefined;
   const yamlDocument = () => {
     if (!parsed) {
@@ -76,9 +81,13 @@ export function parseOrgFile(text: string, source: string): Located {
     return range ? lineOf(range[0]) : source;
   };
   if (value === null || value === undefined) value = {};
-  const result = OrgFileSchema.safeParse(value);
-  if (!result.success) throw issueError(result.error.issues[0] as z.core.$ZodIssue, value, yamlDocument().doc, where);
-  const file = result.data;
+  let file = checkOrgFile(value) as OrgFile | undefined;
+  if (file === undefined) {
+    const { OrgFileSchema } = await import('./schema.js');
+    const result = OrgFileSchema.safeParse(value);
+    if (!result.success) throw issueError(OrgFileSchema, result.error.issues[0] as z.core.$ZodIssue, value, yamlDocument().doc, where);
+    file = result.data;
+  }
   checkDuplicates(file, where);
   return { file, where };
 }
@@ -90,9 +99,10 @@ const NOT_JSON = Symbol('not JSON');
  * merge keys, nesting bounded), or NOT_JSON when it refuses the file or the file has an alias:
  * yaml then reads it, with the alias bound and the line of the error.
  */
-function fastYamlValue(text: string): unknown {
+async function fastYamlValue(text: string): Promise<unknown> {
+  const { load } = await import('js-yaml');
   try {
-    return loadYaml(text, { maxAliases: 0 });
+    return load(text, { maxAliases: 0 });
   } catch {
     return NOT_JSON;
   }
@@ -126,13 +136,13 @@ function keyNode(doc: Document, path: FieldPath, key: string): FieldPath {
   return path;
 }
 
-function issueError(issue: z.core.$ZodIssue, value: unknown, doc: Document, where: (path: FieldPath) => string): UsageError {
+function issueError(schema: z.core.$ZodType, issue: z.core.$ZodIssue, value: unknown, doc: Document, where: (path: FieldPath) => string): UsageError {
   const path = issue.path.filter((part): part is string | number => typeof part !== 'symbol');
   let input = value;
   for (const part of path) input = (input as Record<string | number, unknown> | null | undefined)?.[part];
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] as string;
-    const allowed = allowedKeys(path, doc);
+    const allowed = allowedKeys(schema, path, doc);
     const near = closest(key, allowed);
     return fileError(where(keyNode(doc, path, key)), [...path, key], `unknown field${near ? `; did you mean ${near}?` : ''}`, `the fields here are: ${allowed.join(', ')}`);
   }
@@ -145,8 +155,8 @@ function issueError(issue: z.core.$ZodIssue, value: unknown, doc: Document, wher
 }
 
 /** The keys an object at `path` may have, read from the schema. */
-function allowedKeys(path: FieldPath, doc: Document): string[] {
-  let schema: z.core.$ZodType | undefined = OrgFileSchema;
+function allowedKeys(root: z.core.$ZodType, path: FieldPath, doc: Document): string[] {
+  let schema: z.core.$ZodType | undefined = root;
   const values = doc.toJS({ maxAliasCount: MAX_ALIASES }) as unknown;
   let value: unknown = values;
   for (const part of path) {
