@@ -316,8 +316,12 @@ class RowChanges {
       else {
         // The changes by the stored row that holds their page (no row yet: the word's first row).
         const byRow = new Map<string, { from: number; row: PostingRow | undefined; offsets: number[] }>();
+        // A changed page's word is usually a removal and a new posting: one lookup for both.
+        const byHash = new Map<number, [string, PostingRow] | undefined>();
         for (const i of offsets) {
-          const found = locate(prefix, pageHashes[changes[i + 1] as number] as number);
+          const hash = pageHashes[changes[i + 1] as number] as number;
+          let found = byHash.get(hash);
+          if (found === undefined && !byHash.has(hash)) byHash.set(hash, (found = locate(prefix, hash)));
           const key = found?.[0] ?? `${prefix}${rowName(0)}`;
           let target = byRow.get(key);
           if (target === undefined) {
