@@ -224,8 +224,22 @@ function checkDuplicates(file: OrgFile, where: (path: FieldPath) => string): voi
       seen.set(name, path);
     }
   };
-  once('member', (file.members ?? []).map((member, i) => [member.email.toLowerCase(), ['members', i, 'email']]));
-  once('custom field', (file.customFields ?? []).map((field, i) => [field.name, ['customFields', i, 'name']]));
+  // The same for a top-level list, whose paths are made only for the error (a file of 1,000 spaces: ~3,000 fewer arrays).
+  const onceIn = <T>(kind: string, key: string, field: string, list: readonly T[] | undefined, nameOf: (item: T) => string | undefined) => {
+    const seen = new Map<string, number>();
+    list?.forEach((item, i) => {
+      const name = nameOf(item);
+      if (name === undefined) return;
+      const earlier = seen.get(name);
+      if (earlier !== undefined) {
+        const path = [key, i, field];
+        throw fileError(where(path), path, `${kind} "${name}" is listed twice (also at ${formatPath([key, earlier, field])})`, 'name each object once');
+      }
+      seen.set(name, i);
+    });
+  };
+  onceIn('member', 'members', 'email', file.members, (member) => member.email.toLowerCase());
+  onceIn('custom field', 'customFields', 'name', file.customFields, (field) => field.name);
   const collections: Array<[string, FieldPath, string?]> = [];
   const walk = (list: NonNullable<OrgFile['collections']>, prefix: string, path: FieldPath) =>
     list.forEach((collection, i) => {
@@ -235,9 +249,9 @@ function checkDuplicates(file: OrgFile, where: (path: FieldPath) => string): voi
     });
   walk(file.collections ?? [], '', ['collections']);
   once('collection', collections);
-  once('space', (file.spaces ?? []).map((space, i) => [space.parent ? `${space.parent}/${space.title}` : space.title, ['spaces', i, 'title'], space.id]));
-  once('team', (file.teams ?? []).map((team, i) => [team.title, ['teams', i, 'title'], team.id]));
-  once('site', (file.sites ?? []).map((site, i) => [site.title, ['sites', i, 'title'], site.id]));
+  onceIn('space', 'spaces', 'title', file.spaces, (space) => (space.id !== undefined ? undefined : space.parent ? `${space.parent}/${space.title}` : space.title));
+  onceIn('team', 'teams', 'title', file.teams, (team) => (team.id !== undefined ? undefined : team.title));
+  onceIn('site', 'sites', 'title', file.sites, (site) => (site.id !== undefined ? undefined : site.title));
   const grants = (owner: string, list: readonly FilePermission[] | undefined, path: FieldPath) =>
     once(`permission holder of ${owner}`, (list ?? []).map((grant, i) => ('user' in grant ? [grant.user.toLowerCase(), [...path, i, 'user']] : [`team ${grant.team}`, [...path, i, 'team']])));
   const collectionGrants = (list: NonNullable<OrgFile['collections']>, path: FieldPath) =>
@@ -246,7 +260,7 @@ function checkDuplicates(file: OrgFile, where: (path: FieldPath) => string): voi
       collectionGrants(collection.collections ?? [], [...path, i, 'collections']);
     });
   collectionGrants(file.collections ?? [], ['collections']);
-  (file.spaces ?? []).forEach((space, i) => grants(`space "${space.title}"`, space.permissions, ['spaces', i, 'permissions']));
+  (file.spaces ?? []).forEach((space, i) => space.permissions && grants(`space "${space.title}"`, space.permissions, ['spaces', i, 'permissions']));
   (file.sites ?? []).forEach((site, s) => {
     grants(`site "${site.title}"`, site.permissions, ['sites', s, 'permissions']);
     // A section is named by its title in the whole site (at the top or in any group), a group too.

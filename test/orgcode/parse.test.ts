@@ -42,4 +42,13 @@ describe('parseOrgFile', () => {
     await expect(parseOrgFile('spaces:\n  - {title: A\n', 'broken.yaml')).rejects.toThrow(/^broken\.yaml:\d+: invalid YAML/);
     await expect(parseOrgFile('spaces:\n  - {title: A}\n  - {title: B, emoj: x}\n', 'typo.yaml')).rejects.toThrow(/^typo\.yaml:3: spaces\[1\]\.emoj: unknown field; did you mean emoji\?/);
   });
+
+  it('names an object listed twice with both places; objects pinned by id may share a name', async () => {
+    await expect(parseOrgFile('members:\n  - email: a@x.io\n  - email: A@x.io\n', 'twice.yaml')).rejects.toThrow(/^twice\.yaml:3: members\[1\]\.email: member "a@x\.io" is listed twice \(also at members\[0\]\.email\)$/);
+    await expect(parseOrgFile('spaces:\n  - title: A\n  - title: B\n  - title: A\n', 'twice.yaml')).rejects.toThrow(/^twice\.yaml:4: spaces\[2\]\.title: space "A" is listed twice \(also at spaces\[0\]\.title\)$/);
+    await expect(parseOrgFile('teams:\n  - title: T\n  - title: T\n', 'twice.yaml')).rejects.toThrow(/teams\[1\]\.title: team "T" is listed twice \(also at teams\[0\]\.title\)/);
+    const { file } = await parseOrgFile('spaces:\n  - {title: A, id: s1}\n  - {title: A, id: s2}\n  - {title: A, parent: C}\n  - {title: A}\nteams:\n  - {title: T, id: t1}\n  - {title: T}\n', 'ok.yaml');
+    expect(file.spaces).toHaveLength(4);
+    await expect(parseOrgFile('spaces:\n  - {title: A, permissions: [{user: a@x.io, role: read}, {user: A@x.io, role: edit}]}\n', 'g.yaml')).rejects.toThrow(/spaces\[0\]\.permissions\[1\]\.user: permission holder of space "A" "a@x\.io" is listed twice/);
+  });
 });

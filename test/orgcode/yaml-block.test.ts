@@ -86,6 +86,7 @@ describe('readBlockYaml', () => {
       'a:\n  - x: 1\n    # inside\n    y: 2\n',
       'a:\n',
       'a: 1\nb:\n',
+      'a: \u00a0x\nb:   \u2003\nc:\n  - \u00a0y\n', // no-break and em spaces are content, not separation
     ];
     for (const text of read) expect(expectFaithful(text), text).toBe('read');
     const left = [
