@@ -113,6 +113,18 @@ function enumValues(schema) {
   return values.every((value) => typeof value === 'string') ? values : undefined;
 }
 
+/** The strings a union of string enums and literals accepts (`role: MemberRole | 'guest'`), else undefined. */
+function unionValues(schema) {
+  const values = [];
+  for (const option of def(schema).options) {
+    const { type } = def(option);
+    const more = type === 'enum' ? enumValues(option) : type === 'literal' ? def(option).values : undefined;
+    if (!more || !more.every((value) => typeof value === 'string')) return undefined;
+    values.push(...more);
+  }
+  return values;
+}
+
 /** Each key of a zod object's shape described by `describe`, or undefined when one is not. */
 function describeShape(schema, describe) {
   const out = {};
@@ -186,6 +198,7 @@ function lightQueryDescriber(registry) {
     const { type } = def(schema);
     if (type === 'string') return stringSpec(schema);
     if (type === 'enum' && enumValues(schema)) return { t: 'enum', values: enumValues(schema) };
+    if (type === 'union' && unionValues(schema)) return { t: 'enum', values: unionValues(schema) };
     return undefined;
   };
   const param = (schema) => {
@@ -196,9 +209,8 @@ function lightQueryDescriber(registry) {
   return (query) => (def(query).type !== 'object' || def(query).catchall !== undefined ? undefined : describeShape(query, param));
 }
 
-export async function writeManifest() {
-  const file = join(root, 'src/api/manifest.ts');
-  const text = await renderManifest();
+/** Writes a generated file only when its text changed (its time stamp then tells tsc and vitest nothing changed). */
+export function writeIfChanged(file, text) {
   let current = '';
   try {
     current = readFileSync(file, 'utf8');
@@ -206,6 +218,10 @@ export async function writeManifest() {
     // no file yet: write it
   }
   if (current !== text) writeFileSync(file, text);
+}
+
+export async function writeManifest() {
+  writeIfChanged(join(root, 'src/api/manifest.ts'), await renderManifest());
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) await writeManifest();

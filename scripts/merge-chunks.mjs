@@ -13,10 +13,42 @@
 // module of its `help` list (what `docsctl --help` loads) goes to the `base` file, one
 // holding a module of its `command` list to the `core` file, the rest stay as esbuild
 // made them. A stale list costs speed, never correctness: Rollup rewrites every import.
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { rollup } from 'rollup';
 
 const MAP_COMMENT = /\n?\/\/# sourceMappingURL=[^\n]*\s*$/;
+
+/**
+ * Rollup puts a manual chunk's static dependencies that no manual chunk claims into that
+ * chunk. base and core rely on it (what they import comes along), but a further tier must
+ * not take a chunk that commands outside its family load too: `space get` would then load
+ * the whole content tier for one 4 KB chunk. So a dependency of a further tier that base
+ * and core do not reach stays a file of its own (a manual chunk of its own name).
+ */
+function keepDependenciesApart(metafile, root, tierOf) {
+  const key = (output) => resolve(root, output);
+  const staticImports = (output) => (metafile.outputs[output]?.imports ?? []).filter((item) => item.kind === 'import-statement' && !item.external).map((item) => item.path);
+  const reach = (starts) => {
+    const seen = new Set();
+    const queue = [...starts];
+    while (queue.length > 0) {
+      const output = queue.pop();
+      for (const next of staticImports(output)) {
+        if (seen.has(next)) continue;
+        seen.add(next);
+        queue.push(next);
+      }
+    }
+    return seen;
+  };
+  const outputs = Object.keys(metafile.outputs);
+  const fromStartup = reach(outputs.filter((output) => ['base', 'core'].includes(tierOf.get(key(output)))));
+  const fromFurther = reach(outputs.filter((output) => tierOf.has(key(output)) && !['base', 'core'].includes(tierOf.get(key(output)))));
+  for (const output of fromFurther) {
+    if (tierOf.has(key(output)) || fromStartup.has(output)) continue;
+    tierOf.set(key(output), basename(output, '.js'));
+  }
+}
 
 /**
  * Regroups esbuild's output files (`write: false`, with its metafile) and returns the
@@ -27,13 +59,16 @@ export async function mergeStartupChunks({ outputFiles, metafile, root, outdir, 
   const tierOf = new Map();
   const help = new Set(tiers.help ?? []);
   const command = new Set(tiers.command ?? []);
+  // Further tiers (a command family's own chunks, merged into one file named after it), in order.
+  const extra = Object.entries(tiers).filter(([name]) => name !== 'help' && name !== 'command').map(([name, modules]) => [name, new Set(modules)]);
   for (const [output, info] of Object.entries(metafile.outputs)) {
     // The entry stays the entry (a chunk of its own would add a file, not remove one).
     if (!output.endsWith('.js') || resolve(root, output) === entry.path) continue;
     const inputs = Object.keys(info.inputs);
-    const tier = inputs.some((input) => help.has(input)) ? 'base' : inputs.some((input) => command.has(input)) ? 'core' : undefined;
+    const tier = inputs.some((input) => help.has(input)) ? 'base' : inputs.some((input) => command.has(input)) ? 'core' : extra.find(([, modules]) => inputs.some((input) => modules.has(input)))?.[0];
     if (tier) tierOf.set(resolve(root, output), tier);
   }
+  keepDependenciesApart(metafile, root, tierOf);
   const inMemory = {
     name: 'esbuild-output',
     resolveId(source, importer) {

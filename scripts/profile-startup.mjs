@@ -3,7 +3,9 @@
 // runs `docsctl --help` and a dozen everyday commands (locally and against `serve`) in a
 // temporary store, records the files each one loads, and keeps:
 //   help:    the modules of the chunks `--help` loads;
-//   command: the modules of the other chunks that at least half of the commands load.
+//   command: the modules of the other chunks that at least half of the commands load;
+//   content: the modules of the chunks beyond those that half of the content commands
+//            load (page get, cr merge, site tree, page list; locally and remotely).
 // Run it after a change that moves many modules between chunks (a new command module,
 // a split of the domain): `node scripts/profile-startup.mjs && npm run build`.
 import { execFileSync, spawn } from 'node:child_process';
@@ -41,6 +43,41 @@ function loadsOf(args, env = baseEnv) {
   return new Set(files);
 }
 
+/** The files loaded by at least half of `runs`, leaving out those of `known`. */
+function loadedByHalf(runs, known) {
+  const count = new Map();
+  for (const run of runs) for (const file of run) count.set(file, (count.get(file) ?? 0) + 1);
+  return [...count].filter(([file, n]) => n * 2 >= runs.length && !known.has(file)).map(([file]) => file);
+}
+
+/**
+ * The loads of the content commands, locally and against serve (`remote`): a space with a
+ * page (imported through a change request), a page read, a merge of an edit, the tree of
+ * a site showing the space.
+ */
+function contentRuns(remote) {
+  const space = docsctl(['space', 'create', '--title', 'Content', '--format', 'ids']);
+  const page = join(work, 'README.md');
+  const importPage = (text) => {
+    writeFileSync(page, text);
+    const cr = docsctl(['cr', 'create', space, '--subject', 'Edit', '--format', 'ids']);
+    docsctl(['cr', 'import', space, cr, page]);
+    return cr;
+  };
+  docsctl(['cr', 'merge', space, importPage('# Intro\n\nHello.\n')]);
+  const pageId = docsctl(['page', 'list', space, '--format', 'ids']).split('\n')[0];
+  const site = docsctl(['site', 'create', '--title', 'Docs', '--format', 'ids']);
+  docsctl(['site', 'space', 'add', site, space]);
+  return [
+    loadsOf(['page', 'get', space, pageId]),
+    loadsOf(['cr', 'merge', space, importPage('# Intro\n\nHello again.\n')]),
+    loadsOf(['site', 'tree', site]),
+    loadsOf(['page', 'list', space]),
+    loadsOf(['page', 'get', space, pageId], remote),
+    loadsOf(['site', 'tree', site], remote),
+  ];
+}
+
 try {
   execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { env: { ...process.env, DOCSCTL_MERGE_CHUNKS: '0', DOCSCTL_METAFILE: metafilePath }, stdio: 'inherit' });
   const metafile = JSON.parse(readFileSync(metafilePath, 'utf8'));
@@ -62,19 +99,30 @@ try {
   let runs;
   try {
     const help = loadsOf(['--help']);
-    runs = [
-      ...[['space', 'list'], ['space', 'get', space], ['page', 'list', space], ['cr', 'list', space], ['site', 'list'], ['org', 'list'], ['team', 'list'], ['member', 'list'], ['collection', 'list']].map((args) => loadsOf(args)),
-      ...[['space', 'list'], ['space', 'get', space], ['site', 'list']].map((args) => loadsOf(args, remote)),
-    ];
-    const count = new Map();
-    for (const run of runs) for (const file of run) count.set(file, (count.get(file) ?? 0) + 1);
-    const common = [...count].filter(([file, n]) => n * 2 >= runs.length && !help.has(file)).map(([file]) => file);
+    const local = [['space', 'list'], ['space', 'get', space], ['page', 'list', space], ['cr', 'list', space], ['site', 'list'], ['org', 'list'], ['team', 'list'], ['member', 'list'], ['collection', 'list']];
+    const elsewhere = [['space', 'list'], ['space', 'get', space], ['site', 'list']];
+    runs = [...local.map((args) => loadsOf(args)), ...elsewhere.map((args) => loadsOf(args, remote))];
+    const common = loadedByHalf(runs, help);
+    // The content commands (a page, a merge, a site's tree) share the content domain's
+    // modules beyond the core: some 30 small chunks, a file each, merged into one. A chunk
+    // an everyday command outside content (pages, change requests, sites: their handlers
+    // import the content domain) loads stays out: space get would load the whole tier.
+    const groups = [...local, ...elsewhere].map((args) => args[0]);
+    const outside = runs.filter((_, i) => !['page', 'cr', 'site'].includes(groups[i]));
+    const content = loadedByHalf(contentRuns(remote), new Set([...help, ...outside.flatMap((run) => [...run])]));
     const inputsOf = (files) => [...new Set([...files].filter((file) => file.endsWith('.js')).flatMap((file) => Object.keys(metafile.outputs[file]?.inputs ?? {})))].sort();
-    const tiers = { help: inputsOf(help), command: inputsOf(common) };
+    const tiers = { help: inputsOf(help), command: inputsOf(common), content: inputsOf(content) };
     writeFileSync(join(root, 'scripts/startup-modules.json'), `${JSON.stringify(tiers, null, 1)}\n`);
-    console.log(`--help loads ${help.size} files; ${common.length} other chunks are loaded by at least half of ${runs.length} commands: ${tiers.help.length} + ${tiers.command.length} modules listed`);
+    console.log(
+      `--help loads ${help.size} files; ${common.length} other chunks are loaded by at least half of ${runs.length} commands, ${content.length} more by half of the content commands: ${tiers.help.length} + ${tiers.command.length} + ${tiers.content.length} modules listed`,
+    );
   } finally {
-    server.kill();
+    // Gone before its store is removed (it may still be writing as it stops).
+    if (server.exitCode === null && server.signalCode === null) {
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      server.kill();
+      await exited;
+    }
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -41,10 +41,37 @@ export type LightField = LightValue & {
 /** Every field of a body object whose keys are all described. */
 export type LightBody = Readonly<Record<string, LightField>>;
 
-const FAIL = Symbol('fail');
+/** What a light check answers for a value zod must judge (also src/orgcode/file-check.ts's). */
+export const FAIL = Symbol('fail');
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+
+/** A list checked item by item into a new list (zod's output), or FAIL when an item fails. */
+export function checkItems(value: unknown, check: (item: unknown) => unknown): unknown[] | typeof FAIL {
+  if (!Array.isArray(value)) return FAIL;
+  const out = new Array<unknown>(value.length);
+  for (let i = 0; i < value.length; i += 1) {
+    const parsed = check(value[i]);
+    if (parsed === FAIL) return FAIL;
+    out[i] = parsed;
+  }
+  return out;
+}
+
+/** A plain record checked value by value into a new one, keys in order (zod's output), or FAIL. */
+export function checkRecord(value: unknown, check: (item: unknown) => unknown): Record<string, unknown> | typeof FAIL {
+  if (!isPlainObject(value)) return FAIL;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    // zod drops a `__proto__` key; an undefined value is zod's to judge.
+    if (key === '__proto__' || value[key] === undefined) return FAIL;
+    const parsed = check(value[key]);
+    if (parsed === FAIL) return FAIL;
+    out[key] = parsed;
+  }
+  return out;
+}
 
 function field(spec: LightValue, value: unknown): unknown {
   switch (spec.t) {
@@ -56,28 +83,10 @@ function field(spec: LightValue, value: unknown): unknown {
       return typeof value === 'string' && spec.values.includes(value) ? value : FAIL;
     case 'object':
       return object(spec.fields, value) ?? FAIL;
-    case 'array': {
-      if (!Array.isArray(value)) return FAIL;
-      const out = new Array<unknown>(value.length);
-      for (let i = 0; i < value.length; i += 1) {
-        const parsed = field(spec.item, value[i]);
-        if (parsed === FAIL) return FAIL;
-        out[i] = parsed;
-      }
-      return out;
-    }
-    case 'record': {
-      if (!isPlainObject(value)) return FAIL;
-      const out: Record<string, unknown> = {};
-      for (const key of Object.keys(value)) {
-        // zod drops a `__proto__` key; an undefined value is zod's to judge.
-        if (key === '__proto__' || value[key] === undefined) return FAIL;
-        const parsed = field(spec.value, value[key]);
-        if (parsed === FAIL) return FAIL;
-        out[key] = parsed;
-      }
-      return out;
-    }
+    case 'array':
+      return checkItems(value, (item) => field(spec.item, item));
+    case 'record':
+      return checkRecord(value, (item) => field(spec.value, item));
   }
 }
 

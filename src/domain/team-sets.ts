@@ -5,7 +5,11 @@
  */
 import { KeyedSet } from './ordered.js';
 
-/** KeyedSet per `${orgId}:${userId}`, id teamId: the member's teams (its count row is their `teams`). */
-export const memberTeams = new KeyedSet<null>('memberTeams');
+/**
+ * KeyedSet per `${orgId}:${userId}`, id teamId: the member's teams (its count row is their
+ * `teams`), each with their team role (null in rows written before it was kept: the team's
+ * member row has it).
+ */
+export const memberTeams = new KeyedSet<'owner' | 'member' | null>('memberTeams');
 
 export const memberTeamsOwner = (orgId: string, userId: string) => `${orgId}:${userId}`;

@@ -6,7 +6,7 @@
  * | teams        | teamId                                    | TeamRecord                     |
  * | orgTeams     | OrderedList, owner orgId                  | the org's teams (creation order) |
  * | teamMembers  | KeyedSet, owner teamId, id userId         | `{ role, member, user }` (TeamMemberRow) |
- * | memberTeams  | KeyedSet, owner `${orgId}:${userId}`, id teamId | null (the member's teams) |
+ * | memberTeams  | KeyedSet, owner `${orgId}:${userId}`, id teamId | their team role (the member's teams; null in older rows) |
  *
  * Counts (a team's `members`, a member's `teams`) are the sets' count rows,
  * updated in the same commit as the change.
@@ -70,7 +70,8 @@ function teamRow(tx: StoreReader, orgId: string, userId: string, role: TeamRole)
 
 /** Adds a member to a team or changes their role. True when they were new to it. */
 export function putTeamMember(tx: StoreWriter, team: TeamRecord, userId: string, role: TeamRole): boolean {
-  const isNew = memberTeams.put(tx, memberTeamsOwner(team.organization, userId), team.id, null);
+  // The role here too: the organization's memberships read in one pass (listTeamMembershipsInOrganization).
+  const isNew = memberTeams.put(tx, memberTeamsOwner(team.organization, userId), team.id, role);
   const current = isNew ? undefined : teamMembers.get(tx, team.id, userId);
   // A role change keeps the row's copies (always fresh) rather than reading what they copy.
   const row = current?.member && current.user && current.teams !== undefined ? { ...current, role } : teamRow(tx, team.organization, userId, role);

@@ -176,6 +176,18 @@ export const teamHandlers = {
     }, { shared: true })); // the rows are only read: the items are built fresh
   }),
 
+  // docsctl extension: the organization's memberships in one pass over its members' team sets
+  // (apply plans 100 teams with one listing); a row written before the set kept the role reads
+  // it from the team's member row.
+  ...on('listTeamMembershipsInOrganization', (ctx, { params, query }) => {
+    const { org } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    return paginate(rowsOf<TeamRole | null>(ctx.tx, memberTeams.table, `${org.id}:`, { shared: true }), query, (role, key) => {
+      const [user, team] = key.split('/') as [string, string];
+      const teamRole = role ?? teamMembers.get(ctx.tx, team, user)?.role;
+      return teamRole === undefined ? undefined : { team, user, role: teamRole };
+    });
+  }),
+
   ...on('updateMembersInOrganizationTeam', (ctx, { params, body }) => {
     const { org } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     const team = requireTeam(ctx.tx, org, params.teamId);

@@ -46,7 +46,7 @@ export interface SeedOptions {
 }
 
 /** The seed file checked whole (YAML or JSON, as `apply -f`): exit 2 naming the line on a mistake. */
-export const parseSeed = (text: string, source: string): Located => parseOrgFile(text, source);
+export const parseSeed = (text: string, source: string): Promise<Located> => parseOrgFile(text, source);
 
 /** Makes the empty `store` the organization `seed` describes; see the module comment. */
 export async function seedStore(store: Store, seed: Located, options: SeedOptions): Promise<Seeded> {

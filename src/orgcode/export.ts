@@ -87,6 +87,7 @@ function exportSpaces(state: OrgState, pin: Pin, grants: Grants) {
 
 function exportTeams(state: OrgState, pin: Pin, skipped: string[]) {
   const duplicate = sharedNames(state.teams.map((t) => t.title));
+  state.prefetchTeamMembers(state.teams.map((t) => t.id));
   return Promise.all(
     state.teams.map(async (t) => {
       const members = [];

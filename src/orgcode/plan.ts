@@ -355,7 +355,7 @@ class Planner {
     // The memberships of the teams the file names, read at once rather than one after another.
     const titles = new Set(teams.filter((team) => team.members && !team.id).map((team) => team.title));
     const pinnedIds = new Set(teams.filter((team) => team.members && team.id).map((team) => team.id));
-    for (const team of this.state.teams) if (titles.has(team.title) || pinnedIds.has(team.id)) this.state.teamMembers(team.id).catch(() => undefined);
+    this.state.prefetchTeamMembers(this.state.teams.filter((team) => titles.has(team.title) || pinnedIds.has(team.id)).map((team) => team.id));
     for (const [i, team] of teams.entries()) {
       const here = ['teams', i];
       const current = team.id ? this.pinned(this.state.teams, team.id, here, 'team') : this.byName(this.state.teams, team.title, undefined, [...here, 'title'], 'team', team.title);

@@ -256,6 +256,41 @@ export class OrgState {
     return space.parent ? `${this.collectionPath(space.parent)}/${space.title}` : space.title;
   }
 
+  /**
+   * Starts reading the memberships of these teams (those a file names; all, for export). In
+   * local mode, when they are a good part of the organization's teams, that is one listing of
+   * every membership (listTeamMembershipsInOrganization, a docsctl extension: 100 teams of 20
+   * cost one pass over 2,000 small rows, not 100 listings of members' views); otherwise, and
+   * against any server (GitBook's has no such list), one listing per team.
+   */
+  prefetchTeamMembers(teamIds: readonly string[]): void {
+    const wanted = teamIds.filter((id) => !this.teamMembersCache.has(id));
+    if (this.transport.mode === 'local' && wanted.length > 1 && wanted.length * 4 >= this.teams.length) {
+      const byTeam = this.allMemberships();
+      for (const id of wanted) {
+        const members = byTeam.then((all) => all.get(id) ?? []);
+        members.catch(() => undefined); // a failure is reported by the team that awaits it (a plan may stop before the others)
+        this.teamMembersCache.set(id, members);
+      }
+      return;
+    }
+    for (const id of wanted) this.teamMembers(id).catch(() => undefined);
+  }
+
+  /** Every membership of the organization by team id, in one listing (local mode). */
+  private async allMemberships(): Promise<Map<string, CurrentTeamMember[]>> {
+    const emails = new Map(this.members.map((member) => [member.id, member.email]));
+    const byTeam = new Map<string, CurrentTeamMember[]>();
+    for (const item of await listAll(this.transport, 'listTeamMembershipsInOrganization', { organizationId: this.organizationId })) {
+      const team = item.team as string;
+      const user = item.user as string;
+      let members = byTeam.get(team);
+      if (!members) byTeam.set(team, (members = []));
+      members.push({ id: user, email: emails.get(user) || undefined, role: item.role as CurrentTeamMember['role'] });
+    }
+    return byTeam;
+  }
+
   teamMembers(teamId: string): Promise<CurrentTeamMember[]> {
     return cached(this.teamMembersCache, teamId, async () =>
       (await listAll(this.transport, 'listTeamMembersInOrganizationById', { organizationId: this.organizationId, teamId })).map((item) => {

@@ -138,6 +138,10 @@ export class PackWriter {
   private failure: { reason: unknown } | undefined;
   private createdDir = false;
   private done = false;
+  /** An open on its way (on the thread pool): its descriptor, or the file it creates, is not known yet. */
+  private opening = false;
+  /** Settles once `abort` removed the pack (later than the call when an open or a write was on its way). */
+  removed: Promise<void> | undefined;
 
   constructor(
     readonly dir: string,
@@ -211,10 +215,14 @@ export class PackWriter {
     this.opened ??= (async () => {
       this.createdDir = ensurePacksDir(this.dir);
       const io = this.options.io ?? poolIo;
-      const fd = await guarded('open', this.packFile, () => io.open(this.packFile, 'wx+', FILE_MODE));
-      this.fd = fd;
+      this.opening = true;
+      try {
+        this.fd = await guarded('open', this.packFile, () => io.open(this.packFile, 'wx+', FILE_MODE));
+      } finally {
+        this.opening = false;
+      }
       crashPoint('after-temp-open');
-      return fd;
+      return this.fd;
     })();
     return this.opened;
   }
@@ -232,6 +240,7 @@ export class PackWriter {
       try {
         if (this.failure) return;
         const fd = await this.open();
+        if (this.failure) return; // aborted while the file was opened
         await this.writeBuffers(fd, buffers, bytes);
         for (const hash of hashes) this.unflushed.delete(hash);
       } catch (error) {
@@ -287,10 +296,27 @@ export class PackWriter {
     return { name: this.name, objects: this.entries.size, bytes: this.offset };
   }
 
-  /** Removes the pack and its index (a failed or abandoned write). Never throws. */
+  /**
+   * Removes the pack and its index (a failed or abandoned write). Never throws. An open or
+   * a write still on its way is let finish first (`removed` settles after): closing the
+   * descriptor under a write could hand its number to another file meanwhile, and an open
+   * that lands after the unlink would leave a pack file behind. Nothing new starts once
+   * aborted (`failure` is set).
+   */
   abort(): void {
     this.done = true;
     this.failure ??= { reason: new Error('pack aborted') };
+    if (this.removed !== undefined) return;
+    if (this.inFlight === 0 && !this.opening) {
+      this.remove();
+      this.removed = Promise.resolve();
+      return;
+    }
+    const settled = Promise.allSettled([this.chain, this.opened]);
+    this.removed = settled.then(() => this.remove());
+  }
+
+  private remove(): void {
     if (this.fd !== undefined) {
       try {
         fs.closeSync(this.fd);

@@ -311,7 +311,9 @@ const DOCSCTL_CONVERSATIONS = ['openChangeRequestConversation'];
 const DOCSCTL_EMULATOR = ['saveEmulatorSnapshot', 'listEmulatorSnapshots', 'restoreEmulatorSnapshot', 'deleteEmulatorSnapshot', 'resetEmulator'];
 /** The bytes of a signed storage upload, in local mode (serve's `/uploads/<token>` URL runs it; src/api/routes/storage.ts). */
 const DOCSCTL_STORAGE = ['uploadStorageFile'];
-const DOCSCTL_EXTENSIONS = [...DOCSCTL_PREVIEWS, ...DOCSCTL_ACCOUNTS, ...DOCSCTL_CONVERSATIONS, ...DOCSCTL_EMULATOR, ...DOCSCTL_STORAGE];
+/** Bulk reads the API has only per object: every team membership of an organization in one list (`apply` plans 100 teams with one read; src/api/routes/teams.ts). */
+const DOCSCTL_BULK_READS = ['listTeamMembershipsInOrganization'];
+const DOCSCTL_EXTENSIONS = [...DOCSCTL_PREVIEWS, ...DOCSCTL_ACCOUNTS, ...DOCSCTL_CONVERSATIONS, ...DOCSCTL_EMULATOR, ...DOCSCTL_STORAGE, ...DOCSCTL_BULK_READS];
 
 const inSpec = routes.filter((route) => !NOT_IN_SPEC.has(route.id) && !DOCSCTL_EXTENSIONS.includes(route.id));
 

@@ -4,8 +4,6 @@
  * API answers 404 for the path) it falls back to getSiteStructure plus one listPages
  * per variant. The three ways print the same bytes, as text and as `--json`.
  */
-import { type IncomingMessage, type ServerResponse, createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LocalTransport } from '../../src/transport/local.js';
@@ -13,6 +11,7 @@ import { manualClock } from '../../src/util/clock.js';
 import { sequentialIds } from '../../src/util/ids.js';
 import { writeFixture } from '../domain/content/helpers.js';
 import { runCli } from '../helpers/cli.js';
+import { proxy } from '../helpers/extension-proxy.js';
 import { cleanupTempDirs, serveStore, tempDir } from '../helpers/stores.js';
 
 const PAGES = {
@@ -31,33 +30,6 @@ let org: string;
 let ids4: { guides: string; guide: string; v2: string; more: string; api: string; apiVariant: string; guideVariant: string };
 let server: Awaited<ReturnType<typeof serveStore>>;
 
-/**
- * A proxy in front of `serve` that records the paths asked. `without: 'extension'` answers
- * 404 for /x-docsctl/ paths, as GitBook's API would; `without: 'format'` drops the query
- * of the tree read, as a docsctl without its `format` option ignores it.
- */
-function proxy(target: string, without?: 'extension' | 'format') {
-  const paths: string[] = [];
-  const srv = createServer((req: IncomingMessage, res: ServerResponse) => {
-    paths.push(req.url ?? '');
-    if (without === 'extension' && (req.url ?? '').includes('/x-docsctl/')) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 404, message: 'Not found' } }));
-      return;
-    }
-    const url = without === 'format' ? (req.url ?? '/').replace(/\/x-docsctl\/tree\?.*$/, '/x-docsctl/tree') : (req.url ?? '/');
-    const upstream = request(new URL(url, target), { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    req.pipe(upstream);
-  });
-  return {
-    paths,
-    url: () => `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
-    listen: () => new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve)),
-    close: () => new Promise<void>((resolve) => srv.close(() => resolve())),
-  };
-}
 let withExtension: ReturnType<typeof proxy>;
 let withoutFormat: ReturnType<typeof proxy>;
 let realApi: ReturnType<typeof proxy>;

@@ -20,7 +20,7 @@ let env: Record<string, string>;
 let spaceId: string;
 
 /** The src/ and node_modules/ modules `docsctl args` loads (through dist/'s source maps), and how many files of dist/. */
-function loaded(args: readonly string[]): { modules: Set<string>; chunks: number } {
+function loaded(args: readonly string[]): { modules: Set<string>; chunks: number; fileOf: Map<string, string> } {
   const log = join(work, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(log, '');
   execFileSync('node', ['--import', pathToFileURL(join(work, 'register.mjs')).href, bin, ...args], {
@@ -28,6 +28,7 @@ function loaded(args: readonly string[]): { modules: Set<string>; chunks: number
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const modules = new Set<string>();
+  const fileOf = new Map<string, string>();
   let chunks = 0;
   for (const url of new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))) {
     if (!url.startsWith('file:')) continue;
@@ -35,9 +36,13 @@ function loaded(args: readonly string[]): { modules: Set<string>; chunks: number
     if (!file.startsWith(dist)) continue;
     chunks++;
     const { sources } = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
-    for (const source of sources) modules.add(source.replace(/^(\.\.\/)+/, ''));
+    for (const source of sources) {
+      const module = source.replace(/^(\.\.\/)+/, '');
+      modules.add(module);
+      fileOf.set(module, file);
+    }
   }
-  return { modules, chunks };
+  return { modules, chunks, fileOf };
 }
 
 beforeAll(() => {
@@ -81,6 +86,13 @@ describe('modules loaded at start-up (bin/docsctl.js)', () => {
       expect(modules, unneeded).not.toContain(unneeded);
     }
     expect([...modules].filter((m) => m.includes('node_modules/zod/') || m.startsWith('src/api/routes/') || m.startsWith('src/api/schemas/'))).toEqual([]);
+  });
+
+  it('a page read loads the content domain as one file (the content tier of scripts/startup-modules.json), not a file per module', () => {
+    const { fileOf } = loaded(['page', 'list', spaceId, '--json']);
+    const content = ['src/domain/content/storage.ts', 'src/domain/content/common.ts', 'src/domain/content/views.ts', 'src/domain/content/change-requests.ts', 'src/content-model/markdown.ts'];
+    for (const module of content) expect(fileOf.get(module), module).toBe(fileOf.get('src/domain/content/storage.ts'));
+    expect(fileOf.get('src/domain/content/storage.ts')).toMatch(/\/content-[^/]*\.js$/);
   });
 
   it('the cr group still registers its hand-written conflict commands', () => {

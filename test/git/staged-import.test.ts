@@ -91,3 +91,43 @@ describe('a Git import staged ahead of its transaction', () => {
     expect((await fsck(path.join(storeDir, 'file'))).problems).toEqual([]);
   });
 });
+
+describe('what a Git import stages as git streams it', () => {
+  it('stages the files of the assets folder under root, and an image outside it only when a page links it', async () => {
+    const bytes = (seed: number) => new Uint8Array(256 * 1024).map((_, i) => (Math.imul(i + seed, 2654435761) >>> 24) & 255);
+    const [used, linked, orphan] = [bytes(1), bytes(2), bytes(3)];
+    const rooted = makeRemote({
+      '.gitbook.yaml': 'root: ./docs/\n',
+      'docs/README.md': '# Home\n\n![used](.gitbook/assets/used.png)\n\n![linked](../.gitbook/assets/linked.png)\n',
+      'docs/SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n',
+      'docs/.gitbook/assets/used.png': used,
+      // Outside root: GitBook never reads this folder; one of its images is linked by a page.
+      '.gitbook/assets/linked.png': linked,
+      '.gitbook/assets/orphan.png': orphan,
+    });
+    const dir = path.join(storeDir, 'rooted');
+    const store = createStore(dir);
+    try {
+      const clock = manualClock();
+      const ids = sequentialIds();
+      const boot = await store.transact((tx) => bootstrap(tx, { organizationTitle: 'Acme', userName: 'Ada', email: 'ada@acme.test', clock, ids, origin: ORIGIN }));
+      const call = (id: RouteId, raw: RawInput) => executeOperation({ store, actor: { userId: boot.user.id }, clock, ids, origin: ORIGIN }, getRoute(id), raw);
+      const space = (await call('createSpace', { params: { organizationId: boot.organization.id }, body: { title: 'Docs' } })).body as { id: string };
+      const before = packBytes(dir);
+      expect((await call('importGitRepository', { params: { spaceId: space.id }, body: { url: rooted.url, ref: 'refs/heads/main' } })).status).toBe(204);
+      const files = (await call('listFiles', { params: { spaceId: space.id } })).body as { items: Array<{ name: string; size: number }> };
+      expect(files.items.map((file) => [file.name, file.size]).sort()).toEqual([
+        ['linked.png', linked.byteLength],
+        ['used.png', used.byteLength],
+      ]);
+      // Two images as base64 in the packs (4/3 of their bytes), and not the third.
+      const written = packBytes(dir) - before;
+      expect(written).toBeGreaterThan((2 * 4 * used.byteLength) / 3);
+      expect(written).toBeLessThan((3 * 4 * used.byteLength) / 3);
+      await store.close();
+      expect((await fsck(dir)).problems).toEqual([]);
+    } finally {
+      rooted.cleanup();
+    }
+  });
+});

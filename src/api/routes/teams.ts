@@ -139,6 +139,24 @@ export const listTeamMembersInOrganizationById = defineRoute({
   },
 });
 
+/**
+ * docsctl extension (not in the real API): every team membership of an organization in one
+ * list (team id, user id, team role), where the API has only one list per team. `apply` and
+ * `diff -f` read it locally to plan 100 teams in one pass rather than 100 listings; against
+ * another server they list each team (src/orgcode/state.ts).
+ */
+export const listTeamMembershipsInOrganization = defineRoute({
+  id: 'listTeamMembershipsInOrganization',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/x-docsctl/team-members',
+  summary: "List every team membership of an organization: team, user and team role (docsctl extension)",
+  source: 'docsctl',
+  access: 'read',
+  params: pathParams('organizationId'),
+  query: listQuery(),
+  paginated: true,
+});
+
 export const updateMembersInOrganizationTeam = defineRoute({
   id: 'updateMembersInOrganizationTeam',
   method: 'PUT',

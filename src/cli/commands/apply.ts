@@ -14,7 +14,6 @@ import { ApplyStepError, applyPlan } from '../../orgcode/apply.js';
 import { exportOrganization, formatOrgFile } from '../../orgcode/export.js';
 import { MAX_FILE_BYTES, parseOrgFile } from '../../orgcode/parse.js';
 import { type Plan, type Step, planOrganization, summarize } from '../../orgcode/plan.js';
-import { orgFileJsonSchema } from '../../orgcode/schema.js';
 import { OrgState } from '../../orgcode/state.js';
 import { sanitizeLine } from '../../output/sanitize.js';
 import { SilentExit } from '../io.js';
@@ -120,7 +119,7 @@ const planData = (plan: Plan, extra: Record<string, unknown>) => ({
 });
 
 async function planFor(session: Session, options: ApplyOptions, file: string): Promise<{ plan: Plan; state: OrgState }> {
-  const located = parseOrgFile(await readBounded(session, file), file === '-' ? 'stdin' : file);
+  const located = await parseOrgFile(await readBounded(session, file), file === '-' ? 'stdin' : file);
   const organizationId = await resolveOrganization(session, options.org);
   const transport = await session.transport({ manyRequests: true });
   const [state, selfId] = await Promise.all([
@@ -132,6 +131,7 @@ async function planFor(session: Session, options: ApplyOptions, file: string): P
 
 async function runApply(session: Session, options: ApplyOptions): Promise<void> {
   if (options.schema) {
+    const { orgFileJsonSchema } = await import('../../orgcode/schema.js');
     await session.printJson(orgFileJsonSchema());
     return;
   }

@@ -165,7 +165,7 @@ export async function runServe(session: Session, options: ServeOptions, command:
   const policy = await servePolicy(options);
   // The seed is checked whole before any directory is made.
   const seed: Located | undefined =
-    options.seed !== undefined ? parseSeed(await readBounded(session, options.seed), options.seed === '-' ? 'stdin' : options.seed) : options.ephemeral ? parseSeed('{}', 'empty seed') : undefined;
+    options.seed !== undefined ? await parseSeed(await readBounded(session, options.seed), options.seed === '-' ? 'stdin' : options.seed) : options.ephemeral ? await parseSeed('{}', 'empty seed') : undefined;
   const place = storeDir(session, options, storeExists);
   let store: Store | undefined;
   let seeded: Seeded | undefined;

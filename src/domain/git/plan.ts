@@ -123,6 +123,22 @@ function snapshotBytes(snapshot: ReadonlyMap<string, { data: Uint8Array; stored?
   return bytes;
 }
 
+/**
+ * Starts loading the converter's modules (what an import needs once the commit is fetched),
+ * so they are compiled while git fetches. Their imports later find them loaded; a failure
+ * to load shows there, not here.
+ */
+function loadConverter(): void {
+  Promise.all([
+    import('../../gitsync/import.js'),
+    import('../../gitsync/media.js'),
+    import('../../gitsync/limits.js'),
+    import('../../gitsync/blob.js'),
+    import('../../gitsync/paths.js'),
+    import('../../gitsync/config.js'),
+  ]).catch(() => undefined);
+}
+
 /** Where an import puts file data as git streams it (see `planImport`): a stager, and the data objects it got by blob id. */
 export interface EarlyStage {
   stager: ObjectStager;
@@ -137,12 +153,13 @@ const PAUSE_EVERY = 4 * 1024 * 1024;
  * they are read, unless the space already has their bytes (`previous`'s data objects, by the
  * blob id of their bytes): a sync after a one-page commit writes that page, not every image again.
  */
-async function stagingSink(early: EarlyStage, previous: ContentTree): Promise<BlobSink> {
-  const [{ storedAsRead }, { imageDimensions }, { MAX_FILE_BYTES }, { gitBlobOid }] = await Promise.all([
+async function stagingSink(early: EarlyStage, previous: ContentTree, assets: string | undefined): Promise<BlobSink> {
+  const [{ storedAsRead }, { imageDimensions }, { MAX_FILE_BYTES }, { gitBlobOid }, { isInside }] = await Promise.all([
     import('../../gitsync/import.js'),
     import('../../gitsync/media.js'),
     import('../../gitsync/limits.js'),
     import('../../gitsync/blob.js'),
+    import('../../gitsync/paths.js'),
   ]);
   // Hashed from the bytes, never taken from a file's `git.oid`: a content import keeps the ref of the file it replaced.
   const had = new Map<string, string>();
@@ -153,7 +170,7 @@ async function stagingSink(early: EarlyStage, previous: ContentTree): Promise<Bl
   }
   let unpaused = 0;
   return {
-    takes: storedAsRead,
+    takes: (path) => storedAsRead(path) && (assets === undefined || isInside(path, assets)),
     put(oid, data) {
       if (data.byteLength > MAX_FILE_BYTES) return undefined; // kept: the converter refuses it by name
       const known = had.get(oid);
@@ -169,6 +186,28 @@ async function stagingSink(early: EarlyStage, previous: ContentTree): Promise<Bl
       return early.stager.pause();
     },
   };
+}
+
+/**
+ * The folder whose files an import stages as git streams them: `.gitbook/assets` under the
+ * `root` of the project's `.gitbook.yaml` (one small blob, read first). Files of other
+ * `.gitbook/assets` folders (above `root`, or a sibling space's, read because a link leads
+ * out of the project directory) are files of the space only when a page links them: they are
+ * held as read, not staged for nothing. Undefined (every assets folder staged) when the
+ * config is a symbolic link (resolved with the snapshot) or does not parse (the converter says why).
+ */
+async function assetsFolderOf(mirror: Mirror, commit: string, projectDirectory: string | undefined): Promise<string | undefined> {
+  const [{ normalizeProjectDirectory, parseConfig }, { joinPath }] = await Promise.all([import('../../gitsync/config.js'), import('../../gitsync/paths.js')]);
+  try {
+    const dir = normalizeProjectDirectory(projectDirectory);
+    const configPath = joinPath(dir, '.gitbook.yaml');
+    const entry = (await mirror.listTree(commit)).find((candidate) => candidate.path === configPath);
+    if (entry?.mode === '120000') return undefined;
+    const text = entry === undefined ? undefined : new TextDecoder('utf-8').decode((await mirror.readBlobs([entry.oid])).get(entry.oid));
+    return joinPath(parseConfig(text, { projectDirectory: dir }).root, '.gitbook/assets');
+  } catch {
+    return undefined;
+  }
 }
 
 // ─── Import ───────────────────────────────────────────────────────────────
@@ -224,14 +263,20 @@ export async function planImport(
   if (source.kind === 'directory') {
     snapshot = await readPlainDirectory(source.dir);
   } else {
-    oid = await source.mirror.fetch(body.ref, ctx.progress);
+    const fetched = source.mirror.fetch(body.ref, ctx.progress);
+    loadConverter(); // compiled while git fetches (this thread only waits for it)
+    oid = await fetched;
     if (oid === undefined) throw notFound(`Cannot fetch ${target.url} at ${body.ref}: remote ref not found`);
     if (!body.standalone && !body.force && alreadyImported(record, target, oid)) {
       return { skipped: true, reason: 'already synced' };
     }
     previous = openContent(ctx.reader, revision).tree();
-    const sink = early && (await stagingSink(early, previous));
-    [snapshot, message] = await Promise.all([source.mirror.readSnapshot(oid, target.projectDirectory, sink), source.mirror.commitMessage(oid)]);
+    const { mirror } = source;
+    const read = async (commit: string) => {
+      const sink = early && (await stagingSink(early, previous as ContentTree, await assetsFolderOf(mirror, commit, target.projectDirectory)));
+      return mirror.readSnapshot(commit, target.projectDirectory, sink);
+    };
+    [snapshot, message] = await Promise.all([read(oid), mirror.commitMessage(oid)]);
   }
   ctx.progress?.({ stage: 'reading', processed: snapshot.size, total: snapshot.size, bytes: snapshotBytes(snapshot) });
   previous ??= openContent(ctx.reader, revision).tree();
