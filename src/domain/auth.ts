@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { StoreReader } from '../store/types.js';
 import type { Actor } from './handler.js';
+import { PUBLISHED_TOKEN_PREFIX, publishedTokenActor } from './published-tokens.js';
 import { Tables, type TokenRecord, getMeta, getUser } from './core-records.js';
 
 /** The key of a token in the `tokens` table. */
@@ -20,11 +21,12 @@ export function hashToken(token: string): string {
  */
 export function userIdForToken(reader: StoreReader, token: string): string | undefined {
   const actor = actorForToken(reader, token);
-  return actor && !actor.installation ? actor.userId : undefined;
+  return actor && !actor.installation && !actor.published ? actor.userId : undefined;
 }
 
 /** Who calls with this token: a user, or a user narrowed to an integration installation (installation-scope.ts). */
 export function actorForToken(reader: StoreReader, token: string): Actor | undefined {
+  if (token.startsWith(PUBLISHED_TOKEN_PREFIX)) return publishedTokenActor(reader, token);
   const hash = hashToken(token);
   const record = reader.get<TokenRecord>(Tables.tokens, hash);
   if (!record || !getUser(reader, record.userId)) return undefined;

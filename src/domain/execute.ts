@@ -3,6 +3,7 @@
  * local mode) and `serve`. Validation, the 501 of unimplemented operations, the
  * transaction and the success status all happen here, once.
  */
+import { checkPublishedScope } from './published-tokens.js';
 import { ApiError } from '../api/errors.js';
 import type { RouteInfo } from '../api/catalog.js';
 import type { LightInput } from '../api/light-input.js';
@@ -119,6 +120,7 @@ export async function executeOperation(env: ExecuteEnv, route: AnyRoute, raw: Ra
   if (!handler) throw new ApiError(501, `${route.id} is not implemented yet`);
   // Who may call it, before validation: a denied call learns nothing and changes nothing.
   if (env.actor.installation) await checkTokenScope(env, route, raw.params ?? {});
+  if (env.actor.published) checkPublishedScope(accessReader(env, route), route, raw.params ?? {}, env.actor.published, env.clock());
   const access = checkAccess(accessReader(env, route), route, raw.params ?? {}, env.actor.userId);
   return run(env, route, handler, validateInput(route, raw), access);
 }
@@ -147,6 +149,7 @@ export async function executeLight(
   const handler = found instanceof Promise ? await found : found;
   if (!handler) throw new ApiError(501, `${info.id} is not implemented yet`);
   if (env.actor.installation) await checkTokenScope(env, info, params);
+  if (env.actor.published) checkPublishedScope(accessReader(env, info), info, params, env.actor.published, env.clock());
   const access = checkAccess(accessReader(env, info), info, params, env.actor.userId);
   return run(env, info, handler, { params, query: input.query, body: input.body } as RouteInput<AnyRoute>, access);
 }
@@ -194,7 +197,8 @@ async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: Ro
     const value = handler(ctx, input);
     if (value instanceof Promise) return toResult(route, await value);
     const result = toResult(route, value);
-    if (used !== undefined && !used.asked && env.actor.installation === undefined) result.generational = true;
+    // Tokens that expire (installation and published content tokens) are never answered from kept bytes.
+    if (used !== undefined && !used.asked && env.actor.installation === undefined && env.actor.published === undefined) result.generational = true;
     return result;
   }
   const base = { actor: env.actor, access, clock: env.clock, ids: env.ids, origin: env.origin, artifacts: env.artifacts ?? noArtifacts, policy: env.policy ?? LOCAL_POLICY, progress: env.progress, git: env.git };

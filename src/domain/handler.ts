@@ -6,6 +6,7 @@
  * another success status), or throws `ApiError`. It never touches `process`, the
  * terminal, or HTTP: the same handler serves the CLI in local mode and `serve`.
  */
+import type { PublishedTokenScope } from './published-tokens.js';
 import type { AnyRoute, RouteInput } from '../api/route.js';
 import type { ObjectStager, StoreReader, StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
@@ -20,6 +21,8 @@ export interface Actor {
   userId: string;
   /** Set for an integration installation's token: the calls it may make are narrowed (installation-scope.ts). */
   installation?: InstallationTokenScope | undefined;
+  /** Set for a published URL's content token: reads of one space's content only (published-tokens.ts). */
+  published?: PublishedTokenScope | undefined;
   /** The public id of the token that authenticated the call (`token list`'s ID), recorded in audit events; absent for the store owner without a token. */
   tokenId?: string | undefined;
 }

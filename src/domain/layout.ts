@@ -23,9 +23,10 @@ import {
   userOrgList,
 } from './core-records.js';
 import { appendChild } from './tree.js';
+import { ensureContentTokenKey } from './published-tokens.js';
 
-/** 2: one row per list item; 3: the e-mail domain index (`orgsByEmailDomain`). */
-export const LAYOUT = 3;
+/** 2: one row per list item; 3: the e-mail domain index (`orgsByEmailDomain`); 4: the secret of published content tokens. */
+export const LAYOUT = 4;
 const LAYOUT_KEY = 'layout';
 
 /** Array rows of layout 1: their keys are owner ids, which never contain `/` (layout 2 keys all do). */
@@ -37,6 +38,7 @@ function arrayRows<T>(tx: StoreReader, table: string): Array<[string, T[]]> {
 
 /** Marks a new store as written in the current layout (bootstrap). */
 export function markLayout(tx: StoreWriter): void {
+  ensureContentTokenKey(tx);
   tx.put(Tables.meta, LAYOUT_KEY, LAYOUT);
 }
 

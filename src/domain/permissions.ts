@@ -30,6 +30,7 @@ import {
   isExpired,
 } from './core-records.js';
 import { GrantReader, contentRole, siteRole } from './grants.js';
+import { publishedReaderSpace } from './published-tokens.js';
 
 const RANK: Record<MemberRole, number> = { admin: 6, create: 5, edit: 4, review: 3, comment: 2, read: 1 };
 
@@ -86,6 +87,9 @@ export function findCollection(tx: StoreReader, id: string, userId: string): Col
 
 /** The user's effective role on a space; undefined when they are not an (enabled) member of its organization. */
 export function spaceRoleOf(tx: StoreReader, space: SpaceRecord, userId: string, grants?: GrantReader): Role | undefined {
+  // A published content token reads its one space (published-tokens.ts), and nothing else.
+  const published = publishedReaderSpace(userId);
+  if (published !== undefined) return published === space.id ? 'read' : undefined;
   const orgRole = roleIn(tx, space.organization, userId);
   if (orgRole === undefined) return undefined;
   return contentRole(tx, grants ?? new GrantReader(tx, space.organization, userId), orgRole, { kind: 'space', ...space }).role;

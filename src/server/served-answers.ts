@@ -7,7 +7,8 @@
  *
  * Only answers that depend on nothing else are kept (`OperationResult.generational`: a
  * synchronous read that asked neither the clock nor for ids, of a user's token, not an
- * integration installation's), only 200s (an error is computed each time), only when the
+ * integration installation's nor a published content token's: those expire, and an expired one
+ * must not be answered from kept bytes), only 200s (an error is computed each time), only when the
  * request had no body. The header holding the token is part of the key, and an entry was
  * made only for a valid token: the same generation means the same tokens, users, grants
  * and rows, hence the same answer. The first request reading a newer generation drops

@@ -5,7 +5,7 @@
  * template conditions, published URLs resolved back to their content. Every answer is checked against the 0.202 schema (`checkedCall`), values asserted.
  */
 import { createHmac } from 'node:crypto';
-import { type GitBookAPI, GitBookAPIError } from '@gitbook/api';
+import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError } from '../../src/api/errors.js';
 import { getRoute } from '../../src/api/table.js';
@@ -255,6 +255,12 @@ describe('the official GitBook client 0.202: published URLs', () => {
       complete: true,
       canonicalUrl: `${published}install`,
     });
+    // Its apiToken is a bearer token of the official client that reads that space's content, and nothing else.
+    const { apiToken } = await call('getPublishedContentByUrl', 200, { url: `${published}install` });
+    const reader = new GitBookAPI({ endpoint: server.url, authToken: apiToken });
+    expect((await checkedCall(reader, 'getSpaceById', 200, manual.id)).title).toBe('Manual');
+    await expect(clientOperation(reader, 'updateSpaceById')(manual.id, { title: 'Changed' })).rejects.toMatchObject({ code: 403 });
+    await expect(clientOperation(reader, 'getSpaceById')(reference.id)).rejects.toMatchObject({ code: 404 });
     expect(await call('getPublishedContentByUrl', 200, { url: `${published}reference/auth` })).toMatchObject({
       siteSection: section.id,
       siteSpace: ref?.siteSpaces[0]?.id,

@@ -19,10 +19,8 @@
  * (with `redirectOnError`, a missing or bad token answers a redirect to the fallback URL).
  * Everything else is a 404, as for an unknown URL.
  *
- * `apiToken`: docsctl has no short-lived content tokens yet (a GET writes nothing, and a token
- * row narrowed to one space needs its own scope check in execute.ts): the answer carries an
- * opaque descriptor of what was resolved (site, space, expiry in one hour) that docsctl does
- * not accept as a bearer token. Clients that read content use their own token.
+ * `apiToken`: a bearer token that reads the resolved space's published content for an hour
+ * (read-only, that space only, signed with the store's secret: src/domain/published-tokens.ts).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError, notFound } from '../../api/errors.js';
@@ -34,6 +32,7 @@ import { parseUrlPath } from '../content/by-url.js';
 import { primaryRevision } from '../content/common.js';
 import { type Handler, type HandlerContext, implementer } from '../handler.js';
 import { roleIn } from '../permissions.js';
+import { mintPublishedToken } from '../published-tokens.js';
 import { siteByBasename, siteByHostname, siteByProxyOrigin } from './origins.js';
 import type { PublishingAuthRecord } from './publishing.js';
 import { redirectTargetFor } from './redirects.js';
@@ -159,8 +158,7 @@ function resolve(ctx: HandlerContext, raw: string, visitor: { token?: string | u
   const sitePart = basePath.slice(siteBase.length);
   const canonicalUrl = `${published}${join(sitePart)}${pathname === '' ? '' : pathname.split('/').map(encodeURIComponent).join('/')}`;
   const org = getOrg(ctx.tx, site.organization);
-  const expires = new Date(ctx.clock().getTime() + 3600_000).toISOString();
-  const descriptor = Buffer.from(JSON.stringify({ site: site.id, space: space.id, exp: expires })).toString('base64url');
+  const apiToken = mintPublishedToken(ctx.tx, { site: site.id, space: space.id, organization: site.organization }, ctx.clock()) ?? '';
   return {
     site: site.id,
     ...(section ? { siteSection: section.id } : {}),
@@ -170,7 +168,7 @@ function resolve(ctx: HandlerContext, raw: string, visitor: { token?: string | u
     pathname,
     basePath: join(basePath),
     siteBasePath: join(siteBase),
-    apiToken: `gbpub_${descriptor}`,
+    apiToken,
     organization: org?.id ?? site.organization,
     ...(shareKey !== undefined ? { shareKey } : {}),
     complete: true,
