@@ -28,7 +28,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError } from '../api/errors.js';
 import type { RepoFile, RepoSnapshot, StoredBytes } from '../gitsync/types.js';
@@ -688,7 +688,8 @@ export async function mirrorOf({ repo, config }: AuthorizedRepo, settings: GitSe
       throw new ApiError(500, `Cannot create a Git cache in ${root}: ${firstLine(init.stderr, (t) => t)}`);
     }
     // The mirror is private to docsctl: no auto-gc surprises mid-operation, objects kept for readers.
-    await runGit(settings, ['--git-dir', tmp, 'config', 'gc.auto', '0']);
+    // Written into the config `init` made (what `git config gc.auto 0` writes, without a process).
+    await appendFile(path.join(tmp, 'config'), '[gc]\n\tauto = 0\n');
     try {
       await rename(tmp, dir);
     } catch {

@@ -69,6 +69,8 @@ describe('mirror', () => {
     git(r.work, 'push', '--quiet', 'origin', 'HEAD:refs/heads/main');
     const mirror = await openMirror(r.url);
     expect(mirror.dir.startsWith(env.cacheDir)).toBe(true);
+    // Private to docsctl: git never collects garbage in it on its own.
+    expect(git(mirror.dir, '--git-dir', mirror.dir, 'config', '--get', 'gc.auto')).toBe('0');
     const oid = await mirror.fetch('refs/heads/main');
     expect(oid).toBe(r.head());
     const snapshot = await mirror.readSnapshot(oid as string);

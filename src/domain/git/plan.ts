@@ -123,6 +123,22 @@ function snapshotBytes(snapshot: ReadonlyMap<string, { data: Uint8Array; stored?
   return bytes;
 }
 
+/**
+ * Starts loading the converter's modules (what an import needs once the commit is fetched),
+ * so they are compiled while git fetches. Their imports later find them loaded; a failure
+ * to load shows there, not here.
+ */
+function loadConverter(): void {
+  Promise.all([
+    import('../../gitsync/import.js'),
+    import('../../gitsync/media.js'),
+    import('../../gitsync/limits.js'),
+    import('../../gitsync/blob.js'),
+    import('../../gitsync/paths.js'),
+    import('../../gitsync/config.js'),
+  ]).catch(() => undefined);
+}
+
 /** Where an import puts file data as git streams it (see `planImport`): a stager, and the data objects it got by blob id. */
 export interface EarlyStage {
   stager: ObjectStager;
@@ -247,7 +263,9 @@ export async function planImport(
   if (source.kind === 'directory') {
     snapshot = await readPlainDirectory(source.dir);
   } else {
-    oid = await source.mirror.fetch(body.ref, ctx.progress);
+    const fetched = source.mirror.fetch(body.ref, ctx.progress);
+    loadConverter(); // compiled while git fetches (this thread only waits for it)
+    oid = await fetched;
     if (oid === undefined) throw notFound(`Cannot fetch ${target.url} at ${body.ref}: remote ref not found`);
     if (!body.standalone && !body.force && alreadyImported(record, target, oid)) {
       return { skipped: true, reason: 'already synced' };
