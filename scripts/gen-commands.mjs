@@ -162,6 +162,7 @@ export function deriveCommand(route, decl, registry) {
       description: text,
       ...(arg.variadic ? { variadic: arg.variadic } : {}),
       ...(arg.to ? { to: arg.to } : {}),
+      ...(arg.to && arg.optional ? { optional: true } : {}),
     };
   });
   const filled = new Set([...args.filter((a) => !a.to).map((a) => a.param ?? a.name), ...flagParams]);

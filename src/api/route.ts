@@ -138,6 +138,8 @@ export interface CommandArgDeclaration {
   readonly variadic?: { readonly to: string; readonly optional?: true };
   /** A body or query field it fills instead of a path parameter (`body.spaceId`). */
   readonly to?: string;
+  /** With `to`: may be left out (the field is then not sent; a hook may fill it). */
+  readonly optional?: true;
   /** Read by the command's `build` hook (e.g. a page id that goes into a list of changes): no route field. */
   readonly byHook?: true;
 }

@@ -28,6 +28,8 @@ export interface ArgSpec {
   variadic?: { to: string; optional?: true };
   /** A body or query field it fills instead of a path parameter (`body.spaceId`). */
   to?: string;
+  /** With `to`: may be left out (`[name]`; the field is then not set). */
+  optional?: true;
   /** The object has another name the argument may give (an id for a name, a path for an id): how to find the handle (lookups.ts). */
   lookup?: Lookup;
 }
@@ -137,7 +139,7 @@ export function registerOperationCommands(
     const command = parent.command(verb).description(spec.summary);
     if (spec.aliases) command.aliases(spec.aliases);
     for (const arg of spec.args ?? []) {
-      command.argument(arg.variadic ? (arg.variadic.optional ? `[${arg.name}...]` : `<${arg.name}...>`) : `<${arg.name}>`, arg.description);
+      command.argument(arg.variadic ? (arg.variadic.optional ? `[${arg.name}...]` : `<${arg.name}...>`) : arg.optional ? `[${arg.name}]` : `<${arg.name}>`, arg.description);
     }
     if (spec.org) command.addOption(new Option('--org <organizationId>', 'organization (default: DOCSCTL_ORG, the profile, or your only one)'));
     for (const flag of spec.flags ?? []) {
@@ -317,7 +319,9 @@ export async function buildInput(
     const value = positional[index];
     if (arg.variadic) {
       if (!arg.variadic.optional || (Array.isArray(value) && value.length > 0)) setPath(input, arg.variadic.to, value);
-    } else if (arg.to) setPath(input, arg.to, value);
+    } else if (arg.to) {
+      if (value !== undefined || !arg.optional) setPath(input, arg.to, value);
+    }
     else (input.params as Record<string, string>)[arg.param ?? arg.name] = value as string;
   });
   for (const flag of spec.flags ?? []) {

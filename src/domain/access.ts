@@ -29,7 +29,7 @@ import { forbidden, notFound } from '../api/errors.js';
 import type { RouteAccess } from '../api/route.js';
 import type { StoreReader } from '../store/types.js';
 import { atLeast, collectionRoleOf, requireRole, roleIn, siteRoleOf, spaceRoleOf } from './permissions.js';
-import { type MemberRole, type Role, getCollection, getMeta, getOrg, getSpace, userIdByEmail } from './core-records.js';
+import { type DefaultLevel, type MemberRole, type Role, getCollection, getMeta, getOrg, getSpace, userIdByEmail } from './core-records.js';
 import { getTeam, teamMembers } from './teams-records.js';
 
 /**
@@ -149,9 +149,8 @@ function effectiveRole(reader: StoreReader, param: string, id: string, orgId: st
     return collection ? collectionRoleOf(reader, collection, userId) : undefined;
   }
   const siteId = params.siteId;
-  if (param === 'organizationId' && typeof siteId === 'string' && reader.get<{ organization: string }>('sites', siteId)?.organization === orgId) {
-    return siteRoleOf(reader, orgId, siteId, userId);
-  }
+  const site = param === 'organizationId' && typeof siteId === 'string' ? reader.get<{ id: string; organization: string; defaultLevel?: DefaultLevel }>('sites', siteId) : undefined;
+  if (site?.organization === orgId) return siteRoleOf(reader, orgId, site, userId);
   return roleIn(reader, orgId, userId);
 }
 

@@ -27,8 +27,8 @@
  *    access, a role: that role "regardless of their default role").
  * 3. Else the organization role. Guests (organization role null) get only what is granted.
  *
- * A site resolves the same way at the site's level (sites have no parent; their
- * `defaultLevel` is `inherit`).
+ * A site resolves the same way at the site's level (sites have no parent; a site's
+ * `defaultLevel`, 0.202, absent meaning `inherit`).
  */
 import type { StoreReader, StoreWriter } from '../store/types.js';
 import { KeyedSet } from './ordered.js';
@@ -171,8 +171,13 @@ export function contentRole(
   return resolveChain(tx, grants, orgRole, object);
 }
 
-/** A member's effective role on a site. */
-export function siteRole(grants: GrantReader, orgRole: Role, siteId: string): Effective {
+/** A member's effective role on a site: a grant there, else (for a member who is not a guest) its `defaultLevel` unless `inherit`, else the organization role. */
+export function siteRole(grants: GrantReader, orgRole: Role, site: { id: string; defaultLevel?: DefaultLevel | undefined }): Effective {
   if (orgRole === 'admin') return { role: 'admin', origin: organizationOrigin(grants.orgId) };
-  return grants.at('site', siteId) ?? { role: orgRole, origin: organizationOrigin(grants.orgId) };
+  const granted = grants.at('site', site.id);
+  if (granted) return granted;
+  if (orgRole !== null && site.defaultLevel !== undefined && site.defaultLevel !== 'inherit') {
+    return { role: site.defaultLevel, origin: { type: 'site', id: site.id, reason: 'default' } };
+  }
+  return { role: orgRole, origin: organizationOrigin(grants.orgId) };
 }

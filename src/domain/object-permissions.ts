@@ -75,7 +75,7 @@ function collectionTarget(ctx: HandlerContext, collectionId: string): Target {
 
 function siteTarget(ctx: HandlerContext, params: { organizationId: string; siteId: string }): Target {
   const { org, site, role } = siteAccess(ctx, params);
-  return { kind: 'site', id: site.id, orgId: org.id, role, resolve: (grants, orgRole) => siteRole(grants, orgRole, site.id) };
+  return { kind: 'site', id: site.id, orgId: org.id, role, resolve: (grants, orgRole) => siteRole(grants, orgRole, site) };
 }
 
 /** A DELETE by someone who cannot see the object is "nothing to delete" (204), as the real API answers. */

@@ -11,6 +11,7 @@ import { ApiError, badRequest, conflict, notFound } from '../api/errors.js';
 import type * as routes from '../api/routes/orgs.js';
 import type { StoreWriter } from '../store/types.js';
 import { type Handler, Reply, implementer } from './handler.js';
+import type { Prepared } from './content/import.js';
 import { itemsOf, paginate } from './pagination.js';
 import { orgAccess, roleIn } from './permissions.js';
 import {
@@ -51,16 +52,25 @@ export const orgHandlers: Record<string, Handler> = {
   }),
 
   // Anyone may create one (its route's access): the caller becomes its admin.
-  ...on('createOrganization', async (ctx, { query, body }) => {
-    if (query.openapiUrl !== undefined) {
-      throw new ApiError(501, 'openapiUrl is not supported yet', { hint: 'create the organization, then publish the specification with "docsctl openapi publish"' });
-    }
-    const now = ctx.clock().toISOString();
-    const admin = requireUser(ctx.tx, ctx.actor.userId).id;
-    const org = newOrganization(ctx.tx, { id: ctx.ids(), title: body.title, emailDomains: body.emailDomains ?? [], admin, now });
-    if (query.withDefaultSite === true) (await import('./sites/default-site.js')).createDefaultSite(ctx.tx, org, ctx.ids(), now);
-    const view = organizationView(ctx, org, 'admin');
-    return new Reply(201, view, { Location: view.urls.location });
+  ...on('createOrganization', {
+    // With `withDefaultSite` and onboarding preferences whose source is `template`: the template's pages, prepared outside the lock.
+    prepare: async (ctx, { query, body }) => {
+      if (query.openapiUrl !== undefined) {
+        throw new ApiError(501, 'openapiUrl is not supported yet', { hint: 'create the organization, then publish the specification with "docsctl openapi publish"' });
+      }
+      if (query.withDefaultSite !== true || body.onboardingPreferences?.source !== 'template') return undefined;
+      return (await import('./sites/default-site.js')).prepareDefaultSiteContent(ctx);
+    },
+    run: async (ctx, { query, body }, prepared) => {
+      const now = ctx.clock().toISOString();
+      const admin = requireUser(ctx.tx, ctx.actor.userId).id;
+      const org = newOrganization(ctx.tx, { id: ctx.ids(), title: body.title, emailDomains: body.emailDomains ?? [], admin, now });
+      if (query.withDefaultSite === true) {
+        (await import('./sites/default-site.js')).createDefaultSite(ctx, org, now, body.onboardingPreferences, prepared as Prepared | undefined);
+      }
+      const view = organizationView(ctx, org, 'admin');
+      return new Reply(201, view, { Location: view.urls.location });
+    },
   }),
 
   // The caller is not a member yet (the route needs no role): their e-mail's domain must be one of the organization's.

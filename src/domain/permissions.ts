@@ -18,6 +18,7 @@ import type { StoreReader } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import {
   type CollectionRecord,
+  type DefaultLevel,
   type MemberRole,
   type OrgRecord,
   type Role,
@@ -98,10 +99,10 @@ export function collectionRoleOf(tx: StoreReader, collection: CollectionRecord, 
 }
 
 /** The user's effective role on a site of organization `orgId`; undefined when they are not an (enabled) member. */
-export function siteRoleOf(tx: StoreReader, orgId: string, siteId: string, userId: string, grants?: GrantReader): Role | undefined {
+export function siteRoleOf(tx: StoreReader, orgId: string, site: { id: string; defaultLevel?: DefaultLevel | undefined }, userId: string, grants?: GrantReader): Role | undefined {
   const orgRole = roleIn(tx, orgId, userId);
   if (orgRole === undefined) return undefined;
-  return siteRole(grants ?? new GrantReader(tx, orgId, userId), orgRole, siteId).role;
+  return siteRole(grants ?? new GrantReader(tx, orgId, userId), orgRole, site).role;
 }
 
 /** The collection and the actor's role in its organization; 404 when absent or hidden. */
@@ -270,7 +271,7 @@ export class ListedRoles {
     return contentRole(this.tx, this.grants, this.orgRole, { kind: 'collection', ...collection }).role;
   }
 
-  site(siteId: string): Role {
-    return siteRole(this.grants, this.orgRole, siteId).role;
+  site(site: { id: string; defaultLevel?: DefaultLevel | undefined }): Role {
+    return siteRole(this.grants, this.orgRole, site).role;
   }
 }

@@ -32,6 +32,8 @@ export interface Variant {
   title: string;
   default: boolean;
   spaceId: string;
+  /** The page its root shows (the site space's `pageId`), when not the space's first page. */
+  homePage?: string | undefined;
   section: Section | undefined;
 }
 
@@ -142,7 +144,7 @@ export function siteModel(site: { id: string; title: string }, structure: ApiStr
   const variants: Variant[] = [];
   const variantOf = (node: TreeNode<never> & { type: 'variant' }, section: Section | undefined): Variant => {
     const segments = [...(section ? [section.segment] : []), safeSegment(node.path || node.id)];
-    const variant: Variant = { segments, key: segments.join('/'), id: node.id, title: node.title, default: node.default, spaceId: node.spaceId, section };
+    const variant: Variant = { segments, key: segments.join('/'), id: node.id, title: node.title, default: node.default, spaceId: node.spaceId, homePage: node.homePage, section };
     variants.push(variant);
     return variant;
   };

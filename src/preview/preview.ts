@@ -98,10 +98,11 @@ export class Preview {
     return read;
   }
 
-  /** A variant's first page, when its space has been read (its root shows it); undefined otherwise. */
+  /** The page a variant's root shows, when its space has been read: its site space's home page (`pageId`), else its first page; undefined otherwise. */
   readonly firstPage = (variant: Variant): PageNode | undefined => {
     const content = this.snapshot.loaded.get(variant.spaceId);
-    return content?.documents.find((page) => !page.hidden) ?? content?.documents[0];
+    const home = variant.homePage === undefined ? undefined : content?.byId.get(variant.homePage);
+    return home ?? content?.documents.find((page) => !page.hidden) ?? content?.documents[0];
   };
 
   private markdown(spaceId: string, pageId: string): Promise<string> {

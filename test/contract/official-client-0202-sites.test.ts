@@ -2,7 +2,12 @@
  * The official GitBook client of 0.202 against `docsctl serve` for what 0.202 added to
  * sites: drafts of sections, section groups and site spaces (left out of the published
  * site until made live) and the redirect flags (draft, captureWildcard, permanent) with
- * the `draft` and `orderBy` list parameters. Every 2xx answer is checked against 0.202's
+ * the `draft` and `orderBy` list parameters; and the last request fields of sites and
+ * organizations (issue 24's ledger): a section or site space on a new space made from a
+ * template or empty (`spaceId: null`, `template`, `title`), the page it opens on (`pageId`),
+ * a variant's own title, per-language section and group titles, a site's `defaultLevel`, and
+ * a new organization's default site shaped by `onboardingPreferences` (the client sends
+ * `withDefaultSite` in the query). Every 2xx answer is checked against 0.202's
  * response schema for its operation, and its values asserted.
  */
 import { type GitBookAPI, GitBookAPIError } from '@gitbook/api';
@@ -108,5 +113,53 @@ describe('the official GitBook client 0.202: drafts and redirect flags', () => {
     expect(renamed.siteSpaces.map((s: { draft: boolean }) => s.draft)).toEqual([false, true]);
     // return=representation, or no preference: the object, as before.
     expect(await call('updateSiteSectionById', 200, org, site.id, section.id, { title: 'Again' }, { headers: { Prefer: 'return=representation' } })).toMatchObject({ title: 'Again' });
+  });
+});
+
+describe('the official GitBook client 0.202: the last site and organization fields', () => {
+  it('adds sections and variants on new spaces, opening on a chosen page, with titles per language', async () => {
+    const guide = (await call('createSpace', 201, org, { title: 'Guide' })).id as string;
+    const site = await call('createSite', 201, org, { title: 'Docs', type: 'ultimate', spaces: [guide] });
+    const section = await call('addSectionToSite', 201, org, site.id, { spaceId: null, template: { id: 'api-reference' }, title: 'API' });
+    const apiSpace = section.siteSpaces[0].space.id as string;
+    expect(section.siteSpaces[0].space.title).toBe('API');
+    const pages = (await call('listPages', 200, apiSpace)).pages as Array<{ id: string; title: string }>;
+    expect(pages.map((p) => p.title)).toEqual(['API reference', 'Authentication', 'Errors', 'Changelog']);
+    await expect(clientOperation(api, 'addSectionToSite')(org, site.id, { spaceId: null, pageId: pages[0]?.id, title: 'Other' })).rejects.toMatchObject({ code: 400 });
+
+    const errors = pages.find((p) => p.title === 'Errors')?.id as string;
+    const reference = await call('addSectionToSite', 201, org, site.id, { spaceId: apiSpace, title: 'Reference', pageId: errors });
+    expect(reference.siteSpaces[0].pageId).toBe(errors);
+
+    const variant = await call('addSpaceToSite', 201, org, site.id, { spaceId: null, sectionId: section.id, title: 'Release notes' });
+    expect(variant).toMatchObject({ title: 'Release notes', space: { title: 'Release notes' } });
+    const titled = await call('addSpaceToSite', 201, org, site.id, { spaceId: guide, sectionId: section.id, title: 'The guide' });
+    expect(titled).toMatchObject({ title: 'The guide', space: { id: guide, title: 'Guide' } });
+    const first = (await call('listPages', 200, guide)).pages as Array<{ id: string }>;
+    expect(first).toEqual([]);
+    await expect(clientOperation(api, 'updateSiteSpaceById')(org, site.id, titled.id, { pageId: errors })).rejects.toMatchObject({ code: 400 });
+    expect((await call('updateSiteSpaceById', 200, org, site.id, reference.siteSpaces[0].id, { pageId: null })).pageId).toBeUndefined();
+
+    const localized = await call('updateSiteSectionById', 200, org, site.id, section.id, { localizedTitle: { fr: 'Référence' }, localizedDescription: { de: 'Alles' } });
+    expect(localized).toMatchObject({ localizedTitle: { fr: 'Référence' }, localizedDescription: { de: 'Alles' } });
+    const group = await call('addSectionGroupToSite', 201, org, site.id, { title: 'More' });
+    expect((await call('updateSiteSectionGroupById', 200, org, site.id, group.id, { localizedTitle: { es: 'Más' } })).localizedTitle).toEqual({ es: 'Más' });
+    await call('publishSite', 200, org, site.id);
+    const published = await call('getPublishedContentSite', 200, org, site.id);
+    expect(published.structure.structure.find((s: { id: string }) => s.id === section.id).localizedTitle).toEqual({ fr: 'Référence' });
+  });
+
+  it("sets a site's default level, and makes a new organization's default site from its onboarding preferences", async () => {
+    const space = (await call('createSpace', 201, org, { title: 'Levels' })).id as string;
+    const site = await call('createSite', 201, org, { title: 'Levels', spaces: [space] });
+    expect(site.defaultLevel).toBe('inherit');
+    expect((await call('updateSiteById', 200, org, site.id, { defaultLevel: 'read' })).defaultLevel).toBe('read');
+    expect((await call('getSiteById', 200, org, site.id)).defaultLevel).toBe('read');
+    expect((await call('updateSiteById', 200, org, site.id, { defaultLevel: null })).defaultLevel).toBeNull();
+
+    const created = await call('createOrganization', 201, { title: 'Onboarded', onboardingPreferences: { source: 'template', audience: 'protected', interests: ['api-docs'] } }, { withDefaultSite: true });
+    const sites = await call('listSites', 200, created.id);
+    expect(sites.items).toHaveLength(1);
+    expect(sites.items[0]).toMatchObject({ title: 'Onboarded', visibility: 'unlisted', siteSpaces: 1 });
   });
 });

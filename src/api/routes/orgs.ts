@@ -1,7 +1,7 @@
 /** Organizations, the authenticated user, invites and organization settings: operations of the real API the CLI needs (gaps.md §2.1). */
 import * as z from 'zod';
 import { defineRoute } from '../route.js';
-import { MemberRoleOrGuest, Url, listQuery, noQuery, pathParams } from '../schemas/common.js';
+import { MemberRoleOrGuest, Url, listQuery, noQuery, pathParams, qBool } from '../schemas/common.js';
 
 export const getAuthenticatedUser = defineRoute({
   id: 'getAuthenticatedUser',
@@ -51,7 +51,7 @@ export const createOrganization = defineRoute({
   access: 'none',
   params: z.object({}),
   query: z.object({
-    withDefaultSite: z.boolean().optional().describe('also create its default documentation site'),
+    withDefaultSite: qBool().optional().describe('also create its default documentation site'),
     // Refused (501) rather than ignored: docsctl does not import a specification into the default site yet.
     openapiUrl: z.string().optional(),
   }),
@@ -59,15 +59,33 @@ export const createOrganization = defineRoute({
     // Checked by the handler, which names the rule (2 to 255 characters, trimmed).
     title: z.string().describe('organization title (2 to 255 characters)'),
     emailDomains: z.array(z.string()).optional().describe('e-mail domains whose users may join it (docsctl org join)'),
+    /** 0.202: what the default site starts as (only with withDefaultSite; src/domain/sites/default-site.ts). */
+    onboardingPreferences: z
+      .object({
+        source: z.enum(['markdown-in-git', 'import', 'template']).nullable(),
+        audience: z.enum(['public', 'mixed', 'protected', 'internal']).nullable(),
+        interests: z.array(z.enum(['adaptive-content', 'api-docs', 'proactive-agent'])).max(3),
+      })
+      .optional(),
   }),
   bodyRequired: true,
   success: 201,
   cli: {
     command: 'org create',
     summary: 'Create an organization in the local store; you become its admin',
-    flags: { title: { required: true }, openapiUrl: false, emailDomains: { description: 'e-mail domains whose users may join it (comma-separated; docsctl org join)' } },
+    flags: {
+      title: { required: true },
+      openapiUrl: false,
+      emailDomains: { description: 'e-mail domains whose users may join it (comma-separated; docsctl org join)' },
+      'body.onboardingPreferences.audience': {
+        flag: '--audience <audience>',
+        description: 'with --with-default-site: who the site is for (public; mixed; protected or internal: unlisted, kept out of search engines)',
+      },
+      'body.onboardingPreferences.source': { flag: '--source <source>', description: 'with --with-default-site: where the docs come from ("template": the site starts with the product-docs template)' },
+      onboardingPreferences: false,
+    },
     columns: 'organization',
-    examples: ['docsctl org create --title "Acme Partners"', 'docsctl org create --title Lab --format ids'],
+    examples: ['docsctl org create --title "Acme Partners"', 'docsctl org create --title Lab --format ids', 'docsctl org create --title Docs --with-default-site --source template --audience internal'],
   },
 });
 

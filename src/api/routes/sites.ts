@@ -1,7 +1,7 @@
 /** API doc §4.3–4.7: sites, site sections, section groups, site spaces and share links; the real API's redirects and MCP servers. */
 import * as z from 'zod';
 import { defineRoute } from '../route.js';
-import { SiteType, SiteVisibility, Url, listQuery, noQuery, paginationQuery, pathParams, qArray, qBool } from '../schemas/common.js';
+import { DefaultLevel, SiteType, SiteVisibility, SpaceTemplate, TranslationLanguage, Url, listQuery, noQuery, paginationQuery, pathParams, qArray, qBool } from '../schemas/common.js';
 
 // ─── Helper schemas ────────────────────────────────────────────────────────
 
@@ -17,6 +17,13 @@ const SiteProxyOrigin = z
   .max(512)
   .regex(/^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/, 'must be a host followed by a path prefix, e.g. company.com/docs');
 const SiteAgentsContext = z.enum(['excluded', 'included']);
+/** 0.202 `LocalizedString128`/`256`: a title or description per language, overrides for languages other than the site's own. */
+const localized = (max: number) => z.partialRecord(TranslationLanguage, z.string().min(1).max(max));
+/**
+ * 0.202: a page of the space shown at the site space's (or section's) root instead of the space's first page
+ * (absent when `spaceId` is null: the new space has no pages to name; a 400).
+ */
+const HomePageId = z.string().min(1).max(64);
 
 /** Position of a site section move: `{type:'site-section', siteSection}` pointers. */
 const SiteSectionPointer = z.object({ type: z.literal('site-section'), siteSection: z.string().min(1) });
@@ -196,6 +203,8 @@ export const updateSiteById = defineRoute({
       proxy: SiteProxyOrigin.nullable(),
       /** docsctl: the custom hostname serving the site (GitBook sets it in its app; `null` removes it). */
       hostname: z.string().min(1).max(512).nullable(),
+      /** 0.202: the role members (not guests) have on the site without a grant of their own; `inherit`: their organization role. */
+      defaultLevel: DefaultLevel,
     })
     .partial(),
   bodyRequired: true,
@@ -212,11 +221,12 @@ export const updateSiteById = defineRoute({
       defaultSiteSpace: { flag: '--default-site-space <siteSpaceId>', description: 'variant visitors land on (root or default section)' },
       proxy: { flag: '--proxy <origin>', description: 'serve under host/path (e.g. acme.com/docs; "none" removes it)', noneIsNull: true },
       hostname: { flag: '--hostname <hostname>', description: 'publish it at this custom hostname (e.g. docs.acme.com; "none" removes it)', noneIsNull: true },
+      defaultLevel: { flag: '--default-level <role>', description: 'role of members without a grant on the site ("inherit": their organization role; "none": no access)', nullAs: 'none' },
       adaptiveContent: false,
     },
-    nonEmptyBody: 'Nothing to change: pass --title, --visibility, --basename, --adaptive-content, --agents-context, --default-section, --default-site-space, --proxy or --hostname',
+    nonEmptyBody: 'Nothing to change: pass --title, --visibility, --basename, --adaptive-content, --agents-context, --default-section, --default-site-space, --proxy, --hostname or --default-level',
     columns: 'site',
-    examples: ['docsctl site edit s1t3 --title "Help Center" --visibility unlisted'],
+    examples: ['docsctl site edit s1t3 --title "Help Center" --visibility unlisted', 'docsctl site edit s1t3 --default-level read'],
   },
 });
 
@@ -311,11 +321,16 @@ export const addSectionToSite = defineRoute({
   params: pathParams(...site),
   query: noQuery(),
   body: z.object({
-    spaceId: z.string().min(1),
+    /** 0.202: null makes a new space (from `template`, else empty and titled like the section). */
+    spaceId: z.string().min(1).nullable(),
+    /** 0.202: the new space's content, when `spaceId` is null (a built-in template). */
+    template: SpaceTemplate.optional(),
     /** API doc: max 64 at creation (stored titles are 2 to 128); null uses the space title. */
     title: z.string().min(2).max(64).nullable().optional(),
     icon: Icon.nullable().optional(),
     draft: z.boolean().describe('a draft is not published (left out of the published site) until made live').optional(),
+    /** 0.202: the page the section opens on (a page of the space; not with a new space). */
+    pageId: HomePageId.optional(),
     /** 0.202: create the section inside this section group (at its end). */
     siteSectionGroupId: z.string().min(1).optional(),
   }),
@@ -323,17 +338,20 @@ export const addSectionToSite = defineRoute({
   success: 201,
   cli: {
     command: 'site section add',
-    summary: 'Add a space to a site as a new section (the first section is the default)',
-    args: ['siteId', { name: 'spaceId', to: 'body.spaceId' }],
-    argHelp: { spaceId: 'space shown by the section' },
+    summary: 'Add a space to a site as a new section (the first section is the default); without a space, a new one (--template, or empty and titled --title)',
+    args: ['siteId', { name: 'spaceId', to: 'body.spaceId', optional: true }],
+    argHelp: { spaceId: 'space shown by the section (absent: a new space)' },
     flags: {
-      title: 'section title (default: the space title)',
+      title: 'section title (default: the space title; also the new space\'s title without --template)',
       icon: 'icon name',
+      'body.template.id': { flag: '--template <id>', description: 'make the new space from a built-in template (product-docs, api-reference, knowledge-base)' },
+      template: false,
+      pageId: { flag: '--page <pageId>', description: "page the section opens on (default: the space's first page)" },
       draft: 'add it as a draft: not published until made live (edit --no-draft)',
       siteSectionGroupId: { flag: '--group <siteSectionGroupId>', description: 'create it inside this section group (default: the top level)' },
     },
     columns: 'siteSection',
-    examples: ['docsctl site section add s1t3 sp4c3 --title "API reference"'],
+    examples: ['docsctl site section add s1t3 sp4c3 --title "API reference"', 'docsctl site section add s1t3 --template api-reference --title API'],
   },
 });
 
@@ -374,6 +392,9 @@ export const updateSiteSectionById = defineRoute({
       condition: Expression.nullable(),
       icon: Icon.nullable(),
       description: z.string().max(256).nullable(),
+      /** 0.202: titles and descriptions per language (the whole map; `{}` removes them). */
+      localizedTitle: localized(128),
+      localizedDescription: localized(256),
       draft: z.boolean().describe('a draft is not published (left out of the published site) until made live'),
       /** 0.202: move the section into this group (at its end); null: to the top level of the site. */
       siteSectionGroupId: z.string().min(1).nullable(),
@@ -393,10 +414,13 @@ export const updateSiteSectionById = defineRoute({
       description: { flag: '--description <text>', description: 'description ("none" removes it)', noneIsNull: true },
       draft: { description: 'make it a draft: left out of the published site', negate: 'make a draft live: published with the site' },
       siteSectionGroupId: { flag: '--group <siteSectionGroupId>', description: 'move it into this section group ("none": to the top level)', noneIsNull: true },
+      localizedTitle: false,
+      localizedDescription: false,
     },
-    nonEmptyBody: 'Nothing to change: pass --title, --path, --default-site-space, --condition, --icon, --description, --group or --draft/--no-draft',
+    nonEmptyBody:
+      'Nothing to change: pass --title, --path, --default-site-space, --condition, --icon, --description, --localized-title, --localized-description, --group or --draft/--no-draft',
     columns: 'siteSection',
-    examples: ['docsctl site section edit s1t3 s3ct --path api --icon code'],
+    examples: ['docsctl site section edit s1t3 s3ct --path api --icon code', 'docsctl site section edit s1t3 s3ct --localized-title fr=Référence --localized-title de=Referenz'],
   },
 });
 
@@ -507,6 +531,8 @@ export const updateSiteSectionGroupById = defineRoute({
   body: z
     .object({
       title: z.string().min(1).max(100),
+      /** 0.202: titles per language (the whole map; `{}` removes them). */
+      localizedTitle: localized(128),
       icon: Icon.nullable(),
       draft: z.boolean().describe('a draft is not published (left out of the published site) until made live'),
       /** 0.202: move the group into this group (at its end); null: to the top level of the site. */
@@ -524,8 +550,9 @@ export const updateSiteSectionGroupById = defineRoute({
       icon: { description: 'icon name ("none" removes it)', noneIsNull: true },
       draft: { description: 'make it a draft: left out of the published site', negate: 'make a draft live: published with the site' },
       parentSectionGroupId: { flag: '--parent <siteSectionGroupId>', description: 'move it into this section group ("none": to the top level)', noneIsNull: true },
+      localizedTitle: false,
     },
-    nonEmptyBody: 'Nothing to change: pass --title, --icon, --parent or --draft/--no-draft',
+    nonEmptyBody: 'Nothing to change: pass --title, --localized-title, --icon, --parent or --draft/--no-draft',
     columns: 'siteSectionGroup',
     examples: ['docsctl site section-group edit s1t3 gr0up --title Guides'],
   },
@@ -627,20 +654,35 @@ export const addSpaceToSite = defineRoute({
   access: 'admin',
   params: pathParams(...site),
   query: noQuery(),
-  body: z.object({ spaceId: z.string().min(1), sectionId: z.string().min(1).optional(), draft: z.boolean().describe('a draft is not published (left out of the published site) until made live').optional() }),
+  body: z.object({
+    /** 0.202: null makes a new space (from `template`, else empty and titled `title`). */
+    spaceId: z.string().min(1).nullable(),
+    template: SpaceTemplate.optional(),
+    sectionId: z.string().min(1).optional(),
+    draft: z.boolean().describe('a draft is not published (left out of the published site) until made live').optional(),
+    /** 0.202: the page the site space opens on (a page of the space; not with a new space). */
+    pageId: HomePageId.nullable().optional(),
+    /** 0.202: the variant's title on the site (the space keeps its own); also the new space's title without a template. */
+    title: SiteTitle.optional(),
+  }),
   bodyRequired: true,
   success: 201,
   preferMinimal: true,
   cli: {
     command: 'site space add',
-    summary: 'Add a space to a site (a variant of a section, or at the root)',
-    args: ['siteId', { name: 'spaceId', to: 'body.spaceId' }],
+    summary: 'Add a space to a site (a variant of a section, or at the root); without a space, a new one (--template, or empty and titled --title)',
+    args: ['siteId', { name: 'spaceId', to: 'body.spaceId', optional: true }],
+    argHelp: { spaceId: 'space to add (absent: a new space)' },
     flags: {
       sectionId: { flag: '--section <sectionId>', description: 'section to add it to (default: the default section)' },
+      title: { flag: '--title <title>', description: "the variant's title on the site (default: the space's title)" },
+      'body.template.id': { flag: '--template <id>', description: 'make the new space from a built-in template (product-docs, api-reference, knowledge-base)' },
+      template: false,
+      pageId: { flag: '--page <pageId>', description: "page the site space opens on (default: the space's first page)" },
       draft: 'add it as a draft: not published until made live (edit --no-draft)',
     },
     columns: 'siteSpace',
-    examples: ['docsctl site space add s1t3 sp4c3 --section s3ct'],
+    examples: ['docsctl site space add s1t3 sp4c3 --section s3ct --title "Version 2"', 'docsctl site space add s1t3 --template knowledge-base --title Help'],
   },
 });
 
@@ -681,6 +723,8 @@ export const updateSiteSpaceById = defineRoute({
       spaceId: z.string().min(1),
       draft: z.boolean().describe('a draft is not published (left out of the published site) until made live'),
       hidden: z.boolean().describe("a hidden site space is left out of the site's navigation (its URL still answers)"),
+      /** 0.202: the page it opens on (null: the space's first page again; changing `spaceId` clears it unless given). */
+      pageId: HomePageId.nullable(),
     })
     .partial(),
   bodyRequired: true,
@@ -694,8 +738,9 @@ export const updateSiteSpaceById = defineRoute({
       spaceId: { flag: '--space <spaceId>', description: 'show this space instead' },
       draft: { description: 'make it a draft: left out of the published site', negate: 'make a draft live: published with the site' },
       hidden: { description: "hide it from the site's navigation (its URL still answers)", negate: "show it in the site's navigation again" },
+      pageId: { flag: '--page <pageId>', description: 'page it opens on ("none": the space\'s first page)', noneIsNull: true },
     },
-    nonEmptyBody: 'Nothing to change: pass --path, --condition, --space, --draft/--no-draft or --hidden/--no-hidden',
+    nonEmptyBody: 'Nothing to change: pass --path, --condition, --space, --page, --draft/--no-draft or --hidden/--no-hidden',
     columns: 'siteSpace',
     examples: ['docsctl site space edit s1t3 v4r --path v2'],
   },

@@ -10,6 +10,16 @@ export const guestIsNull = (field: string) => (_options: Record<string, unknown>
 };
 
 export const hooks = {
+  'org create': {
+    // The API takes the onboarding preferences whole: what a flag left out is null (none).
+    build: (_options, input) => {
+      const preferences = (input.body as { onboardingPreferences?: Record<string, unknown> } | undefined)?.onboardingPreferences;
+      if (preferences === undefined) return;
+      preferences.source ??= null;
+      preferences.audience ??= null;
+      preferences.interests ??= [];
+    },
+  },
   'org edit': { build: guestIsNull('defaultRole') },
   'member invite': { build: guestIsNull('role') },
   'org joinable': {

@@ -79,7 +79,50 @@ function readBodyFile(what: string) {
   };
 }
 
+/**
+ * `--localized-title fr=Titre` (repeatable): the whole map of per-language texts, as the API takes it
+ * (`none` removes them all). The API checks the languages and lengths (a 400 naming the field).
+ */
+function localizedFlag(flag: string, field: string): { flag: FlagSpec; build: (options: Record<string, unknown>, input: RawInput) => void } {
+  const attribute = field;
+  return {
+    flag: { flags: `--${flag} <lang=text...>`, description: `${field === 'localizedTitle' ? 'title' : 'description'} per language, e.g. fr=… (repeat it; the whole set; "none" removes them)` },
+    build: (options, input) => {
+      const given = options[attribute] as string[] | undefined;
+      if (given === undefined) return;
+      const map: Record<string, string> = {};
+      if (!(given.length === 1 && given[0] === 'none')) {
+        for (const item of given) {
+          const at = item.indexOf('=');
+          if (at <= 0) throw new UsageError(`--${flag} expects LANG=TEXT (e.g. fr=Guide), got "${item}"`);
+          map[item.slice(0, at)] = item.slice(at + 1);
+        }
+      }
+      body(input)[field] = map;
+    },
+  };
+}
+
+const sectionTitles = localizedFlag('localized-title', 'localizedTitle');
+const sectionDescriptions = localizedFlag('localized-description', 'localizedDescription');
+
+/** Without a SPACE argument, `site section add`/`site space add` make a new space (`spaceId: null`). */
+function newSpaceUnlessNamed(_options: Record<string, unknown>, input: RawInput): void {
+  const fields = body(input);
+  if (fields.spaceId === undefined) fields.spaceId = null;
+}
+
 export const hooks = {
+  'site section add': { build: newSpaceUnlessNamed },
+  'site space add': { build: newSpaceUnlessNamed },
+  'site section edit': {
+    flags: [sectionTitles.flag, sectionDescriptions.flag],
+    build: (options, input) => {
+      sectionTitles.build(options, input);
+      sectionDescriptions.build(options, input);
+    },
+  },
+  'site section-group edit': { flags: [sectionTitles.flag], build: sectionTitles.build },
   'site get': { web: webSite },
   'site template': {
     // The operation answers no body: what it made is the site's one site space, read back and listed.

@@ -73,6 +73,11 @@ export type TemplateRef =
   | { kind: 'user'; user: string }
   | { kind: string; [key: string]: unknown };
 
+/** A built-in template's title (the title of a space made from it without one); 404 for an unknown template. */
+export function templateTitle(id: string): string {
+  return requireTemplate(id).title;
+}
+
 export function requireTemplate(id: string): Template {
   const template = Object.hasOwn(TEMPLATES, id) ? TEMPLATES[id] : undefined;
   if (template === undefined) throw notFound(`Template ${id} not found: docsctl's templates are ${TEMPLATE_IDS.join(', ')}`);

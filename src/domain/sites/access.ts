@@ -24,7 +24,7 @@ export function siteAccess(ctx: HandlerContext, params: { organizationId: string
   const { org, role: orgRole } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
   const site = requireSiteIn(ctx.tx, org.id, params.siteId);
   // Grants on the site (src/domain/grants.ts) may raise or lower the organization role here.
-  const role = orgRole === 'admin' ? orgRole : (siteRoleOf(ctx.tx, org.id, site.id, ctx.actor.userId) ?? orgRole);
+  const role = orgRole === 'admin' ? orgRole : (siteRoleOf(ctx.tx, org.id, site, ctx.actor.userId) ?? orgRole);
   return { org, role, site, view: { tx: ctx.tx, origin: ctx.origin, role } };
 }
 

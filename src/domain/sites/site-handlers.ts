@@ -114,7 +114,7 @@ export const siteHandlers: Record<string, Handler> = {
     const { org, role } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
     const roles = new ListedRoles(ctx.tx, org.id, ctx.actor.userId, role);
     // Each site's `permissions` say the caller's role there (grants on the site may differ from the organization role).
-    const view = { tx: ctx.tx, origin: ctx.origin, role, roleOf: (siteId: string) => roles.site(siteId) };
+    const view = { tx: ctx.tx, origin: ctx.origin, role, roleOf: (site: SiteRecord) => roles.site(site) };
     const filtered =
       query.space !== undefined ||
       query.title !== undefined ||
@@ -157,7 +157,7 @@ export const siteHandlers: Record<string, Handler> = {
     const { site, view } = siteAccess(ctx, params);
     if (Object.values(body).every((value) => value === undefined)) {
       throw badRequest(
-        'Nothing to update: pass at least one of title, visibility, basename, adaptiveContent, agentsContext, defaultSiteSpace, defaultSiteSection, proxy, hostname',
+        'Nothing to update: pass at least one of title, visibility, basename, adaptiveContent, agentsContext, defaultSiteSpace, defaultSiteSection, proxy, hostname, defaultLevel',
       );
     }
     let next: SiteRecord = { ...site, updatedAt: ctx.clock().toISOString() };
@@ -177,6 +177,8 @@ export const siteHandlers: Record<string, Handler> = {
       next.adaptiveContent = { enabled: body.adaptiveContent.enabled };
     }
     if (body.agentsContext !== undefined) next.agentsContext = body.agentsContext;
+    if (body.defaultLevel === 'inherit') delete next.defaultLevel;
+    else if (body.defaultLevel !== undefined) next.defaultLevel = body.defaultLevel;
     if (body.defaultSiteSection !== undefined) {
       next.defaultSection = requireSection(ctx.tx, site, body.defaultSiteSection).id;
     }

@@ -51,6 +51,8 @@ export interface SiteRecord {
   defaultSection?: string;
   /** The default site space at the root (when the site has no sections). */
   defaultSiteSpace?: string;
+  /** 0.202: the role of members without a grant on the site (grants.ts `siteRole`; null: none; absent: `inherit`). Spelled out: core-records imports this module. */
+  defaultLevel?: 'admin' | 'create' | 'edit' | 'review' | 'comment' | 'read' | 'inherit' | null;
 }
 
 export interface SectionRecord {
@@ -66,7 +68,13 @@ export interface SectionRecord {
   condition?: string;
   icon?: string;
   description?: string;
+  /** 0.202: titles and descriptions per language (views show them; absent: none). */
+  localizedTitle?: LocalizedText;
+  localizedDescription?: LocalizedText;
 }
+
+/** 0.202 `LocalizedString128/256`: language → text, for languages other than the site's own. */
+export type LocalizedText = Partial<Record<string, string>>;
 
 export interface GroupRecord {
   id: string;
@@ -74,6 +82,8 @@ export interface GroupRecord {
   draft?: boolean;
   site: string;
   title: string;
+  /** 0.202: titles per language (absent: none). */
+  localizedTitle?: LocalizedText;
   icon?: string;
   /** The parent group (absent: top level). */
   parent?: string;
@@ -91,6 +101,10 @@ export interface SiteSpaceRecord {
   section?: string;
   path: string;
   condition?: string;
+  /** 0.202: the variant's title on the site (absent: the space's title). */
+  title?: string;
+  /** 0.202: the page it opens on, instead of the space's first page (absent: that first page). */
+  pageId?: string;
 }
 
 export interface ShareLinkRecord {

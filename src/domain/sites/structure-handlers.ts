@@ -22,6 +22,8 @@ import { type Handler, Reply, deleted, implementer, nothingToDelete } from '../h
 import { itemsOf, paginate } from '../pagination.js';
 import { requireSiteSpaceSource, siteAccess } from './access.js';
 import { requireFeature } from './features.js';
+import { prepareSource, requireHomePage, sourceSpace } from './site-space-source.js';
+import type { Prepared } from '../content/import.js';
 import {
   type GroupRecord,
   type SectionRecord,
@@ -75,6 +77,13 @@ function setDraft(record: Record<string, unknown>, draft: boolean | undefined): 
 function setFlag(record: Record<string, unknown>, name: 'draft' | 'hidden', value: boolean | undefined): void {
   if (value === true) record[name] = true;
   else if (value === false) delete record[name];
+}
+
+/** A per-language map replaces the stored one whole; an empty one removes it (records keep no empty maps). */
+function setLocalized(record: Record<string, unknown>, name: 'localizedTitle' | 'localizedDescription', value: Partial<Record<string, string>> | undefined): void {
+  if (value === undefined) return;
+  if (Object.keys(value).length === 0) delete record[name];
+  else record[name] = { ...value };
 }
 
 type Pointer = { type: StructureNode['type'] | 'site-space'; id: string };
@@ -157,12 +166,14 @@ export const structureHandlers: Record<string, Handler> = {
     return paginate(itemsOf(sectionIdsInOrder(ctx.tx, site.id)), query, (id) => sectionAnswer(view, site, id));
   }),
 
-  ...on('addSectionToSite', (ctx, { params, body }) => {
+  ...on('addSectionToSite', {
+    prepare: (ctx, { params, body }) => prepareSource(ctx, params.organizationId, body),
+    run: async (ctx, { params, body }, prepared) => {
     const { site, view } = siteAccess(ctx, params);
     requireFeature(site, 'sites-sections', 'have sections');
-    const space = requireSiteSpaceSource(ctx, site, body.spaceId);
     // Checked before anything is written, so a wrong group changes nothing.
     const group = body.siteSectionGroupId === undefined ? undefined : requireGroup(ctx.tx, site, body.siteSectionGroupId);
+    const space = await sourceSpace(ctx, site, body, prepared as Prepared | undefined);
     let current = site;
     const rootSpaces = siteSpaceIdsOf(ctx.tx, site.id);
     if (structure.count(ctx.tx, site.id) === 0 && rootSpaces.length > 0) {
@@ -204,16 +215,18 @@ export const structureHandlers: Record<string, Handler> = {
       space: space.id,
       section: section.id,
       path: freePath(space.title, () => false),
+      ...(body.pageId !== undefined ? { pageId: body.pageId } : {}),
     });
     if (group) reparent(ctx.tx, site, { type: 'site-section', id: section.id }, undefined, group.id);
     return new Reply(201, sectionAnswer(view, site, section.id));
+    },
   }),
 
   ...on('updateSiteSectionById', (ctx, { params, body }) => {
     const { site, view } = siteAccess(ctx, params);
     const section = requireSection(ctx.tx, site, params.siteSectionId);
     if (Object.values(body).every((value) => value === undefined)) {
-      throw badRequest('Nothing to update: pass at least one of title, path, defaultSiteSpace, condition, icon, description, draft, siteSectionGroupId');
+      throw badRequest('Nothing to update: pass at least one of title, localizedTitle, path, defaultSiteSpace, condition, icon, description, localizedDescription, draft, siteSectionGroupId');
     }
     const toGroup = body.siteSectionGroupId == null ? undefined : requireGroup(ctx.tx, site, body.siteSectionGroupId);
     if (body.path !== undefined && sectionPathTaken(ctx.tx, site.id, body.path, section.id)) {
@@ -228,6 +241,8 @@ export const structureHandlers: Record<string, Handler> = {
       if (value === null) delete next[key];
       else if (value !== undefined) next[key] = value;
     }
+    setLocalized(next, 'localizedTitle', body.localizedTitle);
+    setLocalized(next, 'localizedDescription', body.localizedDescription);
     setDraft(next, body.draft);
     putSection(ctx.tx, next as unknown as SectionRecord);
     if (body.siteSectionGroupId !== undefined && toGroup?.id !== section.group) {
@@ -287,7 +302,7 @@ export const structureHandlers: Record<string, Handler> = {
   ...on('updateSiteSectionGroupById', (ctx, { params, body }) => {
     const { site, view } = siteAccess(ctx, params);
     const group = requireGroup(ctx.tx, site, params.siteSectionGroupId);
-    if (Object.values(body).every((value) => value === undefined)) throw badRequest('Nothing to update: pass title, icon, draft and/or parentSectionGroupId');
+    if (Object.values(body).every((value) => value === undefined)) throw badRequest('Nothing to update: pass title, localizedTitle, icon, draft and/or parentSectionGroupId');
     const toParent = body.parentSectionGroupId == null ? undefined : requireGroup(ctx.tx, site, body.parentSectionGroupId);
     if (toParent && isWithin(ctx.tx, toParent.id, group.id)) {
       throw badRequest(`Invalid parentSectionGroupId: group ${group.id} cannot move inside itself (${toParent.id} is ${toParent.id === group.id ? 'the group' : 'nested in it'})`);
@@ -295,6 +310,7 @@ export const structureHandlers: Record<string, Handler> = {
     const { icon: _icon, ...rest } = group;
     const icon = body.icon === undefined ? group.icon : (body.icon ?? undefined);
     const next: Record<string, unknown> = { ...rest, ...(body.title !== undefined ? { title: body.title } : {}), ...(icon !== undefined ? { icon } : {}) };
+    setLocalized(next, 'localizedTitle', body.localizedTitle);
     setDraft(next, body.draft);
     putGroup(ctx.tx, next as unknown as GroupRecord);
     if (body.parentSectionGroupId !== undefined && toParent?.id !== group.parent) {
@@ -352,9 +368,10 @@ export const structureHandlers: Record<string, Handler> = {
     return paginate(itemsOf(answers), query, (answer) => answer);
   }),
 
-  ...on('addSpaceToSite', (ctx, { params, body }) => {
+  ...on('addSpaceToSite', {
+    prepare: (ctx, { params, body }) => prepareSource(ctx, params.organizationId, body),
+    run: async (ctx, { params, body }, prepared) => {
     const { site, view } = siteAccess(ctx, params);
-    const space = requireSiteSpaceSource(ctx, site, body.spaceId);
     const section =
       body.sectionId !== undefined
         ? requireSection(ctx.tx, site, body.sectionId)
@@ -363,27 +380,31 @@ export const structureHandlers: Record<string, Handler> = {
           : undefined;
     const owner = section?.id ?? site.id;
     const variants = siteSpaceIdsOf(ctx.tx, owner);
-    if (variants.some((id) => getSiteSpace(ctx.tx, id)?.space === space.id)) {
-      throw conflict(`Space ${space.id} is already in ${section ? `section ${section.id}` : `site ${site.id}`}`);
+    if (body.spaceId !== null && variants.some((id) => getSiteSpace(ctx.tx, id)?.space === body.spaceId)) {
+      throw conflict(`Space ${body.spaceId} is already in ${section ? `section ${section.id}` : `site ${site.id}`}`);
     }
     if (variants.length > 0) requireFeature(site, 'sites-multivariant-site', 'have several variants in one section');
+    const space = await sourceSpace(ctx, site, body, prepared as Prepared | undefined);
     const id = ctx.ids();
     attachSiteSpace(ctx.tx, {
       id,
       site: site.id,
       space: space.id,
       ...(section ? { section: section.id } : {}),
-      path: freePath(space.title, (p) => siteSpacePathTaken(ctx.tx, owner, p)),
+      path: freePath(body.title ?? space.title, (p) => siteSpacePathTaken(ctx.tx, owner, p)),
       ...(body.draft === true ? { draft: true } : {}),
+      ...(body.title !== undefined ? { title: body.title } : {}),
+      ...(body.pageId != null ? { pageId: body.pageId } : {}),
     });
     return new Reply(201, siteSpaceAnswer(view, site, id));
+    },
   }),
 
   ...on('updateSiteSpaceById', (ctx, { params, body }) => {
     const { site, view } = siteAccess(ctx, params);
     const siteSpace = requireSiteSpace(ctx.tx, site, params.siteSpaceId);
     if (Object.values(body).every((value) => value === undefined)) {
-      throw badRequest('Nothing to update: pass at least one of path, condition, spaceId, draft, hidden');
+      throw badRequest('Nothing to update: pass at least one of path, condition, spaceId, pageId, draft, hidden');
     }
     const owner = siteSpaceOwner(siteSpace);
     if (body.path !== undefined && siteSpacePathTaken(ctx.tx, owner, body.path, siteSpace.id)) {
@@ -403,7 +424,11 @@ export const structureHandlers: Record<string, Handler> = {
       siteSpacesOfSpace.remove(ctx.tx, siteSpace.space, siteSpace.id);
       siteSpacesOfSpace.put(ctx.tx, space.id, siteSpace.id, site.id);
       next.space = space.id;
+      // Another space: its home page was a page of the old one (spec: removed unless a new one is given).
+      delete next.pageId;
     }
+    if (body.pageId === null) delete next.pageId;
+    else if (body.pageId !== undefined) next.pageId = requireHomePage(ctx.tx, requireSiteSpaceSource(ctx, site, next.space), body.pageId);
     setDraft(next as unknown as Record<string, unknown>, body.draft);
     setFlag(next as unknown as Record<string, unknown>, 'hidden', body.hidden);
     putSiteSpace(ctx.tx, next);

@@ -18,6 +18,8 @@ export interface ApiSiteSpace {
   title: string;
   default?: boolean;
   space: { id: string };
+  /** 0.202: the page it opens on, when not the space's first page. */
+  pageId?: string | null;
   urls: { published?: string };
 }
 export interface ApiSection {
@@ -62,6 +64,8 @@ export interface TreeVariant<P> {
   path: string;
   default: boolean;
   spaceId: string;
+  /** The page its root shows, when not the space's first page. */
+  homePage?: string;
   url?: string;
   pages: P[];
 }
@@ -117,6 +121,7 @@ export function skeletonOf<P>(structure: ApiStructure): Array<TreeNode<P>> {
     path: ss.path,
     default: Boolean(ss.default),
     spaceId: ss.space.id,
+    ...(typeof ss.pageId === 'string' ? { homePage: ss.pageId } : {}),
     ...(ss.urls.published !== undefined ? { url: ss.urls.published } : {}),
     pages: [],
   });

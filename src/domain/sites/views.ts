@@ -21,6 +21,7 @@ import { siteFeatures } from './features.js';
 import {
   type ExternalLinkRecord,
   type GroupRecord,
+  type LocalizedText,
   type SectionRecord,
   type ShareLinkRecord,
   type SiteRecord,
@@ -39,7 +40,7 @@ export interface SiteViewContext {
   origin: string;
   role: Role;
   /** In a listing of several sites: the caller's role on each (grants on a site differ from `role`, the organization's). */
-  roleOf?: (siteId: string) => Role;
+  roleOf?: (site: SiteRecord) => Role;
 }
 
 const seg = encodeURIComponent;
@@ -77,9 +78,9 @@ export function siteView(ctx: SiteViewContext, site: SiteRecord) {
     basename: site.basename,
     ...(site.proxy ? { proxy: site.proxy } : {}),
     visibility: site.visibility,
-    // A site's general access is its organization's; grants to users and teams differ (src/domain/grants.ts).
-    defaultLevel: 'inherit' as const,
-    permissions: sitePermissions(ctx.roleOf ? ctx.roleOf(site.id) : ctx.role),
+    // The role of members without a grant on the site; `inherit`: their organization role (src/domain/grants.ts).
+    defaultLevel: site.defaultLevel === undefined ? ('inherit' as const) : site.defaultLevel,
+    permissions: sitePermissions(ctx.roleOf ? ctx.roleOf(site) : ctx.role),
     published: site.published,
     siteSpaces: visibleSiteSpaceCount(ctx.tx, site.id),
     createdAt: site.createdAt,
@@ -131,6 +132,8 @@ export interface SiteSpaceView {
   /** Not shown in the site's navigation; still published at its URL. */
   hidden: boolean;
   condition?: string;
+  /** The page it opens on, when not the space's first page. */
+  pageId?: string;
   urls: { published?: string };
 }
 
@@ -150,11 +153,12 @@ export function siteSpaceView(
     path: siteSpace.path,
     ...(siteSpace.section !== undefined ? { section: siteSpace.section } : {}),
     space: spaceView(ctx, space, ctx.role),
-    title: space.title,
+    title: siteSpace.title ?? space.title,
     default: isDefault,
     draft: siteSpace.draft === true,
     hidden: siteSpace.hidden === true,
     ...(siteSpace.condition !== undefined ? { condition: siteSpace.condition } : {}),
+    ...(siteSpace.pageId !== undefined ? { pageId: siteSpace.pageId } : {}),
     // A draft (or a variant of a draft section) is not live: it has no published URL yet.
     urls: site.published && isLive(ctx.tx, siteSpace) ? { published: `${url}/` } : {},
   };
@@ -189,7 +193,9 @@ export function sectionView(ctx: SiteViewContext, site: SiteRecord, section: Sec
     object: 'site-section' as const,
     id: section.id,
     title: section.title,
+    ...(section.localizedTitle !== undefined ? { localizedTitle: section.localizedTitle } : {}),
     ...(section.description !== undefined ? { description: section.description } : {}),
+    ...(section.localizedDescription !== undefined ? { localizedDescription: section.localizedDescription } : {}),
     default: site.defaultSection === section.id,
     draft: section.draft === true,
     path: section.path,
@@ -226,6 +232,7 @@ export interface GroupView {
   object: 'site-section-group';
   id: string;
   title: string;
+  localizedTitle?: LocalizedText;
   draft: boolean;
   sections: SectionView[];
   children: Array<SectionView | GroupView | ExternalLinkView>;
@@ -242,6 +249,7 @@ export function groupView(ctx: SiteViewContext, site: SiteRecord, group: GroupRe
     object: 'site-section-group',
     id: group.id,
     title: group.title,
+    ...(group.localizedTitle !== undefined ? { localizedTitle: group.localizedTitle } : {}),
     draft: group.draft === true,
     sections: children.filter((child): child is SectionView => child.object === 'site-section'),
     children,
