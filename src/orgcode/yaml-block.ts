@@ -12,11 +12,6 @@
  * the file (with their errors and line numbers).
  */
 
-interface Line {
-  indent: number;
-  text: string;
-}
-
 const BAIL = Symbol('bail');
 type Value = unknown;
 
@@ -25,15 +20,15 @@ type Value = unknown;
  * `primaryColor: x`, `my-field:`: a letter or `_`, then letters, digits, `_`, `-`; then `:` at
  * the end or before a space), else -1. By hand: a regex match allocates for each of ~10,000 lines.
  */
-function keyEnd(text: string): number {
-  const first = text.charCodeAt(0);
+function keyEnd(text: string, start: number, end: number): number {
+  const first = text.charCodeAt(start);
   if (!((first >= 65 && first <= 90) || (first >= 97 && first <= 122) || first === 95)) return -1;
-  let i = 1;
-  for (; i < text.length; i += 1) {
+  let i = start + 1;
+  for (; i < end; i += 1) {
     const c = text.charCodeAt(i);
     if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c === 45)) break;
   }
-  return text.charCodeAt(i) === 58 /* : */ && (i + 1 === text.length || text.charCodeAt(i + 1) === 32) ? i : -1;
+  return i < end && text.charCodeAt(i) === 58 /* : */ && (i + 1 === end || text.charCodeAt(i + 1) === 32) ? i : -1;
 }
 /** Plain scalars YAML 1.2's core schema reads as numbers (int 10/8/16, float, infinities, NaN). */
 const NUMBER = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
@@ -82,111 +77,129 @@ function closingDoubleQuote(text: string): number {
   return -1;
 }
 
+/**
+ * Reads the text line by line in place: a line is its indentation and the bounds of its content
+ * (no array of lines, no substring but the keys and values).
+ */
 class BlockReader {
-  i = 0;
-  constructor(private readonly lines: Line[]) {}
+  /** The current line: its indentation (-1: the end of the text), content bounds, the next line's start. */
+  indent = -1;
+  private from = 0;
+  private end = 0;
+  private next = 0;
+  constructor(private readonly text: string) {
+    this.load(0);
+  }
 
-  private isItem(line: Line | undefined, indent: number): boolean {
-    return line !== undefined && line.indent === indent && (line.text === '-' || line.text.startsWith('- '));
+  /** Moves to the first line from `start` that is neither blank nor a comment. */
+  private load(start: number): void {
+    const text = this.text;
+    while (start <= text.length) {
+      let next = text.indexOf('\n', start);
+      if (next === -1) next = text.length;
+      // Only spaces: YAML trims no other character at a line's end.
+      let end = next;
+      while (end > start && text.charCodeAt(end - 1) === 32) end -= 1;
+      let from = start;
+      while (from < end && text.charCodeAt(from) === 32) from += 1;
+      if (from < end && text.charCodeAt(from) !== 35 /* # */) {
+        this.indent = from - start;
+        this.from = from;
+        this.end = end;
+        this.next = next + 1;
+        return;
+      }
+      start = next + 1;
+    }
+    this.indent = -1;
+  }
+
+  private advance(): void {
+    this.load(this.next);
+  }
+
+  /** Past the last line. */
+  done(): boolean {
+    return this.indent === -1;
+  }
+
+  private isItem(indent: number): boolean {
+    const { text, from } = this;
+    return this.indent === indent && text.charCodeAt(from) === 45 /* - */ && (from + 1 === this.end || text.charCodeAt(from + 1) === 32);
   }
 
   /** The node whose first line is the current one, at its indentation. */
   node(indent: number): Value {
-    return this.isItem(this.lines[this.i], indent) ? this.sequence(indent) : this.mapping(indent);
+    return this.isItem(indent) ? this.sequence(indent) : this.mapping(indent);
   }
 
   /** A key's or an item's value on the following lines (none: null). */
   private nested(indent: number, allowSameIndentSequence: boolean): Value {
-    const next = this.lines[this.i];
-    if (next !== undefined && next.indent > indent) return this.node(next.indent);
-    if (allowSameIndentSequence && this.isItem(next, indent)) return this.sequence(indent);
+    if (this.indent > indent) return this.node(this.indent);
+    if (allowSameIndentSequence && this.isItem(indent)) return this.sequence(indent);
     return null;
   }
 
-  /** After a one-line value: a following line indented further would continue it. */
-  private ended(indent: number): boolean {
-    const next = this.lines[this.i];
-    return next === undefined || next.indent <= indent;
+  /** A one-line value from `from` to the line's end; a following line indented further would continue it. */
+  private oneLine(from: number, indent: number): Value {
+    const value = scalar(this.text.slice(from, this.end));
+    this.advance();
+    return this.indent > indent ? BAIL : value;
   }
 
   mapping(indent: number): Value {
     const out: Record<string, Value> = {};
-    for (let line = this.lines[this.i]; line !== undefined && line.indent === indent && !this.isItem(line, indent); line = this.lines[this.i]) {
-      const end = keyEnd(line.text);
+    const text = this.text;
+    while (this.indent === indent && !this.isItem(indent)) {
+      const end = keyEnd(text, this.from, this.end);
       if (end < 0) return BAIL;
-      const key = line.text.slice(0, end);
+      const key = text.slice(this.from, end);
       // A key the core schema reads as null or a boolean is left to the parsers, as a repeated one.
       if (key === '__proto__' || Object.hasOwn(CORE_WORDS, key) || Object.hasOwn(out, key)) return BAIL;
-      this.i += 1;
       let from = end + 1;
-      while (line.text.charCodeAt(from) === 32) from += 1;
-      const rest = line.text.slice(from);
+      while (text.charCodeAt(from) === 32) from += 1;
       let value: Value;
-      if (rest === '') value = this.nested(indent, true);
-      else {
-        value = scalar(rest);
-        if (!this.ended(indent)) return BAIL;
-      }
+      if (from === this.end) {
+        this.advance();
+        value = this.nested(indent, true);
+      } else value = this.oneLine(from, indent);
       if (value === BAIL) return BAIL;
       out[key] = value;
     }
-    const after = this.lines[this.i];
-    return after !== undefined && after.indent > indent ? BAIL : out;
+    return this.indent > indent ? BAIL : out;
   }
 
   sequence(indent: number): Value {
     const out: Value[] = [];
-    for (let line = this.lines[this.i]; this.isItem(line, indent); line = this.lines[this.i]) {
-      const text = (line as Line).text;
-      let from = 1;
+    const text = this.text;
+    while (this.isItem(indent)) {
+      let from = this.from + 1;
       while (text.charCodeAt(from) === 32) from += 1;
-      const content = text.slice(from);
       let value: Value;
-      if (content === '') {
-        this.i += 1;
+      if (from === this.end) {
+        this.advance();
         value = this.nested(indent, false);
-      } else if (content.startsWith('-') && (content === '-' || content.startsWith('- '))) {
+      } else if (text.charCodeAt(from) === 45 && (from + 1 === this.end || text.charCodeAt(from + 1) === 32)) {
         return BAIL; // a sequence in a sequence on one line
-      } else if (keyEnd(content) > 0) {
+      } else if (keyEnd(text, from, this.end) >= 0) {
         // A mapping that starts on the item's line: its keys line up with the first one.
-        const column = indent + from;
-        this.lines[this.i] = { indent: column, text: content };
-        value = this.mapping(column);
-      } else {
-        this.i += 1;
-        value = scalar(content);
-        if (!this.ended(indent)) return BAIL;
-      }
+        this.indent += from - this.from;
+        this.from = from;
+        value = this.mapping(this.indent);
+      } else value = this.oneLine(from, indent);
       if (value === BAIL) return BAIL;
       out.push(value);
     }
-    const after = this.lines[this.i];
-    return after !== undefined && after.indent > indent ? BAIL : out;
+    return this.indent > indent ? BAIL : out;
   }
 }
 
 /** The file's value when it is written in the block subset above (a mapping at the top), else undefined. */
 export function readBlockYaml(text: string): unknown {
-  if (UNUSUAL.test(text)) return undefined;
-  const lines: Line[] = [];
-  // Lines by index into the text (one substring a line: its content).
-  for (let start = 0; start <= text.length; ) {
-    let next = text.indexOf('\n', start);
-    if (next === -1) next = text.length;
-    // Only spaces: YAML trims no other character at a line's end.
-    let end = next;
-    while (end > start && text.charCodeAt(end - 1) === 32) end -= 1;
-    let from = start;
-    while (from < end && text.charCodeAt(from) === 32) from += 1;
-    const indent = from - start;
-    start = next + 1;
-    if (from === end || text.charCodeAt(from) === 35 /* # */) continue;
-    const content = text.slice(from, end);
-    if (indent === 0 && (content.startsWith('---') || content.startsWith('...') || content.startsWith('%'))) return undefined;
-    lines.push({ indent, text: content });
-  }
-  if (lines.length === 0 || (lines[0] as Line).indent !== 0) return undefined;
-  const reader = new BlockReader(lines);
+  // Directives and document markers (at a line's start) and unusual characters: the parsers'.
+  if (UNUSUAL.test(text) || /^(?:---|\.\.\.|%)/m.test(text)) return undefined;
+  const reader = new BlockReader(text);
+  if (reader.indent !== 0) return undefined;
   const value = reader.mapping(0);
-  return value === BAIL || reader.i !== lines.length ? undefined : value;
+  return value === BAIL || !reader.done() ? undefined : value;
 }
