@@ -159,6 +159,14 @@ export interface TokenRecord {
 }
 
 /** What an installation token is for (createIntegrationInstallationToken). */
+/** What a published URL's content token reads (published-tokens.ts): one space of one site, until `expiresAt`. */
+export interface PublishedTokenScope {
+  site: string;
+  space: string;
+  organization: string;
+  expiresAt: string;
+}
+
 export interface InstallationTokenScope {
   integration: string;
   installationId: string;

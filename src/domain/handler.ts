@@ -6,14 +6,13 @@
  * another success status), or throws `ApiError`. It never touches `process`, the
  * terminal, or HTTP: the same handler serves the CLI in local mode and `serve`.
  */
-import type { PublishedTokenScope } from './published-tokens.js';
 import type { AnyRoute, RouteInput } from '../api/route.js';
 import type { ObjectStager, StoreReader, StoreWriter } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
 import type { GitSettings } from '../git/settings.js';
 import type { ResolvedAccess } from './access.js';
-import type { InstallationTokenScope } from './core-records.js';
+import type { InstallationTokenScope, PublishedTokenScope } from './core-records.js';
 import type { InputPolicy } from './policy.js';
 
 /** Who is calling. */

@@ -23,8 +23,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError, forbidden, notFound } from '../api/errors.js';
 import type { StoreReader, StoreWriter } from '../store/types.js';
-import type { Actor } from './handler.js';
-import { Tables } from './core-records.js';
+import { type PublishedTokenScope, Tables } from './core-records.js';
 import { siteSpacesOfSpace } from './sites/site-records.js';
 
 export const PUBLISHED_TOKEN_PREFIX = 'gbpub_';
@@ -34,12 +33,6 @@ export const PUBLISHED_TOKEN_LIFETIME_MS = 3600_000;
 /** The user id such a token acts as: a reader of that one space. */
 const READER_PREFIX = 'published:';
 
-export interface PublishedTokenScope {
-  site: string;
-  space: string;
-  organization: string;
-  expiresAt: string;
-}
 
 /** Makes the store's token secret when it has none (bootstrap, and the layout upgrade of older stores). */
 export function ensureContentTokenKey(tx: StoreWriter): void {
@@ -58,7 +51,7 @@ export function mintPublishedToken(reader: StoreReader, scope: { site: string; s
 }
 
 /** The actor of a well-signed published token (expiry is checked per request), else undefined. */
-export function publishedTokenActor(reader: StoreReader, token: string): Actor | undefined {
+export function publishedTokenActor(reader: StoreReader, token: string): { userId: string; published: PublishedTokenScope } | undefined {
   if (!token.startsWith(PUBLISHED_TOKEN_PREFIX) || token.length > 2048) return undefined;
   const key = reader.get<string>(Tables.meta, KEY_ROW);
   const [payload, signature, extra] = token.slice(PUBLISHED_TOKEN_PREFIX.length).split('.');
