@@ -20,13 +20,15 @@ import { PACK_NAME_RE } from './pack-file.js';
 
 export const FORMAT_NAME = 'docsctl-store';
 /**
- * 4: a revision's pages trie may hold a page's outline beside its hash
+ * 5: hash-trie leaves are lists (`{"a": [key, value, …]}`, src/store/hamt.ts) and a page's
+ * outline is flat in its slot, which a version-4 docsctl cannot read (it failed on them
+ * with a TypeError, not this refusal). 4: a revision's pages trie may hold a page's outline beside its hash
  * (src/domain/content/page-slot.ts), which a version-3 docsctl cannot read. 3: pack files
  * (pack-file.ts) and CHECKPOINT as JSON naming them; no loose objects are written. 2:
  * commit files carry inline packs, checkpoints wrote loose objects. 1: loose objects only.
  * Earlier versions are read as they are and upgraded by their first write.
  */
-export const FORMAT_VERSION = 4;
+export const FORMAT_VERSION = 5;
 
 export const paths = {
   format: (dir: string) => path.join(dir, 'FORMAT'),

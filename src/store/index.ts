@@ -54,8 +54,8 @@
  *   they and `CHECKPOINT` name (a torn pack is named) and every object of the newest state;
  *   recover writes the newest intact state into one pack, commits it, and sets damaged files
  *   aside; gc keeps the newest K commits and what they reach in one pack. Both take `dryRun`
- *   (`test/cli/store-dry-run.test.ts`). Stores of versions 1 and 2 are read as they are and
- *   upgraded (FORMAT 3) by their first write.
+ *   (`test/cli/store-dry-run.test.ts`). Stores of earlier versions (1 to 4) are read as they are and
+ *   upgraded (FORMAT 5, commit-file.ts) by their first write.
  * - Plain API tokens never reach the disk: the `tokens` table is keyed by their SHA-256.
  */
 export * from './open.js';

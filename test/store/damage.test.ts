@@ -231,7 +231,7 @@ describe('damage is reported, listed and recovered', () => {
     expect(result.gen).toBe(5); // nothing else to do
     expect(openStore(dir).read().gen).toBe(5);
     fs.writeFileSync(file, '{"format":"docsctl-store","version":7}');
-    expect(() => openStore(dir)).toThrow(/format version 7, newer than this docsctl supports \(4\)/);
+    expect(() => openStore(dir)).toThrow(/format version 7, newer than this docsctl supports \(5\)/);
     await expect(fsck(dir)).rejects.toThrow(/newer/);
     await expect(recover(dir)).rejects.toThrow(/newer/);
   });
