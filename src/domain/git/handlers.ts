@@ -94,7 +94,7 @@ const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, Im
     // (storage.ts prepareSave, search/index.ts planIndex): `run` links them.
     const saved = await prepareSave(ctx, plan.tree, [plan.previous], early);
     const previous = { revision: plan.previousRevision, tree: plan.previous };
-    const index = 'staged' in saved && !input.body.standalone ? await planIndex(ctx.reader, input.params.spaceId, previous, plan.tree, saved.content) : undefined;
+    const index = 'staged' in saved && !input.body.standalone ? await planIndex(ctx.reader, input.params.spaceId, previous, plan.tree, saved.content, { consume: true }) : undefined;
     const { tree: _tree, previous: _previous, ...rest } = plan;
     return { ...rest, saved, index };
   },
