@@ -317,10 +317,13 @@ export class RevisionContent implements NodeSource {
 
   /**
    * The whole tree. `bodies: false` leaves `markdown` out (page listings), `data:
-   * false` gives files with empty data. A full load (the default) is registered as a
-   * base for `saveTree`.
+   * false` gives files with empty data; a function reads the data of the files it
+   * answers true for (a Git export reads only the files whose blob id it does not
+   * know). A load with bodies and some data (the default: all) is registered as a
+   * base for `saveTree`: a file left with empty data there matches a file of the
+   * same id and empty data in the tree saved over it (its data object is kept).
    */
-  tree(options: { bodies?: boolean; data?: boolean } = {}): ContentTree {
+  tree(options: { bodies?: boolean; data?: boolean | ((file: StoredFile) => boolean) } = {}): ContentTree {
     const bodies = options.bodies ?? true;
     const withData = options.data ?? true;
     this.allPageHashes();
@@ -352,12 +355,13 @@ export class RevisionContent implements NodeSource {
       const entry = this.fileEntry(id);
       if (!entry) continue;
       const { data: _data, ...meta } = entry.file;
-      const data = withData ? this.fileData(entry.file) : new Uint8Array();
+      const read = typeof withData === 'function' ? withData(entry.file) : withData;
+      const data = read ? this.fileData(entry.file) : new Uint8Array();
       files.push({ ...meta, data });
       index.files.set(id, { hash: entry.hash, file: entry.file, data });
     }
     const tree: ContentTree = { pages, files };
-    if (bodies && withData) indexes.set(tree, index);
+    if (bodies && withData !== false) indexes.set(tree, index);
     return tree;
   }
 }
