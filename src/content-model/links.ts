@@ -87,7 +87,10 @@ export function scanLinks(markdown: string, visit: LinkVisitor): void {
 
   // Reference definitions: `[label]: destination "title"` (a label holds at most 999 characters, as in CommonMark,
   // which also bounds the regular expression's backtracking on a line of brackets).
-  for (const m of masked.matchAll(/^ {0,3}\[(?:[^\]\\\n]|\\.){1,999}\]:[ \t]*(<[^>\n]*>|\S+)/gm)) {
+  // Each pattern runs only on a text holding a literal it needs (a regular expression tried at every offset of
+  // every page cost a large import a third of its link scan).
+  const refs = masked.includes(']:') ? masked.matchAll(/^ {0,3}\[(?:[^\]\\\n]|\\.){1,999}\]:[ \t]*(<[^>\n]*>|\S+)/gm) : [];
+  for (const m of refs) {
     const raw = m[1] as string;
     const start = (m.index ?? 0) + m[0].length - raw.length;
     const original = markdown.slice(start, start + raw.length);
@@ -95,20 +98,23 @@ export function scanLinks(markdown: string, visit: LinkVisitor): void {
   }
 
   // Autolinks: `<https://…>`.
-  for (const m of masked.matchAll(/<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*)>/g)) {
+  const hasTag = masked.includes('<');
+  for (const m of hasTag ? masked.matchAll(/<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*)>/g) : []) {
     const start = (m.index ?? 0) + 1;
     const value = m[1] as string;
     add(start, start + value.length, markdown.slice(start, start + value.length), 'link');
   }
 
   // Liquid blocks.
-  const liquid: Array<[RegExp, LinkVia]> = [
-    [/\{%-?\s*content-ref\s+url\s*=\s*(?:"([^"\n]*)"|'([^'\n]*)')/g, 'content-ref'],
-    [/\{%-?\s*page-ref\s+page\s*=\s*(?:"([^"\n]*)"|'([^'\n]*)')/g, 'content-ref'],
-    [/\{%-?\s*embed\s+url\s*=\s*(?:"([^"\n]*)"|'([^'\n]*)')/g, 'embed'],
-    [/\{%-?\s*file\s+src\s*=\s*(?:"([^"\n]*)"|'([^'\n]*)')/g, 'embed'],
+  const liquid: Array<[string, RegExp, LinkVia]> = [
+    ['content-ref', /\{%-?\s*content-ref\s+url\s*=\s*(?:"([^"\n]*)"|'([^'\n]*)')/g, 'content-ref'],
+    ['page-ref', /\{%-?\s*page-ref\s+page\s*=\s*(?:"([^"\n]*)"|'([^'\n]*)')/g, 'content-ref'],
+    ['embed', /\{%-?\s*embed\s+url\s*=\s*(?:"([^"\n]*)"|'([^'\n]*)')/g, 'embed'],
+    ['file', /\{%-?\s*file\s+src\s*=\s*(?:"([^"\n]*)"|'([^'\n]*)')/g, 'embed'],
   ];
-  for (const [pattern, via] of liquid) {
+  const hasLiquid = masked.includes('{%');
+  for (const [word, pattern, via] of liquid) {
+    if (!hasLiquid || !masked.includes(word)) continue;
     for (const m of masked.matchAll(pattern)) {
       const value = m[1] ?? m[2] ?? '';
       const start = (m.index ?? 0) + m[0].length - value.length - 1;
@@ -117,7 +123,7 @@ export function scanLinks(markdown: string, visit: LinkVisitor): void {
   }
 
   // HTML attributes.
-  for (const tag of masked.matchAll(/<[a-zA-Z][a-zA-Z0-9-]*(?=[\s/>])[^<>]*>/g)) {
+  for (const tag of hasTag ? masked.matchAll(/<[a-zA-Z][a-zA-Z0-9-]*(?=[\s/>])[^<>]*>/g) : []) {
     const tagStart = tag.index ?? 0;
     for (const attr of tag[0].matchAll(/\s(src|href|srcset|poster)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi)) {
       const value = attr[2] ?? attr[3] ?? '';
@@ -149,13 +155,25 @@ export function lineNumbers(text: string, offsets: readonly number[]): number[] 
  * The `[` … `](` pairs of inline links, in order of their `]`: brackets are
  * matched with a stack in one pass (escaped ones ignored; a blank line ends
  * the paragraph and forgets open brackets), which is what looking back from
- * each `](` for its `[` finds, without the quadratic walk back.
+ * each `](` for its `[` finds, without the quadratic walk back. Outside
+ * brackets only a `[` matters: the scan jumps to the next one (most of a page's
+ * text lies outside brackets, and a character at a time cost a large import
+ * much of its link scan); an odd run of backslashes before it escapes it, as
+ * the pairing of each backslash with the next character does.
  */
 function* inlineLinkBrackets(masked: string): Generator<[open: number, close: number]> {
   let stack = new Int32Array(64);
   let depth = 0;
   let lineBlank = true;
   for (let i = 0; i < masked.length; i += 1) {
+    if (depth === 0) {
+      i = masked.indexOf('[', i);
+      if (i < 0) return;
+      if (isEscaped(masked, i)) continue;
+      stack[depth++] = i;
+      lineBlank = false;
+      continue;
+    }
     const c = masked.charCodeAt(i);
     if (c === 10) {
       if (lineBlank) depth = 0;
@@ -176,13 +194,11 @@ function* inlineLinkBrackets(masked: string): Generator<[open: number, close: nu
       }
       stack[depth++] = i;
     } else if (c === 93) {
-      if (depth === 0) continue;
       depth -= 1;
       if (masked.charCodeAt(i + 1) === 40) yield [stack[depth] as number, i];
     }
   }
 }
-
 
 function isEscaped(text: string, at: number): boolean {
   let n = 0;

@@ -198,19 +198,42 @@ function nextUnmasked(mask: Uint8Array, from: number): number {
   return next < 0 ? mask.length : next;
 }
 
-/** `text` with each masked character but line breaks replaced by a space, built in one buffer. */
+/**
+ * `text` with each masked character but line breaks replaced by a space, built in one buffer:
+ * each masked run is filled at once through a typed-array view (a character at a time, or
+ * Buffer's validated `fill` per run, cost most of a large import's link scan), then its line
+ * breaks are put back. The next `\n` and `\r` are searched once for all the runs they pass,
+ * so a long line of many code spans stays linear.
+ */
 function blankOut(text: string, mask: Uint8Array): string {
-  // One byte per character when the text is ASCII (the common case), else UTF-16 code units.
+  // One byte per character when the text is ASCII (the common case), else UTF-16 code units
+  // (in a buffer of its own, so the 16-bit view is aligned).
   const ascii = Buffer.byteLength(text, 'utf8') === text.length;
-  const width = ascii ? 1 : 2;
-  const units = Buffer.from(text, ascii ? 'latin1' : 'utf16le');
-  for (let k = mask.indexOf(1); k >= 0; k = mask.indexOf(1, k + 1)) {
-    const code = text.charCodeAt(k);
-    if (code === 10 || code === 13) continue;
-    if (ascii) units[k] = 32;
-    else units.writeUInt16LE(32, k * 2);
+  const encoding = ascii ? 'latin1' : 'utf16le';
+  const units = ascii ? Buffer.from(text, encoding) : Buffer.allocUnsafeSlow(text.length * 2);
+  if (!ascii) units.write(text, 0, encoding);
+  const view = ascii ? new Uint8Array(units.buffer, units.byteOffset, text.length) : new Uint16Array(units.buffer, units.byteOffset, text.length);
+  // Each line break character with the offset of its next occurrence (-1: not searched yet, -2: none left).
+  const breaks = [
+    { char: '\n', code: 10, next: -1 },
+    { char: '\r', code: 13, next: -1 },
+  ];
+  for (let from = mask.indexOf(1); from >= 0; ) {
+    const stop = mask.indexOf(0, from);
+    const to = stop < 0 ? mask.length : stop;
+    view.fill(32, from, to);
+    for (const brk of breaks) {
+      if (brk.next === -2) continue;
+      if (brk.next < from) brk.next = text.indexOf(brk.char, from);
+      while (brk.next >= 0 && brk.next < to) {
+        view[brk.next] = brk.code;
+        brk.next = text.indexOf(brk.char, brk.next + 1);
+      }
+      if (brk.next < 0) brk.next = -2;
+    }
+    from = stop < 0 ? -1 : mask.indexOf(1, stop);
   }
-  return units.toString(ascii ? 'latin1' : 'utf16le', 0, text.length * width);
+  return units.toString(encoding, 0, units.byteLength);
 }
 
 function runLength(text: string, at: number, ch: string): number {

@@ -12,6 +12,7 @@ import type { GitBookConfig } from './config.js';
 import { rewriteLinks } from './export-links.js';
 import { naturalPath } from './export-paths.js';
 import { contentRelative, type ExportRun, existsIn, lookup } from './export-run.js';
+import type { FileBlobs } from './export.js';
 import { type CoverCodec, renderFrontMatter, splitFrontMatter } from './frontmatter.js';
 import { resolveReference } from './import.js';
 import { extraString, pageDecoder, pageEncoder, parsePageFile, setExtra } from './page.js';
@@ -80,13 +81,20 @@ function asWritten(page: ContentPage, text: string): void {
   });
 }
 
-/** Files: written where their bytes differ from the repository's; each updated to its path and blob. */
+/**
+ * Files: written where their bytes differ from the repository's; each updated to its path and blob.
+ * A file whose blob id the caller knows (`run.blobs`) is compared by it, its bytes read only to be
+ * written; the blob id of any other file's bytes is noted in `run.learnt`.
+ */
 export function writeFiles(run: ExportRun, filePath: Map<ContentFile, string>, writes: Map<string, Uint8Array>): void {
   for (const [file, path] of filePath) {
     const existing = lookup(run.current, path);
-    const unchanged = existing !== null && holdsBytes(existing.file, file.data);
-    if (!unchanged) writes.set(writePath(run.current, path), file.data);
-    file.git = { oid: blobAfter(run.current, path, existing, unchanged ? undefined : file.data), path };
+    const known = run.blobs?.oidOf(file.id);
+    const unchanged = existing !== null && (known !== undefined ? fileOid(existing.file) === known : holdsBytes(existing.file, file.data));
+    const data = known !== undefined && !unchanged ? (run.blobs as FileBlobs).bytesOf(file.id) : file.data;
+    if (!unchanged) writes.set(writePath(run.current, path), data);
+    file.git = { oid: blobAfter(run.current, path, existing, unchanged ? undefined : data), path };
+    if (known === undefined) run.learnt.set(file.id, existing !== null && unchanged ? fileOid(existing.file) : gitBlobOid(data));
     if (file.name !== basename(path)) file.name = basename(path);
   }
 }

@@ -4,6 +4,7 @@
  * this export has taken, the warnings.
  */
 import type { GitBookConfig } from './config.js';
+import type { FileBlobs } from './export.js';
 import { isInside, relativePath, resolveFile, type ResolvedFile } from './paths.js';
 import { slugify } from './slug.js';
 import type { RepoSnapshot } from './types.js';
@@ -19,6 +20,10 @@ export interface ExportRun {
   used: Set<string>;
   /** Whether the page at a path of `current` had children there (a page gaining or losing them moves). */
   hadChildren: Map<string, boolean>;
+  /** What the caller knows of the files' bytes without them (ExportOptions.blobs). */
+  blobs?: FileBlobs | undefined;
+  /** Blob ids of files' bytes this export read and hashed, by file id (ExportResult.learntBlobs). */
+  learnt: Map<string, string>;
 }
 
 /** A slug that is also a file name (slugify leaves it as it is). */

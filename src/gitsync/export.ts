@@ -34,11 +34,25 @@ import { type SyncLayout, configOfLayout, isEmptyAt, layoutOf, rebasePath } from
 import { pageDecoder, pageEncoder } from './page.js';
 import { isInside, writePath } from './paths.js';
 import type { RepoSnapshot } from './types.js';
+import { copyJson } from '../util/json-copy.js';
 
 export interface ExportOptions {
   projectDirectory?: string;
   /** The layout the space was last synced with: written into an empty project directory; pages synced with it are moved into this one. */
   remembered?: SyncLayout | undefined;
+  /** Files of the tree whose blob id is known without their bytes (their `data` may be empty). */
+  blobs?: FileBlobs | undefined;
+}
+
+/**
+ * Files of the tree whose bytes were left unread because their blob id is known (a store
+ * remembers it per data object): compared with the branch by that id, read only to be written.
+ */
+export interface FileBlobs {
+  /** The git blob id of the bytes of the file with this id, when known (its `data` is then empty). */
+  oidOf(fileId: string): string | undefined;
+  /** The bytes of the file with this id. */
+  bytesOf(fileId: string): Uint8Array;
 }
 
 export interface ExportResult {
@@ -51,6 +65,8 @@ export interface ExportResult {
   warnings: string[];
   /** The layout of the project directory after the export (what the space remembers next). */
   layout: SyncLayout;
+  /** The blob id of each file's bytes this export read and hashed (not known by `blobs`), by file id: for the caller to remember. */
+  learntBlobs: Map<string, string>;
 }
 
 /** The repository as the export finds it: its configuration, what the space owns there, the SUMMARY.md to edit. */
@@ -63,13 +79,13 @@ interface Target {
   summaryBase: string | undefined;
 }
 
-function readTarget(current: RepoSnapshot, projectDirectory: string, remembered: SyncLayout | undefined, reusableContents: boolean): Target {
+function readTarget(current: RepoSnapshot, projectDirectory: string, remembered: SyncLayout | undefined, reusableContents: boolean, blobs: FileBlobs | undefined): Target {
   let n = 0;
   // A space whose tree has no reusable contents (one imported before docsctl read them) does not own `.gitbook/includes/`.
   const before = importRepository(current, { ids: () => `current-${++n}`, projectDirectory, reusableContents });
   const fresh = remembered !== undefined && isEmptyAt(current, projectDirectory);
   const config: GitBookConfig = fresh ? configOfLayout(remembered, projectDirectory) : before.config;
-  const run: ExportRun = { config, current, warnings: [], owned: new Set(), used: new Set(), hadChildren: new Map() };
+  const run: ExportRun = { config, current, warnings: [], owned: new Set(), used: new Set(), hadChildren: new Map(), blobs, learnt: new Map() };
   for (const { page } of walkPages(before.tree.pages)) {
     if (page.type === 'document' && page.git) {
       run.owned.add(page.git.path);
@@ -82,8 +98,9 @@ function readTarget(current: RepoSnapshot, projectDirectory: string, remembered:
   return { run, before, ...(fresh && remembered.config !== undefined ? { config: remembered.config } : {}), summaryBase };
 }
 
+/** Copies of the pages (JSON values, as the store gives them: copyJson, not structuredClone and its cost per call). */
 function clonePages(pages: ContentPage[]): ContentPage[] {
-  return pages.map((page) => ({ ...structuredClone({ ...page, pages: [] }), pages: clonePages(page.pages) }));
+  return pages.map((page) => ({ ...copyJson({ ...page, pages: [] }), pages: clonePages(page.pages) }));
 }
 
 /**
@@ -120,7 +137,7 @@ function deletesOf(run: ExportRun, kept: Iterable<string>, writes: ReadonlyMap<s
 
 export function exportRepository(tree: ContentTree, current: RepoSnapshot, options: ExportOptions = {}): ExportResult {
   const projectDirectory = normalizeProjectDirectory(options.projectDirectory);
-  const target = readTarget(current, projectDirectory, options.remembered, tree.files.some(isReusableContent));
+  const target = readTarget(current, projectDirectory, options.remembered, tree.files.some(isReusableContent), options.blobs);
   const { run } = target;
   const out = treeToWrite(tree, run.config, options.remembered);
   const writes = new Map<string, Uint8Array>();
@@ -144,7 +161,7 @@ export function exportRepository(tree: ContentTree, current: RepoSnapshot, optio
   // The last line of defence of "an export never touches a file outside its project directory".
   const outside = [...writes.keys(), ...deletes].find((path) => !isInside(path, projectDirectory));
   if (outside !== undefined) throw new GitSyncError(`the export would change ${outside}, outside the project directory "${projectDirectory}"`, { file: outside });
-  return { writes, deletes, tree: out, warnings: run.warnings, layout: layoutAfter(current, writes, deletes, projectDirectory) };
+  return { writes, deletes, tree: out, warnings: run.warnings, layout: layoutAfter(current, writes, deletes, projectDirectory), learntBlobs: run.learnt };
 }
 
 /** The layout the project directory has once the writes and deletes are applied. */

@@ -30,6 +30,9 @@ export function isInside(path: string, dir: string): boolean {
 
 /** `path` relative to `dir` (both normalised), with `..` segments when needed. */
 export function relativePath(fromDir: string, path: string): string {
+  // The common cases (a path under the content root), without splitting both.
+  if (fromDir === '') return path;
+  if (path.startsWith(`${fromDir}/`)) return path.slice(fromDir.length + 1);
   const from = fromDir === '' ? [] : fromDir.split('/');
   const to = path === '' ? [] : path.split('/');
   let common = 0;

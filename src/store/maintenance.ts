@@ -35,7 +35,7 @@ import {
 } from './commit-file.js';
 import { DIR_MODE, errnoCode, fsops, fsyncDir, removeQuietly, tempPath, writeNewFile } from './durable.js';
 import { StoreBusyError, StoreError, StoreNotFoundError } from './errors.js';
-import { isLeaf, nodeShapeProblem } from './hamt.js';
+import { isLeaf, leafEach, nodeShapeProblem } from './hamt.js';
 import { type LockOwner, acquireLock, breakLock, describeHolder, holderAlive, inspectLock } from './lock.js';
 import { collectHashes, namesHashes, objectPath, parseObject, readLooseBytes, sha256 } from './objects.js';
 import { PackFile, type PackWriter, indexPath, listPacks, newPackName, packPath } from './pack-file.js';
@@ -191,7 +191,7 @@ export class Verifier {
       const problem = nodeShapeProblem(value);
       if (problem !== undefined) return this.shape(hash, `not a table node (${problem})`);
       const node = value as Parameters<typeof isLeaf>[0];
-      if (isLeaf(node)) collectHashes(node.l, refs);
+      if (isLeaf(node)) leafEach(node, (_key, value) => collectHashes(value, refs));
       else for (const child of Object.values(node.n)) ok = this.check(child, 'node') && ok;
     } else if (kind === 'txlog') {
       let log;

@@ -73,6 +73,22 @@ describe('the linear readers give the simple answers', () => {
     expect(extractLinks('] [a](x.md)').map((l) => l.target)).toEqual(['x.md']);
   });
 
+  it('escapes a `[` outside brackets by an odd run of backslashes only, as pairing each backslash with the next character does', () => {
+    expect(extractLinks('\\\\[a](x.md)').map((l) => l.target)).toEqual(['x.md']);
+    expect(extractLinks('\\\\\\[a](x.md) [b](y.md)').map((l) => l.target)).toEqual(['y.md']);
+    expect(extractLinks('a\\\n[b](x.md)').map((l) => l.target)).toEqual(['x.md']);
+    expect(extractLinks('[a](x.md)\\[b](y.md)').map((l) => l.target)).toEqual(['x.md']);
+  });
+
+  it('finds reference definitions, autolinks, Liquid blocks and HTML only in a text holding what each needs', () => {
+    expect(extractLinks('[r] : a.md\n<b>no</b>\n{% embed %}').map((l) => l.target)).toEqual([]);
+    expect(extractLinks('[r]: a.md\n{% file src="f.pdf" %}\n{% embed url="https://e.example" %}').map((l) => [l.target, l.via])).toEqual([
+      ['a.md', 'link'],
+      ['f.pdf', 'embed'],
+      ['https://e.example', 'embed'],
+    ]);
+  });
+
   it('gives up on a destination past 32 nested parentheses, and finds a title closed further on', () => {
     expect(extractLinks(`[a](${'('.repeat(33)}x${')'.repeat(33)})`)).toEqual([]);
     expect(extractLinks(`[a](${'('.repeat(32)}x${')'.repeat(32)})`).map((l) => l.target)).toEqual([`${'('.repeat(32)}x${')'.repeat(32)}`]);
@@ -95,6 +111,9 @@ describe('the linear readers give the simple answers', () => {
     expect(maskCode('a ``` b ` c ` d ```')).toBe('a                  ');
     expect(maskCode('`` x ` y')).toBe('`` x ` y');
     expect(maskCode('\\`a` `b`')).toBe('\\`a   b`');
+    // Runs of code keep their line breaks (CRLF too) and offsets, in ASCII and in UTF-16 text.
+    expect(maskCode('x ``a\r\nb`` y `c` z')).toBe('x    \r\n    y     z');
+    expect(maskCode('é `ü\nö` z\n```\n💥\n```\nñ')).toBe('é   \n   z\n   \n  \n   \nñ');
   });
 
   it('reads lines one at a time, CRLF and a last line without a break included', () => {

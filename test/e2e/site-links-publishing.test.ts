@@ -47,6 +47,20 @@ describeInBothModes('site links, search, publishing and hostnames', (context) =>
     expect(await cli.ok(['site', 'published', site, '--format', 'tsv'])).not.toContain('Service status');
   });
 
+  it('gives an external link a title and description per language, of the API\'s languages only', async () => {
+    const link = await cli.ok(['site', 'link', 'add', site, 'https://acme.com/blog', '--title', 'Blog', '--localized-title', 'fr=Journal', '--format', 'ids']);
+    expect(JSON.parse(await cli.ok(['site', 'link', 'edit', site, link, '--localized-description', 'de=Neuigkeiten', '--json', 'localizedTitle,localizedDescription']))).toEqual({
+      localizedTitle: { fr: 'Journal' },
+      localizedDescription: { de: 'Neuigkeiten' },
+    });
+    // A key that is not one of 0.202's TranslationLanguage codes is refused, not stored.
+    const bad = await cli.run(['site', 'link', 'edit', site, link, '--localized-title', 'klingon=Qapla']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toEqual([expect.stringContaining('localizedTitle')]);
+    expect(JSON.parse(await cli.ok(['site', 'link', 'edit', site, link, '--localized-title', 'none', '--json', 'localizedTitle']))).toEqual({ localizedTitle: {} });
+    await cli.ok(['site', 'link', 'remove', site, link, '--yes']);
+  });
+
   it('searches what the site publishes, after indexing it', async () => {
     expect((await cli.run(['site', 'search-prewarm', site])).exitCode).toBe(0);
     const found = await cli.ok(['site', 'search', site, 'helm', '--format', 'tsv']);

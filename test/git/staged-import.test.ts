@@ -13,7 +13,10 @@ import type { RouteId } from '../../src/api/route-id.js';
 import { getRoute } from '../../src/api/table.js';
 import type { RawInput } from '../../src/api/validate.js';
 import { bootstrap } from '../../src/domain/bootstrap.js';
-import { getRevision, getSpace } from '../../src/domain/core-records.js';
+import { type RevisionRecord, type SpaceRecord, getRevision, getSpace } from '../../src/domain/core-records.js';
+import { fileDataHashes, loadTree } from '../../src/domain/content/storage.js';
+import { knownBlob } from '../../src/domain/git/state.js';
+import { gitBlobOid } from '../../src/gitsync/blob.js';
 import { executeOperation } from '../../src/domain/execute.js';
 import { createStore, fsck } from '../../src/store/index.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
@@ -124,6 +127,12 @@ describe('what a Git import stages as git streams it', () => {
       const written = packBytes(dir) - before;
       expect(written).toBeGreaterThan((2 * 4 * used.byteLength) / 3);
       expect(written).toBeLessThan((3 * 4 * used.byteLength) / 3);
+      // The staged image's blob id is remembered with its data object (an export compares it by that id, unread).
+      const reader = store.read();
+      const tree = loadTree(reader, getRevision(reader, space.id, (getSpace(reader, space.id) as SpaceRecord).revision) as RevisionRecord);
+      const hashes = fileDataHashes(tree);
+      const usedFile = tree.files.find((file) => file.name === 'used.png');
+      expect(knownBlob(reader, hashes?.get(usedFile?.id ?? '') ?? '')).toBe(gitBlobOid(used));
       await store.close();
       expect((await fsck(dir)).problems).toEqual([]);
     } finally {

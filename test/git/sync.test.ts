@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContentPage, ContentTree } from '../../src/content-model/model.js';
-import { loadTree, saveTree } from '../../src/domain/content/storage.js';
+import { fileDataHashes, loadTree, saveTree } from '../../src/domain/content/storage.js';
 import { newRevisionRecord } from '../../src/domain/content/change-request-records.js';
-import { getGitSync } from '../../src/domain/git/state.js';
+import { getGitSync, knownBlob } from '../../src/domain/git/state.js';
 import { type RevisionRecord, type SpaceRecord, getRevision, getSpace, putSpace } from '../../src/domain/core-records.js';
 import { contentSetup, type ContentHarness } from '../domain/content/helpers.js';
 import { gitBlobOid } from '../../src/gitsync/blob.js';
@@ -200,6 +200,31 @@ describe('Git Sync through the API (MemoryStore)', () => {
     expect(primary(h, space.id).tree.files.find((file) => file.name === 'logo (2).png')?.git?.oid).toBe(gitBlobOid(replaced));
     await h.admin.ok('exportToGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, commitMessage: 'Again' } }, 204);
     expect(r.head()).toBe(head2);
+  });
+
+  it('compares the files a sync learnt by blob id without their bytes, and writes one back from the store when the branch lost it', async () => {
+    const h = await contentSetup();
+    const r = remote(gitbookExport());
+    const space = await h.createSpace();
+    await h.admin.ok('importGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN } }, 204);
+    const head1 = r.head() as string;
+    // The first export reads and hashes every file (this store staged none at import) and remembers their blob ids.
+    await h.admin.ok('exportToGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, commitMessage: 'Nothing' } }, 204);
+    expect(r.head()).toBe(head1);
+    const { tree } = primary(h, space.id);
+    const hashes = fileDataHashes(tree);
+    for (const file of tree.files) expect(knownBlob(h.store.read(), hashes?.get(file.id) ?? '')).toBe(gitBlobOid(file.data));
+
+    // The branch loses an image: the export writes it back, its bytes read from the store, and nothing else.
+    const logo = tree.files.find((file) => file.name === 'logo (2).png');
+    if (!logo) throw new Error('fixture has no logo');
+    const head2 = r.commit({ '.gitbook/assets/logo (2).png': null }, 'Lose the logo');
+    await h.admin.ok('exportToGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, commitMessage: 'Logo back', force: true } }, 204);
+    const head3 = r.head() as string;
+    expect(head3).not.toBe(head2);
+    expect(r.changed(head3)).toEqual(['.gitbook/assets/logo (2).png']);
+    expect(git(r.bare, 'rev-parse', `${head3}:.gitbook/assets/logo (2).png`).trim()).toBe(gitBlobOid(logo.data));
+    expect(git(r.bare, 'rev-parse', `${head3}^{tree}`).trim()).toBe(git(r.bare, 'rev-parse', `${head1}^{tree}`).trim());
   });
 
   it('skips out-of-order events, builds standalone previews, refuses to export over a moved branch unless forced', async () => {

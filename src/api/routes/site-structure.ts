@@ -5,12 +5,10 @@
 import * as z from 'zod';
 import { defineRoute } from '../route.js';
 import { noQuery, pathParams } from '../schemas/common.js';
-import { SiteRedirectDestination, SiteRedirectSourcePath } from './sites.js';
+import { SiteRedirectDestination, SiteRedirectSourcePath, localized } from './sites.js';
 
 const site = ['organizationId', 'siteId'] as const;
 
-/** Spec `LocalizedString128/256`: overrides of a text for other languages, keyed by language code. */
-const localized = (max: number) => z.record(z.string().min(2).max(16), z.string().max(max)).refine((value) => Object.keys(value).length <= 64, 'at most 64 languages');
 
 const externalLinkFields = {
   title: z.string().min(2).max(128),
@@ -91,9 +89,9 @@ export const updateSiteExternalLinkById = defineRoute({
       localizedTitle: false,
       localizedDescription: false,
     },
-    nonEmptyBody: 'Nothing to change: pass --title, --url, --description, --icon, --condition, --group or --draft/--no-draft',
+    nonEmptyBody: 'Nothing to change: pass --title, --url, --description, --localized-title, --localized-description, --icon, --condition, --group or --draft/--no-draft',
     columns: 'siteExternalLink',
-    examples: ['docsctl site link edit s1t3 l1nk --title "Service status" --no-draft'],
+    examples: ['docsctl site link edit s1t3 l1nk --title "Service status" --no-draft', 'docsctl site link edit s1t3 l1nk --localized-title fr="État du service"'],
   },
 });
 

@@ -18,7 +18,7 @@ const SiteProxyOrigin = z
   .regex(/^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/, 'must be a host followed by a path prefix, e.g. company.com/docs');
 const SiteAgentsContext = z.enum(['excluded', 'included']);
 /** 0.202 `LocalizedString128`/`256`: a title or description per language, overrides for languages other than the site's own. */
-const localized = (max: number) => z.partialRecord(TranslationLanguage, z.string().min(1).max(max));
+export const localized = (max: number) => z.partialRecord(TranslationLanguage, z.string().min(1).max(max));
 /**
  * 0.202: a page of the space shown at the site space's (or section's) root instead of the space's first page
  * (absent when `spaceId` is null: the new space has no pages to name; a 400).

@@ -106,6 +106,12 @@ function localizedFlag(flag: string, field: string): { flag: FlagSpec; build: (o
 const sectionTitles = localizedFlag('localized-title', 'localizedTitle');
 const sectionDescriptions = localizedFlag('localized-description', 'localizedDescription');
 
+/** Sections and external links take both per-language maps. */
+function localizedTexts(options: Record<string, unknown>, input: RawInput): void {
+  sectionTitles.build(options, input);
+  sectionDescriptions.build(options, input);
+}
+
 /** Without a SPACE argument, `site section add`/`site space add` make a new space (`spaceId: null`). */
 function newSpaceUnlessNamed(_options: Record<string, unknown>, input: RawInput): void {
   const fields = body(input);
@@ -117,12 +123,11 @@ export const hooks = {
   'site space add': { build: newSpaceUnlessNamed },
   'site section edit': {
     flags: [sectionTitles.flag, sectionDescriptions.flag],
-    build: (options, input) => {
-      sectionTitles.build(options, input);
-      sectionDescriptions.build(options, input);
-    },
+    build: localizedTexts,
   },
   'site section-group edit': { flags: [sectionTitles.flag], build: sectionTitles.build },
+  'site link add': { flags: [sectionTitles.flag, sectionDescriptions.flag], build: localizedTexts },
+  'site link edit': { flags: [sectionTitles.flag, sectionDescriptions.flag], build: localizedTexts },
   'site get': { web: webSite },
   'site template': {
     // The operation answers no body: what it made is the site's one site space, read back and listed.

@@ -10,8 +10,11 @@
  * outline costs a few dozen bytes per page in that leaf and no extra object: no write
  * rewrites an outline of the whole space.
  *
- * Stores written before the outline hold the hash alone (a string); both are read, and
- * a page gets its outline the next time it is written.
+ * The outline is flat in the slot, `[hash, title, kind, slug, children?]` (kind "" for a
+ * document, slug null when the page has none): an object per page, `[hash, {t, s, c}]` as
+ * first written, cost a whole-site read about a third of its parse. Stores written before
+ * the outline hold the hash alone (a string); all three are read, and a page gets the
+ * current form the next time it is written.
  */
 import type { Json } from '../../store/types.js';
 
@@ -31,12 +34,18 @@ interface OutlinedPage {
   children: string[];
 }
 
-/** A pages-trie value: the page object's hash, alone (older stores) or with the page's outline. */
-export type PageSlot = string | [hash: string, outline: PageOutline];
+/** A pages-trie value: the page object's hash, alone (older stores) or with the page's outline (flat; an object in older stores). */
+export type PageSlot =
+  | string
+  | [hash: string, outline: PageOutline]
+  | [hash: string, title: string, kind: '' | 'group' | 'link', slug: string | null, children?: string[]];
 
 /** The trie value (a `PageSlot`) for a page stored under `hash`. */
 export function slotOf(hash: string, page: OutlinedPage): Json {
-  return [hash, outlineOf(page) as unknown as Json];
+  const kind = page.type === 'group' || page.type === 'link' ? page.type : '';
+  const slot: Json[] = [hash, page.title, kind, page.slug ?? null];
+  if (page.children.length > 0) slot.push(page.children);
+  return slot;
 }
 
 /** The outline of a stored page (what `slotOf` puts beside its hash). */
@@ -57,5 +66,17 @@ export function slotHash(slot: Json | undefined | unknown): string | undefined {
 
 /** The outline a trie value carries (undefined for a bare hash: read the page object). */
 export function slotOutline(slot: Json | undefined | unknown): PageOutline | undefined {
-  return Array.isArray(slot) && typeof slot[1] === 'object' && slot[1] !== null ? (slot[1] as PageOutline) : undefined;
+  if (!Array.isArray(slot)) return undefined;
+  const second: unknown = slot[1];
+  if (typeof second === 'string') {
+    const outline: PageOutline = { t: second };
+    const kind: unknown = slot[2];
+    if (kind === 'group' || kind === 'link') outline.k = kind;
+    const slug: unknown = slot[3];
+    if (typeof slug === 'string') outline.s = slug;
+    const children: unknown = slot[4];
+    if (Array.isArray(children) && children.length > 0) outline.c = children as string[];
+    return outline;
+  }
+  return typeof second === 'object' && second !== null ? (second as PageOutline) : undefined;
 }

@@ -27,8 +27,8 @@
  * re-serialised nor re-written.
  */
 import { type ContentFile, type ContentPage, type ContentTree, type GitBlobRef, type PageMeta, REUSABLE_ID_PREFIX } from '../../content-model/model.js';
-import { type Change as TrieChange, DELETE, type HamtNode, type NodeSource, hamtApply, hamtEntries, hamtGet, makeChange } from '../../store/hamt.js';
-import type { ObjectSink, ObjectStager, StagedObjects, StoreReader, StoreWriter } from '../../store/types.js';
+import { type Change as TrieChange, DELETE, type HamtNode, type NodeSource, hamtApply, hamtEntries, hamtGet, isLeaf, leafEach, makeChange } from '../../store/hamt.js';
+import type { Json, ObjectSink, ObjectStager, StagedObjects, StoreReader, StoreWriter } from '../../store/types.js';
 import { HASH_RE } from '../../store/objects.js';
 import type { RevisionRecord } from '../core-records.js';
 import { sameBytes } from '../../util/bytes.js';
@@ -129,7 +129,7 @@ export class RevisionContent implements NodeSource {
   private readonly pageCache = new Map<string, PageEntry | null>();
   private readonly fileCache = new Map<string, { hash: string; file: StoredFile } | null>();
   private pageHashes: Map<string, string> | undefined;
-  private outlines: Map<string, PageOutline> | undefined;
+  private pageSlots: Map<string, Json> | undefined;
   private fileHashes: Map<string, string> | undefined;
 
   constructor(
@@ -150,20 +150,42 @@ export class RevisionContent implements NodeSource {
     return node;
   }
 
-  /** This content's nodes as a whole walk reads them (kept here, not in a one-shot process's cache). */
-  private readonly walker: NodeSource = { node: (hash) => this.node(hash, true) };
+  /**
+   * Every page id → its trie value (`PageSlot`), from one walk of the pages trie. The walk
+   * keeps the values, not the nodes: a whole-site read (40,000 pages) held every leaf it
+   * parsed until its space was done, and the collector copied them from scavenge to scavenge.
+   */
+  private slots(): Map<string, Json> {
+    if (this.pageSlots) return this.pageSlots;
+    const slots = new Map<string, Json>();
+    const root = this.root.pages ?? undefined;
+    if (root !== undefined) {
+      const visit = (hash: string): void => {
+        const node = this.walker.node(hash);
+        if (isLeaf(node)) leafEach(node, (id, slot) => slots.set(id, slot));
+        else for (const digit of Object.keys(node.n)) visit(node.n[digit] as string);
+      };
+      visit(root);
+    }
+    this.pageSlots = slots;
+    return slots;
+  }
+
+  /** A node read by a whole walk: not kept here (nor, in a one-shot process, in the store's cache). */
+  private walked(hash: string): HamtNode {
+    return this.reader.sharedObject ? this.reader.sharedObject<HamtNode>(hash, true) : this.reader.getObject<HamtNode>(hash);
+  }
+
+  /** This content's nodes as a whole walk reads them (not kept). */
+  private readonly walker: NodeSource = { node: (hash) => this.nodes.get(hash) ?? this.walked(hash) };
 
   /** Every page id → page object hash (reads the whole pages trie once). */
   allPageHashes(): Map<string, string> {
     if (!this.pageHashes) {
       this.pageHashes = new Map();
-      this.outlines = new Map();
-      for (const [id, slot] of hamtEntries(this.walker, this.root.pages ?? undefined)) {
+      for (const [id, slot] of this.slots()) {
         const hash = slotHash(slot);
-        if (hash === undefined) continue;
-        this.pageHashes.set(id, hash);
-        const outline = slotOutline(slot);
-        if (outline) this.outlines.set(id, outline);
+        if (hash !== undefined) this.pageHashes.set(id, hash);
       }
     }
     return this.pageHashes;
@@ -172,11 +194,12 @@ export class RevisionContent implements NodeSource {
   /**
    * A page's outline (title, kind, slug, children) without reading its object when the
    * trie carries it (page-slot.ts); from the object for pages written before outlines.
-   * Shared with the trie node: never change it.
+   * A fresh value, its children shared with the trie node: never change them.
    */
   outline(id: string): PageOutline | undefined {
-    this.allPageHashes();
-    const kept = this.outlines?.get(id);
+    const slot = this.slots().get(id);
+    if (slot === undefined) return undefined;
+    const kept = slotOutline(slot);
     if (kept) return kept;
     const page = this.page(id);
     return page ? outlineOf(page) : undefined;
@@ -193,6 +216,7 @@ export class RevisionContent implements NodeSource {
 
   private pageHash(id: string): string | undefined {
     if (this.pageHashes) return this.pageHashes.get(id);
+    if (this.pageSlots) return slotHash(this.pageSlots.get(id));
     return slotHash(hamtGet(this, this.root.pages ?? undefined, id));
   }
 
@@ -293,10 +317,13 @@ export class RevisionContent implements NodeSource {
 
   /**
    * The whole tree. `bodies: false` leaves `markdown` out (page listings), `data:
-   * false` gives files with empty data. A full load (the default) is registered as a
-   * base for `saveTree`.
+   * false` gives files with empty data; a function reads the data of the files it
+   * answers true for (a Git export reads only the files whose blob id it does not
+   * know). A load with bodies and some data (the default: all) is registered as a
+   * base for `saveTree`: a file left with empty data there matches a file of the
+   * same id and empty data in the tree saved over it (its data object is kept).
    */
-  tree(options: { bodies?: boolean; data?: boolean } = {}): ContentTree {
+  tree(options: { bodies?: boolean; data?: boolean | ((file: StoredFile) => boolean) } = {}): ContentTree {
     const bodies = options.bodies ?? true;
     const withData = options.data ?? true;
     this.allPageHashes();
@@ -328,12 +355,13 @@ export class RevisionContent implements NodeSource {
       const entry = this.fileEntry(id);
       if (!entry) continue;
       const { data: _data, ...meta } = entry.file;
-      const data = withData ? this.fileData(entry.file) : new Uint8Array();
+      const read = typeof withData === 'function' ? withData(entry.file) : withData;
+      const data = read ? this.fileData(entry.file) : new Uint8Array();
       files.push({ ...meta, data });
       index.files.set(id, { hash: entry.hash, file: entry.file, data });
     }
     const tree: ContentTree = { pages, files };
-    if (bodies && withData) indexes.set(tree, index);
+    if (bodies && withData !== false) indexes.set(tree, index);
     return tree;
   }
 }

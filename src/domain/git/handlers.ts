@@ -41,7 +41,7 @@ import { type IndexPlan, planIndex } from '../search/index.js';
 import type { SyncLayout } from '../../gitsync/layout.js';
 import { type ImportPrepared, type SyncBody, type Target, addedPaths, alreadyImported, planExport, planImport } from './plan.js';
 import { previewHandlers } from './preview.js';
-import { type GitSyncRecord, getGitSync, isStale, laterTimestamp, putGitSync, rememberLayout, rememberedLayout } from './state.js';
+import { type GitSyncRecord, getGitSync, isStale, laterTimestamp, putGitSync, rememberBlobs, rememberLayout, rememberedLayout } from './state.js';
 import { recordSpaceEvent } from '../integration-events.js';
 
 const on = implementer<typeof routes>();
@@ -82,7 +82,12 @@ function requireActiveSpace(ctx: HandlerContext, spaceId: string): SpaceRecord {
  */
 type ImportSaved =
   | Extract<ImportPrepared, { skipped: true }>
-  | (Omit<Extract<ImportPrepared, { skipped: false }>, 'tree' | 'previous'> & { saved: SavedTree; index: IndexPlan | undefined });
+  | (Omit<Extract<ImportPrepared, { skipped: false }>, 'tree' | 'previous'> & {
+      saved: SavedTree;
+      index: IndexPlan | undefined;
+      /** `[data object hash, git blob id]` of the files staged as git streamed them (state.ts gitBlobs). */
+      blobs: Array<[string, string]>;
+    });
 
 const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, ImportSaved> = {
   async prepare(ctx, input) {
@@ -96,7 +101,8 @@ const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, Im
     const previous = { revision: plan.previousRevision, tree: plan.previous };
     const index = 'staged' in saved && !input.body.standalone ? await planIndex(ctx.reader, input.params.spaceId, previous, plan.tree, saved.content) : undefined;
     const { tree: _tree, previous: _previous, ...rest } = plan;
-    return { ...rest, saved, index };
+    const blobs = early ? [...early.storedData].map(([oid, dataHash]): [string, string] => [dataHash, oid]) : [];
+    return { ...rest, saved, index, blobs };
   },
   run(ctx, { params, body }, prepared) {
     if (prepared.skipped) return undefined;
@@ -110,6 +116,7 @@ const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, Im
       if (url !== undefined) git.url = url;
     }
     const content = commitSave(ctx.tx, prepared.saved);
+    rememberBlobs(ctx.tx, prepared.blobs);
     const now = ctx.clock().toISOString();
 
     if (body.standalone) {
@@ -174,6 +181,8 @@ type ExportPrepared =
       exported: ContentTree;
       /** The layout of the project directory after the export. */
       layout: SyncLayout;
+      /** `[data object hash, git blob id]` the export learnt (state.ts gitBlobs). */
+      learntBlobs: Array<[string, string]>;
     };
 
 const exportToGitRepository: TwoPhaseHandler<typeof routes.exportToGitRepository, ExportPrepared> = {
@@ -218,6 +227,7 @@ const exportToGitRepository: TwoPhaseHandler<typeof routes.exportToGitRepository
       base: plan.base,
       exported: result.tree,
       layout: result.layout,
+      learntBlobs: plan.learntBlobs,
     };
   },
   run(ctx, { params, body }, prepared) {
@@ -226,6 +236,7 @@ const exportToGitRepository: TwoPhaseHandler<typeof routes.exportToGitRepository
     const record = getGitSync(ctx.tx, space.id);
     const { target, oid } = prepared;
     const now = ctx.clock().toISOString();
+    rememberBlobs(ctx.tx, prepared.learntBlobs);
     let exportRevision = record?.lastExportRevision;
     // Attach the exporter's git refs, unless the primary moved since (its next export will).
     if (space.revision === prepared.baseRevision) {

@@ -11,13 +11,14 @@ import type { BlobSink, Mirror } from '../../git/repo.js';
 import type { GitIdentity, GitSettings } from '../../git/settings.js';
 import type { RepoSource } from '../../git/source.js';
 import type { CheckedOutBranch } from '../../git/worktree.js';
-import type { ExportResult } from '../../gitsync/export.js';
+import type { ExportResult, FileBlobs } from '../../gitsync/export.js';
 import type { SyncLayout } from '../../gitsync/layout.js';
 import type { HandlerContext, PrepareContext } from '../handler.js';
 import { primaryRevision, spaceFor } from '../content/common.js';
 import { type StoredData, fileDataHashes, openContent, storeFileData } from '../content/storage.js';
-import type { ObjectStager } from '../../store/types.js';
-import { type GitSyncRecord, type GitSyncTarget, getGitSync, isStale, rememberedLayout, sameTarget } from './state.js';
+import type { ObjectStager, StoreReader } from '../../store/types.js';
+import { type GitSyncRecord, type GitSyncTarget, getGitSync, isStale, knownBlob, rememberedLayout, sameTarget } from './state.js';
+import type { RevisionRecord } from '../core-records.js';
 
 export interface SyncBody {
   url: string;
@@ -311,6 +312,8 @@ export type ExportPlan =
       checkedOut: CheckedOutBranch | undefined;
       /** The commit's author the request names (else the settings'). */
       author: GitIdentity | undefined;
+      /** `[data object hash, git blob id]` of the files whose bytes the export read and hashed (for the store to remember). */
+      learntBlobs: Array<[string, string]>;
     };
 
 /**
@@ -349,15 +352,52 @@ export async function planExport(
   // The branch's images are compared by blob id, never read as bytes (see measuringSink).
   const current = head !== undefined ? await mirror.readSnapshot(head, target.projectDirectory, await measuringSink()) : new Map();
   const revision = primaryRevision(ctx.reader, space);
-  const base = openContent(ctx.reader, revision).tree();
+  const { base, blobs } = exportBase(ctx.reader, revision);
   const remembered = rememberedLayout(ctx.reader, record);
   const { exportRepository } = await import('../../gitsync/export.js');
   const result = await converting('export to', target.url, () =>
-    exportRepository(base, current, { projectDirectory: target.projectDirectory, remembered }),
+    exportRepository(base, current, { projectDirectory: target.projectDirectory, remembered, blobs }),
   );
   const existing = new Set<string>(current.keys());
   const checkedOut = await workCopyCheck(settings, source, body.ref, target.url, result, existing);
-  return { skipped: false, target, standalone, mirror, head, existing, baseRevision: revision.id, base, result, checkedOut, author };
+  const dataHashes = fileDataHashes(base);
+  const learntBlobs: Array<[string, string]> = [];
+  for (const [id, oid] of result.learntBlobs) {
+    const dataHash = dataHashes?.get(id);
+    if (dataHash !== undefined) learntBlobs.push([dataHash, oid]);
+  }
+  return { skipped: false, target, standalone, mirror, head, existing, baseRevision: revision.id, base, result, checkedOut, author, learntBlobs };
+}
+
+/**
+ * The tree an export writes, its files' bytes left unread where a sync learnt their blob id
+ * (state.ts gitBlobs): an export compares an image with the branch by that id instead of
+ * reading, decoding and hashing it again, and reads it only to write it.
+ */
+function exportBase(reader: StoreReader, revision: Pick<RevisionRecord, 'content'>): { base: ContentTree; blobs: FileBlobs } {
+  const content = openContent(reader, revision);
+  const known = new Map<string, string>();
+  const base = content.tree({
+    data: (file) => {
+      const oid = knownBlob(reader, file.data);
+      if (oid === undefined) return true;
+      known.set(file.data, oid);
+      return false;
+    },
+  });
+  const dataHashes = fileDataHashes(base);
+  const blobs: FileBlobs = {
+    oidOf: (fileId) => {
+      const dataHash = dataHashes?.get(fileId);
+      return dataHash === undefined ? undefined : known.get(dataHash);
+    },
+    bytesOf: (fileId) => {
+      const file = content.file(fileId);
+      if (file === undefined) throw new Error(`file ${fileId} of the exported revision is missing`);
+      return content.fileData(file);
+    },
+  };
+  return { base, blobs };
 }
 
 /**

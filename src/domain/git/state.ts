@@ -4,6 +4,7 @@
  * | table   | key     | value         |
  * |---------|---------|---------------|
  * | gitSync | spaceId | GitSyncRecord |
+ * | gitBlobs | data object hash | git blob id of its bytes |
  *
  * The public part (API `GitSyncState`: repoName, installationProvider, url,
  * updatedAt) lives on the space record (`space.gitSync`, shown by the space
@@ -16,6 +17,15 @@ import type { SyncLayout } from '../../gitsync/layout.js';
 import type { StoreReader, StoreWriter } from '../../store/types.js';
 
 export const GIT_SYNC_TABLE = 'gitSync';
+
+/**
+ * What a sync learnt of the files' bytes: a data object's git blob id (a fact of its bytes,
+ * the same for every space). An export compares a file with the branch by it without
+ * reading, decoding and hashing the bytes again; a file it has no row for is read as before.
+ * One row per distinct data object, added when first seen (by an import that staged the
+ * bytes, or an export that hashed them), never rewritten.
+ */
+export const GIT_BLOBS_TABLE = 'gitBlobs';
 
 /** Where the space is linked: repository (redacted URL), branch, project directory. */
 export interface GitSyncTarget {
@@ -100,4 +110,14 @@ export function rememberedLayout(reader: StoreReader, record: GitSyncRecord | un
 /** Stores a layout (content-addressed: the same layout is the same object); answers what the record keeps. */
 export function rememberLayout(tx: StoreWriter, layout: SyncLayout): string {
   return tx.putObject(layout);
+}
+
+/** The git blob id of a data object's bytes, when a sync learnt it. */
+export function knownBlob(reader: StoreReader, dataHash: string): string | undefined {
+  return reader.get<string>(GIT_BLOBS_TABLE, dataHash);
+}
+
+/** Remembers blob ids of data objects (`[data object hash, git blob id]`): only the ones not known yet are written. */
+export function rememberBlobs(tx: StoreWriter, pairs: Iterable<readonly [string, string]>): void {
+  for (const [dataHash, oid] of pairs) if (!tx.has(GIT_BLOBS_TABLE, dataHash)) tx.put(GIT_BLOBS_TABLE, dataHash, oid);
 }

@@ -114,4 +114,44 @@ describe('page outlines in the pages trie', () => {
     const pages = spacePages(new RevisionContent(withoutPageObjects(h.store.read()), content));
     expect(pages[1]?.pages?.[0]?.pages).toEqual([{ id: 'p-linux', title: 'GNU/Linux', path: 'guides/setup/linux' }]);
   });
+
+  it('stores the outline flat in a list leaf: [hash, title, kind, slug, children?] per page', async () => {
+    const store = new MemoryStore();
+    const content = await store.transact((tx) => saveTree(tx, TREE));
+    const root = store.read().getObject<ContentRoot>(content as string);
+    const leaf = store.read().getObject<HamtNode>(root.pages as string);
+    expect(Object.keys(leaf)).toEqual(['a']);
+    const list = (leaf as { a: unknown[] }).a;
+    expect(list.filter((_, i) => i % 2 === 0)).toEqual(['p-guides', 'p-intro', 'p-link', 'p-linux', 'p-setup']);
+    const slots = new Map(list.flatMap((item, i) => (i % 2 === 0 ? [[item, list[i + 1]]] : [])));
+    expect((slots.get('p-guides') as unknown[]).slice(1)).toEqual(['Guides', 'group', 'guides', ['p-setup']]);
+    expect((slots.get('p-link') as unknown[]).slice(1)).toEqual(['Elsewhere', 'link', null]);
+    expect((slots.get('p-linux') as unknown[]).slice(1)).toEqual(['Linux', '', 'linux']);
+  });
+
+  it('a trie of the first outline form (keyed leaves, an object per outline) reads the same, and a write turns its leaf into a list', async () => {
+    const store = new MemoryStore();
+    const content = await store.transact((tx) => saveTree(tx, TREE));
+    const old = await store.transact((tx) => {
+      const now = new RevisionContent(tx, content);
+      const l: Record<string, unknown> = {};
+      for (const [id, hash] of [...now.allPageHashes()].sort(([a], [b]) => (a < b ? -1 : 1))) l[id] = [hash, outlineOf(tx.getObject<StoredPage>(hash))];
+      return tx.putObject({ ...now.root, pages: tx.putObject({ l }) } satisfies ContentRoot);
+    });
+    expect(Object.keys(store.read().getObject<HamtNode>(store.read().getObject<ContentRoot>(old).pages as string))).toEqual(['l']);
+    expect(spacePages(new RevisionContent(withoutPageObjects(store.read()), old))).toEqual(EXPECTED);
+    const reader = new RevisionContent(store.read(), old);
+    expect(reader.page('p-setup')?.title).toBe('Setup');
+    expect(reader.pathOf('p-linux')).toBe('guides/setup/linux');
+    // A write of one page: the leaf is written again as a list, the others' first-form slots as they were.
+    const edited = structuredClone(TREE);
+    (edited.pages[0] as ContentPage).title = 'Introduction';
+    const next = await store.transact((tx) => saveTree(tx, edited, [new RevisionContent(tx, old).tree()]));
+    const leaf = store.read().getObject<HamtNode>(store.read().getObject<ContentRoot>(next as string).pages as string);
+    expect(Object.keys(leaf)).toEqual(['a']);
+    const list = (leaf as { a: unknown[] }).a;
+    expect(list[list.indexOf('p-linux') + 1]).toEqual([expect.any(String), { t: 'Linux', s: 'linux' }]);
+    expect(list[list.indexOf('p-intro') + 1]).toEqual([expect.any(String), 'Introduction', '', 'intro']);
+    expect(spacePages(new RevisionContent(withoutPageObjects(store.read()), next))[0]).toEqual({ id: 'p-intro', title: 'Introduction', path: 'intro' });
+  });
 });

@@ -1,0 +1,69 @@
+/**
+ * The hash trie's leaves (src/store/hamt.ts): written as a list of keys and values
+ * (`{"a": [k, v, …]}`, cheaper to parse than an object keyed by ids), read in both that
+ * and the first layout (`{"l": {k: v}}`), which a write of the leaf replaces.
+ */
+import { describe, expect, it } from 'vitest';
+import { DELETE, type HamtNode, hamtApply, hamtDiff, hamtEntries, hamtGet, isLeaf, makeChange, nodeShapeProblem } from '../../src/store/hamt.js';
+import { sha256 } from '../../src/store/objects.js';
+
+function memory() {
+  const nodes = new Map<string, HamtNode>();
+  const emit = (node: HamtNode): string => {
+    const hash = sha256(JSON.stringify(node));
+    nodes.set(hash, structuredClone(node));
+    return hash;
+  };
+  const source = { node: (hash: string) => nodes.get(hash) as HamtNode };
+  return { nodes, emit, source };
+}
+
+const keys = (n: number) => Array.from({ length: n }, (_, i) => `page-${String(i).padStart(4, '0')}`);
+
+describe('hash trie leaves', () => {
+  it('writes list leaves, keys in order, and reads every value back', () => {
+    const { nodes, emit, source } = memory();
+    const root = hamtApply(source, undefined, keys(200).map((key, i) => makeChange(key, [`v${i}`, { n: i }])), emit);
+    const leaves = [...nodes.values()].filter(isLeaf);
+    expect(leaves.length).toBeGreaterThan(1);
+    for (const leaf of leaves) {
+      expect(Object.keys(leaf)).toEqual(['a']);
+      const list = (leaf as { a: string[] }).a;
+      const own = list.filter((_, i) => i % 2 === 0);
+      expect(own).toEqual([...own].sort());
+      expect(nodeShapeProblem(leaf)).toBeUndefined();
+    }
+    keys(200).forEach((key, i) => expect(hamtGet(source, root, key)).toEqual([`v${i}`, { n: i }]));
+    expect(hamtGet(source, root, 'page-9999')).toBeUndefined();
+    expect(hamtEntries(source, root)).toHaveLength(200);
+  });
+
+  it('reads a first-layout leaf as it is; a change writes it as a list, deletions merge leaves back', () => {
+    const { emit, source } = memory();
+    const l: Record<string, string> = {};
+    for (const key of keys(20)) l[key] = `old ${key}`;
+    const old = emit({ l } as unknown as HamtNode);
+    expect(hamtGet(source, old, 'page-0007')).toBe('old page-0007');
+    expect(new Map(hamtEntries(source, old))).toEqual(new Map(Object.entries(l)));
+    const next = hamtApply(source, old, [makeChange('page-0007', 'new'), makeChange('page-0008', DELETE)], emit) as string;
+    expect(Object.keys(source.node(next))).toEqual(['a']);
+    expect(hamtGet(source, next, 'page-0007')).toBe('new');
+    expect(hamtGet(source, next, 'page-0008')).toBeUndefined();
+    expect(hamtGet(source, next, 'page-0009')).toBe('old page-0009');
+    expect([...hamtDiff(source, old, next).keys()].sort()).toEqual(['page-0007', 'page-0008']);
+    // Grown past a leaf, then shrunk back: one list leaf again.
+    const big = hamtApply(source, next, keys(100).slice(20).map((key) => makeChange(key, key)), emit) as string;
+    expect(isLeaf(source.node(big))).toBe(false);
+    const small = hamtApply(source, big, keys(100).slice(10).map((key) => makeChange(key, DELETE)), emit) as string;
+    expect(Object.keys(source.node(small))).toEqual(['a']);
+    expect(hamtEntries(source, small).map(([key]) => key).sort()).toEqual(keys(10).filter((key) => key !== 'page-0008'));
+  });
+
+  it('names what is wrong with a damaged leaf', () => {
+    expect(nodeShapeProblem({ a: ['k'] })).toBe('leaf without entries');
+    expect(nodeShapeProblem({ a: 'k' })).toBe('leaf without entries');
+    expect(nodeShapeProblem({ a: [1, 'v'] })).toBe('leaf with a malformed key');
+    expect(nodeShapeProblem({ a: [], l: {} })).toBe('not a trie node');
+    expect(nodeShapeProblem({ a: [] })).toBeUndefined();
+  });
+});
