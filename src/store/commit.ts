@@ -76,6 +76,8 @@ interface Pending {
 
 /** Changes applied to a table at once (see `prepare`). */
 const APPLY_CHUNK = 1024;
+/** What a change becomes once applied (its text let go). */
+const APPLIED: BChange = Object.freeze({ key: '', text: null });
 
 /**
  * Drops the table nodes a commit built that its new table roots do not reach: a node cut
@@ -90,10 +92,41 @@ function dropSuperseded(pending: Map<string, Pending>, roots: Iterable<string>):
     const p = pending.get(hash);
     if (p?.node !== true || reached.has(hash)) continue;
     reached.add(hash);
-    const node = p.value as BNode;
-    if (!isBLeaf(node)) stack.push(...node.c);
+    const node = p.value as BNode | undefined; // a leaf is kept as bytes only (see `prepare`)
+    if (node !== undefined && !isBLeaf(node)) stack.push(...node.c);
   }
   for (const [hash, p] of pending) if (p.node === true && !reached.has(hash)) pending.delete(hash);
+}
+
+/**
+ * Where a commit's new table nodes go (`pending`), and how the commit reads them back. A
+ * leaf is kept as its bytes only: its parsed rows would double what a big commit holds (a
+ * fresh search index is ~15 MB of leaves). The few leaves a later key range reads again
+ * (the tree's edge) are parsed back, once per range. Inner nodes keep their value
+ * (`dropSuperseded` walks them; they are a few percent of the bytes).
+ */
+function nodeSink(pending: Map<string, Pending>) {
+  let reread = new Map<string, unknown>();
+  return {
+    emit(object: unknown): string {
+      const bytes = Buffer.from(JSON.stringify(object));
+      const hash = sha256(bytes);
+      const node = object as BNode;
+      pending.set(hash, isBLeaf(node) ? { bytes, names: namesHashes(node.v), node: true } : { value: object, bytes, names: true, node: true });
+      return hash;
+    },
+    value(hash: string): unknown {
+      const p = pending.get(hash);
+      if (p === undefined || p.value !== undefined || p.node !== true) return p?.value;
+      let value = reread.get(hash);
+      if (value === undefined) reread.set(hash, (value = JSON.parse(p.bytes.toString('utf8'))));
+      return value;
+    },
+    /** A key range was applied: the leaves parsed back for it are let go. */
+    rangeDone(): void {
+      reread = new Map();
+    },
+  };
 }
 
 /** A group's commit, built and not yet published. */
@@ -454,14 +487,7 @@ export class Committer {
   private async prepare(base: Snapshot, writes: Writes, logged: LoggedTx[], command: string | undefined): Promise<Prepared> {
     const gen = base.gen + 1;
     const pending = new Map<string, Pending>();
-    const emit = (object: unknown): string => {
-      const bytes = Buffer.from(JSON.stringify(object));
-      const hash = sha256(bytes);
-      const node = object as BNode;
-      pending.set(hash, { value: object, bytes, names: !isBLeaf(node) || namesHashes(node.v), node: true });
-      return hash;
-    };
-    const pendingValue = (hash: string): unknown => pending.get(hash)?.value;
+    const { emit, value: pendingValue, rangeDone } = nodeSink(pending);
     const source: TableSource = {
       object: (hash) => pendingValue(hash) ?? this.host.object(hash),
       node: (hash) => (pendingValue(hash) as HamtNode | undefined) ?? this.host.node(hash),
@@ -478,12 +504,17 @@ export class Committer {
       const rows = writes.tables.get(table) as Map<string, string | null>;
       const changes: BChange[] = [];
       for (const [key, text] of rows) changes.push({ key, text });
+      // The rows' text is held by `changes` alone from here, and each range's let go once applied.
+      writes.tables.delete(table);
       changes.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       // A big change set (a fresh search index is a hundred thousand rows) goes a key range at
       // a time, the event loop running between: `serve` keeps answering while it is built.
       let next = tables.get(table);
       for (let from = 0; from < changes.length; from += APPLY_CHUNK) {
-        next = tableApply(source, next, changes.slice(from, from + APPLY_CHUNK), emit);
+        const to = Math.min(changes.length, from + APPLY_CHUNK);
+        next = tableApply(source, next, changes.slice(from, to), emit);
+        changes.fill(APPLIED, from, to);
+        rangeDone();
         slice = await yieldIfDue(slice);
       }
       if (next === undefined) tables.delete(table);

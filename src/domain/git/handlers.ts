@@ -99,7 +99,7 @@ const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, Im
     // (storage.ts prepareSave, search/index.ts planIndex): `run` links them.
     const saved = await prepareSave(ctx, plan.tree, [plan.previous], early);
     const previous = { revision: plan.previousRevision, tree: plan.previous };
-    const index = 'staged' in saved && !input.body.standalone ? await planIndex(ctx.reader, input.params.spaceId, previous, plan.tree, saved.content) : undefined;
+    const index = 'staged' in saved && !input.body.standalone ? await planIndex(ctx.reader, input.params.spaceId, previous, plan.tree, saved.content, { consume: true }) : undefined;
     const { tree: _tree, previous: _previous, ...rest } = plan;
     const blobs = early ? [...early.storedData].map(([oid, dataHash]): [string, string] => [dataHash, oid]) : [];
     return { ...rest, saved, index, blobs };

@@ -33,7 +33,7 @@
 import type { StoreReader, StoreWriter } from '../../store/types.js';
 import { hamtDiff } from '../../store/hamt.js';
 import { slotHash } from '../content/page-slot.js';
-import type { ContentTree } from '../../content-model/model.js';
+import { type ContentTree, walkPages } from '../../content-model/model.js';
 import { openContent, type RevisionContent, savedPages, type StoredPage } from '../content/storage.js';
 import type { RevisionRecord } from '../core-records.js';
 import { runInSlices, runSteps, yieldIfDue } from '../../util/slices.js';
@@ -250,7 +250,9 @@ class RowChanges {
   private readonly words: string[] = [];
   private readonly pages: string[] = [];
   private readonly pageHashes: number[] = [];
-  private readonly changes: number[] = [];
+  /** The changes, FIELDS numbers each, in a typed array grown by doubling (a JS array of 2,000,000 numbers was 16 MB, copied as it grew). */
+  private changes = new Int32Array(4096);
+  private used = 0;
 
   /** Records a page's postings (`words`), or the removal of those it had (`removed`). */
   page(spaceId: string, pageId: string, words: Map<string, Posting>, removed: boolean): void {
@@ -263,13 +265,23 @@ class RowChanges {
         number = this.words.push(word) - 1;
         this.wordNumbers.set(word, number);
       }
-      this.changes.push(number, page, removed ? -1 : text, removed ? 0 : title);
+      if (this.used + FIELDS > this.changes.length) {
+        const grown = new Int32Array(this.changes.length * 2);
+        grown.set(this.changes);
+        this.changes = grown;
+      }
+      const { changes, used } = this;
+      changes[used] = number;
+      changes[used + 1] = page;
+      changes[used + 2] = removed ? -1 : text;
+      changes[used + 3] = removed ? 0 : title;
+      this.used = used + FIELDS;
     }
   }
 
   /** Changes recorded (postings set or removed). */
   get size(): number {
-    return this.changes.length / FIELDS;
+    return this.used / FIELDS;
   }
 
   /**
@@ -306,7 +318,8 @@ class RowChanges {
 
   /** Each changed row's new flat value (empty: the row goes), a step per word. */
   private *rowSteps(locate: RowLocator | undefined, emit: (key: string, flat: Array<string | number>) => void): Generator<void, void> {
-    const { changes, words, pageHashes } = this;
+    const { words, pageHashes } = this;
+    const changes = this.changes.subarray(0, this.used);
     // Counting sort of the changes by word: stable, so a page's removal stays before its new posting.
     const byWord = countingSort(changes, words.length, (i) => changes[i] as number);
     for (let word = 0; word < words.length; word += 1) {
@@ -369,7 +382,8 @@ class RowChanges {
 
   /** One row: `stored` (if any) with the changes at `offsets` (in this.changes, in order) applied. */
   private rowOf(stored: PostingRow | undefined, offsets: Int32Array): Array<string | number> {
-    const { changes, pages } = this;
+    const { pages } = this;
+    const changes = this.changes;
     const flat: Array<string | number> = [];
     if (stored === undefined && offsets.every((i) => (changes[i + 2] as number) >= 0)) {
       for (const i of offsets) flat.push(pages[changes[i + 1] as number] as string, changes[i + 2] as number, changes[i + 3] as number);
@@ -431,7 +445,7 @@ function increment(counts: Int32Array, at: number): void {
 }
 
 /** A stable counting sort of the changes (offsets 0, FIELDS, 2 × FIELDS… of a flat list) by `keyOf`, a number below `keys`. */
-function countingSort(changes: number[], keys: number, keyOf: (offset: number) => number): { start: Int32Array; order: Int32Array } {
+function countingSort(changes: Int32Array, keys: number, keyOf: (offset: number) => number): { start: Int32Array; order: Int32Array } {
   const start = new Int32Array(keys + 1);
   for (let i = 0; i < changes.length; i += FIELDS) increment(start, keyOf(i) + 1);
   for (let key = 0; key < keys; key += 1) start[key + 1] = (start[key + 1] as number) + (start[key] as number);
@@ -469,8 +483,17 @@ export async function planIndex(
   previous: { revision: string; tree: ContentTree },
   next: ContentTree,
   content: string | undefined,
+  /**
+   * `next` is not used after the plan (its pages are saved): each page's Markdown is let go
+   * once its words are counted, so a 4,000-page import does not hold its ~23 MB of text
+   * beside the rows it plans. `next` keeps its pages' ids and metadata, not their bodies.
+   */
+  options: { consume?: boolean } = {},
 ): Promise<IndexPlan | undefined> {
   const after = savedPages(next);
+  if (after !== undefined && options.consume === true) {
+    for (const { page } of walkPages(next.pages)) delete page.markdown;
+  }
   const stored = savedPages(previous.tree);
   if (after === undefined || stored === undefined) return undefined;
   const state = reader.get<IndexState>(SearchTables.state, spaceId);
@@ -488,6 +511,7 @@ export async function planIndex(
   for (const [id, page] of after) {
     if (before?.get(id)?.hash === page.hash) continue;
     rows.page(spaceId, id, pageText(page.page, page.markdown), false);
+    if (options.consume === true) page.markdown = undefined;
     pages += 1;
     slice = await yieldIfDue(slice);
   }
