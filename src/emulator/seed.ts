@@ -46,7 +46,11 @@ export interface SeedOptions {
 }
 
 /** The seed file checked whole (YAML or JSON, as `apply -f`): exit 2 naming the line on a mistake. */
-export const parseSeed = (text: string, source: string): Promise<Located> => parseOrgFile(text, source);
+export async function parseSeed(text: string, source: string): Promise<Located> {
+  const seed = await parseOrgFile(text, source);
+  await seed.lines(); // serve runs long: a planning error names its line at once
+  return seed;
+}
 
 /** Makes the empty `store` the organization `seed` describes; see the module comment. */
 export async function seedStore(store: Store, seed: Located, options: SeedOptions): Promise<Seeded> {

@@ -7,14 +7,16 @@
  * YAML or JSON (JSON is YAML): JSON.parse for JSON, yaml-block.ts for the block style export writes,
  * js-yaml (fast) for other YAML without aliases, and
  * `yaml` (eemeli/yaml: YAML 1.2, keeps source ranges for the line numbers, bounds alias expansion)
- * for the rest and for every error's line. The value is checked against the file's shape without
+ * for the rest and for every error's line. `yaml` (115 KB that every plan would compile) loads only
+ * then: an error found while planning, before the file's lines are loaded, is found again with
+ * them (`withLines`). The value is checked against the file's shape without
  * zod (file-check.ts); zod and the schema load only for a file that check does not accept, to
  * give its error. Hostile files are bounded: the text's size,
  * the number of alias dereferences (a "billion laughs" file fails at the limit instead of
  * expanding), and duplicate keys are errors. The `Located` answer maps a field path back to
  * its line, so the planner's reference errors name lines too.
  */
-import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import type { Document } from 'yaml';
 import type * as z from 'zod';
 import { UsageError } from '../api/errors.js';
 import { checkOrgFile } from './file-check.js';
@@ -30,8 +32,37 @@ export type FieldPath = ReadonlyArray<string | number>;
 
 export interface Located {
   file: OrgFile;
-  /** `org.yaml:12` for the node at `path` (the nearest ancestor that exists), or the source alone. */
+  /** `org.yaml:12` for the node at `path` (the nearest ancestor that exists), or the source alone (also before `lines`). */
   where(path: FieldPath): string;
+  /** Loads what `where` needs to name lines (the `yaml` package and the file's document). */
+  lines(): Promise<void>;
+}
+
+type Yaml = typeof import('yaml');
+let yamlModule: Yaml | undefined;
+
+/** The `yaml` package, loaded on first need (a CommonJS module: its exports may come as `default`). */
+async function loadYaml(): Promise<Yaml> {
+  if (!yamlModule) {
+    const loaded = (await import('yaml')) as Yaml & { default?: Yaml };
+    yamlModule = typeof loaded.parseDocument === 'function' ? loaded : (loaded.default as Yaml);
+  }
+  return yamlModule;
+}
+
+/**
+ * Runs `run` (planning a file, say); when it fails with a usage error before the file's lines
+ * were loaded, loads them and runs it again, so the error names its line. Planning is
+ * deterministic, so the second run fails the same way (a run that changes nothing: a plan).
+ */
+export async function withLines<T>(located: Located, run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof UsageError) || yamlModule) throw error;
+    await located.lines();
+    return await run();
+  }
 }
 
 /** `spaces[2].visibility` */
@@ -56,8 +87,10 @@ export async function parseOrgFile(text: string, source: string): Promise<Locate
   let value: unknown = jsonValue(text);
   if (value === NOT_JSON) value = readBlockYaml(text) ?? (await fastYamlValue(text));
   let parsed: { doc: Document; lineOf: (offset: number) => string } | undefined;
+  /** The file's YAML document: only after loadYaml. */
   const yamlDocument = () => {
     if (!parsed) {
+      const { LineCounter, parseDocument } = yamlModule as Yaml;
       const lineCounter = new LineCounter();
       const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: false });
       parsed = { doc, lineOf: (offset: number) => `${source}:${lineCounter.linePos(offset).line}` };
@@ -65,6 +98,7 @@ export async function parseOrgFile(text: string, source: string): Promise<Locate
     return parsed;
   };
   if (value === NOT_JSON) {
+    await loadYaml();
     const { doc, lineOf } = yamlDocument();
     const first = doc.errors[0];
     if (first) throw new UsageError(`${lineOf(first.pos[0])}: invalid YAML: ${first.message.split('\n')[0] as string}`);
@@ -75,6 +109,7 @@ export async function parseOrgFile(text: string, source: string): Promise<Locate
     }
   }
   const where = (path: FieldPath) => {
+    if (!yamlModule) return source;
     const { doc, lineOf } = yamlDocument();
     const node = nodeAt(doc, path);
     const range = (node as { range?: [number, number] } | undefined)?.range;
@@ -85,11 +120,22 @@ export async function parseOrgFile(text: string, source: string): Promise<Locate
   if (file === undefined) {
     const { OrgFileSchema } = await import('./schema.js');
     const result = OrgFileSchema.safeParse(value);
-    if (!result.success) throw issueError(OrgFileSchema, result.error.issues[0] as z.core.$ZodIssue, value, yamlDocument().doc, where);
+    if (!result.success) {
+      await loadYaml();
+      throw issueError(OrgFileSchema, result.error.issues[0] as z.core.$ZodIssue, value, yamlDocument().doc, where);
+    }
     file = result.data;
   }
-  checkDuplicates(file, where);
-  return { file, where };
+  const located: Located = {
+    file,
+    where,
+    lines: async () => {
+      await loadYaml();
+    },
+  };
+  const checked = file;
+  await withLines(located, () => checkDuplicates(checked, where));
+  return located;
 }
 
 const NOT_JSON = Symbol('not JSON');
@@ -128,6 +174,7 @@ function nodeAt(doc: Document, path: FieldPath): unknown {
 }
 
 function keyNode(doc: Document, path: FieldPath, key: string): FieldPath {
+  const { isMap, isScalar } = yamlModule as Yaml;
   const map = path.length ? doc.getIn(path, true) : doc.contents;
   if (isMap(map)) {
     const pair = map.items.find((item) => isScalar(item.key) && item.key.value === key);

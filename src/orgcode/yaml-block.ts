@@ -15,21 +15,6 @@
 const BAIL = Symbol('bail');
 type Value = unknown;
 
-/**
- * The index of the `:` after a key written plainly at the start of `text` (`title:`,
- * `primaryColor: x`, `my-field:`: a letter or `_`, then letters, digits, `_`, `-`; then `:` at
- * the end or before a space), else -1. By hand: a regex match allocates for each of ~10,000 lines.
- */
-function keyEnd(text: string, start: number, end: number): number {
-  const first = text.charCodeAt(start);
-  if (!((first >= 65 && first <= 90) || (first >= 97 && first <= 122) || first === 95)) return -1;
-  let i = start + 1;
-  for (; i < end; i += 1) {
-    const c = text.charCodeAt(i);
-    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c === 45)) break;
-  }
-  return i < end && text.charCodeAt(i) === 58 /* : */ && (i + 1 === end || text.charCodeAt(i + 1) === 32) ? i : -1;
-}
 /** Plain scalars YAML 1.2's core schema reads as numbers (int 10/8/16, float, infinities, NaN). */
 const NUMBER = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 const SMALL_INT = /^(?:0|[1-9][0-9]{0,14})$/;
@@ -78,44 +63,52 @@ function closingDoubleQuote(text: string): number {
 }
 
 /**
- * Reads the text line by line in place: a line is its indentation and the bounds of its content
- * (no array of lines, no substring but the keys and values).
+ * One line, matched where it starts (sticky): its indentation; `-` and the spaces after it when
+ * the line is a sequence item; a key written plainly (a letter or `_`, then letters, digits, `_`,
+ * `-`; then `:` at the end or before a space) and the spaces after it; the rest, without the
+ * spaces that end the line (YAML trims no other character there). It always matches, up to the
+ * line's end: one native match a line, where a scan by hand is ~10 JavaScript steps a character
+ * before the code warms up (this regex was most of the reader's cost in a cold process).
  */
+const LINE = /( *)(-(?= |\n|$) *)?(?:([A-Za-z_][A-Za-z0-9_-]*):(?= |\n|$) *)?(?:([A-Za-z][\w.@/+-]*(?: +[\w.@/+-]+)*)|([^\n]*?)) *(?:\n|$)/y;
+
+/** Reads the text line by line, with one match of LINE a line (no array of lines). */
 class BlockReader {
-  /** The current line: its indentation (-1: the end of the text), content bounds, the next line's start. */
+  /** The current line: its indentation (-1: the end of the text). */
   indent = -1;
-  private from = 0;
-  private end = 0;
+  /** A sequence item (`- ` or a lone `-`); `inner`: the column after the dash and its spaces. */
+  private item = false;
+  private inner = 0;
+  /** The key written at `inner` (at `indent` on a line that is no item), if any. */
+  private key: string | undefined;
+  /** What follows the key, the dash or the indentation, to the line's end. */
+  private value = '';
+  /** The value is plain words: a string, unless a core-schema word (true, null…). */
+  private word = false;
+  /** Where the next line starts. */
   private next = 0;
   constructor(private readonly text: string) {
-    this.load(0);
+    this.advance();
   }
 
-  /** Moves to the first line from `start` that is neither blank nor a comment. */
-  private load(start: number): void {
+  /** Moves to the next line that is neither blank nor a comment. */
+  private advance(): void {
     const text = this.text;
-    while (start <= text.length) {
-      let next = text.indexOf('\n', start);
-      if (next === -1) next = text.length;
-      // Only spaces: YAML trims no other character at a line's end.
-      let end = next;
-      while (end > start && text.charCodeAt(end - 1) === 32) end -= 1;
-      let from = start;
-      while (from < end && text.charCodeAt(from) === 32) from += 1;
-      if (from < end && text.charCodeAt(from) !== 35 /* # */) {
-        this.indent = from - start;
-        this.from = from;
-        this.end = end;
-        this.next = next + 1;
-        return;
-      }
-      start = next + 1;
+    while (this.next < text.length) {
+      LINE.lastIndex = this.next;
+      const match = LINE.exec(text) as RegExpExecArray;
+      this.next = LINE.lastIndex;
+      const [, spaces, dash, key, word, rest] = match as unknown as [string, string, string | undefined, string | undefined, string | undefined, string];
+      if (dash === undefined && key === undefined && word === undefined && (rest === '' || rest.charCodeAt(0) === 35 /* # */)) continue;
+      this.indent = spaces.length;
+      this.item = dash !== undefined;
+      this.inner = this.indent + (dash === undefined ? 0 : dash.length);
+      this.key = key;
+      this.word = word !== undefined;
+      this.value = word ?? rest;
+      return;
     }
     this.indent = -1;
-  }
-
-  private advance(): void {
-    this.load(this.next);
   }
 
   /** Past the last line. */
@@ -124,8 +117,7 @@ class BlockReader {
   }
 
   private isItem(indent: number): boolean {
-    const { text, from } = this;
-    return this.indent === indent && text.charCodeAt(from) === 45 /* - */ && (from + 1 === this.end || text.charCodeAt(from + 1) === 32);
+    return this.indent === indent && this.item;
   }
 
   /** The node whose first line is the current one, at its indentation. */
@@ -140,29 +132,25 @@ class BlockReader {
     return null;
   }
 
-  /** A one-line value from `from` to the line's end; a following line indented further would continue it. */
-  private oneLine(from: number, indent: number): Value {
-    const value = scalar(this.text.slice(from, this.end));
+  /** The current line's value; a following line indented further would continue it. */
+  private oneLine(indent: number): Value {
+    const value = this.word ? (this.value.length <= 5 && Object.hasOwn(CORE_WORDS, this.value) ? CORE_WORDS[this.value] : this.value) : scalar(this.value);
     this.advance();
     return this.indent > indent ? BAIL : value;
   }
 
   mapping(indent: number): Value {
     const out: Record<string, Value> = {};
-    const text = this.text;
-    while (this.indent === indent && !this.isItem(indent)) {
-      const end = keyEnd(text, this.from, this.end);
-      if (end < 0) return BAIL;
-      const key = text.slice(this.from, end);
+    while (this.indent === indent && !this.item) {
+      const key = this.key;
+      if (key === undefined) return BAIL;
       // A key the core schema reads as null or a boolean is left to the parsers, as a repeated one.
       if (key === '__proto__' || Object.hasOwn(CORE_WORDS, key) || Object.hasOwn(out, key)) return BAIL;
-      let from = end + 1;
-      while (text.charCodeAt(from) === 32) from += 1;
       let value: Value;
-      if (from === this.end) {
+      if (this.value === '') {
         this.advance();
         value = this.nested(indent, true);
-      } else value = this.oneLine(from, indent);
+      } else value = this.oneLine(indent);
       if (value === BAIL) return BAIL;
       out[key] = value;
     }
@@ -171,22 +159,17 @@ class BlockReader {
 
   sequence(indent: number): Value {
     const out: Value[] = [];
-    const text = this.text;
     while (this.isItem(indent)) {
-      let from = this.from + 1;
-      while (text.charCodeAt(from) === 32) from += 1;
       let value: Value;
-      if (from === this.end) {
+      if (this.key !== undefined) {
+        // A mapping that starts on the item's line: its keys line up with the first one.
+        this.indent = this.inner;
+        this.item = false;
+        value = this.mapping(this.indent);
+      } else if (this.value === '') {
         this.advance();
         value = this.nested(indent, false);
-      } else if (text.charCodeAt(from) === 45 && (from + 1 === this.end || text.charCodeAt(from + 1) === 32)) {
-        return BAIL; // a sequence in a sequence on one line
-      } else if (keyEnd(text, from, this.end) >= 0) {
-        // A mapping that starts on the item's line: its keys line up with the first one.
-        this.indent += from - this.from;
-        this.from = from;
-        value = this.mapping(this.indent);
-      } else value = this.oneLine(from, indent);
+      } else value = this.oneLine(indent); // `- - x` too: a scalar cannot start with `- `
       if (value === BAIL) return BAIL;
       out.push(value);
     }

@@ -34,7 +34,7 @@ function expectFaithful(text: string): 'read' | 'left' {
 }
 
 // As `export org -o org.yaml` writes it (no line folding: a long description stays on its line).
-const EXPORTED = formatOrgFile({
+const EXPORTED = await formatOrgFile({
   organization: { title: 'Acme Docs', emailDomains: [], inviteLinks: false },
   members: [{ email: 'ada@acme.io', role: 'admin' }, { email: 'bob@acme.io', role: 'read' }],
   customFields: [{ name: 'tier', type: 'select:single', title: 'Tier', options: ['gold', 'silver'] }],

@@ -12,7 +12,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../../api/errors.js';
 import { ApplyStepError, applyPlan } from '../../orgcode/apply.js';
 import { exportOrganization, formatOrgFile } from '../../orgcode/export.js';
-import { MAX_FILE_BYTES, parseOrgFile } from '../../orgcode/parse.js';
+import { MAX_FILE_BYTES, parseOrgFile, withLines } from '../../orgcode/parse.js';
 import { type Plan, type Step, planOrganization, summarize } from '../../orgcode/plan.js';
 import { OrgState } from '../../orgcode/state.js';
 import { sanitizeLine } from '../../output/sanitize.js';
@@ -126,7 +126,8 @@ async function planFor(session: Session, options: ApplyOptions, file: string): P
     OrgState.read(transport, organizationId),
     options.prune ? transport.request('getAuthenticatedUser', {}).then((answer) => (answer.body as { id?: string }).id) : undefined,
   ]);
-  return { plan: await planOrganization(located, state, { prune: Boolean(options.prune), selfId, readSource: sourceReader(session, file) }), state };
+  const readSource = sourceReader(session, file);
+  return { plan: await withLines(located, () => planOrganization(located, state, { prune: Boolean(options.prune), selfId, readSource })), state };
 }
 
 async function runApply(session: Session, options: ApplyOptions): Promise<void> {
@@ -253,7 +254,7 @@ Examples:
       const state = await OrgState.read(await session.transport({ manyRequests: true }), organizationId);
       const { file, skipped } = await exportOrganization(state, { withIds: Boolean(options.withIds) });
       for (const line of skipped) await session.info(`left out: ${line}`);
-      const text = formatOrgFile(file, options.output);
+      const text = await formatOrgFile(file, options.output);
       if (options.output && options.output !== '-') {
         await writeWhole(options.output, text);
         await session.info(`Wrote ${options.output}`);
