@@ -4,10 +4,20 @@
  * this export has taken, the warnings.
  */
 import type { GitBookConfig } from './config.js';
-import type { FileBlobs } from './export.js';
 import { isInside, relativePath, resolveFile, type ResolvedFile } from './paths.js';
 import { slugify } from './slug.js';
 import type { RepoSnapshot } from './types.js';
+
+/**
+ * Files of the tree whose bytes were left unread because their blob id is known (a store
+ * remembers it per data object): compared with the branch by that id, read only to be written.
+ */
+export interface FileBlobs {
+  /** The git blob id of the bytes of the file with this id, when known (its `data` is then empty). */
+  oidOf(fileId: string): string | undefined;
+  /** The bytes of the file with this id. */
+  bytesOf(fileId: string): Uint8Array;
+}
 
 export interface ExportRun {
   config: GitBookConfig;

@@ -27,7 +27,9 @@ import { type GitBookConfig, normalizeProjectDirectory } from './config.js';
 import { GitSyncError } from './errors.js';
 import { placeFiles, placePages } from './export-paths.js';
 import { fileIndex, renderPages, writeFiles } from './export-pages.js';
-import { type ExportRun, lookup } from './export-run.js';
+import { type ExportRun, type FileBlobs, lookup } from './export-run.js';
+
+export type { FileBlobs } from './export-run.js';
 import { summaryAfter } from './export-summary.js';
 import { importRepository, type ImportResult } from './import.js';
 import { type SyncLayout, configOfLayout, isEmptyAt, layoutOf, rebasePath } from './layout.js';
@@ -42,17 +44,6 @@ export interface ExportOptions {
   remembered?: SyncLayout | undefined;
   /** Files of the tree whose blob id is known without their bytes (their `data` may be empty). */
   blobs?: FileBlobs | undefined;
-}
-
-/**
- * Files of the tree whose bytes were left unread because their blob id is known (a store
- * remembers it per data object): compared with the branch by that id, read only to be written.
- */
-export interface FileBlobs {
-  /** The git blob id of the bytes of the file with this id, when known (its `data` is then empty). */
-  oidOf(fileId: string): string | undefined;
-  /** The bytes of the file with this id. */
-  bytesOf(fileId: string): Uint8Array;
 }
 
 export interface ExportResult {
