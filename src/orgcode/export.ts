@@ -6,6 +6,7 @@
  * name (a redirect to a single page, a team member without an e-mail) is left out and reported.
  */
 import { ApiError } from '../api/errors.js';
+import { loadYaml } from './parse.js';
 import { fileGrants, targetOf, type GrantKind } from './plan-grants.js';
 import { customizationFileForm } from './plan-org-kinds.js';
 import type { FileCollection, FileFont, FileOpenAPISpec, FilePermission, FileSamlProvider, FileSectionGroup, FileSiteSection, FileTranslation, OrgFile } from './schema.js';
@@ -274,7 +275,6 @@ export async function exportOrganization(state: OrgState, options: { withIds: bo
 /** The exported file as text: JSON for a `.json` path, YAML otherwise (`yaml` loaded then: apply and diff do without it). */
 export async function formatOrgFile(file: OrgFile, path: string | undefined): Promise<string> {
   if (path?.endsWith('.json')) return `${JSON.stringify(file, null, 2)}\n`;
-  const yaml = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
-  const { stringify } = typeof yaml.stringify === 'function' ? yaml : (yaml.default as typeof import('yaml'));
+  const { stringify } = await loadYaml();
   return `# docsctl organization file: docsctl apply -f FILE (docsctl apply --schema prints its JSON Schema)\n${stringify(file, { lineWidth: 0, aliasDuplicateObjects: false })}`;
 }

@@ -42,7 +42,7 @@ type Yaml = typeof import('yaml');
 let yamlModule: Yaml | undefined;
 
 /** The `yaml` package, loaded on first need (a CommonJS module: its exports may come as `default`). */
-async function loadYaml(): Promise<Yaml> {
+export async function loadYaml(): Promise<Yaml> {
   if (!yamlModule) {
     const loaded = (await import('yaml')) as Yaml & { default?: Yaml };
     yamlModule = typeof loaded.parseDocument === 'function' ? loaded : (loaded.default as Yaml);
