@@ -61,7 +61,8 @@ async function main(): Promise<void> {
     }
     await fill.close();
     const store = openStore(dir);
-    const bytesBefore = bytesUnder(path.join(dir, 'objects')) + bytesUnder(path.join(dir, 'commits'));
+    // The whole store: since packs (format 3) a commit's objects are in its commit file or a pack, and objects/ may not exist.
+    const bytesBefore = bytesUnder(dir);
     const gensBefore = store.read().gen;
     let started = 0;
     const t0 = process.hrtime.bigint();
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     const commits = store.read().gen - gensBefore;
     await store.close();
-    const written = bytesUnder(path.join(dir, 'objects')) + bytesUnder(path.join(dir, 'commits')) - bytesBefore;
+    const written = bytesUnder(dir) - bytesBefore;
     process.stdout.write(`${JSON.stringify({ perSecond: count / seconds, bytesPerCreate: written / count, commits })}\n`);
   } else if (mode === 'busy') {
     const until = Date.now() + Number(a);
