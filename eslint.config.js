@@ -48,5 +48,11 @@ export default tseslint.config(
   // The CLI entry and the output layer may write to the console.
   { files: ['src/cli/entry.ts', 'src/output/**/*.ts'], rules: { 'no-console': 'off' } },
   // Plain JavaScript (bin, scripts, benches) is outside the TypeScript project.
-  { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], ...tseslint.configs.disableTypeChecked },
+  // CommonJS: bin/ (bin/package.json says so: the bundle it loads is CommonJS) and *.cjs.
+  {
+    files: ['bin/**/*.js', '**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

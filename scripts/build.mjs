@@ -4,7 +4,7 @@
 // most of the module-loading cost of a large CLI.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { build } from 'esbuild';
 import { generate } from './generate.mjs';
 
@@ -73,23 +73,29 @@ const result = await build({
   metafile: true,
 });
 
-// Then the chunks nearly every command loads are merged into two files (see merge-chunks.mjs);
-// DOCSCTL_MERGE_CHUNKS=0 writes esbuild's chunks as they are (scripts/profile-startup.mjs needs them).
+// Then Rollup writes the bundle as CommonJS, merging the chunks nearly every command loads into
+// two files (see merge-chunks.mjs); DOCSCTL_MERGE_CHUNKS=0 keeps esbuild's chunks as they are
+// (scripts/profile-startup.mjs needs them).
 const tiersFile = new URL('scripts/startup-modules.json', root);
-let files = result.outputFiles.map((file) => ({ path: file.path, text: file.text }));
-if (process.env.DOCSCTL_MERGE_CHUNKS !== '0' && existsSync(tiersFile)) {
-  const { mergeStartupChunks } = await import('./merge-chunks.mjs');
-  files = await mergeStartupChunks({
-    outputFiles: files,
-    metafile: result.metafile,
-    root: root.pathname,
-    outdir: new URL('dist', root).pathname,
-    entry: { name: 'cli', path: new URL('dist/cli.js', root).pathname },
-    tiers: JSON.parse(readFileSync(tiersFile, 'utf8')),
-  });
-}
-if (process.env.DOCSCTL_METAFILE) writeFileSync(process.env.DOCSCTL_METAFILE, JSON.stringify(result.metafile));
+const merge = process.env.DOCSCTL_MERGE_CHUNKS !== '0' && existsSync(tiersFile);
+const { mergeStartupChunks } = await import('./merge-chunks.mjs');
+const files = await mergeStartupChunks({
+  outputFiles: result.outputFiles.map((file) => ({ path: file.path, text: file.text })),
+  metafile: result.metafile,
+  root: root.pathname,
+  outdir: new URL('dist', root).pathname,
+  entry: { name: 'cli', path: new URL('dist/cli.js', root).pathname },
+  tiers: merge ? JSON.parse(readFileSync(tiersFile, 'utf8')) : {},
+});
 for (const file of files) {
   mkdirSync(dirname(file.path), { recursive: true });
   writeFileSync(file.path, file.text);
 }
+// The source modules of each file of dist/, for scripts/profile-startup.mjs.
+if (process.env.DOCSCTL_CHUNK_MODULES) {
+  const modules = Object.fromEntries(files.filter((file) => file.modules !== undefined).map((file) => [relative(root.pathname, file.path), file.modules]));
+  writeFileSync(process.env.DOCSCTL_CHUNK_MODULES, JSON.stringify(modules));
+}
+
+// Last, V8's code caches of the chunks, made by running everyday commands (scripts/code-cache.mjs).
+execFileSync(process.execPath, [new URL('scripts/code-cache.mjs', root).pathname], { stdio: ['ignore', 'ignore', 'inherit'] });

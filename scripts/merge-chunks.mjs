@@ -1,4 +1,5 @@
-// Merges the small chunks nearly every command loads into two files, after esbuild.
+// Merges the small chunks nearly every command loads into two files, after esbuild, and
+// writes the bundle as CommonJS (see the format below).
 //
 // esbuild splits by reachability: a module goes to a chunk with every module reached
 // from the same set of dynamic imports, so a command that loads the store, the domain
@@ -13,7 +14,8 @@
 // module of its `help` list (what `docsctl --help` loads) goes to the `base` file, one
 // holding a module of its `command` list to the `core` file, the rest stay as esbuild
 // made them. A stale list costs speed, never correctness: Rollup rewrites every import.
-import { basename, dirname, resolve } from 'node:path';
+// Without tiers (DOCSCTL_MERGE_CHUNKS=0) the chunks stay as esbuild made them.
+import { basename, dirname, relative, resolve } from 'node:path';
 import { rollup } from 'rollup';
 
 const MAP_COMMENT = /\n?\/\/# sourceMappingURL=[^\n]*\s*$/;
@@ -52,7 +54,7 @@ function keepDependenciesApart(metafile, root, tierOf) {
 
 /**
  * Regroups esbuild's output files (`write: false`, with its metafile) and returns the
- * files to write: [{ path, text }], paths absolute.
+ * files to write: [{ path, text, modules? }], paths absolute, `modules` the source modules of a chunk.
  */
 export async function mergeStartupChunks({ outputFiles, metafile, root, outdir, entry, tiers }) {
   const files = new Map(outputFiles.map((file) => [file.path, file.text]));
@@ -97,9 +99,13 @@ export async function mergeStartupChunks({ outputFiles, metafile, root, outdir, 
   try {
     const { output } = await bundle.generate({
       dir: outdir,
-      format: 'es',
-      entryFileNames: '[name].js',
-      chunkFileNames: 'chunks/[name]-[hash].js',
+      // CommonJS, so that bin/bundle-loader.js can compile each file with V8's code cache
+      // (vm.Script; Node 20 has none for ES modules). Dynamic imports become require()
+      // (dynamicImportInCjs: false): a chunk then needs nothing of Node's ES module loader.
+      format: 'cjs',
+      dynamicImportInCjs: false,
+      entryFileNames: '[name].cjs',
+      chunkFileNames: 'chunks/[name]-[hash].cjs',
       manualChunks: (id) => tierOf.get(id),
       sourcemap: true,
       sourcemapExcludeSources: true,
@@ -110,7 +116,9 @@ export async function mergeStartupChunks({ outputFiles, metafile, root, outdir, 
     for (const item of output) {
       const path = resolve(outdir, item.fileName);
       if (item.type === 'asset') written.push({ path, text: String(item.source) });
-      else written.push({ path, text: item.code });
+      // A chunk's source modules: those of the esbuild files it holds (a file of re-exports only,
+      // such as src/cli/runtime.ts's, has none in its source map).
+      else written.push({ path, text: item.code, modules: Object.keys(item.modules).flatMap((id) => Object.keys(metafile.outputs[relative(root, id)]?.inputs ?? {})) });
     }
     return written;
   } finally {

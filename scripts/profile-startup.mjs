@@ -17,16 +17,17 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/docsctl.js');
 const work = mkdtempSync(join(tmpdir(), 'docsctl-profile-'));
-const metafilePath = join(work, 'meta.json');
 const log = join(work, 'loads.log');
 
-// Module hooks run in their own thread: they append every dist/ file a command loads to the log.
-const hooks = `import { appendFileSync } from 'node:fs';
-export async function load(url, context, next) {
-  if (url.includes('/dist/')) appendFileSync(${JSON.stringify(log)}, url + '\\n');
-  return next(url, context);
-}`;
-const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+// Preloaded: bin/bundle-loader.js compiles each chunk as a vm.Script; this appends the file of each to the log.
+const preload = `import vm from 'node:vm';
+import { appendFileSync } from 'node:fs';
+vm.Script = class extends vm.Script {
+  constructor(code, options) {
+    super(code, options);
+    appendFileSync(${JSON.stringify(log)}, options.filename + '\\n');
+  }
+};`;
 
 const home = join(work, 'home');
 const baseEnv = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), DOCSCTL_STORE: join(work, 'store'), NO_COLOR: '1' };
@@ -38,8 +39,8 @@ function docsctl(args, env = baseEnv) {
 /** The dist/ files (relative to the root) one run of `args` loads. */
 function loadsOf(args, env = baseEnv) {
   writeFileSync(log, '');
-  execFileSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, bin, ...args], { env, stdio: 'ignore' });
-  const files = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((url) => relative(root, fileURLToPath(url)));
+  execFileSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(preload)}`, bin, ...args], { env, stdio: 'ignore' });
+  const files = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((file) => relative(root, file));
   return new Set(files);
 }
 
@@ -79,8 +80,9 @@ function contentRuns(remote) {
 }
 
 try {
-  execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { env: { ...process.env, DOCSCTL_MERGE_CHUNKS: '0', DOCSCTL_METAFILE: metafilePath }, stdio: 'inherit' });
-  const metafile = JSON.parse(readFileSync(metafilePath, 'utf8'));
+  const chunkModulesFile = join(work, 'chunk-modules.json');
+  execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { env: { ...process.env, DOCSCTL_MERGE_CHUNKS: '0', DOCSCTL_CHUNK_MODULES: chunkModulesFile }, stdio: 'inherit' });
+  const chunkModules = JSON.parse(readFileSync(chunkModulesFile, 'utf8'));
 
   docsctl(['init', '--org', 'Profile']);
   const space = docsctl(['space', 'create', '--title', 'Handbook', '--format', 'ids']);
@@ -110,7 +112,7 @@ try {
     const groups = [...local, ...elsewhere].map((args) => args[0]);
     const outside = runs.filter((_, i) => !['page', 'cr', 'site'].includes(groups[i]));
     const content = loadedByHalf(contentRuns(remote), new Set([...help, ...outside.flatMap((run) => [...run])]));
-    const inputsOf = (files) => [...new Set([...files].filter((file) => file.endsWith('.js')).flatMap((file) => Object.keys(metafile.outputs[file]?.inputs ?? {})))].sort();
+    const inputsOf = (files) => [...new Set([...files].flatMap((file) => chunkModules[file] ?? []))].sort();
     const tiers = { help: inputsOf(help), command: inputsOf(common), content: inputsOf(content) };
     writeFileSync(join(root, 'scripts/startup-modules.json'), `${JSON.stringify(tiers, null, 1)}\n`);
     console.log(

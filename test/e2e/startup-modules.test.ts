@@ -3,38 +3,52 @@
  * loads, mapped back to src/ modules through the chunk's source map. Start-up time is
  * mostly modules loaded (benchmarks measure the time; this guards what the time is made
  * of): `--version` loads no chunk, top-level `--help` neither the route catalog nor the
- * session, and `space get` none of the change-request conflict commands.
+ * session, and `space get` none of the change-request conflict commands; and each chunk
+ * `space get` and `--help` load runs from its V8 code cache (bin/bundle-loader.js).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin } from '../helpers/binary.js';
 import { cleanupTempDirs, tempDir } from '../helpers/stores.js';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+/** A preload recording each chunk compiled and its code cache's fate (test/helpers/record-scripts.cjs). */
+const recordScripts = fileURLToPath(new URL('../helpers/record-scripts.cjs', import.meta.url));
 
 let work: string;
 let env: Record<string, string>;
 let spaceId: string;
 
-/** The src/ and node_modules/ modules `docsctl args` loads (through dist/'s source maps), and how many files of dist/. */
-function loaded(args: readonly string[]): { modules: Set<string>; chunks: number; fileOf: Map<string, string> } {
+interface Loaded {
+  /** The src/ and node_modules/ modules of the chunks loaded (through their source maps). */
+  modules: Set<string>;
+  /** How many files of dist/ were loaded. */
+  chunks: number;
+  fileOf: Map<string, string>;
+  /** Per file of dist/: whether V8 refused its code cache (undefined: there was none). */
+  cacheRejected: Map<string, boolean | undefined>;
+}
+
+/** What `docsctl args` loads: every chunk of dist/ bin/bundle-loader.js compiles (a vm.Script each), with its code cache's fate. */
+function loaded(args: readonly string[], options: { env?: Record<string, string>; nodeArgs?: readonly string[] } = {}): Loaded {
   const log = join(work, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   writeFileSync(log, '');
-  execFileSync('node', ['--import', pathToFileURL(join(work, 'register.mjs')).href, bin, ...args], {
-    env: { ...env, DOCSCTL_LOADED_LOG: log },
+  execFileSync('node', [...(options.nodeArgs ?? []), '--require', recordScripts, bin, ...args], {
+    env: { ...env, ...options.env, DOCSCTL_LOADED_LOG: log },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const modules = new Set<string>();
   const fileOf = new Map<string, string>();
+  const cacheRejected = new Map<string, boolean | undefined>();
   let chunks = 0;
-  for (const url of new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))) {
-    if (!url.startsWith('file:')) continue;
-    const file = fileURLToPath(url);
+  for (const line of new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))) {
+    const [file = '', rejected] = line.split('\t');
     if (!file.startsWith(dist)) continue;
     chunks++;
+    cacheRejected.set(file, rejected === 'undefined' ? undefined : rejected === 'true');
     const { sources } = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
     for (const source of sources) {
       const module = source.replace(/^(\.\.\/)+/, '');
@@ -42,21 +56,11 @@ function loaded(args: readonly string[]): { modules: Set<string>; chunks: number
       fileOf.set(module, file);
     }
   }
-  return { modules, chunks, fileOf };
+  return { modules, chunks, fileOf, cacheRejected };
 }
 
 beforeAll(() => {
   work = tempDir('docsctl-startup-modules-');
-  // A load hook that writes each module's URL to DOCSCTL_LOADED_LOG (hooks run in their own thread).
-  writeFileSync(
-    join(work, 'hooks.mjs'),
-    "import { appendFileSync } from 'node:fs';\n" +
-      'export async function load(url, context, nextLoad) {\n' +
-      "  appendFileSync(process.env.DOCSCTL_LOADED_LOG, url + '\\n');\n" +
-      '  return nextLoad(url, context);\n' +
-      '}\n',
-  );
-  writeFileSync(join(work, 'register.mjs'), "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n");
   env = { PATH: process.env.PATH ?? '', HOME: work, XDG_CONFIG_HOME: join(work, 'config'), DOCSCTL_STORE: join(work, 'store'), NO_COLOR: '1' };
   execFileSync('node', [bin, 'init', '--org', 'Acme'], { env, stdio: 'ignore' });
   spaceId = execFileSync('node', [bin, 'space', 'create', '--title', 'Start-up', '--format', 'ids'], { env, encoding: 'utf8' }).trim();
@@ -92,7 +96,19 @@ describe('modules loaded at start-up (bin/docsctl.js)', () => {
     const { fileOf } = loaded(['page', 'list', spaceId, '--json']);
     const content = ['src/domain/content/storage.ts', 'src/domain/content/common.ts', 'src/domain/content/views.ts', 'src/domain/content/change-requests.ts', 'src/content-model/markdown.ts'];
     for (const module of content) expect(fileOf.get(module), module).toBe(fileOf.get('src/domain/content/storage.ts'));
-    expect(fileOf.get('src/domain/content/storage.ts')).toMatch(/\/content-[^/]*\.js$/);
+    expect(fileOf.get('src/domain/content/storage.ts')).toMatch(/\/content-[^/]*\.cjs$/);
+  });
+
+  it('space get and --help run every chunk they load from its code cache (none missing, none refused by V8)', () => {
+    for (const args of [['space', 'get', spaceId, '--json'], ['--help']]) {
+      const { cacheRejected, chunks } = loaded(args);
+      expect(chunks, args.join(' ')).toBeGreaterThan(1);
+      expect([...cacheRejected].filter(([, rejected]) => rejected !== false).map(([file]) => file)).toEqual([]);
+    }
+  });
+
+  it('--debug loads the bundle with Node\'s require (for source maps), not through the code cache', () => {
+    expect(loaded(['space', 'get', spaceId, '--json', '--debug']).chunks).toBe(0);
   });
 
   it('the cr group still registers its hand-written conflict commands', () => {
