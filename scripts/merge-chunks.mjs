@@ -109,7 +109,8 @@ export async function mergeStartupChunks({ outputFiles, metafile, root, outdir, 
       manualChunks: (id) => tierOf.get(id),
       sourcemap: true,
       sourcemapExcludeSources: true,
-      // The banner esbuild gives each chunk declares `require`: one per merged module, renamed apart.
+      // Each chunk requires what it imports itself (Rollup would add its importers' imports to it,
+      // for browsers loading in parallel).
       hoistTransitiveImports: false,
     });
     const written = [];

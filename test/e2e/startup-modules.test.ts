@@ -7,7 +7,7 @@
  * `space get` and `--help` load runs from its V8 code cache (bin/bundle-loader.js).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,12 +21,14 @@ const recordScripts = fileURLToPath(new URL('../helpers/record-scripts.cjs', imp
 let work: string;
 let env: Record<string, string>;
 let spaceId: string;
+let siteId: string;
 
 interface Loaded {
   /** The src/ and node_modules/ modules of the chunks loaded (through their source maps). */
   modules: Set<string>;
-  /** How many files of dist/ were loaded. */
+  /** How many files of dist/ were loaded, and their bytes. */
   chunks: number;
+  bytes: number;
   fileOf: Map<string, string>;
   /** Per file of dist/: whether V8 refused its code cache (undefined: there was none). */
   cacheRejected: Map<string, boolean | undefined>;
@@ -44,10 +46,12 @@ function loaded(args: readonly string[], options: { env?: Record<string, string>
   const fileOf = new Map<string, string>();
   const cacheRejected = new Map<string, boolean | undefined>();
   let chunks = 0;
+  let bytes = 0;
   for (const line of new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))) {
     const [file = '', rejected] = line.split('\t');
     if (!file.startsWith(dist)) continue;
     chunks++;
+    bytes += statSync(file).size;
     cacheRejected.set(file, rejected === 'undefined' ? undefined : rejected === 'true');
     const { sources } = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
     for (const source of sources) {
@@ -56,7 +60,7 @@ function loaded(args: readonly string[], options: { env?: Record<string, string>
       fileOf.set(module, file);
     }
   }
-  return { modules, chunks, fileOf, cacheRejected };
+  return { modules, chunks, bytes, fileOf, cacheRejected };
 }
 
 beforeAll(() => {
@@ -64,6 +68,7 @@ beforeAll(() => {
   env = { PATH: process.env.PATH ?? '', HOME: work, XDG_CONFIG_HOME: join(work, 'config'), DOCSCTL_STORE: join(work, 'store'), NO_COLOR: '1' };
   execFileSync('node', [bin, 'init', '--org', 'Acme'], { env, stdio: 'ignore' });
   spaceId = execFileSync('node', [bin, 'space', 'create', '--title', 'Start-up', '--format', 'ids'], { env, encoding: 'utf8' }).trim();
+  siteId = execFileSync('node', [bin, 'site', 'create', '--title', 'Start-up', '--space', spaceId, '--format', 'ids'], { env, encoding: 'utf8' }).trim();
 });
 
 afterAll(() => cleanupTempDirs());
@@ -109,6 +114,20 @@ describe('modules loaded at start-up (bin/docsctl.js)', () => {
 
   it('--debug loads the bundle with Node\'s require (for source maps), not through the code cache', () => {
     expect(loaded(['space', 'get', spaceId, '--json', '--debug']).chunks).toBe(0);
+  });
+
+  it('what --help, space get and site tree load stays within bounds (a stale startup-modules.json or a heavy import shows here)', () => {
+    // Measured when written: --help 2 files / 68 KB, space get 14 / 402 KB, site tree 22 / 642 KB.
+    const bounds: Array<[string[], number, number]> = [
+      [['--help'], 2, 80_000],
+      [['space', 'get', spaceId, '--json'], 16, 440_000],
+      [['site', 'tree', siteId], 24, 700_000],
+    ];
+    for (const [args, files, bytes] of bounds) {
+      const { chunks, bytes: loadedBytes } = loaded(args);
+      expect(chunks, `${args[0]} ${args[1] ?? ''}: files`).toBeLessThanOrEqual(files);
+      expect(loadedBytes, `${args[0]} ${args[1] ?? ''}: bytes`).toBeLessThanOrEqual(bytes);
+    }
   });
 
   it('the cr group still registers its hand-written conflict commands', () => {
