@@ -284,7 +284,7 @@ export async function planImport(
   const { importRepositoryInSlices } = await import('../../gitsync/import.js');
   ctx.progress?.({ stage: 'converting' });
   const result = await converting('import', target.url, () =>
-    importRepositoryInSlices(snapshot, { projectDirectory: target.projectDirectory, ids: ctx.ids, previous }),
+    importRepositoryInSlices(snapshot, { projectDirectory: target.projectDirectory, ids: ctx.ids, previous, consume: true }),
   );
   ctx.progress?.({ stage: 'converted', processed: result.stats.pages, total: result.stats.pages });
   return { skipped: false, target, oid, message, tree: result.tree, previous, previousRevision: revision.id, warnings: result.warnings, layout: result.layout };
