@@ -50,6 +50,12 @@ export interface ImportOptions {
   previous?: ContentTree;
   /** False: leave `.gitbook/includes/` out (what a space that never imported its reusable contents owns of a repository). */
   reusableContents?: boolean;
+  /**
+   * The caller has no use for `snapshot` afterwards: each page's bytes are let go from it
+   * once decoded (the entry keeps its path and blob id), so a 4,000-page import does not hold
+   * ~23 MB of page bytes beside the text made of them until the conversion ends.
+   */
+  consume?: boolean;
 }
 
 
@@ -81,6 +87,8 @@ interface Context {
   docByPath: Map<string, ContentPage>;
   /** Link pages to a local page: the page's repository path and anchor. */
   linkTargets: Map<ContentPage, { path: string; anchor?: string; raw: string }>;
+  /** With `consume`: the text of each page file whose bytes were let go, by its path (a symbolic link may lead to it again). */
+  texts: Map<string, string> | undefined;
 }
 
 export function importRepository(snapshot: RepoSnapshot, options: ImportOptions): ImportResult {
@@ -105,6 +113,7 @@ function* importSteps(snapshot: RepoSnapshot, options: ImportOptions): Generator
     docs: new Map(),
     docByPath: new Map(),
     linkTargets: new Map(),
+    texts: options.consume === true ? new Map() : undefined,
   };
   const summary = resolveFile(snapshot, config.summary);
   const pages = summary ? yield* pagesFromSummary(ctx, pageDecoder.decode(textBytes(summary.file, config.summary))) : yield* pagesFromFolders(ctx);
@@ -144,7 +153,7 @@ function readDocument(
 ): ContentPage | null {
   const found = resolveFile(ctx.snapshot, path);
   if (!found) return null;
-  const text = pageDecoder.decode(textBytes(found.file, path));
+  const text = pageText(ctx, found, path);
   const parsed = parsePageFile(text);
   if (parsed.frontMatterRefused) throw new GitSyncError(`${path}: front matter refused: ${parsed.frontMatterError ?? 'hostile YAML'}`, { file: path });
   if (parsed.frontMatterError !== undefined) {
@@ -177,6 +186,25 @@ function readDocument(
   ctx.docs.set(page, info);
   if (!ctx.docByPath.has(path)) ctx.docByPath.set(path, page);
   return page;
+}
+
+const NO_BYTES = new Uint8Array(0);
+
+/**
+ * The text of a page file. With `consume`, its bytes are let go once decoded, unless another
+ * part of the import reads them: the files of `.gitbook/` (assets, reusable contents: their
+ * bytes are kept as files), `.gitbook.yaml` and the table of contents (layoutOf).
+ */
+function pageText(ctx: Context, found: NonNullable<ReturnType<typeof resolveFile>>, path: string): string {
+  const known = ctx.texts?.get(found.path);
+  if (known !== undefined) return known;
+  const text = pageDecoder.decode(textBytes(found.file, path));
+  const { config } = ctx;
+  if (ctx.texts !== undefined && found.path !== config.summary && found.path !== config.path && !found.path.includes('.gitbook/')) {
+    ctx.snapshot.set(found.path, { ...found.file, data: NO_BYTES, oid: fileOid(found.file) });
+    ctx.texts.set(found.path, text);
+  }
+  return text;
 }
 
 /**

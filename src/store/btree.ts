@@ -219,6 +219,14 @@ function textOf(value: Json): string {
   return JSON.stringify(value);
 }
 
+/**
+ * The size (as `cut` counts it: 12 + the entries' `entryBytes`) of nodes this process
+ * built or measured. A leaf is immutable, so its size is measured once: a write that
+ * changes a few rows of a leaf whose size is known measures only those rows, not every
+ * row it keeps (a JSON.stringify of each: half of what a small commit's leaves cost).
+ */
+const nodeBytes = new WeakMap<BNode, number>();
+
 /** Cuts sorted entries into nodes of about NODE_TARGET_BYTES (one node when they fit in NODE_MAX_BYTES). */
 function cut(keys: string[], items: Array<Json | string>, sizes: number[], leaf: boolean, emit: BEmit): Ref[] {
   if (keys.length === 0) return [];
@@ -245,12 +253,55 @@ function cut(keys: string[], items: Array<Json | string>, sizes: number[], leaf:
     const node: BNode = leaf ? { k, v: items.slice(from, to) as Json[] } : { k, c: items.slice(from, to) as string[] };
     let bytes = 12;
     for (let i = from; i < to; i += 1) bytes += sizes[i] as number;
+    nodeBytes.set(node, bytes);
     return { key: k[0] as string, hash: emit(node), bytes, node };
   });
 }
 
+/**
+ * `applyToLeaf` on a leaf of known size whose rows still fit one node after the changes:
+ * measures only the rows replaced or deleted; undefined when the leaf must be cut.
+ */
+function applyToSmallLeaf(node: BLeaf, known: number, changes: BChange[], emit: BEmit): Ref[] | undefined {
+  const keys: string[] = [];
+  const values: Json[] = [];
+  let bytes = known;
+  let i = 0;
+  for (const change of changes) {
+    while (i < node.k.length && (node.k[i] as string) < change.key) {
+      keys.push(node.k[i] as string);
+      values.push(node.v[i] as Json);
+      i += 1;
+    }
+    if (i < node.k.length && node.k[i] === change.key) {
+      bytes -= entryBytes(change.key, textOf(node.v[i] as Json).length); // replaced or deleted
+      i += 1;
+    }
+    if (change.text !== null) {
+      bytes += entryBytes(change.key, change.text.length);
+      if (bytes > NODE_MAX_BYTES) return undefined;
+      keys.push(change.key);
+      values.push(JSON.parse(change.text) as Json);
+    }
+  }
+  if (bytes > NODE_MAX_BYTES) return undefined;
+  for (; i < node.k.length; i += 1) {
+    keys.push(node.k[i] as string);
+    values.push(node.v[i] as Json);
+  }
+  if (keys.length === 0) return [];
+  const leaf: BLeaf = { k: keys, v: values };
+  nodeBytes.set(leaf, bytes);
+  return [{ key: keys[0] as string, hash: emit(leaf), bytes, node: leaf }];
+}
+
 /** Applies sorted, distinct changes to one leaf's rows. */
 function applyToLeaf(node: BLeaf, changes: BChange[], emit: BEmit): Ref[] {
+  const known = nodeBytes.get(node);
+  if (known !== undefined) {
+    const small = applyToSmallLeaf(node, known, changes, emit);
+    if (small !== undefined) return small;
+  }
   const keys: string[] = [];
   const values: Json[] = [];
   const sizes: number[] = [];
@@ -286,10 +337,13 @@ function nodeOf(source: BTreeSource, ref: Ref): BNode {
 function sizeOf(source: BTreeSource, ref: Ref): number {
   if (ref.bytes < 0) {
     const node = nodeOf(source, ref);
+    const known = nodeBytes.get(node);
+    if (known !== undefined) return (ref.bytes = known);
     let bytes = 12;
     if (isBLeaf(node)) for (let i = 0; i < node.k.length; i += 1) bytes += entryBytes(node.k[i] as string, textOf(node.v[i] as Json).length);
     else for (const key of node.k) bytes += entryBytes(key, HASH_ENTRY_BYTES);
     ref.bytes = bytes;
+    nodeBytes.set(node, bytes);
   }
   return ref.bytes;
 }

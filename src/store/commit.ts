@@ -60,7 +60,7 @@ export interface CommitHost extends SnapshotSource {
   /** The newest committed state (checked on disk: `fresh`). */
   snapshot(fresh: boolean): Snapshot;
   /** Called once a commit landed: its objects, record and root become the newest state. */
-  committed(gen: number, record: CommitRecord, root: RootObject, values: Map<string, { value?: unknown; bytes: Buffer }>): void;
+  committed(gen: number, record: CommitRecord, root: RootObject, values: Map<string, { value?: unknown; bytes: Buffer; node?: true }>): void;
   /** Prepared commits whose objects readers of the next group may ask for. */
   readonly speculative: Set<Prepared>;
 }
@@ -73,6 +73,12 @@ interface Pending {
   /** A table node the commit built (dropped when a later change of the same commit superseded it). */
   node?: true;
 }
+
+/**
+ * Resolves after the event loop's current turn: the requests read in the same turn as
+ * the first that arrived join its group instead of waiting for the next one.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Changes applied to a table at once (see `prepare`). */
 const APPLY_CHUNK = 1024;
@@ -92,27 +98,43 @@ function dropSuperseded(pending: Map<string, Pending>, roots: Iterable<string>):
     const p = pending.get(hash);
     if (p?.node !== true || reached.has(hash)) continue;
     reached.add(hash);
-    const node = p.value as BNode | undefined; // a leaf is kept as bytes only (see `prepare`)
+    const node = p.value as BNode | undefined; // a leaf may be kept as bytes only (see `nodeSink`)
     if (node !== undefined && !isBLeaf(node)) stack.push(...node.c);
   }
   for (const [hash, p] of pending) if (p.node === true && !reached.has(hash)) pending.delete(hash);
 }
 
 /**
+ * Leaf bytes a commit keeps parsed as well (the first ones it builds). A small commit (a
+ * create through `serve`: a dozen leaves of a few KiB) keeps its leaves' values, so the
+ * store caches them once it lands (`committed`) and the next commit, which changes the
+ * same leaves, neither reads them back from its commit file, parses them nor checks their
+ * shape again (that was ~15% of a create's CPU). Past this, leaves are bytes only.
+ */
+export const KEEP_LEAF_VALUES_BYTES = 256 * 1024;
+
+/**
  * Where a commit's new table nodes go (`pending`), and how the commit reads them back. A
- * leaf is kept as its bytes only: its parsed rows would double what a big commit holds (a
- * fresh search index is ~15 MB of leaves). The few leaves a later key range reads again
- * (the tree's edge) are parsed back, once per range. Inner nodes keep their value
- * (`dropSuperseded` walks them; they are a few percent of the bytes).
+ * leaf past the first KEEP_LEAF_VALUES_BYTES is kept as its bytes only: its parsed rows
+ * would double what a big commit holds (a fresh search index is ~15 MB of leaves). The
+ * few leaves a later key range reads again (the tree's edge) are parsed back, once per
+ * range. Inner nodes keep their value (`dropSuperseded` walks them; they are a few
+ * percent of the bytes).
  */
 function nodeSink(pending: Map<string, Pending>) {
   let reread = new Map<string, unknown>();
+  let leafBytes = 0;
   return {
     emit(object: unknown): string {
       const bytes = Buffer.from(JSON.stringify(object));
       const hash = sha256(bytes);
       const node = object as BNode;
-      pending.set(hash, isBLeaf(node) ? { bytes, names: namesHashes(node.v), node: true } : { value: object, bytes, names: true, node: true });
+      if (!isBLeaf(node)) pending.set(hash, { value: object, bytes, names: true, node: true });
+      else {
+        leafBytes += bytes.length;
+        const names = namesHashes(node.v);
+        pending.set(hash, leafBytes <= KEEP_LEAF_VALUES_BYTES ? { value: object, bytes, names, node: true } : { bytes, names, node: true });
+      }
       return hash;
     },
     value(hash: string): unknown {
@@ -162,6 +184,8 @@ interface InFlight {
   ran: Ran;
   /** Whether the commit landed (false: another writer took the generation, or the one before it did not land). */
   publishing: Promise<boolean>;
+  /** Settles once the commit's file is written and fsynced (its link and the directory's fsync to come), or it failed. */
+  synced: Promise<unknown>;
 }
 
 /** A committed transaction's id and result, for the transaction log. */
@@ -187,10 +211,16 @@ export class Committer {
     this.formatVersion = checkFormat(host.dir);
   }
 
+  /** Called by the next `enqueue` (see `arrival`). */
+  private arrived: (() => void) | undefined;
+
   /** Queues `fn` for the next group commit. */
   enqueue<T>(fn: (tx: StoreWriter) => T | Promise<T>, options: TransactOptions): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.waiting.push({ fn, options, resolve: resolve as (value: unknown) => void, reject } as Queued);
+      const arrived = this.arrived;
+      this.arrived = undefined;
+      arrived?.();
       if (!this.pumpActive) {
         this.pumpActive = true;
         this.pumping = this.pump();
@@ -251,9 +281,23 @@ export class Committer {
           current = await this.startGroup(group, () => this.host.snapshot(true));
         }
         const prepared = current.ran.prepared;
-        if (prepared !== undefined && this.formatVersion >= FORMAT_VERSION && !letGo()) {
-          const next = this.takeGroup();
-          ahead = await this.startGroup(next, () => new Snapshot(prepared.gen, this.host, prepared.record, prepared.root), current.publishing);
+        if (prepared !== undefined && this.formatVersion >= FORMAT_VERSION) {
+          // The next group starts on top of this commit at once with what is queued; when
+          // nothing is (`serve`'s clients send their next request when answered, so right
+          // after a group starts the queue is nearly always empty), once this commit's file
+          // is fsynced with what queued meanwhile, or with the first transactions to arrive
+          // after that, not after this commit landed: that cost each of them a second whole
+          // fsync chain. What is left of this commit then (a link and the directory's fsync)
+          // takes as long as the next group's own file, so they overlap; waiting for the
+          // file's fsync keeps groups as large as they were.
+          if (this.waiting.length === 0) {
+            await Promise.race([current.synced, current.publishing.catch(() => undefined)]);
+            if (this.waiting.length === 0 && (await this.arrivalBefore(current.publishing))) await nextTurn();
+          }
+          if (!letGo()) {
+            const next = this.takeGroup();
+            ahead = await this.startGroup(next, () => new Snapshot(prepared.gen, this.host, prepared.record, prepared.root), current.publishing);
+          }
         }
         let settle = await this.outcome(current, () => {
           const pending = ahead;
@@ -293,6 +337,21 @@ export class Committer {
     }
   }
 
+  /** True when a transaction is queued before `landing` settles (false once it did). */
+  private arrivalBefore(landing: Promise<boolean>): Promise<boolean> {
+    return Promise.race([
+      landing.then(
+        () => false,
+        () => false,
+      ),
+      new Promise<boolean>((resolve) => {
+        this.arrived = () => resolve(true);
+      }),
+    ]).finally(() => {
+      this.arrived = undefined;
+    });
+  }
+
   /**
    * Waits for `current`'s commit; when it did not land, the group written ahead of it
    * (`takeAhead`) goes back to the queue and `current` runs again on what did land.
@@ -325,9 +384,13 @@ export class Committer {
     } catch (error) {
       ran = { settle: group.map((item) => () => item.reject(error)) };
     }
-    const publishing = ran.prepared !== undefined ? this.publish(ran.prepared, before) : (before ?? Promise.resolve(true));
-    publishing.catch(() => undefined); // handled by whoever awaits it
-    return { group, ran, publishing };
+    let fileSynced = (): void => undefined;
+    const synced = new Promise<void>((resolve) => {
+      fileSynced = resolve;
+    });
+    const publishing = ran.prepared !== undefined ? this.publish(ran.prepared, before, fileSynced) : (before ?? Promise.resolve(true));
+    publishing.catch(() => undefined).finally(fileSynced); // handled by whoever awaits it
+    return { group, ran, publishing, synced };
   }
 
   /**
@@ -366,7 +429,10 @@ export class Committer {
         tx.finished = true;
       }
       if (tx.dirty) {
+        // Moved, not copied: this frame keeps `tx` until the group is prepared, and with it
+        // every row it wrote (a fresh search index's text, ~15 MB) beside the nodes built from them.
         writes.absorb(tx.own);
+        tx.own.clear();
         if (txId !== undefined) {
           logged.push({ txId, value });
           seen.set(txId, value);
@@ -504,8 +570,10 @@ export class Committer {
       const rows = writes.tables.get(table) as Map<string, string | null>;
       const changes: BChange[] = [];
       for (const [key, text] of rows) changes.push({ key, text });
-      // The rows' text is held by `changes` alone from here, and each range's let go once applied.
+      // The rows' text is held by `changes` alone from here, and each range's let go once applied
+      // (`rows` is emptied too: this frame keeps it across the awaits below).
       writes.tables.delete(table);
+      rows.clear();
       changes.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       // A big change set (a fresh search index is a hundred thousand rows) goes a key range at
       // a time, the event loop running between: `serve` keeps answering while it is built.
@@ -587,15 +655,15 @@ export class Committer {
    * commit landed (false, without linking, when it did not). False when another writer
    * took the generation.
    */
-  private async publish(prepared: Prepared, before?: Promise<boolean>): Promise<boolean> {
+  private async publish(prepared: Prepared, before?: Promise<boolean>, synced?: () => void): Promise<boolean> {
     try {
-      return await this.write(prepared, before);
+      return await this.write(prepared, before, synced);
     } finally {
       this.host.speculative.delete(prepared);
     }
   }
 
-  private async write(prepared: Prepared, before: Promise<boolean> | undefined): Promise<boolean> {
+  private async write(prepared: Prepared, before: Promise<boolean> | undefined, synced?: () => void): Promise<boolean> {
     const { gen, record } = prepared;
     const dir = this.host.dir;
     if (this.formatVersion < FORMAT_VERSION) await this.upgradeFormat();
@@ -611,6 +679,7 @@ export class Committer {
         own === undefined ? Promise.resolve() : this.writeOwnPack(own, prepared),
         writeNewFile(temp, encodeCommitFile(header, prepared.inline), { sync: this.host.durable }),
       ]);
+      synced?.();
       const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;
       if (before !== undefined && !(await before.catch(() => false))) return false;

@@ -270,8 +270,13 @@ export class JsonFileStore implements Store, SnapshotSource {
   }
 
   /** Called by the committer once a commit landed (under our lock): its state is the newest. */
-  committed(gen: number, record: CommitRecord, root: RootObject, values: Map<string, { value?: unknown; bytes: Buffer }>): void {
-    for (const [hash, p] of values) if (p.value !== undefined) this.cache.set(hash, p.value, p.bytes.length);
+  committed(gen: number, record: CommitRecord, root: RootObject, values: Map<string, { value?: unknown; bytes: Buffer; node?: true }>): void {
+    for (const [hash, p] of values) {
+      if (p.value === undefined) continue;
+      this.cache.set(hash, p.value, p.bytes.length);
+      // A table node the commit built has its shape by construction: reading it checks nothing.
+      if (p.node === true && typeof p.value === 'object' && p.value !== null) this.checked.add(p.value);
+    }
     this.newestSeen = Math.max(this.newestSeen, gen);
     if ((this.latest?.gen ?? 0) < gen) this.latest = new Snapshot(gen, this, record, root);
   }

@@ -125,6 +125,14 @@ export class Writes {
   get empty(): boolean {
     return this.tables.size === 0 && this.objects.size === 0 && this.staged.size === 0 && this.roots.size === 0;
   }
+
+  /** Forgets every write (once another Writes absorbed them). */
+  clear(): void {
+    this.tables.clear();
+    this.roots.clear();
+    this.objects.clear();
+    this.staged.clear();
+  }
 }
 
 export class Transaction extends Snapshot implements StoreWriter {

@@ -52,3 +52,37 @@ describe('planIndex with consume', () => {
     expect([...walkPages(kept.pages)].every(({ page: p }) => typeof p.markdown === 'string')).toBe(true);
   });
 });
+
+describe('planIndex of many postings', () => {
+  it('plans every posting of a space whose changes fill more than one chunk (16,384 changes each)', async () => {
+    const store = new MemoryStore();
+    const empty: ContentTree = { pages: [], files: [] };
+    const words = Array.from({ length: 60 }, (_, w) => `w${w}`).join(' ');
+    // 300 pages × 62 words (60 once, "shared" 1–7 times, "page" in the title): 18,600 changes.
+    const tree: ContentTree = {
+      pages: Array.from({ length: 300 }, (_, i) => page(`p${i}`, 'Page', `${words}\n\n${'shared '.repeat((i % 7) + 1)}`)),
+      files: [],
+    };
+    const content = await store.transact((tx) => {
+      saveTree(tx, empty);
+      return saveTree(tx, tree);
+    });
+    const plan = await planIndex(store.read(), 'sp1', { revision: 'r0', tree: empty }, tree, content, { consume: true });
+    expect(plan?.pages).toBe(300);
+    const postings = (word: string): Map<string, [number, number]> => {
+      const found = new Map<string, [number, number]>();
+      for (const [key, json] of plan?.writes ?? []) {
+        if (!key.startsWith(`sp1/${word}/`) || json === null) continue;
+        const row = JSON.parse(json) as Array<string | number>;
+        for (let i = 0; i < row.length; i += 3) found.set(row[i] as string, [row[i + 1] as number, row[i + 2] as number]);
+      }
+      return found;
+    };
+    const expected = (count: (i: number) => [number, number]) => new Map(Array.from({ length: 300 }, (_, i) => [`p${i}`, count(i)] as const));
+    expect(postings('w59')).toEqual(expected(() => [1, 0]));
+    expect(postings('shared')).toEqual(expected((i) => [(i % 7) + 1, 0]));
+    expect(postings('page')).toEqual(expected(() => [0, 1]));
+    // Keys are whole strings as the store keeps them.
+    expect(plan?.writes.every(([key]) => /^sp1\/\w+\/[0-9a-f]{8}$/.test(key))).toBe(true);
+  });
+});

@@ -205,6 +205,39 @@ describe('commits in flight together', () => {
     expect((await fsck(dir)).problems).toEqual([]);
   });
 
+  it('starts the group of a transaction that arrives while a commit is written before that commit lands (serve: clients send again once answered)', async () => {
+    const dir = storePath('pipeline-arrival');
+    const store = createStore(dir);
+    const calls: Array<{ op: string; file: string }> = [];
+    let later: Promise<unknown> | undefined;
+    setFaultInjector((op, file) => {
+      calls.push({ op, file });
+      // B arrives a turn after A's commit file was opened: the queue was empty when A's group started.
+      if (later === undefined && commitTemp({ op, file })) {
+        later = new Promise((resolve, reject) => {
+          setImmediate(() => {
+            store.transact((tx) => tx.put('rows', 'b', { seen: tx.get('rows', 'a0') !== undefined })).then(resolve, reject);
+          });
+        });
+      }
+      return undefined;
+    });
+    const first = store.transact((tx) => {
+      for (let i = 0; i < 2000; i += 1) tx.put('rows', `a${i}`, { i, pad: 'x'.repeat(100) });
+    });
+    await first.then(() => calls.push({ op: 'answered', file: 'a' }));
+    await later;
+    await store.close();
+    setFaultInjector(undefined);
+    const opens = calls.flatMap((call, i) => (commitTemp(call) ? [i] : []));
+    const answered = calls.findIndex((call) => call.op === 'answered');
+    expect(opens).toHaveLength(2);
+    // B's commit file was written while A's was still landing (before A's caller was answered).
+    expect(opens[1]).toBeLessThan(answered);
+    expect(openStore(dir).read().get('rows', 'b')).toEqual({ seen: true });
+    expect((await fsck(dir)).problems).toEqual([]);
+  });
+
   it('runs the next group again when the commit ahead of it does not land', async () => {
     const dir = storePath('pipeline-fail');
     const store = createStore(dir);

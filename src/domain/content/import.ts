@@ -208,6 +208,7 @@ async function convert(
   ctx: PrepareContext,
   snapshot: RepoSnapshot,
   previous: ContentTree,
+  consume: boolean,
 ): Promise<{ tree: ContentTree; warnings: string[]; adopt: Adopt }> {
   const [{ importRepositoryInSlices }, { GitSyncError }, { adoptFile, adoptPage }] = await Promise.all([
     import('../../gitsync/import.js'),
@@ -215,7 +216,7 @@ async function convert(
     import('../../gitsync/adopt.js'),
   ]);
   try {
-    const result = await importRepositoryInSlices(snapshot, { ids: ctx.ids, previous });
+    const result = await importRepositoryInSlices(snapshot, { ids: ctx.ids, previous, consume });
     // What the space keeps of its own over the import (its pages' places in Git, their sidebar titles).
     const source = { summary: result.layout.summary !== undefined };
     const adopt: Adopt = { page: (existing, page) => adoptPage(existing, page, source), file: adoptFile };
@@ -278,15 +279,22 @@ export async function mergeSource(
   } finally {
     await fetched.dispose?.();
   }
-  return mergeSnapshot(ctx, snapshot, previous, parentId);
+  return mergeSnapshot(ctx, snapshot, previous, parentId, { consume: true });
 }
 
 /** Converts `snapshot` (Git Sync layout) and merges it into `previous` (under `parentId`): what an import writes. */
-export async function mergeSnapshot(ctx: PrepareContext, snapshot: RepoSnapshot, previous: ContentTree, parentId: string | undefined): Promise<Merged> {
+export async function mergeSnapshot(
+  ctx: PrepareContext,
+  snapshot: RepoSnapshot,
+  previous: ContentTree,
+  parentId: string | undefined,
+  /** `consume`: the snapshot is the import's own, its page bytes let go as they are read (import.ts ImportOptions). */
+  options: { consume?: boolean } = {},
+): Promise<Merged> {
   const { findPage, mergeImportedInSlices } = await import('./import-merge.js');
   const parent = parentId === undefined ? undefined : findPage(previous, parentId);
   // Matched against the pages the import lands among (the parent's, or the root's), so matches keep their ids.
-  const converted = await convert(ctx, snapshot, parent ? { pages: parent.pages, files: previous.files } : previous);
+  const converted = await convert(ctx, snapshot, parent ? { pages: parent.pages, files: previous.files } : previous, options.consume === true);
   const merged = await mergeImportedInSlices(previous, converted.tree, parentId, converted.adopt);
   return { tree: merged.tree, imported: merged.added + merged.updated, total: merged.total, warnings: converted.warnings, pages: importedPages(converted.tree) };
 }

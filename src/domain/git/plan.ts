@@ -284,7 +284,7 @@ export async function planImport(
   const { importRepositoryInSlices } = await import('../../gitsync/import.js');
   ctx.progress?.({ stage: 'converting' });
   const result = await converting('import', target.url, () =>
-    importRepositoryInSlices(snapshot, { projectDirectory: target.projectDirectory, ids: ctx.ids, previous }),
+    importRepositoryInSlices(snapshot, { projectDirectory: target.projectDirectory, ids: ctx.ids, previous, consume: true }),
   );
   ctx.progress?.({ stage: 'converted', processed: result.stats.pages, total: result.stats.pages });
   return { skipped: false, target, oid, message, tree: result.tree, previous, previousRevision: revision.id, warnings: result.warnings, layout: result.layout };
@@ -336,7 +336,13 @@ export async function planExport(
   const source = await openRequestSource(ctx, body.url, settings, { directories: false });
   if (source.kind !== 'repository') throw badRequest(`${target.url} is not a Git repository`);
   const { mirror } = source;
-  const head = await mirror.fetch(body.ref, ctx.progress);
+  const fetching = mirror.fetch(body.ref, ctx.progress);
+  // Awaited below; a store error thrown meanwhile must not leave its rejection unhandled.
+  fetching.catch(() => undefined);
+  // The store's side (the revision's tree) needs nothing from git: read while git fetches.
+  const revision = primaryRevision(ctx.reader, space);
+  const { base, blobs } = exportBase(ctx.reader, revision);
+  const head = await fetching;
   if (
     !standalone &&
     !body.force &&
@@ -351,8 +357,6 @@ export async function planExport(
   }
   // The branch's images are compared by blob id, never read as bytes (see measuringSink).
   const current = head !== undefined ? await mirror.readSnapshot(head, target.projectDirectory, await measuringSink()) : new Map();
-  const revision = primaryRevision(ctx.reader, space);
-  const { base, blobs } = exportBase(ctx.reader, revision);
   const remembered = rememberedLayout(ctx.reader, record);
   const { exportRepository } = await import('../../gitsync/export.js');
   const result = await converting('export to', target.url, () =>
