@@ -43,7 +43,8 @@ export function pageLine(indent: string, title: string, where: string): string {
  */
 export class PagePieces {
   private readonly pieces: string[] = [];
-  // The text since the last URL, joined into one flat string per piece: each piece is copied once per variant showing it.
+  // The text since the last URL, joined into one flat string per piece: each piece is copied once per variant showing it
+  // (concatenated text stays a rope until then, and ropes kept to the end cost the collector more than the joins).
   private run: string[] = [];
   /** Whether a page was drawn (a variant without pages shows no page lines). */
   drawn = false;
@@ -151,10 +152,24 @@ export function treeText({ parts, pieces }: TreeText, clean: (text: string) => s
     const [index, url] = Array.isArray(part) ? part : [];
     const raw = Number.isInteger(index) ? pieces[index as number] : undefined;
     if (!Array.isArray(raw) || typeof url !== 'string') throw new Error(`site tree: the answer names pieces that are not there (${JSON.stringify(part)})`);
-    const clear = (cleaned[index as number] ??= raw.map((piece) => clean(String(piece))));
+    const clear = (cleaned[index as number] ??= cleanPieces(raw, clean));
     out.push(clear.join(clean(url)));
   }
   return out.join('');
+}
+
+/**
+ * Pieces passed through `clean`: in one call when it leaves their whole text as it is
+ * (the usual case; it maps character by character, so then it leaves each piece as it
+ * is), else each on its own. One call per variant's pieces instead of one per page line
+ * (the sanitizer's regular expression costs more to start than to scan a line).
+ */
+function cleanPieces(raw: readonly unknown[], clean: (text: string) => string): string[] {
+  if (raw.every((piece) => typeof piece === 'string')) {
+    const whole = (raw as string[]).join('');
+    if (clean(whole) === whole) return raw as string[];
+  }
+  return raw.map((piece) => clean(String(piece)));
 }
 
 /** The text of a tree, each line ending in a newline; empty for a site that shows no space. */
