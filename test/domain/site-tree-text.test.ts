@@ -96,6 +96,11 @@ describe('siteTreeText', () => {
     const tree = site(() => hostile, url);
     expect(treeText(siteTreeParts(tree), caret)).toBe(caret(siteTreeText(tree)));
     expect(treeText(siteTreeParts(tree), caret)).not.toMatch(/[\u001b\u0007\u009b]/);
+    // Pieces left as they are by the cleaner beside pieces it changes, and a piece that is not text (an untrusted answer).
+    const mixed = [variant('a', PAGES, 'https://x.test/a/'), variant('b', hostile, 'https://x.test/b/')];
+    expect(treeText(siteTreeParts(mixed), caret)).toBe(caret(siteTreeText(mixed)));
+    expect(treeText(siteTreeParts(mixed), caret)).toContain('\n  Evil ?]0;pwned?  https://x.test/b/evil\n');
+    expect(treeText({ parts: [[0, '/u/']], pieces: [['a\u0007', 5 as never]] }, caret)).toBe('a?/u/5');
   });
 
   it('refuses parts that name pieces that are not there', () => {

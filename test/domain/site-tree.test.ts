@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ContentPage } from '../../src/content-model/model.js';
 import { RevisionContent } from '../../src/domain/content/storage.js';
 import type { CompactPage, SiteTreeAnswer, SiteTreeTextAnswer } from '../../src/domain/sites/tree-shape.js';
-import { treeText } from '../../src/domain/sites/tree-text.js';
+import { siteTreeParts, treeText } from '../../src/domain/sites/tree-text.js';
 import { type ContentHarness, contentSetup, doc } from './content/helpers.js';
 
 afterEach(() => {
@@ -214,6 +214,33 @@ describe('getSiteTree', () => {
       [0, `${base}/`],
       [1, `${base}/guide-v2/`],
     ]);
+  });
+
+  it('with format=text, draws from the tries what the tree answer draws: each content once per level, published or not', async () => {
+    const h = await contentSetup();
+    const s = await siteOf(h);
+    // The guide's content again (same pages: the same root hash) beside it, and one level deeper (in the group's section).
+    const [twin, deeper] = [await h.createSpace('Guide twin'), await h.createSpace('Guide deeper')];
+    await h.seedSpace(twin.id, GUIDE);
+    await h.seedSpace(deeper.id, GUIDE);
+    await h.admin.ok('addSpaceToSite', { params: s.p, body: { spaceId: twin.id, sectionId: s.guides.id } }, 201);
+    await h.admin.ok('addSpaceToSite', { params: s.p, body: { spaceId: deeper.id, sectionId: s.apiSection.id } }, 201);
+    const sameAsTree = async () => {
+      const text = (await h.admin.call('getSiteTree', { params: s.p, query: { format: 'text' } })).body as SiteTreeTextAnswer;
+      const tree = await treeOf(h, s.p);
+      expect(text).toEqual({ object: 'x-docsctl-site-tree-text', site: s.p.siteId, ...siteTreeParts(tree.tree) });
+      return text;
+    };
+    const unpublished = await sameAsTree();
+    // Guide and its twin share pieces; the deeper copy has its own (two more spaces of indent); Guide v2 its own; API none.
+    expect(unpublished.pieces).toHaveLength(3);
+    expect(unpublished.parts.filter((part) => typeof part !== 'string').map((part) => (part as [number, string])[0])).toEqual([0, 1, 0, 2]);
+    expect(treeText(unpublished)).toContain('\n        Linux  basics/setup/linux\n');
+    await h.admin.ok('publishSite', { params: s.p });
+    await h.admin.ok('deleteSpaceById', { params: { spaceId: s.guide2.id } }, 205);
+    const published = await sameAsTree();
+    expect(treeText(published)).toContain(`\n          Linux  https://${h.orgId}.gitbook.io/docs/api/guide-deeper/basics/setup/linux\n`);
+    expect(treeText(published)).not.toContain('Guide v2');
   });
 
   it('with format=text, is empty for a site that shows no space; an unknown format is a 400', async () => {

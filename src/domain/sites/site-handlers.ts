@@ -43,7 +43,7 @@ import {
   siteSpacesOfSpace,
 } from './site-records.js';
 import { attachSiteSpace, freePath, removeAllStructure, siteSpacePathTaken } from './structure.js';
-import { siteTree } from './tree.js';
+import { siteTree, siteTreeTextParts } from './tree.js';
 import type { SiteTreeTextAnswer } from './tree-shape.js';
 import { siteTreeParts } from './tree-text.js';
 import { gitbookUrl, siteStructureView, siteView, visibleSiteSpaceCount } from './views.js';
@@ -270,6 +270,8 @@ export const siteHandlers: Record<string, Handler> = {
     const { site, view } = siteAccess(ctx, params);
     const format = query.format === 'text' ? 'text' : 'tree';
     const answer = () => {
+      // Without kept answers (one process, one read) the text is drawn straight from the tries.
+      if (format === 'text' && !ctx.answers) return new ExactJson({ object: 'x-docsctl-site-tree-text', site: site.id, ...siteTreeTextParts(view, site) } satisfies SiteTreeTextAnswer);
       const tree = siteTree(view, site, ctx.answers);
       if (format === 'tree') return new ExactJson(tree);
       return new ExactJson({ object: 'x-docsctl-site-tree-text', site: tree.site, ...siteTreeParts(tree.tree) } satisfies SiteTreeTextAnswer);

@@ -15,9 +15,10 @@
  * makes the text safe for a terminal part by part (each distinct piece once) before
  * joining it, instead of scanning megabytes of the same lines.
  */
-import type { CompactPage, TreeNode, TreeText } from './tree-shape.js';
+import type { CompactPage, TreeNode, TreeText, TreeVariant } from './tree-shape.js';
 
-const pad = (level: number) => '  '.repeat(level);
+/** The indent of a line at `level`. */
+export const pad = (level: number): string => '  '.repeat(level);
 
 /** The line of a group, section or variant at `level` (its pages or children follow). */
 export function nodeLine(item: TreeNode<unknown>, level: number): string {
@@ -33,65 +34,105 @@ export function pageLine(indent: string, title: string, where: string): string {
 }
 
 /**
- * The page lines of a variant as the pieces between its URLs: the text is
- * `pieces.join(url)` (each page with a path shows the variant's URL followed by its
- * path; without a published URL, `pieces.join('')` shows the path alone, as `pageLine`
- * does). Variants showing the same content share one pages array (tree.ts reads each
- * content once), so their pieces are drawn once and each variant costs one join.
+ * The page lines of a variant as the pieces between its URLs, drawn one page at a
+ * time in tree order: the text is `pieces.join(url)` (each page with a path shows the
+ * variant's URL followed by its path; without a published URL, `pieces.join('')` shows
+ * the path alone, as `pageLine` does). Fed from compact pages (pagePieces) or straight
+ * from a content's pages trie (tree.ts, `site tree` in one process), so both draw the
+ * same bytes.
+ */
+export class PagePieces {
+  private readonly pieces: string[] = [];
+  // The text since the last URL, joined into one flat string per piece: each piece is copied once per variant showing it
+  // (concatenated text stays a rope until then, and ropes kept to the end cost the collector more than the joins).
+  private run: string[] = [];
+  /** Whether a page was drawn (a variant without pages shows no page lines). */
+  drawn = false;
+
+  /** One page's line: `indent` (pad of its level), its title, its path ('' for none: no URL). */
+  page(indent: string, title: string, path: string): void {
+    this.drawn = true;
+    if (path === '') this.run.push(pageLine(indent, title, ''), '\n');
+    else {
+      this.run.push(indent, title, title ? '  ' : '');
+      this.pieces.push(this.run.join(''));
+      this.run = [path, '\n'];
+    }
+  }
+
+  /** The pieces (once every page is drawn). */
+  done(): string[] {
+    this.pieces.push(this.run.join(''));
+    return this.pieces;
+  }
+}
+
+/**
+ * The pieces of compact pages (see PagePieces). Variants showing the same content share
+ * one pages array (tree.ts reads each content once), so their pieces are drawn once and
+ * each variant costs one join.
  */
 function pagePieces(pages: readonly CompactPage[], level: number): string[] {
-  const pieces: string[] = [];
-  // The text since the last URL, joined into one flat string per piece: each piece is copied once per variant showing it.
-  let run: string[] = [];
+  const out = new PagePieces();
   const draw = (list: readonly CompactPage[], depth: number) => {
     const indent = pad(depth);
     for (const page of list) {
-      const path = page.path ?? '';
-      if (path === '') run.push(pageLine(indent, page.title, ''), '\n');
-      else {
-        run.push(indent, page.title, page.title ? '  ' : '');
-        pieces.push(run.join(''));
-        run = [path, '\n'];
-      }
+      out.page(indent, page.title, page.path ?? '');
       if (page.pages) draw(page.pages, depth + 1);
     }
   };
   draw(pages, level);
-  pieces.push(run.join(''));
-  return pieces;
+  return out.done();
 }
 
-/** The text of a tree in parts (see TreeText): nothing for a site that shows no space. */
-export function siteTreeParts(nodes: ReadonlyArray<TreeNode<CompactPage>>): TreeText {
+/**
+ * Where a variant's page lines are (an index in `pieces`, drawn by the callback or
+ * shared with an earlier variant), undefined when it shows no page.
+ */
+export type VariantPieces<P> = (variant: TreeVariant<P>, level: number, pieces: string[][]) => number | undefined;
+
+/**
+ * The text of a tree in parts (see TreeText), each variant's page lines found by
+ * `piecesOf` (at `level`, the depth of its pages): nothing for a site that shows no space.
+ */
+export function treeParts<P>(nodes: ReadonlyArray<TreeNode<P>>, piecesOf: VariantPieces<P>): TreeText {
   const parts: TreeText['parts'] = [];
   const pieces: string[][] = [];
-  // Pieces by level, then by pages array: a variant's level depends on where it is (root, section, group).
-  const drawn = new Map<number, Map<readonly CompactPage[], number>>();
-  const piecesOf = (pages: readonly CompactPage[], level: number) => {
-    let atLevel = drawn.get(level);
-    if (!atLevel) drawn.set(level, (atLevel = new Map()));
-    let index = atLevel.get(pages);
-    if (index === undefined) {
-      index = pieces.push(pagePieces(pages, level)) - 1;
-      atLevel.set(pages, index);
-    }
-    return index;
-  };
   let lines = '';
-  const walk = (items: ReadonlyArray<TreeNode<CompactPage>>, level: number) => {
+  const walk = (items: ReadonlyArray<TreeNode<P>>, level: number) => {
     for (const item of items) {
       lines += `${nodeLine(item, level)}\n`;
       if (item.type === 'group') walk(item.children, level + 1);
       else if (item.type === 'section') walk(item.variants, level + 1);
-      else if (item.pages.length > 0) {
-        parts.push(lines, [piecesOf(item.pages, level + 1), item.url ?? '']);
-        lines = '';
+      else {
+        const index = piecesOf(item, level + 1, pieces);
+        if (index !== undefined) {
+          parts.push(lines, [index, item.url ?? '']);
+          lines = '';
+        }
       }
     }
   };
   walk(nodes, 0);
   if (lines !== '') parts.push(lines);
   return { parts, pieces };
+}
+
+/** The text of a tree in parts (see TreeText): nothing for a site that shows no space. */
+export function siteTreeParts(nodes: ReadonlyArray<TreeNode<CompactPage>>): TreeText {
+  // Pieces by level, then by pages array: a variant's level depends on where it is (root, section, group).
+  const drawn = new Map<number, Map<readonly CompactPage[], number>>();
+  return treeParts(nodes, (variant, level, pieces) => {
+    if (variant.pages.length === 0) return undefined;
+    let atLevel = drawn.get(level);
+    if (!atLevel) drawn.set(level, (atLevel = new Map()));
+    let index = atLevel.get(variant.pages);
+    if (index === undefined) {
+      index = pieces.push(pagePieces(variant.pages, level)) - 1;
+      atLevel.set(variant.pages, index);
+    }
+    return index;
+  });
 }
 
 /**
@@ -111,10 +152,24 @@ export function treeText({ parts, pieces }: TreeText, clean: (text: string) => s
     const [index, url] = Array.isArray(part) ? part : [];
     const raw = Number.isInteger(index) ? pieces[index as number] : undefined;
     if (!Array.isArray(raw) || typeof url !== 'string') throw new Error(`site tree: the answer names pieces that are not there (${JSON.stringify(part)})`);
-    const clear = (cleaned[index as number] ??= raw.map((piece) => clean(String(piece))));
+    const clear = (cleaned[index as number] ??= cleanPieces(raw, clean));
     out.push(clear.join(clean(url)));
   }
   return out.join('');
+}
+
+/**
+ * Pieces passed through `clean`: in one call when it leaves their whole text as it is
+ * (the usual case; it maps character by character, so then it leaves each piece as it
+ * is), else each on its own. One call per variant's pieces instead of one per page line
+ * (the sanitizer's regular expression costs more to start than to scan a line).
+ */
+function cleanPieces(raw: readonly unknown[], clean: (text: string) => string): string[] {
+  if (raw.every((piece) => typeof piece === 'string')) {
+    const whole = (raw as string[]).join('');
+    if (clean(whole) === whole) return raw as string[];
+  }
+  return raw.map((piece) => clean(String(piece)));
 }
 
 /** The text of a tree, each line ending in a newline; empty for a site that shows no space. */

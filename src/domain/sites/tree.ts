@@ -14,7 +14,8 @@ import { primaryRevision } from '../content/common.js';
 import type { PageOutline } from '../content/page-slot.js';
 import { RevisionContent, contentOf } from '../content/storage.js';
 import type { SiteRecord } from './site-records.js';
-import { type ApiStructure, type CompactPage, type SiteTreeAnswer, type TreeNode, skeletonOf } from './tree-shape.js';
+import { type ApiStructure, type CompactPage, type SiteTreeAnswer, type TreeNode, type TreeText, skeletonOf } from './tree-shape.js';
+import { PagePieces, pad, treeParts } from './tree-text.js';
 import { type SiteViewContext, siteStructureView } from './views.js';
 import type { AnswerCache } from '../handler.js';
 
@@ -64,34 +65,73 @@ function pageCount(pages: readonly CompactPage[]): number {
  * unless it was written before outlines.
  */
 export function spacePages(content: RevisionContent): CompactPage[] {
-  return compactPages(content, content.root.rootPages, '', new Set());
+  const root: CompactPage[] = [];
+  // The last page met at each depth: the parent of the next page one level deeper.
+  const parents: CompactPage[] = [];
+  eachPage(content, (id, title, kind, path, depth) => {
+    const compact: CompactPage = kind === 'link' ? { id, title, type: 'link' } : kind === 'group' ? { id, title, type: 'group', path: path as string } : { id, title, path: path as string };
+    if (depth === 0) root.push(compact);
+    else ((parents[depth - 1] as CompactPage).pages ??= []).push(compact);
+    parents[depth] = compact;
+  });
+  return root;
 }
 
 /**
- * The pages `ids` under a parent at `path`. A page's path is its parent's plus its own
- * slug (a page without a slug keeps its parent's path); a link has no path and its
- * children are not shown, as in the spec's listing. A page met twice (damage) is shown once.
+ * The text `site tree` prints, in parts (tree-text.ts), each variant's page lines drawn
+ * straight from its content's pages trie: no compact page per page in between (a
+ * one-shot `site tree` of 200 spaces of distinct content built and kept 40,000 of them
+ * only to draw them once). The same parts as `siteTreeParts(siteTree(…).tree)`, which
+ * serve uses (it keeps each content's compact pages across commits).
  */
-function compactPages(content: RevisionContent, ids: readonly string[], path: string, seen: Set<string>): CompactPage[] {
-  const out: CompactPage[] = [];
-  for (const id of ids) {
-    if (seen.has(id)) continue;
-    const outline = content.outline(id);
-    if (!outline) continue;
-    seen.add(id);
-    out.push(compactPage(content, id, outline, path, seen));
-  }
-  return out;
+export function siteTreeTextParts(view: SiteViewContext, site: SiteRecord): TreeText {
+  const tree = skeletonOf<CompactPage>(siteStructureView(view, site) as ApiStructure);
+  // Content (the same root hash is the same tree) and level → its pieces (undefined: no page).
+  const drawn = new Map<string, number | undefined>();
+  return treeParts(tree, (variant, level, pieces) => {
+    // The structure shows only variants whose space is live, in this same snapshot.
+    const space = getSpace(view.tx, variant.spaceId);
+    if (!space) return undefined;
+    const content = contentOf(primaryRevision(view.tx, space));
+    const key = `${level} ${content ?? ''}`;
+    if (drawn.has(key)) return drawn.get(key);
+    const out = new PagePieces();
+    const indents: string[] = [];
+    eachPage(new RevisionContent(view.tx, content), (_id, title, _kind, path, depth) => {
+      out.page((indents[depth] ??= pad(level + depth)), title, path ?? '');
+    });
+    const index = out.drawn ? pieces.push(out.done()) - 1 : undefined;
+    drawn.set(key, index);
+    return index;
+  });
 }
 
-function compactPage(content: RevisionContent, id: string, outline: PageOutline, parentPath: string, seen: Set<string>): CompactPage {
-  const title = outline.t || 'Untitled';
-  if (outline.k === 'link') return { id, title, type: 'link' };
-  const path = outline.s ? (parentPath ? `${parentPath}/${outline.s}` : outline.s) : parentPath;
-  const compact: CompactPage = outline.k === 'group' ? { id, title, type: 'group', path } : { id, title, path };
-  if (outline.c && outline.c.length > 0) {
-    const children = compactPages(content, outline.c, path, seen);
-    if (children.length > 0) compact.pages = children;
-  }
-  return compact;
+/** A page as a whole-space read shows it: its title ('Untitled' when empty), kind, path (undefined for a link), depth (0 at the root). */
+type PageVisit = (id: string, title: string, kind: PageOutline['k'], path: string | undefined, depth: number) => void;
+
+/**
+ * Every page of a content shown by a page tree, in tree order, each before its children.
+ * A page's path is its parent's plus its own slug (a page without a slug keeps its
+ * parent's path); a link has no path and its children are not shown, as in the spec's
+ * listing. A page met twice (damage) is shown once.
+ */
+function eachPage(content: RevisionContent, visit: PageVisit): void {
+  const seen = new Set<string>();
+  const walk = (ids: readonly string[], parentPath: string, depth: number): void => {
+    for (const id of ids) {
+      if (seen.has(id)) continue;
+      const outline = content.outline(id);
+      if (!outline) continue;
+      seen.add(id);
+      const title = outline.t || 'Untitled';
+      if (outline.k === 'link') {
+        visit(id, title, 'link', undefined, depth);
+        continue;
+      }
+      const path = outline.s ? (parentPath ? `${parentPath}/${outline.s}` : outline.s) : parentPath;
+      visit(id, title, outline.k, path, depth);
+      if (outline.c && outline.c.length > 0) walk(outline.c, path, depth + 1);
+    }
+  };
+  walk(content.root.rootPages, '', 0);
 }
