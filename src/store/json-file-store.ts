@@ -157,7 +157,8 @@ export class JsonFileStore implements Store, SnapshotSource {
       const ahead = this.speculativeObject(hash);
       if (ahead !== undefined) return ahead;
     }
-    const bytes = this.packs.read(hash, Math.max(this.latest?.gen ?? 0, this.newestSeen));
+    // Parsed at once and not kept: the bytes may be a view of the pack's read window.
+    const bytes = this.packs.read(hash, Math.max(this.latest?.gen ?? 0, this.newestSeen), true);
     if (bytes === undefined) throw missingObject(this.dir, hash);
     const value = parseObject(bytes, () => objectPath(this.dir, hash));
     if (!walk || this.keepWalked) this.cache.set(hash, value, bytes.length);

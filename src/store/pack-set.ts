@@ -352,14 +352,14 @@ export class PackSet {
     return undefined;
   }
 
-  /** The verified bytes at a location. Throws StoreError naming the file when damaged. */
-  readAt(hash: string, location: Location): Buffer {
-    if ('pack' in location) return location.pack.read(location.entry);
+  /** The verified bytes at a location (`transient`: see PackFile.read). Throws StoreError naming the file when damaged. */
+  readAt(hash: string, location: Location, transient = false): Buffer {
+    if ('pack' in location) return location.pack.read(location.entry, transient);
     const { gen, start, length } = location.inline;
     const file = paths.commit(this.dir, gen);
     let bytes: Buffer | undefined;
     const whole = this.commitFile(gen, start + length);
-    if (whole !== undefined) bytes = Buffer.from(whole.subarray(start, start + length));
+    if (whole !== undefined) bytes = transient ? whole.subarray(start, start + length) : Buffer.from(whole.subarray(start, start + length));
     else bytes = preadFile(file, start, length);
     if (bytes === undefined) throw missingInline(file, hash);
     verifyObject(bytes, hash, file, `object ${hash.slice(0, 12)}… in the pack of ${file}`);
@@ -389,14 +389,15 @@ export class PackSet {
    * up to `newest`, a loose file, or (after reading CHECKPOINT again and indexing every
    * commit and pack present) anywhere; undefined when it is nowhere. A repack in another
    * process may remove the packs this process knew between two of those steps: while
-   * CHECKPOINT keeps moving, the search starts again (a few times).
+   * CHECKPOINT keeps moving, the search starts again (a few times). `transient`: the caller
+   * is done with the bytes before its next read (see PackFile.read).
    */
-  read(hash: string, newest: number): Buffer | undefined {
+  read(hash: string, newest: number, transient = false): Buffer | undefined {
     const kept = this.own.get(hash);
     if (kept !== undefined) return kept.bytes;
     const location = this.locate(hash, newest);
     if (location !== undefined) {
-      const bytes = this.readOrGone(hash, location);
+      const bytes = this.readOrGone(hash, location, transient);
       if (bytes !== undefined) return bytes;
     }
     const loose = readLooseBytes(this.dir, hash);
@@ -424,9 +425,9 @@ export class PackSet {
   }
 
   /** Reads at a location; undefined when its file went away meanwhile (a pruned commit, a merged pack). */
-  private readOrGone(hash: string, location: Location): Buffer | undefined {
+  private readOrGone(hash: string, location: Location, transient = false): Buffer | undefined {
     try {
-      return this.readAt(hash, location);
+      return this.readAt(hash, location, transient);
     } catch (error) {
       if (!(error instanceof StoreError) || !isGone(error)) throw error;
       if ('inline' in location) this.inline.delete(hash);

@@ -91,6 +91,23 @@ describe('reading objects from a pack', () => {
     pack.close();
     for (const [hash, bytes] of kept) expect(bytes.equals(objects.get(hash)!)).toBe(true);
   });
+
+  it('hands a reader that parses at once a view of the window, not a copy, with the object\'s bytes', async () => {
+    const { dir, name, objects } = await writePack(300);
+    const pack = PackFile.open(dir, name) as PackFile;
+    const entries = [...objects.keys()].map((hash) => pack.find(hash)!).sort((a, b) => a.offset - b.offset);
+    const memory = new Set<ArrayBufferLike>();
+    for (const entry of entries) {
+      const bytes = pack.read(entry, true);
+      expect(bytes.equals(objects.get(entry.hash)!)).toBe(true);
+      memory.add(bytes.buffer);
+    }
+    // 300 objects through one reused window: no buffer of their own.
+    expect(memory.size).toBe(1);
+    // A copy still, for a reader that keeps the bytes.
+    expect(pack.read(entries[0]!).buffer).not.toBe([...memory][0]);
+    pack.close();
+  });
 });
 
 describe('finding an object in a pack index', () => {
