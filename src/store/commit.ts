@@ -24,7 +24,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type CommitRecord, type InlineEntry, type RootObject, FORMAT_VERSION, HEAD_EVERY, checkFormat, encodeCommitFile, encodeRoot, findNewest, formatText, makeCommit, paths, writeHead } from './commit-file.js';
 import { CHECKPOINT_INLINE_BYTES, checkpoint } from './checkpoint.js';
-import { errnoCode, fsops, fsyncDir, linkAsync, poolIo, removeQuietly, tempPath, unlinkQuietly, writeFailure, writeNewFile } from './durable.js';
+import { errnoCode, fsops, fsyncDir, poolIo, removeQuietly, tempPath, writeFailure, writeNewFile } from './durable.js';
 import { StoreBusyError, StoreError } from './errors.js';
 import { crashPoint } from './fault.js';
 import { type BChange, type BNode, isBLeaf } from './btree.js';
@@ -677,9 +677,7 @@ export class Committer {
       // commit becomes visible (link) only after both are complete.
       const settled = await Promise.allSettled([
         own === undefined ? Promise.resolve() : this.writeOwnPack(own, prepared),
-        // On the thread pool (poolIo): creating the file waits for ext4's journal while the
-        // commit before this one is fsynced, and the event loop keeps taking requests meanwhile.
-        writeNewFile(temp, encodeCommitFile(header, prepared.inline), { sync: this.host.durable, io: poolIo }),
+        writeNewFile(temp, encodeCommitFile(header, prepared.inline), { sync: this.host.durable }),
       ]);
       synced?.();
       const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -687,7 +685,7 @@ export class Committer {
       if (before !== undefined && !(await before.catch(() => false))) return false;
       crashPoint('after-commit-temp');
       try {
-        await linkAsync(temp, commitFile);
+        fsops.link(temp, commitFile);
         linked = true;
       } catch (error) {
         if (errnoCode(error) === 'EEXIST') return false;
@@ -696,16 +694,12 @@ export class Committer {
     } catch (error) {
       throw writeFailure(error, gen - 1, commitFile);
     } finally {
-      if (!linked) {
-        removeQuietly([temp]);
-        own?.abort();
-      }
+      removeQuietly([temp]);
+      if (!linked) own?.abort();
     }
     this.landed(prepared, own);
     crashPoint('after-link');
     const commitsDir = paths.commits(dir);
-    // The temp name goes while the directory syncs (the link already made the commit's own name).
-    const tempGone = unlinkQuietly(temp);
     try {
       if (this.host.durable) await fsyncDir(commitsDir);
     } catch (error) {
@@ -714,8 +708,6 @@ export class Committer {
         commitsDir,
         { cause: error, hint: 'check the disk; retrying with the same transaction id is safe' },
       );
-    } finally {
-      await tempGone;
     }
     if (gen % HEAD_EVERY === 0) await writeHead(dir, gen);
     crashPoint('before-lock-release');
