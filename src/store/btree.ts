@@ -68,8 +68,15 @@ export interface BTreeSource {
   bnode(hash: string): BNode;
 }
 
-/** Stores a new node and returns its hash. */
-export type BEmit = (node: BNode) => string;
+/**
+ * Stores a new node and returns its hash. `leafText`, when the sink has it, stores a leaf
+ * given as its JSON text (`{"k":[…],"v":[…]}`, exactly what JSON.stringify of the leaf
+ * writes) and `values`, the text between the brackets of its "v": a leaf cut from the
+ * rows of a commit is then written from the rows' text, never parsed into values only to
+ * be written back (a fresh search index: ~15 MB of rows parsed into arrays of strings,
+ * then stringified again, the garbage that made a 4,000-page import's heap grow most).
+ */
+export type BEmit = ((node: BNode) => string) & { leafText?: (text: string, values: string) => string };
 
 // ─── Searching ───────────────────────────────────────────────────────────────
 
@@ -209,6 +216,8 @@ interface Ref {
   hash: string;
   bytes: number;
   node: BNode | undefined;
+  /** Built by this apply as text (`BEmit.leafText`): new like a ref with its node, read back by hash when merged. */
+  built?: true;
 }
 
 /** JSON bytes one entry adds to a node (key, quotes, commas; the value's text for leaves, a hash for inner nodes). */
@@ -227,8 +236,12 @@ function textOf(value: Json): string {
  */
 const nodeBytes = new WeakMap<BNode, number>();
 
-/** Cuts sorted entries into nodes of about NODE_TARGET_BYTES (one node when they fit in NODE_MAX_BYTES). */
-function cut(keys: string[], items: Array<Json | string>, sizes: number[], leaf: boolean, emit: BEmit): Ref[] {
+/**
+ * Cuts sorted entries into nodes of about NODE_TARGET_BYTES (one node when they fit in
+ * NODE_MAX_BYTES). `texts` (leaves, when `emit` takes text): each row's JSON text, for
+ * rows not parsed (`items` holds undefined there) and rows already measured.
+ */
+function cut(keys: string[], items: Array<Json | string>, sizes: number[], leaf: boolean, emit: BEmit, texts?: Array<string | undefined>): Ref[] {
   if (keys.length === 0) return [];
   const total = sizes.reduce((a, b) => a + b, 0);
   const pieces: Array<[number, number]> = [];
@@ -248,8 +261,19 @@ function cut(keys: string[], items: Array<Json | string>, sizes: number[], leaf:
     }
     pieces.push([start, keys.length]);
   }
+  const leafText = leaf && texts !== undefined ? emit.leafText : undefined;
   return pieces.map(([from, to]) => {
     const k = keys.slice(from, to);
+    if (leafText !== undefined) {
+      const parts: string[] = [];
+      let bytes = 12;
+      for (let i = from; i < to; i += 1) {
+        parts.push(texts?.[i] ?? textOf(items[i] as Json));
+        bytes += sizes[i] as number;
+      }
+      const values = parts.join(',');
+      return { key: k[0] as string, hash: leafText(`{"k":${JSON.stringify(k)},"v":[${values}]}`, values), bytes, node: undefined, built: true };
+    }
     const node: BNode = leaf ? { k, v: items.slice(from, to) as Json[] } : { k, c: items.slice(from, to) as string[] };
     let bytes = 12;
     for (let i = from; i < to; i += 1) bytes += sizes[i] as number;
@@ -295,34 +319,44 @@ function applyToSmallLeaf(node: BLeaf, known: number, changes: BChange[], emit: 
   return [{ key: keys[0] as string, hash: emit(leaf), bytes, node: leaf }];
 }
 
-/** Applies sorted, distinct changes to one leaf's rows. */
+/**
+ * Applies sorted, distinct changes to one leaf's rows. Where `emit` takes a leaf as text,
+ * the changes' rows stay text (unparsed) and the kept rows' text, measured anyway, is reused.
+ */
 function applyToLeaf(node: BLeaf, changes: BChange[], emit: BEmit): Ref[] {
   const known = nodeBytes.get(node);
   if (known !== undefined) {
     const small = applyToSmallLeaf(node, known, changes, emit);
     if (small !== undefined) return small;
   }
+  const asText = emit.leafText !== undefined;
   const keys: string[] = [];
   const values: Json[] = [];
+  const texts: Array<string | undefined> = [];
   const sizes: number[] = [];
   let i = 0;
   const keep = (index: number) => {
     const value = node.v[index] as Json;
+    const text = textOf(value);
     keys.push(node.k[index] as string);
     values.push(value);
-    sizes.push(entryBytes(node.k[index] as string, textOf(value).length));
+    if (asText) texts.push(text);
+    sizes.push(entryBytes(node.k[index] as string, text.length));
   };
   for (const change of changes) {
     while (i < node.k.length && (node.k[i] as string) < change.key) keep(i++);
     if (i < node.k.length && node.k[i] === change.key) i += 1; // replaced or deleted
     if (change.text !== null) {
       keys.push(change.key);
-      values.push(JSON.parse(change.text) as Json);
+      if (asText) {
+        values.push(null);
+        texts.push(change.text);
+      } else values.push(JSON.parse(change.text) as Json);
       sizes.push(entryBytes(change.key, change.text.length));
     }
   }
   while (i < node.k.length) keep(i++);
-  return cut(keys, values, sizes, true, emit);
+  return cut(keys, values, sizes, true, emit, asText ? texts : undefined);
 }
 
 function refsOf(node: BInner): Ref[] {
@@ -386,7 +420,7 @@ function applyToNode(source: BTreeSource, hash: string, changes: BChange[], emit
   // Merge nodes that became small into a neighbour, so deletions do not leave a sparse tree.
   for (let i = 0; i < next.length && next.length > 1; ) {
     const ref = next[i] as Ref;
-    if (ref.node === undefined || sizeOf(source, ref) >= NODE_MIN_BYTES) {
+    if ((ref.node === undefined && ref.built !== true) || sizeOf(source, ref) >= NODE_MIN_BYTES) {
       i += 1;
       continue;
     }
