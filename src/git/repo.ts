@@ -31,6 +31,7 @@ import { createHash } from 'node:crypto';
 import { appendFile, mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError } from '../api/errors.js';
+import { TextRepoFile, exactText } from '../gitsync/text-file.js';
 import type { RepoFile, RepoSnapshot, StoredBytes } from '../gitsync/types.js';
 import { normalizePath } from '../util/posix-path.js';
 import { ensurePrivateDir } from '../util/private-dir.js';
@@ -221,12 +222,25 @@ function identityEnv(author: GitIdentity, committer: GitIdentity): Record<string
   };
 }
 
+/** A blob read as text larger than this gets a buffer of its own, not the reused one. */
+const TEXT_SCRATCH_MAX = 4 * 1024 * 1024;
+
+interface BlobsRead {
+  blobs: Map<string, Uint8Array>;
+  stored: Map<string, StoredBytes>;
+  texts: Map<string, { text: string; size: number }>;
+}
+
 /**
  * The output of `git cat-file --batch` for `oids`, in order: for each, a header line
  * `<oid> blob <size>` (or `<oid> missing`), the bytes, and a newline.
  */
 class CatFileBatchParser {
   private readonly blobs = new Map<string, Uint8Array>();
+  /** Blobs read as text (see `asText`): their text and size in bytes. */
+  readonly texts = new Map<string, { text: string; size: number }>();
+  /** The buffer a blob read as text passes through (reused: its bytes are not kept). */
+  private scratch = new Uint8Array(0);
   /** Blobs a sink took (their bytes not kept). */
   readonly stored = new Map<string, StoredBytes>();
   private index = 0;
@@ -241,6 +255,8 @@ class CatFileBatchParser {
     private readonly url: string,
     /** Blob ids whose bytes go to `sink`. */
     private readonly toSink?: { oids: ReadonlySet<string>; sink: BlobSink },
+    /** Blob ids read as text when they are valid UTF-8 (their bytes not kept). */
+    private readonly asText?: ReadonlySet<string>,
   ) {}
 
   /** The first malformed output (reported by `finish`: a stream handler must not throw). */
@@ -289,36 +305,46 @@ class CatFileBatchParser {
     if (type === 'missing') throw new ApiError(500, `blob ${oid ?? name} is missing from the mirror of ${this.url}`);
     const size = Number(sizeText);
     if (oid === undefined || name !== oid || !Number.isSafeInteger(size)) throw new ApiError(500, `unexpected git cat-file output in the mirror of ${this.url}`);
-    this.body = new Uint8Array(size);
+    if (this.asText?.has(oid) === true && size <= TEXT_SCRATCH_MAX) {
+      if (this.scratch.length < size) this.scratch = new Uint8Array(Math.max(size, 64 * 1024));
+      this.body = this.scratch.subarray(0, size);
+    } else this.body = new Uint8Array(size);
     this.filled = 0;
     if (size === 0) this.endBlob();
   }
 
   private endBlob(): void {
     const oid = this.oids[this.index] as string;
-    const stored = this.toSink?.oids.has(oid) ? this.toSink.sink.put(oid, this.body as Uint8Array) : undefined;
-    if (stored === undefined) this.blobs.set(oid, this.body as Uint8Array);
-    else this.stored.set(oid, stored);
+    const body = this.body as Uint8Array;
+    if (body.buffer === this.scratch.buffer) {
+      const text = exactText(body);
+      if (text !== undefined) this.texts.set(oid, { text, size: body.length });
+      else this.blobs.set(oid, body.slice()); // not UTF-8: its bytes, out of the reused buffer
+    } else {
+      const stored = this.toSink?.oids.has(oid) ? this.toSink.sink.put(oid, body) : undefined;
+      if (stored === undefined) this.blobs.set(oid, body);
+      else this.stored.set(oid, stored);
+    }
     this.index += 1;
     this.body = undefined;
     this.trailer = true;
   }
 
-  finish(): { blobs: Map<string, Uint8Array>; stored: Map<string, StoredBytes> } {
+  finish(): BlobsRead {
     if (this.error) throw this.error;
     if (this.index !== this.oids.length || this.body) throw new ApiError(500, `git cat-file ended early in the mirror of ${this.url}`);
-    return { blobs: this.blobs, stored: this.stored };
+    return { blobs: this.blobs, stored: this.stored, texts: this.texts };
   }
 }
 
 const NO_BYTES = new Uint8Array(0);
 
-/** The blobs of `files` whose every path goes to `sink` (a blob also at a kept path, or a link, is kept). */
-function sinkOids(files: readonly TreeEntry[], sink: BlobSink): Set<string> {
+/** The blobs of `files` whose every path `takes` (a blob also at another path, or a link, is not). */
+function oidsWhere(files: readonly TreeEntry[], takes: (path: string) => boolean): Set<string> {
   const taken = new Set<string>();
   const kept = new Set<string>();
   for (const entry of files) {
-    if (entry.mode !== '120000' && sink.takes(entry.path)) taken.add(entry.oid);
+    if (entry.mode !== '120000' && takes(entry.path)) taken.add(entry.oid);
     else kept.add(entry.oid);
   }
   for (const oid of kept) taken.delete(oid);
@@ -466,14 +492,14 @@ export class Mirror {
     return (await this.streamBlobs(oids)).blobs;
   }
 
-  /** `readBlobs`, the blobs of `toSink.oids` given to its sink as they come (reading paused while it asks). */
-  private async streamBlobs(
-    oids: readonly string[],
-    toSink?: { oids: ReadonlySet<string>; sink: BlobSink },
-  ): Promise<{ blobs: Map<string, Uint8Array>; stored: Map<string, StoredBytes> }> {
+  /**
+   * `readBlobs`, the blobs of `toSink.oids` given to its sink as they come (reading paused while
+   * it asks), those of `asText` decoded as they come when they are valid UTF-8.
+   */
+  private async streamBlobs(oids: readonly string[], toSink?: { oids: ReadonlySet<string>; sink: BlobSink }, asText?: ReadonlySet<string>): Promise<BlobsRead> {
     const unique = [...new Set(oids)];
-    if (unique.length === 0) return { blobs: new Map(), stored: new Map() };
-    const parser = new CatFileBatchParser(unique, this.url, toSink);
+    if (unique.length === 0) return { blobs: new Map(), stored: new Map(), texts: new Map() };
+    const parser = new CatFileBatchParser(unique, this.url, toSink, asText);
     const sink = toSink?.sink;
     const onStdout = sink
       ? (chunk: Buffer) => {
@@ -494,12 +520,16 @@ export class Mirror {
    * a 129 MB project). When a link could lead out of `under` (a link below it pointing
    * outside, or `under` itself behind a link), the whole tree is read, as without it.
    */
-  async readSnapshot(commit: string, under = '', sink?: BlobSink): Promise<RepoSnapshot> {
+  async readSnapshot(commit: string, under = '', sink?: BlobSink, asText?: (path: string) => boolean): Promise<RepoSnapshot> {
     const entries = (await this.listTree(commit)).filter((entry) => entry.mode !== '160000');
     const below = (file: string): boolean => under === '' || file.startsWith(`${under}/`);
     let files = entries.filter((entry) => below(entry.path));
-    const read = (list: TreeEntry[]) => this.streamBlobs(list.map((entry) => entry.oid), sink && { oids: sinkOids(list, sink), sink });
-    let { blobs, stored } = await read(files);
+    const read = (list: TreeEntry[]) => {
+      const sinkBound = sink && oidsWhere(list, (file) => sink.takes(file));
+      const texts = asText && oidsWhere(list, (file) => asText(file) && !(sink?.takes(file) ?? false));
+      return this.streamBlobs(list.map((entry) => entry.oid), sink && { oids: sinkBound as Set<string>, sink }, texts);
+    };
+    let { blobs, stored, texts } = await read(files);
     const decoder = new TextDecoder('utf-8');
     if (under !== '') {
       const leaves = (entry: TreeEntry): boolean => {
@@ -511,14 +541,16 @@ export class Mirror {
       };
       if (entries.some(leaves)) {
         files = entries;
-        ({ blobs, stored } = await read(files));
+        ({ blobs, stored, texts } = await read(files));
       }
     }
     const snapshot: RepoSnapshot = new Map();
     for (const entry of files) {
       const data = blobs.get(entry.oid);
+      const text = data === undefined ? texts.get(entry.oid) : undefined;
       let file: RepoFile;
-      if (data === undefined) file = { path: entry.path, data: NO_BYTES, mode: 'file', oid: entry.oid, stored: stored.get(entry.oid) as StoredBytes };
+      if (text !== undefined) file = new TextRepoFile(entry.path, text.text, entry.oid, text.size);
+      else if (data === undefined) file = { path: entry.path, data: NO_BYTES, mode: 'file', oid: entry.oid, stored: stored.get(entry.oid) as StoredBytes };
       else if (entry.mode === '120000') file = { path: entry.path, data, mode: 'symlink', linkTarget: decoder.decode(data), oid: entry.oid };
       else file = { path: entry.path, data, mode: 'file', oid: entry.oid };
       snapshot.set(entry.path, file);

@@ -116,7 +116,7 @@ function* importSteps(snapshot: RepoSnapshot, options: ImportOptions): Generator
     texts: options.consume === true ? new Map() : undefined,
   };
   const summary = resolveFile(snapshot, config.summary);
-  const pages = summary ? yield* pagesFromSummary(ctx, pageDecoder.decode(textBytes(summary.file, config.summary))) : yield* pagesFromFolders(ctx);
+  const pages = summary ? yield* pagesFromSummary(ctx, readText(summary.file, config.summary)) : yield* pagesFromFolders(ctx);
   const files = yield* collectFiles(ctx, options.reusableContents !== false);
   const tree: ContentTree = { pages, files };
   assignIds(tree, ctx, options);
@@ -142,6 +142,13 @@ function textBytes(file: RepoFile, path: string): Uint8Array {
   if (file.stored) throw new GitSyncError(`${path}: a file of .gitbook/assets cannot be read as a page`, { file: path });
   requireImportableSize(path, file.data.byteLength);
   return file.data;
+}
+
+/** A file's text: as the reader decoded it (exactly, as it streamed), else its bytes decoded as a page's. */
+function readText(file: RepoFile, path: string): string {
+  if (file.text === undefined) return pageDecoder.decode(textBytes(file, path));
+  requireImportableSize(path, file.size ?? 0);
+  return file.text;
 }
 
 /** Reads a page file into a document page (title from SUMMARY.md when given, else its H1, else its name). Null when missing. */
@@ -198,10 +205,11 @@ const NO_BYTES = new Uint8Array(0);
 function pageText(ctx: Context, found: NonNullable<ReturnType<typeof resolveFile>>, path: string): string {
   const known = ctx.texts?.get(found.path);
   if (known !== undefined) return known;
-  const text = pageDecoder.decode(textBytes(found.file, path));
+  const text = readText(found.file, path);
   const { config } = ctx;
   if (ctx.texts !== undefined && found.path !== config.summary && found.path !== config.path && !found.path.includes('.gitbook/')) {
-    ctx.snapshot.set(found.path, { ...found.file, data: NO_BYTES, oid: fileOid(found.file) });
+    const { text: _text, size: _size, ...kept } = { ...found.file };
+    ctx.snapshot.set(found.path, { ...kept, data: NO_BYTES, oid: fileOid(found.file) });
     ctx.texts.set(found.path, text);
   }
   return text;

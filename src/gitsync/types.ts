@@ -17,6 +17,12 @@ export interface RepoFile {
   oid?: string;
   /** Set when the bytes went straight to the store as the blob was read, and were not kept. */
   stored?: StoredBytes;
+  /**
+   * The file's bytes as text, when the reader decoded them exactly as they streamed and kept
+   * no bytes (text-file.ts: `data` is then the text encoded again, and `size` its byte length).
+   */
+  text?: string;
+  size?: number;
 }
 
 /**

@@ -4,12 +4,16 @@
  * milliseconds, so `serve` keeps answering other clients meanwhile.
  */
 
+import { relieveHeap } from './heap-relief.js';
+
 /** How long a slice runs before it lets the event loop go. */
 export const SLICE_MS = 8;
 
 /** Lets other work run once a slice begun at `started` is spent; returns the new slice's start. */
 export async function yieldIfDue(started: number): Promise<number> {
   if (performance.now() - started < SLICE_MS) return started;
+  // Long work is where garbage piles up: between slices is where a collection costs nobody a wait mid-step.
+  relieveHeap();
   await new Promise<void>((resolve) => setImmediate(resolve));
   return performance.now();
 }

@@ -86,6 +86,29 @@ describe('mirror', () => {
     expect(await again.fetch('refs/heads/nope')).toBeUndefined();
   });
 
+  it('reads the files it is asked to as text while they stream, exactly: a file that is not UTF-8 keeps its bytes, a BOM stays', async () => {
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('# Café\r\n')]);
+    const latin1 = new Uint8Array([...new TextEncoder().encode('# Caf'), 0xe9, 10]); // é in Latin-1: not UTF-8
+    const long = `# Long\n\n${'Ünïcödé line, long enough to cross pipe chunks.\n'.repeat(4000)}`; // ~200 KB
+    const r = remote({ 'bom.md': bom, 'latin1.md': latin1, 'long.md': long, 'same.md': long, 'notes.txt': 'plain\n', 'link.md': { symlink: 'long.md' } });
+    const mirror = await openMirror(r.url);
+    const snapshot = await mirror.readSnapshot((await mirror.fetch('refs/heads/main')) as string, '', undefined, (file) => file.endsWith('.md'));
+    expect(snapshot.get('bom.md')?.text).toBe('\ufeff# Café\r\n');
+    expect(snapshot.get('bom.md')?.size).toBe(bom.byteLength);
+    // Its bytes, for a reader that asks, are the file's exactly.
+    expect(Buffer.from(snapshot.get('bom.md')?.data ?? []).equals(Buffer.from(bom))).toBe(true);
+    expect(snapshot.get('latin1.md')?.text).toBeUndefined();
+    expect(Buffer.from(snapshot.get('latin1.md')?.data ?? []).equals(Buffer.from(latin1))).toBe(true);
+    expect(snapshot.get('long.md')?.text).toBe(long);
+    expect(snapshot.get('same.md')?.text).toBe(long);
+    expect(snapshot.get('long.md')?.oid).toBe(git(r.work, 'rev-parse', 'HEAD:long.md').trim());
+    // Not asked for, or a link: bytes as always.
+    expect(snapshot.get('notes.txt')?.text).toBeUndefined();
+    expect(decoder.decode(snapshot.get('notes.txt')?.data)).toBe('plain\n');
+    expect(snapshot.get('link.md')).toMatchObject({ mode: 'symlink', linkTarget: 'long.md' });
+    expect(snapshot.get('link.md')?.text).toBeUndefined();
+  });
+
   it('reads large and empty binary blobs byte for byte (the cat-file stream crosses pipe chunks)', async () => {
     const big = new Uint8Array(700 * 1024).map((_, i) => (i * 7919) % 256);
     const newlines = new Uint8Array(200 * 1024).fill(10);

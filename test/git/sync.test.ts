@@ -178,6 +178,24 @@ describe('Git Sync through the API (MemoryStore)', () => {
     expect(reimported.revision.content).toBe(exported.revision.content);
   });
 
+  it('imports pages read as text as they stream, and exports them back byte for byte: a BOM, CRLF, a page that is not UTF-8', async () => {
+    const h = await contentSetup();
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('# Café\n\nCrème brûlée.\n')]);
+    const latin1 = new Uint8Array([...new TextEncoder().encode('# Latin\n\nCaf'), 0xe9, 10]);
+    const r = remote({ 'README.md': '# Home\n', 'bom.md': bom, 'latin1.md': latin1, 'crlf.md': '# Windows\r\n\r\nLine one\r\n' });
+    const space = await h.createSpace();
+    const head = r.head() as string;
+    await h.admin.ok('importGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN } }, 204);
+    const imported = primary(h, space.id);
+    expect(pageByPath(imported.tree, 'bom.md').markdown).toContain('Crème brûlée.');
+    expect(pageByPath(imported.tree, 'crlf.md').title).toBe('Windows');
+    expect(pageByPath(imported.tree, 'latin1.md').markdown).toContain('Caf\ufffd');
+    // Nothing edited: the export writes nothing, so every page's bytes were kept exactly.
+    await h.admin.ok('exportToGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, commitMessage: 'Nothing' } }, 204);
+    expect(r.head()).toBe(head);
+    expect(pageByPath(imported.tree, 'bom.md').git?.oid).toBe(git(r.bare, 'rev-parse', `${head}:bom.md`));
+  });
+
   it('exports an image whose bytes changed (same size) and only it: the images of the branch are compared by blob id', async () => {
     const h = await contentSetup();
     const r = remote(gitbookExport());

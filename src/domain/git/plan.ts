@@ -117,10 +117,19 @@ export async function authorOf(author: string | undefined): Promise<GitIdentity 
   return identity;
 }
 
+/**
+ * The files an import reads as text while git streams them (text-file.ts): Markdown outside
+ * `.gitbook/` (whose files are kept as bytes). One that is not UTF-8 keeps its bytes.
+ */
+function readAsPage(path: string): boolean {
+  return /\.md$/i.test(path) && !path.includes('.gitbook/');
+}
+
 /** Bytes of all the files read (for the progress line). */
-function snapshotBytes(snapshot: ReadonlyMap<string, { data: Uint8Array; stored?: { size: number } | undefined }>): number {
+function snapshotBytes(snapshot: ReadonlyMap<string, { data: Uint8Array; size?: number | undefined; stored?: { size: number } | undefined }>): number {
   let bytes = 0;
-  for (const file of snapshot.values()) bytes += file.stored?.size ?? file.data.byteLength;
+  // `size` first: a file read as text has no bytes to count (its `data` would encode them again).
+  for (const file of snapshot.values()) bytes += file.stored?.size ?? file.size ?? file.data.byteLength;
   return bytes;
 }
 
@@ -275,7 +284,7 @@ export async function planImport(
     const { mirror } = source;
     const read = async (commit: string) => {
       const sink = early && (await stagingSink(early, previous as ContentTree, await assetsFolderOf(mirror, commit, target.projectDirectory)));
-      return mirror.readSnapshot(commit, target.projectDirectory, sink);
+      return mirror.readSnapshot(commit, target.projectDirectory, sink, readAsPage);
     };
     [snapshot, message] = await Promise.all([read(oid), mirror.commitMessage(oid)]);
   }
