@@ -210,12 +210,13 @@ function storageBytesWritten(pid) {
  * create (what serve wrote to its files, commits, checkpoints and repacks included; where
  * that is not measurable, how much the store grew).
  */
-async function createRun(bin, storeDir, info, durationMs) {
+export async function createRun(bin, storeDir, info, durationMs) {
   const server = await startListening([bin, 'serve', '--port', '0'], { DOCSCTL_STORE: storeDir });
   try {
     const bytesBefore = bytesUnder(storeDir);
     const writtenBefore = storageBytesWritten(server.pid);
     const countBefore = await spaceCount(server.url, info);
+    const cpuBefore = cpuSeconds(server.pid);
     const result = load({
       url: `${server.url}/v1/orgs/${info.organization}/spaces`,
       method: 'POST',
@@ -226,10 +227,13 @@ async function createRun(bin, storeDir, info, durationMs) {
     });
     if (result.requests === 0 || result.failed > 0 || result.errors > 0) throw new Error(`creates through serve failed: ${JSON.stringify(result)}`);
     // Every create since `before` (the load's warm-up ones too) wrote bytes: divide by all of them.
+    const cpuAfter = cpuSeconds(server.pid);
     const created = (await spaceCount(server.url, info)) - countBefore;
     const writtenAfter = storageBytesWritten(server.pid);
     const written = writtenBefore === undefined || writtenAfter === undefined ? bytesUnder(storeDir) - bytesBefore : writtenAfter - writtenBefore;
-    return { perSecond: result.perSecond, bytesPerCreate: written / created };
+    // serve's CPU per create (µs; the count request above is one GET among thousands of creates).
+    const cpuPerCreate = cpuBefore === undefined || cpuAfter === undefined ? undefined : ((cpuAfter - cpuBefore) * 1e6) / created;
+    return { perSecond: result.perSecond, bytesPerCreate: written / created, cpuPerCreate };
   } finally {
     await server.stop();
   }
@@ -293,7 +297,8 @@ export async function serveCreatesBench({ bin, work, quick, generate }) {
   const row = (label, size) => {
     const perSecond = median(size.runs.map((run) => run.perSecond));
     const bytes = median(size.runs.map((run) => run.bytesPerCreate));
-    console.log(`${label.padEnd(44)} ${perSecond.toFixed(0).padStart(7)}/s   bytes/create ${kb(bytes)}   (rounds: ${size.runs.map((run) => run.perSecond.toFixed(0)).join(', ')})`);
+    const cpu = size.runs.every((run) => run.cpuPerCreate !== undefined) ? `   serve CPU/create ${median(size.runs.map((run) => run.cpuPerCreate)).toFixed(0)} µs` : '';
+    console.log(`${label.padEnd(44)} ${perSecond.toFixed(0).padStart(7)}/s   bytes/create ${kb(bytes)}${cpu}   (rounds: ${size.runs.map((run) => run.perSecond.toFixed(0)).join(', ')})`);
     return bytes;
   };
   const emptyBytes = row('creates/s (empty org)', empty);

@@ -31,6 +31,12 @@ export const NODE_MAX_BYTES = 4096;
 export const NODE_TARGET_BYTES = 2048;
 /** A node smaller than this merges with a neighbour. */
 export const NODE_MIN_BYTES = 1024;
+/**
+ * `cut`'s packLeft fills nodes to this, not to NODE_MAX_BYTES: a row inserted later
+ * among packed rows (an update, a key out of time order) then fits without cutting the
+ * node and its parent in two.
+ */
+const PACK_FILL_BYTES = NODE_MAX_BYTES - NODE_MAX_BYTES / 8;
 
 const HASH_RE = /^[0-9a-f]{64}$/;
 
@@ -218,6 +224,12 @@ interface Ref {
   node: BNode | undefined;
   /** Built by this apply as text (`BEmit.leafText`): new like a ref with its node, read back by hash when merged. */
   built?: true;
+  /**
+   * Built from a node by adding rows or children only (never by removing any): it is not
+   * merged with a neighbour even when small. The small node an append at a table's right
+   * edge starts (see `cut`'s packLeft) stays, and fills up with the next appends.
+   */
+  grown?: true;
 }
 
 /** JSON bytes one entry adds to a node (key, quotes, commas; the value's text for leaves, a hash for inner nodes). */
@@ -238,15 +250,32 @@ const nodeBytes = new WeakMap<BNode, number>();
 
 /**
  * Cuts sorted entries into nodes of about NODE_TARGET_BYTES (one node when they fit in
- * NODE_MAX_BYTES). `texts` (leaves, when `emit` takes text): each row's JSON text, for
- * rows not parsed (`items` holds undefined there) and rows already measured.
+ * NODE_MAX_BYTES). `packLeft` (entries appended at the right of a node: ids and times
+ * that only grow) fills each node up to PACK_FILL_BYTES from the left instead: an even
+ * cut there left half-empty nodes that no write ever fills again, so a time-ordered
+ * table had twice the leaves, and each append rewrote a leaf twice the size it needs.
+ * `texts` (leaves, when `emit` takes text): each row's JSON text, for rows not parsed
+ * (`items` holds null there) and rows already measured.
  */
-function cut(keys: string[], items: Array<Json | string>, sizes: number[], leaf: boolean, emit: BEmit, texts?: Array<string | undefined>): Ref[] {
+function cut(keys: string[], items: Array<Json | string>, sizes: number[], leaf: boolean, emit: BEmit, packLeft = false, texts?: Array<string | undefined>): Ref[] {
   if (keys.length === 0) return [];
   const total = sizes.reduce((a, b) => a + b, 0);
   const pieces: Array<[number, number]> = [];
   if (total <= NODE_MAX_BYTES) pieces.push([0, keys.length]);
-  else {
+  else if (packLeft) {
+    let start = 0;
+    let bytes = 12;
+    for (let i = 0; i < keys.length; i += 1) {
+      const size = sizes[i] as number;
+      if (i > start && bytes + size > PACK_FILL_BYTES) {
+        pieces.push([start, i]);
+        start = i;
+        bytes = 12;
+      }
+      bytes += size;
+    }
+    pieces.push([start, keys.length]);
+  } else {
     const count = Math.ceil(total / NODE_TARGET_BYTES);
     const share = total / count;
     let start = 0;
@@ -272,13 +301,17 @@ function cut(keys: string[], items: Array<Json | string>, sizes: number[], leaf:
         bytes += sizes[i] as number;
       }
       const values = parts.join(',');
-      return { key: k[0] as string, hash: leafText(`{"k":${JSON.stringify(k)},"v":[${values}]}`, values), bytes, node: undefined, built: true };
+      const ref: Ref = { key: k[0] as string, hash: leafText(`{"k":${JSON.stringify(k)},"v":[${values}]}`, values), bytes, node: undefined, built: true };
+      if (packLeft) ref.grown = true;
+      return ref;
     }
     const node: BNode = leaf ? { k, v: items.slice(from, to) as Json[] } : { k, c: items.slice(from, to) as string[] };
     let bytes = 12;
     for (let i = from; i < to; i += 1) bytes += sizes[i] as number;
     nodeBytes.set(node, bytes);
-    return { key: k[0] as string, hash: emit(node), bytes, node };
+    const ref: Ref = { key: k[0] as string, hash: emit(node), bytes, node };
+    if (packLeft) ref.grown = true;
+    return ref;
   });
 }
 
@@ -316,18 +349,56 @@ function applyToSmallLeaf(node: BLeaf, known: number, changes: BChange[], emit: 
   if (keys.length === 0) return [];
   const leaf: BLeaf = { k: keys, v: values };
   nodeBytes.set(leaf, bytes);
-  return [{ key: keys[0] as string, hash: emit(leaf), bytes, node: leaf }];
+  const ref: Ref = { key: keys[0] as string, hash: emit(leaf), bytes, node: leaf };
+  if (bytes >= known) ref.grown = true;
+  return [ref];
+}
+
+/** The size of a leaf as `cut` counts it (measured once: `nodeBytes`). */
+function leafBytes(node: BLeaf): number {
+  let bytes = nodeBytes.get(node);
+  if (bytes === undefined) {
+    bytes = 12;
+    for (let i = 0; i < node.k.length; i += 1) bytes += entryBytes(node.k[i] as string, textOf(node.v[i] as Json).length);
+    nodeBytes.set(node, bytes);
+  }
+  return bytes;
 }
 
 /**
- * Applies sorted, distinct changes to one leaf's rows. Where `emit` takes a leaf as text,
- * the changes' rows stay text (unparsed) and the kept rows' text, measured anyway, is reused.
+ * Changes that only add rows after a leaf's last key (a time-ordered table's appends)
+ * overflowing it: the leaf stays as it is (not rewritten, not cut in two) when at least
+ * half full, and the new rows start nodes of their own to its right (packLeft).
  */
-function applyToLeaf(node: BLeaf, changes: BChange[], emit: BEmit): Ref[] {
+function appendToLeaf(node: BLeaf, hash: string, changes: BChange[], emit: BEmit): Ref[] | undefined {
+  const last = node.k[node.k.length - 1];
+  if (last === undefined || !((changes[0] as BChange).key > last)) return undefined;
+  if (changes.some((change) => change.text === null)) return undefined;
+  const bytes = leafBytes(node);
+  if (bytes < NODE_TARGET_BYTES) return undefined;
+  const keys = changes.map((change) => change.key);
+  const sizes = changes.map((change) => entryBytes(change.key, (change.text as string).length));
+  if (sizes.reduce((a, b) => a + b, bytes) <= NODE_MAX_BYTES) return undefined; // still one leaf
+  // Rows kept as text where `emit` takes leaves so (see applyToLeaf).
+  const texts = emit.leafText === undefined ? undefined : changes.map((change) => change.text as string);
+  const values = texts === undefined ? changes.map((change) => JSON.parse(change.text as string) as Json) : changes.map(() => null);
+  return [{ key: node.k[0] as string, hash, bytes, node, grown: true }, ...cut(keys, values, sizes, true, emit, true, texts)];
+}
+
+/**
+ * Applies sorted, distinct changes to one leaf's rows (`hash`: the leaf's, undefined for a
+ * new tree). Where `emit` takes a leaf as text, the changes' rows stay text (unparsed) and
+ * the kept rows' text, measured anyway, is reused.
+ */
+function applyToLeaf(node: BLeaf, hash: string | undefined, changes: BChange[], emit: BEmit): Ref[] {
   const known = nodeBytes.get(node);
   if (known !== undefined) {
     const small = applyToSmallLeaf(node, known, changes, emit);
     if (small !== undefined) return small;
+  }
+  if (hash !== undefined) {
+    const appended = appendToLeaf(node, hash, changes, emit);
+    if (appended !== undefined) return appended;
   }
   const asText = emit.leafText !== undefined;
   const keys: string[] = [];
@@ -356,7 +427,11 @@ function applyToLeaf(node: BLeaf, changes: BChange[], emit: BEmit): Ref[] {
     }
   }
   while (i < node.k.length) keep(i++);
-  return cut(keys, values, sizes, true, emit, asText ? texts : undefined);
+  const refs = cut(keys, values, sizes, true, emit, false, asText ? texts : undefined);
+  // Grown as `applyToSmallLeaf` tells it, so a tree's shape does not depend on which sizes were known.
+  const only = refs.length === 1 ? (refs[0] as Ref) : undefined;
+  if (only !== undefined && only.bytes >= leafBytes(node)) only.grown = true;
+  return refs;
 }
 
 function refsOf(node: BInner): Ref[] {
@@ -400,10 +475,14 @@ function mergePair(source: BTreeSource, left: Ref, right: Ref, emit: BEmit): Ref
 /** Applies sorted, distinct changes below `hash`; returns the nodes that replace it (same level; maybe none). */
 function applyToNode(source: BTreeSource, hash: string, changes: BChange[], emit: BEmit): Ref[] {
   const node = source.bnode(hash);
-  if (isBLeaf(node)) return applyToLeaf(node, changes, emit);
+  if (isBLeaf(node)) return applyToLeaf(node, hash, changes, emit);
   const refs = refsOf(node);
   const next: Ref[] = [];
   let c = 0;
+  // Whether every rebuilt child only grew, and whether only the last child was rebuilt
+  // (then this node is at the right edge of appends: cut packLeft, see `cut`).
+  let grown = true;
+  let onlyLast = true;
   for (let i = 0; i < refs.length; i += 1) {
     // The changes that fall in child i: keys below the next separator.
     const limit = i + 1 < refs.length ? (refs[i + 1] as Ref).key : undefined;
@@ -413,6 +492,8 @@ function applyToNode(source: BTreeSource, hash: string, changes: BChange[], emit
     else {
       const rebuilt = applyToNode(source, (refs[i] as Ref).hash, changes.slice(c, end), emit);
       if (rebuilt.length > 0 && i > 0) (rebuilt[0] as Ref).key = (refs[i] as Ref).key; // keep the separator the parent routes by
+      if (rebuilt.length === 0 || rebuilt.some((ref) => ref.grown !== true)) grown = false;
+      if (i + 1 < refs.length) onlyLast = false;
       next.push(...rebuilt);
     }
     c = end;
@@ -420,7 +501,7 @@ function applyToNode(source: BTreeSource, hash: string, changes: BChange[], emit
   // Merge nodes that became small into a neighbour, so deletions do not leave a sparse tree.
   for (let i = 0; i < next.length && next.length > 1; ) {
     const ref = next[i] as Ref;
-    if ((ref.node === undefined && ref.built !== true) || sizeOf(source, ref) >= NODE_MIN_BYTES) {
+    if ((ref.node === undefined && ref.built !== true) || ref.grown === true || sizeOf(source, ref) >= NODE_MIN_BYTES) {
       i += 1;
       continue;
     }
@@ -430,17 +511,20 @@ function applyToNode(source: BTreeSource, hash: string, changes: BChange[], emit
     next.splice(at, 2, ...merged);
     i = at + merged.length;
   }
-  return group(source, next, emit);
+  const built = group(source, next, emit, grown && onlyLast);
+  if (grown) for (const ref of built) ref.grown = true;
+  return built;
 }
 
 /** Packs one level's refs into inner nodes. */
-function group(source: BTreeSource, refs: Ref[], emit: BEmit): Ref[] {
+function group(source: BTreeSource, refs: Ref[], emit: BEmit, packLeft = false): Ref[] {
   return cut(
     refs.map((r) => r.key),
     refs.map((r) => r.hash),
     refs.map((r) => entryBytes(r.key, HASH_ENTRY_BYTES)),
     false,
     emit,
+    packLeft,
   );
 }
 
@@ -454,7 +538,7 @@ export function btreeApply(source: BTreeSource, root: string | undefined, change
   const byKey = new Map<string, BChange>();
   for (const change of changes) byKey.set(change.key, change);
   const sorted = [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  let level = root === undefined ? applyToLeaf({ k: [], v: [] }, sorted, emit) : applyToNode(source, root, sorted, emit);
+  let level = root === undefined ? applyToLeaf({ k: [], v: [] }, undefined, sorted, emit) : applyToNode(source, root, sorted, emit);
   while (level.length > 1) level = group(source, level, emit);
   if (level.length === 0) return undefined;
   // A root with one child is dropped (the tree shrinks by a level).

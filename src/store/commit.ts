@@ -24,7 +24,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type CommitRecord, type InlineEntry, type RootObject, FORMAT_VERSION, HEAD_EVERY, checkFormat, encodeCommitFile, encodeRoot, findNewest, formatText, makeCommit, paths, writeHead } from './commit-file.js';
 import { CHECKPOINT_INLINE_BYTES, checkpoint } from './checkpoint.js';
-import { errnoCode, fsops, fsyncDir, poolIo, removeQuietly, tempPath, writeFailure, writeNewFile } from './durable.js';
+import { errnoCode, fsops, fsyncDir, linkAsync, poolIo, removeQuietly, tempPath, unlinkQuietly, writeFailure, writeNewFile } from './durable.js';
 import { StoreBusyError, StoreError } from './errors.js';
 import { crashPoint } from './fault.js';
 import { type BChange, type BEmit, type BNode, isBLeaf } from './btree.js';
@@ -693,7 +693,9 @@ export class Committer {
       // commit becomes visible (link) only after both are complete.
       const settled = await Promise.allSettled([
         own === undefined ? Promise.resolve() : this.writeOwnPack(own, prepared),
-        writeNewFile(temp, encodeCommitFile(header, prepared.inline), { sync: this.host.durable }),
+        // On the thread pool (poolIo): creating the file waits for ext4's journal while the
+        // commit before this one is fsynced, and the event loop keeps taking requests meanwhile.
+        writeNewFile(temp, encodeCommitFile(header, prepared.inline), { sync: this.host.durable, io: poolIo }),
       ]);
       synced?.();
       const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -701,7 +703,7 @@ export class Committer {
       if (before !== undefined && !(await before.catch(() => false))) return false;
       crashPoint('after-commit-temp');
       try {
-        fsops.link(temp, commitFile);
+        await linkAsync(temp, commitFile);
         linked = true;
       } catch (error) {
         if (errnoCode(error) === 'EEXIST') return false;
@@ -710,12 +712,16 @@ export class Committer {
     } catch (error) {
       throw writeFailure(error, gen - 1, commitFile);
     } finally {
-      removeQuietly([temp]);
-      if (!linked) own?.abort();
+      if (!linked) {
+        removeQuietly([temp]);
+        own?.abort();
+      }
     }
     this.landed(prepared, own);
     crashPoint('after-link');
     const commitsDir = paths.commits(dir);
+    // The temp name goes while the directory syncs (the link already made the commit's own name).
+    const tempGone = unlinkQuietly(temp);
     try {
       if (this.host.durable) await fsyncDir(commitsDir);
     } catch (error) {
@@ -724,6 +730,8 @@ export class Committer {
         commitsDir,
         { cause: error, hint: 'check the disk; retrying with the same transaction id is safe' },
       );
+    } finally {
+      await tempGone;
     }
     if (gen % HEAD_EVERY === 0) await writeHead(dir, gen);
     crashPoint('before-lock-release');

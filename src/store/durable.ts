@@ -132,7 +132,9 @@ export async function fsyncDir(dir: string): Promise<void> {
   fault('fsyncdir', dir);
   let fd: number;
   try {
-    fd = fs.openSync(dir, 'r');
+    // On the thread pool: opening waits for the file system's journal while another file's
+    // fsync commits it (ext4), and `serve` keeps answering meanwhile.
+    fd = await called<number>((done) => fs.open(dir, 'r', done));
   } catch (error) {
     if (process.platform === 'win32') return;
     throw error;
@@ -147,11 +149,7 @@ export async function fsyncDir(dir: string): Promise<void> {
     }
     throw error;
   } finally {
-    try {
-      fs.closeSync(fd);
-    } catch {
-      // ignore
-    }
+    fs.close(fd, () => undefined); // nothing to learn from a close after the fsync
   }
 }
 
@@ -163,6 +161,16 @@ export const fsops = {
   size: (file: string) => guarded('stat', file, () => fs.statSync(file, { throwIfNoEntry: false })?.size),
   mkdir: (dir: string) => guarded('mkdir', dir, () => fs.mkdirSync(dir, { mode: DIR_MODE })),
 };
+
+/** `fsops.link` on the thread pool (see `poolIo`: a link waits for the journal too). */
+export function linkAsync(from: string, to: string): Promise<void> {
+  return guarded('link', to, () => called<void>((done) => fs.link(from, to, (error) => done(error ?? null, undefined))));
+}
+
+/** Removes a file on the thread pool, ignoring errors (a temp file after its link; gc sweeps tmp/ if this fails). */
+export function unlinkQuietly(file: string): Promise<void> {
+  return new Promise((resolve) => fs.unlink(file, () => resolve()));
+}
 
 /** Removes files, ignoring errors (cleanup after a failure; never goes through fault hooks). */
 export function removeQuietly(files: Iterable<string>): void {

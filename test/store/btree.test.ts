@@ -93,6 +93,31 @@ describe('B+tree tables', () => {
     expect(nodes.emittedBytes).toBeGreaterThan(smallBytes / 2);
   });
 
+  it('keeps the leaves of a time-ordered table full: appends start new leaves at the right edge instead of halving the last', () => {
+    const nodes = new Nodes();
+    const row = (i: number) => ({ id: `space-${i}`, title: `A space title ${i}`, pad: 'x'.repeat(150) });
+    let root: string | undefined;
+    // Three creates per commit, keys only growing (ids that sort by creation time).
+    for (let i = 0; i < 3000; i += 3) root = btreeApply(nodes, root, [put(key(i), row(i)), put(key(i + 1), row(i + 1)), put(key(i + 2), row(i + 2))], nodes.emit);
+    const leaves: number[] = [];
+    btreeWalk(nodes, root as string, (_hash, node) => {
+      if (isBLeaf(node)) leaves.push(JSON.stringify(node).length);
+    });
+    // Every leaf but the newest stays as full as the append left it (an even cut leaves ~2 KB halves).
+    for (const size of leaves.slice(0, -1)) expect(size).toBeGreaterThan(NODE_MAX_BYTES * 0.75);
+    expect(btreeEntries(nodes, root)).toHaveLength(3000);
+    // The next commit of three writes a small leaf and the inner nodes above it, not a whole leaf.
+    nodes.emittedBytes = 0;
+    btreeApply(nodes, root, [put(key(3000), row(3000)), put(key(3001), row(3001)), put(key(3002), row(3002))], nodes.emit);
+    expect(nodes.emittedBytes).toBeLessThan(NODE_MAX_BYTES + NODE_MAX_BYTES);
+    // A row inserted among them later cuts its leaf (up to three pieces) and rewrites the two
+    // inner nodes above: packed inner nodes keep room for a child, so the cut does not climb.
+    nodes.emitted = 0;
+    root = btreeApply(nodes, root, [put(key(1500) + 'x', row(1))], nodes.emit);
+    expect(nodes.emitted).toBeLessThanOrEqual(5);
+    expect(btreeEntries(nodes, root)).toHaveLength(3001);
+  });
+
   it('scans a range reading O(log n + k) nodes, in both directions, with cursors', () => {
     const nodes = new Nodes();
     const changes: BChange[] = [];
