@@ -74,8 +74,15 @@ export interface BTreeSource {
   bnode(hash: string): BNode;
 }
 
-/** Stores a new node and returns its hash. */
-export type BEmit = (node: BNode) => string;
+/**
+ * Stores a new node and returns its hash. `leafText`, when the sink has it, stores a leaf
+ * given as its JSON text (`{"k":[…],"v":[…]}`, exactly what JSON.stringify of the leaf
+ * writes) and `values`, the text between the brackets of its "v": a leaf cut from the
+ * rows of a commit is then written from the rows' text, never parsed into values only to
+ * be written back (a fresh search index: ~15 MB of rows parsed into arrays of strings,
+ * then stringified again, the garbage that made a 4,000-page import's heap grow most).
+ */
+export type BEmit = ((node: BNode) => string) & { leafText?: (text: string, values: string) => string };
 
 // ─── Searching ───────────────────────────────────────────────────────────────
 
@@ -215,6 +222,8 @@ interface Ref {
   hash: string;
   bytes: number;
   node: BNode | undefined;
+  /** Built by this apply as text (`BEmit.leafText`): new like a ref with its node, read back by hash when merged. */
+  built?: true;
   /**
    * Built from a node by adding rows or children only (never by removing any): it is not
    * merged with a neighbour even when small. The small node an append at a table's right
@@ -245,8 +254,10 @@ const nodeBytes = new WeakMap<BNode, number>();
  * that only grow) fills each node up to PACK_FILL_BYTES from the left instead: an even
  * cut there left half-empty nodes that no write ever fills again, so a time-ordered
  * table had twice the leaves, and each append rewrote a leaf twice the size it needs.
+ * `texts` (leaves, when `emit` takes text): each row's JSON text, for rows not parsed
+ * (`items` holds null there) and rows already measured.
  */
-function cut(keys: string[], items: Array<Json | string>, sizes: number[], leaf: boolean, emit: BEmit, packLeft = false): Ref[] {
+function cut(keys: string[], items: Array<Json | string>, sizes: number[], leaf: boolean, emit: BEmit, packLeft = false, texts?: Array<string | undefined>): Ref[] {
   if (keys.length === 0) return [];
   const total = sizes.reduce((a, b) => a + b, 0);
   const pieces: Array<[number, number]> = [];
@@ -279,8 +290,21 @@ function cut(keys: string[], items: Array<Json | string>, sizes: number[], leaf:
     }
     pieces.push([start, keys.length]);
   }
+  const leafText = leaf && texts !== undefined ? emit.leafText : undefined;
   return pieces.map(([from, to]) => {
     const k = keys.slice(from, to);
+    if (leafText !== undefined) {
+      const parts: string[] = [];
+      let bytes = 12;
+      for (let i = from; i < to; i += 1) {
+        parts.push(texts?.[i] ?? textOf(items[i] as Json));
+        bytes += sizes[i] as number;
+      }
+      const values = parts.join(',');
+      const ref: Ref = { key: k[0] as string, hash: leafText(`{"k":${JSON.stringify(k)},"v":[${values}]}`, values), bytes, node: undefined, built: true };
+      if (packLeft) ref.grown = true;
+      return ref;
+    }
     const node: BNode = leaf ? { k, v: items.slice(from, to) as Json[] } : { k, c: items.slice(from, to) as string[] };
     let bytes = 12;
     for (let i = from; i < to; i += 1) bytes += sizes[i] as number;
@@ -353,13 +377,19 @@ function appendToLeaf(node: BLeaf, hash: string, changes: BChange[], emit: BEmit
   const bytes = leafBytes(node);
   if (bytes < NODE_TARGET_BYTES) return undefined;
   const keys = changes.map((change) => change.key);
-  const values = changes.map((change) => JSON.parse(change.text as string) as Json);
   const sizes = changes.map((change) => entryBytes(change.key, (change.text as string).length));
   if (sizes.reduce((a, b) => a + b, bytes) <= NODE_MAX_BYTES) return undefined; // still one leaf
-  return [{ key: node.k[0] as string, hash, bytes, node, grown: true }, ...cut(keys, values, sizes, true, emit, true)];
+  // Rows kept as text where `emit` takes leaves so (see applyToLeaf).
+  const texts = emit.leafText === undefined ? undefined : changes.map((change) => change.text as string);
+  const values = texts === undefined ? changes.map((change) => JSON.parse(change.text as string) as Json) : changes.map(() => null);
+  return [{ key: node.k[0] as string, hash, bytes, node, grown: true }, ...cut(keys, values, sizes, true, emit, true, texts)];
 }
 
-/** Applies sorted, distinct changes to one leaf's rows (`hash`: the leaf's, undefined for a new tree). */
+/**
+ * Applies sorted, distinct changes to one leaf's rows (`hash`: the leaf's, undefined for a
+ * new tree). Where `emit` takes a leaf as text, the changes' rows stay text (unparsed) and
+ * the kept rows' text, measured anyway, is reused.
+ */
 function applyToLeaf(node: BLeaf, hash: string | undefined, changes: BChange[], emit: BEmit): Ref[] {
   const known = nodeBytes.get(node);
   if (known !== undefined) {
@@ -370,27 +400,34 @@ function applyToLeaf(node: BLeaf, hash: string | undefined, changes: BChange[], 
     const appended = appendToLeaf(node, hash, changes, emit);
     if (appended !== undefined) return appended;
   }
+  const asText = emit.leafText !== undefined;
   const keys: string[] = [];
   const values: Json[] = [];
+  const texts: Array<string | undefined> = [];
   const sizes: number[] = [];
   let i = 0;
   const keep = (index: number) => {
     const value = node.v[index] as Json;
+    const text = textOf(value);
     keys.push(node.k[index] as string);
     values.push(value);
-    sizes.push(entryBytes(node.k[index] as string, textOf(value).length));
+    if (asText) texts.push(text);
+    sizes.push(entryBytes(node.k[index] as string, text.length));
   };
   for (const change of changes) {
     while (i < node.k.length && (node.k[i] as string) < change.key) keep(i++);
     if (i < node.k.length && node.k[i] === change.key) i += 1; // replaced or deleted
     if (change.text !== null) {
       keys.push(change.key);
-      values.push(JSON.parse(change.text) as Json);
+      if (asText) {
+        values.push(null);
+        texts.push(change.text);
+      } else values.push(JSON.parse(change.text) as Json);
       sizes.push(entryBytes(change.key, change.text.length));
     }
   }
   while (i < node.k.length) keep(i++);
-  const refs = cut(keys, values, sizes, true, emit);
+  const refs = cut(keys, values, sizes, true, emit, false, asText ? texts : undefined);
   // Grown as `applyToSmallLeaf` tells it, so a tree's shape does not depend on which sizes were known.
   const only = refs.length === 1 ? (refs[0] as Ref) : undefined;
   if (only !== undefined && only.bytes >= leafBytes(node)) only.grown = true;
@@ -464,7 +501,7 @@ function applyToNode(source: BTreeSource, hash: string, changes: BChange[], emit
   // Merge nodes that became small into a neighbour, so deletions do not leave a sparse tree.
   for (let i = 0; i < next.length && next.length > 1; ) {
     const ref = next[i] as Ref;
-    if (ref.node === undefined || ref.grown === true || sizeOf(source, ref) >= NODE_MIN_BYTES) {
+    if ((ref.node === undefined && ref.built !== true) || ref.grown === true || sizeOf(source, ref) >= NODE_MIN_BYTES) {
       i += 1;
       continue;
     }

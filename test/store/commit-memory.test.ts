@@ -39,3 +39,32 @@ describe('group commit', () => {
     }
   });
 });
+
+describe('a commit’s new leaves', () => {
+  it('are written from the rows’ text: a big commit parses no row (issue 21: the parsed rows were the commit’s garbage)', async () => {
+    const store = createStore(storePath('commit-leaf-text'));
+    const rows = 20_000;
+    const row = (i: number) => JSON.stringify([`page${i}`, i, 0, `page${i + 1}`, 1, 2]);
+    const parse = JSON.parse;
+    let parsed = 0;
+    try {
+      JSON.parse = ((text: string, reviver?: (key: string, value: unknown) => unknown) => {
+        parsed += 1;
+        return parse(text, reviver);
+      }) as typeof JSON.parse;
+      await store.transact((tx) => {
+        for (let i = 0; i < rows; i += 1) (tx.putJson as NonNullable<StoreWriter['putJson']>)('searchIndex', `sp1/w${String(i).padStart(5, '0')}/00000000`, row(i));
+      });
+      JSON.parse = parse;
+      // Parsed: the few leaves a small commit keeps as values (KEEP_LEAF_VALUES_BYTES), the tree's
+      // edge read back once per key range, the root and its records; not one parse per row.
+      expect(parsed).toBeLessThan(rows / 10);
+      const reader = store.read();
+      expect(reader.get('searchIndex', 'sp1/w19999/00000000')).toEqual(['page19999', 19999, 0, 'page20000', 1, 2]);
+      expect(reader.scan('searchIndex', { prefix: 'sp1/w0' })).toHaveLength(10_000);
+    } finally {
+      JSON.parse = parse;
+      await store.close();
+    }
+  });
+});
