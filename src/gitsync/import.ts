@@ -100,7 +100,7 @@ export function importRepository(snapshot: RepoSnapshot, options: ImportOptions)
  * keeps answering while a repository of thousands of pages is converted.
  */
 export function importRepositoryInSlices(snapshot: RepoSnapshot, options: ImportOptions): Promise<ImportResult> {
-  return runInSlices(importSteps(snapshot, options));
+  return runInSlices(importSteps(snapshot, options), true);
 }
 
 /** The conversion as steps: each yield is a point where the work may pause. */

@@ -31,7 +31,7 @@ import { type BChange, type BEmit, type BNode, isBLeaf } from './btree.js';
 import type { HamtNode } from './hamt.js';
 import { type LockHandle, acquireLock, othersWaiting } from './lock.js';
 import { namesHashes, sha256 } from './objects.js';
-import { yieldIfDue } from '../util/slices.js';
+import { BULK_ITEMS, yieldIfDue } from '../util/slices.js';
 import { PackFile, PackWriter, newPackName } from './pack-file.js';
 import type { PackSet } from './pack-set.js';
 import { Snapshot, type SnapshotSource, Transaction, type TxLogEntry, Writes } from './snapshot.js';
@@ -599,7 +599,7 @@ export class Committer {
         next = tableApply(source, next, changes.slice(from, to), emit);
         changes.fill(APPLIED, from, to);
         rangeDone();
-        slice = await yieldIfDue(slice);
+        slice = await yieldIfDue(slice, changes.length >= BULK_ITEMS);
       }
       if (next === undefined) tables.delete(table);
       else tables.set(table, next);

@@ -13,7 +13,7 @@ import { StoreError } from './errors.js';
 import { DAMAGE_HINT, encodeJson, namesHashes, parseObject, sha256 } from './objects.js';
 import { PackFile, PackWriter, newPackName, removePack } from './pack-file.js';
 import type { PackSet } from './pack-set.js';
-import { yieldIfDue } from '../util/slices.js';
+import { BULK_ITEMS, yieldIfDue } from '../util/slices.js';
 import type { ObjectStager, StagedObjects } from './types.js';
 import { crashPoint } from './fault.js';
 import { copyJson } from '../util/json-copy.js';
@@ -83,7 +83,7 @@ export class PackStager implements ObjectStager {
 
   async pause(): Promise<void> {
     if (this.writer.unwritten > MAX_UNWRITTEN) await this.writer.drain(MAX_UNWRITTEN / 4);
-    this.slice = await yieldIfDue(this.slice);
+    this.slice = await yieldIfDue(this.slice, this.writer.count >= BULK_ITEMS);
   }
 
   async seal(): Promise<StagedObjects> {

@@ -9,11 +9,20 @@ import { relieveHeap } from './heap-relief.js';
 /** How long a slice runs before it lets the event loop go. */
 export const SLICE_MS = 8;
 
-/** Lets other work run once a slice begun at `started` is spent; returns the new slice's start. */
-export async function yieldIfDue(started: number): Promise<number> {
+/** Work over this many items (pages, rows, objects) is `bulk` (see `yieldIfDue`). */
+export const BULK_ITEMS = 512;
+
+/**
+ * Lets other work run once a slice begun at `started` is spent; returns the new slice's start.
+ * `bulk` work (an import's conversion, a fresh search index, a commit of thousands of rows)
+ * makes garbage faster than V8 collects it, so its slice boundaries also relieve the heap:
+ * a collection there costs nobody a wait mid-step. Small work (`serve`'s commits of a few
+ * rows, whose slice overran only because the machine is busy) leaves collection to V8: a
+ * forced full collection would cost a request 30–60 ms for memory V8 reclaims anyway.
+ */
+export async function yieldIfDue(started: number, bulk = false): Promise<number> {
   if (performance.now() - started < SLICE_MS) return started;
-  // Long work is where garbage piles up: between slices is where a collection costs nobody a wait mid-step.
-  relieveHeap();
+  if (bulk) relieveHeap();
   await new Promise<void>((resolve) => setImmediate(resolve));
   return performance.now();
 }
@@ -26,12 +35,12 @@ export function runSteps<T>(steps: Generator<unknown, T>): T {
   }
 }
 
-/** Runs a generator of steps, letting the event loop go between steps once a slice is spent. */
-export async function runInSlices<T>(steps: Generator<unknown, T>): Promise<T> {
+/** Runs a generator of steps, letting the event loop go between steps once a slice is spent (`bulk`: see `yieldIfDue`). */
+export async function runInSlices<T>(steps: Generator<unknown, T>, bulk = false): Promise<T> {
   let slice = performance.now();
   for (;;) {
     const next = steps.next();
     if (next.done === true) return next.value;
-    slice = await yieldIfDue(slice);
+    slice = await yieldIfDue(slice, bulk);
   }
 }

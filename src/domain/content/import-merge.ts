@@ -89,7 +89,7 @@ export function mergeImported(current: ContentTree, imported: ContentTree, paren
 
 /** `mergeImported` a page at a time, the event loop running between slices (an import of thousands of pages under `serve`). */
 export function mergeImportedInSlices(current: ContentTree, imported: ContentTree, parentId?: string, adopt: Adopt = asImported): Promise<MergeResult> {
-  return runInSlices(mergeSteps(current, imported, parentId, adopt));
+  return runInSlices(mergeSteps(current, imported, parentId, adopt), true);
 }
 
 function* mergeSteps(current: ContentTree, imported: ContentTree, parentId: string | undefined, adopt: Adopt): Generator<void, MergeResult> {

@@ -36,7 +36,7 @@ import { slotHash } from '../content/page-slot.js';
 import { type ContentTree, walkPages } from '../../content-model/model.js';
 import { openContent, type RevisionContent, savedPages, type StoredPage } from '../content/storage.js';
 import type { RevisionRecord } from '../core-records.js';
-import { runInSlices, runSteps, yieldIfDue } from '../../util/slices.js';
+import { BULK_ITEMS, runInSlices, runSteps, yieldIfDue } from '../../util/slices.js';
 
 export const SearchTables = {
   postings: 'searchIndex',
@@ -303,7 +303,7 @@ class RowChanges {
     // Kept as the JSON the store keeps (no array per row lives until the commit), under a key of
     // one piece: a key built by concatenation is kept as a chain of its parts (a heap snapshot of
     // a 4,000-page import's plan: 5 MB of such chains for 29,000 rows, beside 15 MB of row text).
-    await runInSlices(this.rowSteps(locate, (key, flat) => writes.push([flatString(key), flat.length === 0 ? null : JSON.stringify(flat)])));
+    await runInSlices(this.rowSteps(locate, (key, flat) => writes.push([flatString(key), flat.length === 0 ? null : JSON.stringify(flat)])), this.pages.length >= BULK_ITEMS);
     return writes;
   }
 
@@ -525,19 +525,20 @@ export async function planIndex(
   const before = incremental ? stored : undefined;
   const rows = new RowChanges();
   let pages = incremental ? state.pages : 0;
+  const bulk = after.size >= BULK_ITEMS;
   let slice = performance.now();
   for (const [id, page] of before ?? []) {
     if (after.get(id)?.hash === page.hash) continue;
     rows.page(spaceId, id, pageText(page.page, page.markdown), true);
     pages -= 1;
-    slice = await yieldIfDue(slice);
+    slice = await yieldIfDue(slice, bulk);
   }
   for (const [id, page] of after) {
     if (before?.get(id)?.hash === page.hash) continue;
     rows.page(spaceId, id, pageText(page.page, page.markdown), false);
     if (options.consume === true) page.markdown = undefined;
     pages += 1;
-    slice = await yieldIfDue(slice);
+    slice = await yieldIfDue(slice, bulk);
   }
   const writes = await rows.rowWrites(incremental ? locateIn(reader) : undefined);
   return { from: incremental ? previous.revision : undefined, content, writes, pages };
