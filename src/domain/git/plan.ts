@@ -19,6 +19,7 @@ import { type StoredData, fileDataHashes, openContent, storeFileData } from '../
 import type { ObjectStager, StoreReader } from '../../store/types.js';
 import { type GitSyncRecord, type GitSyncTarget, getGitSync, isStale, knownBlob, rememberedLayout, sameTarget } from './state.js';
 import type { RevisionRecord } from '../core-records.js';
+import { holdYoungGeneration } from '../../util/heap-relief.js';
 
 export interface SyncBody {
   url: string;
@@ -163,7 +164,7 @@ const PAUSE_EVERY = 4 * 1024 * 1024;
  * they are read, unless the space already has their bytes (`previous`'s data objects, by the
  * blob id of their bytes): a sync after a one-page commit writes that page, not every image again.
  */
-async function stagingSink(early: EarlyStage, previous: ContentTree, assets: string | undefined): Promise<BlobSink> {
+async function stagingSink(early: EarlyStage, previous: ContentTree, assets: string | undefined, onChunk?: () => void): Promise<BlobSink> {
   const [{ storedAsRead }, { imageDimensions }, { MAX_FILE_BYTES }, { gitBlobOid }, { isInside }] = await Promise.all([
     import('../../gitsync/import.js'),
     import('../../gitsync/media.js'),
@@ -191,11 +192,28 @@ async function stagingSink(early: EarlyStage, previous: ContentTree, assets: str
       return dimensions ? { oid, size: data.byteLength, dimensions } : { oid, size: data.byteLength };
     },
     ready() {
+      onChunk?.();
       if (unpaused < PAUSE_EVERY) return undefined;
       unpaused = 0;
       return early.stager.pause();
     },
   };
+}
+
+/** Page files from which an import holds the young generation (heap-relief.ts holdYoungGeneration). */
+const MANY_PAGES = 2000;
+
+function pageFiles(paths: Iterable<string>): number {
+  let count = 0;
+  for (const path of paths) if (readAsPage(path)) count += 1;
+  return count;
+}
+
+/** Whether the commit's project directory has so many pages that the import's memory, not its speed, is at stake (read from its listing, before any blob). */
+async function manyPages(mirror: Mirror, commit: string, projectDirectory: string | undefined): Promise<boolean> {
+  const under = projectDirectory === undefined || projectDirectory === '' ? '' : `${projectDirectory}/`; // normalized (readSnapshot's `under`)
+  const listed = (await mirror.listTree(commit)).map((entry) => entry.path);
+  return pageFiles(listed.filter((path) => path.startsWith(under))) >= MANY_PAGES;
 }
 
 /**
@@ -283,7 +301,10 @@ export async function planImport(
     previous = openContent(ctx.reader, revision).tree();
     const { mirror } = source;
     const read = async (commit: string) => {
-      const sink = early && (await stagingSink(early, previous as ContentTree, await assetsFolderOf(mirror, commit, target.projectDirectory)));
+      // Held from the first blob, and at each chunk git sends (reading has no slices): the young generation grows there first.
+      const hold = (await manyPages(mirror, commit, target.projectDirectory)) ? holdYoungGeneration : undefined;
+      hold?.();
+      const sink = early && (await stagingSink(early, previous as ContentTree, await assetsFolderOf(mirror, commit, target.projectDirectory), hold));
       return mirror.readSnapshot(commit, target.projectDirectory, sink, readAsPage);
     };
     [snapshot, message] = await Promise.all([read(oid), mirror.commitMessage(oid)]);
@@ -292,6 +313,7 @@ export async function planImport(
   previous ??= openContent(ctx.reader, revision).tree();
   const { importRepositoryInSlices } = await import('../../gitsync/import.js');
   ctx.progress?.({ stage: 'converting' });
+  if (pageFiles(snapshot.keys()) >= MANY_PAGES) holdYoungGeneration(); // again: reading may have been long
   const result = await converting('import', target.url, () =>
     importRepositoryInSlices(snapshot, { projectDirectory: target.projectDirectory, ids: ctx.ids, previous, consume: true }),
   );
