@@ -10,9 +10,10 @@
  * which found 28 MB live: 250 MiB peak RSS for a 49 MiB project (the bound is 174).
  *
  * Node gives no `gc()` without the `--expose-gc` flag, and a flag given at start makes V8 refuse
- * every chunk's code cache (its flags' hash differs). So the flag is set for the moment it takes
- * to fetch V8's `gc` function from a fresh context, then unset: the hash is the start's again,
- * and chunks loaded later keep their caches (test/util/heap-relief.test.ts checks both).
+ * every chunk's code cache (the flags' hash, taken at start, differs). Set at run time it does
+ * not (V8 hashed its flags at start): the flag is set for the moment it takes to fetch V8's `gc`
+ * function from a fresh context, then unset, so that no context made later has a `gc` global;
+ * chunks loaded later keep their caches (test/util/heap-relief.test.ts checks both).
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
