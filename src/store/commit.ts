@@ -29,7 +29,7 @@ import { StoreBusyError, StoreError } from './errors.js';
 import { crashPoint } from './fault.js';
 import { type BChange, type BEmit, type BNode, isBLeaf } from './btree.js';
 import type { HamtNode } from './hamt.js';
-import { type LockHandle, acquireLock, othersWaiting } from './lock.js';
+import { type LockHandle, WaitersCheck, acquireLock } from './lock.js';
 import { namesHashes, sha256 } from './objects.js';
 import { BULK_ITEMS, yieldIfDue } from '../util/slices.js';
 import { PackFile, PackWriter, newPackName } from './pack-file.js';
@@ -270,7 +270,12 @@ export class Committer {
     // Fairness: once we have held the lock for a slice, a process that has waited its turn
     // (lock.ts, BARGE_MS) goes before our next group. The slice keeps a loaded machine from
     // paying a hand-over (a context switch) on every commit.
-    const letGo = (): boolean => this.waiting.length === 0 || (Date.now() - heldSince >= HOLD_SLICE_MS && othersWaiting(this.host.dir));
+    const waiters = new WaitersCheck(this.host.dir);
+    const letGo = (): boolean => {
+      if (this.waiting.length === 0) return true;
+      const now = Date.now();
+      return now - heldSince >= HOLD_SLICE_MS && waiters.due(now);
+    };
     /** The group prepared on top of the one being published, its own commit under way. */
     let ahead: InFlight | undefined;
     try {

@@ -204,7 +204,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 // A writer that finds the lock taken queues up: it creates `waiters/<ticket>`
 // (time-ordered name, owner JSON, 0600, heartbeat like the lock) and takes the lock
 // only when no older live ticket exists. A holder with more work checks
-// `othersWaiting` after each commit and releases instead of keeping the lock, so a
+// `WaitersCheck` after each commit and releases instead of keeping the lock, so a
 // process that keeps writing (serve under load) cannot starve another.
 
 export function waitersDir(dir: string): string {
@@ -224,14 +224,42 @@ export const BARGE_MS = 200;
 
 const ticketAge = (name: string) => Date.now() - Number(name.slice(0, 15));
 
-/** True when some process has waited for the lock longer than BARGE_MS (the holder should let it go first). */
-export function othersWaiting(dir: string): boolean {
-  try {
-    return fs.readdirSync(waitersDir(dir)).some((name) => TICKET_RE.test(name) && ticketAge(name) >= BARGE_MS);
-  } catch {
+/**
+ * Whether some process has waited for the lock BARGE_MS or more (the holder should let it
+ * go first). The holder asks after every commit (`serve` under load: hundreds a second),
+ * and the answer can only turn true once a ticket reaches BARGE_MS, so after a look
+ * at `waiters/` the next look waits until the first ticket seen comes due, at most
+ * BARGE_MS - TICKET_SLACK_MS (a ticket queued meanwhile comes due BARGE_MS after its
+ * name, which may predate our look by a few ms). The commits in between make no
+ * syscall for it; a waiting writer is let in as soon as before.
+ */
+export class WaitersCheck {
+  private nextLook = 0;
+
+  constructor(private readonly dir: string) {}
+
+  due(now = Date.now()): boolean {
+    if (now < this.nextLook) return false;
+    let names: string[];
+    try {
+      names = fs.readdirSync(waitersDir(this.dir));
+    } catch {
+      names = []; // no waiters/ yet: nobody ever queued
+    }
+    let next = now + BARGE_MS - TICKET_SLACK_MS;
+    for (const name of names) {
+      if (!TICKET_RE.test(name)) continue;
+      const dueAt = Number(name.slice(0, 15)) + BARGE_MS;
+      if (dueAt <= now) return true;
+      next = Math.min(next, dueAt);
+    }
+    this.nextLook = next;
     return false;
   }
 }
+
+/** How much older than our look at `waiters/` a ticket created after it may be named (see WaitersCheck). */
+const TICKET_SLACK_MS = 50;
 
 /** Queues this process: creates its ticket file (and waiters/ when missing). */
 async function takeTicket(dir: string, bytes: Buffer): Promise<string> {

@@ -61,10 +61,10 @@ function heapUsed(): number {
  * Collects garbage when the heap in use has grown well past what was live after the last
  * collection asked here; true when it did. Cheap when it does not (one heap statistics call).
  */
-export function relieveHeap(): boolean {
+export function relieveHeap(force = false): boolean {
   if (holding !== undefined) holdYoungGeneration();
   const used = heapUsed();
-  if (used < FLOOR || used < Math.max(liveAfter * GROWTH, liveAfter + SLACK)) return false;
+  if (used < FLOOR || (!force && used < Math.max(liveAfter * GROWTH, liveAfter + SLACK))) return false;
   const gc = collector();
   if (gc === null) return false;
   gc();
@@ -75,8 +75,8 @@ export function relieveHeap(): boolean {
 // ─── The young generation ─────────────────────────────────────────────────────
 
 /**
- * The size (both semi-spaces) at which the young generation stops growing during work that
- * asked for it (`holdYoungGeneration`).
+ * The size (both semi-spaces) the young generation does not grow past during work that asked
+ * for it (`holdYoungGeneration`).
  *
  * Why: V8 doubles the young generation whenever much of it survives a scavenge, up to 32 MB
  * (two 16 MB semi-spaces), and a large import's text and rows survive a lot. Those 32 MB stay
@@ -124,9 +124,13 @@ export function holdYoungGeneration(): void {
   stopYoungGrowth();
 }
 
-/** While held: the growth stopped once the young generation is YOUNG_CAP or more. */
+/**
+ * While held: the growth stopped once the next one would pass YOUNG_CAP. Not only at the cap:
+ * V8 shrinks an idle young generation (the CLI waiting for `git fetch`), and grown again from
+ * there it passes sizes like 14 MB, which one more growth made 28.
+ */
 function stopYoungGrowth(): void {
   if (stopped) return;
   const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
-  if (young !== undefined && young.space_size >= YOUNG_CAP) stopped = setFlag('--semi-space-growth-factor=1');
+  if (young !== undefined && young.space_size * YOUNG_GROWTH > YOUNG_CAP) stopped = setFlag('--semi-space-growth-factor=1');
 }

@@ -28,7 +28,7 @@ beforeAll(async () => {
 afterAll(cleanupTempDirs);
 
 describe.each(MODES)('a Git import of 2,189 pages (%s)', { timeout: 300_000 }, (mode) => {
-  it('holds the young generation at 16 MB', async () => {
+  it('holds the young generation at 16 MB at most', async () => {
     const home = tempDir(`docsctl-import-memory-${mode}-`);
     const youngFile = join(home, 'young');
     const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1', DOCSCTL_STORE: join(home, 'store'), DOCSCTL_GIT_CACHE: join(home, 'cache') };
@@ -52,7 +52,10 @@ describe.each(MODES)('a Git import of 2,189 pages (%s)', { timeout: 300_000 }, (
       server?.process.kill('SIGTERM');
       await server?.process;
     }
-    // One line: the importing process's (V8 alone: 32 MB; held: 16).
-    expect(readFileSync(youngFile, 'utf8').trim().split('\n').map(Number)).toEqual([16 * MB]);
+    // One line: the importing process's (V8 alone: 32 MB; held: at most 16).
+    const sizes = readFileSync(youngFile, 'utf8').trim().split('\n').map(Number);
+    expect(sizes).toHaveLength(1);
+    expect(sizes[0]).toBeGreaterThan(0);
+    expect(sizes[0]).toBeLessThanOrEqual(16 * MB);
   });
 });
