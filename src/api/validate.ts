@@ -10,6 +10,8 @@ export interface RawInput {
   params?: Record<string, string>;
   query?: Record<string, unknown>;
   body?: unknown;
+  /** The ad partner's key, sent as the `X-GitBook-Partner-Key` header (adsListSites, adsUpdateSite). */
+  partnerKey?: string | undefined;
 }
 
 function describeIssue(where: string, issue: z.core.$ZodIssue): string {

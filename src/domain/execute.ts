@@ -198,7 +198,10 @@ async function run(env: ExecuteEnv, route: Runnable, handler: Handler, input: Ro
     if (value instanceof Promise) return toResult(route, await value);
     const result = toResult(route, value);
     // Tokens that expire (installation and published content tokens) are never answered from kept bytes.
-    if (used !== undefined && !used.asked && env.actor.installation === undefined && env.actor.published === undefined) result.generational = true;
+    // Nor is an answer to the ad partner's key (kept bytes are keyed by token and URL, not by that header).
+    if (used !== undefined && !used.asked && env.actor.installation === undefined && env.actor.published === undefined && env.actor.partnerKey === undefined) {
+      result.generational = true;
+    }
     return result;
   }
   const base = { actor: env.actor, access, clock: env.clock, ids: env.ids, origin: env.origin, artifacts: env.artifacts ?? noArtifacts, policy: env.policy ?? LOCAL_POLICY, progress: env.progress, git: env.git };

@@ -24,6 +24,8 @@ export interface Actor {
   published?: PublishedTokenScope | undefined;
   /** The public id of the token that authenticated the call (`token list`'s ID), recorded in audit events; absent for the store owner without a token. */
   tokenId?: string | undefined;
+  /** The request's `X-GitBook-Partner-Key` (the ad partner's key), checked by the operations that need it (sites/ads.ts). */
+  partnerKey?: string | undefined;
 }
 
 /**

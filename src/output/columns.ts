@@ -131,6 +131,7 @@ const siteColumns = {
     { header: 'CHILDREN', get: (item) => ((item.children as Array<{ id: string }> | undefined) ?? []).map((c) => c.id).join(',') },
   ],
   siteSpace: [col('ID', 'id'), col('TITLE', 'title'), col('PATH', 'path'), col('SECTION', 'section'), col('DEFAULT', 'default'), col('SPACE', 'space.id'), col('URL', 'urls.published', true)],
+  adsSite: [col('ID', 'id'), col('STATUS', 'status'), col('TOPIC', 'topic'), col('EMAIL', 'email'), col('URL', 'url'), col('ZONE', 'zoneId', true), col('REASON', 'reason', true)],
   shareLink: [col('ID', 'id'), col('NAME', 'name'), col('ACTIVE', 'active'), col('CREATED', 'createdAt', true), col('URL', 'urls.published')],
   adaptiveSchema: [col('UPDATED', 'updatedAt'), { header: 'CLAIMS', get: (item) => Object.keys(((item.jsonSchema as { properties?: object } | undefined)?.properties ?? {})).join(',') }],
   customization: [

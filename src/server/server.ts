@@ -344,8 +344,11 @@ class ApiServer {
     if (token === undefined) throw new ApiError(401, 'Missing Authorization: Bearer token');
     // One snapshot per request: the token lookup and a read operation see the same generation.
     const reader = this.store.read();
-    const actor = this.actorFor(token, reader);
-    if (actor === undefined) throw new ApiError(401, 'Invalid API token');
+    const known = this.actorFor(token, reader);
+    if (known === undefined) throw new ApiError(401, 'Invalid API token');
+    // The ad partner's key (adsListSites, adsUpdateSite check it): on this request's actor only, never cached.
+    const partnerKey = req.headers['x-gitbook-partner-key'];
+    const actor = typeof partnerKey === 'string' ? { ...known, partnerKey } : known;
 
     let body: unknown;
     if (match.route.body !== undefined && hasBody(req)) {

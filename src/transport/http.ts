@@ -205,7 +205,9 @@ export class HttpTransport implements Transport {
     const route = routeInfo(routeId);
     const path = requestPath(route, input);
     const body = route.method === 'GET' ? undefined : input.body;
-    return this.send(route.method, path, body);
+    // The ad partner's key goes only with the calls that carry it (never in baseHeaders).
+    const extra = input.partnerKey === undefined ? undefined : { 'x-gitbook-partner-key': input.partnerKey };
+    return this.send(route.method, path, body, extra);
   }
 
   async raw(method: string, pathAndQuery: string, body?: unknown): Promise<ApiResponse> {
@@ -225,12 +227,13 @@ export class HttpTransport implements Transport {
     await this.client.close();
   }
 
-  private async send(method: string, path: string, body: unknown): Promise<ApiResponse> {
+  private async send(method: string, path: string, body: unknown, extra?: Record<string, string>): Promise<ApiResponse> {
     if (this.closed) throw new Error('HttpTransport used after close()');
     const url = this.endpoint.base + path;
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const headers =
+    const plain =
       payload === undefined ? this.baseHeaders : { ...this.baseHeaders, 'content-type': 'application/json' };
+    const headers = extra === undefined ? plain : { ...plain, ...extra };
     const pathname = path.split('?', 1)[0] as string;
     const debug = this.debug;
 

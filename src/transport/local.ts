@@ -58,7 +58,8 @@ export class LocalTransport implements Transport {
     const { store, clock, ids, origin } = this.options;
     // One snapshot for the token and a read operation (as serve takes one per request): a write commits on the newest state.
     const reader = store.read();
-    const env = { store, reader, actor: this.actor(reader), clock, ids, origin, artifacts: this.artifacts, progress: options.progress, git: this.options.git };
+    const actor = this.actor(reader);
+    const env = { store, reader, actor: input.partnerKey === undefined ? actor : { ...actor, partnerKey: input.partnerKey }, clock, ids, origin, artifacts: this.artifacts, progress: options.progress, git: this.options.git };
     const info = routeInfo(routeId);
     // Most reads, and the common writes, carry input the manifest describes: they skip loading zod
     // and the route's schemas (start-up cost).

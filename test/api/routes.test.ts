@@ -313,7 +313,9 @@ const DOCSCTL_EMULATOR = ['saveEmulatorSnapshot', 'listEmulatorSnapshots', 'rest
 const DOCSCTL_STORAGE = ['uploadStorageFile'];
 /** Bulk reads the API has only per object: every team membership of an organization in one list (`apply` plans 100 teams with one read; src/api/routes/teams.ts). */
 const DOCSCTL_BULK_READS = ['listTeamMembershipsInOrganization'];
-const DOCSCTL_EXTENSIONS = [...DOCSCTL_PREVIEWS, ...DOCSCTL_ACCOUNTS, ...DOCSCTL_CONVERSATIONS, ...DOCSCTL_EMULATOR, ...DOCSCTL_STORAGE, ...DOCSCTL_BULK_READS];
+/** The ad partner's key a store accepts in X-GitBook-Partner-Key: the real API's is GitBook's secret (src/domain/sites/ads.ts). */
+const DOCSCTL_ADS = ['setAdsPartnerKey'];
+const DOCSCTL_EXTENSIONS = [...DOCSCTL_PREVIEWS, ...DOCSCTL_ACCOUNTS, ...DOCSCTL_CONVERSATIONS, ...DOCSCTL_EMULATOR, ...DOCSCTL_STORAGE, ...DOCSCTL_BULK_READS, ...DOCSCTL_ADS];
 
 const inSpec = routes.filter((route) => !NOT_IN_SPEC.has(route.id) && !DOCSCTL_EXTENSIONS.includes(route.id));
 

@@ -26,7 +26,9 @@ let reads: OperationCommandSpec[] = [];
 beforeAll(async () => {
   api = await startTodaysApi();
   const home = tempDir('docsctl-tolerant-');
-  env = { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), DOCSCTL_ENDPOINT: api.url, DOCSCTL_TOKEN: 'gb_api_test', DOCSCTL_ORG: 'org-1' };
+  env = { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), DOCSCTL_ENDPOINT: api.url, DOCSCTL_TOKEN: 'gb_api_test', DOCSCTL_ORG: 'org-1',
+    // `ads site list` is the ad partner's: it sends this key (X-GitBook-Partner-Key) or refuses to run.
+    DOCSCTL_ADS_PARTNER_KEY: 'partner-key-of-the-test' };
   const modules = await loadCommandModules();
   reads = modules
     .flatMap((module) => module.specs)

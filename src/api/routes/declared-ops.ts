@@ -4,8 +4,6 @@ import type { DeclaredOperation } from '../route.js';
 
 /** Their ids: part of `RouteId`, so code may name them (they answer 501) but not misspell them. */
 export type DeclaredRouteId =
-  | "adsListSites"
-  | "adsUpdateSite"
   | "aggregateSiteEvents"
   | "askInOrganization"
   | "createSiteChannel"
@@ -64,7 +62,6 @@ export type DeclaredRouteId =
   | "triggerChangeRequestsForSiteFinding"
   | "updateOrganizationAgentConversation"
   | "updateOrganizationAgentInstructions"
-  | "updateSiteAdsById"
   | "updateSiteAgentSettingsById"
   | "updateSiteChannelById"
   | "updateSiteContextConnectionById"
@@ -73,8 +70,6 @@ export type DeclaredRouteId =
   | "upsertSiteContextRecords";
 
 export const declaredOperations: readonly DeclaredOperation[] = [
-  {"id":"adsListSites","method":"GET","path":"/v1/ads/sites","summary":"List all the sites with ads configured","success":200,"paginated":true,"query":["page","limit","status"],"body":null},
-  {"id":"adsUpdateSite","method":"PATCH","path":"/v1/ads/sites/{siteId}","summary":"Update the Ads configuration for a site","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["status","zoneId","reportingId","reason"],"requiredFields":["status"]}},
   {"id":"aggregateSiteEvents","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate","summary":"Query a site's analytics events","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["select","where","groupBy","order","range","limit"],"requiredFields":["range"]}},
   {"id":"askInOrganization","method":"POST","path":"/v1/orgs/{organizationId}/ask","summary":"Ask a question in an organization","success":200,"paginated":false,"query":["format","details"],"body":{"required":true,"fields":["query","previousQueries"],"requiredFields":["query"]}},
   {"id":"createSiteChannel","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/channels","summary":"Create a new GitBook Agent channel for a site","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["type","setupSettings","role"],"requiredFields":["type","setupSettings"]}},
@@ -133,7 +128,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"triggerChangeRequestsForSiteFinding","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/change-requests","summary":"Fix a documentation issue by generating a change request","success":202,"paginated":false,"query":[],"body":null},
   {"id":"updateOrganizationAgentConversation","method":"PATCH","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Update an AI agent conversation in an organization","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["title"],"requiredFields":["title"]}},
   {"id":"updateOrganizationAgentInstructions","method":"PUT","path":"/v1/orgs/{organizationId}/agent-instructions","summary":"Update Docs agent instructions for an organization","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["instructions"],"requiredFields":["instructions"]}},
-  {"id":"updateSiteAdsById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ads","summary":"Update the advertising settings for a site","success":204,"paginated":false,"query":[],"body":{"required":false,"fields":["status","topic"],"requiredFields":[]}},
   {"id":"updateSiteAgentSettingsById","method":"PUT","path":"/v1/orgs/{organizationId}/sites/{siteId}/agent-settings","summary":"Update the AI agent configuration for a site","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["scans","findings","editing"],"requiredFields":["scans","findings","editing"]}},
   {"id":"updateSiteChannelById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/channels/{siteChannelId}","summary":"Update a GitBook Agent channel for a site","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["type","setupSettings","role"],"requiredFields":[]}},
   {"id":"updateSiteContextConnectionById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections/{siteContextConnectionId}","summary":"Update a context connection","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["connector","setupSettings","usageSettings","label","filter"],"requiredFields":[]}},

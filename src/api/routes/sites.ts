@@ -1388,3 +1388,132 @@ export const deleteSiteMcpServerById = defineRoute({
     examples: ['docsctl site mcp-server delete s1t3 mcp1 --yes'],
   },
 });
+
+// ─── Real API: the site ads program (tag `site-ads`; src/domain/sites/ads.ts) ──
+
+/** 0.202 `SiteAdsTopic`: what the site is about, for the ad network. */
+export const SiteAdsTopic = z.enum(['webdev', 'crypto']);
+/**
+ * The ad partner's key (`X-GitBook-Partner-Key`): kept by the store as SHA-256 only
+ * (`setAdsPartnerKey`). 16+ characters: a key a partner could guess is no key.
+ */
+const PartnerKey = z.string().min(16).max(256).regex(/^[\x21-\x7e]+$/, 'use printable ASCII without spaces (it travels in an HTTP header)');
+
+export const updateSiteAdsById = defineRoute({
+  id: 'updateSiteAdsById',
+  method: 'POST',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/ads',
+  summary: 'Update the advertising settings for a site',
+  source: 'real-api',
+  // As every other site setting write (updateSiteById, share links…).
+  access: 'admin',
+  params: pathParams(...site),
+  query: noQuery(),
+  body: z.object({
+    status: z.enum(['in-review', 'disabled']).optional().describe('in-review: submit the site (or resubmit it) to the ad partner; disabled: stop live ads'),
+    topic: SiteAdsTopic.optional().describe('what the site is about (needed to submit it)'),
+  }),
+  success: 204,
+  cli: {
+    command: 'site ads edit',
+    summary: "Submit a site to the ads program, change its topic, or disable its live ads (its state: the site's `ads` field)",
+    nonEmptyBody: 'Nothing to change: pass --status and/or --topic',
+    columns: 'site',
+    examples: ['docsctl site ads edit s1t3 --status in-review --topic webdev', 'docsctl site ads edit s1t3 --status disabled'],
+  },
+});
+
+/** The ad partner's side: every call carries `X-GitBook-Partner-Key` (CLI: `DOCSCTL_ADS_PARTNER_KEY`). */
+const partnerKeyHelp =
+  'The ad partner\'s key travels in the X-GitBook-Partner-Key header; docsctl sends DOCSCTL_ADS_PARTNER_KEY. ' +
+  'A docsctl store or `docsctl serve` knows the key set by `docsctl ads partner-key set` (missing: 401, wrong: 403).';
+
+export const adsListSites = defineRoute({
+  id: 'adsListSites',
+  method: 'GET',
+  path: '/v1/ads/sites',
+  summary: 'List all the sites with ads configured',
+  source: 'real-api',
+  // Any signed-in caller: the partner key (checked by the handler) is what admits one.
+  access: 'none',
+  params: z.object({}),
+  query: listQuery().extend({
+    status: z.enum(['in-review', 'live', 'rejected']).default('in-review').describe('only the sites whose ads are in this state (default in-review)'),
+  }),
+  paginated: true,
+  cli: {
+    command: 'ads site list',
+    summary: `List the sites in the ads program by state (the ad partner's view). ${partnerKeyHelp}`,
+    aliases: ['ls'],
+    columns: 'adsSite',
+    noun: 'site',
+    examples: ['DOCSCTL_ADS_PARTNER_KEY=… docsctl ads site list --status in-review'],
+  },
+});
+
+export const adsUpdateSite = defineRoute({
+  id: 'adsUpdateSite',
+  method: 'PATCH',
+  path: '/v1/ads/sites/{siteId}',
+  summary: 'Update the Ads configuration for a site',
+  source: 'real-api',
+  access: 'none',
+  params: pathParams('siteId'),
+  query: noQuery(),
+  // The spec's oneOf (live{zoneId,reportingId} | rejected{reason?} | pending) as one object with a
+  // check per state, so each wrong body gets one line naming the field (and the CLI one flag per field).
+  body: z
+    .object({
+      status: z.enum(['live', 'rejected', 'pending']).describe('live: ads run (needs --zone-id, --reporting-id); rejected; pending: back to the site'),
+      zoneId: z.string().min(1).max(256).optional().describe('the ad network zone id (live)'),
+      reportingId: z.string().min(1).max(256).optional().describe('the id to fetch reporting data (live)'),
+      reason: z.string().max(512).optional().describe('why the site was rejected (rejected)'),
+    })
+    .superRefine((body, issues) => {
+      const extra = (field: 'zoneId' | 'reportingId' | 'reason') =>
+        issues.addIssue({ code: 'custom', path: [field], message: `${field} does not go with status "${body.status}"` });
+      if (body.status === 'live') {
+        if (body.zoneId === undefined) issues.addIssue({ code: 'custom', path: ['zoneId'], message: 'status "live" needs a zoneId' });
+        if (body.reportingId === undefined) issues.addIssue({ code: 'custom', path: ['reportingId'], message: 'status "live" needs a reportingId' });
+        if (body.reason !== undefined) extra('reason');
+      } else {
+        if (body.zoneId !== undefined) extra('zoneId');
+        if (body.reportingId !== undefined) extra('reportingId');
+        if (body.status === 'pending' && body.reason !== undefined) extra('reason');
+      }
+    }),
+  bodyRequired: true,
+  success: 204,
+  cli: {
+    command: 'ads site update',
+    summary: `Accept (live), reject, or send back (pending) a site submitted to the ads program. ${partnerKeyHelp}`,
+    columns: 'adsSite',
+    examples: [
+      'docsctl ads site update s1t3 --status live --zone-id z0n3 --reporting-id r3p',
+      'docsctl ads site update s1t3 --status rejected --reason "not enough traffic"',
+    ],
+  },
+});
+
+export const setAdsPartnerKey = defineRoute({
+  id: 'setAdsPartnerKey',
+  method: 'PUT',
+  path: '/v1/x-docsctl/ads/partner-key',
+  summary: "Set the ad partner's key this store accepts in X-GitBook-Partner-Key (kept as SHA-256; docsctl extension)",
+  source: 'docsctl',
+  // The whole store's setting, as the emulator's snapshots: the store's owner only.
+  access: 'owner',
+  params: z.object({}),
+  query: noQuery(),
+  body: z.object({ key: PartnerKey.describe('the key (16-256 printable characters); the store keeps only its SHA-256') }),
+  bodyRequired: true,
+  success: 204,
+  cli: {
+    command: 'ads partner-key set',
+    summary:
+      "Set the ad partner's key that `ads site list|update` (the X-GitBook-Partner-Key header) must carry; the store's owner only. " +
+      'Without --key it reads DOCSCTL_ADS_PARTNER_KEY (keeps the key out of the process list).',
+    columns: 'site',
+    examples: ['DOCSCTL_ADS_PARTNER_KEY=$(openssl rand -hex 24) docsctl ads partner-key set'],
+  },
+});

@@ -118,7 +118,31 @@ function newSpaceUnlessNamed(_options: Record<string, unknown>, input: RawInput)
   if (fields.spaceId === undefined) fields.spaceId = null;
 }
 
+/**
+ * The ad partner's calls carry its key from DOCSCTL_ADS_PARTNER_KEY (an environment variable, not a
+ * flag: a flag would show the key in the process list); the transport sends it as X-GitBook-Partner-Key.
+ */
+function partnerKey(_options: Record<string, unknown>, input: RawInput, session: Session): void {
+  const key = session.ctx.env.DOCSCTL_ADS_PARTNER_KEY;
+  if (key === undefined || key === '') {
+    throw new UsageError("Set DOCSCTL_ADS_PARTNER_KEY to the ad partner's key (it is sent as X-GitBook-Partner-Key)");
+  }
+  input.partnerKey = key;
+}
+
 export const hooks = {
+  'ads site list': { build: partnerKey },
+  'ads site update': { build: partnerKey },
+  'ads partner-key set': {
+    // Without --key, from the environment (the key stays out of the process list).
+    build: (_options: Record<string, unknown>, input: RawInput, session: Session) => {
+      const fields = body(input);
+      if (fields.key !== undefined) return;
+      const key = session.ctx.env.DOCSCTL_ADS_PARTNER_KEY;
+      if (key === undefined || key === '') throw new UsageError('Pass --key, or set DOCSCTL_ADS_PARTNER_KEY');
+      fields.key = key;
+    },
+  },
   'site section add': { build: newSpaceUnlessNamed },
   'site space add': { build: newSpaceUnlessNamed },
   'site section edit': {

@@ -16,6 +16,9 @@ const BASIC = [
   'sites-full-text-search',
   'sites-page-feedback',
   'sites-pdf-export',
+  // The ads program earns the site's owner money: docsctl offers it on every plan (the real API's
+  // plan table is not published; `sites-ads` is in its SiteFeatureKey). ads.ts: who may submit.
+  'sites-ads',
 ] as const;
 const PREMIUM = [
   'sites-ai-search',

@@ -37,7 +37,8 @@
  * conditions (`publishing.ts`); custom hostnames (`hostnames.ts`); the index of where each site is
  * published (`origins.ts`), through which a published URL is resolved back to its content
  * (`published-urls.ts`); search over what a site publishes (`site-search.ts`); bulk redirect
- * writes (`redirects.ts`) and duplicated site spaces (`structure-handlers.ts`).
+ * writes (`redirects.ts`) and duplicated site spaces (`structure-handlers.ts`); the ads program
+ * (`ads.ts`: the site admin's submission, the ad partner's lists and decisions, `ads-view.ts`).
  * Customization (`customization.ts`): a site's `SiteCustomizationSettings` is one row
  * (`siteCustomizations`, absent: `DEFAULT_CUSTOMIZATIONS` of `published.ts`), a site space's overrides another
  * (`siteSpaceCustomizations`); both are checked with ajv against the real API's shapes, generated
@@ -64,6 +65,7 @@
  * `src/cli/terminal-markdown.ts`; tests drive it with a scripted prompter.
  */
 import type { Handler } from '../handler.js';
+import { adsHandlers } from './ads.js';
 import { customizationHandlers } from './customization.js';
 import { externalLinkHandlers } from './external-links.js';
 import { hostnameHandlers } from './hostnames.js';
@@ -92,4 +94,5 @@ export const sitesAreaHandlers: Record<string, Handler> = {
   ...duplicateSiteSpaceHandlers,
   ...publishedUrlHandlers,
   ...siteTemplateHandlers,
+  ...adsHandlers,
 };

@@ -26,6 +26,7 @@ import { EMPTY_ADAPTIVE_SCHEMA, adaptiveSchemaCheck } from './adaptive.js';
 import { requireFeature, visibilityFeature } from './features.js';
 import { publishedCustomizations } from './customization.js';
 import { removeSiteMcpServers } from './mcp-servers.js';
+import { removeSiteAds } from './ads.js';
 import { checkedHostname, reindexSite, siteByHostname, siteByProxyOrigin } from './origins.js';
 import { siteIntegrationScripts } from './publishing.js';
 import { removeSiteRedirects } from './redirects.js';
@@ -229,6 +230,7 @@ export const siteHandlers: Record<string, Handler> = {
     reindexSite(ctx.tx, site, undefined);
     removeSiteRedirects(ctx.tx, site.id);
     removeSiteMcpServers(ctx.tx, site.id);
+    removeSiteAds(ctx.tx, site);
     orgSites.remove(ctx.tx, site.organization, site.id);
     ctx.tx.delete(SiteTables.sites, site.id);
     const org = getOrg(ctx.tx, site.organization);

@@ -23,6 +23,8 @@
  * | siteExternalLinks            | linkId                                | ExternalLinkRecord (its place: `siteStructure`) |
  * | sitePublishingAuth           | siteId                                | PublishingAuthRecord (absent: never set up) |
  * | siteHostnames                | hostname                              | siteId (a hostname serves one site)    |
+ * | siteAdsByStatus (KeyedSet)   | ads status → siteId                   | null (the ad partner's lists, ads.ts)  |
+ * | adsPartner                   | `key`                                 | sha256 hex of the ad partner's key     |
  */
 import { createHash } from 'node:crypto';
 import { notFound } from '../../api/errors.js';
@@ -53,6 +55,23 @@ export interface SiteRecord {
   defaultSiteSpace?: string;
   /** 0.202: the role of members without a grant on the site (grants.ts `siteRole`; null: none; absent: `inherit`). Spelled out: core-records imports this module. */
   defaultLevel?: 'admin' | 'create' | 'edit' | 'review' | 'comment' | 'read' | 'inherit' | null;
+  /** The ads program (ads.ts); absent: `pending`, never submitted. */
+  ads?: SiteAdsRecord;
+}
+
+export type SiteAdsTopic = 'webdev' | 'crypto';
+
+/** Where a site is in the ads program (0.202 `SiteAds`), past `pending`. */
+export interface SiteAdsRecord {
+  status: 'in-review' | 'live' | 'rejected' | 'disabled';
+  /** Kept from the submission on (a rejected site is listed to the partner with it). */
+  topic: SiteAdsTopic;
+  /** Set by the partner when it goes live; kept while disabled. */
+  zoneId?: string;
+  reportingId?: string;
+  /** The partner's reason for a rejection. */
+  reason?: string;
+  updatedAt: string;
 }
 
 export interface SectionRecord {
@@ -192,6 +211,7 @@ export const SiteTables = {
   externalLinks: 'siteExternalLinks',
   publishingAuth: 'sitePublishingAuth',
   hostnames: 'siteHostnames',
+  adsPartner: 'adsPartner',
 } as const;
 
 export const orgSites = new OrderedList<null>('orgSites');
@@ -203,6 +223,7 @@ export const shareLinks = new OrderedList<ShareLinkRecord>('siteShareLinks');
 export const redirects = new KeyedSet<RedirectRecord>('siteRedirects');
 export const draftRedirects = new KeyedSet<RedirectRecord>('siteDraftRedirects');
 export const mcpServers = new KeyedSet<McpServerRecord>('siteMcpServers');
+export const sitesByAdsStatus = new KeyedSet<null>('siteAdsByStatus');
 
 export const hashShareKey = (key: string) => createHash('sha256').update(key).digest('hex');
 

@@ -17,6 +17,7 @@ import { apiUrl, appUrl } from '../urls.js';
 import { type SpaceView, spaceView } from '../views.js';
 import type { StoreReader } from '../../store/types.js';
 import { sitePermissions } from '../permissions.js';
+import { siteAdsView } from './ads-view.js';
 import { siteFeatures } from './features.js';
 import {
   type ExternalLinkRecord,
@@ -87,6 +88,7 @@ export function siteView(ctx: SiteViewContext, site: SiteRecord) {
     ...(site.adaptiveContent ? { adaptiveContent: site.adaptiveContent } : {}),
     agentsContext: site.agentsContext,
     features: siteFeatures(site.type),
+    ads: siteAdsView(site),
     urls: {
       location: siteLocation(ctx.origin, site),
       app: appUrl(ctx.origin, `o/${seg(site.organization)}/sites/${seg(site.id)}`),
