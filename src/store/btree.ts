@@ -81,8 +81,10 @@ export interface BTreeSource {
  * rows of a commit is then written from the rows' text, never parsed into values only to
  * be written back (a fresh search index: ~15 MB of rows parsed into arrays of strings,
  * then stringified again, the garbage that made a 4,000-page import's heap grow most).
+ * `leaf` gives the parsed leaf, for a sink that keeps it (a small commit's leaves are
+ * cached): the rows it kept are shared, only the changed rows' text is parsed.
  */
-export type BEmit = ((node: BNode) => string) & { leafText?: (text: string, values: string) => string };
+export type BEmit = ((node: BNode) => string) & { leafText?: (text: string, values: string, leaf: () => BLeaf) => string };
 
 // ─── Searching ───────────────────────────────────────────────────────────────
 
@@ -236,8 +238,18 @@ interface Ref {
 const entryBytes = (key: string, valueBytes: number) => key.length + valueBytes + 6;
 const HASH_ENTRY_BYTES = 66;
 
+/**
+ * The JSON text of rows this process parsed into a leaf it built from text (`textLeaf`),
+ * keyed by the row's value: the next commit that rewrites the leaf (a create through
+ * `serve` appends to the same dozen leaves, commit after commit) joins the kept rows'
+ * text instead of stringifying each again. Rows are never mutated (BTreeSource), so the
+ * text stays true; it lives as long as the cached leaf that holds the row.
+ */
+const rowTexts = new WeakMap<object, string>();
+
 function textOf(value: Json): string {
-  return JSON.stringify(value);
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  return rowTexts.get(value) ?? JSON.stringify(value);
 }
 
 /**
@@ -294,14 +306,9 @@ function cut(keys: string[], items: Array<Json | string>, sizes: number[], leaf:
   return pieces.map(([from, to]) => {
     const k = keys.slice(from, to);
     if (leafText !== undefined) {
-      const parts: string[] = [];
       let bytes = 12;
-      for (let i = from; i < to; i += 1) {
-        parts.push(texts?.[i] ?? textOf(items[i] as Json));
-        bytes += sizes[i] as number;
-      }
-      const values = parts.join(',');
-      const ref: Ref = { key: k[0] as string, hash: leafText(`{"k":${JSON.stringify(k)},"v":[${values}]}`, values), bytes, node: undefined, built: true };
+      for (let i = from; i < to; i += 1) bytes += sizes[i] as number;
+      const ref = textLeaf(k, items.slice(from, to) as Json[], (texts as Array<string | undefined>).slice(from, to), bytes, leafText);
       if (packLeft) ref.grown = true;
       return ref;
     }
@@ -316,18 +323,51 @@ function cut(keys: string[], items: Array<Json | string>, sizes: number[], leaf:
 }
 
 /**
+ * A leaf written from its rows' text (`BEmit.leafText`): `texts[i]` is row i's JSON text, or
+ * undefined where `values[i]` is parsed (its text then from `textOf`); `values[i]` is null
+ * where only the text is known (a changed row: parsed only if the sink asks for the leaf).
+ */
+function textLeaf(keys: string[], values: Json[], texts: Array<string | undefined>, bytes: number, leafText: NonNullable<BEmit['leafText']>): Ref {
+  const parts: string[] = [];
+  for (let i = 0; i < keys.length; i += 1) parts.push(texts[i] ?? textOf(values[i] as Json));
+  const joined = parts.join(',');
+  const leaf = (): BLeaf => {
+    // The rows known as text only, parsed in one call (a parse per row cost a big commit's
+    // kept leaves thousands of calls).
+    const unparsed: string[] = [];
+    for (let i = 0; i < values.length; i += 1) if (values[i] === null) unparsed.push(parts[i] as string);
+    const parsed = unparsed.length === 0 ? [] : (JSON.parse(`[${unparsed.join(',')}]`) as Json[]);
+    let next = 0;
+    const v = values.map((value, i) => {
+      if (value !== null) return value;
+      const row = parsed[next++] as Json;
+      if (typeof row === 'object' && row !== null) rowTexts.set(row, parts[i] as string);
+      return row;
+    });
+    const node: BLeaf = { k: keys, v };
+    nodeBytes.set(node, bytes);
+    return node;
+  };
+  return { key: keys[0] as string, hash: leafText(`{"k":${JSON.stringify(keys)},"v":[${joined}]}`, joined, leaf), bytes, node: undefined, built: true };
+}
+
+/**
  * `applyToLeaf` on a leaf of known size whose rows still fit one node after the changes:
  * measures only the rows replaced or deleted; undefined when the leaf must be cut.
  */
 function applyToSmallLeaf(node: BLeaf, known: number, changes: BChange[], emit: BEmit): Ref[] | undefined {
+  // Where `emit` takes leaves as text, the changed rows stay text (see textLeaf).
+  const leafText = emit.leafText;
   const keys: string[] = [];
   const values: Json[] = [];
+  const texts: Array<string | undefined> = [];
   let bytes = known;
   let i = 0;
   for (const change of changes) {
     while (i < node.k.length && (node.k[i] as string) < change.key) {
       keys.push(node.k[i] as string);
       values.push(node.v[i] as Json);
+      texts.push(undefined);
       i += 1;
     }
     if (i < node.k.length && node.k[i] === change.key) {
@@ -338,18 +378,26 @@ function applyToSmallLeaf(node: BLeaf, known: number, changes: BChange[], emit: 
       bytes += entryBytes(change.key, change.text.length);
       if (bytes > NODE_MAX_BYTES) return undefined;
       keys.push(change.key);
-      values.push(JSON.parse(change.text) as Json);
+      if (leafText !== undefined) {
+        values.push(null);
+        texts.push(change.text);
+      } else values.push(JSON.parse(change.text) as Json);
     }
   }
   if (bytes > NODE_MAX_BYTES) return undefined;
   for (; i < node.k.length; i += 1) {
     keys.push(node.k[i] as string);
     values.push(node.v[i] as Json);
+    texts.push(undefined);
   }
   if (keys.length === 0) return [];
-  const leaf: BLeaf = { k: keys, v: values };
-  nodeBytes.set(leaf, bytes);
-  const ref: Ref = { key: keys[0] as string, hash: emit(leaf), bytes, node: leaf };
+  let ref: Ref;
+  if (leafText !== undefined) ref = textLeaf(keys, values, texts, bytes, leafText);
+  else {
+    const leaf: BLeaf = { k: keys, v: values };
+    nodeBytes.set(leaf, bytes);
+    ref = { key: keys[0] as string, hash: emit(leaf), bytes, node: leaf };
+  }
   if (bytes >= known) ref.grown = true;
   return [ref];
 }

@@ -27,7 +27,7 @@ import { CHECKPOINT_INLINE_BYTES, checkpoint } from './checkpoint.js';
 import { errnoCode, fsops, fsyncDir, poolIo, removeQuietly, tempPath, writeFailure, writeNewFile } from './durable.js';
 import { StoreBusyError, StoreError } from './errors.js';
 import { crashPoint } from './fault.js';
-import { type BChange, type BEmit, type BNode, isBLeaf } from './btree.js';
+import { type BChange, type BEmit, type BLeaf, type BNode, isBLeaf } from './btree.js';
 import type { HamtNode } from './hamt.js';
 import { type LockHandle, WaitersCheck, acquireLock } from './lock.js';
 import { namesHashes, sha256 } from './objects.js';
@@ -136,13 +136,14 @@ function nodeSink(pending: Map<string, Pending>) {
     return hash;
   };
   // A leaf cut from rows' text (btree.ts BEmit): its bytes written straight from that text. The
-  // first KEEP_LEAF_VALUES_BYTES are parsed back, so a small commit's leaves are cached as before.
-  emit.leafText = (text: string, values: string): string => {
+  // first KEEP_LEAF_VALUES_BYTES are kept parsed (`leaf`: only the changed rows are parsed, the
+  // kept ones shared), so a small commit's leaves are cached as before.
+  emit.leafText = (text: string, values: string, leaf: () => BLeaf): string => {
     const bytes = Buffer.from(text);
     const hash = sha256(bytes);
     leafBytes += bytes.length;
     const names = QUOTED_HASH_RE.test(values);
-    pending.set(hash, leafBytes <= KEEP_LEAF_VALUES_BYTES ? { value: JSON.parse(text), bytes, names, node: true } : { bytes, names, node: true });
+    pending.set(hash, leafBytes <= KEEP_LEAF_VALUES_BYTES ? { value: leaf(), bytes, names, node: true } : { bytes, names, node: true });
     return hash;
   };
   return {
