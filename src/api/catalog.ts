@@ -82,3 +82,8 @@ export function methodsForPathInfo(pathname: string): HttpMethod[] {
   matcher ??= new PathMatcher(manifest);
   return matcher.methodsFor(pathname);
 }
+
+/** The ad partner's operations: the only ones that carry the `X-GitBook-Partner-Key` header. */
+export function takesPartnerKey(id: RouteId): boolean {
+  return id === 'adsListSites' || id === 'adsUpdateSite';
+}

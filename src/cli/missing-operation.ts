@@ -103,7 +103,7 @@ async function operationMissing(inner: Transport, concretePath: string): Promise
 export function explainMissingOperations(inner: Transport): Transport {
   return {
     mode: inner.mode,
-    raw: (method, pathAndQuery, body) => inner.raw(method, pathAndQuery, body),
+    raw: (method, pathAndQuery, body, options) => inner.raw(method, pathAndQuery, body, options),
     close: () => inner.close(),
     async request(routeId: RouteId, input: RawInput, options?: RequestOptions): Promise<ApiResponse> {
       try {

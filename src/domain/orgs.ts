@@ -28,6 +28,7 @@ import {
   userOrgList,
 } from './core-records.js';
 import { organizationView, userView } from './views.js';
+import { agentInstructionsHandlers } from './agent-instructions.js';
 
 const on = implementer<typeof routes>();
 
@@ -35,6 +36,7 @@ const on = implementer<typeof routes>();
 const MAX_ORGS_PER_DOMAIN = 100;
 
 export const orgHandlers: Record<string, Handler> = {
+  ...agentInstructionsHandlers,
   ...on('getAuthenticatedUser', (ctx) => userView(ctx, requireUser(ctx.tx, ctx.actor.userId))),
 
   ...on('listOrganizationsForAuthenticatedUser', (ctx, { query }) => {

@@ -98,6 +98,12 @@ function nodeText(node: unknown): string {
   return Array.isArray(n.nodes) ? n.nodes.map(nodeText).join(separator).replace(/\r?\n/g, ' ') : '';
 }
 
+/** A whole document's text in one line: its blocks' texts joined by ` ¶ ` (a table cell). */
+function documentText(document: unknown): string {
+  const nodes = (document as { nodes?: unknown } | undefined)?.nodes;
+  return Array.isArray(nodes) ? nodes.map(nodeText).filter((text) => text !== '').join(' ¶ ') : '';
+}
+
 /** A ContentRef of a page meta link in a few words: `page p4g3`, `url https://…`. */
 function describeMetaTarget(item: Record<string, unknown>): string {
   return item.kind === 'page' ? `page ${String(item.page ?? '')}` : `url ${String(item.url ?? '')}`;
@@ -131,6 +137,14 @@ const siteColumns = {
     { header: 'CHILDREN', get: (item) => ((item.children as Array<{ id: string }> | undefined) ?? []).map((c) => c.id).join(',') },
   ],
   siteSpace: [col('ID', 'id'), col('TITLE', 'title'), col('PATH', 'path'), col('SECTION', 'section'), col('DEFAULT', 'default'), col('SPACE', 'space.id'), col('URL', 'urls.published', true)],
+  siteAgentSettings: [
+    col('SCAN TOPICS', 'scans.topics'),
+    col('CHANGE REQUESTS', 'findings.changeRequests'),
+    { header: 'INSTRUCTIONS', get: (item) => documentText((item.editing as { customInstructions?: unknown } | undefined)?.customInstructions) },
+    col('UPDATED', 'updatedAt', true),
+    col('BY', 'updatedBy', true),
+  ],
+  agentInstructions: [{ header: 'INSTRUCTIONS', get: (item) => documentText(item.instructions) }, col('UPDATED', 'updatedAt'), col('BY', 'updatedBy')],
   adsSite: [col('ID', 'id'), col('STATUS', 'status'), col('TOPIC', 'topic'), col('EMAIL', 'email'), col('URL', 'url'), col('ZONE', 'zoneId', true), col('REASON', 'reason', true)],
   shareLink: [col('ID', 'id'), col('NAME', 'name'), col('ACTIVE', 'active'), col('CREATED', 'createdAt', true), col('URL', 'urls.published')],
   adaptiveSchema: [col('UPDATED', 'updatedAt'), { header: 'CLAIMS', get: (item) => Object.keys(((item.jsonSchema as { properties?: object } | undefined)?.properties ?? {})).join(',') }],

@@ -33,7 +33,7 @@ import {
   retryDelay,
 } from './retry.js';
 import { requestPath } from './request-path.js';
-import type { ApiResponse, Transport } from './types.js';
+import type { ApiResponse, RawOptions, Transport } from './types.js';
 
 export { buildQueryString } from './request-path.js';
 export type { HttpClientKind } from './http-client.js';
@@ -210,7 +210,7 @@ export class HttpTransport implements Transport {
     return this.send(route.method, path, body, extra);
   }
 
-  async raw(method: string, pathAndQuery: string, body?: unknown): Promise<ApiResponse> {
+  async raw(method: string, pathAndQuery: string, body?: unknown, options?: RawOptions): Promise<ApiResponse> {
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(pathAndQuery)) {
       throw new UsageError(`Pass a path such as /v1/spaces/ID, not a URL ("${redactUrl(pathAndQuery)}")`, {
         hint: 'The host comes from --endpoint / DOCSCTL_ENDPOINT.',
@@ -218,7 +218,8 @@ export class HttpTransport implements Transport {
     }
     const verb = method.toUpperCase();
     const path = pathAndQuery.startsWith('/') ? pathAndQuery : `/${pathAndQuery}`;
-    return this.send(verb, path, verb === 'GET' || verb === 'HEAD' ? undefined : body);
+    const extra = options?.partnerKey === undefined ? undefined : { 'x-gitbook-partner-key': options.partnerKey };
+    return this.send(verb, path, verb === 'GET' || verb === 'HEAD' ? undefined : body, extra);
   }
 
   async close(): Promise<void> {

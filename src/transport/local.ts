@@ -18,7 +18,7 @@ import type { Store, StoreReader } from '../store/types.js';
 import type { Clock } from '../util/clock.js';
 import type { IdGenerator } from '../util/ids.js';
 import { directoryArtifacts } from './artifacts.js';
-import type { ApiResponse, RequestOptions, Transport } from './types.js';
+import type { ApiResponse, RawOptions, RequestOptions, Transport } from './types.js';
 
 export interface LocalTransportOptions {
   store: Store;
@@ -70,7 +70,7 @@ export class LocalTransport implements Transport {
     return { status: result.status, body: result.body };
   }
 
-  async raw(method: string, pathAndQuery: string, body?: unknown): Promise<ApiResponse> {
+  async raw(method: string, pathAndQuery: string, body?: unknown, options?: RawOptions): Promise<ApiResponse> {
     const url = new URL(pathAndQuery, 'http://local');
     const match = matchRouteInfo(method, url.pathname);
     if (!match) {
@@ -85,7 +85,7 @@ export class LocalTransport implements Transport {
       const values = url.searchParams.getAll(key);
       query[key] = values.length === 1 ? (values[0] as string) : values;
     }
-    return this.request(match.item.id, { params: match.params, query, body });
+    return this.request(match.item.id, { params: match.params, query, body, ...(options?.partnerKey !== undefined ? { partnerKey: options.partnerKey } : {}) });
   }
 
   /**

@@ -9,7 +9,7 @@ import { DocsctlError, ExitCode } from '../api/errors.js';
 import type { RouteId } from '../api/route-id.js';
 import type { RawInput } from '../api/validate.js';
 import { requestPath } from './request-path.js';
-import type { ApiResponse, RequestOptions, Transport } from './types.js';
+import type { ApiResponse, RawOptions, RequestOptions, Transport } from './types.js';
 
 /** A request as it would go over the wire. */
 export interface PlannedRequest {
@@ -42,11 +42,11 @@ export function observeWrites(inner: Transport, beforeWrite: (request: PlannedRe
       }
       return inner.request(routeId, input, options);
     },
-    async raw(method: string, pathAndQuery: string, body?: unknown): Promise<ApiResponse> {
+    async raw(method: string, pathAndQuery: string, body?: unknown, options?: RawOptions): Promise<ApiResponse> {
       const verb = method.toUpperCase();
       const safe = () => matchRouteInfo(verb, pathAndQuery.split('?')[0] as string)?.item.safe === true;
       if (!isRead(verb) && !safe()) await beforeWrite({ method: verb, path: pathAndQuery, ...(body !== undefined ? { body } : {}) });
-      return inner.raw(method, pathAndQuery, body);
+      return inner.raw(method, pathAndQuery, body, options);
     },
     ...(inner.generation ? { generation: inner.generation.bind(inner) } : {}),
     ...(inner.download ? { download: inner.download.bind(inner) } : {}),

@@ -19,6 +19,12 @@ export interface RequestOptions {
   progress?: ProgressListener | undefined;
 }
 
+/** What `docsctl api` may add to a request besides its method, path and body. */
+export interface RawOptions {
+  /** The ad partner's key, sent as `X-GitBook-Partner-Key` (only on the partner's operations). */
+  partnerKey?: string | undefined;
+}
+
 export interface Transport {
   /** `local` or `remote` (for messages and `--debug`). */
   readonly mode: 'local' | 'remote';
@@ -28,7 +34,7 @@ export interface Transport {
    * Sends any method and path (`/v1/...`, with or without a query string): `docsctl api`.
    * Locally the path must match a route; remotely it is sent as is.
    */
-  raw(method: string, pathAndQuery: string, body?: unknown): Promise<ApiResponse>;
+  raw(method: string, pathAndQuery: string, body?: unknown, options?: RawOptions): Promise<ApiResponse>;
   /** Local mode: a number that changes with every commit of the store (`site preview` reloads on it). */
   generation?(): number;
   /** Local mode: the bytes behind a content file's `downloadURL`, which no server answers locally. */

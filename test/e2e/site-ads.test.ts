@@ -66,6 +66,19 @@ describeInBothModes('site ads (binary)', (context) => {
     expect(table).toMatch(new RegExp(`${site}\\s+live\\s+webdev\\s+admin@example\\.com`));
   });
 
+  it('`docsctl api` sends the partner key on the partner operations only', async () => {
+    const live = JSON.parse(await context.cli.ok(['api', 'GET', '/v1/ads/sites?status=live'], partner)) as { items: Array<{ id: string; status: string }> };
+    expect(live.items.map((item) => [item.id, item.status])).toEqual([[site, 'live']]);
+    const paged = JSON.parse(await context.cli.ok(['api', 'GET', 'ads/sites', '-f', 'status=live', '--paginate'], partner)) as Array<{ id: string }>;
+    expect(paged.map((item) => item.id)).toEqual([site]);
+    await refused(['api', 'GET', '/v1/ads/sites'], 3, /X-GitBook-Partner-Key/);
+    await refused(['api', 'PATCH', `/v1/ads/sites/${site}`, '-f', 'status=pending'], 3, /Invalid X-GitBook-Partner-Key/, { DOCSCTL_ADS_PARTNER_KEY: 'y'.repeat(28) });
+    // An operation that is not the partner's ignores the key: the site admin's own view.
+    const own = JSON.parse(await context.cli.ok(['api', 'GET', `/v1/user`], partner)) as { id: string };
+    expect(own.id).toEqual(expect.any(String));
+    expect(await ads()).toEqual({ status: 'live', topic: 'webdev', zoneId: 'z0ne' });
+  });
+
   it('live ads: a new topic stays live; disabled keeps the zone; re-enabling goes back to review', async () => {
     await refused(['site', 'ads', 'edit', site, '--status', 'in-review', '--topic', 'crypto'], 5, /are live; disable them first/);
     await context.cli.ok(['site', 'ads', 'edit', site, '--topic', 'crypto']);

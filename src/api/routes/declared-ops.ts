@@ -14,10 +14,8 @@ export type DeclaredRouteId =
   | "deleteSiteChannelById"
   | "deleteSiteContextConnectionById"
   | "deleteSiteTopicFindings"
-  | "getOrganizationAgentInstructions"
   | "getOrganizationAIUsage"
   | "getRecommendedQuestionsInOrganization"
-  | "getSiteAgentSettingsById"
   | "getSiteChannelById"
   | "getSiteContextConnectionById"
   | "getSiteContextRecordById"
@@ -61,8 +59,6 @@ export type DeclaredRouteId =
   | "trackEventsInSiteById"
   | "triggerChangeRequestsForSiteFinding"
   | "updateOrganizationAgentConversation"
-  | "updateOrganizationAgentInstructions"
-  | "updateSiteAgentSettingsById"
   | "updateSiteChannelById"
   | "updateSiteContextConnectionById"
   | "updateSiteFindingById"
@@ -80,10 +76,8 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"deleteSiteChannelById","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/channels/{siteChannelId}","summary":"Delete a GitBook Agent channel from a site","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"deleteSiteContextConnectionById","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections/{siteContextConnectionId}","summary":"Delete a context connection","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"deleteSiteTopicFindings","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics/{siteTopicId}/findings","summary":"Delete all documentation issues found under a topic","success":"delete","paginated":false,"query":[],"body":null},
-  {"id":"getOrganizationAgentInstructions","method":"GET","path":"/v1/orgs/{organizationId}/agent-instructions","summary":"Get Docs agent instructions for an organization","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getOrganizationAIUsage","method":"GET","path":"/v1/orgs/{organizationId}/billing/ai-usage","summary":"Get AI credit usage by AI feature and time period","success":200,"paginated":false,"query":["from","to","interval"],"body":null},
   {"id":"getRecommendedQuestionsInOrganization","method":"GET","path":"/v1/orgs/{organizationId}/ask/questions","summary":"List recommended questions to ask in an organization","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"getSiteAgentSettingsById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/agent-settings","summary":"Get the AI agent configuration for a site","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteChannelById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/channels/{siteChannelId}","summary":"Get a GitBook Agent channel for a site by its ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteContextConnectionById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections/{siteContextConnectionId}","summary":"Get a context connection","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteContextRecordById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-records/{siteContextRecordId}","summary":"Get a context record","success":200,"paginated":false,"query":[],"body":null},
@@ -127,8 +121,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"trackEventsInSiteById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/insights/events","summary":"Track site events","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["events"],"requiredFields":["events"]}},
   {"id":"triggerChangeRequestsForSiteFinding","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/change-requests","summary":"Fix a documentation issue by generating a change request","success":202,"paginated":false,"query":[],"body":null},
   {"id":"updateOrganizationAgentConversation","method":"PATCH","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Update an AI agent conversation in an organization","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["title"],"requiredFields":["title"]}},
-  {"id":"updateOrganizationAgentInstructions","method":"PUT","path":"/v1/orgs/{organizationId}/agent-instructions","summary":"Update Docs agent instructions for an organization","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["instructions"],"requiredFields":["instructions"]}},
-  {"id":"updateSiteAgentSettingsById","method":"PUT","path":"/v1/orgs/{organizationId}/sites/{siteId}/agent-settings","summary":"Update the AI agent configuration for a site","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["scans","findings","editing"],"requiredFields":["scans","findings","editing"]}},
   {"id":"updateSiteChannelById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/channels/{siteChannelId}","summary":"Update a GitBook Agent channel for a site","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["type","setupSettings","role"],"requiredFields":[]}},
   {"id":"updateSiteContextConnectionById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections/{siteContextConnectionId}","summary":"Update a context connection","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["connector","setupSettings","usageSettings","label","filter"],"requiredFields":[]}},
   {"id":"updateSiteFindingById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}","summary":"Resolve, dismiss, or reopen a documentation issue","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["status"],"requiredFields":["status"]}},

@@ -1,7 +1,7 @@
 /** Organizations, the authenticated user, invites and organization settings: operations of the real API the CLI needs (gaps.md §2.1). */
 import * as z from 'zod';
 import { defineRoute } from '../route.js';
-import { MemberRoleOrGuest, Url, listQuery, noQuery, pathParams, qBool } from '../schemas/common.js';
+import { JSONDocument, MemberRoleOrGuest, Url, listQuery, noQuery, pathParams, qBool } from '../schemas/common.js';
 
 export const getAuthenticatedUser = defineRoute({
   id: 'getAuthenticatedUser',
@@ -237,3 +237,47 @@ export const updateOrganizationById = defineRoute({
     examples: ['docsctl org edit 9fXk2hQ --invite-links', 'docsctl org edit 9fXk2hQ --title "Acme Docs" --default-role read', 'docsctl org edit 9fXk2hQ --email-domains acme.com,acme.org'],
   },
 });
+
+export const getOrganizationAgentInstructions = defineRoute({
+  id: 'getOrganizationAgentInstructions',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/agent-instructions',
+  summary: 'Get Docs agent instructions for an organization',
+  source: 'real-api',
+  // What the organization's Docs agent is told: every member may read it.
+  access: 'read',
+  params: pathParams('organizationId'),
+  query: noQuery(),
+  cli: {
+    command: 'org agent-instructions get',
+    summary: "Show the instructions the organization's Docs agent follows (--json: the document)",
+    columns: 'agentInstructions',
+    examples: ['docsctl org agent-instructions get', 'docsctl org agent-instructions get --json > instructions.json'],
+  },
+});
+
+export const updateOrganizationAgentInstructions = defineRoute({
+  id: 'updateOrganizationAgentInstructions',
+  method: 'PUT',
+  path: '/v1/orgs/{organizationId}/agent-instructions',
+  summary: 'Update Docs agent instructions for an organization',
+  source: 'real-api',
+  access: 'admin',
+  params: pathParams('organizationId'),
+  query: noQuery(),
+  body: z.object({ instructions: JSONDocument.describe('Document describing the Docs agent instructions') }),
+  bodyRequired: true,
+  cli: {
+    command: 'org agent-instructions set',
+    summary: "Replace the instructions the organization's Docs agent follows: plain text (--text, --text-file) or a JSON document (--file)",
+    onlyNamedFlags: true,
+    columns: 'agentInstructions',
+    examples: [
+      'docsctl org agent-instructions set --text "Answer in British English. Link to the API reference."',
+      'docsctl org agent-instructions get --json | jq .instructions > doc.json && docsctl org agent-instructions set --file doc.json',
+    ],
+  },
+});
+
+/** The body of `updateOrganizationAgentInstructions`. */
+export type OrganizationAgentInstructionsInput = z.output<typeof updateOrganizationAgentInstructions.body>;

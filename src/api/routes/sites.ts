@@ -1,7 +1,7 @@
 /** API doc §4.3–4.7: sites, site sections, section groups, site spaces and share links; the real API's redirects and MCP servers. */
 import * as z from 'zod';
 import { defineRoute } from '../route.js';
-import { DefaultLevel, SiteType, SiteVisibility, SpaceTemplate, TranslationLanguage, Url, listQuery, noQuery, paginationQuery, pathParams, qArray, qBool } from '../schemas/common.js';
+import { DefaultLevel, JSONDocument, SiteType, SiteVisibility, SpaceTemplate, TranslationLanguage, Url, listQuery, noQuery, paginationQuery, pathParams, qArray, qBool } from '../schemas/common.js';
 
 // ─── Helper schemas ────────────────────────────────────────────────────────
 
@@ -1517,3 +1517,56 @@ export const setAdsPartnerKey = defineRoute({
     examples: ['DOCSCTL_ADS_PARTNER_KEY=$(openssl rand -hex 24) docsctl ads partner-key set'],
   },
 });
+
+// ─── Real API: the site's AI agent settings ────────────────────────────────
+
+export const SiteScanTopics = z.enum(['auto', 'never']);
+export const SiteFindingChangeRequests = z.enum(['always', 'auto-fixable', 'never']);
+
+export const getSiteAgentSettingsById = defineRoute({
+  id: 'getSiteAgentSettingsById',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/agent-settings',
+  summary: 'Get the AI agent configuration for a site',
+  source: 'real-api',
+  access: 'read',
+  params: pathParams(...site),
+  query: noQuery(),
+  cli: {
+    command: 'site agent get',
+    summary: "Show a site's AI agent settings: topic scans, change requests for findings, the editing agent's instructions",
+    columns: 'siteAgentSettings',
+    examples: ['docsctl site agent get s1t3', 'docsctl site agent get s1t3 --json'],
+  },
+});
+
+export const updateSiteAgentSettingsById = defineRoute({
+  id: 'updateSiteAgentSettingsById',
+  method: 'PUT',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/agent-settings',
+  summary: 'Update the AI agent configuration for a site',
+  source: 'real-api',
+  // As every other site setting write (customization, ads…).
+  access: 'admin',
+  params: pathParams(...site),
+  query: noQuery(),
+  body: z.object({
+    scans: z.object({ topics: SiteScanTopics }),
+    findings: z.object({ changeRequests: SiteFindingChangeRequests }),
+    editing: z.object({ customInstructions: JSONDocument }),
+  }),
+  bodyRequired: true,
+  cli: {
+    command: 'site agent set',
+    summary: "Change a site's AI agent settings; what you do not pass keeps its current value (the API replaces all three groups)",
+    onlyNamedFlags: true,
+    columns: 'siteAgentSettings',
+    examples: [
+      'docsctl site agent set s1t3 --scan-topics never',
+      'docsctl site agent set s1t3 --change-requests auto-fixable --instructions "Prefer short sentences."',
+    ],
+  },
+});
+
+/** The body of `updateSiteAgentSettingsById` (0.202 `SiteAgentSettingsInput`). */
+export type SiteAgentSettingsInput = z.output<typeof updateSiteAgentSettingsById.body>;

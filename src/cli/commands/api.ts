@@ -40,6 +40,8 @@ Examples:
   $ docsctl api POST /v1/orgs/ORG/collections -f title=Guides
   $ docsctl api PATCH /v1/spaces/SPACE --input patch.json
   $ docsctl api --list
+  $ DOCSCTL_ADS_PARTNER_KEY=… docsctl api GET /v1/ads/sites
+    (the ad partner's key goes as X-GitBook-Partner-Key, on the partner's operations only)
 `,
     )
     .action(async (method: string | undefined, path: string | undefined, options: ApiOptions, command: Command) => {
@@ -124,13 +126,15 @@ export async function runApi(session: Session, method: string | undefined, path:
 
   const transport = await session.transport({ manyRequests: options.paginate === true });
   const pathAndQuery = `${url.pathname}${url.search}`;
+  const { matchRouteInfo, takesPartnerKey } = await import('../../api/catalog.js');
+  const route = matchRouteInfo(verb, url.pathname)?.item;
   // `--json FIELDS` accepts the fields of the operation's answer type (of its items with --paginate).
-  if (typeof session.flags.json === 'string') {
-    const { matchRouteInfo } = await import('../../api/catalog.js');
-    const route = matchRouteInfo(verb, url.pathname)?.item;
-    if (route && (options.paginate === true) === route.paginated) session.printsAnswerOf(route.id);
-  }
-  const response = await transport.raw(verb, pathAndQuery, body);
+  if (typeof session.flags.json === 'string' && route && (options.paginate === true) === route.paginated) session.printsAnswerOf(route.id);
+  // The ad partner's operations carry DOCSCTL_ADS_PARTNER_KEY as `ads site list|update` do; no other
+  // request does (the key never goes where it is not asked for).
+  const partnerKey = route && takesPartnerKey(route.id) ? session.ctx.env.DOCSCTL_ADS_PARTNER_KEY || undefined : undefined;
+  const sendOptions = partnerKey === undefined ? undefined : { partnerKey };
+  const response = await transport.raw(verb, pathAndQuery, body, sendOptions);
   if (!options.paginate) {
     if (response.body !== undefined) await session.printJson(response.body);
     return;
@@ -141,7 +145,7 @@ export async function runApi(session: Session, method: string | undefined, path:
   let next = page.next?.page;
   while (next) {
     url.searchParams.set('page', next);
-    const more = (await transport.raw(verb, `${url.pathname}${url.search}`, body)).body as typeof page;
+    const more = (await transport.raw(verb, `${url.pathname}${url.search}`, body, sendOptions)).body as typeof page;
     items.push(...(more.items ?? []));
     next = more.next?.page;
   }

@@ -1,4 +1,5 @@
 /** `docsctl org …`, `docsctl user …`, `docsctl member invite`, `docsctl system info`: declared with the routes (src/api/routes/orgs.ts, members.ts, system.ts, users.ts); what data cannot say. */
+import { UsageError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
 import { columns } from '../../output/columns.js';
 import type { Hooks } from '../derive.js';
@@ -21,6 +22,23 @@ export const hooks = {
     },
   },
   'org edit': { build: guestIsNull('defaultRole') },
+  'org agent-instructions set': {
+    flags: [
+      { flags: '--text <text>', description: 'the instructions as text (blank lines separate paragraphs; "" clears them)' },
+      { flags: '--text-file <file>', description: 'the instructions from a file: plain text, or a JSON document ("-": stdin)' },
+      { flags: '--file <file>', description: 'alias of --text-file' },
+    ],
+    build: async (options, input, session) => {
+      if (options.file !== undefined && options.textFile === undefined) options.textFile = options.file;
+      else if (options.file !== undefined) throw new UsageError('Pass --file or --text-file, not both');
+      const { instructionsOption } = await import('../agent-instructions.js');
+      const document = await instructionsOption(session, options, { key: 'text', flag: '--text' }, { key: 'textFile', flag: '--text-file' });
+      if (document !== undefined) input.body = { instructions: document };
+      else if ((input.body as { instructions?: unknown } | undefined)?.instructions === undefined) {
+        throw new UsageError('Missing the instructions: pass --text TEXT or --text-file FILE (plain text or a JSON document)');
+      }
+    },
+  },
   'member invite': { build: guestIsNull('role') },
   'org joinable': {
     // The answer is `{organizations}`, not a page of `items`.

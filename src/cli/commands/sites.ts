@@ -214,6 +214,33 @@ export const hooks = {
     flags: [{ flags: '--file <file>', description: 'JSON file holding the overrides, e.g. {"styling": {"theme": "bold"}}' }],
     build: readBodyFile('the overrides, e.g. {"styling": {"theme": "bold"}}'),
   },
+  'site agent set': {
+    flags: [
+      { flags: '--scan-topics <when>', description: 'scan the topics of the site for findings: auto or never', to: 'body.scans.topics', choices: ['auto', 'never'] },
+      {
+        flags: '--change-requests <when>',
+        description: 'open change requests that fix findings: always, auto-fixable or never',
+        to: 'body.findings.changeRequests',
+        choices: ['always', 'auto-fixable', 'never'],
+      },
+      { flags: '--instructions <text>', description: 'the editing agent\'s instructions for this site, as text (blank lines separate paragraphs; "" clears them)' },
+      { flags: '--instructions-file <file>', description: 'the instructions from a file: plain text, or a JSON document ("-": stdin)' },
+    ],
+    build: async (options, input, session) => {
+      const { instructionsOption } = await import('../agent-instructions.js');
+      const document = await instructionsOption(session, options, { key: 'instructions', flag: '--instructions' }, { key: 'instructionsFile', flag: '--instructions-file' });
+      const body = (input.body ??= {}) as Record<string, unknown>;
+      if (document !== undefined) body.editing = { customInstructions: document };
+      if (Object.keys(body).length === 0) throw new UsageError('Nothing to change: pass --scan-topics, --change-requests, --instructions or --instructions-file');
+    },
+    // The API replaces all three groups: what the command was not given keeps its current value.
+    request: async (transport, input) => {
+      const current = (await transport.request('getSiteAgentSettingsById', { params: input.params ?? {}, query: {} })).body as Record<string, unknown>;
+      const given = input.body as Record<string, unknown>;
+      const body = { scans: given.scans ?? current.scans, findings: given.findings ?? current.findings, editing: given.editing ?? current.editing };
+      return transport.request('updateSiteAgentSettingsById', { ...input, body });
+    },
+  },
 } satisfies Hooks;
 
 /** `site inspect [SITE]`: hand-written (an optional argument, prompts); its code loads only when run. */

@@ -14,6 +14,7 @@
  *   redirects, MCP servers and adaptive schema, and clears the organization's
  *   default content when it was this site.
  */
+import { removeSiteAgentSettings } from './agent-settings.js';
 import { badRequest, conflict } from '../../api/errors.js';
 import type * as routes from '../../api/routes/sites.js';
 import { slugify, uniqueName } from '../../gitsync/slug.js';
@@ -231,6 +232,7 @@ export const siteHandlers: Record<string, Handler> = {
     removeSiteRedirects(ctx.tx, site.id);
     removeSiteMcpServers(ctx.tx, site.id);
     removeSiteAds(ctx.tx, site);
+    removeSiteAgentSettings(ctx.tx, site.id);
     orgSites.remove(ctx.tx, site.organization, site.id);
     ctx.tx.delete(SiteTables.sites, site.id);
     const org = getOrg(ctx.tx, site.organization);

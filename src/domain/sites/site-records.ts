@@ -25,6 +25,7 @@
  * | siteHostnames                | hostname                              | siteId (a hostname serves one site)    |
  * | siteAdsByStatus (KeyedSet)   | ads status → siteId                   | null (the ad partner's lists, ads.ts)  |
  * | adsPartner                   | `key`                                 | sha256 hex of the ad partner's key     |
+ * | siteAgentSettings            | site id                               | AI agent settings (absent: defaults)   |
  */
 import { createHash } from 'node:crypto';
 import { notFound } from '../../api/errors.js';
@@ -212,6 +213,8 @@ export const SiteTables = {
   publishingAuth: 'sitePublishingAuth',
   hostnames: 'siteHostnames',
   adsPartner: 'adsPartner',
+  /** Site id → its AI agent settings (absent: the defaults of agent-settings.ts). */
+  agentSettings: 'siteAgentSettings',
 } as const;
 
 export const orgSites = new OrderedList<null>('orgSites');
