@@ -107,7 +107,14 @@ function setFlag(flag: string): boolean {
   }
 }
 
+/** Holds pinned (`pinYoungGeneration`) and not yet unpinned: the timer does not release while any is. */
+let pins = 0;
+
 function release(): void {
+  if (pins > 0) {
+    holding = setTimeout(release, RELEASE_MS).unref();
+    return;
+  }
   holding = undefined;
   if (stopped) stopped = !setFlag(`--semi-space-growth-factor=${YOUNG_GROWTH}`);
 }
@@ -123,6 +130,33 @@ export function holdYoungGeneration(): void {
   if (holding === undefined) holding = setTimeout(release, RELEASE_MS).unref();
   else holding.refresh();
   stopYoungGrowth();
+}
+
+/**
+ * Holds the young generation from before it is known whether the work is large: a Git import
+ * holds it from the moment its request starts, whatever it turns out to be, until its tree's
+ * listing says how many pages it has (`unpin(true)`: few, the hold ends now; `unpin(false)`:
+ * many, it goes on as `holdYoungGeneration`'s).
+ *
+ * Why: V8 grows the young generation once as much as it holds has survived scavenges since its
+ * last growth, counted from the process's start. In `serve`, whose start had filled most of that,
+ * the bytes a request keeps before its listing is read (the converter's code, the fetch, the
+ * listing itself) grew it 16 -> 32 MB in 3 of 5 runs before a hold begun after the listing
+ * could stop it. The fetch may take longer than RELEASE_MS: a pinned hold does not lapse.
+ */
+export function pinYoungGeneration(): (releaseNow: boolean) => void {
+  pins += 1;
+  holdYoungGeneration();
+  let pinned = true;
+  return (releaseNow) => {
+    if (!pinned) return;
+    pinned = false;
+    pins -= 1;
+    if (releaseNow && pins === 0 && holding !== undefined) {
+      clearTimeout(holding);
+      release();
+    }
+  };
 }
 
 /**

@@ -19,7 +19,7 @@ import { type StoredData, fileDataHashes, openContent, storeFileData } from '../
 import type { ObjectStager, StoreReader } from '../../store/types.js';
 import { type GitSyncRecord, type GitSyncTarget, getGitSync, isStale, knownBlob, rememberedLayout, sameTarget } from './state.js';
 import type { RevisionRecord } from '../core-records.js';
-import { holdYoungGeneration, relieveHeap } from '../../util/heap-relief.js';
+import { holdYoungGeneration, pinYoungGeneration, relieveHeap } from '../../util/heap-relief.js';
 
 export interface SyncBody {
   url: string;
@@ -200,6 +200,12 @@ async function stagingSink(early: EarlyStage, previous: ContentTree, assets: str
   };
 }
 
+/** A chunk git sent to a large import: a slice boundary of bulk work, held again (an import beside it in `serve` may have ended the hold). */
+function relieveBulkRead(): void {
+  holdYoungGeneration();
+  relieveHeap();
+}
+
 /** Page files from which an import holds the young generation (heap-relief.ts holdYoungGeneration). */
 const MANY_PAGES = 2000;
 
@@ -291,25 +297,32 @@ export async function planImport(
   if (source.kind === 'directory') {
     snapshot = await readPlainDirectory(source.dir);
   } else {
-    const fetched = source.mirror.fetch(body.ref, ctx.progress);
-    loadConverter(); // compiled while git fetches (this thread only waits for it)
-    oid = await fetched;
-    if (oid === undefined) throw notFound(`Cannot fetch ${target.url} at ${body.ref}: remote ref not found`);
-    if (!body.standalone && !body.force && alreadyImported(record, target, oid)) {
-      return { skipped: true, reason: 'already synced' };
+    // Held until the listing tells whether this import is large (heap-relief.ts pinYoungGeneration: the
+    // converter's code and the fetch grew it past 16 MB in `serve` before a hold begun after the listing).
+    const unpin = pinYoungGeneration();
+    try {
+      const fetched = source.mirror.fetch(body.ref, ctx.progress);
+      loadConverter(); // compiled while git fetches (this thread only waits for it)
+      oid = await fetched;
+      if (oid === undefined) throw notFound(`Cannot fetch ${target.url} at ${body.ref}: remote ref not found`);
+      if (!body.standalone && !body.force && alreadyImported(record, target, oid)) {
+        return { skipped: true, reason: 'already synced' };
+      }
+      previous = openContent(ctx.reader, revision).tree();
+      const { mirror } = source;
+      const read = async (commit: string) => {
+        // An import of many pages: its young generation held from the first blob, and each chunk git sends a slice
+        // boundary of bulk work (reading has no slices): the young generation grows there first, and the images'
+        // buffers, collected late, left the C heap ~35 MB larger for good (server shape, 4,376 pages).
+        const many = await manyPages(mirror, commit, target.projectDirectory);
+        unpin(!many);
+        const sink = early && (await stagingSink(early, previous as ContentTree, await assetsFolderOf(mirror, commit, target.projectDirectory), many ? relieveBulkRead : undefined));
+        return mirror.readSnapshot(commit, target.projectDirectory, sink, readAsPage);
+      };
+      [snapshot, message] = await Promise.all([read(oid), mirror.commitMessage(oid)]);
+    } finally {
+      unpin(true); // an error or a skip (a large import's read unpinned already: no-op)
     }
-    previous = openContent(ctx.reader, revision).tree();
-    const { mirror } = source;
-    const read = async (commit: string) => {
-      // An import of many pages: its young generation held from the first blob, and each chunk git sends a slice
-      // boundary of bulk work (reading has no slices): the young generation grows there first, and the images'
-      // buffers, collected late, left the C heap ~35 MB larger for good (server shape, 4,376 pages).
-      const many = await manyPages(mirror, commit, target.projectDirectory);
-      if (many) holdYoungGeneration();
-      const sink = early && (await stagingSink(early, previous as ContentTree, await assetsFolderOf(mirror, commit, target.projectDirectory), many ? relieveHeap : undefined));
-      return mirror.readSnapshot(commit, target.projectDirectory, sink, readAsPage);
-    };
-    [snapshot, message] = await Promise.all([read(oid), mirror.commitMessage(oid)]);
   }
   ctx.progress?.({ stage: 'reading', processed: snapshot.size, total: snapshot.size, bytes: snapshotBytes(snapshot) });
   previous ??= openContent(ctx.reader, revision).tree();
