@@ -20,7 +20,9 @@ import { PACK_NAME_RE } from './pack-file.js';
 
 export const FORMAT_NAME = 'docsctl-store';
 /**
- * 5: hash-trie leaves are lists (`{"a": [key, value, …]}`, src/store/hamt.ts) and a page's
+ * 6: a hash-trie leaf whose values are lists headed by an object hash keeps those hashes
+ * in one string (`{"a": […], "h": "…"}`, hamt.ts), which a version-5 docsctl would take
+ * for a damaged node. 5: hash-trie leaves are lists (`{"a": [key, value, …]}`, src/store/hamt.ts) and a page's
  * outline is flat in its slot, which a version-4 docsctl cannot read (it failed on them
  * with a TypeError, not this refusal). 4: a revision's pages trie may hold a page's outline beside its hash
  * (src/domain/content/page-slot.ts), which a version-3 docsctl cannot read. 3: pack files
@@ -28,7 +30,7 @@ export const FORMAT_NAME = 'docsctl-store';
  * commit files carry inline packs, checkpoints wrote loose objects. 1: loose objects only.
  * Earlier versions are read as they are and upgraded by their first write.
  */
-export const FORMAT_VERSION = 5;
+export const FORMAT_VERSION = 6;
 
 export const paths = {
   format: (dir: string) => path.join(dir, 'FORMAT'),

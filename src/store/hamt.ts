@@ -13,19 +13,34 @@
  * hidden class per new property name, and every leaf's keys are new (page ids): reading a
  * site's 3,400 leaves (40,000 pages) spent ~40% of its parse building those. Leaves written
  * before, `{"l": {key: value, …}}`, are read as they are; a write of a leaf writes the list.
+ *
+ * Why the object hashes that head values are kept apart: a pages-trie value is
+ * `[pageHash, title, kind, slug, children?]` (page-slot.ts), and a whole-space read
+ * (`site tree`) wants the outline, never the hash; the 64-hex hashes were over half of a
+ * leaf's bytes and a string each for JSON.parse to build. A leaf whose every value is a
+ * list headed by a 64-hex hash is written `{"a": [key, rest, …], "h": "<hash><hash>…"}`:
+ * `rest` is the value without its hash, `h` the hashes in entry order, 64 characters
+ * each, read by offset where one is needed. Everywhere else the value reads whole again
+ * (`leafGet`, `leafEach`). Other leaves (file tries, bare-hash slots) keep the plain list.
  */
-import { digestHex } from './objects.js';
+import { DAMAGE_HINT, digestHex } from './objects.js';
+import { StoreError } from './errors.js';
 import type { Json } from './types.js';
 
 /** A leaf: keys and values alternating, keys in code-unit order. */
 export interface ListLeaf {
   a: Json[];
 }
+/** A leaf whose values are lists headed by an object hash: `a` keys and the values without it, `h` those hashes in order (64 characters each). */
+export interface HashedLeaf {
+  a: Json[];
+  h: string;
+}
 /** A leaf as the first layout wrote it (read, never written). */
 export interface KeyedLeaf {
   l: Record<string, Json>;
 }
-export type LeafNode = ListLeaf | KeyedLeaf;
+export type LeafNode = ListLeaf | HashedLeaf | KeyedLeaf;
 export interface InnerNode {
   n: Record<string, string>;
 }
@@ -40,6 +55,7 @@ export const MAX_DEPTH = 40;
 
 const HEX = '0123456789abcdef';
 const HASH_RE = /^[0-9a-f]{64}$/;
+const HASH_LIST_RE = /^[0-9a-f]*$/;
 
 export function keyHash(key: string): string {
   return digestHex('sha1', key);
@@ -53,6 +69,17 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export function nodeShapeProblem(value: unknown): string | undefined {
   if (!isPlainObject(value)) return 'not a trie node';
   const keys = Object.keys(value);
+  if (keys.length === 2 && 'a' in value && 'h' in value) {
+    const list = value.a;
+    if (!Array.isArray(list) || list.length % 2 !== 0) return 'leaf without entries';
+    for (let i = 0; i < list.length; i += 2) {
+      if (typeof list[i] !== 'string') return 'leaf with a malformed key';
+      if (!Array.isArray(list[i + 1])) return 'leaf with a malformed value';
+    }
+    const hashes = value.h;
+    if (typeof hashes !== 'string' || hashes.length !== list.length * 32 || !HASH_LIST_RE.test(hashes)) return 'leaf with malformed hashes';
+    return undefined;
+  }
   if (keys.length !== 1) return 'not a trie node';
   if (keys[0] === 'a') {
     const list = value.a;
@@ -89,21 +116,61 @@ export function isLeaf(node: HamtNode): node is LeafNode {
   return 'a' in node || 'l' in node;
 }
 
+/** True for a leaf that keeps its values' hashes apart (`{a, h}`). */
+export function isHashedLeaf(node: HamtNode): node is HashedLeaf {
+  return 'h' in node;
+}
+
+/**
+ * The hash of a hashed leaf's entry at list position `i` (its key's index in `a`).
+ * Throws when `h` is too short for it: the leaf was not written by this module.
+ */
+export function leafHashAt(node: HashedLeaf, i: number): string {
+  const start = i * 32;
+  if (typeof node.h !== 'string' || node.h.length < start + 64) throw new StoreError(`store damaged: a trie leaf lacks the hash of ${String(node.a[i])}`, '', { hint: DAMAGE_HINT });
+  return node.h.slice(start, start + 64);
+}
+
+/**
+ * Throws unless every entry of a hashed leaf has its hash and a list for the rest of its
+ * value: what a reader checks before it uses the rests without the hashes.
+ */
+export function checkHashedLeaf(node: HashedLeaf): void {
+  const list = node.a;
+  if (typeof node.h !== 'string' || node.h.length !== list.length * 32) {
+    throw new StoreError('store damaged: a trie leaf has the wrong number of hashes for its entries', '', { hint: DAMAGE_HINT });
+  }
+  for (let i = 1; i < list.length; i += 2) {
+    if (!Array.isArray(list[i])) throw new StoreError(`store damaged: a trie leaf has a malformed value for ${String(list[i - 1])}`, '', { hint: DAMAGE_HINT });
+  }
+}
+
+/** A hashed leaf's value at list position `i`, whole again: `[hash, …rest]`. */
+function hashedValue(node: HashedLeaf, i: number): Json {
+  const rest = node.a[i + 1];
+  if (!Array.isArray(rest)) throw new StoreError(`store damaged: a trie leaf has a malformed value for ${String(node.a[i])}`, '', { hint: DAMAGE_HINT });
+  return [leafHashAt(node, i), ...rest];
+}
+
 /** The value under `key` in a leaf, or undefined. */
 function leafGet(node: LeafNode, key: string): Json | undefined {
   if ('l' in node) return Object.hasOwn(node.l, key) ? node.l[key] : undefined;
   const list = node.a;
-  for (let i = 0; i < list.length; i += 2) if (list[i] === key) return list[i + 1];
+  for (let i = 0; i < list.length; i += 2) if (list[i] === key) return isHashedLeaf(node) ? hashedValue(node, i) : list[i + 1];
   return undefined;
 }
 
-/** Calls `visit` with every entry of a leaf (values shared). */
+/** Calls `visit` with every entry of a leaf (values shared, except a hashed leaf's: built whole). */
 export function leafEach(node: LeafNode, visit: (key: string, value: Json) => void): void {
   if ('l' in node) {
     for (const key of Object.keys(node.l)) visit(key, node.l[key] as Json);
     return;
   }
   const list = node.a;
+  if (isHashedLeaf(node)) {
+    for (let i = 0; i < list.length; i += 2) visit(list[i] as string, hashedValue(node, i));
+    return;
+  }
   for (let i = 0; i < list.length; i += 2) visit(list[i] as string, list[i + 1] as Json);
 }
 
@@ -156,10 +223,32 @@ export function makeChange(key: string, value: Json | typeof DELETE): Change {
   return { key, hash: keyHash(key), value };
 }
 
+/** True for a value a hashed leaf can hold: a list headed by a 64-hex hash. */
+function headedByHash(value: Json | undefined): value is Json[] {
+  return Array.isArray(value) && typeof value[0] === 'string' && value[0].length === 64 && HASH_RE.test(value[0]);
+}
+
 function emitLeaf(entries: Map<string, Json>, emit: Emit): string {
+  const keys = [...entries.keys()].sort();
   const a: Json[] = [];
-  for (const key of [...entries.keys()].sort()) a.push(key, entries.get(key) as Json);
-  return emit({ a });
+  let hashed = keys.length > 0;
+  for (const key of keys) {
+    if (!headedByHash(entries.get(key))) {
+      hashed = false;
+      break;
+    }
+  }
+  if (!hashed) {
+    for (const key of keys) a.push(key, entries.get(key) as Json);
+    return emit({ a });
+  }
+  let h = '';
+  for (const key of keys) {
+    const value = entries.get(key) as Json[];
+    h += value[0] as string;
+    a.push(key, value.slice(1));
+  }
+  return emit({ a, h });
 }
 
 function emitInner(children: Map<string, string>, emit: Emit): string {

@@ -40,7 +40,18 @@ export function encodeJson(value: unknown): string {
   return text;
 }
 
-/** Every 64-hex string in a JSON value (the objects it may name). */
+/**
+ * The hash list of a hash-trie leaf that keeps its values' hashes apart (`{"a": […],
+ * "h": "<hash><hash>…"}`, hamt.ts), or undefined for any other value. Its 64-character
+ * slices name objects like 64-hex strings do: the walks and fsck must see them.
+ */
+function hashListOf(item: object): string | undefined {
+  const h = (item as { h?: unknown }).h;
+  if (typeof h !== 'string' || h.length === 0 || h.length % 64 !== 0 || !Array.isArray((item as { a?: unknown }).a)) return undefined;
+  return Object.keys(item).length === 2 ? h : undefined;
+}
+
+/** Every 64-hex string in a JSON value (the objects it may name), and every hash of a trie leaf's hash list. */
 export function collectHashes(value: unknown, out: string[]): void {
   const stack: unknown[] = [value];
   while (stack.length > 0) {
@@ -50,6 +61,15 @@ export function collectHashes(value: unknown, out: string[]): void {
     } else if (Array.isArray(item)) {
       for (const element of item) stack.push(element);
     } else if (typeof item === 'object' && item !== null) {
+      const list = hashListOf(item);
+      if (list !== undefined) {
+        for (let at = 0; at < list.length; at += 64) {
+          const hash = list.slice(at, at + 64);
+          if (HASH_RE.test(hash)) out.push(hash);
+        }
+        stack.push((item as { a: unknown }).a);
+        continue;
+      }
       for (const key of Object.keys(item)) stack.push((item as Record<string, unknown>)[key]);
     }
   }
@@ -70,6 +90,8 @@ export function namesHashes(value: unknown): boolean {
     } else if (Array.isArray(item)) {
       for (const element of item) stack.push(element);
     } else if (typeof item === 'object' && item !== null) {
+      const list = hashListOf(item);
+      if (list !== undefined && HASH_RE.test(list.slice(0, 64))) return true;
       for (const key of Object.keys(item)) stack.push((item as Record<string, unknown>)[key]);
     }
   }

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/store/errors.js';
 import { btreeWalk, isBLeaf, type BNode } from '../../src/store/btree.js';
 import { createStore, fsck, gc, openStore, recover } from '../../src/store/index.js';
+import { type HamtNode, hamtApply, hamtGet, isLeaf, makeChange } from '../../src/store/hamt.js';
 import { findNewest, listCommitGens, parseCommit, paths } from '../../src/store/json-file-store.js';
 import { PackFile, listPacks, packPath } from '../../src/store/pack-file.js';
 import { cleanupTempDirs, storePath } from './helpers.js';
@@ -231,7 +232,7 @@ describe('damage is reported, listed and recovered', () => {
     expect(result.gen).toBe(5); // nothing else to do
     expect(openStore(dir).read().gen).toBe(5);
     fs.writeFileSync(file, '{"format":"docsctl-store","version":7}');
-    expect(() => openStore(dir)).toThrow(/format version 7, newer than this docsctl supports \(5\)/);
+    expect(() => openStore(dir)).toThrow(/format version 7, newer than this docsctl supports \(6\)/);
     await expect(fsck(dir)).rejects.toThrow(/newer/);
     await expect(recover(dir)).rejects.toThrow(/newer/);
   });
@@ -330,5 +331,57 @@ describe('fsck', () => {
       count += 1;
     });
     expect((await fsck(dir)).checkedObjects).toBeGreaterThanOrEqual(count + 1);
+  });
+});
+
+describe('hash-trie leaves that keep their values\' hashes apart (hamt.ts)', () => {
+  /** A seeded store plus a 40-entry pages-like trie (split: leaves with hash lists) named by a record, then 10 more commits. */
+  async function withTrie(label: string) {
+    const dir = await seeded(label);
+    const store = openStore(dir);
+    const { pages, root } = await store.transact((tx) => {
+      const pages = Array.from({ length: 40 }, (_, i) => tx.putObject({ id: `p-${i}`, title: `Page ${i}`, children: [] }));
+      const source = { node: (hash: string) => tx.getObject<HamtNode>(hash) };
+      const changes = pages.map((hash, i) => makeChange(`p-${i}`, [hash, `Page ${i}`, '', `p${i}`]));
+      const root = hamtApply(source, undefined, changes, (node) => tx.putObject(node)) as string;
+      tx.put('revisions', 'r1', { content: root });
+      return { pages, root };
+    });
+    for (let i = 0; i < 10; i += 1) await store.transact((tx) => tx.put('items', 'base-1', { rewrite: i }));
+    await store.close();
+    // Precondition: each page hash is in a leaf's hash list only, never a JSON string of its own.
+    const reader = openStore(dir).read();
+    const leaves: HamtNode[] = [];
+    const visit = (hash: string): void => {
+      const node = reader.getObject<HamtNode>(hash);
+      if (isLeaf(node)) leaves.push(node);
+      else for (const child of Object.values(node.n)) visit(child);
+    };
+    visit(root);
+    expect(leaves.length).toBeGreaterThan(1);
+    for (const leaf of leaves) expect(Object.keys(leaf)).toEqual(['a', 'h']);
+    const text = JSON.stringify(leaves.map((leaf) => (leaf as { a: unknown[] }).a));
+    for (const page of pages) expect(text).not.toContain(`"${page}"`);
+    return { dir, pages, root };
+  }
+
+  it('gc keeps every page object that a leaf names only in its hash list', async () => {
+    const { dir, pages, root } = await withTrie('gc-hash-list');
+    const report = await gc(dir, { keepCommits: 2, minAgeMs: 0 });
+    expect(report.removedObjects).toBeGreaterThan(0);
+    const reader = openStore(dir).read();
+    pages.forEach((page, i) => expect(reader.getObject(page)).toEqual({ id: `p-${i}`, title: `Page ${i}`, children: [] }));
+    const source = { node: (hash: string) => reader.getObject<HamtNode>(hash) };
+    expect(hamtGet(source, root, 'p-7')).toEqual([pages[7], 'Page 7', '', 'p7']);
+    expect((await fsck(dir)).problems).toEqual([]);
+  });
+
+  it('fsck reads the page objects a hash list names: damage to one is reported', async () => {
+    const { dir, pages } = await withTrie('fsck-hash-list');
+    expect((await fsck(dir)).problems).toEqual([]);
+    damage(dir, pages[7] as string, (bytes) => bytes.fill(0x41, 2, 6));
+    const problems = (await fsck(dir)).problems;
+    expect(problems.length).toBeGreaterThan(0);
+    expect(JSON.stringify(problems)).toContain((pages[7] as string).slice(0, 12));
   });
 });

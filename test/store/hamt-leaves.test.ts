@@ -59,7 +59,45 @@ describe('hash trie leaves', () => {
     expect(hamtEntries(source, small).map(([key]) => key).sort()).toEqual(keys(10).filter((key) => key !== 'page-0008'));
   });
 
+  it('keeps the hashes heading every value of a leaf in one string, and reads the values whole', () => {
+    const { nodes, emit, source } = memory();
+    const hash = (i: number) => sha256(`object ${i}`);
+    const root = hamtApply(source, undefined, keys(100).map((key, i) => makeChange(key, [hash(i), `title ${i}`, '', null])), emit) as string;
+    const leaves = [...nodes.values()].filter(isLeaf);
+    expect(leaves.length).toBeGreaterThan(1);
+    for (const leaf of leaves) {
+      expect(Object.keys(leaf)).toEqual(['a', 'h']);
+      const { a, h } = leaf as { a: unknown[]; h: string };
+      expect(h).toHaveLength(a.length * 32);
+      a.forEach((item, i) => {
+        if (i % 2 === 1) expect(item).toEqual([`title ${Number((a[i - 1] as string).slice(5))}`, '', null]);
+      });
+      expect(nodeShapeProblem(leaf)).toBeUndefined();
+    }
+    keys(100).forEach((key, i) => expect(hamtGet(source, root, key)).toEqual([hash(i), `title ${i}`, '', null]));
+    expect(new Map(hamtEntries(source, root))).toEqual(new Map(keys(100).map((key, i) => [key, [hash(i), `title ${i}`, '', null]])));
+    // One value not headed by a hash (a bare hash, a list headed by something else): that leaf keeps whole values.
+    for (const odd of [hash(1000), ['not a hash', 'x'], [hash(1000).toUpperCase()], []]) {
+      const mixed = hamtApply(source, root, [makeChange('page-0003', odd)], emit) as string;
+      let node = source.node(mixed);
+      while (!isLeaf(node)) node = source.node(Object.values((node as { n: Record<string, string> }).n).find((child) => hamtGet(source, child, 'page-0003') !== undefined) as string);
+      expect(Object.keys(node)).toEqual(['a']);
+      expect(hamtGet(source, mixed, 'page-0003')).toEqual(odd);
+      expect([...hamtDiff(source, root, mixed).keys()]).toEqual(['page-0003']);
+      // Changed back: the leaf keeps its hashes apart again, the same node as before.
+      expect(hamtApply(source, mixed, [makeChange('page-0003', [hash(3), 'title 3', '', null])], emit)).toBe(root);
+    }
+  });
+
   it('names what is wrong with a damaged leaf', () => {
+    const h = 'ab'.repeat(32);
+    expect(nodeShapeProblem({ a: ['k', []], h })).toBeUndefined();
+    expect(nodeShapeProblem({ a: ['k', []], h: h.slice(1) })).toBe('leaf with malformed hashes');
+    expect(nodeShapeProblem({ a: ['k', []], h: h.toUpperCase() })).toBe('leaf with malformed hashes');
+    expect(nodeShapeProblem({ a: ['k', []], h: h + h })).toBe('leaf with malformed hashes');
+    expect(nodeShapeProblem({ a: ['k', 'v'], h })).toBe('leaf with a malformed value');
+    expect(nodeShapeProblem({ a: [1, []], h })).toBe('leaf with a malformed key');
+    expect(nodeShapeProblem({ a: ['k', []], h, x: 1 })).toBe('not a trie node');
     expect(nodeShapeProblem({ a: ['k'] })).toBe('leaf without entries');
     expect(nodeShapeProblem({ a: 'k' })).toBe('leaf without entries');
     expect(nodeShapeProblem({ a: [1, 'v'] })).toBe('leaf with a malformed key');

@@ -55,7 +55,7 @@ function nodesOf(dir: string, table: string): BNode[] {
 describe('create / open', () => {
   it('creates the layout with FORMAT and an empty gen 0', async () => {
     const { dir, store } = fresh();
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'FORMAT'), 'utf8'))).toEqual({ format: 'docsctl-store', version: 5 });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'FORMAT'), 'utf8'))).toEqual({ format: 'docsctl-store', version: 6 });
     for (const sub of ['commits', 'packs', 'tmp', 'quarantine']) expect(fs.statSync(path.join(dir, sub)).isDirectory()).toBe(true);
     expect(fs.existsSync(path.join(dir, 'objects'))).toBe(false); // no loose objects any more
     expect(store.read().gen).toBe(0);

@@ -14,7 +14,9 @@
  * document, slug null when the page has none): an object per page, `[hash, {t, s, c}]` as
  * first written, cost a whole-site read about a third of its parse. Stores written before
  * the outline hold the hash alone (a string); all three are read, and a page gets the
- * current form the next time it is written.
+ * current form the next time it is written. A leaf whose slots all start with their hash
+ * stores them apart (src/store/hamt.ts): a whole-space read parses the outlines (`rowOutline`)
+ * and never the hashes.
  */
 import type { Json } from '../../store/types.js';
 
@@ -66,17 +68,30 @@ export function slotHash(slot: Json | undefined | unknown): string | undefined {
 
 /** The outline a trie value carries (undefined for a bare hash: read the page object). */
 export function slotOutline(slot: Json | undefined | unknown): PageOutline | undefined {
-  if (!Array.isArray(slot)) return undefined;
-  const second: unknown = slot[1];
-  if (typeof second === 'string') {
-    const outline: PageOutline = { t: second };
-    const kind: unknown = slot[2];
+  return Array.isArray(slot) ? outlineFrom(slot, 1) : undefined;
+}
+
+/**
+ * The outline a slot without its hash carries: what a leaf that keeps its hashes apart
+ * holds per page (`[title, kind, slug, children?]`, or `[{t, s, c}]` for a slot first
+ * written as an object; src/store/hamt.ts). Undefined when it carries none.
+ */
+export function rowOutline(row: readonly unknown[]): PageOutline | undefined {
+  return outlineFrom(row, 0);
+}
+
+/** The outline in `slot` from position `at` (where the title or the outline object is). */
+function outlineFrom(slot: readonly unknown[], at: number): PageOutline | undefined {
+  const first: unknown = slot[at];
+  if (typeof first === 'string') {
+    const outline: PageOutline = { t: first };
+    const kind: unknown = slot[at + 1];
     if (kind === 'group' || kind === 'link') outline.k = kind;
-    const slug: unknown = slot[3];
+    const slug: unknown = slot[at + 2];
     if (typeof slug === 'string') outline.s = slug;
-    const children: unknown = slot[4];
+    const children: unknown = slot[at + 3];
     if (Array.isArray(children) && children.length > 0) outline.c = children as string[];
     return outline;
   }
-  return typeof second === 'object' && second !== null ? (second as PageOutline) : undefined;
+  return typeof first === 'object' && first !== null && !Array.isArray(first) ? (first as PageOutline) : undefined;
 }

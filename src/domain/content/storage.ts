@@ -27,12 +27,12 @@
  * re-serialised nor re-written.
  */
 import { type ContentFile, type ContentPage, type ContentTree, type GitBlobRef, type PageMeta, REUSABLE_ID_PREFIX } from '../../content-model/model.js';
-import { type Change as TrieChange, DELETE, type HamtNode, type NodeSource, hamtApply, hamtEntries, hamtGet, isLeaf, leafEach, makeChange } from '../../store/hamt.js';
+import { type Change as TrieChange, DELETE, type HamtNode, type LeafNode, type NodeSource, hamtApply, hamtEntries, hamtGet, checkHashedLeaf, isHashedLeaf, isLeaf, leafEach, leafHashAt, makeChange } from '../../store/hamt.js';
 import type { Json, ObjectSink, ObjectStager, StagedObjects, StoreReader, StoreWriter } from '../../store/types.js';
 import { HASH_RE } from '../../store/objects.js';
 import type { RevisionRecord } from '../core-records.js';
 import { sameBytes } from '../../util/bytes.js';
-import { type PageOutline, outlineOf, slotHash, slotOf, slotOutline } from './page-slot.js';
+import { type PageOutline, outlineOf, rowOutline, slotHash, slotOf, slotOutline } from './page-slot.js';
 
 // ─── Stored shapes ─────────────────────────────────────────────────────────
 
@@ -129,6 +129,11 @@ export class RevisionContent implements NodeSource {
   private readonly pageCache = new Map<string, PageEntry | null>();
   private readonly fileCache = new Map<string, { hash: string; file: StoredFile } | null>();
   private pageHashes: Map<string, string> | undefined;
+  /** After a walk of the pages trie: its leaves, in walk order. */
+  private pageLeaves: LeafNode[] | undefined;
+  /** After a walk: page id → its slot without the hash, for pages in leaves that keep hashes apart (most). */
+  private pageRows: Map<string, Json[]> | undefined;
+  /** After a walk: page id → its slot, for pages in other leaves (written before hashes were kept apart). */
   private pageSlots: Map<string, Json> | undefined;
   private fileHashes: Map<string, string> | undefined;
 
@@ -151,24 +156,40 @@ export class RevisionContent implements NodeSource {
   }
 
   /**
-   * Every page id → its trie value (`PageSlot`), from one walk of the pages trie. The walk
-   * keeps the values, not the nodes: a whole-site read (40,000 pages) held every leaf it
-   * parsed until its space was done, and the collector copied them from scavenge to scavenge.
+   * One walk of the pages trie: each page id → its slot (`PageSlot`), without its hash
+   * where the leaf keeps hashes apart (hamt.ts): a whole-space read takes outlines only,
+   * and no hash string is cut from a leaf until one is asked for. The walk keeps the
+   * values and the leaves' lists, not the nodes the store cached: a whole-site read
+   * (40,000 pages) held every node it parsed until its space was done, and the collector
+   * copied them from scavenge to scavenge.
    */
-  private slots(): Map<string, Json> {
-    if (this.pageSlots) return this.pageSlots;
+  private walkPages(): void {
+    if (this.pageLeaves) return;
+    const leaves: LeafNode[] = [];
+    const rows = new Map<string, Json[]>();
     const slots = new Map<string, Json>();
     const root = this.root.pages ?? undefined;
     if (root !== undefined) {
       const visit = (hash: string): void => {
         const node = this.walker.node(hash);
-        if (isLeaf(node)) leafEach(node, (id, slot) => slots.set(id, slot));
-        else for (const digit of Object.keys(node.n)) visit(node.n[digit] as string);
+        if (!isLeaf(node)) {
+          for (const digit of Object.keys(node.n)) visit(node.n[digit] as string);
+          return;
+        }
+        leaves.push(node);
+        if (!isHashedLeaf(node)) {
+          leafEach(node, (id, slot) => slots.set(id, slot));
+          return;
+        }
+        checkHashedLeaf(node); // every hash there, every rest a list (hamt.ts writes them together)
+        const list = node.a;
+        for (let i = 0; i < list.length; i += 2) rows.set(list[i] as string, list[i + 1] as Json[]);
       };
       visit(root);
     }
+    this.pageLeaves = leaves;
+    this.pageRows = rows;
     this.pageSlots = slots;
-    return slots;
   }
 
   /** A node read by a whole walk: not kept here (nor, in a one-shot process, in the store's cache). */
@@ -182,11 +203,19 @@ export class RevisionContent implements NodeSource {
   /** Every page id → page object hash (reads the whole pages trie once). */
   allPageHashes(): Map<string, string> {
     if (!this.pageHashes) {
-      this.pageHashes = new Map();
-      for (const [id, slot] of this.slots()) {
-        const hash = slotHash(slot);
-        if (hash !== undefined) this.pageHashes.set(id, hash);
+      this.walkPages();
+      const hashes = new Map<string, string>();
+      for (const leaf of this.pageLeaves as LeafNode[]) {
+        if (isHashedLeaf(leaf)) {
+          for (let i = 0; i < leaf.a.length; i += 2) hashes.set(leaf.a[i] as string, leafHashAt(leaf, i));
+        } else {
+          leafEach(leaf, (id, slot) => {
+            const hash = slotHash(slot);
+            if (hash !== undefined) hashes.set(id, hash);
+          });
+        }
       }
+      this.pageHashes = hashes;
     }
     return this.pageHashes;
   }
@@ -197,9 +226,16 @@ export class RevisionContent implements NodeSource {
    * A fresh value, its children shared with the trie node: never change them.
    */
   outline(id: string): PageOutline | undefined {
-    const slot = this.slots().get(id);
-    if (slot === undefined) return undefined;
-    const kept = slotOutline(slot);
+    if (!this.pageLeaves) this.walkPages();
+    const row = (this.pageRows as Map<string, Json[]>).get(id);
+    let kept: PageOutline | undefined;
+    if (row !== undefined) {
+      kept = rowOutline(row);
+    } else {
+      const slot = (this.pageSlots as Map<string, Json>).get(id);
+      if (slot === undefined) return undefined;
+      kept = slotOutline(slot);
+    }
     if (kept) return kept;
     const page = this.page(id);
     return page ? outlineOf(page) : undefined;
@@ -216,7 +252,7 @@ export class RevisionContent implements NodeSource {
 
   private pageHash(id: string): string | undefined {
     if (this.pageHashes) return this.pageHashes.get(id);
-    if (this.pageSlots) return slotHash(this.pageSlots.get(id));
+    if (this.pageRows && this.pageSlots) return this.pageRows.has(id) ? this.allPageHashes().get(id) : slotHash(this.pageSlots.get(id));
     return slotHash(hamtGet(this, this.root.pages ?? undefined, id));
   }
 

@@ -13,6 +13,7 @@ import { spacePages } from '../../../src/domain/sites/tree.js';
 import { type HamtNode, hamtApply, hamtEntries, makeChange } from '../../../src/store/hamt.js';
 import { MemoryStore } from '../../../src/store/memory-store.js';
 import type { StoreReader } from '../../../src/store/types.js';
+import { StoreError } from '../../../src/store/errors.js';
 import { contentSetup, doc } from './helpers.js';
 
 const group = (id: string, title: string, pages: ContentPage[]): ContentPage => ({ id, type: 'group', title, slug: title.toLowerCase(), pages });
@@ -115,21 +116,90 @@ describe('page outlines in the pages trie', () => {
     expect(pages[1]?.pages?.[0]?.pages).toEqual([{ id: 'p-linux', title: 'GNU/Linux', path: 'guides/setup/linux' }]);
   });
 
-  it('stores the outline flat in a list leaf: [hash, title, kind, slug, children?] per page', async () => {
+  it('stores the outline flat and the page hashes apart: {a: [id, [title, kind, slug, children?]], h: hashes in one string}', async () => {
     const store = new MemoryStore();
     const content = await store.transact((tx) => saveTree(tx, TREE));
     const root = store.read().getObject<ContentRoot>(content as string);
     const leaf = store.read().getObject<HamtNode>(root.pages as string);
-    expect(Object.keys(leaf)).toEqual(['a']);
+    expect(Object.keys(leaf)).toEqual(['a', 'h']);
     const list = (leaf as { a: unknown[] }).a;
-    expect(list.filter((_, i) => i % 2 === 0)).toEqual(['p-guides', 'p-intro', 'p-link', 'p-linux', 'p-setup']);
-    const slots = new Map(list.flatMap((item, i) => (i % 2 === 0 ? [[item, list[i + 1]]] : [])));
-    expect((slots.get('p-guides') as unknown[]).slice(1)).toEqual(['Guides', 'group', 'guides', ['p-setup']]);
-    expect((slots.get('p-link') as unknown[]).slice(1)).toEqual(['Elsewhere', 'link', null]);
-    expect((slots.get('p-linux') as unknown[]).slice(1)).toEqual(['Linux', '', 'linux']);
+    const ids = list.filter((_, i) => i % 2 === 0);
+    expect(ids).toEqual(['p-guides', 'p-intro', 'p-link', 'p-linux', 'p-setup']);
+    const rows = new Map(list.flatMap((item, i) => (i % 2 === 0 ? [[item, list[i + 1]]] : [])));
+    expect(rows.get('p-guides')).toEqual(['Guides', 'group', 'guides', ['p-setup']]);
+    expect(rows.get('p-link')).toEqual(['Elsewhere', 'link', null]);
+    expect(rows.get('p-linux')).toEqual(['Linux', '', 'linux']);
+    // The hashes, 64 characters each in entry order, are the page objects' hashes.
+    const hashes = new RevisionContent(store.read(), content).allPageHashes();
+    expect((leaf as { h: string }).h).toBe(ids.map((id) => hashes.get(id as string)).join(''));
+    for (const [id, hash] of hashes) expect(store.read().getObject<StoredPage>(hash).id).toBe(id);
   });
 
-  it('a trie of the first outline form (keyed leaves, an object per outline) reads the same, and a write turns its leaf into a list', async () => {
+  it('reads a version-5 list leaf (whole slots, hashes inline) the same, and a write keeps its hashes apart', async () => {
+    const store = new MemoryStore();
+    const content = await store.transact((tx) => saveTree(tx, TREE));
+    const old = await store.transact((tx) => {
+      const now = new RevisionContent(tx, content);
+      const leaf = tx.getObject<{ a: unknown[]; h: string }>(now.root.pages as string);
+      const a = leaf.a.flatMap((item, i) => (i % 2 === 0 ? [item] : [[leaf.h.slice(i * 32 - 32, i * 32 + 32), ...(item as unknown[])]]));
+      return tx.putObject({ ...now.root, pages: tx.putObject({ a }) } satisfies ContentRoot);
+    });
+    const oldLeaf = store.read().getObject<{ a: unknown[] }>(store.read().getObject<ContentRoot>(old).pages as string);
+    expect(Object.keys(oldLeaf)).toEqual(['a']);
+    expect(oldLeaf.a[1]).toEqual([expect.stringMatching(/^[0-9a-f]{64}$/), 'Guides', 'group', 'guides', ['p-setup']]);
+    expect(spacePages(new RevisionContent(withoutPageObjects(store.read()), old))).toEqual(EXPECTED);
+    const reader = new RevisionContent(store.read(), old);
+    expect(reader.allPageHashes()).toEqual(new RevisionContent(store.read(), content).allPageHashes());
+    expect(reader.pathOf('p-linux')).toBe('guides/setup/linux');
+    expect(expectOutlinesMatch(store.read(), old)).toBe(5);
+    const edited = structuredClone(TREE);
+    (edited.pages[0] as ContentPage).title = 'Introduction';
+    const next = await store.transact((tx) => saveTree(tx, edited, [new RevisionContent(tx, old).tree()]));
+    const leaf = store.read().getObject<HamtNode>(store.read().getObject<ContentRoot>(next as string).pages as string);
+    expect(Object.keys(leaf)).toEqual(['a', 'h']);
+    expect(spacePages(new RevisionContent(withoutPageObjects(store.read()), next))[0]).toEqual({ id: 'p-intro', title: 'Introduction', path: 'intro' });
+    expect(expectOutlinesMatch(store.read(), next)).toBe(5);
+  });
+
+  it('a walk that read outlines still answers page hashes and pages', async () => {
+    const store = new MemoryStore();
+    const content = await store.transact((tx) => saveTree(tx, TREE));
+    const reader = new RevisionContent(store.read(), content);
+    expect(reader.outline('p-setup')).toEqual({ t: 'Setup', s: 'setup', c: ['p-linux'] });
+    expect(reader.outline('p-nope')).toBeUndefined();
+    expect(reader.page('p-linux')?.title).toBe('Linux');
+    expect(reader.pathOf('p-linux')).toBe('guides/setup/linux');
+    expect([...reader.allPageHashes().keys()].sort()).toEqual(['p-guides', 'p-intro', 'p-link', 'p-linux', 'p-setup']);
+  });
+
+  it('a leaf whose hashes do not match its entries fails loudly as store damage (exit 74), never a partial tree', async () => {
+    const store = new MemoryStore();
+    const content = await store.transact((tx) => saveTree(tx, TREE));
+    for (const damage of [(h: string) => h.slice(64), (h: string) => `${h}${h.slice(0, 64)}`, () => 42]) {
+      const bad = await store.transact((tx) => {
+        const now = new RevisionContent(tx, content);
+        const leaf = tx.getObject<{ a: unknown[]; h: string }>(now.root.pages as string);
+        return tx.putObject({ ...now.root, pages: tx.putObject({ a: leaf.a, h: damage(leaf.h) }) } satisfies ContentRoot);
+      });
+      let thrown: unknown;
+      try {
+        spacePages(new RevisionContent(store.read(), bad));
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(StoreError);
+      expect((thrown as StoreError).exitCode).toBe(74);
+      expect((thrown as Error).message).toMatch(/^store damaged: a trie leaf has the wrong number of hashes/);
+    }
+    const rowless = await store.transact((tx) => {
+      const now = new RevisionContent(tx, content);
+      const leaf = tx.getObject<{ a: unknown[]; h: string }>(now.root.pages as string);
+      return tx.putObject({ ...now.root, pages: tx.putObject({ a: leaf.a.map((item, i) => (i === 3 ? 'Intro' : item)), h: leaf.h }) } satisfies ContentRoot);
+    });
+    expect(() => spacePages(new RevisionContent(store.read(), rowless))).toThrow(/^store damaged: a trie leaf has a malformed value for p-intro/);
+  });
+
+  it('a trie of the first outline form (keyed leaves, an object per outline) reads the same, and a write turns its leaf into a list with its hashes apart', async () => {
     const store = new MemoryStore();
     const content = await store.transact((tx) => saveTree(tx, TREE));
     const old = await store.transact((tx) => {
@@ -148,10 +218,13 @@ describe('page outlines in the pages trie', () => {
     (edited.pages[0] as ContentPage).title = 'Introduction';
     const next = await store.transact((tx) => saveTree(tx, edited, [new RevisionContent(tx, old).tree()]));
     const leaf = store.read().getObject<HamtNode>(store.read().getObject<ContentRoot>(next as string).pages as string);
-    expect(Object.keys(leaf)).toEqual(['a']);
+    // Every slot is headed by its hash: the hashes go apart, each rest as it was (an object for the first form).
+    expect(Object.keys(leaf)).toEqual(['a', 'h']);
     const list = (leaf as { a: unknown[] }).a;
-    expect(list[list.indexOf('p-linux') + 1]).toEqual([expect.any(String), { t: 'Linux', s: 'linux' }]);
-    expect(list[list.indexOf('p-intro') + 1]).toEqual([expect.any(String), 'Introduction', '', 'intro']);
+    expect(list[list.indexOf('p-linux') + 1]).toEqual([{ t: 'Linux', s: 'linux' }]);
+    expect(list[list.indexOf('p-intro') + 1]).toEqual(['Introduction', '', 'intro']);
+    expect(spacePages(new RevisionContent(withoutPageObjects(store.read()), next))[1]).toEqual(EXPECTED[1]);
+    expect(expectOutlinesMatch(store.read(), next)).toBe(5);
     expect(spacePages(new RevisionContent(withoutPageObjects(store.read()), next))[0]).toEqual({ id: 'p-intro', title: 'Introduction', path: 'intro' });
   });
 });
