@@ -165,6 +165,14 @@ const siteColumns = {
     col('ID', 'redirect.id', true),
   ],
   // Header names only: values may be secrets (they are in --json and --yaml).
+  siteChannel: [
+    col('ID', 'id'),
+    col('TYPE', 'type'),
+    col('ROLE', 'role'),
+    col('STATUS', 'status'),
+    { header: 'ALLOWS', get: (item) => Object.values((item.setupSettings as Record<string, string[]> | undefined) ?? {}).flat().join(',') || '(all)' },
+    col('CREATED', 'createdAt', true),
+  ],
   siteMcpServer: [col('ID', 'id'), col('NAME', 'name'), col('URL', 'url'), { header: 'HEADERS', get: (item) => Object.keys((item.headers as object | undefined) ?? {}).join(',') }],
   siteExternalLink: [col('ID', 'id'), col('TITLE', 'title'), col('URL', 'url'), col('GROUP', 'sectionGroup'), col('DRAFT', 'draft'), col('CONDITION', 'condition', true)],
   sitePublishingAuth: [col('BACKEND', 'backend'), col('INTEGRATION', 'integration'), col('FALLBACK URL', 'fallbackURL'), col('LOGOUT URL', 'logoutURL'), col('PRIVATE KEY', 'privateKey', true)],

@@ -2,7 +2,8 @@
  * The official GitBook client against `docsctl serve` for the AI agent settings: a site's
  * (`getSiteAgentSettingsById`, `updateSiteAgentSettingsById`) and the organization's Docs agent
  * instructions (`getOrganizationAgentInstructions`, `updateOrganizationAgentInstructions`); every
- * answer checked against the 0.202 schemas, the defaults before any write, a bad body refused.
+ * answer checked against the 0.202 schemas, the defaults before any write, a bad body refused;
+ * and the GitBook Agent channels of a site (create, list, get, update, delete: 205 then 204).
  */
 import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +30,10 @@ beforeAll(async () => {
     ['updateSiteAgentSettingsById', 200],
     ['getOrganizationAgentInstructions', 200],
     ['updateOrganizationAgentInstructions', 200],
+    ['createSiteChannel', 201],
+    ['listSiteChannels', 200],
+    ['getSiteChannelById', 200],
+    ['updateSiteChannelById', 200],
   ]);
   const served = await servedOrganization();
   ({ server, api } = served);
@@ -76,5 +81,32 @@ describe('the official GitBook client: AI agent settings', () => {
     expect(updated).toMatchObject({ object: 'agent-instructions', instructions: doc('Answer in British English.', 'Link to the API reference.'), updatedAt: expect.any(String), updatedBy: before.updatedBy });
     expect(await call('getOrganizationAgentInstructions', 200, org)).toEqual(updated);
     expect(await refusal('updateOrganizationAgentInstructions', org, { instructions: { nodes: [] } })).toMatchObject({ code: 400 });
+  });
+
+  it('GitBook Agent channels: created pending with the list its tool takes, updated, deleted once', async () => {
+    const space = (await call('createSpace', 201, org, { title: 'Channels' })).id as string;
+    const site = (await call('createSite', 201, org, { title: 'Docs', spaces: [space] })).id as string;
+    const created = await call('createSiteChannel', 201, org, site, { type: 'builtin:github', setupSettings: { allowedRepositories: ['acme/docs'] } });
+    expect(created).toEqual({
+      object: 'site-channel',
+      id: expect.any(String),
+      type: 'builtin:github',
+      setupSettings: { allowedRepositories: ['acme/docs'] },
+      status: 'pending',
+      role: 'support',
+      answers: 0,
+      createdAt: expect.any(String),
+      urls: { location: `${server.url}/v1/orgs/${org}/sites/${site}/channels/${created.id}` },
+    });
+    expect(await call('listSiteChannels', 200, org, site)).toMatchObject({ items: [created] });
+    const updated = await call('updateSiteChannelById', 200, org, site, created.id, { role: 'collaborator' });
+    expect(updated).toEqual({ ...created, role: 'collaborator' });
+    expect(await call('getSiteChannelById', 200, org, site, created.id)).toEqual(updated);
+    expect(await refusal('createSiteChannel', org, site, { type: 'builtin:github', setupSettings: { allowedChannels: ['x'] } })).toMatchObject({ code: 400 });
+    expect(await refusal('updateSiteChannelById', org, site, created.id, { type: 'builtin:slack', setupSettings: {} })).toMatchObject({ code: 400 });
+    const remove = clientOperation(api, 'deleteSiteChannelById');
+    expect((await remove(org, site, created.id)).status).toBe(205);
+    expect((await remove(org, site, created.id)).status).toBe(204);
+    expect(await refusal('getSiteChannelById', org, site, created.id)).toMatchObject({ code: 404 });
   });
 });

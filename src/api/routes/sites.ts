@@ -1570,3 +1570,129 @@ export const updateSiteAgentSettingsById = defineRoute({
 
 /** The body of `updateSiteAgentSettingsById` (0.202 `SiteAgentSettingsInput`). */
 export type SiteAgentSettingsInput = z.output<typeof updateSiteAgentSettingsById.body>;
+
+// ─── Real API: GitBook Agent channels of a site (src/domain/sites/channels.ts) ─
+
+export const SiteChannelType = z.enum(['builtin:slack', 'builtin:linear', 'builtin:github', 'builtin:discord']);
+export const SiteChannelRole = z.enum(['collaborator', 'support']);
+/** 0.202 `GenericChannelPattern` (`general`, `support-*`); at most 256 characters here. */
+const ChannelPattern = z.string().min(1).max(256).regex(/^[a-zA-Z0-9_*-]+$/, 'use letters, digits, _, - and * (e.g. support-*)');
+/** 0.202 `GitHubRepositoryPattern` (`my-org/my-repo`, `my-org/*`). */
+const RepositoryPattern = z.string().min(3).max(256).regex(/^[a-zA-Z0-9._*-]+\/[a-zA-Z0-9._*-]+$/, 'use owner/repository, e.g. my-org/docs or my-org/*');
+/** What the agent may act in; which list goes with which type is checked by the handler. At most 100 patterns each. */
+const SiteChannelSettings = z
+  .object({
+    allowedChannels: z.array(ChannelPattern).max(100).describe('Slack or Discord channels (empty: all)'),
+    allowedTeams: z.array(ChannelPattern).max(100).describe('Linear team keys (empty: all)'),
+    allowedRepositories: z.array(RepositoryPattern).max(100).describe('GitHub repositories (empty: all)'),
+  })
+  .partial()
+  .strict();
+const siteChannel = [...site, 'siteChannelId'] as const;
+const channelFlags = [
+  'docsctl site channel add s1t3 --type slack --allow support-* --role support',
+  'docsctl site channel add s1t3 --type github --allow my-org/docs --role collaborator',
+];
+
+export const listSiteChannels = defineRoute({
+  id: 'listSiteChannels',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/channels',
+  summary: 'List the GitBook Agent channels of a site',
+  source: 'real-api',
+  access: 'admin',
+  params: pathParams(...site),
+  query: listQuery(),
+  paginated: true,
+  cli: {
+    command: 'site channel list',
+    aliases: ['ls'],
+    columns: 'siteChannel',
+    noun: 'channel',
+    examples: ['docsctl site channel list s1t3'],
+  },
+});
+
+export const createSiteChannel = defineRoute({
+  id: 'createSiteChannel',
+  method: 'POST',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/channels',
+  summary: 'Create a new GitBook Agent channel for a site',
+  source: 'real-api',
+  access: 'admin',
+  params: pathParams(...site),
+  query: noQuery(),
+  body: z.object({
+    type: SiteChannelType,
+    setupSettings: SiteChannelSettings,
+    role: SiteChannelRole.optional().describe('support: answers from the docs (default); collaborator: may open change requests'),
+  }),
+  bodyRequired: true,
+  success: 201,
+  cli: {
+    command: 'site channel add',
+    summary: "Connect GitBook Agent to a Slack, Linear, GitHub or Discord channel of the site (pending until the tool's side connects; docsctl never contacts it)",
+    onlyNamedFlags: true,
+    columns: 'siteChannel',
+    examples: channelFlags,
+  },
+});
+
+export const getSiteChannelById = defineRoute({
+  id: 'getSiteChannelById',
+  method: 'GET',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/channels/{siteChannelId}',
+  summary: 'Get a GitBook Agent channel of a site',
+  source: 'real-api',
+  access: 'admin',
+  params: pathParams(...siteChannel),
+  query: noQuery(),
+  cli: {
+    command: 'site channel get',
+    argHelp: { siteChannelId: 'channel id' },
+    columns: 'siteChannel',
+    examples: ['docsctl site channel get s1t3 ch4n'],
+  },
+});
+
+export const updateSiteChannelById = defineRoute({
+  id: 'updateSiteChannelById',
+  method: 'PATCH',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/channels/{siteChannelId}',
+  summary: 'Update a GitBook Agent channel of a site',
+  source: 'real-api',
+  access: 'admin',
+  params: pathParams(...siteChannel),
+  query: noQuery(),
+  // 0.202: a setup (type and settings together), a role, or both.
+  body: z.object({ type: SiteChannelType, setupSettings: SiteChannelSettings, role: SiteChannelRole }).partial(),
+  bodyRequired: true,
+  cli: {
+    command: 'site channel edit',
+    summary: "Change what a channel allows (--allow replaces the list; --allow-all empties it) or the agent's role there",
+    argHelp: { siteChannelId: 'channel id' },
+    onlyNamedFlags: true,
+    columns: 'siteChannel',
+    examples: ['docsctl site channel edit s1t3 ch4n --allow docs-* --allow support', 'docsctl site channel edit s1t3 ch4n --role collaborator'],
+  },
+});
+
+export const deleteSiteChannelById = defineRoute({
+  id: 'deleteSiteChannelById',
+  method: 'DELETE',
+  path: '/v1/orgs/{organizationId}/sites/{siteId}/channels/{siteChannelId}',
+  summary: 'Delete a GitBook Agent channel of a site',
+  source: 'real-api',
+  access: 'admin',
+  params: pathParams(...siteChannel),
+  query: noQuery(),
+  cli: {
+    command: 'site channel delete',
+    aliases: ['rm'],
+    argHelp: { siteChannelId: 'channel id' },
+    confirm: 'Delete channel {siteChannelId}?',
+    columns: 'siteChannel',
+    noun: 'channel',
+    examples: ['docsctl site channel delete s1t3 ch4n --yes'],
+  },
+});

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { UsageError } from '../../api/errors.js';
+import { CHANNEL_SETTING, type SiteChannelType as ChannelType } from '../../api/site-channel-settings.js';
 import type { RawInput } from '../../api/validate.js';
 import type { Hooks } from '../derive.js';
 import type { FlagSpec } from '../operation.js';
@@ -117,6 +118,16 @@ function newSpaceUnlessNamed(_options: Record<string, unknown>, input: RawInput)
   const fields = body(input);
   if (fields.spaceId === undefined) fields.spaceId = null;
 }
+
+const allowFlag: FlagSpec = {
+  flags: '--allow <patterns>',
+  description: 'where the agent may act, comma-separated: channels or team keys (support-*), or repositories (my-org/*) for GitHub; default: everywhere',
+};
+const patternsOf = (raw: unknown) =>
+  String(raw)
+    .split(',')
+    .map((pattern) => pattern.trim())
+    .filter(Boolean);
 
 /**
  * The ad partner's calls carry its key from DOCSCTL_ADS_PARTNER_KEY (an environment variable, not a
@@ -239,6 +250,45 @@ export const hooks = {
       const given = input.body as Record<string, unknown>;
       const body = { scans: given.scans ?? current.scans, findings: given.findings ?? current.findings, editing: given.editing ?? current.editing };
       return transport.request('updateSiteAgentSettingsById', { ...input, body });
+    },
+  },
+  'site channel add': {
+    flags: [
+      { flags: '--type <tool>', description: 'the tool: slack, linear, github or discord', choices: ['slack', 'linear', 'github', 'discord'], required: true },
+      allowFlag,
+      { flags: '--role <role>', description: 'support: answers from the docs (default); collaborator: may also open change requests', to: 'body.role', choices: ['collaborator', 'support'] },
+    ],
+    build: (options, input) => {
+      const type = `builtin:${String(options.type)}` as ChannelType;
+      const body = (input.body ??= {}) as Record<string, unknown>;
+      body.type = type;
+      body.setupSettings = options.allow === undefined ? {} : { [CHANNEL_SETTING[type]]: patternsOf(options.allow) };
+    },
+  },
+  'site channel edit': {
+    flags: [
+      allowFlag,
+      { flags: '--allow-all', description: 'empty the list: the agent may act everywhere in the tool' },
+      { flags: '--role <role>', description: 'support or collaborator', to: 'body.role', choices: ['collaborator', 'support'] },
+    ],
+    build: (options, input) => {
+      if (options.allow !== undefined && options.allowAll === true) throw new UsageError('Pass --allow or --allow-all, not both');
+      const body = (input.body ??= {}) as Record<string, unknown>;
+      // The list's key depends on the channel's type: the request hook reads the channel first.
+      if (options.allow !== undefined) body.setupSettings = { patterns: patternsOf(options.allow) };
+      else if (options.allowAll === true) body.setupSettings = { patterns: [] };
+      if (Object.keys(body).length === 0) throw new UsageError('Nothing to change: pass --allow, --allow-all or --role');
+    },
+    // The API takes a setup as its type and settings together.
+    request: async (transport, input) => {
+      const body = { ...(input.body as Record<string, unknown>) };
+      const given = body.setupSettings as { patterns: string[] } | undefined;
+      if (given !== undefined) {
+        const channel = (await transport.request('getSiteChannelById', { params: input.params ?? {}, query: {} })).body as { type: ChannelType };
+        body.type = channel.type;
+        body.setupSettings = { [CHANNEL_SETTING[channel.type]]: given.patterns };
+      }
+      return transport.request('updateSiteChannelById', { ...input, body });
     },
   },
 } satisfies Hooks;

@@ -39,7 +39,8 @@
  * (`published-urls.ts`); search over what a site publishes (`site-search.ts`); bulk redirect
  * writes (`redirects.ts`) and duplicated site spaces (`structure-handlers.ts`); the ads program
  * (`ads.ts`: the site admin's submission, the ad partner's lists and decisions, `ads-view.ts`); the
- * AI agent settings (`agent-settings.ts`, one row per site, defaults when absent).
+ * AI agent settings (`agent-settings.ts`, one row per site, defaults when absent); GitBook Agent
+ * channels (`channels.ts`, a KeyedSet per site).
  * Customization (`customization.ts`): a site's `SiteCustomizationSettings` is one row
  * (`siteCustomizations`, absent: `DEFAULT_CUSTOMIZATIONS` of `published.ts`), a site space's overrides another
  * (`siteSpaceCustomizations`); both are checked with ajv against the real API's shapes, generated
@@ -68,6 +69,7 @@
 import type { Handler } from '../handler.js';
 import { adsHandlers } from './ads.js';
 import { agentSettingsHandlers } from './agent-settings.js';
+import { channelHandlers } from './channels.js';
 import { customizationHandlers } from './customization.js';
 import { externalLinkHandlers } from './external-links.js';
 import { hostnameHandlers } from './hostnames.js';
@@ -98,4 +100,5 @@ export const sitesAreaHandlers: Record<string, Handler> = {
   ...siteTemplateHandlers,
   ...adsHandlers,
   ...agentSettingsHandlers,
+  ...channelHandlers,
 };

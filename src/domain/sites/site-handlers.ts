@@ -15,6 +15,7 @@
  *   default content when it was this site.
  */
 import { removeSiteAgentSettings } from './agent-settings.js';
+import { removeSiteChannels } from './channels.js';
 import { badRequest, conflict } from '../../api/errors.js';
 import type * as routes from '../../api/routes/sites.js';
 import { slugify, uniqueName } from '../../gitsync/slug.js';
@@ -233,6 +234,7 @@ export const siteHandlers: Record<string, Handler> = {
     removeSiteMcpServers(ctx.tx, site.id);
     removeSiteAds(ctx.tx, site);
     removeSiteAgentSettings(ctx.tx, site.id);
+    removeSiteChannels(ctx.tx, site.id);
     orgSites.remove(ctx.tx, site.organization, site.id);
     ctx.tx.delete(SiteTables.sites, site.id);
     const org = getOrg(ctx.tx, site.organization);

@@ -26,6 +26,7 @@
  * | siteAdsByStatus (KeyedSet)   | ads status → siteId                   | null (the ad partner's lists, ads.ts)  |
  * | adsPartner                   | `key`                                 | sha256 hex of the ad partner's key     |
  * | siteAgentSettings            | site id                               | AI agent settings (absent: defaults)   |
+ * | siteChannels (KeyedSet)      | siteId → channelId                    | SiteChannelRecord (channels.ts)        |
  */
 import { createHash } from 'node:crypto';
 import { notFound } from '../../api/errors.js';
@@ -162,6 +163,16 @@ export interface RedirectRecord {
   updatedAt: string;
 }
 
+export interface SiteChannelRecord {
+  id: string;
+  type: 'builtin:slack' | 'builtin:linear' | 'builtin:github' | 'builtin:discord';
+  /** The one list of patterns its type takes (allowedChannels, allowedTeams or allowedRepositories). */
+  setupSettings: Record<string, string[]>;
+  role: 'collaborator' | 'support';
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface McpServerRecord {
   id: string;
   name: string;
@@ -227,6 +238,7 @@ export const redirects = new KeyedSet<RedirectRecord>('siteRedirects');
 export const draftRedirects = new KeyedSet<RedirectRecord>('siteDraftRedirects');
 export const mcpServers = new KeyedSet<McpServerRecord>('siteMcpServers');
 export const sitesByAdsStatus = new KeyedSet<null>('siteAdsByStatus');
+export const siteChannels = new KeyedSet<SiteChannelRecord>('siteChannels');
 
 export const hashShareKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
