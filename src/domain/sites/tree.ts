@@ -117,20 +117,24 @@ type PageVisit = (id: string, title: string, kind: PageOutline['k'], path: strin
  */
 function eachPage(content: RevisionContent, visit: PageVisit): void {
   const seen = new Set<string>();
+  // One outline filled page after page: its fields are read before the next page fills it.
+  const outline: PageOutline = { t: '', k: undefined, s: undefined, c: undefined };
   const walk = (ids: readonly string[], parentPath: string, depth: number): void => {
     for (const id of ids) {
       if (seen.has(id)) continue;
-      const outline = content.outline(id);
-      if (!outline) continue;
+      if (!content.outlineInto(id, outline)) continue;
       seen.add(id);
       const title = outline.t || 'Untitled';
-      if (outline.k === 'link') {
+      const kind = outline.k;
+      if (kind === 'link') {
         visit(id, title, 'link', undefined, depth);
         continue;
       }
-      const path = outline.s ? (parentPath ? `${parentPath}/${outline.s}` : outline.s) : parentPath;
-      visit(id, title, outline.k, path, depth);
-      if (outline.c && outline.c.length > 0) walk(outline.c, path, depth + 1);
+      const slug = outline.s;
+      const children = outline.c;
+      const path = slug ? (parentPath ? `${parentPath}/${slug}` : slug) : parentPath;
+      visit(id, title, kind, path, depth);
+      if (children && children.length > 0) walk(children, path, depth + 1);
     }
   };
   walk(content.root.rootPages, '', 0);
