@@ -95,6 +95,21 @@ describe('sites contract (@gitbook/api 0.202.0)', () => {
     await expectContract('deleteSiteRedirectById', { params: { ...p, siteRedirectId: redirect.id } }, 204);
     await expectContract('deleteSiteMcpServerById', { params: { ...p, siteMcpServerId: mcp.id } }, 205);
     await expectContract('deleteSiteMcpServerById', { params: { ...p, siteMcpServerId: mcp.id } }, 204);
+    // The AI agent settings: the defaults, then replaced whole; an incomplete body is refused.
+    const doc = { object: 'document', data: {}, nodes: [] };
+    await expectContract('getSiteAgentSettingsById', { params: p }, 200);
+    const agent = { scans: { topics: 'never' }, findings: { changeRequests: 'always' }, editing: { customInstructions: doc } };
+    await expectContract('updateSiteAgentSettingsById', { params: p, body: agent }, 200);
+    await expectContract('updateSiteAgentSettingsById', { params: p, body: { scans: { topics: 'auto' } } }, 400);
+    // GitBook Agent channels.
+    const channel = await expectContract('createSiteChannel', { params: p, body: { type: 'builtin:slack', setupSettings: { allowedChannels: ['support-*'] }, role: 'support' } }, 201);
+    await expectContract('createSiteChannel', { params: p, body: { type: 'builtin:linear', setupSettings: { allowedChannels: ['x'] } } }, 400);
+    await expectContract('listSiteChannels', { params: p }, 200);
+    await expectContract('getSiteChannelById', { params: { ...p, siteChannelId: channel.id } }, 200);
+    await expectContract('updateSiteChannelById', { params: { ...p, siteChannelId: channel.id }, body: { role: 'collaborator' } }, 200);
+    await expectContract('getSiteChannelById', { params: { ...p, siteChannelId: 'nope' } }, 404);
+    await expectContract('deleteSiteChannelById', { params: { ...p, siteChannelId: channel.id } }, 205);
+    await expectContract('deleteSiteChannelById', { params: { ...p, siteChannelId: channel.id } }, 204);
     await expectContract('getSiteAdaptiveSchema', { params: p }, 200);
     await expectContract('updateSiteAdaptiveSchema', { params: p, body: { jsonSchema: { type: 'object', properties: { beta: { type: 'boolean', description: 'Beta' } }, additionalProperties: false } } }, 200);
     await expectContract('updateSiteAdaptiveSchema', { params: p, body: { jsonSchema: { type: 'object', properties: { beta: { type: 'boolean' } }, additionalProperties: false } } }, 400);
