@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import { describeInBothModes } from '../helpers/binary.js';
+import { describeInBothModes, expectRefused } from '../helpers/binary.js';
 
 const paragraph = (text: string) => ({ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] });
 const doc = (...texts: string[]) => ({ object: 'document', data: {}, nodes: texts.map(paragraph) });
@@ -18,12 +18,7 @@ describeInBothModes('AI agent settings (binary)', (context) => {
   const dir = mkdtempSync(join(tmpdir(), 'docsctl-agent-'));
   const settings = async () => JSON.parse(await context.cli.ok(['site', 'agent', 'get', site, '--json'])) as Record<string, unknown>;
   const instructions = async () => JSON.parse(await context.cli.ok(['org', 'agent-instructions', 'get', '--json'])) as Record<string, unknown>;
-  const refused = async (args: string[], exitCode: number, message: RegExp, input?: string) => {
-    const result = await context.cli.run(args, input === undefined ? {} : { input });
-    expect(result.exitCode, result.stderr).toBe(exitCode);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(message);
-  };
+  const refused = (args: string[], exitCode: number, message: RegExp) => expectRefused(context.cli, args, exitCode, message);
 
   beforeAll(async () => {
     const space = await context.cli.ok(['space', 'create', '--title', 'Handbook', '--format', 'ids']);

@@ -5,7 +5,7 @@
  * Refused moves: one line, the documented exit code (2 usage, 3 auth, 5 conflict), nothing written.
  */
 import { beforeAll, expect, it } from 'vitest';
-import { describeInBothModes } from '../helpers/binary.js';
+import { describeInBothModes, expectRefused } from '../helpers/binary.js';
 
 const KEY = 'partner-key-0123456789abcdef';
 const partner = { env: { DOCSCTL_ADS_PARTNER_KEY: KEY } };
@@ -14,13 +14,7 @@ describeInBothModes('site ads (binary)', (context) => {
   let site = '';
   const ads = async () => JSON.parse(await context.cli.ok(['site', 'get', site, '--query', 'ads'])) as unknown;
   const listed = async (status: string) => JSON.parse(await context.cli.ok(['ads', 'site', 'list', '--status', status, '--json'], partner)) as unknown;
-  const refused = async (args: string[], exitCode: number, message: RegExp, env: Record<string, string> = {}) => {
-    const result = await context.cli.run(args, { env });
-    expect(result.exitCode, result.stderr).toBe(exitCode);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(message);
-    expect(result.stderr).not.toMatch(/\n\s+at /);
-  };
+  const refused = (args: string[], exitCode: number, message: RegExp, env: Record<string, string> = {}) => expectRefused(context.cli, args, exitCode, message, { env });
 
   beforeAll(async () => {
     const space = await context.cli.ok(['space', 'create', '--title', 'Handbook', '--format', 'ids']);

@@ -5,18 +5,13 @@
  * nothing written; deleting the site deletes its channels.
  */
 import { beforeAll, expect, it } from 'vitest';
-import { describeInBothModes } from '../helpers/binary.js';
+import { describeInBothModes, expectRefused } from '../helpers/binary.js';
 
 describeInBothModes('site channels (binary)', (context) => {
   let site = '';
   let slack = '';
   const get = async (id: string) => JSON.parse(await context.cli.ok(['site', 'channel', 'get', site, id, '--json'])) as Record<string, unknown>;
-  const refused = async (args: string[], exitCode: number, message: RegExp) => {
-    const result = await context.cli.run(args);
-    expect(result.exitCode, result.stderr).toBe(exitCode);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(message);
-  };
+  const refused = (args: string[], exitCode: number, message: RegExp) => expectRefused(context.cli, args, exitCode, message);
 
   beforeAll(async () => {
     const space = await context.cli.ok(['space', 'create', '--title', 'Handbook', '--format', 'ids']);

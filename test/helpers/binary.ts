@@ -11,7 +11,7 @@
  */
 import { join } from 'node:path';
 import { type ResultPromise, execa } from 'execa';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { tempDir } from './stores.js';
 
 export const bin = new URL('../../bin/docsctl.js', import.meta.url).pathname;
@@ -110,6 +110,15 @@ export async function binaryMode(mode: Mode, options: { serveFlags?: readonly st
       await server.process;
     },
   };
+}
+
+/** Runs a command that must be refused: exit `exitCode`, one line on stderr matching `message`, no stack trace. */
+export async function expectRefused(cli: BinaryMode, args: readonly string[], exitCode: number, message: RegExp, options: RunOptions = {}): Promise<void> {
+  const result = await cli.run(args, options);
+  expect(result.exitCode, result.stderr).toBe(exitCode);
+  expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  expect(result.stderr).toMatch(message);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
 }
 
 /** The mode of one `describeInBothModes` block; `cli` is set before its tests run. */

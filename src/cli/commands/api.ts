@@ -126,13 +126,15 @@ export async function runApi(session: Session, method: string | undefined, path:
 
   const transport = await session.transport({ manyRequests: options.paginate === true });
   const pathAndQuery = `${url.pathname}${url.search}`;
-  const { matchRouteInfo, takesPartnerKey } = await import('../../api/catalog.js');
-  const route = matchRouteInfo(verb, url.pathname)?.item;
+  const partnerKeySet = Boolean(session.ctx.env.DOCSCTL_ADS_PARTNER_KEY);
+  // The route table is read only when something needs the operation (a remote one-shot call does not).
+  const catalog = typeof session.flags.json === 'string' || partnerKeySet ? await import('../../api/catalog.js') : undefined;
+  const route = catalog?.matchRouteInfo(verb, url.pathname)?.item;
   // `--json FIELDS` accepts the fields of the operation's answer type (of its items with --paginate).
   if (typeof session.flags.json === 'string' && route && (options.paginate === true) === route.paginated) session.printsAnswerOf(route.id);
   // The ad partner's operations carry DOCSCTL_ADS_PARTNER_KEY as `ads site list|update` do; no other
   // request does (the key never goes where it is not asked for).
-  const partnerKey = route && takesPartnerKey(route.id) ? session.ctx.env.DOCSCTL_ADS_PARTNER_KEY || undefined : undefined;
+  const partnerKey = partnerKeySet && route && catalog?.takesPartnerKey(route.id) ? session.ctx.env.DOCSCTL_ADS_PARTNER_KEY : undefined;
   const sendOptions = partnerKey === undefined ? undefined : { partnerKey };
   const response = await transport.raw(verb, pathAndQuery, body, sendOptions);
   if (!options.paginate) {

@@ -17,9 +17,9 @@ import { CHANNEL_SETTING } from '../../api/site-channel-settings.js';
 import type * as routes from '../../api/routes/sites.js';
 import type { StoreReader, StoreWriter } from '../../store/types.js';
 import { type Handler, Reply, deleted, implementer, nothingToDelete } from '../handler.js';
-import { apiUrl } from '../urls.js';
 import { siteAccess } from './access.js';
 import { type SiteChannelRecord, type SiteRecord, siteChannels } from './site-records.js';
+import { siteLocation } from './views.js';
 
 const on = implementer<typeof routes>();
 
@@ -34,10 +34,7 @@ function checkedSettings(type: ChannelType, settings: Record<string, string[] | 
   return patterns === undefined ? {} : { [key]: [...new Set(patterns)] };
 }
 
-function location(origin: string, site: SiteRecord, id: string): string {
-  const seg = encodeURIComponent;
-  return apiUrl(origin, `orgs/${seg(site.organization)}/sites/${seg(site.id)}/channels/${seg(id)}`);
-}
+const location = (origin: string, site: SiteRecord, id: string) => `${siteLocation(origin, site)}/channels/${encodeURIComponent(id)}`;
 
 function channelView(origin: string, site: SiteRecord, channel: SiteChannelRecord) {
   return {
