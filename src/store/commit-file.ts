@@ -13,7 +13,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { errnoCode, fsops, removeQuietly, tempPath, writeNewFile } from './durable.js';
+import { errnoCode, guarded, poolIo, removeQuietly, tempPath, writeNewFile } from './durable.js';
 import { StoreError, StoreNotFoundError } from './errors.js';
 import { DAMAGE_HINT, HASH_RE, sha256 } from './objects.js';
 import { PACK_NAME_RE } from './pack-file.js';
@@ -372,8 +372,9 @@ function readHead(dir: string): number | undefined {
 export async function writeHead(dir: string, gen: number): Promise<void> {
   const temp = tempPath(dir, 'head');
   try {
-    await writeNewFile(temp, Buffer.from(`${gen}\n`), { sync: false });
-    fsops.rename(temp, paths.head(dir));
+    // On the thread pool: creating and renaming a file wait for ext4's journal while a commit's fsync holds it.
+    await writeNewFile(temp, Buffer.from(`${gen}\n`), { sync: false, io: poolIo });
+    await guarded('rename', temp, () => poolIo.rename(temp, paths.head(dir)));
   } catch {
     removeQuietly([temp]);
   }

@@ -24,7 +24,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type CommitRecord, type InlineEntry, type RootObject, FORMAT_VERSION, HEAD_EVERY, checkFormat, encodeCommitFile, encodeRoot, findNewest, formatText, makeCommit, paths, writeHead } from './commit-file.js';
 import { CHECKPOINT_INLINE_BYTES, checkpoint } from './checkpoint.js';
-import { errnoCode, fsops, fsyncDir, poolIo, removeQuietly, tempPath, writeFailure, writeNewFile } from './durable.js';
+import { DirSync, OpenedFile, errnoCode, fsops, fsyncDir, poolIo, removeQuietly, tempPath, writeFailure, writeNewFile } from './durable.js';
 import { StoreBusyError, StoreError } from './errors.js';
 import { crashPoint } from './fault.js';
 import { type BChange, type BEmit, type BLeaf, type BNode, isBLeaf } from './btree.js';
@@ -223,9 +223,14 @@ export class Committer {
   /** Inline bytes of the commits this process wrote (gen → bytes), until a checkpoint passes them. */
   private readonly inlineByGen = new Map<number, number>();
   private formatVersion: number;
+  /** commits/, kept open for the fsync after each link. */
+  private readonly commitsDir: DirSync;
+  /** Temp files of landed commits being removed on the thread pool (awaited by `close`). */
+  private readonly removals = new Set<Promise<void>>();
 
   constructor(private readonly host: CommitHost) {
     this.formatVersion = checkFormat(host.dir);
+    this.commitsDir = new DirSync(paths.commits(host.dir));
   }
 
   /** Called by the next `enqueue` (see `arrival`). */
@@ -258,6 +263,19 @@ export class Committer {
   async drain(): Promise<void> {
     while (this.pumpActive) await this.pumping;
     await this.pumping;
+  }
+
+  /** Drains, waits for the temp files still being removed and lets commits/ go. */
+  async close(): Promise<void> {
+    await this.drain();
+    while (this.removals.size > 0) await Promise.all(this.removals);
+    this.commitsDir.close();
+  }
+
+  /** Removes a temp file on the thread pool, off the commit's path (`close` waits for it). */
+  private removeLater(temp: OpenedFile): void {
+    const removal = temp.remove().finally(() => this.removals.delete(removal));
+    this.removals.add(removal);
   }
 
   /**
@@ -400,6 +418,8 @@ export class Committer {
    * `publishing` settles with the commit's outcome.
    */
   private async startGroup(group: Queued[], base: () => Snapshot, before?: Promise<boolean>): Promise<InFlight> {
+    // Its commit file is opened on the thread pool while the group runs (OpenedFile).
+    const temp = new OpenedFile(tempPath(this.host.dir, 'commit'));
     let ran: Ran;
     try {
       ran = await this.runGroup(group, base());
@@ -410,7 +430,8 @@ export class Committer {
     const synced = new Promise<void>((resolve) => {
       fileSynced = resolve;
     });
-    const publishing = ran.prepared !== undefined ? this.publish(ran.prepared, before, fileSynced) : (before ?? Promise.resolve(true));
+    if (ran.prepared === undefined) this.removeLater(temp);
+    const publishing = ran.prepared !== undefined ? this.publish(ran.prepared, before, fileSynced, temp) : (before ?? Promise.resolve(true));
     publishing.catch(() => undefined).finally(fileSynced); // handled by whoever awaits it
     return { group, ran, publishing, synced };
   }
@@ -677,29 +698,29 @@ export class Committer {
    * commit landed (false, without linking, when it did not). False when another writer
    * took the generation.
    */
-  private async publish(prepared: Prepared, before?: Promise<boolean>, synced?: () => void): Promise<boolean> {
+  private async publish(prepared: Prepared, before?: Promise<boolean>, synced?: () => void, temp?: OpenedFile): Promise<boolean> {
     try {
-      return await this.write(prepared, before, synced);
+      return await this.write(prepared, before, synced, temp ?? new OpenedFile(tempPath(this.host.dir, 'commit')));
     } finally {
       this.host.speculative.delete(prepared);
     }
   }
 
-  private async write(prepared: Prepared, before: Promise<boolean> | undefined, synced?: () => void): Promise<boolean> {
+  private async write(prepared: Prepared, before: Promise<boolean> | undefined, synced: (() => void) | undefined, opened: OpenedFile): Promise<boolean> {
     const { gen, record } = prepared;
     const dir = this.host.dir;
-    if (this.formatVersion < FORMAT_VERSION) await this.upgradeFormat();
     const commitFile = paths.commit(dir, gen);
-    const header = JSON.stringify(record);
-    const temp = tempPath(dir, 'commit');
+    const temp = opened.file;
     const own = prepared.ownPack === undefined ? undefined : new PackWriter(dir, prepared.ownPack, { durable: this.host.durable });
     let linked = false;
     try {
+      if (this.formatVersion < FORMAT_VERSION) await this.upgradeFormat();
+      const header = JSON.stringify(record);
       // The commit's own pack and the commit file are written and fsynced in parallel; the
       // commit becomes visible (link) only after both are complete.
       const settled = await Promise.allSettled([
         own === undefined ? Promise.resolve() : this.writeOwnPack(own, prepared),
-        writeNewFile(temp, encodeCommitFile(header, prepared.inline), { sync: this.host.durable }),
+        writeNewFile(temp, encodeCommitFile(header, prepared.inline), { sync: this.host.durable, opened }),
       ]);
       synced?.();
       const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -716,14 +737,17 @@ export class Committer {
     } catch (error) {
       throw writeFailure(error, gen - 1, commitFile);
     } finally {
-      removeQuietly([temp]);
-      if (!linked) own?.abort();
+      if (linked) this.removeLater(opened);
+      else {
+        await opened.remove();
+        own?.abort();
+      }
     }
     this.landed(prepared, own);
     crashPoint('after-link');
     const commitsDir = paths.commits(dir);
     try {
-      if (this.host.durable) await fsyncDir(commitsDir);
+      if (this.host.durable) await this.commitsDir.sync();
     } catch (error) {
       throw new StoreError(
         `I/O error syncing ${commitsDir} (${errnoCode(error) ?? String(error)}): the change was committed as gen ${gen} but may not survive a power failure`,

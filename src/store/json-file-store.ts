@@ -306,7 +306,7 @@ export class JsonFileStore implements Store, SnapshotSource {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.committer?.drain();
+    await this.committer?.close();
     this.watcher?.close();
     this.watcher = undefined;
     this.cache.clear();
