@@ -4,33 +4,9 @@
  * Shared by `site agent set` and `org agent-instructions set`.
  */
 import { UsageError } from '../api/errors.js';
+import { type JsonDocument, textDocument } from '../api/plain-document.js';
 import type { Session } from './session.js';
 import { readTextInput } from './io.js';
-
-export interface JsonDocument {
-  object: 'document';
-  data: Record<string, unknown>;
-  nodes: unknown[];
-}
-
-/** A document of paragraphs, one per run of lines between blank lines; empty text, no paragraph. */
-export function textDocument(text: string): JsonDocument {
-  const paragraphs = text
-    .replace(/\r\n?/g, '\n')
-    .split(/\n[ \t]*\n/)
-    .map((paragraph) => paragraph.trim())
-    .filter((paragraph) => paragraph !== '');
-  return {
-    object: 'document',
-    data: {},
-    nodes: paragraphs.map((paragraph) => ({
-      object: 'block',
-      type: 'paragraph',
-      data: {},
-      nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: paragraph, marks: [] }] }],
-    })),
-  };
-}
 
 /** A file's instructions: a JSON document when the text is a JSON object, plain text otherwise. */
 function documentOfFile(text: string, flag: string, file: string): JsonDocument {

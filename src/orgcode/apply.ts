@@ -46,18 +46,24 @@ function pick(answer: unknown, path: string): unknown {
   return value;
 }
 
-/** `base` with `patch` laid over it, object by object (anything else replaced). */
+/** `base` with `patch` laid over it, object by object (anything else replaced; a JSON document is a value, replaced whole). */
 export function deepMerge(base: unknown, patch: unknown): unknown {
   if (!patch || typeof patch !== 'object' || Array.isArray(patch) || !base || typeof base !== 'object' || Array.isArray(base)) return patch;
+  if ((patch as { object?: unknown }).object === 'document') return patch;
   const merged: Record<string, unknown> = { ...(base as Record<string, unknown>) };
   for (const [key, value] of Object.entries(patch)) merged[key] = deepMerge(merged[key], value);
   return merged;
 }
 
+function onlyKeys(answer: unknown, keys: string[] | undefined): unknown {
+  if (!keys || !answer || typeof answer !== 'object') return answer;
+  return Object.fromEntries(keys.filter((key) => key in answer).map((key) => [key, (answer as Record<string, unknown>)[key]]));
+}
+
 async function send(transport: Transport, request: PlannedRequest, ids: Map<string, string>): Promise<void> {
   const params = resolveRefs(request.params, ids) as Record<string, string>;
   let body = resolveRefs(request.body, ids);
-  if (request.mergeWith) body = deepMerge((await transport.request(request.mergeWith, { params })).body, body);
+  if (request.mergeWith) body = deepMerge(onlyKeys((await transport.request(request.mergeWith, { params })).body, request.mergeKeys), body);
   const answer = await transport.request(request.route, { params, ...(body === undefined ? {} : { body }) });
   for (const [key, path] of Object.entries(request.bind ?? {})) {
     const id = pick(answer.body, path);

@@ -9,8 +9,22 @@ import { ApiError } from '../api/errors.js';
 import { loadYaml } from './parse.js';
 import { fileGrants, targetOf, type GrantKind } from './plan-grants.js';
 import { customizationFileForm } from './plan-org-kinds.js';
-import type { FileCollection, FileFont, FileOpenAPISpec, FilePermission, FileSamlProvider, FileSectionGroup, FileSiteSection, FileTranslation, OrgFile } from './schema.js';
-import type { CurrentCollection, CurrentFont, CurrentSite, OrgState, SiteDetails } from './state.js';
+import { CHANNEL_SETTING, type SiteChannelType } from '../api/site-channel-settings.js';
+import { fileInstructions } from './instructions.js';
+import type {
+  FileCollection,
+  FileFont,
+  FileOpenAPISpec,
+  FilePermission,
+  FileSamlProvider,
+  FileSectionGroup,
+  FileSiteAgentSettings,
+  FileSiteChannel,
+  FileSiteSection,
+  FileTranslation,
+  OrgFile,
+} from './schema.js';
+import type { CurrentAgentSettings, CurrentChannel, CurrentCollection, CurrentFont, CurrentSite, OrgState, SiteDetails } from './state.js';
 
 export interface Exported {
   file: OrgFile;
@@ -122,8 +136,33 @@ function exportSectionTree(details: SiteDetails, section: (s: SiteDetails['secti
   return { sections: details.sections.filter((s) => s.group === undefined).flatMap(section), sectionGroups: tree(undefined) };
 }
 
+/** A site's AI agent settings when it ever set them (a site that never did answers the defaults: nothing to hold). */
+function exportAgentSettings(settings: CurrentAgentSettings | undefined): FileSiteAgentSettings | undefined {
+  if (!settings?.updatedAt) return undefined;
+  const instructions = fileInstructions(settings.editing?.customInstructions);
+  return {
+    scans: { topics: settings.scans.topics },
+    findings: { changeRequests: settings.findings.changeRequests },
+    ...(instructions !== undefined ? { editing: { customInstructions: instructions } } : {}),
+  } as FileSiteAgentSettings;
+}
+
+/** A site's channels in the API's order (the order apply matches them by), each with its tool's list of patterns. */
+function exportChannels(channels: readonly CurrentChannel[], pin: Pin): FileSiteChannel[] {
+  return channels.map((channel) => {
+    const key = CHANNEL_SETTING[channel.type as SiteChannelType];
+    return { ...pin(channel.id, false), type: channel.type, role: channel.role, setupSettings: { [key]: channel.setupSettings[key] ?? [] } } as FileSiteChannel;
+  });
+}
+
 async function exportSite(state: OrgState, site: CurrentSite, spacePathById: ReadonlyMap<string, string>, skipped: string[], grants: Grants, pin: Pin, fonts: readonly CurrentFont[]) {
-  const [details, permissions] = await Promise.all([state.site(site.id), grants('site', site.id, site.title)]);
+  const [details, permissions, agent, channels] = await Promise.all([
+    state.site(site.id),
+    grants('site', site.id, site.title),
+    optional(() => state.siteAgentSettings(site.id), "sites' agent settings", skipped),
+    optional(() => state.siteChannels(site.id), "sites' channels", skipped),
+  ]);
+  const agentSettings = exportAgentSettings(agent);
   const sectionTitle = new Map(details.sections.map((section) => [section.id, section.title]));
   const siteSpacePath = new Map(details.siteSpaces.map((siteSpace) => [siteSpace.id, spacePathById.get(siteSpace.spaceId)]));
   const { sections, sectionGroups } = exportSectionTree(details, (section) => {
@@ -155,21 +194,24 @@ async function exportSite(state: OrgState, site: CurrentSite, spacePathById: Rea
     ...(details.shareLinks.length ? { shareLinks: details.shareLinks.map((l) => ({ name: l.name })) } : {}),
     ...(redirects.length ? { redirects } : {}),
     customization: customizationFileForm(details.customization, fonts),
+    ...(agentSettings ? { agentSettings } : {}),
+    ...(channels?.length ? { channels: exportChannels(channels, pin) } : {}),
     ...permissions,
   };
 }
 
 /**
- * A list the organization may not offer: a server without the operation (404, 405, 501) or a
+ * What the organization may not offer: a server without the operation (404, 405, 501) or a
  * token that may not read it (403, the SAML providers of a non-administrator) leaves the kind
- * out of the file, reported.
+ * out of the file, reported once.
  */
-async function optional<T>(read: () => Promise<T[]>, kind: string, skipped: string[]): Promise<T[] | undefined> {
+async function optional<T>(read: () => Promise<T>, kind: string, skipped: string[]): Promise<T | undefined> {
   try {
     return await read();
   } catch (error) {
     if (error instanceof ApiError && [403, 404, 405, 501].includes(error.status)) {
-      skipped.push(`${kind}: not readable here (${error.status}); left out of the file`);
+      const note = `${kind}: not readable here (${error.status}); left out of the file`;
+      if (!skipped.includes(note)) skipped.push(note);
       return undefined;
     }
     throw error;
@@ -233,8 +275,9 @@ export async function exportOrganization(state: OrgState, options: { withIds: bo
   const siteDuplicate = sharedNames(state.sites.map((s) => s.title));
   const grants = grantsOf(state, skipped);
   const fonts = await optional(() => state.fonts(), 'fonts', skipped);
-  const [organization, collections, spaces, teams, sites, samlProviders, translations, openAPISpecs] = await Promise.all([
+  const [organization, agentInstructions, collections, spaces, teams, sites, samlProviders, translations, openAPISpecs] = await Promise.all([
     state.organization(),
+    optional(() => state.agentInstructions(), "the organization's agent instructions", skipped),
     exportCollections(state, pin, grants),
     exportSpaces(state, pin, grants),
     exportTeams(state, pin, skipped),
@@ -250,6 +293,7 @@ export async function exportOrganization(state: OrgState, options: { withIds: bo
       ...(organization.hostname ? { hostname: organization.hostname } : {}),
       ...(organization.defaultRole !== undefined ? { defaultRole: organization.defaultRole ?? 'guest' } : {}),
       ...(organization.inviteLinks !== undefined ? { inviteLinks: organization.inviteLinks } : {}),
+      ...(fileInstructions(agentInstructions) !== undefined ? { agentInstructions: fileInstructions(agentInstructions) } : {}),
     },
     members: state.members.map((m) => ({ email: m.email, role: m.role ?? 'guest' })),
     customFields: state.customFields.map((f) => ({

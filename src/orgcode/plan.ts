@@ -17,6 +17,8 @@ import { type Current as SyncCurrent, type Wanted as SyncWanted, batchBody, plan
 import { type FieldPath, type Located, fileError } from './parse.js';
 import { type GrantObject, planGrants, prefetchGrants } from './plan-grants.js';
 import { KindsPlanner, customizationFileForm } from './plan-org-kinds.js';
+import { planSiteAgentSettings, planSiteChannels } from './plan-site-agent.js';
+import { describeInstructions, instructionsDocument, sameInstructions } from './instructions.js';
 import type { FileCollection, FileGitSource, FileOrganization, FileSectionGroup, FileSite, FileSiteSection, FileSpace, OrgFile } from './schema.js';
 import type { CurrentGit, CurrentRedirect, OrgState } from './state.js';
 
@@ -173,9 +175,17 @@ class Planner {
   async organization(wanted: FileOrganization | undefined): Promise<void> {
     if (!wanted) return;
     const current = await this.state.organization();
-    const { defaultRole, ...rest } = wanted;
+    const { defaultRole, agentInstructions, ...rest } = wanted;
     const changes = diffFields({ ...rest, defaultRole: defaultRole === 'guest' ? null : defaultRole }, current as unknown as Record<string, unknown>);
-    if (changes.length) this.step('~', 'organization', current.title, changes, [{ route: 'updateOrganizationById', params: this.org, body: bodyOf(changes) }]);
+    const requests: PlannedRequest[] = changes.length ? [{ route: 'updateOrganizationById', params: this.org, body: bodyOf(changes) }] : [];
+    if (agentInstructions !== undefined) {
+      const instructions = await this.state.agentInstructions();
+      if (!sameInstructions(agentInstructions, instructions)) {
+        changes.push({ field: 'agentInstructions', from: describeInstructions(instructions), to: describeInstructions(agentInstructions) });
+        requests.push({ route: 'updateOrganizationAgentInstructions', params: this.org, body: { instructions: instructionsDocument(agentInstructions) } });
+      }
+    }
+    if (changes.length) this.step('~', 'organization', current.title, changes, requests);
   }
 
   /** The permissions of every collection, space and site the file gives them to (after teams and sites exist). */
@@ -499,6 +509,9 @@ class SitePlanner {
     this.shareLinks();
     this.redirects();
     await this.customization();
+    const target = { site: this.site, here: this.here, params: this.params, currentId: typeof this.siteId === 'string' ? this.siteId : undefined };
+    await planSiteAgentSettings(this.ctx, target);
+    await planSiteChannels(this.ctx, target);
     if (this.ctx.prune) this.pruneParts();
   }
 

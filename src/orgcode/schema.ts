@@ -9,7 +9,24 @@
  * exactly what the API does.
  */
 import * as z from 'zod';
-import { ContentVisibility, CustomFieldType, DefaultLevel, Emoji, MemberRole, SiteType, SiteVisibility, SpaceEditMode, TeamMemberRole, TranslationLanguage } from '../api/schemas/common.js';
+import {
+  ChannelPattern,
+  ContentVisibility,
+  CustomFieldType,
+  DefaultLevel,
+  Emoji,
+  MemberRole,
+  RepositoryPattern,
+  SiteChannelRole,
+  SiteChannelType,
+  SiteFindingChangeRequests,
+  SiteScanTopics,
+  SiteType,
+  SiteVisibility,
+  SpaceEditMode,
+  TeamMemberRole,
+  TranslationLanguage,
+} from '../api/schemas/common.js';
 
 const Title = z.string().min(1).max(128);
 const Id = z.string().min(1).max(100).describe('pins the object: matched by id, so a changed title is a rename');
@@ -148,6 +165,36 @@ const Redirect = z.strictObject({
   draft: z.boolean().optional(),
 });
 
+/** Instructions for an AI agent: plain text (paragraphs between blank lines), or a JSON document as the API takes it. */
+const AgentInstructions = z.union([
+  z.string().max(100_000),
+  z.strictObject({ object: z.literal('document'), data: z.record(z.string(), z.unknown()).optional(), nodes: z.array(z.unknown()).max(10_000) }),
+]);
+
+/** A site's AI agent settings (the API's groups; a group the file leaves out keeps its current value). */
+const SiteAgentSettings = z.strictObject({
+  scans: z.strictObject({ topics: SiteScanTopics }).optional(),
+  findings: z.strictObject({ changeRequests: SiteFindingChangeRequests }).optional(),
+  editing: z
+    .strictObject({ customInstructions: AgentInstructions.describe("the editing agent's instructions for the site: plain text or a JSON document") })
+    .optional(),
+});
+
+/** A GitBook Agent channel of a site: one tool, the patterns it may act in, the agent's role there. */
+const SiteChannel = z.strictObject({
+  id: Id.optional(),
+  type: SiteChannelType,
+  role: SiteChannelRole.optional().describe('support: answers from the docs (the API default); collaborator: may open change requests'),
+  setupSettings: z
+    .strictObject({
+      allowedChannels: z.array(ChannelPattern).max(100).optional().describe('Slack or Discord channels (empty: all)'),
+      allowedTeams: z.array(ChannelPattern).max(100).optional().describe('Linear team keys (empty: all)'),
+      allowedRepositories: z.array(RepositoryPattern).max(100).optional().describe('GitHub repositories (empty: all)'),
+    })
+    .optional()
+    .describe("the one list the channel's tool takes (Slack, Discord: allowedChannels; Linear: allowedTeams; GitHub: allowedRepositories)"),
+});
+
 const Site = z.strictObject({
   id: Id.optional(),
   title: Title,
@@ -159,6 +206,12 @@ const Site = z.strictObject({
   shareLinks: z.array(ShareLink).optional(),
   redirects: z.array(Redirect).optional(),
   customization: z.record(z.string(), z.unknown()).optional().describe('the customization settings to hold (merged into the current ones)'),
+  agentSettings: SiteAgentSettings.optional().describe("the site's AI agent settings"),
+  channels: z
+    .array(SiteChannel)
+    .max(100)
+    .optional()
+    .describe('GitBook Agent channels, matched by type in order (pin one with id:); channels the file leaves out are removed only with --prune'),
   permissions: Permissions,
 });
 
@@ -169,6 +222,7 @@ const Organization = z.strictObject({
   hostname: z.string().min(3).max(32).optional().describe('the subdomain of its sites, <hostname>.gitbook.io'),
   defaultRole: FileMemberRole.optional().describe('role of people invited without one'),
   inviteLinks: z.boolean().optional(),
+  agentInstructions: AgentInstructions.optional().describe("instructions the organization's Docs agent follows: plain text or a JSON document"),
 });
 
 /** A custom font of the organization, named by its family (a site's customization names it as `{fontFamily: Inter}`). */
@@ -252,6 +306,9 @@ export type FileFont = z.infer<typeof Font>;
 export type FileSamlProvider = z.infer<typeof SamlProvider>;
 export type FileTranslation = z.infer<typeof Translation>;
 export type FileOpenAPISpec = z.infer<typeof OpenAPISpec>;
+export type FileAgentInstructions = z.infer<typeof AgentInstructions>;
+export type FileSiteAgentSettings = z.infer<typeof SiteAgentSettings>;
+export type FileSiteChannel = z.infer<typeof SiteChannel>;
 
 /** The JSON Schema of the file (`apply --schema`), for editors' YAML language servers. */
 export function orgFileJsonSchema(): unknown {

@@ -124,6 +124,21 @@ export interface SiteDetails {
   customization: Record<string, unknown>;
 }
 
+/** A site's AI agent settings as the API answers them (`updatedAt` absent: never set, the defaults). */
+export interface CurrentAgentSettings {
+  scans: { topics: string };
+  findings: { changeRequests: string };
+  editing: { customInstructions: unknown };
+  updatedAt?: string | undefined;
+}
+/** A GitBook Agent channel of a site. */
+export interface CurrentChannel {
+  id: string;
+  type: string;
+  role: string;
+  setupSettings: Record<string, string[] | undefined>;
+}
+
 export interface CurrentFont {
   id: string;
   fontFamily: string;
@@ -178,6 +193,9 @@ export class OrgState {
   private readonly spaceFieldsCache = new Map<string, Promise<Record<string, unknown>>>();
   private readonly spaceGitCache = new Map<string, Promise<CurrentGit | undefined>>();
   private readonly siteCache = new Map<string, Promise<SiteDetails>>();
+  private readonly agentSettingsCache = new Map<string, Promise<CurrentAgentSettings>>();
+  private readonly channelsCache = new Map<string, Promise<CurrentChannel[]>>();
+  private agentInstructionsCache: Promise<unknown> | undefined;
   private readonly grantsCache = new Map<string, Promise<CurrentGrant[]>>();
   private organizationCache: Promise<CurrentOrganization> | undefined;
   private readonly listCache = new Map<string, Promise<unknown>>();
@@ -341,6 +359,40 @@ export class OrgState {
       };
     });
     return this.organizationCache;
+  }
+
+  /** The instructions the organization's Docs agent follows: a JSON document (read when the file gives them, and by export). */
+  agentInstructions(): Promise<unknown> {
+    this.agentInstructionsCache ??= this.transport
+      .request('getOrganizationAgentInstructions', { params: { organizationId: this.organizationId } })
+      .then(({ body }) => (body as Item).instructions);
+    return this.agentInstructionsCache;
+  }
+
+  /** A site's AI agent settings (read when the file gives them, and by export). */
+  siteAgentSettings(siteId: string): Promise<CurrentAgentSettings> {
+    return cached(this.agentSettingsCache, siteId, async () => {
+      const { body } = await this.transport.request('getSiteAgentSettingsById', { params: { organizationId: this.organizationId, siteId } });
+      const settings = body as Item;
+      return {
+        scans: settings.scans as CurrentAgentSettings['scans'],
+        findings: settings.findings as CurrentAgentSettings['findings'],
+        editing: settings.editing as CurrentAgentSettings['editing'],
+        updatedAt: str(settings.updatedAt),
+      };
+    });
+  }
+
+  /** A site's GitBook Agent channels, in the API's order (read when the file lists them, and by export). */
+  siteChannels(siteId: string): Promise<CurrentChannel[]> {
+    return cached(this.channelsCache, siteId, async () =>
+      (await listAll(this.transport, 'listSiteChannels', { organizationId: this.organizationId, siteId })).map((c) => ({
+        id: c.id as string,
+        type: c.type as string,
+        role: c.role as string,
+        setupSettings: (c.setupSettings as CurrentChannel['setupSettings'] | undefined) ?? {},
+      })),
+    );
   }
 
   /** The organization's custom fonts (read when the file lists fonts or a customization names one, and by export). */

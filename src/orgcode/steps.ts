@@ -17,6 +17,8 @@ export interface PlannedRequest {
   bind?: Record<string, string>;
   /** The body is merged into what this read answers (same params) and the result sent: a full replace (PUT) of settings the file gives part of. */
   mergeWith?: RouteId;
+  /** With mergeWith: the fields of the read's answer the request takes (the others, such as `urls`, are the answer's own). */
+  mergeKeys?: string[];
 }
 
 export interface FieldChange {

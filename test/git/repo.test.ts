@@ -84,6 +84,10 @@ describe('mirror', () => {
     expect(again.dir).toBe(mirror.dir);
     expect(readdirSync(path.dirname(mirror.dir)).filter((name) => name.endsWith('.git'))).toHaveLength(1);
     expect(await again.fetch('refs/heads/nope')).toBeUndefined();
+    // The branch's commit is read from its loose ref file; once the refs are packed (no loose file), git answers.
+    git(mirror.dir, '--git-dir', mirror.dir, 'pack-refs', '--all');
+    expect(readdirSync(path.join(mirror.dir, 'refs', 'heads'))).toEqual([]);
+    expect(await again.fetch('refs/heads/main')).toBe(r.head());
   });
 
   it('reads the files it is asked to as text while they stream, exactly: a file that is not UTF-8 keeps its bytes, a BOM stays', async () => {
@@ -156,6 +160,40 @@ describe('mirror', () => {
     expect(snapshot.get('README.md')?.oid).toBe(git(r.work, 'rev-parse', 'HEAD:README.md').trim());
     expect([...(snapshot.get('.gitbook/assets/shared.bin')?.data ?? [])]).toEqual([9, 8, 7]);
     expect(snapshot.get('.gitbook/assets/shared.bin')?.stored).toBeUndefined();
+    expect(snapshot.get('.gitbook/assets/link.png')).toMatchObject({ mode: 'symlink', linkTarget: 'big.png' });
+    expect(decoder.decode(snapshot.get('README.md')?.data)).toBe('# Home\n');
+  });
+
+  it('measures the blobs a measuring sink takes without reading their bytes (sizes from --batch-check)', async () => {
+    const big = new Uint8Array(200 * 1024).map((_, i) => (i * 7) % 256);
+    const shared = new Uint8Array([9, 8, 7]);
+    const r = remote({
+      'README.md': '# Home\n',
+      '.gitbook/assets/big.png': big,
+      '.gitbook/assets/copy.png': big,
+      '.gitbook/assets/empty.png': new Uint8Array(0),
+      '.gitbook/assets/shared.bin': shared,
+      'files/shared.bin': shared, // also at a path the sink does not take: read as bytes for both
+      '.gitbook/assets/link.png': { symlink: 'big.png' },
+    });
+    const mirror = await openMirror(r.url);
+    const measured: Array<[string, number]> = [];
+    const snapshot = await mirror.readSnapshot((await mirror.fetch('refs/heads/main')) as string, '', {
+      takes: (file) => file.startsWith('.gitbook/assets/'),
+      put: () => {
+        throw new Error('a measuring sink is given no bytes');
+      },
+      ready: () => undefined,
+      measure: (oid, size) => {
+        measured.push([oid, size]);
+        return { oid, size };
+      },
+    });
+    const oidOf = (file: string) => git(r.work, 'rev-parse', `HEAD:${file}`).trim();
+    const bigOid = oidOf('.gitbook/assets/big.png');
+    expect(measured.sort()).toEqual([[bigOid, 200 * 1024], [oidOf('.gitbook/assets/empty.png'), 0]].sort());
+    expect(snapshot.get('.gitbook/assets/copy.png')).toEqual({ path: '.gitbook/assets/copy.png', data: new Uint8Array(0), mode: 'file', oid: bigOid, stored: { oid: bigOid, size: 200 * 1024 } });
+    expect([...(snapshot.get('.gitbook/assets/shared.bin')?.data ?? [])]).toEqual([9, 8, 7]);
     expect(snapshot.get('.gitbook/assets/link.png')).toMatchObject({ mode: 'symlink', linkTarget: 'big.png' });
     expect(decoder.decode(snapshot.get('README.md')?.data)).toBe('# Home\n');
   });

@@ -1,7 +1,7 @@
 /** API doc §4.3–4.7: sites, site sections, section groups, site spaces and share links; the real API's redirects and MCP servers. */
 import * as z from 'zod';
 import { defineRoute } from '../route.js';
-import { DefaultLevel, JSONDocument, SiteType, SiteVisibility, SpaceTemplate, TranslationLanguage, Url, listQuery, noQuery, paginationQuery, pathParams, qArray, qBool } from '../schemas/common.js';
+import { ChannelPattern, DefaultLevel, JSONDocument, RepositoryPattern, SiteChannelRole, SiteChannelType, SiteFindingChangeRequests, SiteScanTopics, SiteType, SiteVisibility, SpaceTemplate, TranslationLanguage, Url, listQuery, noQuery, paginationQuery, pathParams, qArray, qBool } from '../schemas/common.js';
 
 // ─── Helper schemas ────────────────────────────────────────────────────────
 
@@ -1520,8 +1520,6 @@ export const setAdsPartnerKey = defineRoute({
 
 // ─── Real API: the site's AI agent settings ────────────────────────────────
 
-export const SiteScanTopics = z.enum(['auto', 'never']);
-export const SiteFindingChangeRequests = z.enum(['always', 'auto-fixable', 'never']);
 
 export const getSiteAgentSettingsById = defineRoute({
   id: 'getSiteAgentSettingsById',
@@ -1573,12 +1571,6 @@ export type SiteAgentSettingsInput = z.output<typeof updateSiteAgentSettingsById
 
 // ─── Real API: GitBook Agent channels of a site (src/domain/sites/channels.ts) ─
 
-export const SiteChannelType = z.enum(['builtin:slack', 'builtin:linear', 'builtin:github', 'builtin:discord']);
-export const SiteChannelRole = z.enum(['collaborator', 'support']);
-/** 0.202 `GenericChannelPattern` (`general`, `support-*`); at most 256 characters here. */
-const ChannelPattern = z.string().min(1).max(256).regex(/^[a-zA-Z0-9_*-]+$/, 'use letters, digits, _, - and * (e.g. support-*)');
-/** 0.202 `GitHubRepositoryPattern` (`my-org/my-repo`, `my-org/*`). */
-const RepositoryPattern = z.string().min(3).max(256).regex(/^[a-zA-Z0-9._*-]+\/[a-zA-Z0-9._*-]+$/, 'use owner/repository, e.g. my-org/docs or my-org/*');
 /** What the agent may act in; which list goes with which type is checked by the handler. At most 100 patterns each. */
 const SiteChannelSettings = z
   .object({

@@ -507,10 +507,27 @@ export async function prepareSave(
   /** The stager the files' data went into as they were read (`storeFileData`), and what it holds. */
   early?: { stager: ObjectStager; storedData: StoredData },
 ): Promise<SavedTree> {
+  return (await stageSave(ctx, tree, bases, early)).seal();
+}
+
+/**
+ * `prepareSave` in two steps: the tree's objects staged (`content`, its hash, is then known),
+ * and `seal`, which makes the staged pack durable (its writes and fsyncs). A caller overlaps
+ * the seal with work that needs only the hash (an import's search index plan): the fsyncs of
+ * the pack and its index were waited for, one after the other, before that work began.
+ * `content` is undefined for an empty tree, and where the store cannot stage (then nothing
+ * is written before the transaction: `seal` answers the tree).
+ */
+export async function stageSave(
+  ctx: { stage?: (() => ObjectStager) | undefined },
+  tree: ContentTree,
+  bases: readonly ContentTree[],
+  early?: { stager: ObjectStager; storedData: StoredData },
+): Promise<{ staged: boolean; content: string | undefined; seal: () => Promise<SavedTree> }> {
   const stager = early?.stager ?? ctx.stage?.();
-  if (stager === undefined) return { tree, bases };
+  if (stager === undefined) return { staged: false, content: undefined, seal: () => Promise.resolve({ tree, bases }) };
   const content = await stageTree(stager, tree, bases, undefined, early?.storedData);
-  return { staged: await stager.seal(), content };
+  return { staged: true, content, seal: async () => ({ staged: await stager.seal(), content }) };
 }
 
 /**

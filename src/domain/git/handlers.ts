@@ -36,7 +36,7 @@ import { getSpace, gitSyncStateView, putSpace } from '../core-records.js';
 import { commitToSpace } from '../content/change-requests.js';
 import { spaceFor } from '../content/common.js';
 import { newRevisionRecord, requireRevisionRecord } from '../content/change-request-records.js';
-import { type SavedTree, commitSave, prepareSave, saveTree } from '../content/storage.js';
+import { type SavedTree, commitSave, saveTree, stageSave } from '../content/storage.js';
 import { type IndexPlan, planIndex } from '../search/index.js';
 import type { SyncLayout } from '../../gitsync/layout.js';
 import { type ImportPrepared, type SyncBody, type Target, addedPaths, alreadyImported, planExport, planImport } from './plan.js';
@@ -98,10 +98,18 @@ const importGitRepository: TwoPhaseHandler<typeof routes.importGitRepository, Im
     const plan = await planImport(ctx, input, early);
     if (plan.skipped) return plan;
     // The pages and files are written now, and the search index planned, outside the store's lock
-    // (storage.ts prepareSave, search/index.ts planIndex): `run` links them.
-    const saved = await prepareSave(ctx, plan.tree, [plan.previous], early);
+    // (storage.ts stageSave, search/index.ts planIndex): `run` links them.
+    // The staged pack's fsyncs run while the index is planned (it needs the content hash, not a durable pack);
+    // both are awaited before an error of either is thrown, so the stager is never released mid-seal.
+    const staged = await stageSave(ctx, plan.tree, [plan.previous], early);
     const previous = { revision: plan.previousRevision, tree: plan.previous };
-    const index = 'staged' in saved && !input.body.standalone ? await planIndex(ctx.reader, input.params.spaceId, previous, plan.tree, saved.content, { consume: true }) : undefined;
+    const [sealing, planning] = await Promise.allSettled([
+      staged.seal(),
+      staged.staged && !input.body.standalone ? planIndex(ctx.reader, input.params.spaceId, previous, plan.tree, staged.content, { consume: true }) : undefined,
+    ]);
+    if (sealing.status === 'rejected') throw sealing.reason;
+    if (planning.status === 'rejected') throw planning.reason;
+    const [saved, index] = [sealing.value, planning.value];
     const { tree: _tree, previous: _previous, ...rest } = plan;
     const blobs = early ? [...early.storedData].map(([oid, dataHash]): [string, string] => [dataHash, oid]) : [];
     // The conversion's and the plan's garbage goes before the commit builds leaves from the planned rows: the

@@ -265,11 +265,17 @@ export type ImportPrepared =
 /**
  * The BlobSink of an export: the branch's files the converter never parses are kept as their
  * blob id and size (the export compares the space's files with them by blob id: blob.ts
- * holdsBytes), not as a copy of every image of the project directory.
+ * holdsBytes), not as a copy of every image of the project directory; their bytes are not
+ * even read (`measure`: sizes from `git cat-file --batch-check`).
  */
 async function measuringSink(): Promise<BlobSink> {
   const { storedAsRead } = await import('../../gitsync/import.js');
-  return { takes: storedAsRead, put: (oid, data) => ({ oid, size: data.byteLength }), ready: () => undefined };
+  return {
+    takes: storedAsRead,
+    put: (oid, data) => ({ oid, size: data.byteLength }),
+    ready: () => undefined,
+    measure: (oid, size) => ({ oid, size }),
+  };
 }
 
 /**
@@ -383,8 +389,12 @@ export async function planExport(
   if (source.kind !== 'repository') throw badRequest(`${target.url} is not a Git repository`);
   const { mirror } = source;
   const fetching = mirror.fetch(body.ref, ctx.progress);
-  // Awaited below; a store error thrown meanwhile must not leave its rejection unhandled.
+  // Whether a local repository has the branch checked out (git processes of their own): asked now, answered
+  // while git fetches and the converter runs, awaited (its 409 thrown) where it was asked after the conversion.
+  const checkingOut = checkedOutOf(settings, source, body.ref, target.url);
+  // Awaited below; a store error thrown meanwhile must not leave their rejections unhandled.
   fetching.catch(() => undefined);
+  checkingOut.catch(() => undefined);
   // The store's side (the revision's tree) needs nothing from git: read while git fetches.
   const revision = primaryRevision(ctx.reader, space);
   const { base, blobs } = exportBase(ctx.reader, revision);
@@ -409,7 +419,7 @@ export async function planExport(
     exportRepository(base, current, { projectDirectory: target.projectDirectory, remembered, blobs }),
   );
   const existing = new Set<string>(current.keys());
-  const checkedOut = await workCopyCheck(settings, source, body.ref, target.url, result, existing);
+  const checkedOut = await workCopyCheck(settings, await checkingOut, target.url, result, existing);
   const dataHashes = fileDataHashes(base);
   const learntBlobs: Array<[string, string]> = [];
   for (const [id, oid] of result.learntBlobs) {
@@ -450,6 +460,13 @@ function exportBase(reader: StoreReader, revision: Pick<RevisionRecord, 'content
   return { base, blobs };
 }
 
+/** The work copy of a local repository that has `ref` checked out (worktree.ts checkedOutBranch); 409 when another work tree has it. */
+async function checkedOutOf(settings: GitSettings, source: Extract<RepoSource, { kind: 'repository' }>, ref: string, shown: string): Promise<CheckedOutBranch | undefined> {
+  if (source.repo.kind !== 'file' && source.repo.kind !== 'path') return undefined;
+  const { checkedOutBranch } = await import('../../git/worktree.js');
+  return checkedOutBranch(settings, source.repo.gitUrl, ref, shown);
+}
+
 /**
  * A local repository with the branch checked out (worktree.ts): the export must move
  * its work tree, so one with changes refuses the export here, before anything is
@@ -457,16 +474,13 @@ function exportBase(reader: StoreReader, revision: Pick<RevisionRecord, 'content
  */
 async function workCopyCheck(
   settings: GitSettings,
-  source: Extract<RepoSource, { kind: 'repository' }>,
-  ref: string,
+  checkedOut: CheckedOutBranch | undefined,
   shown: string,
   result: ExportResult,
   existing: ReadonlySet<string>,
 ): Promise<CheckedOutBranch | undefined> {
-  if (source.repo.kind !== 'file' && source.repo.kind !== 'path') return undefined;
-  const { checkedOutBranch, dirtyWorktree, worktreeRefusal } = await import('../../git/worktree.js');
-  const checkedOut = await checkedOutBranch(settings, source.repo.gitUrl, ref, shown);
   if (checkedOut === undefined || (result.writes.size === 0 && result.deletes.length === 0)) return checkedOut;
+  const { dirtyWorktree, worktreeRefusal } = await import('../../git/worktree.js');
   const why = await worktreeRefusal(settings, checkedOut, addedPaths(result, existing));
   if (why !== undefined) throw dirtyWorktree(shown, checkedOut, why);
   return checkedOut;
