@@ -50,6 +50,12 @@ export interface NetworkRunOptions {
   timeoutMs: number;
   onProgress?: ((event: GitProgress) => void) | undefined;
   signal?: AbortSignal | undefined;
+  /**
+   * Called once git's process has been started. simple-git starts it a few turns of the event
+   * loop after the call: work begun right after the call (loading modules, reading the store)
+   * ran before the process existed and delayed it, instead of running beside it.
+   */
+  onSpawn?: (() => void) | undefined;
 }
 
 export const TIMED_OUT = 'git timed out';
@@ -143,6 +149,7 @@ export async function runNetworkGit(args: readonly string[], options: NetworkRun
   })
     .env(env)
     .outputHandler((_command, _stdout, stderr) => {
+      options.onSpawn?.();
       const onProgress = options.onProgress;
       if (!onProgress) return;
       stderr.on('data', (chunk: Buffer) => {

@@ -393,7 +393,7 @@ export class Mirror {
   }
 
   /** Runs fetch or push (network.ts: simple-git with its timeout, abort and progress plugins). */
-  private network(args: string[], onProgress?: (event: GitProgress) => void): Promise<GitResult> {
+  private network(args: string[], onProgress?: (event: GitProgress) => void, onSpawn?: () => void): Promise<GitResult> {
     const config = [...SAFE_CONFIG, ...this.config];
     this.settings.trace?.([...config.flatMap((pair) => ['-c', pair]), '--git-dir', this.dir, ...args]);
     return runNetworkGit(args, {
@@ -402,6 +402,7 @@ export class Mirror {
       env: { ...baseEnv(this.settings.env), ...this.auth },
       timeoutMs: this.settings.timeoutMs,
       onProgress,
+      onSpawn,
     });
   }
 
@@ -417,8 +418,9 @@ export class Mirror {
   /**
    * Fetches `ref` (a full ref, `HEAD` or a full commit id) from the remote into
    * the mirror. Answers the commit, or undefined when the remote has no such ref.
+   * `onSpawn` is called as git's process starts (each attempt: network.ts onSpawn).
    */
-  async fetch(ref: string, onProgress?: (event: GitProgress) => void): Promise<string | undefined> {
+  async fetch(ref: string, onProgress?: (event: GitProgress) => void, onSpawn?: () => void): Promise<string | undefined> {
     const local = mirrorRefFor(ref);
     let result: GitResult | undefined;
     for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -427,6 +429,7 @@ export class Mirror {
       result = await this.network(
         ['fetch', '--no-tags', '--no-write-fetch-head', '--update-shallow', '--end-of-options', this.repo.gitUrl, `+${ref}:${local}`],
         onProgress,
+        onSpawn,
       );
       // Another process fetching into the same mirror holds a ref lock: try again.
       if (result.code === 0 || !/cannot lock ref|unable to create .*\.lock|\.lock': File exists/i.test(result.stderr)) break;

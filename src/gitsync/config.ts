@@ -8,7 +8,10 @@
 import { isMap, isScalar, parseDocument } from 'yaml';
 import { GitSyncError } from './errors.js';
 import { yamlData } from './frontmatter.js';
-import { joinPath, normalizePath, resolveFile } from './paths.js';
+import { joinPath, normalizePath, normalizeProjectDirectory, resolveFile } from './paths.js';
+
+// Where it lived first (callers import it from either): paths.ts has no YAML parser to load.
+export { normalizeProjectDirectory };
 import type { RepoSnapshot } from './types.js';
 
 export interface GitBookConfig {
@@ -26,17 +29,6 @@ export interface GitBookConfig {
   summary: string;
   /** `redirects:` in file order: old path (no leading slash, no `.md`) → target as written. */
   redirects: Array<{ from: string; to: string }>;
-}
-
-/** Normalises a project directory option (`./docs/` → `docs`); refuses absolute paths and `..`. */
-export function normalizeProjectDirectory(value: string | undefined): string {
-  if (value === undefined || value.trim() === '' || value.trim() === '.' || value.trim() === './') return '';
-  const trimmed = value.trim();
-  const normalized = trimmed.startsWith('/') ? null : normalizePath(trimmed);
-  if (normalized === null) {
-    throw new GitSyncError(`project directory "${value}" leaves the repository`, { file: value });
-  }
-  return normalized;
 }
 
 const decoder = new TextDecoder('utf-8');

@@ -140,3 +140,18 @@ export function writePath(snapshot: RepoSnapshot, path: string): string {
   }
   throw new GitSyncError(`${path}: too many levels of symbolic links`, { file: path });
 }
+
+/**
+ * Normalises a project directory option (`./docs/` → `docs`); refuses absolute paths and `..`.
+ * Here, not in config.ts: a Git sync checks its request with it before the fetch, and config.ts
+ * would load the YAML parser then (it loads while git fetches instead).
+ */
+export function normalizeProjectDirectory(value: string | undefined): string {
+  if (value === undefined || value.trim() === '' || value.trim() === '.' || value.trim() === './') return '';
+  const trimmed = value.trim();
+  const normalized = trimmed.startsWith('/') ? null : normalizePath(trimmed);
+  if (normalized === null) {
+    throw new GitSyncError(`project directory "${value}" leaves the repository`, { file: value });
+  }
+  return normalized;
+}

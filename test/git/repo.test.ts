@@ -71,8 +71,11 @@ describe('mirror', () => {
     expect(mirror.dir.startsWith(env.cacheDir)).toBe(true);
     // Private to docsctl: git never collects garbage in it on its own.
     expect(git(mirror.dir, '--git-dir', mirror.dir, 'config', '--get', 'gc.auto')).toBe('0');
-    const oid = await mirror.fetch('refs/heads/main');
+    // Told when git's process has started (an import loads its converter then, beside the fetch, not before it).
+    const started: string[] = [];
+    const oid = await mirror.fetch('refs/heads/main', undefined, () => started.push('git'));
     expect(oid).toBe(r.head());
+    expect(started).toEqual(['git']);
     const snapshot = await mirror.readSnapshot(oid as string);
     expect([...snapshot.keys()].sort()).toEqual(['README.md', 'a (1) b.png', 'café/é.md', 'link.md', 'run.sh']);
     expect(snapshot.get('link.md')).toMatchObject({ mode: 'symlink', linkTarget: 'README.md' });

@@ -49,7 +49,7 @@ export interface Target extends GitSyncTarget {
 export async function targetOf(body: SyncBody, record: GitSyncRecord | undefined, checkRef: (ref: string) => string): Promise<Target> {
   const [{ parseRepoUrl, providerOf, repoNameOf }, { normalizeProjectDirectory }, { GitSyncError }] = await Promise.all([
     import('../../git/credentials.js'),
-    import('../../gitsync/config.js'),
+    import('../../gitsync/paths.js'),
     import('../../gitsync/errors.js'),
   ]);
   let repo;
@@ -148,6 +148,16 @@ function loadConverter(): void {
     import('../../gitsync/paths.js'),
     import('../../gitsync/config.js'),
   ]).catch(() => undefined);
+}
+
+/** `fn` called once at most (a fetch retried after a ref lock starts git again). */
+function once(fn: () => void): () => void {
+  let called = false;
+  return () => {
+    if (called) return;
+    called = true;
+    fn();
+  };
 }
 
 /** Where an import puts file data as git streams it (see `planImport`): a stager, and the data objects it got by blob id. */
@@ -307,9 +317,9 @@ export async function planImport(
     // converter's code and the fetch grew it past 16 MB in `serve` before a hold begun after the listing).
     const unpin = pinYoungGeneration();
     try {
-      const fetched = source.mirror.fetch(body.ref, ctx.progress);
-      loadConverter(); // compiled while git fetches (this thread only waits for it)
-      oid = await fetched;
+      // The converter compiled while git fetches (this thread only waits for it), once git runs: begun before,
+      // its loading delayed the fetch's process by as long (30-100 ms of the reference shape's import).
+      oid = await source.mirror.fetch(body.ref, ctx.progress, once(loadConverter));
       if (oid === undefined) throw notFound(`Cannot fetch ${target.url} at ${body.ref}: remote ref not found`);
       if (!body.standalone && !body.force && alreadyImported(record, target, oid)) {
         return { skipped: true, reason: 'already synced' };
@@ -388,14 +398,18 @@ export async function planExport(
   const source = await openRequestSource(ctx, body.url, settings, { directories: false });
   if (source.kind !== 'repository') throw badRequest(`${target.url} is not a Git repository`);
   const { mirror } = source;
-  const fetching = mirror.fetch(body.ref, ctx.progress);
+  let spawned!: () => void;
+  const fetchRuns = new Promise<void>((resolve) => (spawned = resolve));
+  const fetching = mirror.fetch(body.ref, ctx.progress, once(() => spawned()));
   // Whether a local repository has the branch checked out (git processes of their own): asked now, answered
   // while git fetches and the converter runs, awaited (its 409 thrown) where it was asked after the conversion.
   const checkingOut = checkedOutOf(settings, source, body.ref, target.url);
   // Awaited below; a store error thrown meanwhile must not leave their rejections unhandled.
-  fetching.catch(() => undefined);
+  fetching.then(spawned, spawned);
   checkingOut.catch(() => undefined);
-  // The store's side (the revision's tree) needs nothing from git: read while git fetches.
+  // The store's side (the revision's tree) needs nothing from git: read while git fetches, once its process
+  // runs (read at once, it held the process back: simple-git starts it a few event-loop turns after the call).
+  await fetchRuns;
   const revision = primaryRevision(ctx.reader, space);
   const { base, blobs } = exportBase(ctx.reader, revision);
   const head = await fetching;
