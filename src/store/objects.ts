@@ -51,7 +51,7 @@ function hashListOf(item: object): string | undefined {
   return Object.keys(item).length === 2 ? h : undefined;
 }
 
-/** Every 64-hex string in a JSON value (the objects it may name), and every hash of a trie leaf's hash list. */
+/** Every 64-hex string in a JSON value (the objects it may name), and every hash of a trie leaf's hash list, in the order the text has them (reachable.ts lays packs out in it). */
 export function collectHashes(value: unknown, out: string[]): void {
   const stack: unknown[] = [value];
   while (stack.length > 0) {
@@ -59,7 +59,7 @@ export function collectHashes(value: unknown, out: string[]): void {
     if (typeof item === 'string') {
       if (item.length === 64 && HASH_RE.test(item)) out.push(item);
     } else if (Array.isArray(item)) {
-      for (const element of item) stack.push(element);
+      for (let i = item.length - 1; i >= 0; i -= 1) stack.push(item[i]);
     } else if (typeof item === 'object' && item !== null) {
       const list = hashListOf(item);
       if (list !== undefined) {
@@ -70,7 +70,8 @@ export function collectHashes(value: unknown, out: string[]): void {
         stack.push((item as { a: unknown }).a);
         continue;
       }
-      for (const key of Object.keys(item)) stack.push((item as Record<string, unknown>)[key]);
+      const keys = Object.keys(item);
+      for (let i = keys.length - 1; i >= 0; i -= 1) stack.push((item as Record<string, unknown>)[keys[i] as string]);
     }
   }
 }

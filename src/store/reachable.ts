@@ -43,6 +43,15 @@ export type Step = 'enter' | 'leaf' | 'stop';
  * reached are returned. `unreadable` is asked about an object that cannot be read:
  * 'skip' (a 64-hex string in a value that names no object) or 'give up' (undefined is
  * returned: the caller must not act on a partial walk).
+ *
+ * The set comes in the order a pack should hold the objects (a checkpoint writes its pack
+ * in it), as git's pack-objects writes commits, then trees, then blobs: first the objects
+ * that name objects naming others (table nodes, content roots, trie nodes), then those
+ * that name only data (pages), then the data (bodies, file bytes), each group depth-first
+ * from the roots with children in the order they are named, which is the order a walk of
+ * a trie reads them. Why: in commit order a space's trie nodes sat between its pages and
+ * bodies, and `site tree` on 200 distinct spaces read 24.5 MB in 511 preads from 15.5 MB
+ * of packs to get ~4.5 MB of trie nodes.
  */
 export async function walk(
   source: WalkSource,
@@ -50,22 +59,28 @@ export async function walk(
   classify: (hash: string) => Step,
   unreadable: (hash: string, error: unknown) => 'skip' | 'give up' = () => 'give up',
 ): Promise<Set<string> | undefined> {
-  const reached = new Set<string>();
-  const seen = new Set<string>();
-  const stack = [...roots];
+  const upper: string[] = [];
+  const lower: string[] = [];
+  const data: string[] = [];
+  /** How each object met was classified (each is classified, and entered, once). */
+  const steps = new Map<string, Step>();
+  const stack: string[] = [];
+  const meet = (hash: string): Step => {
+    let step = steps.get(hash);
+    if (step !== undefined) return step;
+    step = classify(hash);
+    steps.set(hash, step);
+    if (step === 'leaf') data.push(hash);
+    return step;
+  };
+  const first = [...roots];
+  for (let i = first.length - 1; i >= 0; i -= 1) if (meet(first[i] as string) === 'enter') stack.push(first[i] as string);
   const refs: string[] = [];
+  const next: string[] = [];
   let slice = performance.now();
-  let steps = 0;
+  let visits = 0;
   while (stack.length > 0) {
     const hash = stack.pop() as string;
-    if (seen.has(hash)) continue;
-    seen.add(hash);
-    const step = classify(hash);
-    if (step === 'stop') continue;
-    if (step === 'leaf') {
-      reached.add(hash);
-      continue;
-    }
     let value: unknown;
     try {
       value = source.object(hash);
@@ -73,11 +88,24 @@ export async function walk(
       if (unreadable(hash, error) === 'skip') continue;
       return undefined;
     }
-    reached.add(hash);
     refs.length = 0;
     referencesOf(value, refs);
-    for (const ref of refs) if (ref !== hash && !seen.has(ref)) stack.push(ref);
-    if ((steps += 1) % 256 === 0) slice = await yieldIfDue(slice);
+    next.length = 0;
+    let namesNamers = false;
+    for (const ref of refs) {
+      if (ref === hash) continue;
+      const known = steps.get(ref);
+      if (known === undefined) {
+        if (meet(ref) === 'enter') {
+          namesNamers = true;
+          next.push(ref);
+        }
+      } else if (known === 'enter') namesNamers = true;
+    }
+    (namesNamers ? upper : lower).push(hash);
+    // Reversed: the first named is the next popped (depth-first in the order named).
+    for (let i = next.length - 1; i >= 0; i -= 1) stack.push(next[i] as string);
+    if ((visits += 1) % 256 === 0) slice = await yieldIfDue(slice);
   }
-  return reached;
+  return new Set([...upper, ...lower, ...data]);
 }
