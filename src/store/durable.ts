@@ -221,16 +221,16 @@ export class DirSync {
       throw error;
     } finally {
       handle.users -= 1;
-      this.closeIfDone(handle);
+      void this.closeIfDone(handle);
     }
   }
 
-  /** Closes the descriptor (after the syncs under way). */
-  close(): void {
+  /** Closes the descriptor (at once when no sync is under way; else after the last one). */
+  async close(): Promise<void> {
     const handle = this.current;
     if (handle === undefined) return;
     this.drop(handle);
-    this.closeIfDone(handle);
+    await this.closeIfDone(handle);
   }
 
   private drop(handle: NonNullable<DirSync['current']>): void {
@@ -238,13 +238,16 @@ export class DirSync {
     handle.dropped = true;
   }
 
-  private closeIfDone(handle: NonNullable<DirSync['current']>): void {
+  private async closeIfDone(handle: NonNullable<DirSync['current']>): Promise<void> {
     if (!handle.dropped || handle.users !== 0) return;
     handle.users = -1; // closed once: no sync can take it any more (dropped)
-    handle.fd.then(
-      (fd) => fs.close(fd, () => undefined),
-      () => undefined,
-    );
+    const fd = await handle.fd.catch(() => undefined);
+    if (fd === undefined) return;
+    try {
+      fs.closeSync(fd); // a directory's close flushes nothing
+    } catch {
+      // ignore
+    }
   }
 }
 

@@ -92,8 +92,7 @@ describe('DirSync', () => {
     await expect(sync.sync()).resolves.toBeUndefined();
     await Promise.all([sync.sync(), sync.sync(), sync.sync()]);
     if (linux) expect(openOn(fs.realpathSync(dir))).toBe(1);
-    sync.close();
-    await new Promise((resolve) => setTimeout(resolve, 20)); // the close runs on the thread pool
+    await sync.close();
     if (linux) expect(openOn(fs.realpathSync(dir))).toBe(0);
   });
 });
