@@ -269,7 +269,7 @@ export class Committer {
   async close(): Promise<void> {
     await this.drain();
     while (this.removals.size > 0) await Promise.all(this.removals);
-    this.commitsDir.close();
+    await this.commitsDir.close();
   }
 
   /** Removes a temp file on the thread pool, off the commit's path (`close` waits for it). */
@@ -322,18 +322,15 @@ export class Committer {
         }
         const prepared = current.ran.prepared;
         if (prepared !== undefined && this.formatVersion >= FORMAT_VERSION) {
-          // The next group starts on top of this commit at once with what is queued; when
-          // nothing is (`serve`'s clients send their next request when answered, so right
-          // after a group starts the queue is nearly always empty), once this commit's file
-          // is fsynced with what queued meanwhile, or with the first transactions to arrive
-          // after that, not after this commit landed: that cost each of them a second whole
-          // fsync chain. What is left of this commit then (a link and the directory's fsync)
-          // takes as long as the next group's own file, so they overlap; waiting for the
-          // file's fsync keeps groups as large as they were.
-          if (this.waiting.length === 0) {
-            await Promise.race([current.synced, current.publishing.catch(() => undefined)]);
-            if (this.waiting.length === 0 && (await this.arrivalBefore(current.publishing))) await nextTurn();
-          }
+          // The next group starts on top of this commit once this commit's file is fsynced,
+          // with what queued meanwhile, or with the first transactions to arrive after that;
+          // not after this commit landed: that cost each of them a second whole fsync chain.
+          // What is left of this commit then (a link and the directory's fsync) takes as long
+          // as the next group's own file, so they overlap. It waits for the fsync even with
+          // transactions queued (starting at once made smaller groups: more bytes and CPU per
+          // create, paired 0.88-0.93x bytes, 0.88-0.95x CPU).
+          await Promise.race([current.synced, current.publishing.catch(() => undefined)]);
+          if (this.waiting.length === 0 && (await this.arrivalBefore(current.publishing))) await nextTurn();
           if (!letGo()) {
             const next = this.takeGroup();
             ahead = await this.startGroup(next, () => new Snapshot(prepared.gen, this.host, prepared.record, prepared.root), current.publishing);
