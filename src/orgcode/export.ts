@@ -286,6 +286,7 @@ export async function exportOrganization(state: OrgState, options: { withIds: bo
     exportTranslations(state, spacePathById, pin, skipped),
     exportOpenAPISpecs(state, pin, skipped),
   ]);
+  const instructions = fileInstructions(agentInstructions);
   const file = {
     organization: {
       title: organization.title,
@@ -293,7 +294,7 @@ export async function exportOrganization(state: OrgState, options: { withIds: bo
       ...(organization.hostname ? { hostname: organization.hostname } : {}),
       ...(organization.defaultRole !== undefined ? { defaultRole: organization.defaultRole ?? 'guest' } : {}),
       ...(organization.inviteLinks !== undefined ? { inviteLinks: organization.inviteLinks } : {}),
-      ...(fileInstructions(agentInstructions) !== undefined ? { agentInstructions: fileInstructions(agentInstructions) } : {}),
+      ...(instructions !== undefined ? { agentInstructions: instructions } : {}),
     },
     members: state.members.map((m) => ({ email: m.email, role: m.role ?? 'guest' })),
     customFields: state.customFields.map((f) => ({

@@ -8,7 +8,7 @@
  * an administrator). `id:` pins an object; --prune deletes what a listed kind leaves out.
  */
 import { type FieldPath, fileError } from './parse.js';
-import type { FieldChange, PlannedRequest, Ref, StepOp } from './steps.js';
+import { type FieldChange, type PlannedRequest, type Ref, type StepOp, same } from './steps.js';
 import type { FileFont, FileOpenAPISpec, FileSamlProvider, FileTranslation } from './schema.js';
 import type { CurrentFont, OrgState } from './state.js';
 
@@ -26,7 +26,6 @@ export interface KindsContext {
   readSource(path: string, field: FieldPath): Promise<string>;
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 /** A PEM certificate as the API keeps it (trimmed, one final newline). */
 const pem = (value: unknown) => (typeof value === 'string' ? `${value.trim()}\n` : value);
 

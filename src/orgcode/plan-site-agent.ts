@@ -15,7 +15,7 @@ import { describeInstructions, instructionsDocument, sameInstructions } from './
 import { type FieldPath, fileError } from './parse.js';
 import type { FileSite, FileSiteChannel } from './schema.js';
 import type { CurrentChannel, OrgState } from './state.js';
-import type { FieldChange, PlannedRequest, Ref, StepOp } from './steps.js';
+import { type FieldChange, type PlannedRequest, type Ref, type StepOp, same } from './steps.js';
 
 /** What the site planner lends this one. */
 export interface SiteAgentContext {
@@ -33,7 +33,6 @@ interface Target {
   currentId: string | undefined;
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 export async function planSiteAgentSettings(ctx: SiteAgentContext, target: Target): Promise<void> {
   const wanted = target.site.agentSettings;

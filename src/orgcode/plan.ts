@@ -12,7 +12,7 @@
  * Everything the file names is checked here, before anything changes: a reference to nothing
  * is a usage error naming the file's line.
  */
-import type { FieldChange, PlannedRequest, Ref, Step, StepOp } from './steps.js';
+import { type FieldChange, type PlannedRequest, type Ref, type Step, type StepOp, same } from './steps.js';
 import { type Current as SyncCurrent, type Wanted as SyncWanted, batchBody, planSync } from '../cli/commands/team-sync-plan.js';
 import { type FieldPath, type Located, fileError } from './parse.js';
 import { type GrantObject, planGrants, prefetchGrants } from './plan-grants.js';
@@ -42,7 +42,6 @@ const ref = (key: string): Ref => ({ $ref: key });
 type Named = { id: string; title: string; parent?: string | undefined };
 /** An object's name in its parent (the parent's id, if any, and its title). */
 const nameKey = (item: { title?: string; parent?: string | undefined }) => `${item.parent ?? ''}\u0000${item.title ?? ''}`;
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** The changes of the fields the file gives (undefined: not managed). */
 function diffFields(wanted: Record<string, unknown>, current: Record<string, unknown>): FieldChange[] {

@@ -10,23 +10,18 @@
  */
 import * as z from 'zod';
 import {
-  ChannelPattern,
   ContentVisibility,
   CustomFieldType,
   DefaultLevel,
   Emoji,
   MemberRole,
-  RepositoryPattern,
-  SiteChannelRole,
-  SiteChannelType,
-  SiteFindingChangeRequests,
-  SiteScanTopics,
   SiteType,
   SiteVisibility,
   SpaceEditMode,
   TeamMemberRole,
   TranslationLanguage,
 } from '../api/schemas/common.js';
+import { ChannelPattern, RepositoryPattern, SiteChannelRole, SiteChannelType, SiteFindingChangeRequests, SiteScanTopics } from '../api/schemas/site-agents.js';
 
 const Title = z.string().min(1).max(128);
 const Id = z.string().min(1).max(100).describe('pins the object: matched by id, so a changed title is a rename');

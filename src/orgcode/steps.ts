@@ -37,3 +37,6 @@ export interface Step {
   changes: FieldChange[];
   requests: PlannedRequest[];
 }
+
+/** Whether two field values are the same as the API holds them (JSON; undefined and null alike). */
+export const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);

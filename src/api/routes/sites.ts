@@ -1,7 +1,8 @@
 /** API doc §4.3–4.7: sites, site sections, section groups, site spaces and share links; the real API's redirects and MCP servers. */
 import * as z from 'zod';
 import { defineRoute } from '../route.js';
-import { ChannelPattern, DefaultLevel, JSONDocument, RepositoryPattern, SiteChannelRole, SiteChannelType, SiteFindingChangeRequests, SiteScanTopics, SiteType, SiteVisibility, SpaceTemplate, TranslationLanguage, Url, listQuery, noQuery, paginationQuery, pathParams, qArray, qBool } from '../schemas/common.js';
+import { DefaultLevel, JSONDocument, SiteType, SiteVisibility, SpaceTemplate, TranslationLanguage, Url, listQuery, noQuery, paginationQuery, pathParams, qArray, qBool } from '../schemas/common.js';
+import { ChannelPattern, RepositoryPattern, SiteChannelRole, SiteChannelType, SiteFindingChangeRequests, SiteScanTopics } from '../schemas/site-agents.js';
 
 // ─── Helper schemas ────────────────────────────────────────────────────────
 
