@@ -39,6 +39,9 @@ export interface GlobalFlags extends GlobalOptions {
 /** Where `serve` and the local mode build API URLs (`urls.location`); DOCSCTL_PUBLIC_URL overrides. */
 export const DEFAULT_ORIGIN = 'http://127.0.0.1:4000';
 
+/** How many characters printSanitizedChunks gathers before a write (~64 KiB of ASCII). */
+const CHUNK_CHARS = 64 * 1024;
+
 export class Session {
   private cachedSettings: Settings | undefined;
   private cachedTransport: Promise<Transport> | undefined;
@@ -264,6 +267,40 @@ export class Session {
    */
   async printSanitizedText(text: string): Promise<void> {
     await write(this.ctx.io.out, text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  /**
+   * Text in chunks, each as printSanitizedText takes it, written as they come, ~64 KiB at
+   * a time (`site tree` draws megabytes: joining them first copied them twice more). A
+   * newline ends the text when its last chunk has none. Returns how many characters were
+   * written (0: none, and no newline either).
+   */
+  async printSanitizedChunks(chunks: Iterable<string>): Promise<number> {
+    let batch: string[] = [];
+    let batched = 0;
+    let written = 0;
+    let last = '';
+    const flush = async () => {
+      if (batched === 0) return;
+      const text = batch.length === 1 ? (batch[0] as string) : batch.join('');
+      batch = [];
+      batched = 0;
+      await write(this.ctx.io.out, text);
+    };
+    for (const chunk of chunks) {
+      if (chunk === '') continue;
+      written += chunk.length;
+      last = chunk;
+      batch.push(chunk);
+      batched += chunk.length;
+      if (batched >= CHUNK_CHARS) await flush();
+    }
+    if (written > 0 && !last.endsWith('\n')) {
+      batch.push('\n');
+      batched += 1;
+    }
+    await flush();
+    return written;
   }
 
   /** A message for people, on stderr (URL credentials redacted, control characters made visible). */

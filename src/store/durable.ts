@@ -99,10 +99,10 @@ export const poolIo: WriteIo = {
 export async function writeNewFile(
   file: string,
   bytes: Buffer,
-  options: { sync: boolean; temps?: Set<string>; io?: WriteIo; opened?: OpenedFile },
+  options: { sync: boolean; temps?: Set<string>; io?: WriteIo },
 ): Promise<void> {
   const io = options.io ?? syncIo;
-  const fd = options.opened !== undefined ? await options.opened.take() : await guarded('open', file, () => io.open(file, 'wx', FILE_MODE));
+  const fd = await guarded('open', file, () => io.open(file, 'wx', FILE_MODE));
   options.temps?.add(file);
   let closed = false;
   try {
@@ -128,32 +128,53 @@ export async function writeNewFile(
 }
 
 /**
- * A new file ('wx' 0600) opened on the thread pool ahead of its write (writeNewFile's
- * `opened`): a commit opens its temp file while its transactions run, not on the event
- * loop when it writes it (an open there waited for ext4's journal while another commit's
- * fsync held it). The fault hook is consulted when the open starts.
+ * A new file ('wx' 0600) opened on the thread pool ahead of its write: a commit opens its
+ * temp file while its transactions run, not on the event loop when it writes it (an open
+ * there waited for ext4's journal while another commit's fsync held it). The fault hook is
+ * consulted when the open starts. `write` writes and fsyncs it on the pool too, and leaves
+ * the descriptor for `remove`, which closes it off the commit's path: the file is linked
+ * (commit.ts) once its bytes are synced, and a close after that flushes nothing.
  */
 export class OpenedFile {
   private readonly fd: Promise<number>;
-  private taken = false;
+  private open = true;
 
   constructor(readonly file: string) {
     this.fd = (async () => guarded('open', file, () => poolIo.open(file, 'wx', FILE_MODE)))();
-    this.fd.catch(() => undefined); // whoever takes or removes it sees the failure
+    this.fd.catch(() => undefined); // whoever writes or removes it sees the failure
   }
 
-  /** The descriptor, for one writer, which closes it. */
-  take(): Promise<number> {
-    this.taken = true;
-    return this.fd;
+  /**
+   * Writes `bytes` (looping: a full disk can write short), checks every byte was written
+   * and fsyncs when `sync`; each call on the thread pool. Once.
+   */
+  async write(bytes: Buffer, sync: boolean): Promise<void> {
+    const fd = await this.fd;
+    const file = this.file;
+    const data = fault('write', file) === 'short' ? bytes.subarray(0, Math.floor(bytes.length / 2)) : bytes;
+    let written = 0;
+    while (written < data.length) written += await poolIo.write(fd, data, written, data.length - written);
+    // The count, not an fstat: the loop above ends only once the kernel took every byte it was given.
+    if (written !== bytes.length) throw new ShortWriteError(file, written, bytes.length);
+    if (sync) {
+      fault('fsync', file);
+      await fsyncFd(fd);
+    }
   }
 
-  /** Removes the file on the thread pool, closing it first when no writer took it. Never rejects. */
+  /** The descriptor, for one writer, which closes it (`remove` then only unlinks). */
+  async take(): Promise<number> {
+    const fd = await this.fd;
+    this.open = false;
+    return fd;
+  }
+
+  /** Removes the file on the thread pool, closing it first when it is still open. Never rejects. */
   async remove(): Promise<void> {
     const fd = await this.fd.catch(() => undefined);
     if (fd === undefined) return;
-    if (!this.taken) {
-      this.taken = true;
+    if (this.open) {
+      this.open = false;
       await Promise.resolve(poolIo.close(fd)).catch(() => undefined);
     }
     await Promise.resolve(poolIo.unlink(this.file)).catch(() => undefined); // gc sweeps tmp/ if this fails
@@ -249,6 +270,14 @@ export class DirSync {
       // ignore
     }
   }
+}
+
+/**
+ * A hard link made on the thread pool: a commit's link waits for ext4's journal while
+ * another commit's fsync holds it, and on the event loop that wait held every request.
+ */
+export function linkOnPool(from: string, to: string): Promise<void> {
+  return guarded('link', to, () => called<void>((done) => fs.link(from, to, (error) => done(error ?? null, undefined))));
 }
 
 export const fsops = {

@@ -4,10 +4,11 @@
  * the expected tree, drawn from the outlines in the trie's leaves. A damaged trie leaf fails
  * the local read loudly (exit 74, one line) instead of printing a wrong tree.
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import { describeInBothModes } from '../helpers/binary.js';
+import { bin, describeInBothModes } from '../helpers/binary.js';
 import { tempDir } from '../helpers/stores.js';
 
 const TITLES = ['Say "hi"', 'back\\slash', 'Ünïcödé — 日本語', 'emoji 🚀', 'Zebra stripes'];
@@ -71,6 +72,19 @@ describeInBothModes(
       ...Array.from({ length: COUNT / 2 }, (_, i) => `      ${title(i + COUNT / 2)}  https://HOST/help/second/page-${i + COUNT / 2}`),
     ];
     expect(shown.split('\n')).toEqual(expected);
+  });
+
+  it('ends quietly with exit 0 when the reader closed stdout (`site tree | head -1`)', async () => {
+    const { cli } = context;
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      const child = spawn('node', [bin, 'site', 'tree', site], { env: cli.env, stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    expect(result).toEqual({ code: 0, stderr: '' });
   });
 
   it.runIf(context.mode === 'local')('a damaged trie leaf fails the read with one line and exit 74', async () => {

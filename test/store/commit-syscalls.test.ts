@@ -4,6 +4,7 @@
  * stays open for the fsync after each link (DirSync) until the store closes.
  */
 import * as fs from 'node:fs';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import * as path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DirSync, OpenedFile } from '../../src/store/durable.js';
@@ -77,6 +78,58 @@ describe('commit file work', () => {
     expect(reopened.read().gen).toBe(2);
     expect(reopened.read().has('items', 'lost')).toBe(false);
     expect(reopened.read().get('items', 'after')).toBe(1);
+    await reopened.close();
+    expect(fs.readdirSync(path.join(dir, 'tmp'))).toEqual([]);
+  });
+});
+
+/** Calls `fn` with node:fs's synchronous write, fstat, close and link recording what they touch (Linux: fds through /proc). */
+async function syncCallsDuring(fn: () => Promise<void>): Promise<string[]> {
+  const cjs = createRequire(import.meta.url)('node:fs') as typeof fs;
+  const calls: string[] = [];
+  const named = (fd: number) => {
+    try {
+      return fs.readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      return `fd ${fd}`;
+    }
+  };
+  const originals = { writeSync: cjs.writeSync, fstatSync: cjs.fstatSync, closeSync: cjs.closeSync, linkSync: cjs.linkSync };
+  const wrap = <K extends keyof typeof originals>(name: K, target: (args: unknown[]) => string) => {
+    const original = originals[name] as (...args: unknown[]) => unknown;
+    (cjs as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      calls.push(`${name} ${target(args)}`);
+      return original(...args);
+    };
+  };
+  wrap('writeSync', (args) => named(args[0] as number));
+  wrap('fstatSync', (args) => named(args[0] as number));
+  wrap('closeSync', (args) => named(args[0] as number));
+  wrap('linkSync', (args) => String(args[1]));
+  syncBuiltinESMExports();
+  try {
+    await fn();
+  } finally {
+    Object.assign(cjs, originals);
+    syncBuiltinESMExports();
+  }
+  return calls;
+}
+
+describe('commit file write off the event loop', () => {
+  it.runIf(linux)('writes, fsyncs, links and closes a commit file with no synchronous fs call (the thread pool does them)', async () => {
+    const dir = storePath('commit-pool-write');
+    const store = createStore(dir);
+    await store.transact((tx) => tx.put('items', 'first', 0));
+    const calls = await syncCallsDuring(async () => {
+      await Promise.all(Array.from({ length: 30 }, (_, i) => store.transact((tx) => tx.put('items', `k${i}`, { i }))));
+      await store.transact((tx) => tx.put('items', 'last', 1));
+    });
+    const commitFiles = calls.filter((call) => /[/\\](tmp[/\\]commit-[^/\\]*\.tmp|commits[/\\]\d{12}\.json)$/.test(call));
+    expect(commitFiles).toEqual([]);
+    await store.close();
+    const reopened = openStore(dir);
+    expect(reopened.read().entries('items')).toHaveLength(32);
     await reopened.close();
     expect(fs.readdirSync(path.join(dir, 'tmp'))).toEqual([]);
   });

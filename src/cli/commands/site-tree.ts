@@ -7,7 +7,7 @@ import { ApiError } from '../../api/errors.js';
 import type { RawInput } from '../../api/validate.js';
 import type * as Shape from '../../domain/sites/tree-shape.js';
 import { type ApiSiteSpace, type ApiStructure, type CompactPage, type SiteTreeAnswer, type SiteTreeTextAnswer, skeletonOf } from '../../domain/sites/tree-shape.js';
-import { nodeLine, pageLine, siteTreeText, treeText } from '../../domain/sites/tree-text.js';
+import { nodeLine, pageLine, siteTreeText, treeTextChunks } from '../../domain/sites/tree-text.js';
 import { sanitizeText } from '../../output/sanitize.js';
 import { columns } from '../../output/columns.js';
 import type { Session } from '../session.js';
@@ -278,9 +278,8 @@ const EMPTY_SITE = 'The site shows no space yet (docsctl site space add SITE SPA
 /** Prints `site tree` from either answer of readSiteTree. */
 export async function printSiteTree(session: Session, body: unknown, _input?: RawInput): Promise<void> {
   if (isTextAnswer(body)) {
-    const text = treeText(body, sanitizeText);
-    if (text === '') await session.hint(EMPTY_SITE);
-    else await session.printSanitizedText(text);
+    // Written as it is drawn (a variant at a time); an answer out of shape throws before the first line.
+    if ((await session.printSanitizedChunks(treeTextChunks(body, sanitizeText))) === 0) await session.hint(EMPTY_SITE);
     return;
   }
   if (isTreeAnswer(body)) {
