@@ -23,6 +23,7 @@ const moduleLoaders: Record<RouteModuleName, () => Promise<Record<string, unknow
   collections: () => import('./routes/collections.js'),
   spaces: () => import('./routes/spaces.js'),
   sites: () => import('./routes/sites.js'),
+  'site-context': () => import('./routes/site-context.js'),
   'site-structure': () => import('./routes/site-structure.js'),
   'site-publishing': () => import('./routes/site-publishing.js'),
   'change-requests': () => import('./routes/change-requests.js'),

@@ -28,6 +28,7 @@ import * as permissions from './routes/permissions.js';
 import * as sites from './routes/sites.js';
 import * as siteStructure from './routes/site-structure.js';
 import * as sitePublishing from './routes/site-publishing.js';
+import * as siteContext from './routes/site-context.js';
 import * as spaces from './routes/spaces.js';
 import * as sso from './routes/sso.js';
 import * as system from './routes/system.js';
@@ -45,6 +46,7 @@ export const handWrittenModules = {
   sites,
   'site-structure': siteStructure,
   'site-publishing': sitePublishing,
+  'site-context': siteContext,
   'change-requests': changeRequests,
   content,
   documents,

@@ -58,6 +58,7 @@ const translations = async (): Promise<Handlers> => ({ ...(await import('./trans
 const inviteLinks = async (): Promise<Handlers> => (await import('./invite-links.js')).inviteLinkHandlers;
 const fonts = async (): Promise<Handlers> => (await import('./fonts.js')).fontHandlers;
 const sites = async (): Promise<Handlers> => (await import('./sites/handlers.js')).sitesAreaHandlers;
+const siteContext = async (): Promise<Handlers> => (await import('./sites/context.js')).contextHandlers;
 const system = async (): Promise<Handlers> => (await import('./system.js')).systemHandlers;
 const audit = async (): Promise<Handlers> => (await import('./audit.js')).auditHandlers;
 const storage = async (): Promise<Handlers> => (await import('./storage.js')).storageHandlers;
@@ -88,6 +89,7 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   sites,
   'site-structure': sites,
   'site-publishing': sites,
+  'site-context': siteContext,
   'custom-fields': customFields,
   integrations,
   sso,

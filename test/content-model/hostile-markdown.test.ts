@@ -126,16 +126,28 @@ describe('the linear readers give the simple answers', () => {
     expect(splitLeadingHeading(`${repeat('\n', MIB)}# Title\n\nBody`)).toMatchObject({ text: 'Title', rest: 'Body' });
   });
 
+  const simple = (text: string) =>
+    text
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length >= 2 && w.length <= 40 && !['the', 'and', 'of'].includes(w));
+
   it('splits words across its 64 KiB pieces as one split of the whole text does', () => {
-    const simple = (text: string) =>
-      text
-        .toLowerCase()
-        .normalize('NFKD')
-        .replace(/\p{M}+/gu, '')
-        .split(/[^\p{L}\p{N}]+/u)
-        .filter((w) => w.length >= 2 && w.length <= 40 && !['the', 'and', 'of'].includes(w));
     const text = repeat('ΟΔΟΣ́.éthe Straße ﬁne word-words 漢字 𝐀𝐁 ', 300_000) + ` ${'x'.repeat(70_000)} tail`;
     expect(tokenize(text)).toEqual(simple(text));
+  });
+
+  it('finds the same words in pieces of plain ASCII (read without normalizing) as in the others', () => {
+    // Pieces of ASCII only, beside pieces with a letter that lower case makes ASCII (the Kelvin sign: k) or not.
+    const ascii = repeat('Install_the SERVER2 over node-7, later run `docsctl init`; (x) A1b2 ~ok~ ', 200_000);
+    const text = `${ascii}\n${repeat('\u212Aelvin Café RÉSUMÉ plain words ', 100_000)}\n${ascii}\n${repeat('\u212Aelvin ONLY ', 80_000)}`;
+    const words = tokenize(text);
+    expect(words).toEqual(simple(text));
+    expect(words.slice(0, 9)).toEqual(['install', 'server2', 'over', 'node', 'later', 'run', 'docsctl', 'init', 'a1b2']);
+    expect(words).toContain('kelvin');
+    expect(words).toContain('resume');
   });
 
   it('keeps the counts of a page of a million distinct words bounded, and its title words', () => {

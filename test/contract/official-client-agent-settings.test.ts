@@ -5,21 +5,17 @@
  * answer checked against the 0.202 schemas, the defaults before any write, a bad body refused;
  * and the GitBook Agent channels of a site (create, list, get, update, delete: 205 then 204).
  */
-import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
+import type { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/server.js';
-import { checkedCall, clientOperation, compileValidators, servedOrganization } from './official-client.js';
+import { checkedCall, clientOperation, compileValidators, refusalOf, servedOrganization } from './official-client.js';
 
 let server: RunningServer;
 let api: GitBookAPI;
 let org: string;
 
 const call = (operationId: string, status: number, ...args: unknown[]) => checkedCall(api, operationId, status, ...args);
-const refusal = async (operationId: string, ...args: unknown[]) => {
-  const error = await clientOperation(api, operationId)(...args).catch((caught: unknown) => caught);
-  expect(error).toBeInstanceOf(GitBookAPIError);
-  return { code: (error as GitBookAPIError).code, message: (error as GitBookAPIError).message };
-};
+const refusal = (operationId: string, ...args: unknown[]) => refusalOf(api, operationId, ...args);
 
 const paragraph = (text: string) => ({ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] });
 const doc = (...texts: string[]) => ({ object: 'document', data: {}, nodes: texts.map(paragraph) });

@@ -1,5 +1,5 @@
 /** Calling the official GitBook client (`GitBookAPI` of @gitbook/api) by operationId, in the contract tests. */
-import { GitBookAPI } from '@gitbook/api';
+import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 import { expect } from 'vitest';
 import { bootstrap } from '../../src/domain/bootstrap.js';
 import { startServer } from '../../src/server/server.js';
@@ -11,6 +11,13 @@ import { responseValidator } from './openapi.js';
 // The client's answers are typed per operation; tests read them loosely.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each test reads the fields of its own operation's answer
 export type ClientCall = (...args: unknown[]) => Promise<{ status: number; data: any }>;
+
+/** The client's error for an operation the server refuses: its status code and message. */
+export async function refusalOf(api: GitBookAPI, operationId: string, ...args: unknown[]): Promise<{ code: number; message: string }> {
+  const error = await clientOperation(api, operationId)(...args).catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(GitBookAPIError);
+  return { code: (error as GitBookAPIError).code, message: (error as GitBookAPIError).message };
+}
 
 /** An operation of the client by its operationId, whichever namespace (orgs, spaces, …) holds it, or the client itself. */
 export function clientOperation(api: GitBookAPI, operationId: string): ClientCall {

@@ -6,16 +6,12 @@ import type { DeclaredOperation } from '../route.js';
 export type DeclaredRouteId =
   | "aggregateSiteEvents"
   | "askInOrganization"
-  | "createSiteContextConnection"
   | "createSiteStyleguideById"
   | "createSiteStyleguideRun"
   | "deleteOrganizationAgentConversation"
-  | "deleteSiteContextConnectionById"
   | "deleteSiteTopicFindings"
   | "getOrganizationAIUsage"
   | "getRecommendedQuestionsInOrganization"
-  | "getSiteContextConnectionById"
-  | "getSiteContextRecordById"
   | "getSiteFindingById"
   | "getSiteFindingStats"
   | "getSiteQuestionAnswerById"
@@ -30,8 +26,6 @@ export type DeclaredRouteId =
   | "listPagesForSiteFinding"
   | "listQuestionsForSiteFinding"
   | "listRecordsForSiteFinding"
-  | "listSiteContextConnections"
-  | "listSiteContextRecords"
   | "listSiteFindings"
   | "listSiteQuestionAnswers"
   | "listSiteQuestionAnswerSources"
@@ -50,29 +44,21 @@ export type DeclaredRouteId =
   | "streamRecommendedQuestionsInSite"
   | "submitAgentFeedbackToSite"
   | "submitSiteAgentFeedback"
-  | "syncSiteContextConnection"
-  | "testSiteContextConnection"
   | "trackEventsInSiteById"
   | "triggerChangeRequestsForSiteFinding"
   | "updateOrganizationAgentConversation"
-  | "updateSiteContextConnectionById"
   | "updateSiteFindingById"
-  | "updateSiteTopicById"
-  | "upsertSiteContextRecords";
+  | "updateSiteTopicById";
 
 export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"aggregateSiteEvents","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate","summary":"Query a site's analytics events","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["select","where","groupBy","order","range","limit"],"requiredFields":["range"]}},
   {"id":"askInOrganization","method":"POST","path":"/v1/orgs/{organizationId}/ask","summary":"Ask a question in an organization","success":200,"paginated":false,"query":["format","details"],"body":{"required":true,"fields":["query","previousQueries"],"requiredFields":["query"]}},
-  {"id":"createSiteContextConnection","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections","summary":"Create a context connection","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["connector","setupSettings","usageSettings","filter"],"requiredFields":["connector"]}},
   {"id":"createSiteStyleguideById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/styleguide","summary":"Create or retrieve the style guide space for a site","success":200,"paginated":false,"query":[],"body":{"required":false,"fields":["template"],"requiredFields":[]}},
   {"id":"createSiteStyleguideRun","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/styleguide/runs","summary":"Start a style guide check run for a site","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["spaces"],"requiredFields":["spaces"]}},
   {"id":"deleteOrganizationAgentConversation","method":"DELETE","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Delete an agent conversation in an organization","success":205,"paginated":false,"query":[],"body":null},
-  {"id":"deleteSiteContextConnectionById","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections/{siteContextConnectionId}","summary":"Delete a context connection","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"deleteSiteTopicFindings","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics/{siteTopicId}/findings","summary":"Delete all documentation issues found under a topic","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"getOrganizationAIUsage","method":"GET","path":"/v1/orgs/{organizationId}/billing/ai-usage","summary":"Get AI credit usage by AI feature and time period","success":200,"paginated":false,"query":["from","to","interval"],"body":null},
   {"id":"getRecommendedQuestionsInOrganization","method":"GET","path":"/v1/orgs/{organizationId}/ask/questions","summary":"List recommended questions to ask in an organization","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"getSiteContextConnectionById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections/{siteContextConnectionId}","summary":"Get a context connection","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"getSiteContextRecordById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-records/{siteContextRecordId}","summary":"Get a context record","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteFindingById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}","summary":"Get details of a single documentation issue","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteFindingStats","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/stats/findings","summary":"Get a summary of documentation issues found on a site","success":200,"paginated":false,"query":["topic","status","type","severity","hasChangeRequests","source"],"body":null},
   {"id":"getSiteQuestionAnswerById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/answers/{siteQuestionAnswerId}","summary":"Get a single Ask AI answer by ID","success":200,"paginated":false,"query":[],"body":null},
@@ -87,8 +73,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"listPagesForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/pages","summary":"List the pages affected by a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listQuestionsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/questions","summary":"List the Ask-AI questions evidencing a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listRecordsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/records","summary":"List the source content evidencing a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listSiteContextConnections","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections","summary":"List all context connections","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listSiteContextRecords","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-records","summary":"List all context records","success":200,"paginated":true,"query":["page","limit","type","connector","connection","topic"],"body":null},
   {"id":"listSiteFindings","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings","summary":"List documentation issues GitBook has found on a site","success":200,"paginated":true,"query":["page","limit","topic","question","status","type","severity","hasChangeRequests","source","updatedAfter","updatedBefore","orderBy"],"body":null},
   {"id":"listSiteQuestionAnswers","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/answers","summary":"List the answers a site's Ask AI assistant generated","success":200,"paginated":true,"query":["question","from","to","language","answered","helpfulness","relevance","channelType","question.type","topic","thread","page","limit"],"body":null},
   {"id":"listSiteQuestionAnswerSources","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/answers/{siteQuestionAnswerId}/sources","summary":"List the documentation sources cited for an answer","success":200,"paginated":true,"query":["page","limit"],"body":null},
@@ -107,13 +91,9 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"streamRecommendedQuestionsInSite","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/ask/questions","summary":"List recommended questions to ask in a site","success":200,"paginated":false,"query":["siteSpaceId","spaceId"],"body":null},
   {"id":"submitAgentFeedbackToSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/agents/feedback","summary":"Submit agent feedback","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["reportedBy","subject","feedback"],"requiredFields":["subject","feedback"]}},
   {"id":"submitSiteAgentFeedback","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/agent-feedback","summary":"Submit agent feedback for a site. (Deprecated) use submitAgentFeedbackToSite instead","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["feedback","goal","url","spaceId","pageId","source"],"requiredFields":["feedback","url","spaceId","pageId"]}},
-  {"id":"syncSiteContextConnection","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections/{siteContextConnectionId}/sync","summary":"Trigger a sync for a context connection","success":204,"paginated":false,"query":[],"body":null},
-  {"id":"testSiteContextConnection","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections/{siteContextConnectionId}/test","summary":"Test a context connection's stored credentials","success":200,"paginated":false,"query":[],"body":null},
   {"id":"trackEventsInSiteById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/insights/events","summary":"Track site events","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["events"],"requiredFields":["events"]}},
   {"id":"triggerChangeRequestsForSiteFinding","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/change-requests","summary":"Fix a documentation issue by generating a change request","success":202,"paginated":false,"query":[],"body":null},
   {"id":"updateOrganizationAgentConversation","method":"PATCH","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Update an AI agent conversation in an organization","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["title"],"requiredFields":["title"]}},
-  {"id":"updateSiteContextConnectionById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-connections/{siteContextConnectionId}","summary":"Update a context connection","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["connector","setupSettings","usageSettings","label","filter"],"requiredFields":[]}},
   {"id":"updateSiteFindingById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}","summary":"Resolve, dismiss, or reopen a documentation issue","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["status"],"requiredFields":["status"]}},
   {"id":"updateSiteTopicById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics/{siteTopicId}","summary":"Update a topic","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["usageSettings"],"requiredFields":["usageSettings"]}},
-  {"id":"upsertSiteContextRecords","method":"PUT","path":"/v1/orgs/{organizationId}/sites/{siteId}/context-records","summary":"Create or update context records","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":[],"requiredFields":[]}},
 ];

@@ -1,10 +1,10 @@
 /** `docsctl site …` (API doc §4.3–4.7 and the real API's publish/structure routes): declared with the routes (src/api/routes/sites.ts); what data cannot say, and the hand-written `site inspect` and `site preview`. */
-import { readFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { UsageError } from '../../api/errors.js';
 import { CHANNEL_SETTING, type SiteChannelType as ChannelType } from '../../api/site-channel-settings.js';
 import type { RawInput } from '../../api/validate.js';
 import type { Hooks } from '../derive.js';
+import { readJsonFile } from '../json-file.js';
 import type { FlagSpec } from '../operation.js';
 import type { Session } from '../session.js';
 import { printPublished, printSiteTree, readSiteTree, siteTreeQuery } from './site-tree.js';
@@ -42,17 +42,7 @@ function groupPointer(value: string, flag: string) {
 function readSchemaFile(options: Record<string, unknown>, input: RawInput): void {
   const file = options.file as string | undefined;
   if (file === undefined) throw new UsageError('Missing required flag --file', { hint: 'pass --file schema.json (a draft-07 JSON Schema)' });
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`Cannot read --file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  try {
-    body(input).jsonSchema = JSON.parse(text) as unknown;
-  } catch {
-    throw new UsageError(`--file ${file} is not JSON: it must hold a draft-07 JSON Schema object`);
-  }
+  body(input).jsonSchema = readJsonFile(file, 'a draft-07 JSON Schema object');
 }
 
 /** `--file F`: the whole request body, a JSON object (customization settings or overrides). */
@@ -63,18 +53,7 @@ function readBodyFile(what: string) {
       if (input.body !== undefined) return; // --body JSON|@FILE
       throw new UsageError('Missing required flag --file', { hint: `pass --file FILE (a JSON object: ${what})` });
     }
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      throw new UsageError(`Cannot read --file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new UsageError(`--file ${file} is not JSON: it must hold ${what}`);
-    }
+    const parsed = readJsonFile(file, what);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`--file ${file} must hold a JSON object: ${what}`);
     input.body = { ...(input.body as object | undefined), ...parsed };
   };
