@@ -4,11 +4,16 @@
  * - Leaf  `{"k": [key, …], "v": [value, …]}`: rows in ascending code-unit key order.
  * - Inner `{"k": [separator, …], "c": [childHash, …]}`: child i holds the keys in
  *   [k[i], k[i+1]) (child 0 also holds everything below k[1]; k[0] is informative).
+ *   A separator is any string above every key to its left and at most the first key of
+ *   its child: where a leaf is cut, it is the shortest prefix of the right piece's first
+ *   key that is above the left piece's last key (`separator`), as B+trees truncate
+ *   suffixes. Readers only compare keys with it (older versions read such trees as they are).
  *
  * Nodes are cut by size, not by count: a node whose JSON grows past NODE_MAX_BYTES
  * is split into pieces of about NODE_TARGET_BYTES, and one that shrinks below
- * NODE_MIN_BYTES merges with a neighbour. So a write copies one leaf and the inner
- * nodes above it (O(log n) bytes, a few KiB each), a lookup reads O(log n) nodes
+ * NODE_MIN_BYTES merges with a neighbour (inner nodes at half those sizes: INNER_SCALE).
+ * So a write copies one leaf and the inner nodes above it (O(log n) bytes, a few KiB
+ * each), a lookup reads O(log n) nodes
  * and a range scan reads O(log n + k) rows. All leaves are at the same depth.
  * Like hamt.ts, this module never touches files: callers give it a `BTreeSource`
  * to load nodes and an `emit` to store new ones.
@@ -37,6 +42,20 @@ export const NODE_MIN_BYTES = 1024;
  * node and its parent in two.
  */
 const PACK_FILL_BYTES = NODE_MAX_BYTES - NODE_MAX_BYTES / 8;
+/**
+ * Inner nodes are cut at half a leaf's sizes: a write rewrites the inner node above its leaf
+ * whole, whatever it changed in it (a child's hash), so its size is what every commit pays per
+ * level; with short separators (`separator`) half the bytes still hold ~20 children.
+ */
+const INNER_SCALE = 2;
+const LEAF_LIMITS = { max: NODE_MAX_BYTES, target: NODE_TARGET_BYTES, min: NODE_MIN_BYTES, fill: PACK_FILL_BYTES } as const;
+const INNER_LIMITS = {
+  max: NODE_MAX_BYTES / INNER_SCALE,
+  target: NODE_TARGET_BYTES / INNER_SCALE,
+  min: NODE_MIN_BYTES / INNER_SCALE,
+  fill: PACK_FILL_BYTES / INNER_SCALE,
+} as const;
+const limits = (leaf: boolean) => (leaf ? LEAF_LIMITS : INNER_LIMITS);
 
 const HASH_RE = /^[0-9a-f]{64}$/;
 
@@ -87,6 +106,18 @@ export interface BTreeSource {
 export type BEmit = ((node: BNode) => string) & { leafText?: (text: string, values: string, leaf: () => BLeaf) => string };
 
 // ─── Searching ───────────────────────────────────────────────────────────────
+
+/**
+ * The shortest prefix of `right` above `left` (`left` < `right`): a separator between a leaf
+ * ending at `left` and one starting at `right`. Table keys share long prefixes (an
+ * organization, a space id) and differ in a few characters of an id: inner nodes, a
+ * create's most rewritten objects after its leaves, carried them whole (~1/3 of their bytes).
+ */
+export function separator(left: string, right: string): string {
+  let i = 0;
+  while (i < left.length && left.charCodeAt(i) === right.charCodeAt(i)) i += 1;
+  return right.slice(0, i + 1);
+}
 
 /** Index of the first key ≥ `key`. */
 function lowerBound(keys: string[], key: string): number {
@@ -267,19 +298,30 @@ const nodeBytes = new WeakMap<BNode, number>();
  * cut there left half-empty nodes that no write ever fills again, so a time-ordered
  * table had twice the leaves, and each append rewrote a leaf twice the size it needs.
  * `texts` (leaves, when `emit` takes text): each row's JSON text, for rows not parsed
- * (`items` holds null there) and rows already measured.
+ * (`items` holds null there) and rows already measured. `before`: the last key of the leaf
+ * to the left of the first piece, when it stays (its separator is then short too).
  */
-function cut(keys: string[], items: Array<Json | string>, sizes: number[], leaf: boolean, emit: BEmit, packLeft = false, texts?: Array<string | undefined>): Ref[] {
+function cut(
+  keys: string[],
+  items: Array<Json | string>,
+  sizes: number[],
+  leaf: boolean,
+  emit: BEmit,
+  packLeft = false,
+  texts?: Array<string | undefined>,
+  before?: string,
+): Ref[] {
   if (keys.length === 0) return [];
   const total = sizes.reduce((a, b) => a + b, 0);
   const pieces: Array<[number, number]> = [];
-  if (total <= NODE_MAX_BYTES) pieces.push([0, keys.length]);
+  const { max, target, fill } = limits(leaf);
+  if (total <= max) pieces.push([0, keys.length]);
   else if (packLeft) {
     let start = 0;
     let bytes = 12;
     for (let i = 0; i < keys.length; i += 1) {
       const size = sizes[i] as number;
-      if (i > start && bytes + size > PACK_FILL_BYTES) {
+      if (i > start && bytes + size > fill) {
         pieces.push([start, i]);
         start = i;
         bytes = 12;
@@ -288,7 +330,7 @@ function cut(keys: string[], items: Array<Json | string>, sizes: number[], leaf:
     }
     pieces.push([start, keys.length]);
   } else {
-    const count = Math.ceil(total / NODE_TARGET_BYTES);
+    const count = Math.ceil(total / target);
     const share = total / count;
     let start = 0;
     let bytes = 0;
@@ -305,18 +347,22 @@ function cut(keys: string[], items: Array<Json | string>, sizes: number[], leaf:
   const leafText = leaf && texts !== undefined ? emit.leafText : undefined;
   return pieces.map(([from, to]) => {
     const k = keys.slice(from, to);
+    let ref: Ref;
     if (leafText !== undefined) {
       let bytes = 12;
       for (let i = from; i < to; i += 1) bytes += sizes[i] as number;
-      const ref = textLeaf(k, items.slice(from, to) as Json[], (texts as Array<string | undefined>).slice(from, to), bytes, leafText);
-      if (packLeft) ref.grown = true;
-      return ref;
+      ref = textLeaf(k, items.slice(from, to) as Json[], (texts as Array<string | undefined>).slice(from, to), bytes, leafText);
+    } else {
+      const node: BNode = leaf ? { k, v: items.slice(from, to) as Json[] } : { k, c: items.slice(from, to) as string[] };
+      let bytes = 12;
+      for (let i = from; i < to; i += 1) bytes += sizes[i] as number;
+      nodeBytes.set(node, bytes);
+      ref = { key: k[0] as string, hash: emit(node), bytes, node };
     }
-    const node: BNode = leaf ? { k, v: items.slice(from, to) as Json[] } : { k, c: items.slice(from, to) as string[] };
-    let bytes = 12;
-    for (let i = from; i < to; i += 1) bytes += sizes[i] as number;
-    nodeBytes.set(node, bytes);
-    const ref: Ref = { key: k[0] as string, hash: emit(node), bytes, node };
+    // Between two leaves the last key on the left is known: the parent routes by a short
+    // separator (an inner piece's left neighbour ends at a key nobody here knows).
+    const left = from > 0 ? keys[from - 1] : before;
+    if (leaf && left !== undefined) ref.key = separator(left, ref.key);
     if (packLeft) ref.grown = true;
     return ref;
   });
@@ -430,7 +476,7 @@ function appendToLeaf(node: BLeaf, hash: string, changes: BChange[], emit: BEmit
   // Rows kept as text where `emit` takes leaves so (see applyToLeaf).
   const texts = emit.leafText === undefined ? undefined : changes.map((change) => change.text as string);
   const values = texts === undefined ? changes.map((change) => JSON.parse(change.text as string) as Json) : changes.map(() => null);
-  return [{ key: node.k[0] as string, hash, bytes, node, grown: true }, ...cut(keys, values, sizes, true, emit, true, texts)];
+  return [{ key: node.k[0] as string, hash, bytes, node, grown: true }, ...cut(keys, values, sizes, true, emit, true, texts, last)];
 }
 
 /**
@@ -549,7 +595,7 @@ function applyToNode(source: BTreeSource, hash: string, changes: BChange[], emit
   // Merge nodes that became small into a neighbour, so deletions do not leave a sparse tree.
   for (let i = 0; i < next.length && next.length > 1; ) {
     const ref = next[i] as Ref;
-    if ((ref.node === undefined && ref.built !== true) || ref.grown === true || sizeOf(source, ref) >= NODE_MIN_BYTES) {
+    if ((ref.node === undefined && ref.built !== true) || ref.grown === true || sizeOf(source, ref) >= limits(ref.built === true || isBLeaf(nodeOf(source, ref))).min) {
       i += 1;
       continue;
     }

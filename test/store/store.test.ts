@@ -37,8 +37,13 @@ function newestCommit(dir: string) {
 const checkpointGen = (dir: string) => readCheckpointState(dir).gen;
 
 /** Every file under the store's directory (relative paths). */
+/** The store's files, tmp/ left out: a landed commit's temp file is removed on the thread pool after the answer (`close` waits for it). */
 function filesOf(dir: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .filter((file) => !file.startsWith(`tmp${path.sep}`));
 }
 
 /** Every B+tree node of a table in the newest commit (read as a fresh process would: loose files and packs). */
