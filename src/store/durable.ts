@@ -162,14 +162,7 @@ export class OpenedFile {
     }
   }
 
-  /** The descriptor, for one writer, which closes it (`remove` then only unlinks). */
-  async take(): Promise<number> {
-    const fd = await this.fd;
-    this.open = false;
-    return fd;
-  }
-
-  /** Removes the file on the thread pool, closing it first when it is still open. Never rejects. */
+  /** Closes and removes the file on the thread pool (once; after `write`, or when nothing was written). Never rejects. */
   async remove(): Promise<void> {
     const fd = await this.fd.catch(() => undefined);
     if (fd === undefined) return;

@@ -151,16 +151,15 @@ describe('DirSync', () => {
 });
 
 describe('OpenedFile', () => {
-  it('removes a file nobody wrote (closing it first), and one a writer took', async () => {
+  it('removes a file nobody wrote (closing it first), and one it wrote', async () => {
     const dir = tempDir('opened');
     const idle = new OpenedFile(path.join(dir, 'idle.tmp'));
-    const taken = new OpenedFile(path.join(dir, 'taken.tmp'));
-    const fd = await taken.take();
-    fs.writeSync(fd, 'x');
-    fs.closeSync(fd);
-    expect(fs.readdirSync(dir).sort()).toEqual(['idle.tmp', 'taken.tmp']);
+    const written = new OpenedFile(path.join(dir, 'written.tmp'));
+    await written.write(Buffer.from('x'), true);
+    expect(fs.readFileSync(path.join(dir, 'written.tmp'), 'utf8')).toBe('x');
+    expect(fs.readdirSync(dir).sort()).toEqual(['idle.tmp', 'written.tmp']);
     await idle.remove();
-    await taken.remove();
+    await written.remove();
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 
@@ -169,7 +168,7 @@ describe('OpenedFile', () => {
     setFaultInjector((op) => (op === 'open' ? errnoError('EACCES', 'open', 'x') : undefined));
     const file = new OpenedFile(path.join(dir, 'denied.tmp'));
     setFaultInjector(undefined);
-    await expect(file.take()).rejects.toMatchObject({ code: 'EACCES' });
+    await expect(file.write(Buffer.from('x'), true)).rejects.toMatchObject({ code: 'EACCES' });
     await expect(file.remove()).resolves.toBeUndefined();
     expect(fs.readdirSync(dir)).toEqual([]);
   });
