@@ -23,7 +23,7 @@
  */
 import type { ContentFile, ContentPage, ContentTree } from '../content-model/model.js';
 import { isReusableContent, walkPages } from '../content-model/model.js';
-import { type GitBookConfig, normalizeProjectDirectory } from './config.js';
+import { type GitBookConfig, normalizeProjectDirectory, readConfig } from './config.js';
 import { GitSyncError } from './errors.js';
 import { placeFiles, placePages } from './export-paths.js';
 import { fileIndex, renderPages, writeFiles } from './export-pages.js';
@@ -31,10 +31,10 @@ import { type ExportRun, type FileBlobs, lookup } from './export-run.js';
 
 export type { FileBlobs } from './export-run.js';
 import { summaryAfter } from './export-summary.js';
-import { importRepository, type ImportResult } from './import.js';
+import { importRepository, type ImportResult, isIncludePath } from './import.js';
 import { type SyncLayout, configOfLayout, isEmptyAt, layoutOf, rebasePath } from './layout.js';
 import { pageDecoder, pageEncoder } from './page.js';
-import { isInside, writePath } from './paths.js';
+import { isInside, joinPath, writePath } from './paths.js';
 import type { RepoSnapshot } from './types.js';
 import { copyJson } from '../util/json-copy.js';
 
@@ -44,6 +44,14 @@ export interface ExportOptions {
   remembered?: SyncLayout | undefined;
   /** Files of the tree whose blob id is known without their bytes (their `data` may be empty). */
   blobs?: FileBlobs | undefined;
+  /**
+   * What importing `current` gives, when the caller has it already: the tree of the space's
+   * import of this very commit and project directory (the space's own content is `tree`).
+   * Only its structure is read (pages' `git`, types, titles, extras, children; files' `git`):
+   * bodies and data may be left out. Without it, `current` is converted again, every page
+   * file parsed and its links scanned (most of a one-page export of a large space).
+   */
+  imported?: ContentTree | undefined;
 }
 
 export interface ExportResult {
@@ -63,17 +71,30 @@ export interface ExportResult {
 /** The repository as the export finds it: its configuration, what the space owns there, the SUMMARY.md to edit. */
 interface Target {
   run: ExportRun;
-  before: ImportResult;
+  before: Pick<ImportResult, 'config' | 'tree'>;
   /** `.gitbook.yaml` to write (the remembered one, into an empty project directory). */
   config?: string;
   /** The table of contents new entries are written over. */
   summaryBase: string | undefined;
 }
 
-function readTarget(current: RepoSnapshot, projectDirectory: string, remembered: SyncLayout | undefined, reusableContents: boolean, blobs: FileBlobs | undefined): Target {
-  let n = 0;
-  // A space whose tree has no reusable contents (one imported before docsctl read them) does not own `.gitbook/includes/`.
-  const before = importRepository(current, { ids: () => `current-${++n}`, projectDirectory, reusableContents });
+/** Importing `current`: converted, or what the caller's import of it made (`imported`: a tree of the same conversion). */
+function importCurrent(current: RepoSnapshot, projectDirectory: string, reusableContents: boolean, imported: ContentTree | undefined): Pick<ImportResult, 'config' | 'tree'> {
+  if (imported === undefined) {
+    let n = 0;
+    // A space whose tree has no reusable contents (one imported before docsctl read them) does not own `.gitbook/includes/`.
+    return importRepository(current, { ids: () => `current-${++n}`, projectDirectory, reusableContents });
+  }
+  const config = readConfig(current, projectDirectory);
+  // The import read `.gitbook/includes/` (its default); without reusable contents they are not the space's (as above).
+  const includes = joinPath(config.root, '.gitbook/includes');
+  const files = reusableContents ? imported.files : imported.files.filter((file) => !(file.git && isIncludePath(file.git.path, includes)));
+  return { config, tree: { pages: imported.pages, files } };
+}
+
+function readTarget(current: RepoSnapshot, projectDirectory: string, options: ExportOptions, reusableContents: boolean): Target {
+  const { remembered, blobs } = options;
+  const before = importCurrent(current, projectDirectory, reusableContents, options.imported);
   const fresh = remembered !== undefined && isEmptyAt(current, projectDirectory);
   const config: GitBookConfig = fresh ? configOfLayout(remembered, projectDirectory) : before.config;
   const run: ExportRun = { config, current, warnings: [], owned: new Set(), used: new Set(), hadChildren: new Map(), blobs, learnt: new Map() };
@@ -128,7 +149,7 @@ function deletesOf(run: ExportRun, kept: Iterable<string>, writes: ReadonlyMap<s
 
 export function exportRepository(tree: ContentTree, current: RepoSnapshot, options: ExportOptions = {}): ExportResult {
   const projectDirectory = normalizeProjectDirectory(options.projectDirectory);
-  const target = readTarget(current, projectDirectory, options.remembered, tree.files.some(isReusableContent), options.blobs);
+  const target = readTarget(current, projectDirectory, options, tree.files.some(isReusableContent));
   const { run } = target;
   const out = treeToWrite(tree, run.config, options.remembered);
   const writes = new Map<string, Uint8Array>();

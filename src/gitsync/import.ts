@@ -599,7 +599,7 @@ export function storedAsRead(path: string): boolean {
 const ASSET_PATH = /(?:^|\/)\.gitbook\/assets\//;
 
 /** A reusable content's file: a `.md` file directly in the includes folder. */
-const isIncludePath = (path: string, includes: string): boolean =>
+export const isIncludePath = (path: string, includes: string): boolean =>
   path.startsWith(`${includes}/`) && !path.slice(includes.length + 1).includes('/') && /\.md$/i.test(path);
 
 // ─── Ids and references ───────────────────────────────────────────────────

@@ -294,6 +294,56 @@ describe('Git Sync through the API (MemoryStore)', () => {
     expect(getGitSync(h.store.read(), space.id)?.lastTimestamp).toBe('2026-03-03T00:00:00Z');
   });
 
+  it('exports over the commit it last imported as a conversion of it would (a deleted page, a page gaining a child), and reads a branch pushed to since', async () => {
+    const h = await contentSetup();
+    const r = remote(gitbookExport());
+    const space = await h.createSpace();
+    await h.admin.ok('importGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN } }, 204);
+    const head1 = r.head() as string;
+    const summary1 = r.show(head1, 'SUMMARY.md');
+    // The branch head is the imported commit: the export takes what the space owns there from that import.
+    await editPrimary(h, space.id, (tree) => {
+      tree.pages = tree.pages.filter((page) => page.git?.path !== 'changelog.md');
+      const faq = pageByPath(tree, 'faq.md');
+      faq.pages.push({ id: 'faq-child', type: 'document', title: 'More answers', slug: 'more', markdown: 'More.\n', pages: [] });
+    });
+    await h.admin.ok('exportToGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, commitMessage: 'Edits' } }, 204);
+    const head2 = r.head() as string;
+    // changelog.md is the space's (it imported it): deleted; faq.md moves to faq/README.md as it gains a child.
+    expect(r.changed(head2).sort()).toEqual(['SUMMARY.md', 'changelog.md', 'faq.md', 'faq/README.md', 'faq/more.md']);
+    const summary2 = r.show(head2, 'SUMMARY.md');
+    // The table of contents edited in place: the FAQ item gains its child, the Changelog item goes, nothing else moves.
+    expect(summary2).toBe(
+      summary1
+        .replace('* [FAQ \\[updated for 2026\\]](faq.md "FAQ")\n', '* [FAQ \\[updated for 2026\\]](faq/README.md "FAQ")\n  * [More answers](faq/more.md)\n')
+        .replace(/\n+\* \[Changelog\]\(changelog\.md\)\n?$/, ""),
+    );
+
+    // The last sync is now this export (its revision is what the space wrote, not a conversion of the head): another
+    // export with a page renamed converts the head, and writes that page and the table of contents only.
+    await editPrimary(h, space.id, (tree) => {
+      pageByPath(tree, 'faq/more.md').title = 'Further answers';
+    });
+    await h.admin.ok('exportToGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, commitMessage: 'Rename' } }, 204);
+    expect(r.changed(r.head() as string).sort()).toEqual(['SUMMARY.md', 'faq/more.md']);
+    await h.admin.ok('exportToGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, commitMessage: 'Again' } }, 204);
+    const head2b = r.head() as string;
+    expect(r.changed(head2b).sort()).toEqual(['SUMMARY.md', 'faq/more.md']);
+    const summary2b = r.show(head2b, 'SUMMARY.md');
+
+    // Imported again, then someone pushes a page and an export is forced: the pushed head is converted (not taken
+    // from the space's last import), so its new page is the branch's, and the space's tree, without it, wins.
+    await h.admin.ok('importGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, force: true } }, 204);
+    expect(getGitSync(h.store.read(), space.id)).toMatchObject({ lastOid: head2b, lastDirection: 'import' });
+    const head3 = r.commit({ 'pushed.md': '# Pushed\n', 'SUMMARY.md': `${summary2b}\n* [Pushed](pushed.md)\n` }, 'Pushed');
+    await h.admin.fails('exportToGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, commitMessage: 'Over' } }, 409, /moved since the last sync/);
+    await h.admin.ok('exportToGitRepository', { params: { spaceId: space.id }, body: { url: r.url, ref: MAIN, commitMessage: 'Over', force: true } }, 204);
+    const head4 = r.head() as string;
+    expect(head4).not.toBe(head3);
+    expect(r.changed(head4).sort()).toEqual(['SUMMARY.md', 'pushed.md']);
+    expect(r.show(head4, 'SUMMARY.md')).toBe(summary2b);
+  });
+
   it('exports into a new branch, and reads a project directory', async () => {
     const h = await contentSetup();
     const files = Object.fromEntries(Object.entries(gitbookExport()).map(([key, value]) => [`docs/${key}`, value]));

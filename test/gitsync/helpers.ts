@@ -52,6 +52,18 @@ export function importOf(
 }
 
 /**
+ * `exportRepository` of `tree` over `snapshot`, checked against the export that is handed what the
+ * space's import of `snapshot` made (ExportOptions.imported, a plan of one export of a branch the
+ * space last imported): both must give the same writes, deletes, tree and warnings.
+ */
+export function exportChecked(tree: ContentTree, snapshot: RepoSnapshot, options: { projectDirectory?: string } = {}): ExportResult {
+  const converted = exportRepository(tree, snapshot, options);
+  const imported = importOf(snapshot, options).tree;
+  expect(exportRepository(tree, snapshot, { ...options, imported })).toEqual(converted);
+  return converted;
+}
+
+/**
  * The acceptance bar: import then export with no edits writes and deletes
  * nothing; importing the repository again (with the tree as `previous`)
  * gives the same model.
@@ -59,7 +71,7 @@ export function importOf(
 export function expectRoundTrip(snapshot: RepoSnapshot, projectDirectory?: string): ImportResult {
   const options = projectDirectory !== undefined ? { projectDirectory } : {};
   const imported = importOf(snapshot, options);
-  const exported = exportRepository(imported.tree, snapshot, options);
+  const exported = exportChecked(imported.tree, snapshot, options);
   expect([...exported.writes.keys()]).toEqual([]);
   expect(exported.deletes).toEqual([]);
   expect(exported.tree).toEqual(imported.tree);
@@ -75,7 +87,7 @@ export function exportAndReimport(
   projectDirectory?: string,
 ): { result: ExportResult; next: RepoSnapshot; reimported: ImportResult } {
   const options = projectDirectory !== undefined ? { projectDirectory } : {};
-  const result = exportRepository(tree, snapshot, options);
+  const result = exportChecked(tree, snapshot, options);
   const next = applyExport(snapshot, result);
   const reimported = importOf(next, { ...options, previous: result.tree, prefix: 'fresh' });
   expect(reimported.tree).toEqual(result.tree);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { isReusableContent } from '../../src/content-model/model.js';
 import { exportRepository } from '../../src/gitsync/export.js';
-import { applyExport, expectRoundTrip, importOf, repo } from './helpers.js';
+import { applyExport, expectRoundTrip, exportChecked, importOf, repo } from './helpers.js';
 
 const INCLUDE = '---\ntitle: Shared warning\n---\n\n{% hint style="warning" %}\nBack up first.\n{% endhint %}\n';
 
@@ -39,7 +39,7 @@ describe('reusable contents (.gitbook/includes)', () => {
     const again = importOf(snapshot, { projectDirectory: 'docs', previous: first.tree, prefix: 'again' });
     expect(again.tree.files.map((file) => file.id)).toEqual(first.tree.files.map((file) => file.id));
     const without = { ...first.tree, files: first.tree.files.filter((file) => !file.git?.path.endsWith('unused-but-kept....md')) };
-    const result = exportRepository(without, snapshot, { projectDirectory: 'docs' });
+    const result = exportChecked(without, snapshot, { projectDirectory: 'docs' });
     expect(result.deletes).toEqual(['docs/.gitbook/includes/unused-but-kept....md']);
     expect([...applyExport(snapshot, result).keys()]).toContain('docs/.gitbook/includes/warning.md');
   });
@@ -51,5 +51,9 @@ describe('reusable contents (.gitbook/includes)', () => {
     const result = exportRepository(old, snapshot, { projectDirectory: 'docs' });
     expect(result.deletes).toEqual([]);
     expect([...result.writes.keys()]).toEqual([]);
+    // Also when the export is handed the import of this commit, which read the includes: the tree decides.
+    const handed = exportRepository(old, snapshot, { projectDirectory: 'docs', imported: imported.tree });
+    expect(handed.deletes).toEqual([]);
+    expect([...handed.writes.keys()]).toEqual([]);
   });
 });

@@ -18,7 +18,7 @@ import { primaryRevision, spaceFor } from '../content/common.js';
 import { type StoredData, fileDataHashes, openContent, storeFileData } from '../content/storage.js';
 import type { ObjectStager, StoreReader } from '../../store/types.js';
 import { type GitSyncRecord, type GitSyncTarget, getGitSync, isStale, knownBlob, rememberedLayout, sameTarget } from './state.js';
-import type { RevisionRecord } from '../core-records.js';
+import { type RevisionRecord, getRevision } from '../core-records.js';
 import { holdYoungGeneration, pinYoungGeneration, relieveHeap } from '../../util/heap-relief.js';
 
 export interface SyncBody {
@@ -428,9 +428,10 @@ export async function planExport(
   // The branch's images are compared by blob id, never read as bytes (see measuringSink).
   const current = head !== undefined ? await mirror.readSnapshot(head, target.projectDirectory, await measuringSink()) : new Map();
   const remembered = rememberedLayout(ctx.reader, record);
+  const imported = head !== undefined ? importedTree(ctx.reader, space.id, record, target, head) : undefined;
   const { exportRepository } = await import('../../gitsync/export.js');
   const result = await converting('export to', target.url, () =>
-    exportRepository(base, current, { projectDirectory: target.projectDirectory, remembered, blobs }),
+    exportRepository(base, current, { projectDirectory: target.projectDirectory, remembered, blobs, imported }),
   );
   const existing = new Set<string>(current.keys());
   const checkedOut = await workCopyCheck(settings, await checkingOut, target.url, result, existing);
@@ -441,6 +442,20 @@ export async function planExport(
     if (dataHash !== undefined) learntBlobs.push([dataHash, oid]);
   }
   return { skipped: false, target, standalone, mirror, head, existing, baseRevision: revision.id, base, result, checkedOut, author, learntBlobs };
+}
+
+/**
+ * What the space made of the branch head, when its last sync was the import of this very
+ * commit (same repository, branch and project directory): that import's revision, read
+ * without bodies or data. The export takes what the space owns on the branch from it
+ * instead of converting every page file of the head again (export.ts ExportOptions.imported).
+ * A head that moved since (someone pushed), or a last sync that was an export (its revision is
+ * what the space wrote, not what a conversion of the head gives), is converted as before.
+ */
+function importedTree(reader: StoreReader, spaceId: string, record: GitSyncRecord | undefined, target: Target, head: string): ContentTree | undefined {
+  if (!sameTarget(record, target) || record.lastDirection !== 'import' || record.lastOid !== head || record.lastImportRevision === undefined) return undefined;
+  const revision = getRevision(reader, spaceId, record.lastImportRevision);
+  return revision === undefined ? undefined : openContent(reader, revision).tree({ bodies: false, data: false });
 }
 
 /**

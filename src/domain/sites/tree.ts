@@ -14,8 +14,8 @@ import { primaryRevision } from '../content/common.js';
 import type { PageOutline } from '../content/page-slot.js';
 import { RevisionContent, contentOf } from '../content/storage.js';
 import type { SiteRecord } from './site-records.js';
-import { type ApiStructure, type CompactPage, type SiteTreeAnswer, type TreeNode, type TreeText, skeletonOf } from './tree-shape.js';
-import { PagePieces, pad, treeParts } from './tree-text.js';
+import { type ApiStructure, type CompactPage, type SiteTreeAnswer, type TreeNode, type TreeText, type TreeVariant, skeletonOf } from './tree-shape.js';
+import { PageLines, PagePieces, eachVariant, pad, treeParts } from './tree-text.js';
 import { type SiteViewContext, siteStructureView } from './views.js';
 import type { AnswerCache } from '../handler.js';
 
@@ -81,23 +81,43 @@ export function spacePages(content: RevisionContent): CompactPage[] {
  * The text `site tree` prints, in parts (tree-text.ts), each variant's page lines drawn
  * straight from its content's pages trie: no compact page per page in between (a
  * one-shot `site tree` of 200 spaces of distinct content built and kept 40,000 of them
- * only to draw them once). The same parts as `siteTreeParts(siteTree(…).tree)`, which
- * serve uses (it keeps each content's compact pages across commits).
+ * only to draw them once). A content that one variant alone shows (at its level) is
+ * drawn as its final text, URL included (PageLines); one that several show, as pieces
+ * drawn once and joined with each variant's URL by the printer. The same text as
+ * `siteTreeParts(siteTree(…).tree)`, which serve uses (it keeps each content's compact
+ * pages across commits).
  */
 export function siteTreeTextParts(view: SiteViewContext, site: SiteRecord): TreeText {
   const tree = skeletonOf<CompactPage>(siteStructureView(view, site) as ApiStructure);
+  // Each variant's content (null: its space is not live, in this same snapshot), and how many variants show each content and level.
+  const contents = new Map<TreeVariant<CompactPage>, { content: string | undefined } | null>();
+  const shown = new Map<string, number>();
+  eachVariant(tree, (variant, level) => {
+    const space = getSpace(view.tx, variant.spaceId);
+    const content = space ? contentOf(primaryRevision(view.tx, space)) : undefined;
+    contents.set(variant, space ? { content } : null);
+    if (space) {
+      const key = `${level} ${content ?? ''}`;
+      shown.set(key, (shown.get(key) ?? 0) + 1);
+    }
+  });
   // Content (the same root hash is the same tree) and level → its pieces (undefined: no page).
   const drawn = new Map<string, number | undefined>();
   return treeParts(tree, (variant, level, pieces) => {
-    // The structure shows only variants whose space is live, in this same snapshot.
-    const space = getSpace(view.tx, variant.spaceId);
-    if (!space) return undefined;
-    const content = contentOf(primaryRevision(view.tx, space));
-    const key = `${level} ${content ?? ''}`;
+    const shows = contents.get(variant);
+    if (!shows) return undefined;
+    const key = `${level} ${shows.content ?? ''}`;
     if (drawn.has(key)) return drawn.get(key);
-    const out = new PagePieces();
     const indents: string[] = [];
-    eachPage(new RevisionContent(view.tx, content), (_id, title, _kind, path, depth) => {
+    if (shown.get(key) === 1) {
+      const lines = new PageLines(variant.url ?? '');
+      eachPage(new RevisionContent(view.tx, shows.content), (_id, title, _kind, path, depth) => {
+        lines.page((indents[depth] ??= pad(level + depth)), title, path ?? '');
+      });
+      return lines.drawn ? lines.done() : undefined;
+    }
+    const out = new PagePieces();
+    eachPage(new RevisionContent(view.tx, shows.content), (_id, title, _kind, path, depth) => {
       out.page((indents[depth] ??= pad(level + depth)), title, path ?? '');
     });
     const index = out.drawn ? pieces.push(out.done()) - 1 : undefined;
