@@ -17,6 +17,7 @@ const byId: ReadonlyMap<string, RouteInfo> = new Map(manifest.map((info) => [inf
 /** Each route module, loaded on demand (a separate chunk in the bundle). */
 const moduleLoaders: Record<RouteModuleName, () => Promise<Record<string, unknown>>> = {
   orgs: () => import('./routes/orgs.js'),
+  'org-conversations': () => import('./routes/org-conversations.js'),
   'invite-links': () => import('./routes/invite-links.js'),
   fonts: () => import('./routes/fonts.js'),
   system: () => import('./routes/system.js'),

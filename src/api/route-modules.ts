@@ -24,6 +24,7 @@ import * as inviteLinks from './routes/invite-links.js';
 import * as members from './routes/members.js';
 import * as openapi from './routes/openapi.js';
 import * as orgs from './routes/orgs.js';
+import * as orgConversations from './routes/org-conversations.js';
 import * as permissions from './routes/permissions.js';
 import * as sites from './routes/sites.js';
 import * as siteStructure from './routes/site-structure.js';
@@ -39,6 +40,7 @@ import * as translations from './routes/translations.js';
 /** The hand-written route modules by name (their route ids make up `RouteId`). */
 export const handWrittenModules = {
   orgs,
+  'org-conversations': orgConversations,
   'invite-links': inviteLinks,
   fonts,
   system,

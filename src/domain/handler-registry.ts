@@ -24,6 +24,7 @@ function borrowed(id: string): HandlerFn {
 }
 
 const orgs = async (): Promise<Handlers> => (await import('./orgs.js')).orgHandlers;
+const orgConversations = async (): Promise<Handlers> => (await import('./org-conversations.js')).orgConversationHandlers;
 const collections = async (): Promise<Handlers> => (await import('./collections.js')).collectionHandlers;
 const spaces = async (): Promise<Handlers> => ({
   ...(await import('./spaces.js')).spaceHandlers,
@@ -68,6 +69,7 @@ const emulator = async (): Promise<Handlers> => (await import('./emulator.js')).
 /** Which domain module implements the routes of each route module. */
 export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers>>> = {
   orgs,
+  'org-conversations': orgConversations,
   'invite-links': inviteLinks,
   fonts,
   system,

@@ -217,6 +217,8 @@ describe('handlers', () => {
         "comments/handlers.ts: if (author === ctx.actor.userId || atLeast(thread.role, 'admin')) return;",
         // Only the author of a change request's conversation or an admin deletes it.
         "content/conversations.ts: if (record.createdBy !== ctx.actor.userId && !atLeast(role, 'admin')) {",
+        // Only the creator of a conversation with the organization's agent or an admin renames or deletes it.
+        "org-conversations.ts: if (record.createdBy !== ctx.actor.userId && !atLeast(ctx.access.role ?? null, 'admin')) {",
         // A section or site space on a new space (`spaceId: null` in the body) makes a space: `create` in the organization, beside the site's admin.
         "sites/site-space-source.ts: requireRole(roleIn(ctx.tx, site.organization, ctx.actor.userId) ?? null, 'create', site.organization, 'make a new space for a site');",
         // An integration's organization is its owner, not a path parameter.

@@ -7,7 +7,6 @@ export type DeclaredRouteId =
   | "askInOrganization"
   | "createSiteStyleguideById"
   | "createSiteStyleguideRun"
-  | "deleteOrganizationAgentConversation"
   | "deleteSiteTopicFindings"
   | "getOrganizationAIUsage"
   | "getRecommendedQuestionsInOrganization"
@@ -20,7 +19,6 @@ export type DeclaredRouteId =
   | "getSiteScanById"
   | "getSiteTopicById"
   | "listChangeRequestsForSiteFinding"
-  | "listOrganizationAgentConversations"
   | "listOrganizationStyleguides"
   | "listPagesForSiteFinding"
   | "listQuestionsForSiteFinding"
@@ -34,7 +32,6 @@ export type DeclaredRouteId =
   | "listSiteStyleguideRuns"
   | "listSiteTopics"
   | "listStyleguideTemplates"
-  | "provisionOrganizationAgentConversation"
   | "streamAIResponseInSite"
   | "streamAskInOrganization"
   | "streamAskInSite"
@@ -43,7 +40,6 @@ export type DeclaredRouteId =
   | "submitAgentFeedbackToSite"
   | "submitSiteAgentFeedback"
   | "triggerChangeRequestsForSiteFinding"
-  | "updateOrganizationAgentConversation"
   | "updateSiteFindingById"
   | "updateSiteTopicById";
 
@@ -51,7 +47,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"askInOrganization","method":"POST","path":"/v1/orgs/{organizationId}/ask","summary":"Ask a question in an organization","success":200,"paginated":false,"query":["format","details"],"body":{"required":true,"fields":["query","previousQueries"],"requiredFields":["query"]}},
   {"id":"createSiteStyleguideById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/styleguide","summary":"Create or retrieve the style guide space for a site","success":200,"paginated":false,"query":[],"body":{"required":false,"fields":["template"],"requiredFields":[]}},
   {"id":"createSiteStyleguideRun","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/styleguide/runs","summary":"Start a style guide check run for a site","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["spaces"],"requiredFields":["spaces"]}},
-  {"id":"deleteOrganizationAgentConversation","method":"DELETE","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Delete an agent conversation in an organization","success":205,"paginated":false,"query":[],"body":null},
   {"id":"deleteSiteTopicFindings","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics/{siteTopicId}/findings","summary":"Delete all documentation issues found under a topic","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"getOrganizationAIUsage","method":"GET","path":"/v1/orgs/{organizationId}/billing/ai-usage","summary":"Get AI credit usage by AI feature and time period","success":200,"paginated":false,"query":["from","to","interval"],"body":null},
   {"id":"getRecommendedQuestionsInOrganization","method":"GET","path":"/v1/orgs/{organizationId}/ask/questions","summary":"List recommended questions to ask in an organization","success":200,"paginated":false,"query":[],"body":null},
@@ -64,7 +59,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"getSiteScanById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/scans/{siteScanId}","summary":"Get a site scan by ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteTopicById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics/{siteTopicId}","summary":"Get a topic","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listChangeRequestsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/change-requests","summary":"List content fixes already proposed for a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listOrganizationAgentConversations","method":"GET","path":"/v1/orgs/{organizationId}/agent/conversations","summary":"List AI agent conversations in an organization","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listOrganizationStyleguides","method":"GET","path":"/v1/orgs/{organizationId}/styleguides","summary":"List all style guides in an organization","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listPagesForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/pages","summary":"List the pages affected by a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listQuestionsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/questions","summary":"List the Ask-AI questions evidencing a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
@@ -78,7 +72,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"listSiteStyleguideRuns","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/styleguide/runs","summary":"List the style guide check runs of a site","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listSiteTopics","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics","summary":"List all topics","success":200,"paginated":false,"query":["from","to"],"body":null},
   {"id":"listStyleguideTemplates","method":"GET","path":"/v1/orgs/{organizationId}/styleguide-templates","summary":"List all built-in style guide templates","success":200,"paginated":false,"query":[],"body":null},
-  {"id":"provisionOrganizationAgentConversation","method":"PUT","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Provision an AI agent conversation in an organization","success":204,"paginated":false,"query":[],"body":null},
   {"id":"streamAIResponseInSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ai/response","summary":"Generate an AI response in a site","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["previousResponseId","input","model","tools","toolCall","session","channel"],"requiredFields":["input"]}},
   {"id":"streamAskInOrganization","method":"GET","path":"/v1/orgs/{organizationId}/ask/stream","summary":"Ask a question in an organization (streamed)","success":200,"paginated":false,"query":["query","format","details"],"body":null},
   {"id":"streamAskInSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ask","summary":"Ask a question in a site","success":200,"paginated":false,"query":["format"],"body":{"required":true,"fields":["question","context","scope","session"],"requiredFields":["question","scope"]}},
@@ -87,7 +80,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"submitAgentFeedbackToSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/agents/feedback","summary":"Submit agent feedback","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["reportedBy","subject","feedback"],"requiredFields":["subject","feedback"]}},
   {"id":"submitSiteAgentFeedback","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/agent-feedback","summary":"Submit agent feedback for a site. (Deprecated) use submitAgentFeedbackToSite instead","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["feedback","goal","url","spaceId","pageId","source"],"requiredFields":["feedback","url","spaceId","pageId"]}},
   {"id":"triggerChangeRequestsForSiteFinding","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/change-requests","summary":"Fix a documentation issue by generating a change request","success":202,"paginated":false,"query":[],"body":null},
-  {"id":"updateOrganizationAgentConversation","method":"PATCH","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Update an AI agent conversation in an organization","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["title"],"requiredFields":["title"]}},
   {"id":"updateSiteFindingById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}","summary":"Resolve, dismiss, or reopen a documentation issue","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["status"],"requiredFields":["status"]}},
   {"id":"updateSiteTopicById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics/{siteTopicId}","summary":"Update a topic","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["usageSettings"],"requiredFields":["usageSettings"]}},
 ];

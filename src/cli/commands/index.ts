@@ -47,6 +47,7 @@ export const groupDescriptions: Record<string, string> = {
   'site context-record': "Records a site's context connections brought in (pushed through its api connection)",
   'site insights': "Visitors' events on a site: track them, count them over time (views, searches, referrers, 404s), visitor segments",
   'org agent-instructions': "The instructions the organization's Docs agent follows",
+  'org conversation': "Conversations with the organization's Docs agent (provisioned by a client under its own id)",
   'site ads': "The ads program of a site: submit it, change its topic, disable live ads",
   ads: "The ad partner's side of the ads program (X-GitBook-Partner-Key from DOCSCTL_ADS_PARTNER_KEY)",
   'ads site': 'Sites submitted to the ads program: list them, accept or reject them',

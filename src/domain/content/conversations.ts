@@ -16,39 +16,23 @@
  * - At most MAX_CONVERSATIONS per change request: a listing then reads a bounded number of
  *   rows whatever other people's private conversations it leaves out.
  */
-import { ApiError, badRequest, forbidden, notFound } from '../../api/errors.js';
+import { ApiError, forbidden, notFound } from '../../api/errors.js';
 import type * as routes from '../../api/routes/conversations.js';
 import type { StoreReader } from '../../store/types.js';
 import { type Handler, type HandlerContext, Reply, deleted, implementer } from '../handler.js';
 import { countRows, paginate, rowsOf } from '../pagination.js';
 import { atLeast } from '../permissions.js';
 import { changeRequestFor } from './common.js';
+import { type ConversationRecord, checkConversationId, conversationView as view } from '../conversation-view.js';
 
 const on = implementer<typeof routes>();
 
 const TABLE = 'crConversations';
 export const MAX_CONVERSATIONS = 1000;
-const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 
-interface ConversationRecord {
-  id: string;
-  title?: string;
-  shared: boolean;
-  createdBy: string;
-  createdAt: string;
-  updatedAt: string;
-}
 
 const prefixOf = (spaceId: string, crId: string) => `${spaceId}/${crId}/`;
 
-const view = (record: ConversationRecord) => ({
-  object: 'agent-conversation' as const,
-  id: record.id,
-  ...(record.title !== undefined ? { title: record.title } : {}),
-  shared: record.shared,
-  createdAt: record.createdAt,
-  updatedAt: record.updatedAt,
-});
 
 const visibleTo = (userId: string) => (record: ConversationRecord) => record.shared || record.createdBy === userId;
 
@@ -76,9 +60,7 @@ export const conversationHandlers: Record<string, Handler> = {
   }),
 
   ...on('openChangeRequestConversation', (ctx, { params, body }) => {
-    if (!ID.test(params.conversationId)) {
-      throw badRequest(`Invalid conversation id "${params.conversationId.slice(0, 100)}": use 1–100 letters, digits, "-" or "_", starting with a letter or digit`);
-    }
+    checkConversationId(params.conversationId);
     const { space, cr } = changeRequestFor(ctx.tx, ctx, params.spaceId, params.changeRequestId);
     const prefix = prefixOf(space.id, cr.id);
     const key = `${prefix}${params.conversationId}`;
