@@ -24,6 +24,7 @@ const moduleLoaders: Record<RouteModuleName, () => Promise<Record<string, unknow
   spaces: () => import('./routes/spaces.js'),
   sites: () => import('./routes/sites.js'),
   'site-context': () => import('./routes/site-context.js'),
+  'site-insights': () => import('./routes/site-insights.js'),
   'site-structure': () => import('./routes/site-structure.js'),
   'site-publishing': () => import('./routes/site-publishing.js'),
   'change-requests': () => import('./routes/change-requests.js'),

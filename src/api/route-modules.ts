@@ -29,6 +29,7 @@ import * as sites from './routes/sites.js';
 import * as siteStructure from './routes/site-structure.js';
 import * as sitePublishing from './routes/site-publishing.js';
 import * as siteContext from './routes/site-context.js';
+import * as siteInsights from './routes/site-insights.js';
 import * as spaces from './routes/spaces.js';
 import * as sso from './routes/sso.js';
 import * as system from './routes/system.js';
@@ -47,6 +48,7 @@ export const handWrittenModules = {
   'site-structure': siteStructure,
   'site-publishing': sitePublishing,
   'site-context': siteContext,
+  'site-insights': siteInsights,
   'change-requests': changeRequests,
   content,
   documents,

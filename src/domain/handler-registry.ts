@@ -59,6 +59,7 @@ const inviteLinks = async (): Promise<Handlers> => (await import('./invite-links
 const fonts = async (): Promise<Handlers> => (await import('./fonts.js')).fontHandlers;
 const sites = async (): Promise<Handlers> => (await import('./sites/handlers.js')).sitesAreaHandlers;
 const siteContext = async (): Promise<Handlers> => (await import('./sites/context.js')).contextHandlers;
+const siteInsights = async (): Promise<Handlers> => (await import('./sites/insights.js')).insightsHandlers;
 const system = async (): Promise<Handlers> => (await import('./system.js')).systemHandlers;
 const audit = async (): Promise<Handlers> => (await import('./audit.js')).auditHandlers;
 const storage = async (): Promise<Handlers> => (await import('./storage.js')).storageHandlers;
@@ -90,6 +91,7 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   'site-structure': sites,
   'site-publishing': sites,
   'site-context': siteContext,
+  'site-insights': siteInsights,
   'custom-fields': customFields,
   integrations,
   sso,

@@ -183,6 +183,13 @@ const siteColumns = {
     col('CREATED', 'createdAt', true),
   ],
   siteContextTest: [col('SUCCESS', 'success'), col('ERROR', 'error')],
+  siteInsightsSegment: [
+    col('TITLE', 'title'),
+    col('EVENTS', 'events'),
+    col('VISITORS', 'visitors'),
+    col('SESSIONS', 'sessions'),
+    { header: 'CLAIMS', get: (item) => JSON.stringify(item.claims ?? {}), wide: true },
+  ],
   siteContextRecord: [col('ID', 'id'), col('TYPE', 'type'), col('TITLE', 'title'), col('CONNECTOR', 'connector'), col('CREATED', 'createdAt', true)],
   siteMcpServer: [col('ID', 'id'), col('NAME', 'name'), col('URL', 'url'), { header: 'HEADERS', get: (item) => Object.keys((item.headers as object | undefined) ?? {}).join(',') }],
   siteExternalLink: [col('ID', 'id'), col('TITLE', 'title'), col('URL', 'url'), col('GROUP', 'sectionGroup'), col('DRAFT', 'draft'), col('CONDITION', 'condition', true)],

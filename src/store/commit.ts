@@ -710,9 +710,9 @@ export class Committer {
     const temp = opened.file;
     const own = prepared.ownPack === undefined ? undefined : new PackWriter(dir, prepared.ownPack, { durable: this.host.durable });
     let linked = false;
+    const header = JSON.stringify(record); // once: the file's first line, and its length for the pack index (landed)
     try {
       if (this.formatVersion < FORMAT_VERSION) await this.upgradeFormat();
-      const header = JSON.stringify(record);
       // The commit's own pack and the commit file are written and fsynced in parallel; the
       // commit becomes visible (link) only after both are complete. The commit file's write
       // and link run on the thread pool, its close after the link (OpenedFile): on the event
@@ -743,7 +743,7 @@ export class Committer {
         own?.abort();
       }
     }
-    this.landed(prepared, own);
+    this.landed(prepared, own, header);
     crashPoint('after-link');
     const commitsDir = paths.commits(dir);
     try {
@@ -769,7 +769,7 @@ export class Committer {
   }
 
   /** A linked commit: the packs it names are committed, its objects readable, its state the newest. */
-  private landed(prepared: Prepared, own: PackWriter | undefined): void {
+  private landed(prepared: Prepared, own: PackWriter | undefined, header: string): void {
     const { gen, record, pending } = prepared;
     const packs = this.host.packs;
     for (const staged of prepared.staged) {
@@ -780,7 +780,6 @@ export class Committer {
       const pack = PackFile.open(this.host.dir, own.name);
       if (pack !== undefined) packs.addPack(pack, { gen });
     }
-    const header = JSON.stringify(record);
     packs.add(gen, record, Buffer.byteLength(header) + 1);
     let inlineBytes = 0;
     (record.pack ?? []).forEach(([hash], i) => {

@@ -15,7 +15,7 @@ describe('api --list', () => {
     expect((await runCli(['init', '--org', 'Acme', '--json'], { env })).exitCode).toBe(0);
     const list = await runCli(['api', '--list', '--format', 'tsv'], { env });
     expect(list.exitCode, list.stderr).toBe(0);
-    expect(list.stdout).toMatch(/^listSiteVisitorSegments\tGET\t\/v1\/orgs\/\{organizationId\}\/sites\/\{siteId\}\/insights\/visitor-segments\tnot implemented$/m);
+    expect(list.stdout).toMatch(/^listSiteTopics\tGET\t\/v1\/orgs\/\{organizationId\}\/sites\/\{siteId\}\/topics\tnot implemented$/m);
     expect(list.stdout).toMatch(/^getCustomFont\tGET\t\/v1\/orgs\/\{organizationId\}\/fonts\/\{fontId\}\timplemented$/m);
     expect(list.stdout).toMatch(/^getSpaceById\tGET\t\/v1\/spaces\/\{spaceId\}\timplemented$/m);
     expect(list.stdout).toMatch(/^listCommentsInSpace\tGET\t\/v1\/spaces\/\{spaceId\}\/comments\timplemented$/m);
@@ -23,8 +23,8 @@ describe('api --list', () => {
     expect(list.stdout).toMatch(/^previewGitExport\tPOST\t\/v1\/spaces\/\{spaceId\}\/x-docsctl\/git\/export-preview\timplemented \(docsctl extension, not in the real API\)$/m);
     // @gitbook/api 0.202.0's 377 operations, plus the API doc's and docsctl's own that it lacks.
     expect(list.stdout.trim().split('\n').length).toBeGreaterThanOrEqual(377);
-    const cluster = await runCli(['api', 'GET', '/v1/orgs/o1/sites/s1/insights/visitor-segments'], { env });
+    const cluster = await runCli(['api', 'GET', '/v1/orgs/o1/sites/s1/topics'], { env });
     expect(cluster.exitCode).toBe(1);
-    expect(cluster.stderr).toMatch(/listSiteVisitorSegments is not implemented yet/);
+    expect(cluster.stderr).toMatch(/listSiteTopics is not implemented yet/);
   });
 });

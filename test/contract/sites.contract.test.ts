@@ -153,13 +153,14 @@ describe('sites contract (@gitbook/api 0.202.0)', () => {
     // docsctl's extensions (getSiteTree) have no schema in the real API: test/domain/site-tree.test.ts specifies them.
     // Integration installations on sites are validated with the rest of the integrations (official-client-integrations.test.ts),
     // 0.202's site additions by official-client-0202-site-publishing.test.ts (every answer checked against the schema),
-    // the ads program by official-client-site-ads.test.ts, context sources by official-client-site-context.test.ts.
+    // the ads program by official-client-site-ads.test.ts, context sources by official-client-site-context.test.ts,
+    // insights by official-client-site-insights.test.ts.
     const ads = ['updateSiteAdsById', 'adsListSites', 'adsUpdateSite'];
     const siteRoutes = routes
       .filter(
         (route) =>
           route.path.includes('/sites') &&
-          !['declared', 'integrations', 'site-structure', 'site-publishing', 'site-context'].includes(routeInfo(route.id).module) &&
+          !['declared', 'integrations', 'site-structure', 'site-publishing', 'site-context', 'site-insights'].includes(routeInfo(route.id).module) &&
           route.source !== 'docsctl' &&
           !ads.includes(route.id),
       )

@@ -4,7 +4,6 @@ import type { DeclaredOperation } from '../route.js';
 
 /** Their ids: part of `RouteId`, so code may name them (they answer 501) but not misspell them. */
 export type DeclaredRouteId =
-  | "aggregateSiteEvents"
   | "askInOrganization"
   | "createSiteStyleguideById"
   | "createSiteStyleguideRun"
@@ -34,7 +33,6 @@ export type DeclaredRouteId =
   | "listSiteScans"
   | "listSiteStyleguideRuns"
   | "listSiteTopics"
-  | "listSiteVisitorSegments"
   | "listStyleguideTemplates"
   | "provisionOrganizationAgentConversation"
   | "streamAIResponseInSite"
@@ -44,14 +42,12 @@ export type DeclaredRouteId =
   | "streamRecommendedQuestionsInSite"
   | "submitAgentFeedbackToSite"
   | "submitSiteAgentFeedback"
-  | "trackEventsInSiteById"
   | "triggerChangeRequestsForSiteFinding"
   | "updateOrganizationAgentConversation"
   | "updateSiteFindingById"
   | "updateSiteTopicById";
 
 export const declaredOperations: readonly DeclaredOperation[] = [
-  {"id":"aggregateSiteEvents","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate","summary":"Query a site's analytics events","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["select","where","groupBy","order","range","limit"],"requiredFields":["range"]}},
   {"id":"askInOrganization","method":"POST","path":"/v1/orgs/{organizationId}/ask","summary":"Ask a question in an organization","success":200,"paginated":false,"query":["format","details"],"body":{"required":true,"fields":["query","previousQueries"],"requiredFields":["query"]}},
   {"id":"createSiteStyleguideById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/styleguide","summary":"Create or retrieve the style guide space for a site","success":200,"paginated":false,"query":[],"body":{"required":false,"fields":["template"],"requiredFields":[]}},
   {"id":"createSiteStyleguideRun","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/styleguide/runs","summary":"Start a style guide check run for a site","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["spaces"],"requiredFields":["spaces"]}},
@@ -81,7 +77,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"listSiteScans","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/scans","summary":"List all site scans","success":200,"paginated":true,"query":["page","limit","topic","status"],"body":null},
   {"id":"listSiteStyleguideRuns","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/styleguide/runs","summary":"List the style guide check runs of a site","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listSiteTopics","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics","summary":"List all topics","success":200,"paginated":false,"query":["from","to"],"body":null},
-  {"id":"listSiteVisitorSegments","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/insights/visitor-segments","summary":"List a site visitor segments","success":200,"paginated":true,"query":[],"body":null},
   {"id":"listStyleguideTemplates","method":"GET","path":"/v1/orgs/{organizationId}/styleguide-templates","summary":"List all built-in style guide templates","success":200,"paginated":false,"query":[],"body":null},
   {"id":"provisionOrganizationAgentConversation","method":"PUT","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Provision an AI agent conversation in an organization","success":204,"paginated":false,"query":[],"body":null},
   {"id":"streamAIResponseInSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ai/response","summary":"Generate an AI response in a site","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["previousResponseId","input","model","tools","toolCall","session","channel"],"requiredFields":["input"]}},
@@ -91,7 +86,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"streamRecommendedQuestionsInSite","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/ask/questions","summary":"List recommended questions to ask in a site","success":200,"paginated":false,"query":["siteSpaceId","spaceId"],"body":null},
   {"id":"submitAgentFeedbackToSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/agents/feedback","summary":"Submit agent feedback","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["reportedBy","subject","feedback"],"requiredFields":["subject","feedback"]}},
   {"id":"submitSiteAgentFeedback","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/agent-feedback","summary":"Submit agent feedback for a site. (Deprecated) use submitAgentFeedbackToSite instead","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["feedback","goal","url","spaceId","pageId","source"],"requiredFields":["feedback","url","spaceId","pageId"]}},
-  {"id":"trackEventsInSiteById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/insights/events","summary":"Track site events","success":204,"paginated":false,"query":[],"body":{"required":true,"fields":["events"],"requiredFields":["events"]}},
   {"id":"triggerChangeRequestsForSiteFinding","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/change-requests","summary":"Fix a documentation issue by generating a change request","success":202,"paginated":false,"query":[],"body":null},
   {"id":"updateOrganizationAgentConversation","method":"PATCH","path":"/v1/orgs/{organizationId}/agent/conversations/{conversationId}","summary":"Update an AI agent conversation in an organization","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["title"],"requiredFields":["title"]}},
   {"id":"updateSiteFindingById","method":"PATCH","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}","summary":"Resolve, dismiss, or reopen a documentation issue","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["status"],"requiredFields":["status"]}},

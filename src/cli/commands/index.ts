@@ -45,6 +45,7 @@ export const groupDescriptions: Record<string, string> = {
   'site channel': 'GitBook Agent channels of a site: the Slack, Linear, GitHub or Discord places where it answers or collaborates',
   'site context': 'Context sources of a site: connections to where GitBook learns what readers ask (tickets, discussions, records pushed through the API)',
   'site context-record': "Records a site's context connections brought in (pushed through its api connection)",
+  'site insights': "Visitors' events on a site: track them, count them over time (views, searches, referrers, 404s), visitor segments",
   'org agent-instructions': "The instructions the organization's Docs agent follows",
   'site ads': "The ads program of a site: submit it, change its topic, disable live ads",
   ads: "The ad partner's side of the ads program (X-GitBook-Partner-Key from DOCSCTL_ADS_PARTNER_KEY)",

@@ -17,6 +17,7 @@
 import { removeSiteAgentSettings } from './agent-settings.js';
 import { removeSiteChannels } from './channels.js';
 import { removeSiteContext } from './context.js';
+import { removeSiteInsights } from './insights-tables.js';
 import { badRequest, conflict } from '../../api/errors.js';
 import type * as routes from '../../api/routes/sites.js';
 import { slugify, uniqueName } from '../../gitsync/slug.js';
@@ -237,6 +238,7 @@ export const siteHandlers: Record<string, Handler> = {
     removeSiteAgentSettings(ctx.tx, site.id);
     removeSiteChannels(ctx.tx, site.id);
     removeSiteContext(ctx.tx, site.id);
+    removeSiteInsights(ctx.tx, site.id);
     orgSites.remove(ctx.tx, site.organization, site.id);
     ctx.tx.delete(SiteTables.sites, site.id);
     const org = getOrg(ctx.tx, site.organization);
