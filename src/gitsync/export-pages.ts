@@ -52,13 +52,17 @@ export function renderPages(run: ExportRun, placed: Placed, writes: Map<string, 
     const text = renderPage(run, page, markdown, coverCodec(config, existsAfter, path, fileById, fileByPath), path);
     const bytes = pageEncoder.encode(text);
     const existing = lookup(current, path);
-    const unchanged = existing !== null && pageDecoder.decode(existing.file.data) === text;
+    // A file whose bytes were not read (only its blob id): the same bytes are the same text; other bytes may be too (see UnreadPage).
+    const unread = existing?.file.stored;
+    const unchanged = existing !== null && (unread !== undefined ? unread.oid === gitBlobOid(bytes) : pageDecoder.decode(existing.file.data) === text);
     if (!unchanged) {
       const target = writePath(current, path);
       const other = written.get(target);
       if (other) run.warnings.push(`${target}: written for pages "${other.title}" and "${page.title}"; the last one wins`);
       written.set(target, page);
       writes.set(target, bytes);
+      if (unread !== undefined) run.unread.set(target, { text, oid: unread.oid, page });
+      else run.unread.delete(target);
     }
     asWritten(page, text);
     page.git = { oid: blobAfter(current, path, existing, unchanged ? undefined : bytes), path };

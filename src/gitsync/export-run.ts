@@ -34,6 +34,22 @@ export interface ExportRun {
   blobs?: FileBlobs | undefined;
   /** Blob ids of files' bytes this export read and hashed, by file id (ExportResult.learntBlobs). */
   learnt: Map<string, string>;
+  /** Pages written over a file whose bytes were not read (ExportResult.unread). */
+  unread: Map<string, UnreadPage>;
+}
+
+/**
+ * A page written over a file of the branch whose bytes the export did not read (its blob id and
+ * size only, as an image's: StoredBytes) and whose blob id differs from the page's bytes: the
+ * caller reads the file and `settleUnread` keeps the write only if the file's text differs (as
+ * an export that read it decides: a file that is not UTF-8, or has a BOM, holds other bytes).
+ */
+export interface UnreadPage {
+  text: string;
+  /** The file's blob id. */
+  oid: string;
+  /** The page written (its `git.oid` becomes the file's when the write is dropped). */
+  page: { git?: { oid: string; path: string } | undefined };
 }
 
 /** A slug that is also a file name (slugify leaves it as it is). */

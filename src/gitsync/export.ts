@@ -27,7 +27,7 @@ import { type GitBookConfig, normalizeProjectDirectory, readConfig } from './con
 import { GitSyncError } from './errors.js';
 import { placeFiles, placePages } from './export-paths.js';
 import { fileIndex, renderPages, writeFiles } from './export-pages.js';
-import { type ExportRun, type FileBlobs, lookup } from './export-run.js';
+import { type ExportRun, type FileBlobs, lookup, type UnreadPage } from './export-run.js';
 
 export type { FileBlobs } from './export-run.js';
 import { summaryAfter } from './export-summary.js';
@@ -66,6 +66,8 @@ export interface ExportResult {
   layout: SyncLayout;
   /** The blob id of each file's bytes this export read and hashed (not known by `blobs`), by file id: for the caller to remember. */
   learntBlobs: Map<string, string>;
+  /** Writes over page files whose bytes `current` did not hold, by path: the caller reads them and calls `settleUnread`. */
+  unread: Map<string, UnreadPage>;
 }
 
 /** The repository as the export finds it: its configuration, what the space owns there, the SUMMARY.md to edit. */
@@ -97,7 +99,7 @@ function readTarget(current: RepoSnapshot, projectDirectory: string, options: Ex
   const before = importCurrent(current, projectDirectory, reusableContents, options.imported);
   const fresh = remembered !== undefined && isEmptyAt(current, projectDirectory);
   const config: GitBookConfig = fresh ? configOfLayout(remembered, projectDirectory) : before.config;
-  const run: ExportRun = { config, current, warnings: [], owned: new Set(), used: new Set(), hadChildren: new Map(), blobs, learnt: new Map() };
+  const run: ExportRun = { config, current, warnings: [], owned: new Set(), used: new Set(), hadChildren: new Map(), blobs, learnt: new Map(), unread: new Map() };
   for (const { page } of walkPages(before.tree.pages)) {
     if (page.type === 'document' && page.git) {
       run.owned.add(page.git.path);
@@ -173,7 +175,22 @@ export function exportRepository(tree: ContentTree, current: RepoSnapshot, optio
   // The last line of defence of "an export never touches a file outside its project directory".
   const outside = [...writes.keys(), ...deletes].find((path) => !isInside(path, projectDirectory));
   if (outside !== undefined) throw new GitSyncError(`the export would change ${outside}, outside the project directory "${projectDirectory}"`, { file: outside });
-  return { writes, deletes, tree: out, warnings: run.warnings, layout: layoutAfter(current, writes, deletes, projectDirectory), learntBlobs: run.learnt };
+  return { writes, deletes, tree: out, warnings: run.warnings, layout: layoutAfter(current, writes, deletes, projectDirectory), learntBlobs: run.learnt, unread: run.unread };
+}
+
+/**
+ * Settles the writes over page files whose bytes the export did not read (ExportResult.unread),
+ * given those bytes by blob id: a file whose text is the page's keeps its bytes (no write; the
+ * page names its blob), as when the export reads every page file.
+ */
+export function settleUnread(result: ExportResult, bytesOf: (oid: string) => Uint8Array | undefined): void {
+  for (const [path, { text, oid, page }] of result.unread) {
+    const bytes = bytesOf(oid);
+    if (bytes === undefined || pageDecoder.decode(bytes) !== text) continue;
+    result.writes.delete(path);
+    if (page.git) page.git = { ...page.git, oid };
+  }
+  result.unread.clear();
 }
 
 /** The layout the project directory has once the writes and deletes are applied. */

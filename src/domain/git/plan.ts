@@ -278,10 +278,10 @@ export type ImportPrepared =
  * holdsBytes), not as a copy of every image of the project directory; their bytes are not
  * even read (`measure`: sizes from `git cat-file --batch-check`).
  */
-async function measuringSink(): Promise<BlobSink> {
+async function measuringSink(pages?: (path: string) => boolean): Promise<BlobSink> {
   const { storedAsRead } = await import('../../gitsync/import.js');
   return {
-    takes: storedAsRead,
+    takes: pages === undefined ? storedAsRead : (path) => storedAsRead(path) || pages(path),
     put: (oid, data) => ({ oid, size: data.byteLength }),
     ready: () => undefined,
     measure: (oid, size) => ({ oid, size }),
@@ -425,14 +425,20 @@ export async function planExport(
       `Cannot export to ${target.url} at ${body.ref}: the remote branch moved since the last sync (${record.lastOid.slice(0, 12)} → ${head.slice(0, 12)}); import first, or export with --force (API: "force": true) to overwrite it`,
     );
   }
-  // The branch's images are compared by blob id, never read as bytes (see measuringSink).
-  const current = head !== undefined ? await mirror.readSnapshot(head, target.projectDirectory, await measuringSink()) : new Map();
   const remembered = rememberedLayout(ctx.reader, record);
   const imported = head !== undefined ? importedTree(ctx.reader, space.id, record, target, head) : undefined;
-  const { exportRepository } = await import('../../gitsync/export.js');
+  // The branch's images are compared by blob id, never read as bytes (see measuringSink); so are its pages when
+  // the export is handed the import of this head: only those whose blob id differs from the page's are read.
+  const unread = head !== undefined && imported !== undefined && remembered !== undefined ? await unreadPages(mirror, head, remembered) : undefined;
+  const current = head !== undefined ? await mirror.readSnapshot(head, target.projectDirectory, await measuringSink(unread)) : new Map();
+  const { exportRepository, settleUnread } = await import('../../gitsync/export.js');
   const result = await converting('export to', target.url, () =>
     exportRepository(base, current, { projectDirectory: target.projectDirectory, remembered, blobs, imported }),
   );
+  if (result.unread.size > 0) {
+    const read = await mirror.readBlobs([...result.unread.values()].map((page) => page.oid));
+    settleUnread(result, (oid) => read.get(oid));
+  }
   const existing = new Set<string>(current.keys());
   const checkedOut = await workCopyCheck(settings, await checkingOut, target.url, result, existing);
   const dataHashes = fileDataHashes(base);
@@ -442,6 +448,25 @@ export async function planExport(
     if (dataHash !== undefined) learntBlobs.push([dataHash, oid]);
   }
   return { skipped: false, target, standalone, mirror, head, existing, baseRevision: revision.id, base, result, checkedOut, author, learntBlobs };
+}
+
+/**
+ * The page files an export over the commit the space imported leaves unread (compared by blob
+ * id, read only where the page's bytes differ: export.ts settleUnread): every Markdown file the
+ * import read as a page but the table of contents (read as text), when the tree has no symbolic
+ * link (a page reached through one is compared as read). `remembered` is the layout of that
+ * import, so of this head (its `.gitbook.yaml` names the table of contents).
+ */
+async function unreadPages(mirror: Mirror, head: string, remembered: SyncLayout): Promise<((path: string) => boolean) | undefined> {
+  if ((await mirror.listTree(head)).some((entry) => entry.mode === '120000')) return undefined;
+  const { configOfLayout } = await import('../../gitsync/layout.js');
+  let summary: string;
+  try {
+    summary = configOfLayout(remembered).summary;
+  } catch {
+    return undefined;
+  }
+  return (path) => readAsPage(path) && path !== summary;
 }
 
 /**
