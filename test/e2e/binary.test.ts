@@ -79,9 +79,9 @@ describe('docsctl binary', () => {
   });
 
   it('answers 501 (exit 1) for an operation of the real API that docsctl only declares', async () => {
-    const cluster = await docsctl(['api', 'GET', '/v1/orgs/o1/sites/s1/insights/visitor-segments']);
+    const cluster = await docsctl(['api', 'GET', '/v1/orgs/o1/sites/s1/topics']);
     expect(cluster.exitCode).toBe(1);
-    expect(cluster.stderr).toMatch(/listSiteVisitorSegments is not implemented yet/);
+    expect(cluster.stderr).toMatch(/listSiteTopics is not implemented yet/);
   });
 
   it('comments on a space: add, reply, list as TSV, resolve, delete (with --yes)', async () => {

@@ -118,10 +118,13 @@ describe('modules loaded at start-up (bin/docsctl.js)', () => {
 
   it('what --help, space get and site tree load stays within bounds (a stale startup-modules.json or a heavy import shows here)', () => {
     // Measured when written: --help 2 files / 68 KB, space get 14 / 402 KB, site tree 22 / 642 KB.
+    // Site tree 25 since 2026-11-29: the site area's handlers delete a site's Insights through a
+    // 550-byte shared chunk (src/domain/sites/insights-tables.ts, kept apart from the query engine);
+    // 701 KB then (tree18's per-variant lines and the site context and insights deletions).
     const bounds: Array<[string[], number, number]> = [
       [['--help'], 2, 80_000],
       [['space', 'get', spaceId, '--json'], 16, 440_000],
-      [['site', 'tree', siteId], 24, 700_000],
+      [['site', 'tree', siteId], 25, 720_000],
     ];
     for (const [args, files, bytes] of bounds) {
       const { chunks, bytes: loadedBytes } = loaded(args);

@@ -210,9 +210,9 @@ describe('serve: routing, auth and bodies', () => {
   });
 
   it('501 naming the operation for the real API\'s operations docsctl only declares, never "No operation matches"', async () => {
-    const segments = await call(server.url, 'GET', `/v1/orgs/${seed.orgId}/sites/s1/insights/visitor-segments`, { token: seed.token });
+    const segments = await call(server.url, 'GET', `/v1/orgs/${seed.orgId}/sites/s1/topics`, { token: seed.token });
     expect(segments.status).toBe(501);
-    expect(segments.json).toEqual({ error: { code: 501, message: 'listSiteVisitorSegments is not implemented yet' } });
+    expect(segments.json).toEqual({ error: { code: 501, message: 'listSiteTopics is not implemented yet' } });
     const ask = await call(server.url, 'POST', `/v1/orgs/${seed.orgId}/ask`, { token: seed.token, body: '{"query":"how?"}' });
     expect(ask.json).toEqual({ error: { code: 501, message: 'askInOrganization is not implemented yet' } });
   });
