@@ -17,7 +17,7 @@ import { forbidden, notFound } from '../api/errors.js';
 import type * as routes from '../api/routes/org-conversations.js';
 import { type Handler, type HandlerContext, Reply, deleted, implementer } from './handler.js';
 import { paginate, rowsOf } from './pagination.js';
-import { atLeast } from './permissions.js';
+import { atLeast, orgAccess } from './permissions.js';
 import { type ConversationRecord as OrgConversationRecord, checkConversationId, conversationView as view } from './conversation-view.js';
 
 const on = implementer<typeof routes>();
@@ -27,11 +27,15 @@ const TABLE = 'orgConversations';
 
 
 type Params = { organizationId: string; conversationId: string };
-const keyOf = (params: Params) => `${params.organizationId}/${params.conversationId}`;
+/** The key of a conversation of an organization the caller belongs to (404 for any other id, e.g. `a/b`). */
+function keyOf(ctx: HandlerContext, params: Params): string {
+  const { org } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+  return `${org.id}/${params.conversationId}`;
+}
 
 /** The conversation, which the caller (its creator or an admin) may change. */
 function changeable(ctx: HandlerContext, params: Params): OrgConversationRecord {
-  const record = ctx.tx.get<OrgConversationRecord>(TABLE, keyOf(params));
+  const record = ctx.tx.get<OrgConversationRecord>(TABLE, keyOf(ctx, params));
   if (!record) throw notFound(`Conversation ${params.conversationId} not found in organization ${params.organizationId}`);
   if (record.createdBy !== ctx.actor.userId && !atLeast(ctx.access.role ?? null, 'admin')) {
     throw forbidden(`Only its creator or an admin may change conversation ${params.conversationId}`);
@@ -40,16 +44,17 @@ function changeable(ctx: HandlerContext, params: Params): OrgConversationRecord 
 }
 
 export const orgConversationHandlers: Record<string, Handler> = {
-  ...on('listOrganizationAgentConversations', (ctx, { params, query }) =>
-    paginate(rowsOf<OrgConversationRecord>(ctx.tx, TABLE, `${params.organizationId}/`), query, (record) => view(record)),
-  ),
+  ...on('listOrganizationAgentConversations', (ctx, { params, query }) => {
+    const { org } = orgAccess(ctx.tx, params.organizationId, ctx.actor.userId);
+    return paginate(rowsOf<OrgConversationRecord>(ctx.tx, TABLE, `${org.id}/`), query, (record) => view(record));
+  }),
 
   ...on('provisionOrganizationAgentConversation', (ctx, { params }) => {
     checkConversationId(params.conversationId);
-    if (ctx.tx.has(TABLE, keyOf(params))) return new Reply(204);
+    if (ctx.tx.has(TABLE, keyOf(ctx, params))) return new Reply(204);
     const now = ctx.clock().toISOString();
     const record: OrgConversationRecord = { id: params.conversationId, shared: true, createdBy: ctx.actor.userId, createdAt: now, updatedAt: now };
-    ctx.tx.put(TABLE, keyOf(params), record);
+    ctx.tx.put(TABLE, keyOf(ctx, params), record);
     return new Reply(204);
   }),
 
@@ -57,13 +62,13 @@ export const orgConversationHandlers: Record<string, Handler> = {
     const record = changeable(ctx, params);
     if (record.title === body.title) return view(record);
     const updated = { ...record, title: body.title, updatedAt: ctx.clock().toISOString() };
-    ctx.tx.put(TABLE, keyOf(params), updated);
+    ctx.tx.put(TABLE, keyOf(ctx, params), updated);
     return view(updated);
   }),
 
   ...on('deleteOrganizationAgentConversation', (ctx, { params }) => {
     changeable(ctx, params);
-    ctx.tx.delete(TABLE, keyOf(params));
+    ctx.tx.delete(TABLE, keyOf(ctx, params));
     return deleted();
   }),
 };

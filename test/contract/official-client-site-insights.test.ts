@@ -15,6 +15,7 @@ let api: GitBookAPI;
 let org: string;
 let store: MemoryStore;
 let clock: { advance(ms: number): void };
+let token: string;
 
 const call = (operationId: string, status: number, ...args: unknown[]) => checkedCall(api, operationId, status, ...args);
 const refusal = (operationId: string, ...args: unknown[]) => refusalOf(api, operationId, ...args);
@@ -47,6 +48,7 @@ beforeAll(async () => {
   const served = await servedOrganization();
   ({ server, api, store, clock } = served);
   org = served.boot.organization.id;
+  token = served.boot.token;
 });
 
 afterAll(() => server?.close());
@@ -216,6 +218,15 @@ describe('the official GitBook client: insights of a site', () => {
     expect(await query({ range: { from: '2026-03-05T00:00:00Z', to: '2026-03-01T00:00:00Z' } })).toMatchObject({ code: 400, message: expect.stringMatching(/: Invalid range: from/) });
     expect(await query({ select: [{ column: 'urlPath', interval: 'day' }] })).toMatchObject({ code: 400, message: expect.stringMatching(/interval/) });
     expect(await query({ limit: 1001 })).toMatchObject({ code: 400 });
+    // Filter values are flat: a deeply nested one is refused before any work on it.
+    const deep = `${'['.repeat(5000)}"x"${']'.repeat(5000)}`;
+    const raw = await fetch(`${server.url}/v1/orgs/${org}/sites/${site}/insights/events/aggregate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: `{"range":"last7Days","where":[{"column":"eventLinkTargetValue","values":[${deep}]}]}`,
+    });
+    expect(raw.status).toBe(400);
+    expect(await raw.text()).toMatch(/where/);
   });
 
   it('deleting the site deletes its events and segments', async () => {

@@ -130,12 +130,14 @@ export const InsightsColumn = z
   });
 export type InsightsColumn = z.infer<typeof InsightsColumn>;
 
+const FilterScalar = z.union([z.string().max(2048), z.number(), z.boolean(), z.null()]);
 /** A filter: a column, its values (their type is the column's: checked by the engine), how to compare. */
 export const InsightsFilter = z
   .object({
     column: z.enum(INSIGHTS_COLUMNS),
     claim: z.string().min(1).max(256).optional(),
-    values: z.array(z.unknown()).min(1).max(1000),
+    // Flat values only (a page {space, page}, a geo point, a link target): no input nests deeper.
+    values: z.array(z.union([FilterScalar, z.record(z.string().max(256), FilterScalar)])).min(1).max(1000),
     operator: z.enum(['in', 'notIn', 'greaterThan', 'greaterThanOrEqual', 'lessThan', 'lessThanOrEqual']).optional(),
   })
   .strict();
