@@ -336,18 +336,26 @@ export function aggregateInsights(query: InsightsAggregation, rows: Iterable<Ins
     const holds = matcher(filter);
     result = result.filter((group) => holds([tally(group, filter.column as Counted)]));
   }
-  const valueIn = (group: Group, column: InsightsColumn): unknown =>
-    isCount(column.column) ? tally(group, column.column) : group.values[grouped.findIndex((candidate) => columnKey(candidate) === columnKey(column))];
+  // Each column's value in a group, resolved once (the sort calls it for every comparison).
+  const reader = (column: InsightsColumn): ((group: Group) => unknown) => {
+    if (isCount(column.column)) {
+      const counted = column.column;
+      return (group) => tally(group, counted);
+    }
+    const at = grouped.findIndex((candidate) => columnKey(candidate) === columnKey(column));
+    return (group) => group.values[at];
+  };
 
   const order = query.order ?? defaultOrder(grouped, select);
   const direction = order?.direction === 'desc' ? -1 : 1;
-  result.sort((a, b) => (order ? direction * compareValues(valueIn(a, order.by), valueIn(b, order.by)) : 0) || compareValues(a.key, b.key));
+  const orderBy = order ? reader(order.by) : undefined;
+  result.sort((a, b) => (orderBy ? direction * compareValues(orderBy(a), orderBy(b)) : 0) || compareValues(a.key, b.key));
   result = result.slice(0, query.limit ?? DEFAULT_LIMIT);
   return {
     columns: select.map((column) => ({
       column: column.column,
       ...(column.column === 'visitorClaim' && column.claim !== undefined ? { claim: column.claim } : {}),
-      values: result.map((group) => valueIn(group, column)),
+      values: result.map(reader(column)),
     })),
   };
 }
