@@ -25,7 +25,7 @@ import { randomBytes } from 'node:crypto';
 import { FILE_MODE, ShortWriteError, errnoCode, fsops, fsyncDir, fsyncFd, guarded, poolIo, writeNewFile, type WriteIo } from './durable.js';
 import { StoreError } from './errors.js';
 import { crashArmed, crashPoint, fault } from './fault.js';
-import { DAMAGE_HINT, HASH_RE, verifyObject } from './objects.js';
+import { DAMAGE_HINT, HASH_RE, sha256, verifyObject } from './objects.js';
 
 export const PACKS_DIR = 'packs';
 /** `pack-<gen>-<kind>-<random>`: kind c (a commit's), k (checkpoint), m (merge), s (staged), g (gc), r (recover). */
@@ -42,11 +42,14 @@ const REUSED_CHUNK = 2 * CHUNK;
 /** Indexes up to this size are read whole at their first lookup; bigger ones a fan-out bucket at a time. */
 const SMALL_INDEX = 256 * 1024;
 /**
- * A bigger index is read whole once this many of its buckets were needed, when it is at most
- * WHOLE_INDEX_MAX: a walk over many objects (a site's tries) needs about every bucket, and
- * one read of a 5 MB index costs less than 256 reads of its buckets.
+ * A bigger index is read whole after this many lookups, when it is at most WHOLE_INDEX_MAX;
+ * before, each lookup reads its fan-out bucket (~20 KB for 60,000 objects) into memory the
+ * pack reuses. Why not keep the buckets, or read the index whole sooner: new memory costs a
+ * page fault per 4 KiB (~9 µs on a virtual machine), so a 5 MB index costs ~12 ms to hold,
+ * while a bucket read again costs ~5 µs. Walks find most objects without the index
+ * (PackSet.read); a process that looks up thousands of objects (serve) reads it whole.
  */
-const WHOLE_AFTER_BUCKETS = 32;
+const WHOLE_AFTER_LOOKUPS = 2048;
 const WHOLE_INDEX_MAX = 16 * 1024 * 1024;
 /**
  * Small objects are read through a window: one page for a read that lands away from the
@@ -410,7 +413,10 @@ export class PackFile {
   private readonly fanout = new Uint32Array(256);
   private entriesStart = 0;
   private whole: Buffer | undefined;
-  private readonly buckets = new Map<number, Buffer>();
+  /** Lookups made before the index was read whole. */
+  private lookups = 0;
+  /** Where a bucket is read while the index is not held whole (reused: see WHOLE_AFTER_LOOKUPS). */
+  private scratch: Buffer | undefined;
   private window: { start: number; bytes: Buffer } | undefined;
   /**
    * The window's memory, reused by every window read (what a read returns is a copy): a
@@ -493,17 +499,14 @@ export class PackFile {
     const from = b === 0 ? 0 : (this.fanout[b - 1] as number);
     const to = this.fanout[b] as number;
     const size = this.count * ENTRY;
-    if (this.whole === undefined && (size <= SMALL_INDEX || (this.buckets.size >= WHOLE_AFTER_BUCKETS && size <= WHOLE_INDEX_MAX))) {
+    if (this.whole === undefined && (size <= SMALL_INDEX || (++this.lookups > WHOLE_AFTER_LOOKUPS && size <= WHOLE_INDEX_MAX))) {
       this.whole = preadAll(this.indexFd as number, this.indexFile, size, this.entriesStart);
-      this.buckets.clear();
+      this.scratch = undefined;
     }
     if (this.whole !== undefined) return this.whole.subarray(from * ENTRY, to * ENTRY);
-    let found = this.buckets.get(b);
-    if (found === undefined) {
-      found = preadAll(this.indexFd as number, this.indexFile, (to - from) * ENTRY, this.entriesStart + from * ENTRY);
-      this.buckets.set(b, found);
-    }
-    return found;
+    const length = (to - from) * ENTRY;
+    if (this.scratch === undefined || this.scratch.length < length) this.scratch = Buffer.allocUnsafe(Math.max(length, 64 * ENTRY));
+    return preadAll(this.indexFd as number, this.indexFile, length, this.entriesStart + from * ENTRY, this.scratch.subarray(0, length));
   }
 
   /** Where `hash` is in this pack (undefined: not here, or the pack was closed). */
@@ -554,16 +557,7 @@ export class PackFile {
     try {
       if (entry.length >= MAX_WINDOW / 2) bytes = preadAll(this.packFd, this.packFile, entry.length, entry.offset);
       else {
-        let window = this.window;
-        if (window === undefined || entry.offset < window.start || end > window.start + window.bytes.length) {
-          // Forward from the last window (straddling its end or just past it): a sequential read.
-          const forward = window !== undefined && entry.offset >= window.start && entry.offset < window.start + window.bytes.length + this.windowSize;
-          this.windowSize = forward ? Math.min(this.windowSize * 2, MAX_WINDOW) : MIN_WINDOW;
-          const size = Math.min(Math.max(this.windowSize, entry.length), this.bytes - entry.offset);
-          this.windowBuffer ??= Buffer.allocUnsafe(MAX_WINDOW);
-          window = { start: entry.offset, bytes: preadAll(this.packFd, this.packFile, size, entry.offset, this.windowBuffer) };
-          this.window = window;
-        }
+        const window = this.windowFor(entry.offset, end);
         const view = window.bytes.subarray(entry.offset - window.start, end - window.start);
         bytes = transient ? view : Buffer.from(view);
       }
@@ -572,6 +566,48 @@ export class PackFile {
       throw unreadable(this.packFile, error);
     }
     return bytes;
+  }
+
+  /** The read window holding bytes `offset`..`end` of the pack: the last one, or a new one read there. */
+  private windowFor(offset: number, end: number): { start: number; bytes: Buffer } {
+    let window = this.window;
+    if (window === undefined || offset < window.start || end > window.start + window.bytes.length) {
+      // Forward from the last window (straddling its end or just past it): a sequential read.
+      const forward = window !== undefined && offset >= window.start && offset < window.start + window.bytes.length + this.windowSize;
+      this.windowSize = forward ? Math.min(this.windowSize * 2, MAX_WINDOW) : MIN_WINDOW;
+      const size = Math.min(Math.max(this.windowSize, end - offset), this.bytes - offset);
+      this.windowBuffer ??= Buffer.allocUnsafe(MAX_WINDOW);
+      window = { start: offset, bytes: preadAll(this.packFd as number, this.packFile, size, offset, this.windowBuffer) };
+      this.window = window;
+    }
+    return window;
+  }
+
+  /**
+   * The bytes of the object that starts at `offset` when it is `hash` (verified: they hash
+   * to it), else undefined, with no index lookup: objects follow one another in a pack, one
+   * per line, and a walk reads them in the order a commit wrote them (a trie before its
+   * children). Objects of half a window or more are left to the index. Anything unexpected
+   * (past the end, no line end, another object, a read error) is undefined: the caller looks
+   * the hash up in the index, whose read reports damage. `transient`: as for `read`.
+   */
+  readIfAt(offset: number, hash: string, transient = false): Buffer | undefined {
+    if (this.packFd === undefined || offset >= this.bytes) return undefined;
+    try {
+      let window = this.windowFor(offset, offset + 1);
+      let newline = window.bytes.indexOf(0x0a, offset - window.start);
+      if (newline < 0 && window.start + window.bytes.length < this.bytes) {
+        // The line runs past the window: a window from its start (up to half the largest).
+        window = this.windowFor(offset, Math.min(offset + MAX_WINDOW / 2, this.bytes));
+        newline = window.bytes.indexOf(0x0a, offset - window.start);
+      }
+      if (newline < 0) return undefined;
+      const view = window.bytes.subarray(offset - window.start, newline);
+      if (sha256(view) !== hash) return undefined;
+      return transient ? view : Buffer.from(view);
+    } catch {
+      return undefined;
+    }
   }
 
   /** Every entry, in hash order (reads the whole index). */
@@ -630,7 +666,7 @@ export class PackFile {
     this.indexFd = undefined;
     this.packFd = undefined;
     this.whole = undefined;
-    this.buckets.clear();
+    this.scratch = undefined;
     this.window = undefined;
     this.windowBuffer = undefined;
   }

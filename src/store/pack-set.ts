@@ -134,6 +134,16 @@ export class PackSet {
   private base: PackFile[] = [];
   /** The pack the last lookup found its object in (tried first by the next). */
   private lastHit: PackFile | undefined;
+  /**
+   * Where the object after the last one read from a pack starts, and whether to try it
+   * first (`readIfAt`): a walk reads objects in the order a commit wrote them, so most of
+   * its reads need no index lookup (a whole-site read of 200 distinct spaces: 3,400 of
+   * 3,500, and no 7 MB of indexes read). Tried while reads keep landing there: a read the
+   * index found elsewhere stops it, one found just there starts it again, so reads in
+   * another order cost no wasted hash.
+   */
+  private next: { pack: PackFile; offset: number } | undefined;
+  private inOrder = false;
   /** Which commit named a pack (the newest one), for packs named by commits after the checkpoint. */
   private readonly namedBy = new Map<string, number>();
   private readonly inline = new Map<string, InlineLocation>();
@@ -398,10 +408,21 @@ export class PackSet {
   read(hash: string, newest: number, transient = false): Buffer | undefined {
     const kept = this.own.get(hash);
     if (kept !== undefined) return kept.bytes;
+    const next = this.next;
+    if (this.inOrder && next !== undefined && !next.pack.closed) {
+      const bytes = next.pack.readIfAt(next.offset, hash, transient);
+      if (bytes !== undefined) {
+        next.offset += bytes.length + 1;
+        return bytes;
+      }
+    }
     const location = this.locate(hash, newest);
     if (location !== undefined) {
       const bytes = this.readOrGone(hash, location, transient);
-      if (bytes !== undefined) return bytes;
+      if (bytes !== undefined) {
+        this.readFrom(location);
+        return bytes;
+      }
     }
     const loose = readLooseBytes(this.dir, hash);
     if (loose !== undefined) return loose;
@@ -425,6 +446,19 @@ export class PackSet {
       }
     }
     return undefined;
+  }
+
+  /** Notes where the object after one just read from `location` starts, and whether reads follow that order. */
+  private readFrom(location: Location): void {
+    if (!('pack' in location)) {
+      this.next = undefined;
+      this.inOrder = false;
+      return;
+    }
+    const { pack, entry } = location;
+    const next = this.next;
+    this.inOrder = next !== undefined && next.pack === pack && next.offset === entry.offset;
+    this.next = { pack, offset: entry.offset + entry.length + 1 };
   }
 
   /** Reads at a location; undefined when its file went away meanwhile (a pruned commit, a merged pack). */

@@ -8,9 +8,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { ContentPage, ContentTree } from '../../src/content-model/model.js';
-import { saveTree } from '../../src/domain/content/storage.js';
+import { RevisionContent, saveTree } from '../../src/domain/content/storage.js';
 import { createStore, fsck, openStore } from '../../src/store/index.js';
 import { collectHashes } from '../../src/store/objects.js';
 import { PackFile, listPacks } from '../../src/store/pack-file.js';
@@ -143,5 +143,34 @@ describe('a checkpoint lays out each space’s trie together', () => {
     const reader = openStore(dir).read();
     for (const [, row] of reader.entries<{ content: string }>('revisions')) expect(reader.getObject<{ rootPages: string[] }>(row.content).rootPages).toHaveLength(4);
     expect(fs.existsSync(path.join(dir, 'packs'))).toBe(true);
+  });
+});
+
+describe('a walk in pack order', () => {
+  it('reads each space after the first of its objects without the index, and reads every page as written', async () => {
+    const dir = storePath('pack-walk');
+    const spaces = 6;
+    const store = createStore(dir, { durable: false, checkpointEvery: spaces });
+    for (let s = 0; s < spaces; s += 1) {
+      await store.transact((tx) => {
+        tx.put('revisions', `r${s}`, { content: saveTree(tx, treeOf(s)) as string });
+      });
+    }
+    await store.close();
+    const reader = openStore(dir).read();
+    const revisions = reader.entries<{ content: string }>('revisions');
+    const find = vi.spyOn(PackFile.prototype, 'find');
+    try {
+      for (const [key, row] of revisions) {
+        const content = new RevisionContent(reader, row.content);
+        const titles = [...content.root.rootPages].map((id) => content.outline(id)?.t);
+        expect(titles).toEqual([0, 1, 2, 3].map((a) => `Space ${key.slice(1)} part ${a}`));
+        for (const id of content.outline(content.root.rootPages[0] as string)?.c ?? []) expect(content.outline(id)?.t).toMatch(/^Space \d page 0\.\d+$/);
+      }
+      // Each space's root and trie (5+ objects) cost about one lookup: the rest follow in the pack.
+      expect(find.mock.calls.length).toBeLessThanOrEqual(spaces * 2);
+    } finally {
+      find.mockRestore();
+    }
   });
 });

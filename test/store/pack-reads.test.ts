@@ -134,3 +134,59 @@ describe('finding an object in a pack index', () => {
     pack.close();
   });
 });
+
+describe('reading the object that follows the last one (a walk in pack order)', () => {
+  it('hands out the object that starts at an offset when it is the one asked for, and nothing otherwise', async () => {
+    const { dir, name, objects } = await writePack(50);
+    const pack = PackFile.open(dir, name) as PackFile;
+    const entries = [...objects.keys()].map((hash) => pack.find(hash)!).sort((a, b) => a.offset - b.offset);
+    for (const [i, entry] of entries.entries()) {
+      expect(pack.readIfAt(entry.offset, entry.hash)?.equals(objects.get(entry.hash)!)).toBe(true);
+      const next = entries[i + 1];
+      if (next) expect(entry.offset + entry.length + 1).toBe(next.offset);
+    }
+    const [first, second] = entries as [(typeof entries)[0], (typeof entries)[0]];
+    expect(pack.readIfAt(first.offset, second.hash)).toBeUndefined(); // another object there
+    expect(pack.readIfAt(first.offset + 1, first.hash)).toBeUndefined(); // not where an object starts
+    expect(pack.readIfAt(pack.bytes, first.hash)).toBeUndefined(); // past the end
+    pack.close();
+    expect(pack.readIfAt(first.offset, first.hash)).toBeUndefined(); // closed
+  });
+
+  it('does not hand out an object whose bytes in the pack were damaged', async () => {
+    const { dir, name, objects } = await writePack(20);
+    const pack = PackFile.open(dir, name) as PackFile;
+    const entry = [...objects.keys()].map((hash) => pack.find(hash)!).sort((a, b) => a.offset - b.offset)[5]!;
+    pack.close();
+    const fd = fs.openSync(pack.packFile, 'r+');
+    fs.writeSync(fd, Buffer.from('X'), 0, 1, entry.offset + 20);
+    fs.closeSync(fd);
+    const reopened = PackFile.open(dir, name) as PackFile;
+    expect(reopened.readIfAt(entry.offset, entry.hash)).toBeUndefined();
+    expect(() => reopened.read(entry)).toThrow(/does not match its hash/);
+    reopened.close();
+  });
+});
+
+describe('looking objects up in a large pack index', () => {
+  it('reads one bucket per lookup, not the whole index, until many lookups were made; every lookup answers right', async () => {
+    // 4,000 objects: an index of 356 KB, past what is read whole at the first lookup.
+    const { dir, name, objects } = await writePack(4000);
+    const pack = PackFile.open(dir, name) as PackFile;
+    const hashes = [...objects.keys()];
+    const indexBytes = 4000 * 89;
+    // 100 lookups (a walk's misses, over most buckets): a bucket (~1.4 KB here) each, less than half the index in all.
+    const read = bytesRead(() => {
+      for (const hash of hashes.slice(0, 100)) expect(pack.find(hash)?.hash).toBe(hash);
+    });
+    expect(read).toBeLessThan(indexBytes / 2);
+    // Thousands more (a long-running serve): the index is then read whole, and lookups still answer right.
+    for (const hash of hashes) expect(pack.find(hash)?.hash).toBe(hash);
+    for (const hash of hashes.slice(0, 50)) expect(pack.find(sha256(Buffer.from(`absent ${hash}`)))).toBeUndefined();
+    const after = bytesRead(() => {
+      for (const hash of hashes.slice(0, 500)) expect(pack.find(hash)?.hash).toBe(hash);
+    });
+    expect(after).toBe(0);
+    pack.close();
+  });
+});
