@@ -35,8 +35,13 @@ const VALUE_OPTIONS = new Set(['--store', '--endpoint', '--token', '--profile', 
 
 /** The first command word of argv (`space` in `docsctl --json space list`), or the one after `help`. */
 export function commandWord(argv: readonly string[]): string | undefined {
+  return commandWords(argv, 2)[0];
+}
+
+/** Up to `most` words of argv that are not options or their values (`help` first left out): command words, then positional arguments. */
+function commandWords(argv: readonly string[], most: number): string[] {
   const words: string[] = [];
-  for (let i = 0; i < argv.length && words.length < 2; i++) {
+  for (let i = 0; i < argv.length && words.length < most; i++) {
     const arg = argv[i] as string;
     if (arg === '--') break;
     if (arg.startsWith('-')) {
@@ -45,7 +50,27 @@ export function commandWord(argv: readonly string[]): string | undefined {
     }
     words.push(arg);
   }
-  return words[0] === 'help' ? words[1] : words[0];
+  return words[0] === 'help' ? words.slice(1) : words;
+}
+
+/**
+ * The operation commands of the invoked group that argv names: those whose words after
+ * the group start argv's (`site tree` for `docsctl site tree SITE`), or every one when
+ * none does (the group's help, a misspelt command: commander lists them or suggests
+ * one). Registering a command costs its options (~100 under `site`: a few ms of every
+ * `site` command, for commands it does not run).
+ */
+export function namedSpecs<S extends { command: string; aliases?: readonly string[] }>(specs: readonly S[], argv: readonly string[]): readonly S[] {
+  const words = commandWords(argv, 4).slice(1);
+  const named = specs.filter((spec) => {
+    const path = spec.command.split(' ').slice(1);
+    if (path.length === 0 || path.length > words.length) return false;
+    return path.every((word, i) => words[i] === word || (i === path.length - 1 && (spec.aliases?.includes(words[i] as string) ?? false)));
+  });
+  if (named.length === 0) return specs;
+  // With the commands under a named one (`space fields` has `space fields set`): its help lists them.
+  const prefixes = named.map((spec) => `${spec.command} `);
+  return specs.filter((spec) => named.includes(spec) || prefixes.some((prefix) => spec.command.startsWith(prefix)));
 }
 
 /**
@@ -153,7 +178,7 @@ export function buildProgram(ctx: CliContext, sessions: Session[], argv: readonl
   const invoked = invokedGroup(argv);
   runtime?.registerOperationCommands(
     program,
-    inGroupOrder(modules.flatMap((module) => module.specs).filter((spec) => invoked === EVERYTHING || spec.command.split(' ')[0] === invoked)),
+    invoked === EVERYTHING ? inGroupOrder(modules.flatMap((module) => module.specs)) : namedSpecs(inGroupOrder(modules.flatMap((module) => module.specs).filter((spec) => spec.command.split(' ')[0] === invoked)), argv),
     groupDescriptions,
     getSession,
   );

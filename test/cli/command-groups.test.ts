@@ -7,7 +7,8 @@ import { Command, Help } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { commandGroups, groupDescriptions, loadCommandModules, moduleGroups } from '../../src/cli/commands/index.js';
 import { loadToolCommands, toolCommands } from '../../src/cli/commands/tools.js';
-import { commandModulesFor, commandsFor, invokedGroup } from '../../src/cli/main.js';
+import { commandModulesFor, commandsFor, invokedGroup, namedSpecs } from '../../src/cli/main.js';
+import { runCli } from '../helpers/cli.js';
 import type { Session } from '../../src/cli/session.js';
 
 describe('command modules by group', () => {
@@ -50,6 +51,43 @@ describe('command modules by group', () => {
     const collection = await commandModulesFor(['collection', 'list']);
     expect(collection.map((module) => module.name)).toEqual(['derived']);
     expect(collection[0]?.specs.every((spec) => spec.command.startsWith('collection '))).toBe(true);
+  });
+});
+
+describe('the commands of the invoked group that are registered', () => {
+  it('are the command argv names, with the commands under it, for every command of every group (by name or alias)', async () => {
+    const specs = (await loadCommandModules())[0]?.specs ?? [];
+    expect(specs.length).toBeGreaterThan(250);
+    for (const spec of specs) {
+      const group = specs.filter((other) => other.command.split(' ')[0] === spec.command.split(' ')[0]);
+      const words = spec.command.split(' ');
+      for (const argv of [[...words, 'ARG', '--json'], ...(spec.aliases ?? []).map((alias) => ['--json', ...words.slice(0, -1), alias, 'ARG'])]) {
+        const named = namedSpecs(group, argv).map((other) => other.command);
+        expect(named, argv.join(' ')).toContain(spec.command);
+        // Nothing beside its path: only the commands it is under (`space fields` for `space fields set`) and those under it.
+        for (const other of named) {
+          expect(spec.command === other || spec.command.startsWith(`${other} `) || other.startsWith(`${spec.command} `), `${argv.join(' ')}: ${other}`).toBe(true);
+        }
+        for (const other of group) if (other.command.startsWith(`${spec.command} `)) expect(named, argv.join(' ')).toContain(other.command);
+      }
+    }
+  });
+
+  it('are all of the group when argv names none of them (its help, a misspelt command)', async () => {
+    const site = (await loadCommandModules('site'))[0]?.specs ?? [];
+    expect(namedSpecs(site, ['site'])).toHaveLength(site.length);
+    expect(namedSpecs(site, ['site', '--help'])).toHaveLength(site.length);
+    expect(namedSpecs(site, ['site', 'tre', 'x'])).toHaveLength(site.length);
+    expect(namedSpecs(site, ['help', 'site', 'tree']).map((spec) => spec.command)).toEqual(['site tree']);
+  });
+
+  it('leave the help of a command that has commands under it, and the suggestion for a misspelt one, as they were', async () => {
+    const fields = await runCli(['space', 'fields', '--help']);
+    expect(fields.stdout).toMatch(/^Usage: docsctl space fields \[options\] \[command\] <spaceId>$/m);
+    expect(fields.stdout).toMatch(/^ {2}set \[options\] <spaceId> <assignments\.\.\.>/m);
+    const misspelt = await runCli(['site', 'tre', 'x']);
+    expect(misspelt.exitCode).toBe(2);
+    expect(misspelt.stderr).toMatch(/unknown command 'tre'\n\(Did you mean tree\?\)/);
   });
 });
 
