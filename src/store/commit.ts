@@ -30,7 +30,7 @@ import { crashPoint } from './fault.js';
 import { type BChange, type BEmit, type BLeaf, type BNode, isBLeaf } from './btree.js';
 import type { HamtNode } from './hamt.js';
 import { type LockHandle, WaitersCheck, acquireLock } from './lock.js';
-import { namesHashes, sha256 } from './objects.js';
+import { namesHashes, sha256, storedText } from './objects.js';
 import { BULK_ITEMS, yieldIfDue } from '../util/slices.js';
 import { PackFile, PackWriter, newPackName } from './pack-file.js';
 import type { PackSet } from './pack-set.js';
@@ -152,7 +152,7 @@ function nodeSink(pending: Map<string, Pending>) {
       const p = pending.get(hash);
       if (p === undefined || p.value !== undefined || p.node !== true) return p?.value;
       let value = reread.get(hash);
-      if (value === undefined) reread.set(hash, (value = JSON.parse(p.bytes.toString('utf8'))));
+      if (value === undefined) reread.set(hash, (value = JSON.parse(storedText(p.bytes))));
       return value;
     },
     /** A key range was applied: the leaves parsed back for it are let go. */

@@ -35,7 +35,7 @@ import { DIR_MODE, errnoCode } from './durable.js';
 import { StoreError, StoreNotFoundError } from './errors.js';
 import { type HamtNode, nodeShapeProblem } from './hamt.js';
 import { lockTimeoutFromEnv } from './lock.js';
-import { DAMAGE_HINT, HASH_RE, ObjectCache, missingObject, objectPath, parseObject } from './objects.js';
+import { DAMAGE_HINT, HASH_RE, ObjectCache, missingObject, objectPath, parseObject, storedText } from './objects.js';
 import { PackSet } from './pack-set.js';
 import { Snapshot, type SnapshotSource } from './snapshot.js';
 import { PackStager } from './stage.js';
@@ -173,7 +173,7 @@ export class JsonFileStore implements Store, SnapshotSource {
     for (const prepared of this.speculative) {
       const p = prepared.pending.get(hash);
       if (p === undefined) continue;
-      if (p.value === undefined) return JSON.parse(p.bytes.toString('utf8'));
+      if (p.value === undefined) return JSON.parse(storedText(p.bytes));
       // A table node the commit built has its shape by construction (as in `committed`): the
       // next group, which reads the nodes of the commit in flight, checks none of them (an
       // inner node's check tests each child's hash: ~2% of a create's CPU under serve).

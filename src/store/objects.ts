@@ -5,6 +5,7 @@
  * `objects/ab/<sha256>.json`, which are read until the first repack folds them
  * into a pack. Parsed objects stay in a bounded LRU (`ObjectCache`).
  */
+import { isAscii } from 'node:buffer';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -114,13 +115,22 @@ export function missingObject(dir: string, hash: string, cause?: unknown): Store
 }
 
 /**
+ * The text of stored bytes. ASCII (nearly every object) is decoded as Latin-1, the same
+ * characters: a copy, where V8's UTF-8 decoder goes byte by byte (6 MB of a whole site's
+ * tries: ~8 ms against ~1 ms with the check).
+ */
+export function storedText(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
+/**
  * Parses an object's verified bytes. Throws StoreError naming `file` when they are not JSON
  * (a function: the name is built only then; a path.join per object read was 3% of reading a
  * whole site's pages).
  */
 export function parseObject(bytes: Buffer, file: string | (() => string)): unknown {
   try {
-    return JSON.parse(bytes.toString('utf8')) as unknown;
+    return JSON.parse(storedText(bytes)) as unknown;
   } catch (error) {
     const name = typeof file === 'string' ? file : file();
     throw new StoreError(`store damaged: ${name} is not valid JSON`, name, { hint: DAMAGE_HINT, cause: error });
