@@ -341,19 +341,16 @@ export class PackSet {
   }
 
   /**
-   * Where `hash` is, indexing the commits after the checkpoint up to `newest` (newest
-   * first) and opening base packs as needed; undefined when neither holds it.
+   * Where `hash` is, opening base packs and indexing the commits after the checkpoint up
+   * to `newest` (newest first) as needed; undefined when neither holds it. The base packs
+   * first: opening one reads a page, where indexing the commits reads up to one file per
+   * commit since the checkpoint (30 of them, 1 MB of records, for any read of a base
+   * pack's object in a one-shot command). An object is the same wherever it is found.
    */
   locate(hash: string, newest: number): Location | undefined {
     const found = this.known(hash);
     if (found !== undefined) return found;
-    // The commits after the checkpoint not indexed yet, newest first.
-    for (let gen = newest, floor = this.checkpoint.gen; gen > floor; gen -= 1) {
-      if (this.indexed.has(gen)) continue;
-      this.indexCommit(gen);
-      const hit = this.known(hash);
-      if (hit !== undefined) return hit;
-    }
+    const floor = this.checkpoint.gen;
     while (this.unopened.length > 0) {
       const name = this.unopened.shift() as string;
       const pack = this.openPack(name);
@@ -361,6 +358,13 @@ export class PackSet {
       this.base.push(pack);
       const entry = pack.find(hash);
       if (entry !== undefined) return { pack, entry };
+    }
+    // The commits after the checkpoint not indexed yet, newest first.
+    for (let gen = newest; gen > floor; gen -= 1) {
+      if (this.indexed.has(gen)) continue;
+      this.indexCommit(gen);
+      const hit = this.known(hash);
+      if (hit !== undefined) return hit;
     }
     return undefined;
   }
