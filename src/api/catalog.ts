@@ -28,6 +28,7 @@ const moduleLoaders: Record<RouteModuleName, () => Promise<Record<string, unknow
   'site-insights': () => import('./routes/site-insights.js'),
   'site-structure': () => import('./routes/site-structure.js'),
   'site-publishing': () => import('./routes/site-publishing.js'),
+  styleguides: () => import('./routes/styleguides.js'),
   'change-requests': () => import('./routes/change-requests.js'),
   content: () => import('./routes/content.js'),
   documents: () => import('./routes/documents.js'),

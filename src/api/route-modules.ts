@@ -33,6 +33,7 @@ import * as siteContext from './routes/site-context.js';
 import * as siteInsights from './routes/site-insights.js';
 import * as spaces from './routes/spaces.js';
 import * as sso from './routes/sso.js';
+import * as styleguides from './routes/styleguides.js';
 import * as system from './routes/system.js';
 import * as teams from './routes/teams.js';
 import * as translations from './routes/translations.js';
@@ -51,6 +52,7 @@ export const handWrittenModules = {
   'site-publishing': sitePublishing,
   'site-context': siteContext,
   'site-insights': siteInsights,
+  styleguides,
   'change-requests': changeRequests,
   content,
   documents,

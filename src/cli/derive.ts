@@ -5,6 +5,8 @@
  * cannot say. Kept apart from operation.ts so the generated files import only this.
  */
 import type { RawInput } from '../api/validate.js';
+import type { RouteId } from '../api/route-id.js';
+import type { ApiResponse, Transport } from '../transport/types.js';
 import type { Lookup } from './lookups.js';
 import type { ArgSpec, FlagSpec, OperationCommandSpec } from './operation.js';
 
@@ -25,6 +27,17 @@ export interface CommandHooks
 }
 
 export type Hooks = Record<string, CommandHooks>;
+
+/**
+ * A hook's `request` for an answer whose list is not under `items` (a bare array, `{results}`,
+ * `{templates}`…): the answer of `routeId` with its list under `items`, as list commands read it.
+ */
+export const listed =
+  (routeId: RouteId, itemsOf: (body: unknown) => unknown[]) =>
+  async (transport: Transport, input: RawInput): Promise<ApiResponse> => {
+    const response = await transport.request(routeId, input);
+    return { ...response, body: { items: itemsOf(response.body) } };
+  };
 
 /** The long option as written (`--no-x` stays apart from `--x`, which it does not replace). */
 const longName = (flags: string) => /--[a-z0-9-]+/i.exec(flags)?.[0] ?? flags;

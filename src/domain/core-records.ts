@@ -41,6 +41,7 @@
  */
 // Sites keep a reverse index of the spaces they show: a purged space leaves them (sites/integrity.ts).
 import { detachSpaceFromSites } from './sites/integrity.js';
+import { dropStyleguide } from './sites/styleguide-records.js';
 import { notFound } from '../api/errors.js';
 import type { StoreReader, StoreWriter } from '../store/types.js';
 import { KeyedSet, OrderedList } from './ordered.js';
@@ -271,6 +272,8 @@ export interface SpaceRecord {
   deletedAt?: string;
   counters: SpaceCounters;
   gitSync?: GitSyncState;
+  /** 0.202: a writing style guide (sites/styleguide-records.ts); absent for a regular space. Never copied by duplicate. */
+  type?: 'styleguide';
 }
 
 /** Git commit metadata of a revision (API `GitSyncCommit`). */
@@ -428,12 +431,13 @@ export function untrashSpace(tx: StoreWriter, space: SpaceRecord): void {
 /**
  * Removes a space for good: its record, its revision records (the primary one,
  * its ancestors, and those of its change requests), its change requests, and
- * its place in the organization's indexes and in every site. Called lazily for spaces past the
- * window. (Content objects are left to `store gc`.)
+ * its place in the organization's indexes and in every site (as a site space or its style
+ * guide). Called lazily for spaces past the window. (Content objects are left to `store gc`.)
  */
 export function purgeSpace(tx: StoreWriter, space: SpaceRecord): void {
   tx.delete(Tables.spaces, space.id);
   detachSpaceFromSites(tx, space.id);
+  dropStyleguide(tx, space);
   const heads = [space.revision];
   for (const { id: number, value: crId } of spaceCrNumbers.all(tx, space.id)) {
     const key = `${space.id}/${crId}`;

@@ -61,6 +61,7 @@ const fonts = async (): Promise<Handlers> => (await import('./fonts.js')).fontHa
 const sites = async (): Promise<Handlers> => (await import('./sites/handlers.js')).sitesAreaHandlers;
 const siteContext = async (): Promise<Handlers> => (await import('./sites/context.js')).contextHandlers;
 const siteInsights = async (): Promise<Handlers> => (await import('./sites/insights.js')).insightsHandlers;
+const styleguides = async (): Promise<Handlers> => (await import('./styleguides.js')).styleguideHandlers;
 const system = async (): Promise<Handlers> => (await import('./system.js')).systemHandlers;
 const audit = async (): Promise<Handlers> => (await import('./audit.js')).auditHandlers;
 const storage = async (): Promise<Handlers> => (await import('./storage.js')).storageHandlers;
@@ -94,6 +95,7 @@ export const areaLoaders: Partial<Record<RouteModuleName, () => Promise<Handlers
   'site-publishing': sites,
   'site-context': siteContext,
   'site-insights': siteInsights,
+  styleguides,
   'custom-fields': customFields,
   integrations,
   sso,

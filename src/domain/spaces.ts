@@ -39,6 +39,7 @@ import {
   untrashSpace,
 } from './core-records.js';
 import { detachSpaceFromSites } from './sites/integrity.js';
+import { dropStyleguide, orgStyleguides } from './sites/styleguide-records.js';
 import { appendChild, containerKey, insertAfter, relocate, softDeleteSpace } from './tree.js';
 import { spaceView } from './views.js';
 import { recordSpaceEvent } from './integration-events.js';
@@ -76,7 +77,15 @@ const on = implementer<typeof routes>();
 export function createSpaceIn(
   ctx: HandlerContext,
   orgId: string,
-  fields: { title?: string | undefined; emoji?: string | undefined; parent?: string | undefined; editMode?: SpaceRecord['editMode'] | undefined; language?: SpaceRecord['language'] | undefined },
+  fields: {
+    title?: string | undefined;
+    emoji?: string | undefined;
+    parent?: string | undefined;
+    editMode?: SpaceRecord['editMode'] | undefined;
+    language?: SpaceRecord['language'] | undefined;
+    /** A style guide (sites/styleguide-records.ts: the caller lists it). */
+    type?: SpaceRecord['type'] | undefined;
+  },
 ): SpaceRecord {
   const parent = fields.parent === undefined ? undefined : requireParentCollection(ctx.tx, orgId, fields.parent, 'parent');
   const now = ctx.clock();
@@ -98,6 +107,7 @@ export function createSpaceIn(
     createdAt: at,
     updatedAt: at,
     counters: { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 },
+    ...(fields.type !== undefined ? { type: fields.type } : {}),
   };
   putSpace(ctx.tx, space);
   orgSpaceList.insert(ctx.tx, orgId, id, null);
@@ -285,7 +295,12 @@ export const spaceHandlers: Record<string, Handler> = {
       throw noUpdate(`Transferring space ${space.id} (it is already there)`);
     }
     requireRole(target.role, 'admin', targetOrg, 'transfer spaces into it');
-    if (targetOrg !== source) detachSpaceFromSites(ctx.tx, space.id); // a site shows only its own organization's spaces
+    if (targetOrg !== source) {
+      // A site shows only its own organization's spaces; a style guide stays one, of its new organization.
+      detachSpaceFromSites(ctx.tx, space.id);
+      dropStyleguide(ctx.tx, space);
+      if (space.type === 'styleguide') orgStyleguides.put(ctx.tx, targetOrg, space.id, null);
+    }
     const ref = spaceRef(space.id);
     relocate(ctx.tx, ref, containerKey(source, space.parent), containerKey(targetOrg, parent), undefined, `space ${space.id}`);
     if (targetOrg !== source) {

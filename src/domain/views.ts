@@ -155,6 +155,8 @@ export interface SpaceView {
   changeRequests: number;
   changeRequestsOpen: number;
   changeRequestsDraft: number;
+  /** 0.202: only for a style guide. */
+  type?: 'styleguide';
   permissions: SpacePermissions;
 }
 
@@ -183,6 +185,7 @@ export function spaceView(ctx: ViewContext, space: SpaceRecord, role: Role): Spa
     changeRequests: space.counters.changeRequests,
     changeRequestsOpen: space.counters.changeRequestsOpen,
     changeRequestsDraft: space.counters.changeRequestsDraft,
+    ...(space.type !== undefined ? { type: space.type } : {}),
     permissions: spacePermissions(role),
   };
 }

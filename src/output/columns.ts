@@ -164,6 +164,21 @@ const siteColumns = {
     col('TARGET', 'target'),
     col('ID', 'redirect.id', true),
   ],
+  // Style guides (src/api/routes/styleguides.ts): an organization's are {space, sites}.
+  styleguide: [
+    handleCol('SPACE', 'space.id'),
+    col('TITLE', 'space.title'),
+    { header: 'SITES', get: (item) => ((item.sites as Array<{ id?: string }> | undefined) ?? []).map((site) => site.id).join(',') },
+    col('UPDATED', 'space.updatedAt', true),
+  ],
+  styleguideTemplate: [col('ID', 'id'), col('TITLE', 'title'), col('SUBTITLE', 'subtitle'), col('EMOJI', 'emoji', true)],
+  styleguideRun: [
+    col('ID', 'id'),
+    col('STYLE GUIDE', 'styleguide'),
+    { header: 'SPACES', get: (item) => ((item.spaces as string[] | undefined) ?? []).join(',') },
+    col('BY', 'createdBy.displayName'),
+    col('CREATED', 'createdAt'),
+  ],
   // Header names only: values may be secrets (they are in --json and --yaml).
   siteChannel: [
     col('ID', 'id'),

@@ -7,7 +7,7 @@
 import { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server/server.js';
-import { checkedCall, clientOperation, compileValidators, refusalOf, servedOrganization } from './official-client.js';
+import { checkedCall, clientOperation, compileValidators, memberClient, refusalOf, servedOrganization } from './official-client.js';
 
 let server: RunningServer;
 let api: GitBookAPI;
@@ -16,13 +16,6 @@ let adminToken: string;
 let clock: { advance(ms: number): void };
 
 const call = (operationId: string, status: number, ...args: unknown[]) => checkedCall(api, operationId, status, ...args);
-
-/** A docsctl extension call (x-docsctl) as the admin: the official client has no method for it. */
-async function extension(path: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  expect(response.status, await response.clone().text()).toBe(201);
-  return (await response.json()) as Record<string, unknown>;
-}
 
 beforeAll(async () => {
   compileValidators([
@@ -64,9 +57,7 @@ describe("the official GitBook client: conversations with the organization's age
   });
 
   it("only its creator or an admin renames or deletes a conversation", async () => {
-    const member = await extension(`/v1/x-docsctl/orgs/${org}/users`, { email: 'bo@example.com', displayName: 'Bo', role: 'edit' });
-    const { token } = (await extension(`/v1/x-docsctl/users/${String(member.id)}/tokens`, { label: 'bo' })) as { token: string };
-    const bo = new GitBookAPI({ endpoint: server.url, authToken: token });
+    const bo = await memberClient(server, adminToken, org, { email: 'bo@example.com', displayName: 'Bo', role: 'edit' });
     expect((await clientOperation(api, 'provisionOrganizationAgentConversation')(org, 'ada-1')).status).toBe(204);
     expect((await clientOperation(bo, 'provisionOrganizationAgentConversation')(org, 'bo-1')).status).toBe(204);
     // Everyone sees every conversation (they are shared).

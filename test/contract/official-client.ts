@@ -64,3 +64,18 @@ export async function servedOrganization() {
   const api = new GitBookAPI({ endpoint: server.url, authToken: boot.token });
   return { store, clock, ids, boot, server, api };
 }
+
+/**
+ * A new member of `org` with `role` and a client with their own token, made through docsctl's
+ * extensions (x-docsctl: the official client has no operation for them) as the admin.
+ */
+export async function memberClient(server: { url: string }, adminToken: string, org: string, member: { email: string; displayName: string; role: string }): Promise<GitBookAPI> {
+  const extension = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
+    const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(response.status, await response.clone().text()).toBe(201);
+    return (await response.json()) as Record<string, unknown>;
+  };
+  const user = await extension(`/v1/x-docsctl/orgs/${org}/users`, member);
+  const { token } = (await extension(`/v1/x-docsctl/users/${String(user.id)}/tokens`, { label: member.displayName.toLowerCase() })) as { token: string };
+  return new GitBookAPI({ endpoint: server.url, authToken: token });
+}

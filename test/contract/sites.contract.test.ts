@@ -154,13 +154,13 @@ describe('sites contract (@gitbook/api 0.202.0)', () => {
     // Integration installations on sites are validated with the rest of the integrations (official-client-integrations.test.ts),
     // 0.202's site additions by official-client-0202-site-publishing.test.ts (every answer checked against the schema),
     // the ads program by official-client-site-ads.test.ts, context sources by official-client-site-context.test.ts,
-    // insights by official-client-site-insights.test.ts.
+    // insights by official-client-site-insights.test.ts, style guides by official-client-styleguides.test.ts.
     const ads = ['updateSiteAdsById', 'adsListSites', 'adsUpdateSite'];
     const siteRoutes = routes
       .filter(
         (route) =>
           route.path.includes('/sites') &&
-          !['declared', 'integrations', 'site-structure', 'site-publishing', 'site-context', 'site-insights'].includes(routeInfo(route.id).module) &&
+          !['declared', 'integrations', 'site-structure', 'site-publishing', 'site-context', 'site-insights', 'styleguides'].includes(routeInfo(route.id).module) &&
           route.source !== 'docsctl' &&
           !ads.includes(route.id),
       )

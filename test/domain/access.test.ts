@@ -221,6 +221,8 @@ describe('handlers', () => {
         "org-conversations.ts: if (record.createdBy !== ctx.actor.userId && !atLeast(ctx.access.role ?? null, 'admin')) {",
         // A section or site space on a new space (`spaceId: null` in the body) makes a space: `create` in the organization, beside the site's admin.
         "sites/site-space-source.ts: requireRole(roleIn(ctx.tx, site.organization, ctx.actor.userId) ?? null, 'create', site.organization, 'make a new space for a site');",
+        // A site's style guide is a new space: `create` in the organization, beside the site's admin (when it has none yet).
+        "styleguides.ts: requireRole(roleIn(ctx.tx, org.id, ctx.actor.userId) ?? null, 'create', org.id, \"make a site's style guide space\");",
         // An integration's organization is its owner, not a path parameter.
         "integrations.ts: atLeast(roleIn(tx, integration.owner, userId) ?? null, 'admin');",
         "integrations.ts: if (!atLeast(roleIn(ctx.tx, org.id, ctx.actor.userId) ?? null, 'admin')) {",

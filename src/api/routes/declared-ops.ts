@@ -5,7 +5,6 @@ import type { DeclaredOperation } from '../route.js';
 /** Their ids: part of `RouteId`, so code may name them (they answer 501) but not misspell them. */
 export type DeclaredRouteId =
   | "askInOrganization"
-  | "createSiteStyleguideById"
   | "createSiteStyleguideRun"
   | "deleteSiteTopicFindings"
   | "getOrganizationAIUsage"
@@ -19,7 +18,6 @@ export type DeclaredRouteId =
   | "getSiteScanById"
   | "getSiteTopicById"
   | "listChangeRequestsForSiteFinding"
-  | "listOrganizationStyleguides"
   | "listPagesForSiteFinding"
   | "listQuestionsForSiteFinding"
   | "listRecordsForSiteFinding"
@@ -29,9 +27,7 @@ export type DeclaredRouteId =
   | "listSiteQuestions"
   | "listSiteQuestionSources"
   | "listSiteScans"
-  | "listSiteStyleguideRuns"
   | "listSiteTopics"
-  | "listStyleguideTemplates"
   | "streamAIResponseInSite"
   | "streamAskInOrganization"
   | "streamAskInSite"
@@ -45,7 +41,6 @@ export type DeclaredRouteId =
 
 export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"askInOrganization","method":"POST","path":"/v1/orgs/{organizationId}/ask","summary":"Ask a question in an organization","success":200,"paginated":false,"query":["format","details"],"body":{"required":true,"fields":["query","previousQueries"],"requiredFields":["query"]}},
-  {"id":"createSiteStyleguideById","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/styleguide","summary":"Create or retrieve the style guide space for a site","success":200,"paginated":false,"query":[],"body":{"required":false,"fields":["template"],"requiredFields":[]}},
   {"id":"createSiteStyleguideRun","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/styleguide/runs","summary":"Start a style guide check run for a site","success":201,"paginated":false,"query":[],"body":{"required":true,"fields":["spaces"],"requiredFields":["spaces"]}},
   {"id":"deleteSiteTopicFindings","method":"DELETE","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics/{siteTopicId}/findings","summary":"Delete all documentation issues found under a topic","success":"delete","paginated":false,"query":[],"body":null},
   {"id":"getOrganizationAIUsage","method":"GET","path":"/v1/orgs/{organizationId}/billing/ai-usage","summary":"Get AI credit usage by AI feature and time period","success":200,"paginated":false,"query":["from","to","interval"],"body":null},
@@ -59,7 +54,6 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"getSiteScanById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/scans/{siteScanId}","summary":"Get a site scan by ID","success":200,"paginated":false,"query":[],"body":null},
   {"id":"getSiteTopicById","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics/{siteTopicId}","summary":"Get a topic","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listChangeRequestsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/change-requests","summary":"List content fixes already proposed for a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
-  {"id":"listOrganizationStyleguides","method":"GET","path":"/v1/orgs/{organizationId}/styleguides","summary":"List all style guides in an organization","success":200,"paginated":false,"query":[],"body":null},
   {"id":"listPagesForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/pages","summary":"List the pages affected by a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listQuestionsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/questions","summary":"List the Ask-AI questions evidencing a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listRecordsForSiteFinding","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/findings/{siteFindingId}/records","summary":"List the source content evidencing a documentation issue","success":200,"paginated":true,"query":["page","limit"],"body":null},
@@ -69,9 +63,7 @@ export const declaredOperations: readonly DeclaredOperation[] = [
   {"id":"listSiteQuestions","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/questions","summary":"List the questions visitors asked a site's Ask AI assistant","success":200,"paginated":true,"query":["from","to","type","relevance","channelType","answered","topic","order","sort","page","limit"],"body":null},
   {"id":"listSiteQuestionSources","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/questions/{siteQuestionId}/sources","summary":"List the documentation sources used to answer a question","success":200,"paginated":true,"query":["page","limit","from","to","relevance","channelType","answered"],"body":null},
   {"id":"listSiteScans","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/scans","summary":"List all site scans","success":200,"paginated":true,"query":["page","limit","topic","status"],"body":null},
-  {"id":"listSiteStyleguideRuns","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/styleguide/runs","summary":"List the style guide check runs of a site","success":200,"paginated":true,"query":["page","limit"],"body":null},
   {"id":"listSiteTopics","method":"GET","path":"/v1/orgs/{organizationId}/sites/{siteId}/topics","summary":"List all topics","success":200,"paginated":false,"query":["from","to"],"body":null},
-  {"id":"listStyleguideTemplates","method":"GET","path":"/v1/orgs/{organizationId}/styleguide-templates","summary":"List all built-in style guide templates","success":200,"paginated":false,"query":[],"body":null},
   {"id":"streamAIResponseInSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ai/response","summary":"Generate an AI response in a site","success":200,"paginated":false,"query":[],"body":{"required":true,"fields":["previousResponseId","input","model","tools","toolCall","session","channel"],"requiredFields":["input"]}},
   {"id":"streamAskInOrganization","method":"GET","path":"/v1/orgs/{organizationId}/ask/stream","summary":"Ask a question in an organization (streamed)","success":200,"paginated":false,"query":["query","format","details"],"body":null},
   {"id":"streamAskInSite","method":"POST","path":"/v1/orgs/{organizationId}/sites/{siteId}/ask","summary":"Ask a question in a site","success":200,"paginated":false,"query":["format"],"body":{"required":true,"fields":["question","context","scope","session"],"requiredFields":["question","scope"]}},

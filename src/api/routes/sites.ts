@@ -206,6 +206,8 @@ export const updateSiteById = defineRoute({
       hostname: z.string().min(1).max(512).nullable(),
       /** 0.202: the role members (not guests) have on the site without a grant of their own; `inherit`: their organization role. */
       defaultLevel: DefaultLevel,
+      /** 0.202: a style guide space of the organization to attach (`null` detaches it; routes/styleguides.ts makes one). */
+      styleguide: z.string().min(1).nullable(),
     })
     .partial(),
   bodyRequired: true,
@@ -223,9 +225,10 @@ export const updateSiteById = defineRoute({
       proxy: { flag: '--proxy <origin>', description: 'serve under host/path (e.g. acme.com/docs; "none" removes it)', noneIsNull: true },
       hostname: { flag: '--hostname <hostname>', description: 'publish it at this custom hostname (e.g. docs.acme.com; "none" removes it)', noneIsNull: true },
       defaultLevel: { flag: '--default-level <role>', description: 'role of members without a grant on the site ("inherit": their organization role; "none": no access)', nullAs: 'none' },
+      styleguide: { flag: '--styleguide <spaceId>', description: 'attach a style guide space of the organization (docsctl styleguide list; "none" detaches it)', noneIsNull: true },
       adaptiveContent: false,
     },
-    nonEmptyBody: 'Nothing to change: pass --title, --visibility, --basename, --adaptive-content, --agents-context, --default-section, --default-site-space, --proxy, --hostname or --default-level',
+    nonEmptyBody: 'Nothing to change: pass --title, --visibility, --basename, --adaptive-content, --agents-context, --default-section, --default-site-space, --proxy, --hostname, --default-level or --styleguide',
     columns: 'site',
     examples: ['docsctl site edit s1t3 --title "Help Center" --visibility unlisted', 'docsctl site edit s1t3 --default-level read'],
   },

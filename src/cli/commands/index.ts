@@ -46,6 +46,7 @@ export const groupDescriptions: Record<string, string> = {
   'site context': 'Context sources of a site: connections to where GitBook learns what readers ask (tickets, discussions, records pushed through the API)',
   'site context-record': "Records a site's context connections brought in (pushed through its api connection)",
   'site insights': "Visitors' events on a site: track them, count them over time (views, searches, referrers, 404s), visitor segments",
+  'site styleguide': "A site's writing style guide: the space GitBook's editing agent checks content against",
   'org agent-instructions': "The instructions the organization's Docs agent follows",
   'org conversation': "Conversations with the organization's Docs agent (provisioned by a client under its own id)",
   'site ads': "The ads program of a site: submit it, change its topic, disable live ads",
@@ -61,6 +62,7 @@ export const groupDescriptions: Record<string, string> = {
   integration: 'Integrations: publish from a manifest, list, installations',
   audit: 'The audit log of an organization: who changed what, and when (admins)',
   storage: "Files uploaded to an organization's storage",
+  styleguide: 'Writing style guides of an organization and the built-in templates to start one from',
 };
 
 type GetSession = (command: Command) => Session;

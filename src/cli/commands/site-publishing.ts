@@ -3,16 +3,7 @@
  * answers are lists in another shape than `{items}`: a bare array (integration scripts)
  * and `{results}` (a bulk redirect write, which fails the command when a row failed).
  */
-import type { RawInput } from '../../api/validate.js';
-import type { RouteId } from '../../api/route-id.js';
-import type { ApiResponse, Transport } from '../../transport/types.js';
-import type { Hooks } from '../derive.js';
-
-/** The answer of `routeId` with its list under `items`, as list commands read it. */
-const listed = (routeId: RouteId, itemsOf: (body: unknown) => unknown[]) => async (transport: Transport, input: RawInput): Promise<ApiResponse> => {
-  const response = await transport.request(routeId, input);
-  return { ...response, body: { items: itemsOf(response.body) } };
-};
+import { type Hooks, listed } from '../derive.js';
 
 export const hooks = {
   // `--site-space` alone means the specific scope, `--current` alone the default one (the API requires `scope.mode`).

@@ -5,7 +5,7 @@
  * declared with each route and checked before the handler runs; a site of another
  * organization is a 404 here.
  */
-import { notFound } from '../../api/errors.js';
+import { badRequest, notFound } from '../../api/errors.js';
 import type { HandlerContext } from '../handler.js';
 import { orgAccess, siteRoleOf } from '../permissions.js';
 import type { OrgRecord, Role, SpaceRecord } from '../core-records.js';
@@ -36,6 +36,15 @@ export function requireSiteSpaceSource(ctx: HandlerContext, site: SiteRecord, sp
   }
   if (space.deletedAt !== undefined) {
     throw notFound(`Space ${spaceId} was deleted on ${space.deletedAt}; restore it first (docsctl space restore ${spaceId})`);
+  }
+  return space;
+}
+
+/** A live style guide space of the site's organization, to attach to the site (`updateSiteById`'s `styleguide`). */
+export function requireStyleguideIn(ctx: HandlerContext, site: SiteRecord, spaceId: string): SpaceRecord {
+  const space = requireSiteSpaceSource(ctx, site, spaceId);
+  if (space.type !== 'styleguide') {
+    throw badRequest(`Invalid styleguide: space ${spaceId} is not a style guide (docsctl styleguide list lists them; docsctl site styleguide create SITE makes one)`);
   }
   return space;
 }

@@ -12,7 +12,7 @@
  * - Publishing a site with no site space is a 409 (there would be nothing to show).
  * - Deleting a site deletes its sections, groups, site spaces, share links,
  *   redirects, MCP servers and adaptive schema, and clears the organization's
- *   default content when it was this site.
+ *   default content when it was this site; its style guide space stays (no longer naming it).
  */
 import { removeSiteAgentSettings } from './agent-settings.js';
 import { removeSiteChannels } from './channels.js';
@@ -25,7 +25,7 @@ import { ExactJson, type Handler, Reply, deleted, implementer, nothingToDelete }
 import { itemsOf, paginate } from '../pagination.js';
 import { ListedRoles, orgAccess, roleIn } from '../permissions.js';
 import { getOrg, putOrg } from '../core-records.js';
-import { siteAccess, requireSiteSpaceSource } from './access.js';
+import { siteAccess, requireSiteSpaceSource, requireStyleguideIn } from './access.js';
 import { EMPTY_ADAPTIVE_SCHEMA, adaptiveSchemaCheck } from './adaptive.js';
 import { requireFeature, visibilityFeature } from './features.js';
 import { publishedCustomizations } from './customization.js';
@@ -34,6 +34,7 @@ import { removeSiteAds } from './ads.js';
 import { checkedHostname, reindexSite, siteByHostname, siteByProxyOrigin } from './origins.js';
 import { siteIntegrationScripts } from './publishing.js';
 import { removeSiteRedirects } from './redirects.js';
+import { withStyleguide } from './styleguide-records.js';
 import { checkShareKey, shareKeySite } from './share-links.js';
 import {
   type AdaptiveSchemaRecord,
@@ -162,7 +163,7 @@ export const siteHandlers: Record<string, Handler> = {
     const { site, view } = siteAccess(ctx, params);
     if (Object.values(body).every((value) => value === undefined)) {
       throw badRequest(
-        'Nothing to update: pass at least one of title, visibility, basename, adaptiveContent, agentsContext, defaultSiteSpace, defaultSiteSection, proxy, hostname, defaultLevel',
+        'Nothing to update: pass at least one of title, visibility, basename, adaptiveContent, agentsContext, defaultSiteSpace, defaultSiteSection, proxy, hostname, defaultLevel, styleguide',
       );
     }
     let next: SiteRecord = { ...site, updatedAt: ctx.clock().toISOString() };
@@ -199,6 +200,9 @@ export const siteHandlers: Record<string, Handler> = {
       if (owner && owner.id !== site.id) throw conflict(`The proxy origin "${body.proxy}" already serves site ${owner.id}`);
     }
     if (body.hostname !== undefined) next = withHostname(ctx.tx, next, body.hostname);
+    if (body.styleguide !== undefined) {
+      next = withStyleguide(ctx.tx, next, body.styleguide === null ? undefined : requireStyleguideIn(ctx, site, body.styleguide).id);
+    }
     putSite(ctx.tx, next);
     reindexSite(ctx.tx, site, next);
     if (body.defaultSiteSpace !== undefined) {
@@ -239,6 +243,7 @@ export const siteHandlers: Record<string, Handler> = {
     removeSiteChannels(ctx.tx, site.id);
     removeSiteContext(ctx.tx, site.id);
     removeSiteInsights(ctx.tx, site.id);
+    withStyleguide(ctx.tx, site, undefined); // its index row (the record goes below)
     orgSites.remove(ctx.tx, site.organization, site.id);
     ctx.tx.delete(SiteTables.sites, site.id);
     const org = getOrg(ctx.tx, site.organization);

@@ -59,6 +59,8 @@ export interface SiteRecord {
   defaultLevel?: 'admin' | 'create' | 'edit' | 'review' | 'comment' | 'read' | 'inherit' | null;
   /** The ads program (ads.ts); absent: `pending`, never submitted. */
   ads?: SiteAdsRecord;
+  /** 0.202: the id of its style guide space (styleguide-records.ts; indexed by `styleguideSites`). */
+  styleguide?: string;
 }
 
 export type SiteAdsTopic = 'webdev' | 'crypto';

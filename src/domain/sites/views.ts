@@ -89,6 +89,7 @@ export function siteView(ctx: SiteViewContext, site: SiteRecord) {
     agentsContext: site.agentsContext,
     features: siteFeatures(site.type),
     ads: siteAdsView(site),
+    ...styleguideRef(ctx.tx, site),
     urls: {
       location: siteLocation(ctx.origin, site),
       app: appUrl(ctx.origin, `o/${seg(site.organization)}/sites/${seg(site.id)}`),
@@ -100,6 +101,12 @@ export function siteView(ctx: SiteViewContext, site: SiteRecord) {
 }
 
 export type SiteView = ReturnType<typeof siteView>;
+
+/** `styleguide` (0.202 ContentRefSpace) when the site has a style guide whose space is live. */
+function styleguideRef(tx: StoreReader, site: SiteRecord): { styleguide?: { kind: 'space'; space: string } } {
+  const space = liveStyleguideOf(tx, site);
+  return space === undefined ? {} : { styleguide: { kind: 'space', space } };
+}
 
 /**
  * The `siteSpaces` counter: the site spaces a visitor can see. The site spaces of a
@@ -114,6 +121,13 @@ export function visibleSiteSpaceCount(tx: StoreReader, siteId: string): number {
     if (siteSpace && visibleSpace(tx, siteSpace)) count += 1;
   }
   return count;
+}
+
+/** The site's style guide space id, when it has one whose space is live (a soft-deleted one is hidden, as a site space's). */
+export function liveStyleguideOf(tx: StoreReader, site: SiteRecord): string | undefined {
+  if (site.styleguide === undefined) return undefined;
+  const space = getSpace(tx, site.styleguide);
+  return space && space.deletedAt === undefined ? space.id : undefined;
 }
 
 /** The live space of a site space, or undefined when it is hidden (soft-deleted) or gone. */
